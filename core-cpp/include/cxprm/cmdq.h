@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The command engine: one command queue of 2^log_cmdq_size entries in one
+ * 4 KiB DMA page, several commands in flight (one per free slot), a token
+ * per command, mailbox chains for anything beyond the 16 inline bytes, and
+ * completion by the entry's ownership bit (polled, or signalled from a CMD
+ * event via complete_vector()).
+ *
+ * Thread-safe: exec() may be called from many threads at once.
+ */
+#pragma once
+
+#include "host.h"
+#include "types.h"
+#include "errors.h"
+#include "mailbox.h"
+#include "cmd_stats.h"
+#include "prm/transport.h"
+
+namespace cxprm {
+
+/* What happened to one command. */
+struct CmdResult {
+	u8 delivery;     /* cmd_queue_entry.status (delivery status), 0 = OK */
+	u8 status;       /* cmd_out.status, valid when delivery == 0 */
+	u32 syndrome;    /* cmd_out.syndrome */
+	u8 slot;
+	u8 token;
+	u64 latency_ns;  /* doorbell to ownership back */
+};
+
+struct CmdqConfig {
+	u64 timeout_ns = 60ull * 1000 * 1000 * 1000; /* per command */
+	u64 slot_wait_ns = 60ull * 1000 * 1000 * 1000;
+	u32 max_msg_bytes = 16 + 256 * 512; /* per direction */
+	bool verify_signatures = true;    /* check output entry/block signatures */
+	bool reserve_page_slot = true;    /* last slot only for MANAGE_PAGES */
+};
+
+enum class CmdqMode { POLLING, EVENTS };
+
+/* Flags for exec(). */
+enum : u32 {
+	EXEC_PAGE_SLOT = 1u << 0, /* may use the reserved last slot */
+};
+
+class Cmdq {
+public:
+	/*
+	 * Reads log_cmdq_size/stride from the init segment, allocates the
+	 * queue page and the mailbox pool, and programs the queue address.
+	 * The caller has already waited for 'initializing' to clear.
+	 */
+	int init(const cxprm_host *host, const CmdqConfig &cfg);
+	/* Commands in flight right now. */
+	u32 in_flight() const;
+	/* Waits for in-flight commands (bounded), fails new ones, frees all. */
+	void fini();
+
+	/*
+	 * Runs one command: 'in' (inlen >= 8 bytes) to 'out' (outlen >= 16).
+	 * Returns OK when delivered with status OK; E_REMOTEIO when the
+	 * firmware ran it and answered a non-OK status (out and res valid);
+	 * otherwise a transport error (E_IO for a delivery status, E_BADMSG,
+	 * E_PROTO, E_OVERFLOW for untrustworthy output, E_TIMEDOUT, E_BUSY,
+	 * E_NODEV, E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.
+	 */
+	int exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res = nullptr,
+		 u32 flags = 0);
+
+	/* Event-driven completion: bit i set = slot i completed. */
+	void complete_vector(u32 mask);
+	/* Switch completion mode; EVENTS needs the host's waiter_* callbacks. */
+	int set_mode(CmdqMode mode);
+
+	u32 entries() const { return nent_; }
+	u32 log_stride() const { return log_stride_; }
+	const cxprm_dma_buf &queue_page() const { return page_; }
+	/* Bytes of slot i of the queue (for dumps), or null. */
+	const u8 *slot_bytes(u32 i) const;
+	/* Snapshots of the statistics (see CmdStats), taken under the lock. */
+	u32 stats_opcodes(OpcodeStats *out, u32 max) const;
+	u32 stats_last(CmdRecord *out, u32 max) const;
+	u64 stats_total() const;
+	const cxprm_host *host() const { return host_; }
+	void set_config(const CmdqConfig &cfg) { cfg_ = cfg; }
+	const CmdqConfig &config() const { return cfg_; }
+	/* Whether the device looks gone (fw_rev reads all ones). */
+	bool device_gone() const;
+
+private:
+	struct Slot {
+		MailboxChain in, out;
+		void *waiter = nullptr;
+		bool stuck = false; /* timed out: the device may still own it */
+	};
+
+	int alloc_slot(u32 flags, u32 *slot);
+	void free_slot(u32 slot);
+	void reclaim_stuck_locked();
+	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }
+	u8 owner_byte(u32 slot) const;
+	int post(u32 slot, u8 token, const u8 *in, u32 inlen, u32 outlen);
+	int wait_done(u32 slot, u64 start_ns);
+	int collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult *res);
+	void log(int level, const char *msg) const;
+
+	const cxprm_host *host_ = nullptr;
+	CmdqConfig cfg_{};
+	CmdqMode mode_ = CmdqMode::POLLING;
+	cxprm_dma_buf page_{};
+	void *lock_ = nullptr;
+	CmdStats stats_{};
+	Slot slots_[prm::MAX_CMDQ_ENTRIES] = {};
+	u32 nent_ = 0, log_stride_ = 0;
+	u32 busy_mask_ = 0;  /* slots in use (incl. stuck ones) */
+	u32 done_mask_ = 0;  /* slots signalled by complete_vector */
+	u8 next_token_ = 0;
+	bool shutting_down_ = false;
+};
+
+} // namespace cxprm

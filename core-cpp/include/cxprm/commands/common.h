@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Shared plumbing of the typed commands (the headers beside this one).
+ *
+ * Each typed command is a free function in cxprm::cmd taking the engine
+ * (Cmdq&) and an optional CmdResult* that receives the delivery status,
+ * firmware status and syndrome.  Return values follow Cmdq::exec: OK,
+ * E_REMOTEIO (firmware answered a non-OK status, see res->status), a
+ * transport error, E_INVAL/E_RANGE for bad caller input (nothing sent), or
+ * E_PROTO when the firmware's output breaks the protocol (a count larger
+ * than asked): never an overrun.
+ *
+ * Each query also has a pure decoder decode_xxx(out, outlen, result) that
+ * works on raw output bytes without a device (for `cxprm decode`).
+ */
+#pragma once
+
+#include "../cmdq.h"
+#include "../errors.h"
+#include "../host.h"
+#include "../layout.h"
+#include "../types.h"
+
+namespace cxprm::cmd {
+
+/*
+ * Scratch memory from host->ops->mem_alloc for messages too large for the
+ * stack (capability images, page lists).  Freed on scope exit.
+ */
+class HostMem {
+public:
+	HostMem() = default;
+	~HostMem() { release(); }
+	HostMem(const HostMem &) = delete;
+	HostMem &operator=(const HostMem &) = delete;
+
+	/* Zeroed bytes; E_NOMEM on failure, E_INVAL without a host. */
+	int alloc(const cxprm_host *host, usize bytes);
+	void release();
+	u8 *data() { return p_; }
+	usize size() const { return n_; }
+
+private:
+	const cxprm_host *host_ = nullptr;
+	u8 *p_ = nullptr;
+	usize n_ = 0;
+};
+
+/*
+ * Cmdq::exec with a CmdResult always collected (copied to *res when given);
+ * OK, E_REMOTEIO or a transport error.
+ */
+int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res,
+	 u32 flags = 0);
+
+/* The status byte of a command output (prm::cmd_out::status). */
+u8 out_status(const void *out);
+u32 out_syndrome(const void *out);
+
+} // namespace cxprm::cmd

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The host interface: everything the cxprm core needs from its environment.
+ *
+ * Plain C so the kernel shim (drivers/) implements it directly; the
+ * userspace harness (core-cpp/hosted/) implements it over malloc'd memory
+ * shared with the firmware emulator.  The core never allocates, sleeps,
+ * touches MMIO or takes a lock except through these calls.
+ *
+ * All callbacks get the 'ctx' pointer of struct cxprm_host.  Unless noted
+ * a callback must not fail.
+ */
+#ifndef CXPRM_HOST_H
+#define CXPRM_HOST_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef __UINT8_TYPE__ cxprm_u8;
+typedef __UINT32_TYPE__ cxprm_u32;
+typedef __UINT64_TYPE__ cxprm_u64;
+typedef __SIZE_TYPE__ cxprm_size;
+
+/* A piece of DMA-coherent memory: CPU view and device (bus) address. */
+struct cxprm_dma_buf {
+	void *cpu;
+	cxprm_u64 bus;
+	cxprm_size size;
+	void *cookie; /* host's own bookkeeping */
+};
+
+struct cxprm_host_ops {
+	/*
+	 * Zeroed, DMA-coherent memory of 'size' bytes whose bus address is a
+	 * multiple of 'align' (a power of two, at most 4096).  Returns 0 or
+	 * a negative errno.
+	 */
+	int (*dma_alloc)(void *ctx, cxprm_size size, cxprm_size align,
+			 struct cxprm_dma_buf *buf);
+	void (*dma_free)(void *ctx, struct cxprm_dma_buf *buf);
+
+	/* Ordinary zeroed memory (bookkeeping); NULL on failure. */
+	void *(*mem_alloc)(void *ctx, cxprm_size size);
+	void (*mem_free)(void *ctx, void *p);
+
+	/*
+	 * 32-bit access to the init segment at byte offset 'off' of the BAR.
+	 * The device register is big-endian; values are in CPU order
+	 * (ioread32be / iowrite32be).
+	 */
+	cxprm_u32 (*ioread32be)(void *ctx, cxprm_u32 off);
+	void (*iowrite32be)(void *ctx, cxprm_u32 off, cxprm_u32 val);
+
+	/*
+	 * Ordering between CPU accesses to DMA memory and the device:
+	 * wmb() before handing an entry to the device, rmb() after seeing
+	 * the device hand it back.
+	 */
+	void (*wmb)(void *ctx);
+	void (*rmb)(void *ctx);
+
+	/* A lock usable from the contexts the host issues commands from. */
+	void *(*lock_create)(void *ctx);
+	void (*lock_destroy)(void *ctx, void *lock);
+	void (*lock)(void *ctx, void *lock);
+	void (*unlock)(void *ctx, void *lock);
+
+	/* Busy-wait hint, and a sleep of about 'us' microseconds. */
+	void (*relax)(void *ctx);
+	void (*sleep_us)(void *ctx, cxprm_u32 us);
+
+	/* Monotonic clock in nanoseconds. */
+	cxprm_u64 (*now_ns)(void *ctx);
+
+	/*
+	 * Optional, for event-driven completion (NULL: the core polls).
+	 * A waiter object per queue slot: wait returns 0 once signalled, or
+	 * -ETIMEDOUT after 'timeout_ns'; signal may be called from the
+	 * host's event (interrupt) context.
+	 */
+	void *(*waiter_create)(void *ctx);
+	void (*waiter_destroy)(void *ctx, void *w);
+	int (*waiter_wait)(void *ctx, void *w, cxprm_u64 timeout_ns);
+	void (*waiter_signal)(void *ctx, void *w);
+
+	/* Optional log sink (NULL: silent). level 0 err, 1 warn, 2 info, 3 dbg. */
+	void (*log)(void *ctx, int level, const char *msg);
+};
+
+struct cxprm_host {
+	const struct cxprm_host_ops *ops;
+	void *ctx;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CXPRM_HOST_H */

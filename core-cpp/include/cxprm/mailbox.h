@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Mailbox chains: the part of a command message beyond the 16 inline bytes
+ * travels in 512-byte data blocks (prm::cmd_if_box), chained by
+ * next_pointer, numbered by block_number, stamped with the command token
+ * and signed (ctrl_signature, signature).
+ *
+ * A chain lives in one DMA buffer, one block per 1 KiB (next_pointer_31_10
+ * makes block addresses 1 KiB aligned).  Each queue slot owns one input and
+ * one output chain that grow on demand and are reused.
+ *
+ * read() trusts nothing in a block the device wrote: the next pointer must
+ * still be the block we chained there, block numbers and tokens must match,
+ * signatures must check.  A violation is an error code; it never reads or
+ * writes outside the caller's buffer or the chain.
+ */
+#pragma once
+
+#include "host.h"
+#include "types.h"
+
+namespace cxprm {
+
+class MailboxChain {
+public:
+	static constexpr u32 STRIDE = 1024;
+
+	/* Makes room for n blocks (keeps the buffer when it is big enough). */
+	int reserve(const cxprm_host *host, u32 n);
+	void release(const cxprm_host *host);
+
+	/*
+	 * Lays out n blocks for a message of len bytes: data from msg[16..]
+	 * (msg may be null for an output chain: data zeroed), next pointers,
+	 * block numbers, token; signs the blocks when 'sign' is set.
+	 */
+	void format(const u8 *msg, u32 len, u8 token, bool sign);
+
+	/*
+	 * Copies the message bytes beyond the inline 16 into msg[16..len),
+	 * after checking every block.  Returns OK, E_PROTO (chain or token
+	 * tampered with) or E_BADMSG (signature).
+	 */
+	int read(u8 *msg, u32 len, u8 token, bool verify_sig) const;
+
+	u64 first_bus() const { return nblocks_ ? buf_.bus : 0; }
+	u32 blocks() const { return nblocks_; }
+	u32 capacity() const { return cap_; }
+	u8 *block(u32 i) const { return (u8 *)buf_.cpu + (usize)i * STRIDE; }
+	u64 block_bus(u32 i) const { return buf_.bus + (u64)i * STRIDE; }
+
+private:
+	cxprm_dma_buf buf_{};
+	u32 cap_ = 0;
+	u32 nblocks_ = 0;
+};
+
+/* Signature helpers shared with whoever plays the device. */
+void mailbox_sign(u8 *block);
+bool mailbox_sig_ok(const u8 *block);
+
+} // namespace cxprm

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * ENABLE_HCA, DISABLE_HCA, INIT_HCA, TEARDOWN_HCA.
+ * teardown_hca_in.profile / teardown_hca_out.state values: teardown_profile
+ * and teardown_state in opcodes.h.
+ */
+#pragma once
+
+#include "../layout.h"
+
+namespace cxprm::prm {
+
+#define CXPRM_ENABLE_HCA_IN(F)                                                  \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(embedded_cpu_function, 0x40, 1)                                       \
+	F(function_id, 0x50, 0x10)
+CXPRM_LAYOUT(enable_hca_in, 0x80, CXPRM_ENABLE_HCA_IN)
+
+#define CXPRM_ENABLE_HCA_OUT(F)                                                 \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(enable_hca_out, 0x60, CXPRM_ENABLE_HCA_OUT)
+
+#define CXPRM_DISABLE_HCA_IN(F)                                                 \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(embedded_cpu_function, 0x40, 1)                                       \
+	F(function_id, 0x50, 0x10)
+CXPRM_LAYOUT(disable_hca_in, 0x80, CXPRM_DISABLE_HCA_IN)
+
+#define CXPRM_DISABLE_HCA_OUT(F)                                                \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(disable_hca_out, 0x60, CXPRM_DISABLE_HCA_OUT)
+
+/* sw_owner_id: 128 bits, written only when cmd_hca_cap.sw_owner_id is set. */
+#define CXPRM_INIT_HCA_IN(F)                                                    \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(sw_vhca_id, 0x62, 0xe)                                                \
+	F(sw_owner_id, 0x80, 0x80)
+CXPRM_LAYOUT(init_hca_in, 0x100, CXPRM_INIT_HCA_IN)
+
+#define CXPRM_INIT_HCA_OUT(F)                                                   \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(init_hca_out, 0x80, CXPRM_INIT_HCA_OUT)
+
+#define CXPRM_TEARDOWN_HCA_IN(F)                                                \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(profile, 0x50, 0x10)
+CXPRM_LAYOUT(teardown_hca_in, 0x80, CXPRM_TEARDOWN_HCA_IN)
+
+#define CXPRM_TEARDOWN_HCA_OUT(F)                                               \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)                                                 \
+	F(state, 0x7f, 1)
+CXPRM_LAYOUT(teardown_hca_out, 0x80, CXPRM_TEARDOWN_HCA_OUT)
+
+} // namespace cxprm::prm

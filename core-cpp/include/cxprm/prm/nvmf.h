@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * NVMe-oF target offload: namespaces on an XRQ.
+ *
+ * PROVISIONAL.  None of this is in the 6.1 mlx5_ifc.h: the opcodes (0x720..
+ * 0x724, 0x728) and layouts come from the vendor's public out-of-tree driver
+ * headers (MLNX_OFED include/linux/mlx5/mlx5_ifc.h, used by its
+ * drivers/infiniband/hw/mlx5/nvmf.c), as summarised in
+ * shared/reference/prm-layouts.md section 5.  The counters are 64-bit values
+ * split in _high/_low dwords (the vendor code reads the _low words); we do
+ * not join them into one 64-bit field so the names stay those of the vendor
+ * layout.  The cross-check lists all of these as expected-absent.
+ */
+#pragma once
+
+#include "../layout.h"
+
+namespace cxprm::prm {
+
+/* xrqn: the XRQ the namespace hangs off; frontend_namespace: the NSID. */
+#define CXPRM_QUERY_NVMF_NAMESPACE_IN(F)                                        \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(xrqn, 0x48, 0x18)                                                     \
+	F(frontend_namespace, 0x60, 0x20)
+CXPRM_LAYOUT(query_nvmf_namespace_in, 0x80, CXPRM_QUERY_NVMF_NAMESPACE_IN)
+
+/*
+ * 112 bytes.  last_*_req_latency are valid only when
+ * nvmf_cap.last_req_latency is set.
+ */
+#define CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT(F)                                \
+	F(num_read_cmd_high, 0x0, 0x20)                                         \
+	F(num_read_cmd_low, 0x20, 0x20)                                         \
+	F(num_read_blocks_high, 0x40, 0x20)                                     \
+	F(num_read_blocks_low, 0x60, 0x20)                                      \
+	F(num_write_cmd_high, 0x80, 0x20)                                       \
+	F(num_write_cmd_low, 0xa0, 0x20)                                        \
+	F(num_write_blocks_high, 0xc0, 0x20)                                    \
+	F(num_write_blocks_low, 0xe0, 0x20)                                     \
+	F(num_write_inline_cmd_high, 0x100, 0x20)                               \
+	F(num_write_inline_cmd_low, 0x120, 0x20)                                \
+	F(num_flush_cmd_high, 0x140, 0x20)                                      \
+	F(num_flush_cmd_low, 0x160, 0x20)                                       \
+	F(num_error_cmd_high, 0x180, 0x20)                                      \
+	F(num_error_cmd_low, 0x1a0, 0x20)                                       \
+	F(num_backend_error_cmd_high, 0x1c0, 0x20)                              \
+	F(num_backend_error_cmd_low, 0x1e0, 0x20)                               \
+	F(current_q_depth, 0x210, 0x10)                                         \
+	F(last_read_req_latency, 0x220, 0x20)                                   \
+	F(last_write_req_latency, 0x240, 0x20)
+CXPRM_LAYOUT(nvmf_frontend_namespace_context, 0x380, CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT)
+
+#define CXPRM_QUERY_NVMF_NAMESPACE_OUT(F)                                       \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)                                                 \
+	F(ns_ctx, 0x80, 0x380)
+CXPRM_LAYOUT(query_nvmf_namespace_out, 0x400, CXPRM_QUERY_NVMF_NAMESPACE_OUT)
+
+/*
+ * 64 bytes.  lba_data_size and backend_controller_id (from
+ * CREATE_NVMF_BACKEND_CTRL) describe the backing NVMe namespace.
+ */
+#define CXPRM_ATTACH_NVMF_NAMESPACE_IN(F)                                       \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(xrqn, 0x48, 0x18)                                                     \
+	F(frontend_namespace, 0x60, 0x20)                                       \
+	F(backend_namespace, 0x80, 0x20)                                        \
+	F(lba_data_size, 0xa0, 0x10)                                            \
+	F(backend_controller_id, 0xb0, 0x10)
+CXPRM_LAYOUT(attach_nvmf_namespace_in, 0x200, CXPRM_ATTACH_NVMF_NAMESPACE_IN)
+
+#define CXPRM_ATTACH_NVMF_NAMESPACE_OUT(F)                                      \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(attach_nvmf_namespace_out, 0x80, CXPRM_ATTACH_NVMF_NAMESPACE_OUT)
+
+/* Sizes assumed as query_nvmf_namespace_in / a plain 16-byte out. */
+#define CXPRM_DETACH_NVMF_NAMESPACE_IN(F)                                       \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(xrqn, 0x48, 0x18)                                                     \
+	F(frontend_namespace, 0x60, 0x20)
+CXPRM_LAYOUT(detach_nvmf_namespace_in, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_IN)
+
+#define CXPRM_DETACH_NVMF_NAMESPACE_OUT(F)                                      \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(detach_nvmf_namespace_out, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_OUT)
+
+} // namespace cxprm::prm

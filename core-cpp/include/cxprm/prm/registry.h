@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The registry of every PRM layout the core defines: for the layout dump,
+ * the mlx5_ifc.h cross-check and anything else that walks all layouts.
+ * A layout added to a prm/ header must be added here too (the cross-check
+ * and the dump only see what is listed).
+ */
+#pragma once
+
+#include "transport.h"
+#include "flex.h"
+#include "hca_cap.h"
+#include "adapter.h"
+#include "issi.h"
+#include "hca.h"
+#include "pages.h"
+#include "eq.h"
+#include "esw.h"
+#include "dct.h"
+#include "nvmf.h"
+
+namespace cxprm::prm {
+
+/* X(layout, field X-list macro) */
+#define CXPRM_LAYOUTS(X)                                                \
+	/* transport.h */                                               \
+	X(health_buffer, CXPRM_HEALTH_BUFFER)                           \
+	X(initial_seg, CXPRM_INITIAL_SEG)                               \
+	X(cmd_queue_entry, CXPRM_CMD_QUEUE_ENTRY)                       \
+	X(cmd_if_box, CXPRM_CMD_IF_BOX)                                 \
+	X(cmd_in, CXPRM_CMD_IN)                                         \
+	X(cmd_out, CXPRM_CMD_OUT)                                       \
+	/* flex.h */                                                    \
+	X(cmd_pas, CXPRM_CMD_PAS)                                       \
+	/* hca_cap.h */                                                 \
+	X(query_hca_cap_in, CXPRM_QUERY_HCA_CAP_IN)                     \
+	X(query_hca_cap_out, CXPRM_QUERY_HCA_CAP_OUT)                   \
+	X(set_hca_cap_in, CXPRM_SET_HCA_CAP_IN)                         \
+	X(set_hca_cap_out, CXPRM_SET_HCA_CAP_OUT)                       \
+	X(cmd_hca_cap, CXPRM_CMD_HCA_CAP)                               \
+	X(nvmf_cap, CXPRM_NVMF_CAP)                                     \
+	/* adapter.h */                                                 \
+	X(query_adapter_in, CXPRM_QUERY_ADAPTER_IN)                     \
+	X(query_adapter_out, CXPRM_QUERY_ADAPTER_OUT)                   \
+	X(query_adapter_param_block, CXPRM_QUERY_ADAPTER_PARAM_BLOCK)   \
+	/* issi.h */                                                    \
+	X(query_issi_in, CXPRM_QUERY_ISSI_IN)                           \
+	X(query_issi_out, CXPRM_QUERY_ISSI_OUT)                         \
+	X(set_issi_in, CXPRM_SET_ISSI_IN)                               \
+	X(set_issi_out, CXPRM_SET_ISSI_OUT)                             \
+	/* hca.h */                                                     \
+	X(enable_hca_in, CXPRM_ENABLE_HCA_IN)                           \
+	X(enable_hca_out, CXPRM_ENABLE_HCA_OUT)                         \
+	X(disable_hca_in, CXPRM_DISABLE_HCA_IN)                         \
+	X(disable_hca_out, CXPRM_DISABLE_HCA_OUT)                       \
+	X(init_hca_in, CXPRM_INIT_HCA_IN)                               \
+	X(init_hca_out, CXPRM_INIT_HCA_OUT)                             \
+	X(teardown_hca_in, CXPRM_TEARDOWN_HCA_IN)                       \
+	X(teardown_hca_out, CXPRM_TEARDOWN_HCA_OUT)                     \
+	/* pages.h */                                                   \
+	X(query_pages_in, CXPRM_QUERY_PAGES_IN)                         \
+	X(query_pages_out, CXPRM_QUERY_PAGES_OUT)                       \
+	X(manage_pages_in, CXPRM_MANAGE_PAGES_IN)                       \
+	X(manage_pages_out, CXPRM_MANAGE_PAGES_OUT)                     \
+	/* eq.h */                                                      \
+	X(eqc, CXPRM_EQC)                                               \
+	X(create_eq_in, CXPRM_CREATE_EQ_IN)                             \
+	X(create_eq_out, CXPRM_CREATE_EQ_OUT)                           \
+	X(destroy_eq_in, CXPRM_DESTROY_EQ_IN)                           \
+	X(destroy_eq_out, CXPRM_DESTROY_EQ_OUT)                         \
+	X(query_eq_in, CXPRM_QUERY_EQ_IN)                               \
+	X(query_eq_out, CXPRM_QUERY_EQ_OUT)                             \
+	X(eqe, CXPRM_EQE)                                               \
+	X(cmd_inter_comp_event, CXPRM_CMD_INTER_COMP_EVENT)             \
+	X(pages_req_event, CXPRM_PAGES_REQ_EVENT)                       \
+	X(dct_events, CXPRM_DCT_EVENTS)                                 \
+	X(alloc_uar_in, CXPRM_ALLOC_UAR_IN)                             \
+	X(alloc_uar_out, CXPRM_ALLOC_UAR_OUT)                           \
+	X(dealloc_uar_in, CXPRM_DEALLOC_UAR_IN)                         \
+	X(dealloc_uar_out, CXPRM_DEALLOC_UAR_OUT)                       \
+	/* esw.h */                                                     \
+	X(query_esw_functions_in, CXPRM_QUERY_ESW_FUNCTIONS_IN)         \
+	X(host_params_context, CXPRM_HOST_PARAMS_CONTEXT)               \
+	X(query_esw_functions_out, CXPRM_QUERY_ESW_FUNCTIONS_OUT)       \
+	/* dct.h */                                                     \
+	X(dctc, CXPRM_DCTC)                                             \
+	X(create_dct_in, CXPRM_CREATE_DCT_IN)                           \
+	X(create_dct_out, CXPRM_CREATE_DCT_OUT)                         \
+	X(destroy_dct_in, CXPRM_DESTROY_DCT_IN)                         \
+	X(destroy_dct_out, CXPRM_DESTROY_DCT_OUT)                       \
+	X(drain_dct_in, CXPRM_DRAIN_DCT_IN)                             \
+	X(drain_dct_out, CXPRM_DRAIN_DCT_OUT)                           \
+	X(query_dct_in, CXPRM_QUERY_DCT_IN)                             \
+	X(query_dct_out, CXPRM_QUERY_DCT_OUT)                           \
+	X(arm_dct_for_key_violation_in, CXPRM_ARM_DCT_FOR_KEY_VIOLATION_IN) \
+	X(arm_dct_for_key_violation_out, CXPRM_ARM_DCT_FOR_KEY_VIOLATION_OUT) \
+	/* nvmf.h */                                                    \
+	X(query_nvmf_namespace_in, CXPRM_QUERY_NVMF_NAMESPACE_IN)       \
+	X(nvmf_frontend_namespace_context, CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT) \
+	X(query_nvmf_namespace_out, CXPRM_QUERY_NVMF_NAMESPACE_OUT)     \
+	X(attach_nvmf_namespace_in, CXPRM_ATTACH_NVMF_NAMESPACE_IN)     \
+	X(attach_nvmf_namespace_out, CXPRM_ATTACH_NVMF_NAMESPACE_OUT)   \
+	X(detach_nvmf_namespace_in, CXPRM_DETACH_NVMF_NAMESPACE_IN)     \
+	X(detach_nvmf_namespace_out, CXPRM_DETACH_NVMF_NAMESPACE_OUT)
+
+/* Every registered layout, in the order above; *count gets their number. */
+const LayoutDesc *const *all_layouts(u32 *count);
+
+/* The layout called name, or nullptr. */
+const LayoutDesc *find_layout(const char *name);
+
+} // namespace cxprm::prm

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Shared plumbing of the typed commands. */
+#include "cxprm/commands/common.h"
+
+#include "cxprm/prm/transport.h"
+
+namespace cxprm::cmd {
+
+int HostMem::alloc(const cxprm_host *host, usize bytes)
+{
+	release();
+	if (!host || !host->ops || !host->ops->mem_alloc || !bytes)
+		return E_INVAL;
+	void *p = host->ops->mem_alloc(host->ctx, bytes);
+	if (!p)
+		return E_NOMEM;
+	mem_zero(p, bytes); /* mem_alloc zeroes; be explicit for reused pools */
+	host_ = host;
+	p_ = (u8 *)p;
+	n_ = bytes;
+	return OK;
+}
+
+void HostMem::release()
+{
+	if (p_)
+		host_->ops->mem_free(host_->ctx, p_);
+	host_ = nullptr;
+	p_ = nullptr;
+	n_ = 0;
+}
+
+int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res, u32 flags)
+{
+	CmdResult r{};
+	int err = q.exec(in, inlen, out, outlen, &r, flags);
+	if (res)
+		*res = r;
+	return err;
+}
+
+u8 out_status(const void *out)
+{
+	return (u8)prm::get<prm::cmd_out::status>(prm::CRef<prm::cmd_out>(out));
+}
+
+u32 out_syndrome(const void *out)
+{
+	return (u32)prm::get<prm::cmd_out::syndrome>(prm::CRef<prm::cmd_out>(out));
+}
+
+} // namespace cxprm::cmd

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The command engine (see cmdq.h).  One command per slot; the slot's entry
+// and mailbox chains belong to the issuing thread from alloc_slot() to
+// free_slot(), so only slot allocation, tokens and statistics need the lock.
+#include "cxprm/cmdq.h"
+
+namespace cxprm {
+
+using prm::cmd_queue_entry;
+
+namespace {
+constexpr u32 ENTRY_BYTES = cmd_queue_entry::size_bytes; /* 64 */
+constexpr u32 OWNER_BYTE = cmd_queue_entry::ownership::offset / 8;
+constexpr u64 HEALTH_CHECK_NS = 1000 * 1000; /* device gone / dead fw check */
+constexpr u32 SPINS_BEFORE_SLEEP = 64;
+constexpr u32 MAX_SLEEP_US = 1000;
+
+u32 popcount(u32 v) { return (u32)__builtin_popcount(v); }
+} // namespace
+
+void Cmdq::log(int level, const char *msg) const
+{
+	if (host_->ops->log)
+		host_->ops->log(host_->ctx, level, msg);
+}
+
+bool Cmdq::device_gone() const
+{
+	return host_->ops->ioread32be(host_->ctx, prm::iseg::FW_REV) == 0xffffffffu;
+}
+
+int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
+{
+	if (!host || !host->ops || page_.cpu)
+		return E_INVAL;
+	host_ = host;
+	cfg_ = cfg;
+	if (cfg_.max_msg_bytes < prm::INLINE_BYTES)
+		return E_INVAL;
+
+	u32 v = host->ops->ioread32be(host->ctx, prm::iseg::CMDQ_ADDR_L_SZ);
+	if (v == 0xffffffffu)
+		return E_NODEV;
+	using iseg_t = prm::initial_seg;
+	u32 log_sz = prm::from_dword<iseg_t::log_cmdq_size>(v);
+	u32 log_stride = prm::from_dword<iseg_t::log_cmdq_stride>(v);
+	if ((1u << log_sz) > prm::MAX_CMDQ_ENTRIES || log_sz + log_stride > 12 ||
+	    (1u << log_stride) < ENTRY_BYTES) {
+		log(0, "cmdq: firmware reports an unusable queue geometry");
+		return E_PROTO;
+	}
+	nent_ = 1u << log_sz;
+	log_stride_ = log_stride;
+
+	int err = host->ops->dma_alloc(host->ctx, prm::ADAPTER_PAGE_SIZE, prm::ADAPTER_PAGE_SIZE, &page_);
+	if (err)
+		return err < 0 ? err : E_NOMEM;
+	if (page_.bus & (prm::ADAPTER_PAGE_SIZE - 1)) {
+		err = E_NOMEM;
+		goto free_page;
+	}
+	lock_ = host->ops->lock_create(host->ctx);
+	if (!lock_) {
+		err = E_NOMEM;
+		goto free_page;
+	}
+	if (host->ops->waiter_create) {
+		for (u32 i = 0; i < nent_; i++) {
+			slots_[i].waiter = host->ops->waiter_create(host->ctx);
+			if (!slots_[i].waiter) {
+				err = E_NOMEM;
+				goto free_waiters;
+			}
+		}
+	}
+	busy_mask_ = done_mask_ = 0;
+	shutting_down_ = false;
+	mode_ = CmdqMode::POLLING;
+
+	/* cmdq_phy_addr_63_32, then the low half (size/stride bits are firmware's). */
+	host->ops->iowrite32be(host->ctx, prm::iseg::CMDQ_ADDR_H, (u32)(page_.bus >> 32));
+	host->ops->iowrite32be(host->ctx, prm::iseg::CMDQ_ADDR_L_SZ, (u32)page_.bus);
+	host->ops->wmb(host->ctx);
+	return OK;
+
+free_waiters:
+	for (u32 i = 0; i < nent_; i++)
+		if (slots_[i].waiter)
+			host->ops->waiter_destroy(host->ctx, slots_[i].waiter);
+	host->ops->lock_destroy(host->ctx, lock_);
+	lock_ = nullptr;
+free_page:
+	host->ops->dma_free(host->ctx, &page_);
+	page_ = {};
+	return err;
+}
+
+void Cmdq::fini()
+{
+	if (!page_.cpu)
+		return;
+	const cxprm_dma_buf none{};
+	host_->ops->lock(host_->ctx, lock_);
+	shutting_down_ = true;
+	host_->ops->unlock(host_->ctx, lock_);
+
+	/* Let commands in flight finish; each is bounded by its own timeout. */
+	u64 deadline = host_->ops->now_ns(host_->ctx) + cfg_.timeout_ns + HEALTH_CHECK_NS;
+	for (;;) {
+		host_->ops->lock(host_->ctx, lock_);
+		u32 active = 0;
+		for (u32 i = 0; i < nent_; i++)
+			if ((busy_mask_ & (1u << i)) && !slots_[i].stuck)
+				active++;
+		host_->ops->unlock(host_->ctx, lock_);
+		if (!active || host_->ops->now_ns(host_->ctx) > deadline)
+			break;
+		host_->ops->sleep_us(host_->ctx, 100);
+	}
+	for (u32 i = 0; i < nent_; i++) {
+		slots_[i].in.release(host_);
+		slots_[i].out.release(host_);
+		if (slots_[i].waiter)
+			host_->ops->waiter_destroy(host_->ctx, slots_[i].waiter);
+		slots_[i] = Slot{};
+	}
+	host_->ops->lock_destroy(host_->ctx, lock_);
+	lock_ = nullptr;
+	host_->ops->dma_free(host_->ctx, &page_);
+	page_ = none;
+	nent_ = 0;
+	busy_mask_ = 0;
+}
+
+u32 Cmdq::in_flight() const
+{
+	host_->ops->lock(host_->ctx, lock_);
+	u32 n = popcount(busy_mask_);
+	host_->ops->unlock(host_->ctx, lock_);
+	return n;
+}
+
+const u8 *Cmdq::slot_bytes(u32 i) const
+{
+	return i < nent_ ? entry(i) : nullptr;
+}
+
+u8 Cmdq::owner_byte(u32 slot) const
+{
+	return __atomic_load_n(entry(slot) + OWNER_BYTE, __ATOMIC_ACQUIRE);
+}
+
+/* A slot that timed out is reused only once the device has handed it back. */
+void Cmdq::reclaim_stuck_locked()
+{
+	for (u32 i = 0; i < nent_; i++)
+		if (slots_[i].stuck && !(owner_byte(i) & 1)) {
+			slots_[i].stuck = false;
+			busy_mask_ &= ~(1u << i);
+		}
+}
+
+int Cmdq::alloc_slot(u32 flags, u32 *slot)
+{
+	/* The last slot is kept for MANAGE_PAGES so page supply never starves. */
+	u32 regular = cfg_.reserve_page_slot && nent_ > 1 ? nent_ - 1 : nent_;
+	u64 deadline = host_->ops->now_ns(host_->ctx) + cfg_.slot_wait_ns;
+	u32 sleep = 10;
+
+	for (;;) {
+		host_->ops->lock(host_->ctx, lock_);
+		if (shutting_down_) {
+			host_->ops->unlock(host_->ctx, lock_);
+			return E_SHUTDOWN;
+		}
+		reclaim_stuck_locked();
+		u32 candidates = regular >= 32 ? ~0u : (1u << regular) - 1;
+		if (flags & EXEC_PAGE_SLOT)
+			candidates |= 1u << (nent_ - 1);
+		u32 free = candidates & ~busy_mask_;
+		if (free) {
+			/* Prefer the page slot only when it is the one asked for. */
+			u32 i = (flags & EXEC_PAGE_SLOT) && (free & (1u << (nent_ - 1)))
+					? nent_ - 1
+					: (u32)__builtin_ctz(free);
+			busy_mask_ |= 1u << i;
+			done_mask_ &= ~(1u << i);
+			host_->ops->unlock(host_->ctx, lock_);
+			*slot = i;
+			return OK;
+		}
+		host_->ops->unlock(host_->ctx, lock_);
+		if (host_->ops->now_ns(host_->ctx) > deadline)
+			return E_BUSY;
+		host_->ops->sleep_us(host_->ctx, sleep);
+		sleep = min_of(sleep * 2, MAX_SLEEP_US);
+	}
+}
+
+void Cmdq::free_slot(u32 slot)
+{
+	host_->ops->lock(host_->ctx, lock_);
+	busy_mask_ &= ~(1u << slot);
+	host_->ops->unlock(host_->ctx, lock_);
+}
+
+int Cmdq::post(u32 slot, u8 token, const u8 *in, u32 inlen, u32 outlen)
+{
+	Slot &s = slots_[slot];
+	int err = s.in.reserve(host_, prm::mailbox_blocks(inlen));
+	if (!err)
+		err = s.out.reserve(host_, prm::mailbox_blocks(outlen));
+	if (err)
+		return err;
+	s.in.format(in, inlen, token, cfg_.verify_signatures);
+	s.out.format(nullptr, outlen, token, cfg_.verify_signatures);
+
+	u8 *e = entry(slot);
+	prm::Ref<cmd_queue_entry> r(e);
+	mem_zero(e, ENTRY_BYTES);
+	prm::set<cmd_queue_entry::type>(r, prm::CMD_TYPE_PCIE);
+	prm::set<cmd_queue_entry::input_length>(r, inlen);
+	prm::set<cmd_queue_entry::output_length>(r, outlen);
+	u64 ip = s.in.first_bus(), op = s.out.first_bus();
+	prm::set<cmd_queue_entry::input_mailbox_pointer_63_32>(r, ip >> 32);
+	prm::set<cmd_queue_entry::input_mailbox_pointer_31_9>(r, (u32)ip >> 9);
+	prm::set<cmd_queue_entry::output_mailbox_pointer_63_32>(r, op >> 32);
+	prm::set<cmd_queue_entry::output_mailbox_pointer_31_9>(r, (u32)op >> 9);
+	mem_copy(prm::bytes<cmd_queue_entry::command_input_inline_data>(r), in,
+		 min_of(inlen, prm::INLINE_BYTES));
+	prm::set<cmd_queue_entry::token>(r, token);
+	prm::set<cmd_queue_entry::ownership>(r, 1);
+	/* The entry signature makes the XOR of all 64 bytes 0xff. */
+	prm::set<cmd_queue_entry::signature>(r, (u8)~xor8(e, ENTRY_BYTES));
+
+	host_->ops->wmb(host_->ctx);
+	host_->ops->iowrite32be(host_->ctx, prm::iseg::DOORBELL, 1u << slot);
+	return OK;
+}
+
+int Cmdq::wait_done(u32 slot, u64 start_ns)
+{
+	const u64 deadline = start_ns + cfg_.timeout_ns;
+	u64 next_check = start_ns + HEALTH_CHECK_NS;
+	u32 spins = 0, sleep = 1;
+
+	for (;;) {
+		if (!(owner_byte(slot) & 1)) {
+			host_->ops->rmb(host_->ctx);
+			return OK;
+		}
+		u64 now = host_->ops->now_ns(host_->ctx);
+		if (now >= deadline)
+			return E_TIMEDOUT;
+		if (now >= next_check) {
+			next_check = now + HEALTH_CHECK_NS;
+			if (device_gone())
+				return E_NODEV;
+			u32 h = host_->ops->ioread32be(host_->ctx, prm::iseg::HEALTH_COUNTER);
+			if (prm::from_dword<prm::initial_seg::health_syndrome>(h))
+				return E_FAULT;
+		}
+		if (mode_ == CmdqMode::EVENTS && slots_[slot].waiter) {
+			u64 left = min_of<u64>(deadline - now, HEALTH_CHECK_NS);
+			host_->ops->waiter_wait(host_->ctx, slots_[slot].waiter, left);
+		} else if (spins < SPINS_BEFORE_SLEEP) {
+			spins++;
+			host_->ops->relax(host_->ctx);
+		} else {
+			host_->ops->sleep_us(host_->ctx, sleep);
+			sleep = min_of(sleep * 2, MAX_SLEEP_US);
+		}
+	}
+}
+
+int Cmdq::collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult *res)
+{
+	const u8 *e = entry(slot);
+	prm::CRef<cmd_queue_entry> r(e);
+	Slot &s = slots_[slot];
+
+	res->delivery = (u8)prm::get<cmd_queue_entry::status>(r);
+	if (cfg_.verify_signatures && xor8(e, ENTRY_BYTES) != 0xff)
+		return E_BADMSG;
+	if (prm::get<cmd_queue_entry::token>(r) != token)
+		return E_PROTO;
+	/* Lengths and pointers are ours; firmware must not have changed them. */
+	u64 olen = prm::get<cmd_queue_entry::output_length>(r);
+	if (olen > outlen)
+		return E_OVERFLOW;
+	u64 ip = prm::get<cmd_queue_entry::input_mailbox_pointer_63_32>(r) << 32 |
+		 prm::get<cmd_queue_entry::input_mailbox_pointer_31_9>(r) << 9;
+	u64 op = prm::get<cmd_queue_entry::output_mailbox_pointer_63_32>(r) << 32 |
+		 prm::get<cmd_queue_entry::output_mailbox_pointer_31_9>(r) << 9;
+	if (olen != outlen || prm::get<cmd_queue_entry::input_length>(r) != inlen ||
+	    ip != s.in.first_bus() || op != s.out.first_bus())
+		return E_PROTO;
+	if (res->delivery)
+		return E_IO;
+
+	mem_copy(out, prm::bytes<cmd_queue_entry::command_output_inline_data>(r),
+		 min_of(outlen, prm::INLINE_BYTES));
+	int err = s.out.read(out, outlen, token, cfg_.verify_signatures);
+	if (err)
+		return err;
+	prm::CRef<prm::cmd_out> hdr(out);
+	res->status = (u8)prm::get<prm::cmd_out::status>(hdr);
+	res->syndrome = (u32)prm::get<prm::cmd_out::syndrome>(hdr);
+	return res->status ? E_REMOTEIO : OK;
+}
+
+int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *res_, u32 flags)
+{
+	const u8 *in = (const u8 *)in_;
+	u8 *out = (u8 *)out_;
+	CmdResult local{};
+	CmdResult *res = res_ ? res_ : &local;
+	*res = {};
+
+	if (!page_.cpu)
+		return E_SHUTDOWN;
+	if (!in || !out || inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
+	    inlen > cfg_.max_msg_bytes || outlen > cfg_.max_msg_bytes)
+		return E_INVAL;
+
+	u32 slot;
+	int err = alloc_slot(flags, &slot);
+	if (err)
+		return err;
+
+	host_->ops->lock(host_->ctx, lock_);
+	if (++next_token_ == 0) /* token 0 is never used */
+		next_token_ = 1;
+	u8 token = next_token_;
+	host_->ops->unlock(host_->ctx, lock_);
+
+	res->slot = (u8)slot;
+	res->token = token;
+	mem_zero(out, outlen);
+	u64 start = host_->ops->now_ns(host_->ctx);
+	err = post(slot, token, in, inlen, outlen);
+	if (!err) {
+		err = wait_done(slot, start);
+		res->latency_ns = host_->ops->now_ns(host_->ctx) - start;
+		if (!err)
+			err = collect(slot, token, inlen, out, outlen, res);
+	}
+
+	CmdRecord rec{};
+	prm::CRef<prm::cmd_in> ih(in);
+	rec.opcode = (u16)prm::get<prm::cmd_in::opcode>(ih);
+	rec.op_mod = (u16)prm::get<prm::cmd_in::op_mod>(ih);
+	rec.slot = (u8)slot;
+	rec.token = token;
+	rec.delivery = res->delivery;
+	rec.status = res->status;
+	rec.syndrome = res->syndrome;
+	rec.err = err;
+	rec.inlen = inlen;
+	rec.outlen = outlen;
+	rec.latency_ns = res->latency_ns;
+	rec.time_ns = host_->ops->now_ns(host_->ctx);
+	mem_copy(rec.in, in, min_of<u32>(inlen, sizeof(rec.in)));
+	mem_copy(rec.out, out, min_of<u32>(outlen, sizeof(rec.out)));
+
+	host_->ops->lock(host_->ctx, lock_);
+	stats_.record(rec);
+	if (err == E_TIMEDOUT || err == E_NODEV || err == E_FAULT)
+		slots_[slot].stuck = true; /* the device may still write to it */
+	else
+		busy_mask_ &= ~(1u << slot);
+	host_->ops->unlock(host_->ctx, lock_);
+	return err;
+}
+
+void Cmdq::complete_vector(u32 mask)
+{
+	if (!page_.cpu)
+		return;
+	host_->ops->lock(host_->ctx, lock_);
+	done_mask_ |= mask & busy_mask_;
+	host_->ops->unlock(host_->ctx, lock_);
+	for (u32 i = 0; i < nent_; i++)
+		if ((mask & (1u << i)) && slots_[i].waiter)
+			host_->ops->waiter_signal(host_->ctx, slots_[i].waiter);
+}
+
+int Cmdq::set_mode(CmdqMode mode)
+{
+	if (mode == CmdqMode::EVENTS && (!host_ || !host_->ops->waiter_wait || !slots_[0].waiter))
+		return E_NOTSUP;
+	mode_ = mode;
+	return OK;
+}
+
+u32 Cmdq::stats_opcodes(OpcodeStats *out, u32 max) const
+{
+	host_->ops->lock(host_->ctx, lock_);
+	u32 n = stats_.opcodes(out, max);
+	host_->ops->unlock(host_->ctx, lock_);
+	return n;
+}
+
+u32 Cmdq::stats_last(CmdRecord *out, u32 max) const
+{
+	host_->ops->lock(host_->ctx, lock_);
+	u32 n = stats_.last(out, max);
+	host_->ops->unlock(host_->ctx, lock_);
+	return n;
+}
+
+u64 Cmdq::stats_total() const
+{
+	host_->ops->lock(host_->ctx, lock_);
+	u64 n = stats_.total();
+	host_->ops->unlock(host_->ctx, lock_);
+	return n;
+}
+
+} // namespace cxprm

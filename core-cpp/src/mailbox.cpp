@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "cxprm/mailbox.h"
+#include "cxprm/errors.h"
+#include "cxprm/prm/transport.h"
+
+namespace cxprm {
+
+using prm::cmd_if_box;
+
+namespace {
+/* Byte ranges the two block signatures cover (cmd_if_box). */
+constexpr u32 CTRL_START = cmd_if_box::mailbox_data::width / 8; /* 0x200 */
+constexpr u32 CTRL_SIG = cmd_if_box::ctrl_signature::offset / 8; /* 0x23e */
+constexpr u32 SIG = cmd_if_box::signature::offset / 8;           /* 0x23f */
+} // namespace
+
+void mailbox_sign(u8 *b)
+{
+	b[CTRL_SIG] = 0;
+	b[SIG] = 0;
+	b[CTRL_SIG] = (u8)~xor8(b + CTRL_START, CTRL_SIG - CTRL_START);
+	b[SIG] = (u8)~xor8(b, SIG);
+}
+
+bool mailbox_sig_ok(const u8 *b)
+{
+	return xor8(b + CTRL_START, SIG - CTRL_START) == 0xff &&
+	       xor8(b, cmd_if_box::size_bytes) == 0xff;
+}
+
+int MailboxChain::reserve(const cxprm_host *host, u32 n)
+{
+	if (n <= cap_)
+		return OK;
+	release(host);
+	int err = host->ops->dma_alloc(host->ctx, (usize)n * STRIDE, STRIDE, &buf_);
+	if (err)
+		return err < 0 ? err : E_NOMEM;
+	if (buf_.bus % STRIDE) {
+		/* The host broke its alignment promise: refuse to chain it. */
+		host->ops->dma_free(host->ctx, &buf_);
+		buf_ = {};
+		return E_NOMEM;
+	}
+	cap_ = n;
+	return OK;
+}
+
+void MailboxChain::release(const cxprm_host *host)
+{
+	if (cap_)
+		host->ops->dma_free(host->ctx, &buf_);
+	buf_ = {};
+	cap_ = 0;
+	nblocks_ = 0;
+}
+
+void MailboxChain::format(const u8 *msg, u32 len, u8 token, bool sign)
+{
+	nblocks_ = prm::mailbox_blocks(len);
+	for (u32 i = 0; i < nblocks_; i++) {
+		prm::Ref<cmd_if_box> b(block(i));
+		mem_zero(b.p, cmd_if_box::size_bytes);
+		u32 off = prm::INLINE_BYTES + i * prm::MAILBOX_DATA;
+		if (msg)
+			mem_copy(prm::bytes<cmd_if_box::mailbox_data>(b), msg + off,
+				 min_of(prm::MAILBOX_DATA, len - off));
+		u64 next = i + 1 < nblocks_ ? block_bus(i + 1) : 0;
+		prm::set<cmd_if_box::next_pointer_63_32>(b, next >> 32);
+		prm::set<cmd_if_box::next_pointer_31_10>(b, (u32)next >> 10);
+		prm::set<cmd_if_box::block_number>(b, i);
+		prm::set<cmd_if_box::token>(b, token);
+		if (sign)
+			mailbox_sign(b.p);
+	}
+}
+
+int MailboxChain::read(u8 *msg, u32 len, u8 token, bool verify_sig) const
+{
+	if (prm::mailbox_blocks(len) != nblocks_)
+		return E_PROTO;
+	for (u32 i = 0; i < nblocks_; i++) {
+		prm::CRef<cmd_if_box> b(block(i));
+		u64 next = prm::get<cmd_if_box::next_pointer_63_32>(b) << 32 |
+			   prm::get<cmd_if_box::next_pointer_31_10>(b) << 10;
+		u64 want = i + 1 < nblocks_ ? block_bus(i + 1) : 0;
+		if (next != want || prm::get<cmd_if_box::block_number>(b) != i ||
+		    prm::get<cmd_if_box::token>(b) != token)
+			return E_PROTO;
+		if (verify_sig && !mailbox_sig_ok(b.p))
+			return E_BADMSG;
+		u32 off = prm::INLINE_BYTES + i * prm::MAILBOX_DATA;
+		mem_copy(msg + off, prm::bytes<cmd_if_box::mailbox_data>(b),
+			 min_of(prm::MAILBOX_DATA, len - off));
+	}
+	return OK;
+}
+
+} // namespace cxprm

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Names of opcodes, capability types and event types (prm/opcodes.h). */
+#include "cxprm/prm/opcodes.h"
+
+namespace cxprm::prm {
+
+namespace {
+struct OpInfo {
+	u16 opcode;
+	bool query;
+	const char *name;
+};
+
+constexpr bool R = true, W = false;
+#define CXPRM_OP_INFO_(n, v, rw) {v, rw, #n},
+#define CXPRM_OP_INFO_N_(n, s, v, rw) {v, rw, s},
+constexpr OpInfo ops[] = {CXPRM_OPCODES(CXPRM_OP_INFO_, CXPRM_OP_INFO_N_)};
+#undef CXPRM_OP_INFO_
+#undef CXPRM_OP_INFO_N_
+
+const OpInfo *find_op(u16 opcode)
+{
+	for (const OpInfo &o : ops)
+		if (o.opcode == opcode)
+			return &o;
+	return nullptr;
+}
+
+struct Named {
+	u16 value;
+	const char *name;
+};
+
+#define CXPRM_EV_INFO_(n, v) {v, #n},
+constexpr Named events[] = {CXPRM_EVENTS(CXPRM_EV_INFO_)};
+#undef CXPRM_EV_INFO_
+
+constexpr Named cap_types[] = {
+	{cap::GENERAL, "GENERAL"},
+	{cap::ETHERNET_OFFLOADS, "ETHERNET_OFFLOADS"},
+	{cap::ODP, "ODP"},
+	{cap::ATOMIC, "ATOMIC"},
+	{cap::ROCE, "ROCE"},
+	{cap::IPOIB_OFFLOADS, "IPOIB_OFFLOADS"},
+	{cap::IPOIB_ENHANCED_OFFLOADS, "IPOIB_ENHANCED_OFFLOADS"},
+	{cap::FLOW_TABLE, "FLOW_TABLE"},
+	{cap::ESWITCH_FLOW_TABLE, "ESWITCH_FLOW_TABLE"},
+	{cap::ESWITCH, "ESWITCH"},
+	{cap::VECTOR_CALC, "VECTOR_CALC"},
+	{cap::QOS, "QOS"},
+	{cap::DEBUG_CAP, "DEBUG"},
+	{cap::NVMF, "NVMF"},
+	{cap::DEV_MEM, "DEV_MEM"},
+	{cap::TLS, "TLS"},
+	{cap::VDPA_EMULATION, "VDPA_EMULATION"},
+	{cap::DEV_EVENT, "DEV_EVENT"},
+	{cap::IPSEC, "IPSEC"},
+	{cap::DEV_SHAMPO, "DEV_SHAMPO"},
+	{cap::MACSEC, "MACSEC"},
+	{cap::GENERAL_2, "GENERAL_2"},
+	{cap::PORT_SELECTION, "PORT_SELECTION"},
+	{cap::ADV_VIRTUALIZATION, "ADV_VIRTUALIZATION"},
+};
+
+template <usize N> const char *lookup(const Named (&t)[N], u16 v)
+{
+	for (const Named &e : t)
+		if (e.value == v)
+			return e.name;
+	return nullptr;
+}
+
+/* The opcode list must be sorted and free of duplicates. */
+constexpr bool ops_sorted()
+{
+	for (usize i = 1; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].opcode <= ops[i - 1].opcode)
+			return false;
+	return true;
+}
+static_assert(ops_sorted(), "CXPRM_OPCODES must be in ascending, unique order");
+} // namespace
+
+const char *opcode_name(u16 opcode)
+{
+	const OpInfo *o = find_op(opcode);
+	return o ? o->name : nullptr;
+}
+
+bool opcode_is_query(u16 opcode)
+{
+	const OpInfo *o = find_op(opcode);
+	return o && o->query;
+}
+
+const char *cap_type_name(u16 type) { return lookup(cap_types, type); }
+
+const char *event_name(u8 type) { return lookup(events, type); }
+
+} // namespace cxprm::prm

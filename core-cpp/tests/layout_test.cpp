@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// The layout layer: big-endian bit placement, derived sizes, neighbours
+// left alone, register helpers.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cxprm/prm/transport.h"
+
+using namespace cxprm;
+using namespace cxprm::prm;
+
+namespace {
+#define TEST_LAYOUT(F)                                                         \
+	F(top_byte, 0x00, 8)                                                   \
+	F(one_bit, 0x08, 1)                                                    \
+	F(low_23, 0x09, 23)                                                    \
+	F(whole_dword, 0x20, 32)                                               \
+	F(quad, 0x40, 64)                                                      \
+	F(blob, 0x80, 0x80)
+CXPRM_LAYOUT(test_layout, 0x100, TEST_LAYOUT)
+} // namespace
+
+TEST(Layout, DerivedSizesAndDescriptors)
+{
+	EXPECT_EQ(test_layout::size_bytes, 32u);
+	EXPECT_EQ(test_layout::nfields, 6u);
+	EXPECT_STREQ(test_layout::fields[2].name, "low_23");
+	EXPECT_EQ(test_layout::fields[2].offset, 9u);
+	EXPECT_EQ(test_layout::fields[2].width, 23u);
+	EXPECT_EQ(cmd_queue_entry::size_bytes, 64u);
+	EXPECT_EQ(cmd_if_box::size_bytes, 576u);
+	EXPECT_EQ(initial_seg::health_syndrome::offset / 8, 0x1010u);
+}
+
+TEST(Layout, BigEndianPlacement)
+{
+	uint8_t b[32] = {};
+	Ref<test_layout> r(b);
+	set<test_layout::top_byte>(r, 0xab);
+	set<test_layout::one_bit>(r, 1);
+	set<test_layout::low_23>(r, 0x123456);
+	set<test_layout::whole_dword>(r, 0xdeadbeef);
+	set<test_layout::quad>(r, 0x0102030405060708ull);
+	const uint8_t want[16] = {0xab, 0x92, 0x34, 0x56, 0xde, 0xad, 0xbe, 0xef,
+				  1, 2, 3, 4, 5, 6, 7, 8};
+	EXPECT_EQ(0, std::memcmp(b, want, 16));
+	EXPECT_EQ(get<test_layout::top_byte>(r), 0xabu);
+	EXPECT_EQ(get<test_layout::one_bit>(r), 1u);
+	EXPECT_EQ(get<test_layout::low_23>(r), 0x123456u);
+	EXPECT_EQ(get<test_layout::quad>(r), 0x0102030405060708ull);
+	EXPECT_EQ(bytes<test_layout::blob>(r), b + 16);
+}
+
+TEST(Layout, SetTruncatesAndKeepsNeighbours)
+{
+	uint8_t b[32];
+	std::memset(b, 0xff, sizeof(b));
+	Ref<test_layout> r(b);
+	set<test_layout::one_bit>(r, 2); // only bit 0 of the value fits
+	EXPECT_EQ(get<test_layout::one_bit>(r), 0u);
+	EXPECT_EQ(get<test_layout::top_byte>(r), 0xffu);
+	EXPECT_EQ(get<test_layout::low_23>(r), 0x7fffffu);
+	EXPECT_TRUE(fits<test_layout::low_23>(0x7fffff));
+	EXPECT_FALSE(fits<test_layout::low_23>(0x800000));
+}
+
+TEST(Layout, RegisterHelpers)
+{
+	// cmdq_phy_addr_31_12's dword: address | nic_interface | size | stride.
+	uint32_t v = 0x12345000u | (1u << 8) | (5u << 4) | 6u;
+	EXPECT_EQ(dword_byte_offset<initial_seg::log_cmdq_size>(), 0x14u);
+	EXPECT_EQ(from_dword<initial_seg::log_cmdq_size>(v), 5u);
+	EXPECT_EQ(from_dword<initial_seg::log_cmdq_stride>(v), 6u);
+	EXPECT_EQ(from_dword<initial_seg::nic_interface>(v), 1u);
+	EXPECT_EQ(from_dword<initial_seg::cmdq_phy_addr_31_12>(v), 0x12345u);
+	EXPECT_EQ(to_dword<initial_seg::initializing>(1), 0x80000000u);
+	EXPECT_EQ(mailbox_blocks(16), 0u);
+	EXPECT_EQ(mailbox_blocks(17), 1u);
+	EXPECT_EQ(mailbox_blocks(528), 1u);
+	EXPECT_EQ(mailbox_blocks(529), 2u);
+}

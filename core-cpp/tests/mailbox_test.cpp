@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Mailbox chains on their own: layout of the blocks, the boundaries, and
+// every way a device could tamper with an output chain.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "cxprm/errors.h"
+#include "cxprm/mailbox.h"
+#include "cxprm/prm/transport.h"
+#include "user_host.h"
+
+using namespace cxprm;
+using prm::cmd_if_box;
+
+namespace {
+std::vector<uint8_t> pattern(uint32_t len)
+{
+	std::vector<uint8_t> v(len);
+	for (uint32_t i = 0; i < len; i++)
+		v[i] = uint8_t(i * 7 + 3);
+	return v;
+}
+
+struct MailboxTest : ::testing::Test {
+	hosted::UserHost uh{4u << 20};
+	MailboxChain chain;
+	void TearDown() override
+	{
+		chain.release(uh.host());
+		EXPECT_EQ(uh.dma_live(), 0u);
+	}
+};
+} // namespace
+
+TEST_F(MailboxTest, BoundariesRoundTrip)
+{
+	for (uint32_t len : {16u, 17u, 528u, 529u, 1040u, 1041u, 4112u, 0x1010u}) {
+		auto msg = pattern(len);
+		uint32_t n = prm::mailbox_blocks(len);
+		ASSERT_EQ(chain.reserve(uh.host(), n), OK);
+		chain.format(msg.data(), len, 0x5a, true);
+		EXPECT_EQ(chain.blocks(), n) << len;
+		for (uint32_t i = 0; i < n; i++) {
+			prm::CRef<cmd_if_box> b(chain.block(i));
+			EXPECT_EQ(prm::get<cmd_if_box::block_number>(b), i);
+			EXPECT_EQ(prm::get<cmd_if_box::token>(b), 0x5au);
+			EXPECT_TRUE(mailbox_sig_ok(chain.block(i)));
+			EXPECT_EQ(chain.block_bus(i) % 1024, 0u);
+		}
+		std::vector<uint8_t> back(len, 0);
+		ASSERT_EQ(chain.read(back.data(), len, 0x5a, true), OK) << len;
+		EXPECT_TRUE(std::equal(msg.begin() + std::min(16u, len), msg.end(),
+				       back.begin() + std::min(16u, len)))
+			<< len;
+	}
+}
+
+TEST_F(MailboxTest, TamperingIsDetected)
+{
+	const uint32_t len = 16 + 3 * 512;
+	auto msg = pattern(len);
+	std::vector<uint8_t> back(len);
+	ASSERT_EQ(chain.reserve(uh.host(), 3), OK);
+
+	chain.format(msg.data(), len, 9, true);
+	EXPECT_EQ(chain.read(back.data(), len, 10, true), E_PROTO) << "wrong token";
+
+	chain.format(msg.data(), len, 9, true);
+	chain.block(1)[100] ^= 1;
+	EXPECT_EQ(chain.read(back.data(), len, 9, true), E_BADMSG) << "data signature";
+	EXPECT_EQ(chain.read(back.data(), len, 9, false), OK) << "signatures off";
+
+	chain.format(msg.data(), len, 9, true);
+	prm::Ref<cmd_if_box> b1(chain.block(1));
+	prm::set<cmd_if_box::block_number>(b1, 7);
+	mailbox_sign(chain.block(1));
+	EXPECT_EQ(chain.read(back.data(), len, 9, true), E_PROTO) << "block number";
+
+	// A next pointer to memory we never chained (still 1 KiB aligned).
+	chain.format(msg.data(), len, 9, true);
+	prm::Ref<cmd_if_box> b0(chain.block(0));
+	prm::set<cmd_if_box::next_pointer_31_10>(b0, prm::get<cmd_if_box::next_pointer_31_10>(b0) + 8);
+	mailbox_sign(chain.block(0));
+	EXPECT_EQ(chain.read(back.data(), len, 9, true), E_PROTO) << "foreign next pointer";
+
+	// A last block that claims a successor.
+	chain.format(msg.data(), len, 9, true);
+	prm::Ref<cmd_if_box> b2(chain.block(2));
+	prm::set<cmd_if_box::next_pointer_31_10>(b2, 1);
+	mailbox_sign(chain.block(2));
+	EXPECT_EQ(chain.read(back.data(), len, 9, true), E_PROTO) << "chain too long";
+
+	// Asking for more than the chain holds never reads past it.
+	chain.format(msg.data(), len, 9, true);
+	std::vector<uint8_t> big(len + 512);
+	EXPECT_EQ(chain.read(big.data(), len + 512, 9, true), E_PROTO);
+}
+
+TEST_F(MailboxTest, AllocationFailureIsReported)
+{
+	uh.fail_alloc_after(0);
+	EXPECT_EQ(chain.reserve(uh.host(), 2), -12);
+	uh.fail_alloc_after(-1);
+	EXPECT_EQ(chain.reserve(uh.host(), 2), OK);
+	EXPECT_EQ(chain.capacity(), 2u);
+	EXPECT_EQ(chain.reserve(uh.host(), 1), OK); // kept
+	EXPECT_EQ(uh.dma_live(), 1u);
+}

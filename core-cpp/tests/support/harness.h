@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The in-process test rig: a userspace host (DMA arena + BAR bytes) with the
+// firmware emulator behind it, and the core's command engine in front.
+// The emulator sees exactly what a device would: the BAR and DMA by bus
+// address.
+#pragma once
+
+#include <chrono>
+#include <thread>
+
+#include "cxprm/cmdq.h"
+#include "cxprm/prm/transport.h"
+#include "cxprm_emu/emulator.h"
+#include "cxprm_emu/platform.h"
+#include "user_host.h"
+
+namespace cxprm::test {
+
+class EmuPlatform : public emu::Platform {
+public:
+	explicit EmuPlatform(hosted::UserHost &uh) : uh_(uh) {}
+	uint8_t *bar() override { return uh_.bar(); }
+	size_t bar_size() const override { return uh_.bar_size(); }
+	bool dma_read(uint64_t bus, void *dst, size_t len) override { return uh_.dma_read(bus, dst, len); }
+	bool dma_write(uint64_t bus, const void *src, size_t len) override { return uh_.dma_write(bus, src, len); }
+
+private:
+	hosted::UserHost &uh_;
+};
+
+class Harness {
+public:
+	explicit Harness(emu::Profile profile = emu::Profile::connectx7(), size_t dma_bytes = 64u << 20)
+		: uh(dma_bytes), plat(uh), emu(plat, std::move(profile))
+	{
+	}
+	~Harness()
+	{
+		cmdq.fini();
+		emu.stop();
+	}
+
+	const cxprm_host *host() const { return uh.host(); }
+
+	// Starts the emulator thread and waits (bounded) for 'initializing' to clear.
+	bool start_device(std::chrono::milliseconds limit = std::chrono::seconds(5))
+	{
+		emu.start();
+		auto end = std::chrono::steady_clock::now() + limit;
+		while (std::chrono::steady_clock::now() < end) {
+			uint32_t v = uh.ioread32be(prm::iseg::INITIALIZING);
+			if (!prm::from_dword<prm::initial_seg::initializing>(v))
+				return true;
+			std::this_thread::sleep_for(std::chrono::microseconds(200));
+		}
+		return false;
+	}
+
+	// Device started and the command queue programmed.
+	int start(const CmdqConfig &cfg = {})
+	{
+		if (!start_device())
+			return E_TIMEDOUT;
+		return cmdq.init(uh.host(), cfg);
+	}
+
+	hosted::UserHost uh;
+	EmuPlatform plat;
+	emu::Emulator emu;
+	Cmdq cmdq;
+};
+
+} // namespace cxprm::test

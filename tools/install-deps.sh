@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs everything cxprm needs on a fresh Debian bookworm machine (root).
+# Idempotent: packages already present are left alone.
+set -eu
+
+PKGS="build-essential g++ cmake make libgtest-dev googletest
+      linux-headers-amd64 linux-source-6.1 linux-image-amd64
+      qemu-system-x86 busybox-static cpio sparse
+      bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "deps: all installed"
+	exit 0
+fi
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing
