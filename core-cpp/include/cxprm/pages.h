@@ -106,7 +106,7 @@ private:
 	int insert_locked(const cxprm_dma_buf &b);
 	bool remove_locked(u64 bus, cxprm_dma_buf *out);
 	long find_locked(u64 bus) const;
-	int grow_locked(u32 min_cap);
+	int reserve(u32 extra);
 	void free_page(cxprm_dma_buf *b);
 	int alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n);
 	int give_chunk(u32 n, CmdResult *res);

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * PageTracker: pages lent to firmware, by bus address (see pages.h).
+ *
+ * The table is open addressing with linear probing over bus >> 12 and
+ * backward-shift deletion (no tombstones), kept at most half full.  Host
+ * allocations (DMA pages, the table) happen outside the lock, since the
+ * host lock may be a spinlock.
+ */
+#include "cxprm/pages.h"
+
+#include "cxprm/commands/pages.h"
+#include "cxprm/prm/transport.h"
+
+namespace cxprm {
+
+namespace {
+
+constexpr u32 PAGE = prm::ADAPTER_PAGE_SIZE;
+constexpr u32 MIN_TABLE = 64;
+
+u32 hash_bus(u64 bus, u32 cap)
+{
+	u64 h = (bus >> 12) * 0x9e3779b97f4a7c15ull;
+	return (u32)(h >> 32) & (cap - 1);
+}
+
+/* Errors after which firmware certainly did not take a GIVE's pages. */
+bool give_not_executed(int err)
+{
+	switch (err) {
+	case E_REMOTEIO: /* firmware ran it and refused */
+	case E_IO:       /* delivery status: firmware did not run it */
+	case E_BUSY:     /* no slot: never posted */
+	case E_SHUTDOWN:
+	case E_NOMEM:
+	case E_INVAL:
+	case E_RANGE:
+		return true;
+	default:         /* timeout, bad output, device gone: unknown */
+		return false;
+	}
+}
+
+} // namespace
+
+int PageTracker::init(const cxprm_host *host, Cmdq *q, u16 function_id,
+		      bool embedded_cpu_function)
+{
+	if (host_)
+		return E_BUSY;
+	if (!host || !host->ops || !q)
+		return E_INVAL;
+	void *l = host->ops->lock_create(host->ctx);
+	if (!l)
+		return E_NOMEM;
+	host_ = host;
+	q_ = q;
+	lock_ = l;
+	tab_ = nullptr;
+	cap_ = used_ = 0;
+	function_id_ = function_id;
+	ecpf_ = embedded_cpu_function;
+	st_ = PageStats{};
+	return OK;
+}
+
+u64 PageTracker::destroy()
+{
+	if (!host_)
+		return 0;
+	if (u64 n = live())
+		return n;
+	if (tab_)
+		host_->ops->mem_free(host_->ctx, tab_);
+	host_->ops->lock_destroy(host_->ctx, lock_);
+	host_ = nullptr;
+	q_ = nullptr;
+	lock_ = nullptr;
+	tab_ = nullptr;
+	cap_ = used_ = 0;
+	return 0;
+}
+
+void PageTracker::lock() const { host_->ops->lock(host_->ctx, lock_); }
+void PageTracker::unlock() const { host_->ops->unlock(host_->ctx, lock_); }
+
+long PageTracker::find_locked(u64 bus) const
+{
+	if (!cap_)
+		return -1;
+	for (u32 i = hash_bus(bus, cap_), n = 0; n < cap_; i = (i + 1) & (cap_ - 1), n++) {
+		if (!tab_[i].buf.cpu)
+			return -1;
+		if (tab_[i].buf.bus == bus)
+			return i;
+	}
+	return -1;
+}
+
+int PageTracker::insert_locked(const cxprm_dma_buf &b)
+{
+	if ((used_ + 1) * 2 > cap_)
+		return E_NOMEM; /* grow first */
+	u32 i = hash_bus(b.bus, cap_);
+	while (tab_[i].buf.cpu) {
+		if (tab_[i].buf.bus == b.bus)
+			return E_PROTO; /* host handed out one address twice */
+		i = (i + 1) & (cap_ - 1);
+	}
+	tab_[i].buf = b;
+	used_++;
+	return OK;
+}
+
+bool PageTracker::remove_locked(u64 bus, cxprm_dma_buf *out)
+{
+	long at = find_locked(bus);
+	if (at < 0)
+		return false;
+	*out = tab_[at].buf;
+	/* Backward-shift deletion keeps every probe chain unbroken. */
+	u32 hole = (u32)at;
+	for (u32 j = (hole + 1) & (cap_ - 1); tab_[j].buf.cpu; j = (j + 1) & (cap_ - 1)) {
+		u32 home = hash_bus(tab_[j].buf.bus, cap_);
+		/* Entry j may move to hole if its home is not in (hole, j]. */
+		bool stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+		if (!stays) {
+			tab_[hole] = tab_[j];
+			hole = j;
+		}
+	}
+	tab_[hole].buf = cxprm_dma_buf{};
+	used_--;
+	return true;
+}
+
+/*
+ * Makes room for 'extra' more entries, keeping the table at most half full.
+ * Called without the lock: allocates, then rehashes and swaps under it.
+ */
+int PageTracker::reserve(u32 extra)
+{
+	lock();
+	u64 need = ((u64)used_ + extra) * 2;
+	u32 cap = cap_;
+	unlock();
+	if (need <= cap)
+		return OK;
+	u64 ncap = cap ? cap : MIN_TABLE;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > (1ull << 30))
+		return E_NOMEM;
+	Slot *nt = (Slot *)host_->ops->mem_alloc(host_->ctx, (usize)ncap * sizeof(Slot));
+	if (!nt)
+		return E_NOMEM;
+	mem_zero(nt, (usize)ncap * sizeof(Slot));
+
+	lock();
+	Slot *old = tab_;
+	u32 ocap = cap_;
+	tab_ = nt;
+	cap_ = (u32)ncap;
+	used_ = 0;
+	for (u32 i = 0; i < ocap; i++)
+		if (old[i].buf.cpu)
+			insert_locked(old[i].buf);
+	unlock();
+	if (old)
+		host_->ops->mem_free(host_->ctx, old);
+	return OK;
+}
+
+void PageTracker::free_page(cxprm_dma_buf *b)
+{
+	host_->ops->dma_free(host_->ctx, b);
+}
+
+u32 PageTracker::chunk_pages() const
+{
+	return q_ ? cmd::manage_pages_max_entries(*q_) : 0;
+}
+
+int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n)
+{
+	for (u32 i = 0; i < n; i++) {
+		int err = host_->ops->dma_alloc(host_->ctx, PAGE, PAGE, &bufs[i]);
+		if (!err && (!bufs[i].cpu || bufs[i].bus % PAGE)) {
+			free_page(&bufs[i]); /* host broke its alignment promise */
+			err = E_INVAL;
+		}
+		if (err) {
+			while (i--)
+				free_page(&bufs[i]);
+			return err < 0 ? err : E_NOMEM;
+		}
+		pas[i] = bufs[i].bus;
+	}
+	return OK;
+}
+
+int PageTracker::give_chunk(u32 n, CmdResult *res)
+{
+	cmd::HostMem scratch;
+	int err = scratch.alloc(host_, (usize)n * (sizeof(cxprm_dma_buf) + sizeof(u64)));
+	if (err)
+		return err;
+	auto *bufs = (cxprm_dma_buf *)scratch.data();
+	auto *pas = (u64 *)(bufs + n);
+
+	err = reserve(n);
+	if (err)
+		return err;
+	err = alloc_pages(bufs, pas, n);
+	if (err)
+		return err;
+
+	/* Remember the pages before firmware can see them. */
+	lock();
+	u32 ins = 0;
+	for (; ins < n; ins++)
+		if ((err = insert_locked(bufs[ins])))
+			break;
+	if (err)
+		for (u32 i = 0; i < ins; i++)
+			remove_locked(bufs[i].bus, &bufs[i]);
+	else
+		st_.given += n;
+	unlock();
+	if (err) {
+		for (u32 i = 0; i < n; i++)
+			free_page(&bufs[i]);
+		return err;
+	}
+
+	err = cmd::manage_pages_give(*q_, cmd::FunctionRef{function_id_, ecpf_}, pas, n, res);
+	if (err && give_not_executed(err)) {
+		lock();
+		for (u32 i = 0; i < n; i++)
+			remove_locked(pas[i], &bufs[i]);
+		st_.given -= n;
+		st_.give_failed += n;
+		unlock();
+		for (u32 i = 0; i < n; i++)
+			free_page(&bufs[i]);
+	}
+	return err;
+}
+
+int PageTracker::give(u32 n, CmdResult *res)
+{
+	if (!host_)
+		return E_INVAL;
+	u32 chunk = chunk_pages();
+	if (!chunk)
+		return E_RANGE;
+	while (n) {
+		u32 k = min_of(n, chunk);
+		int err = give_chunk(k, res);
+		if (err)
+			return err;
+		n -= k;
+	}
+	return OK;
+}
+
+int PageTracker::take(u32 n, u32 *got, CmdResult *res)
+{
+	if (got)
+		*got = 0;
+	if (!host_)
+		return E_INVAL;
+	u32 chunk = chunk_pages();
+	if (!chunk)
+		return E_RANGE;
+	cmd::HostMem scratch;
+	int err = n ? scratch.alloc(host_, (usize)min_of(n, chunk) * sizeof(u64)) : OK;
+	if (err)
+		return err;
+	auto *pas = (u64 *)scratch.data();
+
+	u32 returned = 0, freed = 0;
+	bool proto = false;
+	/* Bounded by what firmware returns: each round returns >= 1 or stops. */
+	while (returned < n) {
+		u32 k = min_of(n - returned, chunk), g = 0;
+		err = cmd::manage_pages_take(*q_, cmd::FunctionRef{function_id_, ecpf_}, k, pas, &g,
+					     res);
+		if (err)
+			break;
+		if (!g)
+			break;
+		returned += g;
+		for (u32 i = 0; i < g; i++) {
+			if (release(pas[i]) == OK)
+				freed++;
+			else
+				proto = true;
+		}
+	}
+	if (got)
+		*got = freed;
+	if (err)
+		return err;
+	return proto ? E_PROTO : OK;
+}
+
+int PageTracker::cant_give(CmdResult *res)
+{
+	lock();
+	st_.cant_give++;
+	unlock();
+	return cmd::manage_pages_cant_give(*q_, cmd::FunctionRef{function_id_, ecpf_}, res);
+}
+
+int PageTracker::handle_page_request(s32 num_pages, CmdResult *res)
+{
+	if (!host_)
+		return E_INVAL;
+	if (num_pages > 0) {
+		int err = give((u32)num_pages, res);
+		if (err == E_NOMEM) {
+			cant_give(nullptr);
+			return E_NOMEM;
+		}
+		return err;
+	}
+	if (num_pages < 0)
+		return take((u32)(-(s64)num_pages), nullptr, res);
+	return OK;
+}
+
+int PageTracker::release(u64 bus)
+{
+	if (!host_)
+		return E_INVAL;
+	cxprm_dma_buf b{};
+	lock();
+	bool found = remove_locked(bus, &b);
+	if (found)
+		st_.reclaimed++;
+	else
+		st_.bad_returns++;
+	unlock();
+	if (!found)
+		return E_PROTO;
+	free_page(&b);
+	return OK;
+}
+
+u64 PageTracker::free_all_live()
+{
+	if (!host_)
+		return 0;
+	lock();
+	Slot *t = tab_;
+	u32 cap = cap_, n = used_;
+	tab_ = nullptr;
+	cap_ = used_ = 0;
+	st_.forced_free += n;
+	unlock();
+	for (u32 i = 0; i < cap; i++)
+		if (t[i].buf.cpu)
+			free_page(&t[i].buf);
+	if (t)
+		host_->ops->mem_free(host_->ctx, t);
+	return n;
+}
+
+u64 PageTracker::live() const
+{
+	if (!host_)
+		return 0;
+	lock();
+	u64 n = used_;
+	unlock();
+	return n;
+}
+
+bool PageTracker::holds(u64 bus) const
+{
+	if (!host_)
+		return false;
+	lock();
+	bool h = find_locked(bus) >= 0;
+	unlock();
+	return h;
+}
+
+PageStats PageTracker::stats() const
+{
+	if (!host_)
+		return PageStats{};
+	lock();
+	PageStats s = st_;
+	s.live = used_;
+	unlock();
+	return s;
+}
+
+} // namespace cxprm

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Names and sentences for firmware codes (status.h) and for Err (errors.h). */
+#include "cxprm/errors.h"
+#include "cxprm/status.h"
+
+namespace cxprm {
+
+namespace {
+struct Code {
+	u8 value;
+	const char *name;
+	const char *text;
+};
+
+#define CXPRM_CODE_(n, v, s) {v, #n, s},
+constexpr Code cmd_statuses[] = {CXPRM_CMD_STATUSES(CXPRM_CODE_)};
+constexpr Code delivery_statuses[] = {CXPRM_DELIVERY_STATUSES(CXPRM_CODE_)};
+constexpr Code health_syndromes[] = {CXPRM_HEALTH_SYNDROMES(CXPRM_CODE_)};
+#undef CXPRM_CODE_
+
+template <usize N> const Code *find(const Code (&t)[N], u8 v)
+{
+	for (const Code &c : t)
+		if (c.value == v)
+			return &c;
+	return nullptr;
+}
+
+constexpr const char UNKNOWN[] = "UNKNOWN";
+} // namespace
+
+const char *cmd_status_name(u8 s)
+{
+	const Code *c = find(cmd_statuses, s);
+	return c ? c->name : UNKNOWN;
+}
+
+const char *cmd_status_text(u8 s)
+{
+	const Code *c = find(cmd_statuses, s);
+	return c ? c->text : "unknown command status (not a PRM status code)";
+}
+
+const char *delivery_status_name(u8 s)
+{
+	const Code *c = find(delivery_statuses, s);
+	return c ? c->name : UNKNOWN;
+}
+
+const char *delivery_status_text(u8 s)
+{
+	const Code *c = find(delivery_statuses, s);
+	return c ? c->text : "unknown delivery status (not a PRM delivery code)";
+}
+
+const char *health_syndrome_name(u8 s)
+{
+	const Code *c = find(health_syndromes, s);
+	return c ? c->name : UNKNOWN;
+}
+
+const char *health_syndrome_text(u8 s)
+{
+	if (s == 0)
+		return "no health syndrome";
+	const Code *c = find(health_syndromes, s);
+	return c ? c->text : "unknown health syndrome (not a PRM syndrome code)";
+}
+
+const char *err_name(int err)
+{
+	switch (err) {
+	case OK: return "OK";
+	case E_PERM: return "EPERM";
+	case E_NOENT: return "ENOENT";
+	case E_IO: return "EIO";
+	case E_NOMEM: return "ENOMEM";
+	case E_BUSY: return "EBUSY";
+	case E_NODEV: return "ENODEV";
+	case E_INVAL: return "EINVAL";
+	case E_RANGE: return "ERANGE";
+	case E_NOTSUP: return "EOPNOTSUPP";
+	case E_PROTO: return "EPROTO";
+	case E_BADMSG: return "EBADMSG";
+	case E_OVERFLOW: return "EOVERFLOW";
+	case E_TIMEDOUT: return "ETIMEDOUT";
+	case E_REMOTEIO: return "EREMOTEIO";
+	case E_SHUTDOWN: return "ESHUTDOWN";
+	case E_FAULT: return "EFAULT";
+	}
+	return "UNKNOWN";
+}
+
+} // namespace cxprm

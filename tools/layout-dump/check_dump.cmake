@@ -1,0 +1,12 @@
+# Runs the layout dump (DUMP) and checks that its output has the line EXPECT.
+execute_process(COMMAND ${DUMP} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${DUMP} failed: ${rc}")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+list(LENGTH lines n)
+list(FIND lines "${EXPECT}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "layout dump (${n} lines) lacks the line '${EXPECT}'")
+endif()
+message(STATUS "layout dump: ${n} lines, has '${EXPECT}'")
