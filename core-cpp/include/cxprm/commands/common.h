@@ -53,6 +53,16 @@ private:
 int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res,
 	 u32 flags = 0);
 
+/* Zeroes an input of layout In and writes its opcode and op_mod. */
+template <class In> inline prm::Ref<In> begin_in(void *buf, u16 opcode, u16 op_mod = 0)
+{
+	mem_zero(buf, In::size_bytes);
+	prm::Ref<In> r(buf);
+	prm::set<typename In::opcode>(r, opcode);
+	prm::set<typename In::op_mod>(r, op_mod);
+	return r;
+}
+
 /* The status byte of a command output (prm::cmd_out::status). */
 u8 out_status(const void *out);
 u32 out_syndrome(const void *out);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Dynamically Connected Targets: dctc, CREATE/DESTROY/DRAIN/QUERY_DCT,
- * ARM_DCT_FOR_KEY_VIOLATION.  DRAIN_DCT completes with event::DCT_DRAINED
- * (eq.h dct_events), after which DESTROY_DCT is safe.
+ * Dynamically Connected Targets: dctc, CREATE/DESTROY/DRAIN/QUERY_DCT and
+ * ARM_DCT_FOR_KEY_VIOLATION (arm_dct_in/out).  DRAIN_DCT completes with
+ * event::DCT_DRAINED (eq.h dct_events), after which DESTROY_DCT is safe.
  */
 #pragma once
 
@@ -94,20 +94,16 @@ CXPRM_LAYOUT(query_dct_in, 0x80, CXPRM_QUERY_DCT_IN)
 	F(dct_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(query_dct_out, 0x400, CXPRM_QUERY_DCT_OUT)
 
-/*
- * Not in the 6.1 header (only the opcode is).  prm-layouts.md section 5
- * gives "dw2 23:0 dct_number"; the out is assumed to be the plain 16-byte
- * header.  Provisional.
- */
-#define CXPRM_ARM_DCT_FOR_KEY_VIOLATION_IN(F)                                   \
+/* ARM_DCT_FOR_KEY_VIOLATION (mlx5_ifc.h names its layouts arm_dct_in/out). */
+#define CXPRM_ARM_DCT_IN(F)                                                     \
 	F(opcode, 0x0, 0x10)                                                    \
 	F(op_mod, 0x30, 0x10)                                                   \
 	F(dct_number, 0x48, 0x18)
-CXPRM_LAYOUT(arm_dct_for_key_violation_in, 0x80, CXPRM_ARM_DCT_FOR_KEY_VIOLATION_IN)
+CXPRM_LAYOUT(arm_dct_in, 0x80, CXPRM_ARM_DCT_IN)
 
-#define CXPRM_ARM_DCT_FOR_KEY_VIOLATION_OUT(F)                                  \
+#define CXPRM_ARM_DCT_OUT(F)                                                    \
 	F(status, 0x0, 8)                                                       \
 	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(arm_dct_for_key_violation_out, 0x80, CXPRM_ARM_DCT_FOR_KEY_VIOLATION_OUT)
+CXPRM_LAYOUT(arm_dct_out, 0x80, CXPRM_ARM_DCT_OUT)
 
 } // namespace cxprm::prm

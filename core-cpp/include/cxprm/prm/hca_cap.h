@@ -41,9 +41,8 @@ CXPRM_LAYOUT(set_hca_cap_in, 0x8080, CXPRM_SET_HCA_CAP_IN)
 CXPRM_LAYOUT(set_hca_cap_out, 0x80, CXPRM_SET_HCA_CAP_OUT)
 
 /*
- * General capabilities (cap::GENERAL).  nvmf_target_offload is reserved in
- * 6.1 (bits 0x500..0x51f); the vendor driver's mlx5_ifc.h and rdma-core name
- * bit 0x502 so.  Provisional.
+ * General capabilities (cap::GENERAL).  nvmf_target_offload (bit 0x502) is
+ * reserved in 6.1; the vendor's out-of-tree mlx5_ifc.h names it.
  */
 #define CXPRM_CMD_HCA_CAP(F)                                                    \
 	F(vhca_resource_manager, 0x1f, 1)                                       \
@@ -180,9 +179,10 @@ CXPRM_LAYOUT(cmd_hca_cap, 0x800, CXPRM_CMD_HCA_CAP)
 
 /*
  * NVMF capabilities (cap type 0xe, cap::NVMF).  Not in the 6.1 header
- * (type 0xe is RESERVED_14 there); the two bits are from the vendor's public
- * out-of-tree mlx5_ifc.h as summarised in prm-layouts.md section 5, and the
- * size assumes the usual 0x800-bit capability page.  Provisional.
+ * (type 0xe is RESERVED_14 there).  The vendor's mlx5_ifc.h has nvmf_cap in
+ * its hca_cap_union, but its definition was not checked here: the two bits
+ * are from prm-layouts.md section 5 and the size assumes the usual 0x800-bit
+ * capability page.  PROVISIONAL, unverified.
  */
 #define CXPRM_NVMF_CAP(F)                                                       \
 	F(last_req_latency, 0x9, 1)                                             \

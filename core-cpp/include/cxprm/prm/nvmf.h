@@ -2,14 +2,15 @@
 /*
  * NVMe-oF target offload: namespaces on an XRQ.
  *
- * PROVISIONAL.  None of this is in the 6.1 mlx5_ifc.h: the opcodes (0x720..
- * 0x724, 0x728) and layouts come from the vendor's public out-of-tree driver
- * headers (MLNX_OFED include/linux/mlx5/mlx5_ifc.h, used by its
- * drivers/infiniband/hw/mlx5/nvmf.c), as summarised in
- * shared/reference/prm-layouts.md section 5.  The counters are 64-bit values
- * split in _high/_low dwords (the vendor code reads the _low words); we do
- * not join them into one 64-bit field so the names stay those of the vendor
- * layout.  The cross-check lists all of these as expected-absent.
+ * None of this is in the 6.1 mlx5_ifc.h.  The opcodes (0x720..0x724, 0x728)
+ * and layouts are those of the vendor's public out-of-tree driver headers
+ * (MLNX_OFED include/linux/mlx5/mlx5_ifc.h, used by its
+ * drivers/infiniband/hw/mlx5/nvmf.c); names, offsets and sizes were checked
+ * by hand against that header (github wjz304/mlnx-ofed-kernel @56bfb0f6),
+ * not by the cross-check, which lists them as expected-absent.  Provisional
+ * in that no firmware has confirmed them.  The counters are 64-bit values
+ * split in _high/_low dwords (the vendor code reads the _low words); they
+ * stay split so the names are those of the vendor layout.
  */
 #pragma once
 
@@ -76,7 +77,6 @@ CXPRM_LAYOUT(attach_nvmf_namespace_in, 0x200, CXPRM_ATTACH_NVMF_NAMESPACE_IN)
 	F(syndrome, 0x20, 0x20)
 CXPRM_LAYOUT(attach_nvmf_namespace_out, 0x80, CXPRM_ATTACH_NVMF_NAMESPACE_OUT)
 
-/* Sizes assumed as query_nvmf_namespace_in / a plain 16-byte out. */
 #define CXPRM_DETACH_NVMF_NAMESPACE_IN(F)                                       \
 	F(opcode, 0x0, 0x10)                                                    \
 	F(op_mod, 0x30, 0x10)                                                   \

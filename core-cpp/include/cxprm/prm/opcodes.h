@@ -4,9 +4,9 @@
  *
  * Opcode names and values are those of the MLX5_CMD_OP_* enum of
  * mlx5_ifc.h (6.1), without the prefix.  Entries marked "vendor" are absent
- * from the 6.1 header: the NVMF ones come from the vendor's public
- * out-of-tree driver headers (MLNX_OFED include/linux/mlx5/mlx5_ifc.h), the
- * others from the upstream fwctl mlx5 allow-list; treat them as provisional.
+ * from the 6.1 header: QUERY_OTHER_HCA_CAP and the NVMF ones are in the
+ * vendor's public out-of-tree mlx5_ifc.h (MLNX_OFED), the NVMF CC ones in
+ * NVIDIA's NVMe SNAP headers and the upstream fwctl mlx5 allow-list.
  *
  * The third column says whether the opcode is a read-only query (R) or may
  * change device state (W); opcode_is_query() answers from it.  Every opcode
@@ -36,7 +36,7 @@ namespace cxprm::prm {
 	X(QUERY_ISSI, 0x10a, R) \
 	X(SET_ISSI, 0x10b, W) \
 	X(SET_DRIVER_VERSION, 0x10d, W) \
-	X(QUERY_OTHER_HCA_CAP, 0x10e, R) /* vendor: fwctl allow-list */ \
+	X(QUERY_OTHER_HCA_CAP, 0x10e, R) /* vendor */ \
 	X(QUERY_SF_PARTITION, 0x111, R) \
 	X(ALLOC_SF, 0x113, W) \
 	X(DEALLOC_SF, 0x114, W) \

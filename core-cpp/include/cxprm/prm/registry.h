@@ -92,8 +92,8 @@ namespace cxprm::prm {
 	X(drain_dct_out, CXPRM_DRAIN_DCT_OUT)                           \
 	X(query_dct_in, CXPRM_QUERY_DCT_IN)                             \
 	X(query_dct_out, CXPRM_QUERY_DCT_OUT)                           \
-	X(arm_dct_for_key_violation_in, CXPRM_ARM_DCT_FOR_KEY_VIOLATION_IN) \
-	X(arm_dct_for_key_violation_out, CXPRM_ARM_DCT_FOR_KEY_VIOLATION_OUT) \
+	X(arm_dct_in, CXPRM_ARM_DCT_IN)                                 \
+	X(arm_dct_out, CXPRM_ARM_DCT_OUT)                               \
 	/* nvmf.h */                                                    \
 	X(query_nvmf_namespace_in, CXPRM_QUERY_NVMF_NAMESPACE_IN)       \
 	X(nvmf_frontend_namespace_context, CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT) \

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* QUERY_ADAPTER. */
+#include "cxprm/commands/adapter.h"
+
+#include "cxprm/prm/adapter.h"
+#include "cxprm/prm/opcodes.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+
+/* Copies a NUL-padded byte field into a C string of cap bytes. */
+template <class F> void copy_string(CRef<typename F::layout> r, char *dst, u32 cap)
+{
+	static_assert(F::width % 8 == 0, "string field is not whole bytes");
+	const u8 *s = bytes<F>(r);
+	u32 n = min_of<u32>(F::width / 8, cap - 1), i = 0;
+	for (; i < n && s[i]; i++)
+		dst[i] = (char)s[i];
+	dst[i] = 0;
+}
+
+} // namespace
+
+int query_adapter(Cmdq &q, AdapterInfo *info, CmdResult *res)
+{
+	if (!info)
+		return E_INVAL;
+	u8 in[query_adapter_in::size_bytes], out[query_adapter_out::size_bytes];
+	begin_in<query_adapter_in>(in, op::QUERY_ADAPTER);
+	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	if (err)
+		return err;
+	return decode_query_adapter(out, sizeof(out), info);
+}
+
+int decode_query_adapter(const void *out, u32 outlen, AdapterInfo *info)
+{
+	if (!out || !info || outlen < query_adapter_out::size_bytes)
+		return E_INVAL;
+	using pb = query_adapter_param_block;
+	auto b = sub<query_adapter_out::query_adapter_struct, pb>(CRef<query_adapter_out>(out));
+	info->ieee_vendor_id = (u32)get<pb::ieee_vendor_id>(b);
+	info->vsd_vendor_id = (u16)get<pb::vsd_vendor_id>(b);
+	copy_string<pb::vsd>(b, info->vsd, sizeof(info->vsd));
+	copy_string<pb::vsd_contd_psid>(b, info->psid, sizeof(info->psid));
+	return OK;
+}
+
+} // namespace cxprm::cmd

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* CREATE_DCT, QUERY_DCT, DRAIN_DCT, DESTROY_DCT. */
+#include "cxprm/commands/dct.h"
+
+#include "cxprm/prm/opcodes.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+
+template <class In, class Out> int dctn_cmd(Cmdq &q, u16 opcode, u32 dctn, u16 uid, CmdResult *res)
+{
+	if (!fits<typename In::dctn>(dctn))
+		return E_RANGE;
+	u8 in[In::size_bytes], out[Out::size_bytes];
+	auto r = begin_in<In>(in, opcode);
+	set<typename In::uid>(r, uid);
+	set<typename In::dctn>(r, dctn);
+	return exec(q, in, sizeof(in), out, sizeof(out), res);
+}
+
+} // namespace
+
+int encode_dctc(const DctContext &c, u8 *buf)
+{
+	/* Check every member first so nothing half-written escapes. */
+#define CXPRM_DCTC_FITS_(name, off, width)     \
+	if (!fits<dctc::name>(c.name))          \
+		return E_RANGE;
+	CXPRM_DCTC(CXPRM_DCTC_FITS_)
+#undef CXPRM_DCTC_FITS_
+	mem_zero(buf, dctc::size_bytes);
+	Ref<dctc> r(buf);
+#define CXPRM_DCTC_SET_(name, off, width) set<dctc::name>(r, c.name);
+	CXPRM_DCTC(CXPRM_DCTC_SET_)
+#undef CXPRM_DCTC_SET_
+	/* Read-only in CREATE_DCT: firmware owns them. */
+	set<dctc::state>(r, 0);
+	set<dctc::dc_access_key_violation_count>(r, 0);
+	return OK;
+}
+
+void decode_dctc(const u8 *buf, DctContext *c)
+{
+	CRef<dctc> r(buf);
+#define CXPRM_DCTC_GET_(name, off, width) c->name = get<dctc::name>(r);
+	CXPRM_DCTC(CXPRM_DCTC_GET_)
+#undef CXPRM_DCTC_GET_
+}
+
+int create_dct(Cmdq &q, const DctContext &c, u32 *dctn, u32 *ece, u16 uid, CmdResult *res)
+{
+	if (!dctn)
+		return E_INVAL;
+	u8 in[create_dct_in::size_bytes], out[create_dct_out::size_bytes];
+	auto r = begin_in<create_dct_in>(in, op::CREATE_DCT);
+	set<create_dct_in::uid>(r, uid);
+	int err = encode_dctc(c, bytes<create_dct_in::dct_context_entry>(r));
+	if (err)
+		return err;
+	err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	if (err)
+		return err;
+	u32 e = 0;
+	err = decode_create_dct(out, sizeof(out), dctn, &e);
+	if (ece)
+		*ece = e;
+	return err;
+}
+
+int decode_create_dct(const void *out, u32 outlen, u32 *dctn, u32 *ece)
+{
+	if (!out || !dctn || outlen < create_dct_out::size_bytes)
+		return E_INVAL;
+	CRef<create_dct_out> o(out);
+	*dctn = (u32)get<create_dct_out::dctn>(o);
+	if (ece)
+		*ece = (u32)get<create_dct_out::ece>(o);
+	return OK;
+}
+
+int query_dct(Cmdq &q, u32 dctn, DctContext *c, CmdResult *res)
+{
+	if (!c)
+		return E_INVAL;
+	if (!fits<query_dct_in::dctn>(dctn))
+		return E_RANGE;
+	u8 in[query_dct_in::size_bytes], out[query_dct_out::size_bytes];
+	auto r = begin_in<query_dct_in>(in, op::QUERY_DCT);
+	set<query_dct_in::dctn>(r, dctn);
+	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	if (err)
+		return err;
+	return decode_query_dct(out, sizeof(out), c);
+}
+
+int decode_query_dct(const void *out, u32 outlen, DctContext *c)
+{
+	if (!out || !c || outlen < query_dct_out::size_bytes)
+		return E_INVAL;
+	decode_dctc(bytes<query_dct_out::dct_context_entry>(CRef<query_dct_out>(out)), c);
+	return OK;
+}
+
+int drain_dct(Cmdq &q, u32 dctn, u16 uid, CmdResult *res)
+{
+	return dctn_cmd<drain_dct_in, drain_dct_out>(q, op::DRAIN_DCT, dctn, uid, res);
+}
+
+int destroy_dct(Cmdq &q, u32 dctn, u16 uid, CmdResult *res)
+{
+	return dctn_cmd<destroy_dct_in, destroy_dct_out>(q, op::DESTROY_DCT, dctn, uid, res);
+}
+
+} // namespace cxprm::cmd

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Offline decoding of command messages into key/value text (decode.h). */
+#include "cxprm/commands/decode.h"
+
+#include "cxprm/commands/adapter.h"
+#include "cxprm/commands/esw.h"
+#include "cxprm/commands/hca.h"
+#include "cxprm/commands/issi.h"
+#include "cxprm/commands/nvmf.h"
+#include "cxprm/commands/pages.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/registry.h"
+#include "cxprm/status.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+
+/* Wide fields (bitmaps) in hex, the rest in decimal. */
+void emit(KvWriter &kv, const char *key, u64 v, u32 width)
+{
+	if (width > 32)
+		kv.hex(key, v);
+	else
+		kv.dec(key, v);
+}
+
+#define CXPRM_KV_FIELD_(L, name, width) emit(kv, #name, get<L::name>(r), width);
+
+void emit_general_caps(KvWriter &kv, CRef<cmd_hca_cap> r)
+{
+#define CXPRM_KV_CAP_(name, off, width) CXPRM_KV_FIELD_(cmd_hca_cap, name, width)
+	CXPRM_CMD_HCA_CAP(CXPRM_KV_CAP_)
+#undef CXPRM_KV_CAP_
+}
+
+void emit_nvmf_caps(KvWriter &kv, CRef<nvmf_cap> r)
+{
+#define CXPRM_KV_NVMF_CAP_(name, off, width) CXPRM_KV_FIELD_(nvmf_cap, name, width)
+	CXPRM_NVMF_CAP(CXPRM_KV_NVMF_CAP_)
+#undef CXPRM_KV_NVMF_CAP_
+}
+
+void emit_dctc(KvWriter &kv, CRef<dctc> r)
+{
+#define CXPRM_KV_DCTC_(name, off, width) CXPRM_KV_FIELD_(dctc, name, width)
+	CXPRM_DCTC(CXPRM_KV_DCTC_)
+#undef CXPRM_KV_DCTC_
+}
+
+void emit_eqc(KvWriter &kv, CRef<eqc> r)
+{
+#define CXPRM_KV_EQC_(name, off, width) CXPRM_KV_FIELD_(eqc, name, width)
+	CXPRM_EQC(CXPRM_KV_EQC_)
+#undef CXPRM_KV_EQC_
+}
+
+void emit_opcode(KvWriter &kv, u16 opcode)
+{
+	const char *name = opcode_name(opcode);
+	if (name)
+		kv.text("opcode", name);
+	else
+		kv.hex("opcode", opcode);
+}
+
+/* QUERY_HCA_CAP / SET_HCA_CAP capability region by op_mod. */
+int emit_capability(KvWriter &kv, u16 op_mod, const u8 *cap)
+{
+	u16 type = op_mod >> 1;
+	const char *tn = cap_type_name(type);
+	if (tn)
+		kv.text("cap_type", tn);
+	else
+		kv.hex("cap_type", type);
+	if (type == cap::GENERAL) {
+		emit_general_caps(kv, CRef<cmd_hca_cap>(cap));
+		return OK;
+	}
+	if (type == cap::NVMF) {
+		emit_nvmf_caps(kv, CRef<nvmf_cap>(cap));
+		return OK;
+	}
+	return E_NOTSUP;
+}
+
+int out_body(u16 opcode, u16 op_mod, const u8 *out, u32 outlen, KvWriter &kv)
+{
+	switch (opcode) {
+	case op::QUERY_HCA_CAP: {
+		const u8 *image;
+		if (int err = decode_query_hca_cap(out, outlen, &image))
+			return err;
+		kv.text("cap_mode", (op_mod & 1) == cap::CUR ? "CUR" : "MAX");
+		return emit_capability(kv, op_mod, image);
+	}
+	case op::QUERY_ADAPTER: {
+		AdapterInfo a;
+		if (int err = decode_query_adapter(out, outlen, &a))
+			return err;
+		kv.hex("ieee_vendor_id", a.ieee_vendor_id);
+		kv.hex("vsd_vendor_id", a.vsd_vendor_id);
+		kv.text("vsd", a.vsd);
+		kv.text("psid", a.psid);
+		return OK;
+	}
+	case op::QUERY_ISSI: {
+		IssiInfo i;
+		if (int err = decode_query_issi(out, outlen, &i))
+			return err;
+		kv.dec("current_issi", i.current_issi);
+		kv.hex("supported_issi_dw0", i.supported_mask);
+		return OK;
+	}
+	case op::QUERY_PAGES: {
+		PagesQuery p;
+		if (int err = decode_query_pages(out, outlen, &p))
+			return err;
+		kv.dec("embedded_cpu_function", p.embedded_cpu_function);
+		kv.dec("function_id", p.function_id);
+		kv.sdec("num_pages", p.num_pages);
+		return OK;
+	}
+	case op::MANAGE_PAGES: {
+		if (outlen < manage_pages_out::size_bytes)
+			return E_INVAL;
+		if (op_mod != manage_pages_op::TAKE)
+			return OK;
+		CRef<manage_pages_out> o(out);
+		u64 n = get<manage_pages_out::output_num_entries>(o);
+		kv.dec("output_num_entries", n);
+		if (n > manage_pages_out_pas::entries_in(outlen))
+			return E_PROTO;
+		for (u32 i = 0; i < (u32)n; i++)
+			kv.hex("pas", get_pas<manage_pages_out_pas>(o, i));
+		return OK;
+	}
+	case op::TEARDOWN_HCA:
+		if (outlen < teardown_hca_out::size_bytes)
+			return E_INVAL;
+		kv.dec("state", get<teardown_hca_out::state>(CRef<teardown_hca_out>(out)));
+		return OK;
+	case op::QUERY_ESW_FUNCTIONS: {
+		EswFunctions f;
+		if (int err = decode_query_esw_functions(out, outlen, &f))
+			return err;
+		kv.dec("host_number", f.host_number);
+		kv.dec("host_pf_not_exist", f.host_pf_not_exist);
+		kv.dec("host_pf_disabled", f.host_pf_disabled);
+		kv.dec("host_num_of_vfs", f.host_num_of_vfs);
+		kv.dec("host_total_vfs", f.host_total_vfs);
+		kv.hex("host_pci_bus", f.host_pci_bus);
+		kv.hex("host_pci_device", f.host_pci_device);
+		kv.hex("host_pci_function", f.host_pci_function);
+		using sf = query_esw_functions_out_host_sf_enable;
+		CRef<query_esw_functions_out> o(out);
+		for (u32 i = 0; i < sf::entries_in(outlen); i++)
+			kv.hex("host_sf_enable", load_be64(tail_entry<sf>(o, i)));
+		return OK;
+	}
+	case op::CREATE_DCT:
+		if (outlen < create_dct_out::size_bytes)
+			return E_INVAL;
+		kv.hex("dctn", get<create_dct_out::dctn>(CRef<create_dct_out>(out)));
+		kv.hex("ece", get<create_dct_out::ece>(CRef<create_dct_out>(out)));
+		return OK;
+	case op::QUERY_DCT:
+		if (outlen < query_dct_out::size_bytes)
+			return E_INVAL;
+		emit_dctc(kv, sub<query_dct_out::dct_context_entry, dctc>(CRef<query_dct_out>(out)));
+		return OK;
+	case op::CREATE_EQ:
+		if (outlen < create_eq_out::size_bytes)
+			return E_INVAL;
+		kv.dec("eq_number", get<create_eq_out::eq_number>(CRef<create_eq_out>(out)));
+		return OK;
+	case op::ALLOC_UAR:
+		if (outlen < alloc_uar_out::size_bytes)
+			return E_INVAL;
+		kv.dec("uar", get<alloc_uar_out::uar>(CRef<alloc_uar_out>(out)));
+		return OK;
+	case op::QUERY_NVMF_NAMESPACE_CONTEXT: {
+		NvmfNsCounters c;
+		if (int err = decode_query_nvmf_namespace(out, outlen, &c))
+			return err;
+		kv.dec("num_read_cmd", c.read_cmds);
+		kv.dec("num_read_blocks", c.read_blocks);
+		kv.dec("num_write_cmd", c.write_cmds);
+		kv.dec("num_write_blocks", c.write_blocks);
+		kv.dec("num_write_inline_cmd", c.write_inline_cmds);
+		kv.dec("num_flush_cmd", c.flush_cmds);
+		kv.dec("num_error_cmd", c.error_cmds);
+		kv.dec("num_backend_error_cmd", c.backend_error_cmds);
+		kv.dec("current_q_depth", c.current_q_depth);
+		kv.dec("last_read_req_latency", c.last_read_latency);
+		kv.dec("last_write_req_latency", c.last_write_latency);
+		return OK;
+	}
+	/* Header-only answers. */
+	case op::INIT_HCA:
+	case op::ENABLE_HCA:
+	case op::DISABLE_HCA:
+	case op::SET_HCA_CAP:
+	case op::SET_ISSI:
+	case op::DESTROY_EQ:
+	case op::DEALLOC_UAR:
+	case op::DRAIN_DCT:
+	case op::DESTROY_DCT:
+	case op::ATTACH_NVMF_NAMESPACE:
+	case op::DETACH_NVMF_NAMESPACE:
+		return OK;
+	default:
+		return E_NOTSUP;
+	}
+}
+
+} // namespace
+
+bool decode_output_supported(u16 opcode)
+{
+	u8 hdr[cmd_out::size_bytes] = {};
+	Kv none[1];
+	KvWriter kv(none, 0);
+	/* Probe with a zero-length body: E_NOTSUP only for unknown opcodes. */
+	return out_body(opcode, 0, hdr, 0, kv) != E_NOTSUP;
+}
+
+int decode_output(u16 opcode, u16 op_mod, const void *out, u32 outlen, KvWriter &kv)
+{
+	emit_opcode(kv, opcode);
+	if (!out || outlen < cmd_out::size_bytes)
+		return E_INVAL;
+	CRef<cmd_out> h(out);
+	u8 status = (u8)get<cmd_out::status>(h);
+	kv.text("status", cmd_status_name(status));
+	kv.hex("status_code", status);
+	if (status != cmd_status::OK) {
+		kv.hex("syndrome", get<cmd_out::syndrome>(h));
+		return decode_output_supported(opcode) ? OK : E_NOTSUP;
+	}
+	return out_body(opcode, op_mod, (const u8 *)out, outlen, kv);
+}
+
+int decode_input(const void *in, u32 inlen, KvWriter &kv)
+{
+	if (!in || inlen < cmd_in::size_bytes)
+		return E_INVAL;
+	CRef<cmd_in> h(in);
+	u16 opcode = (u16)get<cmd_in::opcode>(h);
+	u16 op_mod = (u16)get<cmd_in::op_mod>(h);
+	emit_opcode(kv, opcode);
+	kv.hex("op_mod", op_mod);
+	kv.hex("uid", get<cmd_in::uid>(h));
+	switch (opcode) {
+	case op::CREATE_DCT:
+		if (inlen < create_dct_in::size_bytes)
+			return E_INVAL;
+		emit_dctc(kv, sub<create_dct_in::dct_context_entry, dctc>(CRef<create_dct_in>(in)));
+		return OK;
+	case op::CREATE_EQ: {
+		if (inlen < create_eq_in::size_bytes)
+			return E_INVAL;
+		CRef<create_eq_in> r(in);
+		emit_eqc(kv, sub<create_eq_in::eq_context_entry, eqc>(r));
+		const u8 *mask = bytes<create_eq_in::event_bitmask>(r);
+		for (u32 i = 0; i < create_eq_in::event_bitmask::width / 64; i++)
+			kv.hex("event_bitmask", load_be64(mask + 8 * i));
+		kv.dec("npas", create_eq_in_pas::entries_in(inlen));
+		return OK;
+	}
+	case op::SET_HCA_CAP:
+		if (inlen < set_hca_cap_in::size_bytes)
+			return E_INVAL;
+		return emit_capability(kv, op_mod,
+				       bytes<set_hca_cap_in::capability>(CRef<set_hca_cap_in>(in)));
+	case op::MANAGE_PAGES: {
+		if (inlen < manage_pages_in::size_bytes)
+			return E_INVAL;
+		CRef<manage_pages_in> r(in);
+		u64 n = get<manage_pages_in::input_num_entries>(r);
+		kv.dec("function_id", get<manage_pages_in::function_id>(r));
+		kv.dec("input_num_entries", n);
+		if (op_mod != manage_pages_op::GIVE)
+			return OK;
+		if (n > manage_pages_in_pas::entries_in(inlen))
+			return E_PROTO;
+		for (u32 i = 0; i < (u32)n; i++)
+			kv.hex("pas", get_pas<manage_pages_in_pas>(r, i));
+		return OK;
+	}
+	default:
+		return E_NOTSUP;
+	}
+}
+
+} // namespace cxprm::cmd

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* ATTACH/DETACH_NVMF_NAMESPACE, QUERY_NVMF_NAMESPACE_CONTEXT (provisional). */
+#include "cxprm/commands/nvmf.h"
+
+#include "cxprm/prm/nvmf.h"
+#include "cxprm/prm/opcodes.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+
+/* The vendor layout splits each 64-bit counter into _high/_low dwords. */
+template <class Hi, class Lo> u64 join(CRef<nvmf_frontend_namespace_context> c)
+{
+	return get<Hi>(c) << 32 | get<Lo>(c);
+}
+
+} // namespace
+
+int attach_nvmf_namespace(Cmdq &q, const NvmfNamespace &ns, CmdResult *res)
+{
+	using L = attach_nvmf_namespace_in;
+	if (!fits<L::xrqn>(ns.xrqn))
+		return E_RANGE;
+	u8 in[L::size_bytes], out[attach_nvmf_namespace_out::size_bytes];
+	auto r = begin_in<L>(in, op::ATTACH_NVMF_NAMESPACE);
+	set<L::xrqn>(r, ns.xrqn);
+	set<L::frontend_namespace>(r, ns.nsid);
+	set<L::backend_namespace>(r, ns.backend_namespace);
+	set<L::lba_data_size>(r, ns.lba_data_size);
+	set<L::backend_controller_id>(r, ns.backend_controller_id);
+	return exec(q, in, sizeof(in), out, sizeof(out), res);
+}
+
+int detach_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, CmdResult *res)
+{
+	using L = detach_nvmf_namespace_in;
+	if (!fits<L::xrqn>(xrqn))
+		return E_RANGE;
+	u8 in[L::size_bytes], out[detach_nvmf_namespace_out::size_bytes];
+	auto r = begin_in<L>(in, op::DETACH_NVMF_NAMESPACE);
+	set<L::xrqn>(r, xrqn);
+	set<L::frontend_namespace>(r, nsid);
+	return exec(q, in, sizeof(in), out, sizeof(out), res);
+}
+
+int query_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, NvmfNsCounters *c, CmdResult *res)
+{
+	using L = query_nvmf_namespace_in;
+	if (!c)
+		return E_INVAL;
+	if (!fits<L::xrqn>(xrqn))
+		return E_RANGE;
+	u8 in[L::size_bytes], out[query_nvmf_namespace_out::size_bytes];
+	auto r = begin_in<L>(in, op::QUERY_NVMF_NAMESPACE_CONTEXT);
+	set<L::xrqn>(r, xrqn);
+	set<L::frontend_namespace>(r, nsid);
+	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	if (err)
+		return err;
+	return decode_query_nvmf_namespace(out, sizeof(out), c);
+}
+
+int decode_query_nvmf_namespace(const void *out, u32 outlen, NvmfNsCounters *c)
+{
+	if (!out || !c || outlen < query_nvmf_namespace_out::size_bytes)
+		return E_INVAL;
+	using N = nvmf_frontend_namespace_context;
+	auto n = sub<query_nvmf_namespace_out::ns_ctx, N>(CRef<query_nvmf_namespace_out>(out));
+	c->read_cmds = join<N::num_read_cmd_high, N::num_read_cmd_low>(n);
+	c->read_blocks = join<N::num_read_blocks_high, N::num_read_blocks_low>(n);
+	c->write_cmds = join<N::num_write_cmd_high, N::num_write_cmd_low>(n);
+	c->write_blocks = join<N::num_write_blocks_high, N::num_write_blocks_low>(n);
+	c->write_inline_cmds = join<N::num_write_inline_cmd_high, N::num_write_inline_cmd_low>(n);
+	c->flush_cmds = join<N::num_flush_cmd_high, N::num_flush_cmd_low>(n);
+	c->error_cmds = join<N::num_error_cmd_high, N::num_error_cmd_low>(n);
+	c->backend_error_cmds =
+		join<N::num_backend_error_cmd_high, N::num_backend_error_cmd_low>(n);
+	c->current_q_depth = (u16)get<N::current_q_depth>(n);
+	c->last_read_latency = (u32)get<N::last_read_req_latency>(n);
+	c->last_write_latency = (u32)get<N::last_write_req_latency>(n);
+	return OK;
+}
+
+} // namespace cxprm::cmd

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* QUERY_PAGES and MANAGE_PAGES. */
+#include "cxprm/commands/pages.h"
+
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/pages.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+
+constexpr u64 PAGE_MASK = ADAPTER_PAGE_SIZE - 1;
+
+template <class In> void set_function(Ref<In> r, const FunctionRef &fn)
+{
+	set<typename In::embedded_cpu_function>(r, fn.embedded_cpu_function);
+	set<typename In::function_id>(r, fn.function_id);
+}
+
+u32 max_entries(u32 max_msg)
+{
+	/* Both directions carry at most max_msg bytes. */
+	return min_of(manage_pages_in_pas::entries_in(max_msg),
+		      manage_pages_out_pas::entries_in(max_msg));
+}
+
+} // namespace
+
+int query_pages(Cmdq &q, PagesKind kind, const FunctionRef &fn, PagesQuery *out,
+		CmdResult *res)
+{
+	if (!out || kind < PagesKind::BOOT || kind > PagesKind::REGULAR)
+		return E_INVAL;
+	u8 in[query_pages_in::size_bytes], o[query_pages_out::size_bytes];
+	auto r = begin_in<query_pages_in>(in, op::QUERY_PAGES, (u16)kind);
+	set_function(r, fn);
+	int err = exec(q, in, sizeof(in), o, sizeof(o), res);
+	if (err)
+		return err;
+	return decode_query_pages(o, sizeof(o), out);
+}
+
+int decode_query_pages(const void *out, u32 outlen, PagesQuery *p)
+{
+	if (!out || !p || outlen < query_pages_out::size_bytes)
+		return E_INVAL;
+	CRef<query_pages_out> o(out);
+	p->num_pages = (s32)(u32)get<query_pages_out::num_pages>(o);
+	p->function_id = (u16)get<query_pages_out::function_id>(o);
+	p->embedded_cpu_function = get<query_pages_out::embedded_cpu_function>(o);
+	return OK;
+}
+
+u32 manage_pages_max_entries(const Cmdq &q)
+{
+	return max_entries(q.config().max_msg_bytes);
+}
+
+int manage_pages_give(Cmdq &q, const FunctionRef &fn, const u64 *pas, u32 n, CmdResult *res)
+{
+	if (!n || !pas)
+		return E_INVAL;
+	if (n > manage_pages_max_entries(q))
+		return E_RANGE;
+	for (u32 i = 0; i < n; i++)
+		if (pas[i] & PAGE_MASK)
+			return E_INVAL;
+	u32 inlen = manage_pages_in_pas::bytes_for(n);
+	HostMem in;
+	int err = in.alloc(q.host(), inlen);
+	if (err)
+		return err;
+	auto r = begin_in<manage_pages_in>(in.data(), op::MANAGE_PAGES, manage_pages_op::GIVE);
+	set_function(r, fn);
+	set<manage_pages_in::input_num_entries>(r, n);
+	for (u32 i = 0; i < n; i++)
+		set_pas<manage_pages_in_pas>(r, i, pas[i]);
+	u8 out[manage_pages_out::size_bytes];
+	return exec(q, in.data(), inlen, out, sizeof(out), res, EXEC_PAGE_SLOT);
+}
+
+int manage_pages_cant_give(Cmdq &q, const FunctionRef &fn, CmdResult *res)
+{
+	u8 in[manage_pages_in::size_bytes], out[manage_pages_out::size_bytes];
+	auto r = begin_in<manage_pages_in>(in, op::MANAGE_PAGES, manage_pages_op::CANT_GIVE);
+	set_function(r, fn);
+	return exec(q, in, sizeof(in), out, sizeof(out), res, EXEC_PAGE_SLOT);
+}
+
+int manage_pages_take(Cmdq &q, const FunctionRef &fn, u32 n, u64 *pas, u32 *got, CmdResult *res)
+{
+	if (got)
+		*got = 0;
+	if (!n || !pas || !got)
+		return E_INVAL;
+	if (n > manage_pages_max_entries(q))
+		return E_RANGE;
+	u8 in[manage_pages_in::size_bytes];
+	auto r = begin_in<manage_pages_in>(in, op::MANAGE_PAGES, manage_pages_op::TAKE);
+	set_function(r, fn);
+	set<manage_pages_in::input_num_entries>(r, n);
+
+	u32 outlen = manage_pages_out_pas::bytes_for(n);
+	HostMem out;
+	int err = out.alloc(q.host(), outlen);
+	if (err)
+		return err;
+	err = exec(q, in, sizeof(in), out.data(), outlen, res, EXEC_PAGE_SLOT);
+	if (err)
+		return err;
+	return decode_manage_pages_take(out.data(), outlen, n, pas, got);
+}
+
+int decode_manage_pages_take(const void *out, u32 outlen, u32 asked, u64 *pas, u32 *got)
+{
+	*got = 0;
+	if (!out || outlen < manage_pages_out::size_bytes)
+		return E_INVAL;
+	CRef<manage_pages_out> o(out);
+	u64 n = get<manage_pages_out::output_num_entries>(o);
+	/* Never trust the count beyond what we asked for and what arrived. */
+	if (n > asked || n > manage_pages_out_pas::entries_in(outlen))
+		return E_PROTO;
+	for (u32 i = 0; i < (u32)n; i++)
+		pas[i] = get_pas<manage_pages_out_pas>(o, i);
+	*got = (u32)n;
+	return OK;
+}
+
+} // namespace cxprm::cmd

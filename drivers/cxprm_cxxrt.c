@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The little C++ runtime the C++ objects of cxprm.ko may need.
+ *
+ * The core avoids everything else on purpose (no exceptions, RTTI, global
+ * constructors, function-local statics or heap new/delete): a reference to
+ * anything not provided here fails modpost with an undefined symbol.
+ */
+#include <linux/bug.h>
+#include <linux/printk.h>
+
+#include "cxprm_selftest.h"
+
+/* Called through the vtable slot of a pure virtual function: a core bug. */
+void __cxa_pure_virtual(void)
+{
+	pr_err("cxprm: pure virtual function called\n");
+	BUG();
+}

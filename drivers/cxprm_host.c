@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host interface of the cxprm core (<cxprm/host.h>) on Linux.
+ *
+ * Context rules for the core: dma_alloc, dma_free, mem_alloc, mem_free,
+ * lock_create, waiter_create, lock, sleep_us and waiter_wait may sleep
+ * (process context only); ioread32be, iowrite32be, wmb, rmb, relax, now_ns,
+ * waiter_signal and log may be called from any context.
+ */
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "cxprm.h"
+
+/* One coherent allocation handed to the core (cxprm_dma_buf.cookie). */
+struct cxprm_dma_chunk {
+	struct list_head node;
+	size_t size;		/* as passed to dma_alloc_coherent() */
+	void *cpu;
+	dma_addr_t bus;
+};
+
+static int cxprm_host_dma_alloc(void *ctx, cxprm_size size, cxprm_size align,
+				struct cxprm_dma_buf *buf)
+{
+	struct cxprm_dev *cx = ctx;
+	struct cxprm_dma_chunk *c;
+
+	if (!size || !is_power_of_2(align))
+		return -EINVAL;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+
+	/*
+	 * dma_alloc_coherent() returns zeroed memory whose CPU and DMA
+	 * addresses are both aligned to the smallest PAGE_SIZE order that
+	 * holds the requested size (Documentation/core-api/dma-api.rst).
+	 * Asking for at least 'align' bytes therefore yields an 'align'
+	 * aligned bus address for any power of two, not only up to a page.
+	 */
+	c->size = max_t(size_t, size, align);
+	c->cpu = dma_alloc_coherent(&cx->pdev->dev, c->size, &c->bus,
+				    GFP_KERNEL);
+	if (!c->cpu) {
+		kfree(c);
+		return -ENOMEM;
+	}
+	if (WARN_ON_ONCE(!IS_ALIGNED(c->bus, align))) {
+		dma_free_coherent(&cx->pdev->dev, c->size, c->cpu, c->bus);
+		kfree(c);
+		return -EIO;
+	}
+
+	mutex_lock(&cx->dma_lock);
+	list_add(&c->node, &cx->dma_list);
+	mutex_unlock(&cx->dma_lock);
+
+	buf->cpu = c->cpu;
+	buf->bus = c->bus;
+	buf->size = size;
+	buf->cookie = c;
+	return 0;
+}
+
+static void cxprm_dma_chunk_free(struct cxprm_dev *cx,
+				 struct cxprm_dma_chunk *c)
+{
+	dma_free_coherent(&cx->pdev->dev, c->size, c->cpu, c->bus);
+	kfree(c);
+}
+
+static void cxprm_host_dma_free(void *ctx, struct cxprm_dma_buf *buf)
+{
+	struct cxprm_dev *cx = ctx;
+	struct cxprm_dma_chunk *c = buf->cookie;
+
+	if (!c)
+		return;
+	mutex_lock(&cx->dma_lock);
+	list_del(&c->node);
+	mutex_unlock(&cx->dma_lock);
+	cxprm_dma_chunk_free(cx, c);
+	memset(buf, 0, sizeof(*buf));
+}
+
+static void *cxprm_host_mem_alloc(void *ctx, cxprm_size size)
+{
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static void cxprm_host_mem_free(void *ctx, void *p)
+{
+	kvfree(p);
+}
+
+static bool cxprm_bar_off_ok(struct cxprm_dev *cx, u32 off)
+{
+	return IS_ALIGNED(off, 4) && (resource_size_t)off + 4 <= cx->bar_len;
+}
+
+static cxprm_u32 cxprm_host_ioread32be(void *ctx, cxprm_u32 off)
+{
+	struct cxprm_dev *cx = ctx;
+
+	if (WARN_ONCE(!cxprm_bar_off_ok(cx, off),
+		      "cxprm: BAR read at bad offset 0x%x\n", off))
+		return ~0U;
+	return ioread32be(cx->bar + off);
+}
+
+static void cxprm_host_iowrite32be(void *ctx, cxprm_u32 off, cxprm_u32 val)
+{
+	struct cxprm_dev *cx = ctx;
+
+	if (WARN_ONCE(!cxprm_bar_off_ok(cx, off),
+		      "cxprm: BAR write at bad offset 0x%x\n", off))
+		return;
+	iowrite32be(val, cx->bar + off);
+}
+
+/*
+ * The core calls wmb() between filling a command entry (coherent memory)
+ * and ringing the doorbell (MMIO), and rmb() between seeing the ownership
+ * bit come back and reading the output.  dma_wmb()/dma_rmb() only order
+ * accesses to coherent memory among themselves; the doorbell is MMIO, so
+ * these are the mandatory barriers (as in mlx5_core's cmd_work_handler).
+ */
+static void cxprm_host_wmb(void *ctx)
+{
+	wmb();
+}
+
+static void cxprm_host_rmb(void *ctx)
+{
+	rmb();
+}
+
+/*
+ * Locks are mutexes: the core takes them around command submission, which
+ * may sleep.  All of them share one lockdep class.
+ */
+static void *cxprm_host_lock_create(void *ctx)
+{
+	struct mutex *m = kmalloc(sizeof(*m), GFP_KERNEL);
+
+	if (m)
+		mutex_init(m);
+	return m;
+}
+
+static void cxprm_host_lock_destroy(void *ctx, void *lock)
+{
+	struct mutex *m = lock;
+
+	if (!m)
+		return;
+	mutex_destroy(m);
+	kfree(m);
+}
+
+static void cxprm_host_lock(void *ctx, void *lock)
+{
+	mutex_lock(lock);
+}
+
+static void cxprm_host_unlock(void *ctx, void *lock)
+{
+	mutex_unlock(lock);
+}
+
+static void cxprm_host_relax(void *ctx)
+{
+	cpu_relax();
+}
+
+/* udelay, usleep_range or msleep, whichever fits the length. */
+static void cxprm_host_sleep_us(void *ctx, cxprm_u32 us)
+{
+	fsleep(us);
+}
+
+static cxprm_u64 cxprm_host_now_ns(void *ctx)
+{
+	return ktime_get_ns();
+}
+
+/*
+ * Waiters are completions: each signal lets exactly one wait return, so a
+ * signal that comes before the wait is not lost, and one that comes after
+ * a timed-out wait makes the next wait return at once (the core re-checks
+ * the ownership bit after every wake-up).
+ */
+static void *cxprm_host_waiter_create(void *ctx)
+{
+	struct completion *c = kmalloc(sizeof(*c), GFP_KERNEL);
+
+	if (c)
+		init_completion(c);
+	return c;
+}
+
+static void cxprm_host_waiter_destroy(void *ctx, void *w)
+{
+	kfree(w);
+}
+
+static int cxprm_host_waiter_wait(void *ctx, void *w, cxprm_u64 timeout_ns)
+{
+	/* Round up by a jiffy: never return before timeout_ns has passed. */
+	unsigned long t = nsecs_to_jiffies(timeout_ns) + 1;
+
+	t = min_t(unsigned long, t, MAX_SCHEDULE_TIMEOUT - 1);
+	if (!wait_for_completion_timeout(w, t))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+static void cxprm_host_waiter_signal(void *ctx, void *w)
+{
+	complete(w);
+}
+
+static void cxprm_host_log(void *ctx, int level, const char *msg)
+{
+	struct cxprm_dev *cx = ctx;
+	struct device *dev = &cx->pdev->dev;
+
+	switch (level) {
+	case 0:
+		dev_err(dev, "%s\n", msg);
+		break;
+	case 1:
+		dev_warn(dev, "%s\n", msg);
+		break;
+	case 2:
+		dev_info(dev, "%s\n", msg);
+		break;
+	default:
+		dev_dbg(dev, "%s\n", msg);
+		break;
+	}
+}
+
+static const struct cxprm_host_ops cxprm_host_ops = {
+	.dma_alloc = cxprm_host_dma_alloc,
+	.dma_free = cxprm_host_dma_free,
+	.mem_alloc = cxprm_host_mem_alloc,
+	.mem_free = cxprm_host_mem_free,
+	.ioread32be = cxprm_host_ioread32be,
+	.iowrite32be = cxprm_host_iowrite32be,
+	.wmb = cxprm_host_wmb,
+	.rmb = cxprm_host_rmb,
+	.lock_create = cxprm_host_lock_create,
+	.lock_destroy = cxprm_host_lock_destroy,
+	.lock = cxprm_host_lock,
+	.unlock = cxprm_host_unlock,
+	.relax = cxprm_host_relax,
+	.sleep_us = cxprm_host_sleep_us,
+	.now_ns = cxprm_host_now_ns,
+	.waiter_create = cxprm_host_waiter_create,
+	.waiter_destroy = cxprm_host_waiter_destroy,
+	.waiter_wait = cxprm_host_waiter_wait,
+	.waiter_signal = cxprm_host_waiter_signal,
+	.log = cxprm_host_log,
+};
+
+/* Needs cx->pdev, cx->bar and cx->bar_len. */
+void cxprm_host_init(struct cxprm_dev *cx)
+{
+	mutex_init(&cx->dma_lock);
+	INIT_LIST_HEAD(&cx->dma_list);
+	cx->host.ops = &cxprm_host_ops;
+	cx->host.ctx = cx;
+}
+
+/*
+ * Frees what the core did not: a leak is a core bug, but not a reason to
+ * leave coherent memory behind after the device is gone.
+ */
+void cxprm_host_fini(struct cxprm_dev *cx)
+{
+	struct cxprm_dma_chunk *c, *tmp;
+
+	list_for_each_entry_safe(c, tmp, &cx->dma_list, node) {
+		dev_warn(&cx->pdev->dev, "freeing leaked %zu-byte DMA buffer\n",
+			 c->size);
+		list_del(&c->node);
+		cxprm_dma_chunk_free(cx, c);
+	}
+	mutex_destroy(&cx->dma_lock);
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The ConnectX firmware emulator: plays the device side of the mlx5 command
+// interface over a Platform (BAR bytes + DMA by bus address).
+//
+// Model in one paragraph: the init segment lives at BAR offset 0 (layout
+// prm::initial_seg); the driver programs the command queue address, rings
+// command_doorbell_vector, and the emulator (its own thread, or poll_once()
+// driven by a test) fetches each rung entry by DMA, checks it like firmware
+// (descriptor type, signatures, lengths, mailbox chains, tokens), runs the
+// command against a stateful device model (HCA state machine, ISSI, pages,
+// capabilities, UARs, EQs, DCTs, eswitch, NVMF namespaces), writes the output
+// back through the driver's output mailboxes and hands the entry back.
+// Events are written into EQ rings in host memory with the owner/phase rule.
+// See tools/emulator/README.md for the full model, the BAR map, the fault
+// knobs and the syndrome table (syndromes.h).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platform.h"
+#include "syndromes.h"
+
+namespace cxprm::emu {
+
+// ---------------------------------------------------------------------------
+// BAR map (byte offsets from the start of the BAR)
+// ---------------------------------------------------------------------------
+namespace bar_map {
+inline constexpr uint32_t INIT_SEG = 0x0;            // prm::initial_seg
+inline constexpr uint32_t UAR_BASE = 0x10000;        // UAR page i at UAR_BASE + i * UAR_SIZE
+inline constexpr uint32_t UAR_SIZE = 4096;
+inline constexpr uint32_t UAR_EQ_DB_ARM = 0x40;      // be32 (ci & 0xffffff) | eqn << 24, arms
+inline constexpr uint32_t UAR_EQ_DB_NOARM = 0x48;    // same value, updates ci only
+// What the emulator leaves in an EQ doorbell dword after consuming a write
+// (eqn 0xff is never handed out).
+inline constexpr uint32_t EQ_DB_IDLE = 0xffffffffu;
+// Smallest BAR that holds the init segment and one UAR page.
+inline constexpr size_t MIN_BAR_SIZE = UAR_BASE + UAR_SIZE;
+} // namespace bar_map
+
+// ---------------------------------------------------------------------------
+// Profile: what the emulated adapter is
+// ---------------------------------------------------------------------------
+
+// One capability type: the 4096-byte images QUERY_HCA_CAP returns for
+// op_mod (type << 1) | 0 (MAX) and | 1 (CUR).
+struct CapImages {
+	std::array<uint8_t, 4096> max{};
+	std::array<uint8_t, 4096> cur{};
+};
+
+struct EswProfile {
+	bool supported = true; // QUERY_ESW_FUNCTIONS + ESW_FUNCTIONS_CHANGED
+	uint16_t num_vfs = 0;
+	uint16_t total_vfs = 8;
+	uint8_t host_number = 0;
+	uint16_t pci_bus = 0x03;
+	uint16_t pci_device = 0x00;
+	uint16_t pci_function = 0x0;
+	bool pf_disabled = false;
+};
+
+struct DctProfile {
+	uint32_t first_dctn = 0x100; // DCT numbers handed out: [first, first + max)
+	uint32_t max_dcts = 64;
+	uint32_t drain_delay_us = 0; // DRAINING -> DRAINED after this (next poll at the earliest)
+};
+
+struct NvmfProfile {
+	bool supported = true;
+	uint32_t first_xrqn = 0x40; // XRQs that "exist": [first, first + num)
+	uint32_t num_xrqs = 16;
+	uint32_t max_namespaces = 64;
+	uint32_t auto_io_ms = 50; // every this many ms each namespace sees some I/O; 0 = off
+};
+
+struct Profile {
+	std::string name;
+	uint16_t vendor_id = 0x15b3;
+	uint16_t device_id = 0;
+	struct {
+		uint16_t major = 0, minor = 0, subminor = 0;
+	} fw_rev;
+	uint16_t cmdif_rev = 5;
+	uint8_t log_cmdq_size = 5;   // 32 entries
+	uint8_t log_cmdq_stride = 6; // 64 bytes
+	uint32_t init_delay_ms = 0;  // 'initializing' clears this long after start
+	int32_t boot_pages = 0;
+	int32_t init_pages = 0;
+	int32_t regular_pages = 0; // wanted after INIT_HCA (QUERY_PAGES regular)
+	uint32_t issi_mask = 0x3;  // supported_issi_dw0: bit n = ISSI n
+	bool init_requires_issi = true; // INIT_HCA refused until SET_ISSI(1) when ISSI 1 is supported
+
+	// Capability images per type (cap::GENERAL = 0 at least).
+	std::map<uint16_t, CapImages> caps;
+	CapImages &cap(uint16_t type) { return caps[type]; }
+
+	EswProfile esw;
+	DctProfile dct;
+	NvmfProfile nvmf;
+
+	// QUERY_ADAPTER
+	uint32_t ieee_vendor_id = 0x0002c9;
+	std::string psid = "MT_0000000008";
+	std::string vsd = "cxprm emulator";
+
+	// Transport limits.
+	uint32_t max_msg_bytes = 16 + 4096 * 512; // per direction; longer -> IN/OUT_LENGTH_ERR
+	uint32_t min_out_bytes = 16;              // shorter output_length -> OUT_LENGTH_ERR
+	bool always_check_entry_signature = true; // entry XOR checked even with cmdif_checksum off
+	bool check_entry_reserved = true;         // reserved entry bits -> RES_FLD_NOT_CLR_ERR
+
+	// Resources.
+	uint32_t max_uars = 16;       // also bounded by the BAR size
+	uint32_t num_irq_vectors = 64; // eqc.intr must be below this
+	bool strict_eq_arm = false;    // raise_irq only when the EQ is armed (default: always)
+
+	static Profile connectx5();
+	static Profile connectx7();
+};
+
+// ---------------------------------------------------------------------------
+// Faults: knobs a test flips while the emulator runs
+// ---------------------------------------------------------------------------
+//
+// Per-command knobs (never_complete, corrupt_output_signature,
+// wrong_output_token, output_length_lie, broken_output_chain, slow_ms and
+// delivery_status) honour the selectors: only_opcode >= 0 limits them to that
+// opcode; once = true clears every per-command knob (and 'once') after the
+// first command they hit.  crash and device_gone are global and sticky.
+struct Faults {
+	// The command runs (side effects happen) but the entry is never handed
+	// back: ownership stays 1, nothing is written, no CMD event.
+	std::atomic<bool> never_complete{false};
+	// Bit mask: SIG_ENTRY = wrong entry signature, SIG_BLOCK = wrong
+	// signature on the first output mailbox block.  'true' means SIG_ENTRY.
+	std::atomic<uint32_t> corrupt_output_signature{0};
+	// Bit mask: TOK_ENTRY = the entry carries another token, TOK_BLOCK = the
+	// output blocks do.  'true' means TOK_ENTRY.
+	std::atomic<uint32_t> wrong_output_token{0};
+	// Complete the next delivery_status_count commands with delivery status
+	// delivery_status without running them (0 = off).
+	std::atomic<uint8_t> delivery_status{0};
+	std::atomic<uint32_t> delivery_status_count{0};
+	// Write output_length + this into the entry (0 = off).
+	std::atomic<uint32_t> output_length_lie{0};
+	// Mangle block_number and next pointer of the first output block (only
+	// when the output has blocks).
+	std::atomic<bool> broken_output_chain{false};
+	// Firmware death: health syndrome FW_INTERNAL_ERR (0x1) in the health
+	// buffer and initial_seg.health_syndrome, rfr+valid set, the health
+	// counter stops.  Commands then hang (consumed, never completed), or,
+	// with crash_answers_int_err, complete with status INT_ERR and syndrome
+	// FW_CRASHED.  Sticky: clearing the flag does not revive the device.
+	std::atomic<bool> crash{false};
+	std::atomic<bool> crash_answers_int_err{false};
+	// Surprise removal: every BAR byte becomes 0xff and the emulator stops
+	// processing.  Sticky.
+	std::atomic<bool> device_gone{false};
+	// Each command takes this long (sleep before the answer is written).
+	std::atomic<uint32_t> slow_ms{0};
+
+	// Selectors.
+	std::atomic<int32_t> only_opcode{-1};
+	std::atomic<bool> once{false};
+
+	// How many commands a per-command knob hit so far.
+	std::atomic<uint64_t> fired{0};
+
+	static constexpr uint32_t SIG_ENTRY = 1, SIG_BLOCK = 2;
+	static constexpr uint32_t TOK_ENTRY = 1, TOK_BLOCK = 2;
+
+	// Clears every per-command knob and the selectors (not crash/device_gone).
+	void clear_command_faults();
+};
+
+// ---------------------------------------------------------------------------
+// Inspection types
+// ---------------------------------------------------------------------------
+
+// The function's state as firmware sees it.  ISSI is separate (current_issi()).
+enum class HcaState : uint8_t {
+	DISABLED,    // after reset / DISABLE_HCA: only ENABLE_HCA (and NOP) run
+	ENABLED,     // ENABLE_HCA done: ISSI, pages, caps, INIT_HCA
+	INITIALIZED, // INIT_HCA done: resources (UAR, EQ, DCT, NVMF, ESW queries)
+	TORN_DOWN,   // TEARDOWN_HCA done: page reclaim, then DISABLE_HCA
+};
+const char *hca_state_name(HcaState s);
+
+// dctc.state values.
+enum class DctState : uint8_t { ACTIVE = 0, DRAINING = 1, DRAINED = 2 };
+
+// I/O to add to an NVMF namespace's counters (simulate_nvmf_io).
+struct NvmfIo {
+	uint64_t read_cmds = 0, read_blocks = 0;
+	uint64_t write_cmds = 0, write_blocks = 0;
+	uint64_t write_inline_cmds = 0;
+	uint64_t flush_cmds = 0;
+	uint64_t error_cmds = 0;
+	uint64_t backend_error_cmds = 0;
+};
+
+struct NvmfCounters : NvmfIo {
+	uint32_t current_q_depth = 0;
+	uint32_t last_read_latency = 0, last_write_latency = 0;
+};
+
+struct EqInfo {
+	uint8_t eqn = 0;
+	uint8_t log_size = 0;
+	uint32_t uar = 0;
+	uint16_t intr = 0;
+	uint32_t producer = 0; // EQEs written (free running)
+	uint32_t consumer = 0; // last consumer index from the doorbell (24 bits)
+	bool armed = false;
+	uint64_t overruns = 0; // events dropped because the ring was full
+	std::array<uint64_t, 4> event_bitmask{};
+};
+
+struct Counters {
+	uint64_t commands_processed = 0; // entries consumed (completed or swallowed)
+	uint64_t commands_executed = 0;  // delivered and dispatched
+	uint64_t delivery_errors = 0;
+	uint64_t ignored_doorbells = 0;  // bit rung for a slot not owned by hardware / out of range
+	uint64_t unreachable_entries = 0; // entry DMA read failed: cannot even answer
+	uint64_t eqes_written = 0;
+	uint64_t eq_overruns = 0;
+	uint64_t eqe_dma_errors = 0;
+	uint64_t bad_eq_doorbells = 0;   // doorbell for an unknown EQ / impossible ci
+	uint64_t irqs_raised = 0;
+	uint64_t pages_leaked = 0;       // pages still held at DISABLE_HCA
+	uint64_t objects_leaked = 0;     // EQs/UARs/DCTs/namespaces still alive at TEARDOWN_HCA
+};
+
+// ---------------------------------------------------------------------------
+// The emulator
+// ---------------------------------------------------------------------------
+class Emulator {
+public:
+	// Writes the init segment (initializing = 1 unless init_delay_ms == 0)
+	// into the BAR.  The BAR must be at least bar_map::MIN_BAR_SIZE bytes
+	// for UARs; a smaller one (>= the init segment) just has no UAR pages.
+	Emulator(Platform &platform, Profile profile);
+	~Emulator(); // stops the thread
+
+	Emulator(const Emulator &) = delete;
+	Emulator &operator=(const Emulator &) = delete;
+
+	// Own thread: polls the doorbell, EQ doorbells and faults, ticks the
+	// health counter every ms, clears 'initializing' after the delay.
+	void start();
+	void stop();
+	bool running() const;
+
+	// One processing step without the thread (deterministic tests): health
+	// tick, initializing check, EQ doorbells, every rung slot, timed work
+	// (DCT drain, NVMF auto I/O).  Returns whether it did anything beyond
+	// the health tick.  Must not be mixed with a running thread (it is safe,
+	// just not deterministic).
+	bool poll_once();
+
+	Faults &faults();
+	const Profile &profile() const;
+
+	// --- test hooks ---
+	// Changes the eswitch state (host_num_of_vfs) and posts
+	// ESW_FUNCTIONS_CHANGED to every EQ subscribed to it.  False when
+	// n > total_vfs or eswitch support is off.
+	bool set_num_vfs(uint16_t n);
+	// Firmware asks for n more pages (n < 0: wants -n back) with a
+	// PAGE_REQUEST event.  Needs INITIALIZED; false otherwise.
+	bool request_pages(int32_t n);
+	// Posts an arbitrary event (28-byte payload) to the EQs subscribed to
+	// its type.  Returns how many EQs got it.
+	unsigned post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28 = nullptr);
+	// Adds I/O to a namespace; false when it does not exist.
+	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
+	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, uint64_t reads, uint64_t writes,
+			      uint64_t blocks_per_io = 8);
+
+	// --- inspection ---
+	HcaState hca_state() const;
+	uint16_t current_issi() const;
+	bool initializing() const;
+	bool crashed() const;
+	bool gone() const;
+	uint32_t health_counter() const;
+	uint64_t pages_held() const;
+	uint64_t pages_given_total() const;
+	uint64_t pages_taken_total() const;
+	std::vector<uint64_t> held_pages() const;
+	// What QUERY_PAGES would answer now for op_mod 1/2/3.
+	int32_t pages_wanted(uint16_t op_mod) const;
+	uint64_t commands_processed() const;
+	uint64_t opcode_count(uint16_t opcode) const;
+	std::map<uint16_t, uint64_t> opcode_counts() const;
+	uint8_t last_delivery_status() const;
+	uint8_t last_status() const;   // cmd_out.status of the last executed command
+	uint32_t last_syndrome() const;
+	Counters counters() const;
+	uint32_t uar_count() const;
+	uint32_t eq_count() const;
+	bool eq_info(uint8_t eqn, EqInfo *out) const;
+	uint32_t dct_count() const;
+	bool dct_state(uint32_t dctn, DctState *out) const;
+	uint16_t num_vfs() const;
+	uint32_t nvmf_namespace_count() const;
+	bool nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const;
+	// The CUR image of a capability type (empty if unsupported).
+	std::vector<uint8_t> cap_cur(uint16_t type) const;
+	bool checksums_enabled() const; // CUR cmdif_checksum != 0
+
+	struct Impl;
+
+private:
+	std::unique_ptr<Impl> impl_;
+};
+
+} // namespace cxprm::emu

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The emulator's command syndromes: one distinct 32-bit value per error
+// site, returned in cmd_out.syndrome together with a non-OK cmd_out.status.
+// Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
+// AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
+// 05 eswitch, 06 NVMF), nnnn = site.  README.md carries the same table.
+#pragma once
+
+#include <cstdint>
+
+namespace cxprm::emu {
+
+// X(name, value, status, "when")
+#define CXPRM_EMU_SYNDROMES(X)                                                                      \
+	/* generic dispatcher */                                                                       \
+	X(BAD_OPCODE, 0xE3000001, BAD_OP_ERR, "opcode not implemented by the emulator")             \
+	X(INLEN_TOO_SHORT, 0xE3000002, BAD_INP_LEN_ERR, "input shorter than the command's *_in layout") \
+	X(OUTLEN_TOO_SHORT, 0xE3000003, BAD_OUTP_LEN_ERR, "output shorter than the command's *_out layout") \
+	X(HDR_RESERVED, 0xE3000004, BAD_PARAM_ERR, "reserved bits of the command header (dw0-1) set") \
+	X(IN_RESERVED, 0xE3000005, BAD_PARAM_ERR, "reserved bits of the command's *_in layout set")  \
+	X(BAD_UID, 0xE3000006, BAD_PARAM_ERR, "uid names a user context that does not exist")      \
+	X(WRONG_STATE, 0xE3000007, BAD_SYS_STATE_ERR, "the HCA is not in a state that runs this opcode") \
+	X(FEATURE_OFF, 0xE3000008, BAD_OP_ERR, "the capability behind this opcode is off")          \
+	X(FW_CRASHED, 0xE3000009, INT_ERR, "firmware crashed (Faults::crash_answers_int_err)")      \
+	X(BAD_OP_MOD, 0xE300000a, BAD_PARAM_ERR, "op_mod not defined for this opcode")             \
+	/* HCA, ISSI, capabilities */                                                                \
+	X(ENABLE_BAD_FUNCTION, 0xE3010001, BAD_PARAM_ERR, "ENABLE_HCA function_id/embedded_cpu_function not 0") \
+	X(DISABLE_BAD_FUNCTION, 0xE3010002, BAD_PARAM_ERR, "DISABLE_HCA function_id/embedded_cpu_function not 0") \
+	X(SET_ISSI_UNSUPPORTED, 0xE3010003, BAD_PARAM_ERR, "SET_ISSI to an ISSI not in supported_issi") \
+	X(INIT_ISSI_NOT_SET, 0xE3010004, BAD_SYS_STATE_ERR, "INIT_HCA before SET_ISSI(1) on an ISSI-1 device") \
+	X(INIT_BOOT_PAGES_MISSING, 0xE3010005, BAD_SYS_STATE_ERR, "INIT_HCA while boot pages are still owed") \
+	X(INIT_INIT_PAGES_MISSING, 0xE3010006, BAD_SYS_STATE_ERR, "INIT_HCA while init pages are still owed") \
+	X(TEARDOWN_BAD_PROFILE, 0xE3010007, BAD_PARAM_ERR, "TEARDOWN_HCA profile not 0, 1 or 2")  \
+	X(QUERY_CAP_BAD_TYPE, 0xE3010008, BAD_PARAM_ERR, "QUERY_HCA_CAP for a capability type the profile lacks") \
+	X(QUERY_CAP_BAD_FUNCTION, 0xE3010009, BAD_PARAM_ERR, "QUERY_HCA_CAP other_function for a function that does not exist") \
+	X(SET_CAP_BAD_TYPE, 0xE301000a, BAD_PARAM_ERR, "SET_HCA_CAP for a capability type the profile lacks") \
+	X(SET_CAP_OTHER_FUNCTION, 0xE301000b, BAD_PARAM_ERR, "SET_HCA_CAP other_function/function_id (not emulated)") \
+	X(SET_CAP_ABOVE_MAX, 0xE301000c, BAD_PARAM_ERR, "SET_HCA_CAP settable field above its MAX value") \
+	X(SET_CAP_BAD_CHECKSUM, 0xE301000d, BAD_PARAM_ERR, "SET_HCA_CAP cmdif_checksum neither 0 nor MAX") \
+	X(INIT_BAD_SW_OWNER, 0xE301000e, BAD_PARAM_ERR, "INIT_HCA sw_owner_id set while cap sw_owner_id is 0") \
+	/* pages */                                                                                    \
+	X(QUERY_PAGES_BAD_OPMOD, 0xE3020001, BAD_PARAM_ERR, "QUERY_PAGES op_mod not 1, 2 or 3")     \
+	X(QUERY_PAGES_BAD_FUNCTION, 0xE3020002, BAD_PARAM_ERR, "QUERY_PAGES function_id/embedded_cpu_function not 0") \
+	X(MANAGE_PAGES_BAD_OPMOD, 0xE3020003, BAD_PARAM_ERR, "MANAGE_PAGES op_mod not 0, 1 or 2")   \
+	X(MANAGE_PAGES_BAD_FUNCTION, 0xE3020004, BAD_PARAM_ERR, "MANAGE_PAGES function_id/embedded_cpu_function not 0") \
+	X(GIVE_INLEN, 0xE3020005, BAD_INP_LEN_ERR, "MANAGE_PAGES GIVE: input_num_entries beyond input_length") \
+	X(GIVE_UNALIGNED, 0xE3020006, BAD_PARAM_ERR, "MANAGE_PAGES GIVE: a page address not 4 KiB aligned") \
+	X(GIVE_UNREACHABLE, 0xE3020007, BAD_PARAM_ERR, "MANAGE_PAGES GIVE: a page the device cannot DMA") \
+	X(GIVE_DUPLICATE, 0xE3020008, BAD_PARAM_ERR, "MANAGE_PAGES GIVE: a page already held (or twice in one command)") \
+	X(GIVE_TORN_DOWN, 0xE3020009, BAD_SYS_STATE_ERR, "MANAGE_PAGES GIVE after TEARDOWN_HCA")     \
+	X(TAKE_OUTLEN, 0xE302000a, BAD_OUTP_LEN_ERR, "MANAGE_PAGES TAKE: output too short for the pages returned") \
+	X(GIVE_TOO_MANY, 0xE302000b, BAD_PARAM_ERR, "MANAGE_PAGES GIVE: more entries than the emulator accepts at once") \
+	/* EQ / UAR */                                                                                 \
+	X(EQ_BAD_LOG_SIZE, 0xE3030001, BAD_PARAM_ERR, "CREATE_EQ log_eq_size above cap log_max_eq_sz") \
+	X(EQ_BAD_UAR, 0xE3030002, BAD_PARAM_ERR, "CREATE_EQ uar_page not allocated by ALLOC_UAR")  \
+	X(EQ_BAD_INTR, 0xE3030003, BAD_PARAM_ERR, "CREATE_EQ intr beyond the MSI-X vectors")       \
+	X(EQ_BAD_PAGE_OFFSET, 0xE3030004, BAD_PARAM_ERR, "CREATE_EQ page_offset not 0 (not emulated)") \
+	X(EQ_BAD_LOG_PAGE_SIZE, 0xE3030005, BAD_PARAM_ERR, "CREATE_EQ log_page_size too large")     \
+	X(EQ_PAS_UNALIGNED, 0xE3030006, BAD_PARAM_ERR, "CREATE_EQ a pas entry not aligned to the page size") \
+	X(EQ_PAS_INLEN, 0xE3030007, BAD_INP_LEN_ERR, "CREATE_EQ input too short for the pas the ring needs") \
+	X(EQ_NO_EQN, 0xE3030008, NO_RES_ERR, "CREATE_EQ: all EQ numbers in use")                    \
+	X(EQC_RESERVED, 0xE3030009, BAD_PARAM_ERR, "CREATE_EQ reserved bits of eqc set")            \
+	X(EQ_UNKNOWN_DESTROY, 0xE303000a, BAD_RES_ERR, "DESTROY_EQ of an EQ that does not exist")   \
+	X(EQ_UNKNOWN_QUERY, 0xE303000b, BAD_RES_ERR, "QUERY_EQ of an EQ that does not exist")       \
+	X(UAR_EXHAUSTED, 0xE303000c, NO_RES_ERR, "ALLOC_UAR: no free UAR page in the BAR")          \
+	X(UAR_UNKNOWN, 0xE303000d, BAD_RES_ERR, "DEALLOC_UAR of a UAR not allocated")               \
+	X(UAR_IN_USE, 0xE303000e, BAD_RES_STATE_ERR, "DEALLOC_UAR of a UAR an EQ still uses")        \
+	X(EQ_BAD_UID, 0xE303000f, BAD_PARAM_ERR, "CREATE_EQ uid neither 0 nor SHARED_RESOURCE_UID")  \
+	/* DCT */                                                                                      \
+	X(DCT_BAD_PD, 0xE3040001, BAD_PARAM_ERR, "CREATE_DCT dctc.pd is 0")                         \
+	X(DCT_BAD_CQN, 0xE3040002, BAD_PARAM_ERR, "CREATE_DCT dctc.cqn is 0")                       \
+	X(DCT_BAD_SRQN, 0xE3040003, BAD_PARAM_ERR, "CREATE_DCT dctc.srqn_xrqn is 0")                \
+	X(DCT_BAD_MTU, 0xE3040004, BAD_PARAM_ERR, "CREATE_DCT dctc.mtu not 1..5")                   \
+	X(DCT_BAD_PORT, 0xE3040005, BAD_PARAM_ERR, "CREATE_DCT dctc.port not 1..num_ports")        \
+	X(DCTC_RESERVED, 0xE3040006, BAD_PARAM_ERR, "CREATE_DCT reserved bits of dctc set")         \
+	X(DCT_BAD_STATE_IN, 0xE3040007, BAD_PARAM_ERR, "CREATE_DCT dctc.state not 0")               \
+	X(DCT_EXHAUSTED, 0xE3040008, NO_RES_ERR, "CREATE_DCT: the profile's DCT range is used up")  \
+	X(DCT_UNKNOWN_DESTROY, 0xE3040009, BAD_RES_ERR, "DESTROY_DCT of a DCT that does not exist") \
+	X(DCT_UNKNOWN_DRAIN, 0xE304000a, BAD_RES_ERR, "DRAIN_DCT of a DCT that does not exist")     \
+	X(DCT_UNKNOWN_QUERY, 0xE304000b, BAD_RES_ERR, "QUERY_DCT of a DCT that does not exist")     \
+	X(DCT_DRAIN_NOT_ACTIVE, 0xE304000c, BAD_RES_STATE_ERR, "DRAIN_DCT of a DCT already draining/drained") \
+	X(DCT_UNKNOWN_ARM, 0xE304000d, BAD_RES_ERR, "ARM_DCT_FOR_KEY_VIOLATION of an unknown DCT")  \
+	/* eswitch */                                                                                  \
+	X(ESW_NOT_MANAGER, 0xE3050001, BAD_OP_ERR, "QUERY_ESW_FUNCTIONS without eswitch_manager/esw_functions_changed") \
+	/* NVMF */                                                                                     \
+	X(NVMF_BAD_XRQN, 0xE3060001, BAD_RES_ERR, "NVMF command for an xrqn outside the profile's XRQ range") \
+	X(NVMF_BAD_NSID, 0xE3060002, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE frontend/backend nsid 0 or 0xffffffff") \
+	X(NVMF_NS_EXISTS, 0xE3060003, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE: nsid already attached on this XRQ") \
+	X(NVMF_NS_LIMIT, 0xE3060004, NO_RES_ERR, "ATTACH_NVMF_NAMESPACE: namespace table full")     \
+	X(NVMF_NS_UNKNOWN_DETACH, 0xE3060005, BAD_RES_ERR, "DETACH_NVMF_NAMESPACE of a namespace not attached") \
+	X(NVMF_NS_UNKNOWN_QUERY, 0xE3060006, BAD_RES_ERR, "QUERY_NVMF_NAMESPACE_CONTEXT of a namespace not attached") \
+	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size not 512..4096 power of 2")
+
+namespace synd {
+#define CXPRM_EMU_SYND_ENUM_(n, v, s, t) n = v,
+enum : uint32_t { CXPRM_EMU_SYNDROMES(CXPRM_EMU_SYND_ENUM_) };
+#undef CXPRM_EMU_SYND_ENUM_
+} // namespace synd
+
+// "GIVE_DUPLICATE" for its value; nullptr when not ours.
+const char *syndrome_name(uint32_t syndrome);
+const char *syndrome_text(uint32_t syndrome);
+
+} // namespace cxprm::emu
