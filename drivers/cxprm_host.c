@@ -138,11 +138,13 @@ static void cxprm_host_iowrite32be(void *ctx, cxprm_u32 off, cxprm_u32 val)
  */
 static void cxprm_host_wmb(void *ctx)
 {
+	/* Coherent-memory stores before the following MMIO (doorbell) write. */
 	wmb();
 }
 
 static void cxprm_host_rmb(void *ctx)
 {
+	/* The ownership bit (or MMIO status) before the output it guards. */
 	rmb();
 }
 

@@ -62,9 +62,6 @@ int cxprm_selftest_run(const struct cxprm_host *host, int scratch,
 void cxprm_selftest_fini(const struct cxprm_host *host,
 			 struct cxprm_selftest *st);
 
-/* C++ runtime support provided in C (cxprm_cxxrt.c). */
-void __cxa_pure_virtual(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,7 @@ int query_adapter(Cmdq &q, AdapterInfo *info, CmdResult *res)
 {
 	if (!info)
 		return E_INVAL;
-	u8 in[query_adapter_in::size_bytes], out[query_adapter_out::size_bytes];
+	u8 in[query_adapter_in::size_bytes], out[out_size<query_adapter_out>()];
 	begin_in<query_adapter_in>(in, op::QUERY_ADAPTER);
 	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
 	if (err)

@@ -14,7 +14,7 @@ template <class In, class Out> int dctn_cmd(Cmdq &q, u16 opcode, u32 dctn, u16 u
 {
 	if (!fits<typename In::dctn>(dctn))
 		return E_RANGE;
-	u8 in[In::size_bytes], out[Out::size_bytes];
+	u8 in[In::size_bytes], out[out_size<Out>()];
 	auto r = begin_in<In>(in, opcode);
 	set<typename In::uid>(r, uid);
 	set<typename In::dctn>(r, dctn);
@@ -54,7 +54,7 @@ int create_dct(Cmdq &q, const DctContext &c, u32 *dctn, u32 *ece, u16 uid, CmdRe
 {
 	if (!dctn)
 		return E_INVAL;
-	u8 in[create_dct_in::size_bytes], out[create_dct_out::size_bytes];
+	u8 in[create_dct_in::size_bytes], out[out_size<create_dct_out>()];
 	auto r = begin_in<create_dct_in>(in, op::CREATE_DCT);
 	set<create_dct_in::uid>(r, uid);
 	int err = encode_dctc(c, bytes<create_dct_in::dct_context_entry>(r));
@@ -87,7 +87,7 @@ int query_dct(Cmdq &q, u32 dctn, DctContext *c, CmdResult *res)
 		return E_INVAL;
 	if (!fits<query_dct_in::dctn>(dctn))
 		return E_RANGE;
-	u8 in[query_dct_in::size_bytes], out[query_dct_out::size_bytes];
+	u8 in[query_dct_in::size_bytes], out[out_size<query_dct_out>()];
 	auto r = begin_in<query_dct_in>(in, op::QUERY_DCT);
 	set<query_dct_in::dctn>(r, dctn);
 	int err = exec(q, in, sizeof(in), out, sizeof(out), res);

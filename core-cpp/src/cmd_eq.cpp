@@ -63,7 +63,7 @@ int create_eq(Cmdq &q, const EqParams &p, u8 *eqn, CmdResult *res)
 	for (u32 i = 0; i < p.npas; i++)
 		set_pas<create_eq_in_pas>(r, i, p.pas[i]);
 
-	u8 out[create_eq_out::size_bytes];
+	u8 out[out_size<create_eq_out>()];
 	err = exec(q, in.data(), inlen, out, sizeof(out), res);
 	if (err)
 		return err;
@@ -80,7 +80,7 @@ int decode_create_eq(const void *out, u32 outlen, u8 *eqn)
 
 int destroy_eq(Cmdq &q, u8 eqn, CmdResult *res)
 {
-	u8 in[destroy_eq_in::size_bytes], out[destroy_eq_out::size_bytes];
+	u8 in[destroy_eq_in::size_bytes], out[out_size<destroy_eq_out>()];
 	auto r = begin_in<destroy_eq_in>(in, op::DESTROY_EQ);
 	set<destroy_eq_in::eq_number>(r, eqn);
 	return exec(q, in, sizeof(in), out, sizeof(out), res);
@@ -90,7 +90,7 @@ int alloc_uar(Cmdq &q, u32 *uar, CmdResult *res)
 {
 	if (!uar)
 		return E_INVAL;
-	u8 in[alloc_uar_in::size_bytes], out[alloc_uar_out::size_bytes];
+	u8 in[alloc_uar_in::size_bytes], out[out_size<alloc_uar_out>()];
 	begin_in<alloc_uar_in>(in, op::ALLOC_UAR);
 	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
 	if (!err)
@@ -102,7 +102,7 @@ int dealloc_uar(Cmdq &q, u32 uar, CmdResult *res)
 {
 	if (!fits<dealloc_uar_in::uar>(uar))
 		return E_RANGE;
-	u8 in[dealloc_uar_in::size_bytes], out[dealloc_uar_out::size_bytes];
+	u8 in[dealloc_uar_in::size_bytes], out[out_size<dealloc_uar_out>()];
 	auto r = begin_in<dealloc_uar_in>(in, op::DEALLOC_UAR);
 	set<dealloc_uar_in::uar>(r, uar);
 	return exec(q, in, sizeof(in), out, sizeof(out), res);

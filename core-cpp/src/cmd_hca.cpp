@@ -20,7 +20,7 @@ template <class In> void set_target(Ref<In> in, const CapTarget &t)
 template <class In, class Out> int hca_function_cmd(Cmdq &q, u16 opcode, const FunctionRef &fn,
 						     CmdResult *res)
 {
-	u8 in[In::size_bytes], out[Out::size_bytes];
+	u8 in[In::size_bytes], out[out_size<Out>()];
 	auto r = begin_in<In>(in, opcode);
 	set<typename In::embedded_cpu_function>(r, fn.embedded_cpu_function);
 	set<typename In::function_id>(r, fn.function_id);
@@ -97,7 +97,7 @@ int set_hca_cap(Cmdq &q, u16 cap_type, const u8 *image, CmdResult *res, const Ca
 					  cap::op_mod((cap::Type)cap_type, cap::MAX));
 	set_target(r, target);
 	mem_copy(bytes<set_hca_cap_in::capability>(r), image, CAP_IMAGE_BYTES);
-	u8 out[set_hca_cap_out::size_bytes];
+	u8 out[out_size<set_hca_cap_out>()];
 	return exec(q, in.data(), set_hca_cap_in::size_bytes, out, sizeof(out), res);
 }
 
@@ -115,7 +115,7 @@ int init_hca(Cmdq &q, const InitHcaParams &p, CmdResult *res)
 {
 	if (!fits<init_hca_in::sw_vhca_id>(p.sw_vhca_id))
 		return E_RANGE;
-	u8 in[init_hca_in::size_bytes], out[init_hca_out::size_bytes];
+	u8 in[init_hca_in::size_bytes], out[out_size<init_hca_out>()];
 	auto r = begin_in<init_hca_in>(in, op::INIT_HCA);
 	set<init_hca_in::sw_vhca_id>(r, p.sw_vhca_id);
 	if (p.set_sw_owner_id) {
@@ -131,7 +131,7 @@ int teardown_hca(Cmdq &q, TeardownProfile profile, u8 *state, CmdResult *res)
 {
 	if (!fits<teardown_hca_in::profile>((u16)profile))
 		return E_INVAL;
-	u8 in[teardown_hca_in::size_bytes], out[teardown_hca_out::size_bytes];
+	u8 in[teardown_hca_in::size_bytes], out[out_size<teardown_hca_out>()];
 	auto r = begin_in<teardown_hca_in>(in, op::TEARDOWN_HCA);
 	set<teardown_hca_in::profile>(r, (u16)profile);
 	int err = exec(q, in, sizeof(in), out, sizeof(out), res);

@@ -24,7 +24,7 @@ int attach_nvmf_namespace(Cmdq &q, const NvmfNamespace &ns, CmdResult *res)
 	using L = attach_nvmf_namespace_in;
 	if (!fits<L::xrqn>(ns.xrqn))
 		return E_RANGE;
-	u8 in[L::size_bytes], out[attach_nvmf_namespace_out::size_bytes];
+	u8 in[L::size_bytes], out[out_size<attach_nvmf_namespace_out>()];
 	auto r = begin_in<L>(in, op::ATTACH_NVMF_NAMESPACE);
 	set<L::xrqn>(r, ns.xrqn);
 	set<L::frontend_namespace>(r, ns.nsid);
@@ -39,7 +39,7 @@ int detach_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, CmdResult *res)
 	using L = detach_nvmf_namespace_in;
 	if (!fits<L::xrqn>(xrqn))
 		return E_RANGE;
-	u8 in[L::size_bytes], out[detach_nvmf_namespace_out::size_bytes];
+	u8 in[L::size_bytes], out[out_size<detach_nvmf_namespace_out>()];
 	auto r = begin_in<L>(in, op::DETACH_NVMF_NAMESPACE);
 	set<L::xrqn>(r, xrqn);
 	set<L::frontend_namespace>(r, nsid);
@@ -53,7 +53,7 @@ int query_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, NvmfNsCounters *c, CmdResu
 		return E_INVAL;
 	if (!fits<L::xrqn>(xrqn))
 		return E_RANGE;
-	u8 in[L::size_bytes], out[query_nvmf_namespace_out::size_bytes];
+	u8 in[L::size_bytes], out[out_size<query_nvmf_namespace_out>()];
 	auto r = begin_in<L>(in, op::QUERY_NVMF_NAMESPACE_CONTEXT);
 	set<L::xrqn>(r, xrqn);
 	set<L::frontend_namespace>(r, nsid);

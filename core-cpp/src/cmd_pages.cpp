@@ -33,7 +33,7 @@ int query_pages(Cmdq &q, PagesKind kind, const FunctionRef &fn, PagesQuery *out,
 {
 	if (!out || kind < PagesKind::BOOT || kind > PagesKind::REGULAR)
 		return E_INVAL;
-	u8 in[query_pages_in::size_bytes], o[query_pages_out::size_bytes];
+	u8 in[query_pages_in::size_bytes], o[out_size<query_pages_out>()];
 	auto r = begin_in<query_pages_in>(in, op::QUERY_PAGES, (u16)kind);
 	set_function(r, fn);
 	int err = exec(q, in, sizeof(in), o, sizeof(o), res);
@@ -77,13 +77,13 @@ int manage_pages_give(Cmdq &q, const FunctionRef &fn, const u64 *pas, u32 n, Cmd
 	set<manage_pages_in::input_num_entries>(r, n);
 	for (u32 i = 0; i < n; i++)
 		set_pas<manage_pages_in_pas>(r, i, pas[i]);
-	u8 out[manage_pages_out::size_bytes];
+	u8 out[out_size<manage_pages_out>()];
 	return exec(q, in.data(), inlen, out, sizeof(out), res, EXEC_PAGE_SLOT);
 }
 
 int manage_pages_cant_give(Cmdq &q, const FunctionRef &fn, CmdResult *res)
 {
-	u8 in[manage_pages_in::size_bytes], out[manage_pages_out::size_bytes];
+	u8 in[manage_pages_in::size_bytes], out[out_size<manage_pages_out>()];
 	auto r = begin_in<manage_pages_in>(in, op::MANAGE_PAGES, manage_pages_op::CANT_GIVE);
 	set_function(r, fn);
 	return exec(q, in, sizeof(in), out, sizeof(out), res, EXEC_PAGE_SLOT);

@@ -16,7 +16,15 @@ constexpr u64 HEALTH_CHECK_NS = 1000 * 1000; /* device gone / dead fw check */
 constexpr u32 SPINS_BEFORE_SLEEP = 64;
 constexpr u32 MAX_SLEEP_US = 1000;
 
-u32 popcount(u32 v) { return (u32)__builtin_popcount(v); }
+/* A loop: __builtin_popcount would need libgcc's __popcountdi2 in the kernel. */
+u32 popcount(u32 v)
+{
+	u32 n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
 } // namespace
 
 void Cmdq::log(int level, const char *msg) const

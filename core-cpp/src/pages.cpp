@@ -61,6 +61,7 @@ int PageTracker::init(const cxprm_host *host, Cmdq *q, u16 function_id,
 	cap_ = used_ = 0;
 	function_id_ = function_id;
 	ecpf_ = embedded_cpu_function;
+	chunk_limit_ = 0;
 	st_ = PageStats{};
 	return OK;
 }
@@ -179,7 +180,8 @@ void PageTracker::free_page(cxprm_dma_buf *b)
 
 u32 PageTracker::chunk_pages() const
 {
-	return q_ ? cmd::manage_pages_max_entries(*q_) : 0;
+	u32 n = q_ ? cmd::manage_pages_max_entries(*q_) : 0;
+	return chunk_limit_ ? min_of(n, chunk_limit_) : n;
 }
 
 int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n)

@@ -93,8 +93,12 @@ public:
 	u16 function_id() const { return function_id_; }
 	bool initialized() const { return host_ != nullptr; }
 
-	/* Pages one MANAGE_PAGES may carry with this engine's message size. */
+	/*
+	 * Pages one MANAGE_PAGES carries: what the engine's message size
+	 * allows, lowered to 'limit' when set (0 = no limit of our own).
+	 */
 	u32 chunk_pages() const;
+	void set_chunk_limit(u32 limit) { chunk_limit_ = limit; }
 
 private:
 	struct Slot {
@@ -118,6 +122,7 @@ private:
 	Slot *tab_ = nullptr;
 	u32 cap_ = 0;   /* power of two, or 0 */
 	u32 used_ = 0;  /* live entries */
+	u32 chunk_limit_ = 0;
 	u16 function_id_ = 0;
 	bool ecpf_ = false;
 	PageStats st_{};

@@ -19,6 +19,7 @@
 #include "../errors.h"
 #include "../host.h"
 #include "../layout.h"
+#include "../prm/transport.h"
 #include "../types.h"
 
 namespace cxprm::cmd {
@@ -61,6 +62,15 @@ template <class In> inline prm::Ref<In> begin_in(void *buf, u16 opcode, u16 op_m
 	prm::set<typename In::opcode>(r, opcode);
 	prm::set<typename In::op_mod>(r, op_mod);
 	return r;
+}
+
+/*
+ * Output bytes to ask for with layout Out: at least the 16 bytes that travel
+ * inline (the engine's minimum; ENABLE/DISABLE_HCA outs are only 12).
+ */
+template <class Out> constexpr u32 out_size()
+{
+	return Out::size_bytes > prm::INLINE_BYTES ? Out::size_bytes : prm::INLINE_BYTES;
 }
 
 /* The status byte of a command output (prm::cmd_out::status). */

@@ -140,11 +140,11 @@ struct Faults {
 	// The command runs (side effects happen) but the entry is never handed
 	// back: ownership stays 1, nothing is written, no CMD event.
 	std::atomic<bool> never_complete{false};
-	// Bit mask: SIG_ENTRY = wrong entry signature, SIG_BLOCK = wrong
-	// signature on the first output mailbox block.  'true' means SIG_ENTRY.
+	// Bit mask: ENTRY = wrong entry signature, BLOCKS = wrong signature on
+	// the first output mailbox block.  'true' means ENTRY.
 	std::atomic<uint32_t> corrupt_output_signature{0};
-	// Bit mask: TOK_ENTRY = the entry carries another token, TOK_BLOCK = the
-	// output blocks do.  'true' means TOK_ENTRY.
+	// Bit mask: ENTRY = the entry carries another token, BLOCKS = the
+	// output blocks do.  'true' means ENTRY.
 	std::atomic<uint32_t> wrong_output_token{0};
 	// Complete the next delivery_status_count commands with delivery status
 	// delivery_status without running them (0 = off).
@@ -175,8 +175,8 @@ struct Faults {
 	// How many commands a per-command knob hit so far.
 	std::atomic<uint64_t> fired{0};
 
-	static constexpr uint32_t SIG_ENTRY = 1, SIG_BLOCK = 2;
-	static constexpr uint32_t TOK_ENTRY = 1, TOK_BLOCK = 2;
+	// Targets for corrupt_output_signature / wrong_output_token.
+	static constexpr uint32_t ENTRY = 1, BLOCKS = 2;
 
 	// Clears every per-command knob and the selectors (not crash/device_gone).
 	void clear_command_faults();

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Device: bring-up and teardown of one ConnectX function (PRM bring-up
+ * order, as Linux mlx5_function_enable/open and rdma-core mlx5_vfio do):
+ *
+ *   init segment: fw_rev / cmd_interface_rev (all ones = device gone)
+ *   wait for initial_seg.initializing to clear (bounded, sleep_us polling)
+ *   cmd_interface_rev must be 5
+ *   Cmdq::init (programs the queue address)
+ *   ENABLE_HCA
+ *   QUERY_ISSI -> SET_ISSI(1) if supported_issi_dw0 bit 1, else ISSI 0
+ *                 (a firmware status from QUERY_ISSI also means ISSI 0)
+ *   QUERY_PAGES(BOOT) + MANAGE_PAGES(GIVE)
+ *   QUERY_HCA_CAP(GENERAL, MAX), QUERY_HCA_CAP(GENERAL, CUR)
+ *   SET_HCA_CAP(GENERAL) from CUR with the BringupConfig edits, then CUR again
+ *   QUERY_PAGES(INIT) + MANAGE_PAGES(GIVE)
+ *   INIT_HCA
+ *
+ * A failure unwinds exactly what was done (teardown_hca, reclaim pages,
+ * DISABLE_HCA, Cmdq::fini) and bringup() returns the step's error; trace()
+ * tells which step failed with which status/syndrome.
+ *
+ * Teardown: TEARDOWN_HCA(GRACEFUL), FORCE when that fails and the device
+ * has cap force_teardown; then the pages: QUERY_PAGES(REGULAR) and
+ * MANAGE_PAGES(TAKE) rounds while firmware says it has pages to return
+ * (negative num_pages) and the tracker holds some, a round without progress
+ * retried until reclaim_timeout_ns; DISABLE_HCA; Cmdq::fini.  With firmware
+ * dead (health syndrome) or the device gone no command is sent.
+ *
+ * Page policy: pages firmware did not return are freed after DISABLE_HCA
+ * answered OK (firmware has released the function and its memory).  When
+ * DISABLE_HCA fails -- dead firmware, timeout -- the core cannot get pages
+ * back and firmware may still write to them, so they stay allocated
+ * ("stranded", state STRANDED) unless the device is known gone (fw_rev reads
+ * all ones).  The host frees them with release_stranded_pages() once it has
+ * reset (FLR) or removed the function.  stranded_pages() counts them.
+ *
+ * Not thread-safe against itself: bringup/teardown from one context; other
+ * threads may issue commands through cmdq() between them.
+ */
+#pragma once
+
+#include "cmdq.h"
+#include "commands/hca.h"
+#include "pages.h"
+#include "types.h"
+
+namespace cxprm {
+
+struct BringupConfig {
+	CmdqConfig cmdq{};
+	/* initializing bit: FW_PRE_INIT_TIMEOUT 120 s, polled every 2 ms. */
+	u64 init_timeout_ns = 120ull * 1000 * 1000 * 1000;
+	u32 init_poll_us = 2000;
+	/* Page reclaim at teardown (Linux RECLAIM_PAGES: 5 s). */
+	u64 reclaim_timeout_ns = 5ull * 1000 * 1000 * 1000;
+	/* Most pages one QUERY_PAGES(BOOT/INIT) answer may ask for (16 GiB). */
+	u32 max_startup_pages = 1u << 22;
+	/* Pages per MANAGE_PAGES (0: as many as a message holds). */
+	u32 pages_per_command = 0;
+
+	u16 function_id = 0;
+	bool embedded_cpu_function = false;
+
+	/*
+	 * SET_HCA_CAP(GENERAL) edits, each applied only if the MAX
+	 * capability allows it:
+	 *  cmdif_checksum: 0 = off (Linux always writes 0); nonzero needs
+	 *    MAX cmdif_checksum != 0 (E_NOTSUP otherwise).
+	 *  enable_dct: sets dct when MAX has it.
+	 *  uar_4k: sets uar_4k when MAX has it; log_uar_page_sz is written
+	 *    as given (0 = 4 KiB pages).
+	 *  pkey_table_size: firmware encoding (0 = 128 entries, ...); -1 keeps
+	 *    CUR; larger than MAX -> E_RANGE.
+	 */
+	u8 cmdif_checksum = 0;
+	bool enable_dct = true;
+	bool uar_4k = true;
+	u16 log_uar_page_sz = 0;
+	s32 pkey_table_size = -1;
+	bool skip_set_hca_cap = false;
+
+	/* INIT_HCA sw_owner_id, sent when CUR cap sw_owner_id is set. */
+	u32 sw_owner_id[4] = {};
+};
+
+/* Steps of bring-up and teardown, for the trace. */
+enum class Step : u8 {
+	READ_FW_REV,
+	WAIT_INIT,
+	CHECK_CMDIF,
+	CMDQ_INIT,
+	PAGES_INIT,
+	ENABLE_HCA,
+	QUERY_ISSI,
+	SET_ISSI,
+	QUERY_BOOT_PAGES,
+	GIVE_BOOT_PAGES,
+	QUERY_CAPS_MAX,
+	QUERY_CAPS_CUR,
+	SET_HCA_CAP,
+	QUERY_CAPS_FINAL,
+	QUERY_INIT_PAGES,
+	GIVE_INIT_PAGES,
+	INIT_HCA,
+	/* teardown / unwind */
+	TEARDOWN_GRACEFUL,
+	TEARDOWN_FORCE,
+	QUERY_RECLAIM_PAGES,
+	RECLAIM_PAGES,
+	DISABLE_HCA,
+	FREE_STRANDED_PAGES,
+	CMDQ_FINI,
+};
+
+const char *step_name(Step s);
+
+struct StepRecord {
+	Step step;
+	int err;       /* Err of the step, OK when it succeeded */
+	u8 delivery;   /* CmdResult of the step's command, if any */
+	u8 status;
+	u32 syndrome;
+	s64 value;     /* step-specific: pages, ISSI, fw_rev, teardown state... */
+};
+
+struct BringupTrace {
+	static constexpr u32 MAX = 48;
+	StepRecord rec[MAX];
+	u32 n = 0;
+	u32 dropped = 0;
+	bool failed = false;   /* bring-up failed ... */
+	Step failed_step{};    /* ... at this step ... */
+	int failed_err = OK;   /* ... with this error */
+
+	void clear() { n = dropped = 0; failed = false; failed_err = OK; }
+	void add(Step s, int err, const CmdResult *r = nullptr, s64 value = 0);
+	/* The last record of step s, or null. */
+	const StepRecord *find(Step s) const;
+};
+
+enum class DeviceState : u8 {
+	OFF,          /* nothing set up (before bringup, after teardown) */
+	UP,           /* INIT_HCA done */
+	STRANDED,     /* torn down, but pages firmware never returned remain */
+};
+
+struct FwVersion {
+	u16 major, minor, subminor;
+	u16 cmdif_rev;
+};
+
+class Device {
+public:
+	Device() = default;
+	~Device() = default; /* call teardown(); no hidden commands */
+	Device(const Device &) = delete;
+	Device &operator=(const Device &) = delete;
+
+	/* OK, or the failing step's error after unwinding (E_BUSY if up). */
+	int bringup(const cxprm_host *host, const BringupConfig &cfg);
+	/* Safe to call in any state; a no-op when OFF. */
+	void teardown();
+
+	Cmdq &cmdq() { return cmdq_; }
+	PageTracker &pages() { return pages_; }
+	const cmd::GeneralCaps &caps_cur() const { return caps_cur_; }
+	const cmd::GeneralCaps &caps_max() const { return caps_max_; }
+	DeviceState state() const { return state_; }
+	FwVersion fw_version() const { return fw_; }
+	u16 issi() const { return issi_; }
+	const BringupTrace &trace() const { return trace_; }
+	const BringupConfig &config() const { return cfg_; }
+
+	/* Pages still lent to firmware after teardown (see the policy above). */
+	u64 stranded_pages() const { return pages_.live(); }
+	/*
+	 * The host reset or removed the function: frees the stranded pages and
+	 * the tracker; state becomes OFF.  Returns how many pages were freed.
+	 */
+	u64 release_stranded_pages();
+	/* fw_rev reads all ones (only meaningful once bringup was called). */
+	bool device_gone() const;
+
+private:
+	int wait_ready();
+	int negotiate_issi();
+	int give_pages(cmd::PagesKind kind, Step query_step, Step give_step);
+	int setup_caps();
+	void unwind();
+	void reclaim_pages();
+	void finish_pages(bool released);
+	bool fw_dead() const;
+	int step(Step s, int err, const CmdResult *r = nullptr, s64 value = 0);
+
+	const cxprm_host *host_ = nullptr;
+	BringupConfig cfg_{};
+	Cmdq cmdq_;
+	PageTracker pages_;
+	cmd::GeneralCaps caps_cur_{}, caps_max_{};
+	DeviceState state_ = DeviceState::OFF;
+	FwVersion fw_{};
+	u16 issi_ = 0;
+	BringupTrace trace_{};
+	/* What is up, for exact unwinding. */
+	bool cmdq_up_ = false;
+	bool hca_enabled_ = false;
+	bool hca_initialized_ = false;
+	bool gone_ = false;
+};
+
+} // namespace cxprm

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Device bring-up (device.h): init segment, command queue, ENABLE_HCA,
+ * ISSI, boot pages, capabilities, init pages, INIT_HCA.  Teardown and the
+ * unwinding of a failed bring-up are in teardown.cpp.
+ */
+#include "cxprm/device.h"
+
+#include "cxprm/commands/issi.h"
+#include "cxprm/prm/transport.h"
+#include "cxprm/status.h"
+#include "cxprm/text.h"
+
+namespace cxprm {
+
+using iseg_t = prm::initial_seg;
+
+namespace {
+
+constexpr u32 ALL_ONES = 0xffffffffu;
+
+template <class F> u32 iseg_read(const cxprm_host *h)
+{
+	return h->ops->ioread32be(h->ctx, prm::dword_byte_offset<F>());
+}
+
+} // namespace
+
+const char *step_name(Step s)
+{
+	switch (s) {
+	case Step::READ_FW_REV: return "READ_FW_REV";
+	case Step::WAIT_INIT: return "WAIT_INIT";
+	case Step::CHECK_CMDIF: return "CHECK_CMDIF";
+	case Step::CMDQ_INIT: return "CMDQ_INIT";
+	case Step::PAGES_INIT: return "PAGES_INIT";
+	case Step::ENABLE_HCA: return "ENABLE_HCA";
+	case Step::QUERY_ISSI: return "QUERY_ISSI";
+	case Step::SET_ISSI: return "SET_ISSI";
+	case Step::QUERY_BOOT_PAGES: return "QUERY_BOOT_PAGES";
+	case Step::GIVE_BOOT_PAGES: return "GIVE_BOOT_PAGES";
+	case Step::QUERY_CAPS_MAX: return "QUERY_CAPS_MAX";
+	case Step::QUERY_CAPS_CUR: return "QUERY_CAPS_CUR";
+	case Step::SET_HCA_CAP: return "SET_HCA_CAP";
+	case Step::QUERY_CAPS_FINAL: return "QUERY_CAPS_FINAL";
+	case Step::QUERY_INIT_PAGES: return "QUERY_INIT_PAGES";
+	case Step::GIVE_INIT_PAGES: return "GIVE_INIT_PAGES";
+	case Step::INIT_HCA: return "INIT_HCA";
+	case Step::TEARDOWN_GRACEFUL: return "TEARDOWN_GRACEFUL";
+	case Step::TEARDOWN_FORCE: return "TEARDOWN_FORCE";
+	case Step::QUERY_RECLAIM_PAGES: return "QUERY_RECLAIM_PAGES";
+	case Step::RECLAIM_PAGES: return "RECLAIM_PAGES";
+	case Step::DISABLE_HCA: return "DISABLE_HCA";
+	case Step::FREE_STRANDED_PAGES: return "FREE_STRANDED_PAGES";
+	case Step::CMDQ_FINI: return "CMDQ_FINI";
+	}
+	return "UNKNOWN";
+}
+
+void BringupTrace::add(Step s, int err, const CmdResult *r, s64 value)
+{
+	if (n >= MAX) {
+		dropped++;
+		return;
+	}
+	StepRecord &x = rec[n++];
+	x.step = s;
+	x.err = err;
+	x.delivery = r ? r->delivery : 0;
+	x.status = r ? r->status : 0;
+	x.syndrome = r ? r->syndrome : 0;
+	x.value = value;
+}
+
+const StepRecord *BringupTrace::find(Step s) const
+{
+	for (u32 i = n; i--;)
+		if (rec[i].step == s)
+			return &rec[i];
+	return nullptr;
+}
+
+int Device::step(Step s, int err, const CmdResult *r, s64 value)
+{
+	trace_.add(s, err, r, value);
+	if (err == E_NODEV)
+		gone_ = true;
+	if (err && !trace_.failed && state_ == DeviceState::OFF) {
+		trace_.failed = true;
+		trace_.failed_step = s;
+		trace_.failed_err = err;
+		if (host_->ops->log) {
+			char buf[160];
+			Text t(buf, sizeof(buf));
+			t.str("cxprm: bring-up failed at ").str(step_name(s)).str(": ").str(err_name(err));
+			if (r && err == E_REMOTEIO)
+				t.str(" status ").str(cmd_status_name(r->status)).str(" syndrome ").hex(r->syndrome);
+			host_->ops->log(host_->ctx, 0, t.c_str());
+		}
+	}
+	return err;
+}
+
+bool Device::device_gone() const
+{
+	return gone_ || (host_ && host_->ops->ioread32be(host_->ctx, prm::iseg::FW_REV) == ALL_ONES);
+}
+
+/* fw_rev, the initializing bit (bounded), cmd_interface_rev == 5. */
+int Device::wait_ready()
+{
+	u32 fw = iseg_read<iseg_t::fw_rev_major>(host_);
+	if (fw == ALL_ONES)
+		return step(Step::READ_FW_REV, E_NODEV, nullptr, fw);
+	step(Step::READ_FW_REV, OK, nullptr, fw);
+
+	u64 start = host_->ops->now_ns(host_->ctx);
+	for (;;) {
+		u32 v = iseg_read<iseg_t::initializing>(host_);
+		if (v == ALL_ONES && iseg_read<iseg_t::fw_rev_major>(host_) == ALL_ONES)
+			return step(Step::WAIT_INIT, E_NODEV);
+		if (!prm::from_dword<iseg_t::initializing>(v))
+			break;
+		if (host_->ops->now_ns(host_->ctx) - start > cfg_.init_timeout_ns)
+			return step(Step::WAIT_INIT, E_TIMEDOUT);
+		host_->ops->sleep_us(host_->ctx, cfg_.init_poll_us ? cfg_.init_poll_us : 1);
+	}
+	step(Step::WAIT_INIT, OK, nullptr, (s64)(host_->ops->now_ns(host_->ctx) - start));
+
+	/* Firmware may fill the revisions in while initializing: read again. */
+	fw = iseg_read<iseg_t::fw_rev_major>(host_);
+	u32 rev = iseg_read<iseg_t::cmd_interface_rev>(host_);
+	if (fw == ALL_ONES || rev == ALL_ONES)
+		return step(Step::CHECK_CMDIF, E_NODEV);
+	fw_.major = (u16)prm::from_dword<iseg_t::fw_rev_major>(fw);
+	fw_.minor = (u16)prm::from_dword<iseg_t::fw_rev_minor>(fw);
+	fw_.subminor = (u16)prm::from_dword<iseg_t::fw_rev_subminor>(rev);
+	fw_.cmdif_rev = (u16)prm::from_dword<iseg_t::cmd_interface_rev>(rev);
+	if (fw_.cmdif_rev != prm::CMDIF_REV)
+		return step(Step::CHECK_CMDIF, E_NOTSUP, nullptr, fw_.cmdif_rev);
+	return step(Step::CHECK_CMDIF, OK, nullptr, fw_.cmdif_rev);
+}
+
+/* PRM ISSI negotiation (Linux mlx5_core_set_issi). */
+int Device::negotiate_issi()
+{
+	cmd::IssiInfo info{};
+	CmdResult r{};
+	int err = cmd::query_issi(cmdq_, &info, &r);
+	if (err == E_REMOTEIO) {
+		/* Firmware without QUERY_ISSI speaks ISSI 0. */
+		trace_.add(Step::QUERY_ISSI, err, &r, 0);
+		issi_ = 0;
+		return OK;
+	}
+	if (err)
+		return step(Step::QUERY_ISSI, err, &r);
+	step(Step::QUERY_ISSI, OK, &r, info.supported_mask);
+	if (info.supported_mask & (1u << 1)) {
+		err = cmd::set_issi(cmdq_, 1, &r);
+		if (err)
+			return step(Step::SET_ISSI, err, &r, 1);
+		issi_ = 1;
+		return step(Step::SET_ISSI, OK, &r, 1);
+	}
+	if (info.supported_mask & 1 || !info.supported_mask) {
+		issi_ = 0;
+		return OK;
+	}
+	return step(Step::SET_ISSI, E_NOTSUP, nullptr, info.supported_mask);
+}
+
+int Device::give_pages(cmd::PagesKind kind, Step query_step, Step give_step)
+{
+	cmd::PagesQuery pq{};
+	CmdResult r{};
+	cmd::FunctionRef fn{cfg_.function_id, cfg_.embedded_cpu_function};
+	int err = cmd::query_pages(cmdq_, kind, fn, &pq, &r);
+	if (err)
+		return step(query_step, err, &r);
+	/* A startup demand is never negative; a huge one is not honoured. */
+	if (pq.num_pages < 0)
+		return step(query_step, E_PROTO, &r, pq.num_pages);
+	if ((u32)pq.num_pages > cfg_.max_startup_pages)
+		return step(query_step, E_NOMEM, &r, pq.num_pages);
+	step(query_step, OK, &r, pq.num_pages);
+	if (!pq.num_pages)
+		return OK;
+	r = CmdResult{};
+	err = pages_.give((u32)pq.num_pages, &r);
+	return step(give_step, err, &r, pq.num_pages);
+}
+
+/*
+ * General capabilities: MAX and CUR, then SET_HCA_CAP from CUR with the
+ * configured edits (Linux handle_hca_cap does the same, with more edits),
+ * then CUR again.
+ */
+int Device::setup_caps()
+{
+	using C = prm::cmd_hca_cap;
+	cmd::HostMem image;
+	int err = image.alloc(host_, cmd::CAP_IMAGE_BYTES);
+	if (err)
+		return step(Step::QUERY_CAPS_MAX, err);
+	CmdResult r{};
+	err = cmd::query_hca_cap(cmdq_, prm::cap::GENERAL, prm::cap::MAX, image.data(), &r);
+	if (err)
+		return step(Step::QUERY_CAPS_MAX, err, &r);
+	cmd::decode_general_caps(image.data(), &caps_max_);
+	step(Step::QUERY_CAPS_MAX, OK, &r);
+
+	err = cmd::query_hca_cap(cmdq_, prm::cap::GENERAL, prm::cap::CUR, image.data(), &r);
+	if (err)
+		return step(Step::QUERY_CAPS_CUR, err, &r);
+	cmd::decode_general_caps(image.data(), &caps_cur_);
+	step(Step::QUERY_CAPS_CUR, OK, &r);
+	if (cfg_.skip_set_hca_cap)
+		return OK;
+
+	prm::Ref<C> c(image.data());
+	if (cfg_.cmdif_checksum && !caps_max_.cmdif_checksum)
+		return step(Step::SET_HCA_CAP, E_NOTSUP, nullptr, cfg_.cmdif_checksum);
+	if (!prm::fits<C::cmdif_checksum>(cfg_.cmdif_checksum) ||
+	    !prm::fits<C::log_uar_page_sz>(cfg_.log_uar_page_sz))
+		return step(Step::SET_HCA_CAP, E_RANGE);
+	prm::set<C::cmdif_checksum>(c, cfg_.cmdif_checksum);
+	if (cfg_.enable_dct && caps_max_.dct)
+		prm::set<C::dct>(c, 1);
+	if (cfg_.uar_4k && caps_max_.uar_4k)
+		prm::set<C::uar_4k>(c, 1);
+	prm::set<C::log_uar_page_sz>(c, cfg_.log_uar_page_sz);
+	if (cfg_.pkey_table_size >= 0) {
+		if ((u64)cfg_.pkey_table_size > caps_max_.pkey_table_size)
+			return step(Step::SET_HCA_CAP, E_RANGE, nullptr, cfg_.pkey_table_size);
+		prm::set<C::pkey_table_size>(c, (u64)cfg_.pkey_table_size);
+	}
+	err = cmd::set_hca_cap(cmdq_, prm::cap::GENERAL, image.data(), &r);
+	if (err)
+		return step(Step::SET_HCA_CAP, err, &r);
+	step(Step::SET_HCA_CAP, OK, &r);
+
+	err = cmd::query_hca_cap(cmdq_, prm::cap::GENERAL, prm::cap::CUR, image.data(), &r);
+	if (err)
+		return step(Step::QUERY_CAPS_FINAL, err, &r);
+	cmd::decode_general_caps(image.data(), &caps_cur_);
+	return step(Step::QUERY_CAPS_FINAL, OK, &r);
+}
+
+int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
+{
+	if (state_ != DeviceState::OFF || cmdq_up_)
+		return E_BUSY;
+	if (!host || !host->ops)
+		return E_INVAL;
+	host_ = host;
+	cfg_ = cfg;
+	trace_.clear();
+	gone_ = false;
+	issi_ = 0;
+	fw_ = FwVersion{};
+	caps_cur_ = caps_max_ = cmd::GeneralCaps{};
+
+	int err = wait_ready();
+	if (err)
+		return err;
+
+	err = step(Step::CMDQ_INIT, cmdq_.init(host, cfg.cmdq));
+	if (err) {
+		cmdq_.fini(); /* frees whatever init got to (no-op if nothing) */
+		return err;
+	}
+	cmdq_up_ = true;
+
+	err = step(Step::PAGES_INIT, pages_.init(host, &cmdq_, cfg.function_id,
+						 cfg.embedded_cpu_function));
+	if (err)
+		goto fail;
+	pages_.set_chunk_limit(cfg.pages_per_command);
+
+	{
+		CmdResult r{};
+		cmd::FunctionRef fn{cfg.function_id, cfg.embedded_cpu_function};
+		err = step(Step::ENABLE_HCA, cmd::enable_hca(cmdq_, fn, &r), &r);
+		if (err)
+			goto fail;
+		hca_enabled_ = true;
+	}
+
+	if ((err = negotiate_issi()))
+		goto fail;
+	if ((err = give_pages(cmd::PagesKind::BOOT, Step::QUERY_BOOT_PAGES, Step::GIVE_BOOT_PAGES)))
+		goto fail;
+	if ((err = setup_caps()))
+		goto fail;
+	if ((err = give_pages(cmd::PagesKind::INIT, Step::QUERY_INIT_PAGES, Step::GIVE_INIT_PAGES)))
+		goto fail;
+
+	{
+		cmd::InitHcaParams p{};
+		if (caps_cur_.sw_owner_id) {
+			p.set_sw_owner_id = true;
+			for (u32 i = 0; i < 4; i++)
+				p.sw_owner_id[i] = cfg.sw_owner_id[i];
+		}
+		CmdResult r{};
+		err = step(Step::INIT_HCA, cmd::init_hca(cmdq_, p, &r), &r);
+		if (err)
+			goto fail;
+		hca_initialized_ = true;
+	}
+	state_ = DeviceState::UP;
+	return OK;
+
+fail:
+	unwind();
+	return err;
+}
+
+} // namespace cxprm

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Device teardown and the unwinding of a failed bring-up (device.h):
+ * TEARDOWN_HCA, page reclaim, DISABLE_HCA, the page policy, Cmdq::fini.
+ */
+#include "cxprm/device.h"
+
+#include "cxprm/prm/transport.h"
+#include "cxprm/text.h"
+
+namespace cxprm {
+
+namespace {
+
+constexpr u32 RECLAIM_POLL_US = 1000;
+
+} // namespace
+
+/* Device gone, or firmware reports a health syndrome: it answers nothing. */
+bool Device::fw_dead() const
+{
+	if (device_gone())
+		return true;
+	using hs = prm::initial_seg::health_syndrome;
+	u32 v = host_->ops->ioread32be(host_->ctx, prm::dword_byte_offset<hs>());
+	return prm::from_dword<hs>(v) != 0;
+}
+
+/*
+ * MANAGE_PAGES(TAKE) rounds while firmware says it has pages to return
+ * (QUERY_PAGES(REGULAR) negative).  Like Linux mlx5_reclaim_startup_pages, a
+ * round that returns nothing is retried until reclaim_timeout_ns passes
+ * without progress; a transport error (dead firmware, gone device) stops it.
+ */
+void Device::reclaim_pages()
+{
+	cmd::FunctionRef fn{cfg_.function_id, cfg_.embedded_cpu_function};
+	CmdResult r{};
+	u64 freed = 0;
+	int err = OK;
+	bool first = true;
+	u64 last_progress = host_->ops->now_ns(host_->ctx);
+
+	while (u64 live = pages_.live()) {
+		cmd::PagesQuery pq{};
+		r = CmdResult{};
+		int e = cmd::query_pages(cmdq_, cmd::PagesKind::REGULAR, fn, &pq, &r);
+		if (first)
+			step(Step::QUERY_RECLAIM_PAGES, e, &r, e ? 0 : pq.num_pages);
+		first = false;
+		if (e && e != E_REMOTEIO) {
+			err = e;
+			break;
+		}
+		/* Firmware's word that it has nothing to give back. */
+		if (!e && pq.num_pages >= 0)
+			break;
+		u64 want = e ? live : min_of<u64>((u64)-(s64)pq.num_pages, live);
+		u32 got = 0;
+		r = CmdResult{};
+		e = pages_.take((u32)min_of<u64>(want, 0xffffffffu), &got, &r);
+		freed += got;
+		if (e == E_PROTO) {
+			err = E_PROTO; /* bad addresses were counted, not freed */
+		} else if (e) {
+			err = e;
+			break;
+		}
+		u64 now = host_->ops->now_ns(host_->ctx);
+		if (got) {
+			last_progress = now;
+			continue;
+		}
+		if (now - last_progress > cfg_.reclaim_timeout_ns) {
+			err = E_TIMEDOUT;
+			break;
+		}
+		host_->ops->sleep_us(host_->ctx, RECLAIM_POLL_US);
+	}
+	step(Step::RECLAIM_PAGES, err, &r, (s64)freed);
+}
+
+/*
+ * Pages firmware did not return: freed when firmware released the function
+ * (DISABLE_HCA answered OK) or the device is gone; otherwise stranded.
+ */
+void Device::finish_pages(bool released)
+{
+	if (!pages_.initialized())
+		return;
+	if (u64 live = pages_.live()) {
+		if (!released && !device_gone()) {
+			step(Step::FREE_STRANDED_PAGES, E_BUSY, nullptr, (s64)live);
+			if (host_->ops->log) {
+				char buf[128];
+				Text t(buf, sizeof(buf));
+				t.str("cxprm: ").dec(live).str(
+					" pages lent to firmware stay allocated until the function is reset");
+				host_->ops->log(host_->ctx, 1, t.c_str());
+			}
+			return;
+		}
+		pages_.free_all_live();
+		step(Step::FREE_STRANDED_PAGES, OK, nullptr, (s64)live);
+	}
+	pages_.destroy();
+}
+
+void Device::unwind()
+{
+	CmdResult r{};
+	bool dead = cmdq_up_ && fw_dead();
+	if (hca_initialized_) {
+		u8 st = 0;
+		int err = dead ? E_FAULT : cmd::teardown_hca(cmdq_, cmd::TeardownProfile::GRACEFUL, &st, &r);
+		step(Step::TEARDOWN_GRACEFUL, err, &r, st);
+		bool ok = !err && st == prm::teardown_state::SUCCESS;
+		if (!ok && !dead && !fw_dead() && caps_cur_.force_teardown) {
+			r = CmdResult{};
+			err = cmd::teardown_hca(cmdq_, cmd::TeardownProfile::FORCE, &st, &r);
+			step(Step::TEARDOWN_FORCE, err, &r, st);
+		}
+		hca_initialized_ = false;
+	}
+	dead = dead || (cmdq_up_ && fw_dead());
+	if (cmdq_up_ && pages_.initialized() && pages_.live() && !dead)
+		reclaim_pages();
+
+	bool released = !hca_enabled_; /* never enabled: firmware never had pages */
+	if (hca_enabled_) {
+		dead = dead || fw_dead();
+		r = CmdResult{};
+		cmd::FunctionRef fn{cfg_.function_id, cfg_.embedded_cpu_function};
+		int err = dead ? E_FAULT : cmd::disable_hca(cmdq_, fn, &r);
+		step(Step::DISABLE_HCA, err, &r);
+		released = !err;
+		hca_enabled_ = false;
+	}
+	finish_pages(released);
+	if (cmdq_up_) {
+		cmdq_.fini();
+		step(Step::CMDQ_FINI, OK);
+		cmdq_up_ = false;
+	}
+	state_ = pages_.initialized() ? DeviceState::STRANDED : DeviceState::OFF;
+}
+
+void Device::teardown()
+{
+	if (state_ != DeviceState::UP && !cmdq_up_)
+		return;
+	unwind();
+}
+
+u64 Device::release_stranded_pages()
+{
+	if (!pages_.initialized())
+		return 0;
+	u64 n = pages_.free_all_live();
+	pages_.destroy();
+	if (n)
+		trace_.add(Step::FREE_STRANDED_PAGES, OK, nullptr, (s64)n);
+	if (!cmdq_up_)
+		state_ = DeviceState::OFF;
+	return n;
+}
+
+} // namespace cxprm

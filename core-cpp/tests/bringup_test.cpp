@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Device bring-up and teardown against the emulator: the full cycle on both
+// profiles, ISSI negotiation, failure at every step (emulator faults and
+// host allocation failures) unwinding with nothing leaked, a stuck
+// initializing bit, a gone device, dead firmware at teardown.
+// First: emulator.h names a constant SIG_BLOCK, a <signal.h> macro gtest pulls in.
+#include "support/harness.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "cxprm/commands/hca.h"
+#include "cxprm/device.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/status.h"
+
+using namespace cxprm;
+namespace op = cxprm::prm::op;
+
+namespace {
+
+constexpr uint64_t MS = 1000 * 1000;
+
+BringupConfig quick_config()
+{
+	BringupConfig cfg;
+	cfg.cmdq.timeout_ns = 2000 * MS;
+	cfg.init_timeout_ns = 5000 * MS;
+	cfg.init_poll_us = 200;
+	cfg.reclaim_timeout_ns = 500 * MS;
+	return cfg;
+}
+
+emu::Profile small_profile(emu::Profile p = emu::Profile::connectx7())
+{
+	p.boot_pages = 16;
+	p.init_pages = 16;
+	p.nvmf.auto_io_ms = 0;
+	return p;
+}
+
+struct Rig {
+	test::Harness h;
+	Device dev;
+	explicit Rig(emu::Profile p = emu::Profile::connectx7()) : h(std::move(p)) {}
+	int up(const BringupConfig &cfg = quick_config())
+	{
+		h.emu.start();
+		return dev.bringup(h.host(), cfg);
+	}
+	// Nothing left anywhere: the device disabled, no page held by firmware,
+	// no DMA or bookkeeping memory live on the host.
+	void expect_clean(const std::string &what)
+	{
+		EXPECT_EQ(dev.state(), DeviceState::OFF) << what;
+		EXPECT_EQ(h.emu.pages_held(), 0u) << what;
+		EXPECT_EQ(h.uh.dma_live(), 0u) << what;
+		EXPECT_EQ(h.uh.mem_live(), 0u) << what;
+		if (!h.emu.gone() && !h.emu.crashed()) {
+			EXPECT_EQ(h.emu.hca_state(), emu::HcaState::DISABLED) << what;
+		}
+	}
+};
+
+cmd::GeneralCaps caps_of(const std::vector<uint8_t> &image)
+{
+	cmd::GeneralCaps c{};
+	cmd::decode_general_caps(image.data(), &c);
+	return c;
+}
+
+const Step kBringupSteps[] = {
+	Step::READ_FW_REV,	Step::WAIT_INIT,	Step::CHECK_CMDIF,	Step::CMDQ_INIT,
+	Step::PAGES_INIT,	Step::ENABLE_HCA,	Step::QUERY_ISSI,	Step::SET_ISSI,
+	Step::QUERY_BOOT_PAGES, Step::GIVE_BOOT_PAGES,	Step::QUERY_CAPS_MAX,	Step::QUERY_CAPS_CUR,
+	Step::SET_HCA_CAP,	Step::QUERY_CAPS_FINAL, Step::QUERY_INIT_PAGES, Step::GIVE_INIT_PAGES,
+	Step::INIT_HCA,
+};
+
+} // namespace
+
+class FullCycle : public ::testing::TestWithParam<int> {};
+
+TEST_P(FullCycle, BringupAndTeardown)
+{
+	emu::Profile prof = GetParam() == 5 ? emu::Profile::connectx5() : emu::Profile::connectx7();
+	prof.nvmf.auto_io_ms = 0;
+	Rig rig(prof);
+	const auto &p = rig.h.emu.profile();
+	ASSERT_EQ(rig.up(), OK) << step_name(rig.dev.trace().failed_step);
+	Device &d = rig.dev;
+
+	EXPECT_EQ(d.state(), DeviceState::UP);
+	EXPECT_FALSE(d.trace().failed);
+	EXPECT_EQ(d.fw_version().major, p.fw_rev.major);
+	EXPECT_EQ(d.fw_version().minor, p.fw_rev.minor);
+	EXPECT_EQ(d.fw_version().subminor, p.fw_rev.subminor);
+	EXPECT_EQ(d.fw_version().cmdif_rev, 5);
+	EXPECT_EQ(d.issi(), (p.issi_mask & 2) ? 1 : 0);
+	EXPECT_EQ(rig.h.emu.current_issi(), d.issi());
+	EXPECT_EQ(rig.h.emu.hca_state(), emu::HcaState::INITIALIZED);
+	EXPECT_EQ(rig.h.emu.pages_held(), (uint64_t)(p.boot_pages + p.init_pages));
+	EXPECT_EQ(d.pages().live(), rig.h.emu.pages_held());
+
+	// Caps as the device now reports them (after SET_HCA_CAP).
+	cmd::GeneralCaps cur = caps_of(rig.h.emu.cap_cur(prm::cap::GENERAL));
+#define CXPRM_CMP_(name, off, width) EXPECT_EQ(d.caps_cur().name, cur.name) << #name;
+	CXPRM_CMD_HCA_CAP(CXPRM_CMP_)
+#undef CXPRM_CMP_
+	cmd::GeneralCaps max = caps_of(std::vector<uint8_t>(p.caps.at(0).max.begin(), p.caps.at(0).max.end()));
+	EXPECT_EQ(d.caps_max().log_max_qp, max.log_max_qp);
+	EXPECT_EQ(d.caps_max().num_ports, max.num_ports);
+	EXPECT_EQ(rig.h.emu.checksums_enabled(), false);
+
+	// Every bring-up step ran, in order, without error.
+	const BringupTrace &t = d.trace();
+	uint32_t i = 0;
+	for (Step s : kBringupSteps) {
+		if (s == Step::SET_ISSI && !(p.issi_mask & 2))
+			continue;
+		while (i < t.n && t.rec[i].step != s)
+			i++;
+		ASSERT_LT(i, t.n) << "missing " << step_name(s);
+		EXPECT_EQ(t.rec[i].err, OK) << step_name(s);
+	}
+	EXPECT_EQ(t.find(Step::QUERY_BOOT_PAGES)->value, p.boot_pages);
+	EXPECT_EQ(t.find(Step::QUERY_INIT_PAGES)->value, p.init_pages);
+
+	d.teardown();
+	rig.expect_clean("teardown");
+	EXPECT_EQ(rig.h.emu.counters().pages_leaked, 0u);
+	EXPECT_EQ(rig.h.emu.counters().objects_leaked, 0u);
+	EXPECT_EQ(t.find(Step::TEARDOWN_GRACEFUL)->err, OK);
+	EXPECT_EQ(t.find(Step::RECLAIM_PAGES)->value, p.boot_pages + p.init_pages);
+	EXPECT_EQ(t.find(Step::DISABLE_HCA)->err, OK);
+	EXPECT_EQ(t.find(Step::FREE_STRANDED_PAGES), nullptr);
+
+	d.teardown(); // idempotent
+	// And once more from the top.
+	ASSERT_EQ(d.bringup(rig.h.host(), quick_config()), OK);
+	EXPECT_EQ(d.bringup(rig.h.host(), quick_config()), E_BUSY);
+	d.teardown();
+	rig.expect_clean("second cycle");
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, FullCycle, ::testing::Values(5, 7),
+			 [](const auto &info) { return "ConnectX" + std::to_string(info.param); });
+
+TEST(Bringup, Issi0OnlyDevice)
+{
+	auto p = small_profile();
+	p.issi_mask = 0x1;
+	Rig rig(p);
+	ASSERT_EQ(rig.up(), OK);
+	EXPECT_EQ(rig.dev.issi(), 0);
+	EXPECT_EQ(rig.h.emu.opcode_count(op::SET_ISSI), 0u);
+	rig.dev.teardown();
+	rig.expect_clean("issi0");
+}
+
+TEST(Bringup, EmptyIssiMaskMeansIssi0)
+{
+	auto p = small_profile();
+	p.issi_mask = 0;
+	Rig rig(p);
+	ASSERT_EQ(rig.up(), OK);
+	EXPECT_EQ(rig.dev.issi(), 0);
+	rig.dev.teardown();
+	rig.expect_clean("issi mask 0");
+}
+
+TEST(Bringup, UnknownIssiOnlyIsNotSupported)
+{
+	auto p = small_profile();
+	p.issi_mask = 0x4;
+	Rig rig(p);
+	EXPECT_EQ(rig.up(), E_NOTSUP);
+	EXPECT_EQ(rig.dev.trace().failed_step, Step::SET_ISSI);
+	rig.expect_clean("issi 2 only");
+}
+
+TEST(Bringup, InitializingStuckTimesOut)
+{
+	auto p = small_profile();
+	p.init_delay_ms = 60000;
+	Rig rig(p);
+	BringupConfig cfg = quick_config();
+	cfg.init_timeout_ns = 50 * MS;
+	EXPECT_EQ(rig.up(cfg), E_TIMEDOUT);
+	EXPECT_TRUE(rig.dev.trace().failed);
+	EXPECT_EQ(rig.dev.trace().failed_step, Step::WAIT_INIT);
+	EXPECT_EQ(rig.h.emu.commands_processed(), 0u);
+	EXPECT_EQ(rig.h.uh.dma_live(), 0u);
+	EXPECT_EQ(rig.h.uh.mem_live(), 0u);
+	EXPECT_EQ(rig.dev.state(), DeviceState::OFF);
+}
+
+TEST(Bringup, GoneDevice)
+{
+	Rig rig(small_profile());
+	rig.h.emu.start();
+	rig.h.emu.faults().device_gone = true;
+	for (int i = 0; i < 200 && rig.h.uh.ioread32be(0) != 0xffffffffu; i++)
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	EXPECT_EQ(rig.dev.bringup(rig.h.host(), quick_config()), E_NODEV);
+	EXPECT_EQ(rig.dev.trace().failed_step, Step::READ_FW_REV);
+	EXPECT_TRUE(rig.dev.device_gone());
+	EXPECT_EQ(rig.h.uh.dma_live(), 0u);
+	EXPECT_EQ(rig.h.uh.mem_live(), 0u);
+}
+
+TEST(Bringup, WrongCommandInterfaceRevision)
+{
+	auto p = small_profile();
+	p.cmdif_rev = 4;
+	Rig rig(p);
+	EXPECT_EQ(rig.up(), E_NOTSUP);
+	EXPECT_EQ(rig.dev.trace().failed_step, Step::CHECK_CMDIF);
+	EXPECT_EQ(rig.dev.fw_version().cmdif_rev, 4);
+	EXPECT_EQ(rig.h.uh.dma_live(), 0u);
+}
+
+// A delivery failure on the first command of each opcode of the sequence.
+TEST(Bringup, FailureAtEachCommandUnwinds)
+{
+	const struct {
+		uint16_t opcode;
+		Step step;
+	} cases[] = {
+		{op::ENABLE_HCA, Step::ENABLE_HCA},	    {op::QUERY_ISSI, Step::QUERY_ISSI},
+		{op::SET_ISSI, Step::SET_ISSI},		    {op::QUERY_PAGES, Step::QUERY_BOOT_PAGES},
+		{op::MANAGE_PAGES, Step::GIVE_BOOT_PAGES}, {op::QUERY_HCA_CAP, Step::QUERY_CAPS_MAX},
+		{op::SET_HCA_CAP, Step::SET_HCA_CAP},	    {op::INIT_HCA, Step::INIT_HCA},
+	};
+	for (auto c : cases) {
+		const char *name = prm::opcode_name(c.opcode);
+		Rig rig(small_profile());
+		auto &f = rig.h.emu.faults();
+		f.only_opcode = c.opcode;
+		f.delivery_status_count = 1;
+		f.delivery_status = 0x6; // FW_ERR
+		EXPECT_EQ(rig.up(), E_IO) << name;
+		const BringupTrace &t = rig.dev.trace();
+		EXPECT_TRUE(t.failed) << name;
+		EXPECT_EQ(t.failed_step, c.step) << name << " failed at " << step_name(t.failed_step);
+		EXPECT_EQ(t.failed_err, E_IO) << name;
+		ASSERT_NE(t.find(c.step), nullptr);
+		EXPECT_EQ(t.find(c.step)->delivery, 0x6) << name;
+		rig.expect_clean(name);
+	}
+}
+
+// A firmware status failure (not transport): the trace keeps status/syndrome.
+TEST(Bringup, FirmwareRefusalIsTraced)
+{
+	Rig rig(small_profile());
+	BringupConfig cfg = quick_config();
+	const auto &maxc = rig.h.emu.profile().caps.at(0).max;
+	cmd::GeneralCaps max = caps_of(std::vector<uint8_t>(maxc.begin(), maxc.end()));
+	if (max.cmdif_checksum == 0) {
+		cfg.cmdif_checksum = 1; // our own check: the device cannot
+		EXPECT_EQ(rig.up(cfg), E_NOTSUP);
+		EXPECT_EQ(rig.dev.trace().failed_step, Step::SET_HCA_CAP);
+	} else {
+		cfg.cmdif_checksum = (uint8_t)(max.cmdif_checksum == 1 ? 2 : 1); // neither 0 nor MAX
+		EXPECT_EQ(rig.up(cfg), E_REMOTEIO);
+		const BringupTrace &t = rig.dev.trace();
+		EXPECT_EQ(t.failed_step, Step::SET_HCA_CAP);
+		EXPECT_EQ(t.find(Step::SET_HCA_CAP)->status, cmd_status::BAD_PARAM_ERR);
+		EXPECT_EQ(t.find(Step::SET_HCA_CAP)->syndrome, emu::synd::SET_CAP_BAD_CHECKSUM);
+	}
+	// Boot pages had been given: they come back (freed after DISABLE_HCA).
+	rig.expect_clean("checksum");
+}
+
+TEST(Bringup, PkeyTableAboveMaxIsRange)
+{
+	Rig rig(small_profile());
+	const auto &maxc = rig.h.emu.profile().caps.at(0).max;
+	cmd::GeneralCaps max = caps_of(std::vector<uint8_t>(maxc.begin(), maxc.end()));
+	BringupConfig cfg = quick_config();
+	cfg.pkey_table_size = (int32_t)max.pkey_table_size + 1;
+	EXPECT_EQ(rig.up(cfg), E_RANGE);
+	EXPECT_EQ(rig.dev.trace().failed_step, Step::SET_HCA_CAP);
+	rig.expect_clean("pkey");
+}
+
+// Every host allocation of the bring-up fails once, in turn.
+TEST(Bringup, HostAllocationFailureAtEveryPoint)
+{
+	std::set<Step> failed_at;
+	int k = 0;
+	for (;; k++) {
+		ASSERT_LT(k, 2000) << "bring-up never succeeded";
+		Rig rig(small_profile());
+		rig.h.uh.fail_alloc_after(k);
+		int err = rig.up();
+		if (err == OK) {
+			rig.h.uh.fail_alloc_after(-1);
+			rig.dev.teardown();
+			rig.expect_clean("after success");
+			break;
+		}
+		EXPECT_EQ(err, E_NOMEM) << "allocation " << k << " at " << step_name(rig.dev.trace().failed_step);
+		failed_at.insert(rig.dev.trace().failed_step);
+		rig.expect_clean("allocation " + std::to_string(k));
+		if (HasFailure())
+			break;
+	}
+	EXPECT_GT(k, 32); // at least every page
+	for (Step s : {Step::CMDQ_INIT, Step::GIVE_BOOT_PAGES, Step::QUERY_CAPS_MAX,
+		       Step::GIVE_INIT_PAGES})
+		EXPECT_TRUE(failed_at.count(s)) << step_name(s);
+}
+
+TEST(Teardown, DeviceGoneFreesEverything)
+{
+	Rig rig(small_profile());
+	ASSERT_EQ(rig.up(), OK);
+	rig.h.emu.faults().device_gone = true;
+	for (int i = 0; i < 200 && !rig.dev.device_gone(); i++)
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	ASSERT_TRUE(rig.dev.device_gone());
+	rig.dev.teardown();
+	EXPECT_EQ(rig.dev.state(), DeviceState::OFF);
+	const StepRecord *fr = rig.dev.trace().find(Step::FREE_STRANDED_PAGES);
+	ASSERT_NE(fr, nullptr);
+	EXPECT_EQ(fr->err, OK);
+	EXPECT_EQ(fr->value, 32);
+	EXPECT_EQ(rig.h.uh.dma_live(), 0u);
+	EXPECT_EQ(rig.h.uh.mem_live(), 0u);
+}
+
+static void dead_firmware_teardown(bool answers_int_err)
+{
+	Rig rig(small_profile());
+	BringupConfig cfg = quick_config();
+	cfg.cmdq.timeout_ns = 300 * MS;
+	ASSERT_EQ(rig.up(cfg), OK);
+	auto &f = rig.h.emu.faults();
+	f.crash_answers_int_err = answers_int_err;
+	f.crash = true;
+	for (int i = 0; i < 200 && !rig.h.emu.crashed(); i++)
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	ASSERT_TRUE(rig.h.emu.crashed());
+
+	rig.dev.teardown();
+	// Firmware may still own the pages: kept, not freed, not leaked silently.
+	EXPECT_EQ(rig.dev.state(), DeviceState::STRANDED);
+	EXPECT_EQ(rig.dev.stranded_pages(), 32u);
+	EXPECT_EQ(rig.h.uh.dma_live(), 32u); // only the pages: the queue is gone
+	const StepRecord *fr = rig.dev.trace().find(Step::FREE_STRANDED_PAGES);
+	ASSERT_NE(fr, nullptr);
+	EXPECT_EQ(fr->err, E_BUSY);
+	EXPECT_NE(rig.dev.trace().find(Step::DISABLE_HCA)->err, OK);
+	EXPECT_EQ(rig.dev.bringup(rig.h.host(), cfg), E_BUSY);
+
+	// The host reset the function: now they may go.
+	EXPECT_EQ(rig.dev.release_stranded_pages(), 32u);
+	EXPECT_EQ(rig.dev.state(), DeviceState::OFF);
+	EXPECT_EQ(rig.h.uh.dma_live(), 0u);
+	EXPECT_EQ(rig.h.uh.mem_live(), 0u);
+}
+
+TEST(Teardown, DeadFirmwareStrandsPagesUntilReset) { dead_firmware_teardown(false); }
+TEST(Teardown, DeadFirmwareAnsweringIntErrStrandsPages) { dead_firmware_teardown(true); }
+
+// A lost TEARDOWN_HCA answer from live firmware: the rest still completes.
+TEST(Teardown, LostTeardownAnswerStillReclaims)
+{
+	Rig rig(small_profile());
+	BringupConfig cfg = quick_config();
+	cfg.cmdq.timeout_ns = 300 * MS;
+	ASSERT_EQ(rig.up(cfg), OK);
+	auto &f = rig.h.emu.faults();
+	f.only_opcode = op::TEARDOWN_HCA;
+	f.once = true;
+	f.never_complete = true;
+	rig.dev.teardown();
+	EXPECT_EQ(rig.dev.trace().find(Step::TEARDOWN_GRACEFUL)->err, E_TIMEDOUT);
+	EXPECT_EQ(rig.dev.trace().find(Step::RECLAIM_PAGES)->value, 32);
+	rig.expect_clean("lost teardown answer");
+}

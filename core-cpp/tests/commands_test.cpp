@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The typed commands (include/cxprm/commands/) through the real engine
+// against the firmware emulator: decoded values, firmware error decoding,
+// caller-input checks that never reach the device, and the offline decoder.
+// First: emulator.h names a constant SIG_BLOCK, a <signal.h> macro gtest pulls in.
+#include "support/harness.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cxprm/commands/adapter.h"
+#include "cxprm/commands/dct.h"
+#include "cxprm/commands/decode.h"
+#include "cxprm/commands/eq.h"
+#include "cxprm/commands/esw.h"
+#include "cxprm/commands/hca.h"
+#include "cxprm/commands/issi.h"
+#include "cxprm/commands/nvmf.h"
+#include "cxprm/commands/pages.h"
+#include "cxprm/device.h"
+#include "cxprm/pages.h"
+#include "cxprm/prm/registry.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/status.h"
+
+using namespace cxprm;
+using namespace cxprm::cmd;
+namespace op = cxprm::prm::op;
+
+namespace {
+
+BringupConfig quick_config()
+{
+	BringupConfig cfg;
+	cfg.cmdq.timeout_ns = 2ull * 1000 * 1000 * 1000;
+	cfg.init_timeout_ns = 5ull * 1000 * 1000 * 1000;
+	cfg.init_poll_us = 200;
+	cfg.reclaim_timeout_ns = 500ull * 1000 * 1000;
+	return cfg;
+}
+
+emu::Profile quiet_cx7()
+{
+	auto p = emu::Profile::connectx7();
+	p.nvmf.auto_io_ms = 0; // counters move only when the test says so
+	return p;
+}
+
+// The engine alone against the emulator (HCA still DISABLED).
+struct EngineTest : ::testing::Test {
+	test::Harness h{quiet_cx7()};
+	void SetUp() override { ASSERT_EQ(h.start(), OK); }
+	void TearDown() override
+	{
+		h.cmdq.fini();
+		EXPECT_EQ(h.uh.dma_live(), 0u);
+		EXPECT_EQ(h.uh.mem_live(), 0u);
+	}
+};
+
+// A device brought up by Device (INITIALIZED) for the resource commands.
+struct UpTest : ::testing::Test {
+	test::Harness h{quiet_cx7()};
+	Device dev;
+	Cmdq &q() { return dev.cmdq(); }
+	void SetUp() override
+	{
+		h.emu.start();
+		ASSERT_EQ(dev.bringup(h.host(), quick_config()), OK);
+	}
+	void TearDown() override
+	{
+		dev.teardown();
+		EXPECT_EQ(dev.state(), DeviceState::OFF);
+		EXPECT_EQ(h.emu.pages_held(), 0u);
+		EXPECT_EQ(h.uh.dma_live(), 0u);
+		EXPECT_EQ(h.uh.mem_live(), 0u);
+	}
+};
+
+GeneralCaps caps_of(const std::vector<uint8_t> &image)
+{
+	EXPECT_EQ(image.size(), CAP_IMAGE_BYTES);
+	GeneralCaps c{};
+	decode_general_caps(image.data(), &c);
+	return c;
+}
+
+void expect_caps_eq(const GeneralCaps &a, const GeneralCaps &b)
+{
+#define CXPRM_CMP_(name, off, width) EXPECT_EQ(a.name, b.name) << #name;
+	CXPRM_CMD_HCA_CAP(CXPRM_CMP_)
+#undef CXPRM_CMP_
+}
+
+// Every field of a dctc set to a distinct value the emulator accepts.
+DctContext full_dct()
+{
+	DctContext c{};
+	c.user_index = 0x12345;
+	c.cqn = 0x000abc;
+	c.counter_set_id = 0x7;
+	c.atomic_mode = 0x3;
+	c.rre = 1;
+	c.rwe = 1;
+	c.rae = 1;
+	c.atomic_like_write_en = 1;
+	c.latency_sensitive = 1;
+	c.rlky = 0;
+	c.free_ar = 1;
+	c.cs_res = 0x2;
+	c.min_rnr_nak = 0x12;
+	c.srqn_xrqn = 0x00def0;
+	c.pd = 0x4242;
+	c.tclass = 0xa0;
+	c.flow_label = 0xabcde;
+	c.dc_access_key = 0x0123456789abcdefull;
+	c.mtu = 5;
+	c.port = 1;
+	c.pkey_index = 0x1f;
+	c.my_addr_index = 0x3;
+	c.hop_limit = 0x40;
+	c.dei_cfi = 1;
+	c.eth_prio = 0x5;
+	c.ecn = 0x2;
+	c.dscp = 0x2e;
+	c.ece = 0;
+	return c;
+}
+
+std::string kv_get(const KvWriter &kv, const char *key)
+{
+	const char *v = kv.find(key);
+	return v ? v : "<missing>";
+}
+
+} // namespace
+
+// The bring-up sequence by hand, one typed command at a time.
+TEST_F(EngineTest, LifecycleByHand)
+{
+	auto &prof = h.emu.profile();
+	CmdResult r{};
+
+	// Out of order: nothing but ENABLE_HCA runs on a DISABLED function.
+	IssiInfo issi{};
+	EXPECT_EQ(query_issi(h.cmdq, &issi, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_SYS_STATE_ERR);
+	EXPECT_EQ(r.syndrome, emu::synd::WRONG_STATE);
+
+	ASSERT_EQ(enable_hca(h.cmdq, {}, &r), OK) << "delivery " << (int)r.delivery;
+	EXPECT_EQ(r.status, 0);
+	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::ENABLED);
+
+	ASSERT_EQ(query_issi(h.cmdq, &issi), OK);
+	EXPECT_EQ(issi.current_issi, 0);
+	EXPECT_EQ(issi.supported_mask, prof.issi_mask);
+	ASSERT_EQ(set_issi(h.cmdq, 1), OK);
+	EXPECT_EQ(h.emu.current_issi(), 1);
+	ASSERT_EQ(query_issi(h.cmdq, &issi), OK);
+	EXPECT_EQ(issi.current_issi, 1);
+
+	// INIT_HCA while boot pages are owed.
+	EXPECT_EQ(init_hca(h.cmdq, {}, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_SYS_STATE_ERR);
+
+	PageTracker pt;
+	ASSERT_EQ(pt.init(h.host(), &h.cmdq), OK);
+	PagesQuery pq{};
+	ASSERT_EQ(query_pages(h.cmdq, PagesKind::BOOT, {}, &pq), OK);
+	EXPECT_EQ(pq.num_pages, prof.boot_pages);
+	EXPECT_EQ(pq.function_id, 0);
+	ASSERT_EQ(pt.give((uint32_t)pq.num_pages), OK);
+	EXPECT_EQ(h.emu.pages_held(), (uint64_t)prof.boot_pages);
+
+	// Capabilities: decoded values and the raw image are the profile's.
+	std::vector<uint8_t> image(CAP_IMAGE_BYTES);
+	GeneralCaps max{}, cur{};
+	ASSERT_EQ(query_general_caps(h.cmdq, prm::cap::MAX, &max, image.data()), OK);
+	EXPECT_EQ(0, memcmp(image.data(), prof.caps.at(prm::cap::GENERAL).max.data(), CAP_IMAGE_BYTES));
+	expect_caps_eq(max, caps_of(std::vector<uint8_t>(prof.caps.at(0).max.begin(),
+							 prof.caps.at(0).max.end())));
+	ASSERT_EQ(query_general_caps(h.cmdq, prm::cap::CUR, &cur, image.data()), OK);
+	expect_caps_eq(cur, caps_of(h.emu.cap_cur(prm::cap::GENERAL)));
+	ASSERT_EQ(set_hca_cap(h.cmdq, prm::cap::GENERAL, image.data(), &r), OK);
+
+	ASSERT_EQ(query_pages(h.cmdq, PagesKind::INIT, {}, &pq), OK);
+	EXPECT_EQ(pq.num_pages, prof.init_pages);
+	if (pq.num_pages > 0) {
+		ASSERT_EQ(pt.give((uint32_t)pq.num_pages), OK);
+	}
+	ASSERT_EQ(init_hca(h.cmdq, {}, &r), OK);
+	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::INITIALIZED);
+
+	uint8_t state = 0xff;
+	ASSERT_EQ(teardown_hca(h.cmdq, TeardownProfile::GRACEFUL, &state), OK);
+	EXPECT_EQ(state, prm::teardown_state::SUCCESS);
+	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::TORN_DOWN);
+
+	uint32_t got = 0;
+	EXPECT_EQ(pt.take((uint32_t)pt.live(), &got), OK);
+	EXPECT_EQ(pt.live(), 0u);
+	EXPECT_EQ(h.emu.pages_held(), 0u);
+	ASSERT_EQ(disable_hca(h.cmdq), OK);
+	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::DISABLED);
+	EXPECT_EQ(pt.destroy(), 0u);
+	EXPECT_EQ(h.emu.counters().pages_leaked, 0u);
+}
+
+TEST_F(EngineTest, BadCallerInputNeverReachesTheDevice)
+{
+	uint64_t before = h.emu.commands_processed();
+	std::vector<uint8_t> image(CAP_IMAGE_BYTES);
+	EXPECT_EQ(query_hca_cap(h.cmdq, 0, (prm::cap::Mode)2, image.data()), E_INVAL);
+	EXPECT_EQ(query_hca_cap(h.cmdq, 0, prm::cap::MAX, nullptr), E_INVAL);
+	EXPECT_EQ(query_hca_cap(h.cmdq, 0x8000, prm::cap::MAX, image.data()), E_INVAL);
+	uint64_t pas[2] = {0x10000, 0x10001};
+	EXPECT_EQ(manage_pages_give(h.cmdq, {}, pas, 2), E_INVAL);
+	EXPECT_EQ(manage_pages_give(h.cmdq, {}, pas, 0), E_INVAL);
+	std::vector<uint64_t> many(manage_pages_max_entries(h.cmdq) + 1, 0x10000);
+	EXPECT_EQ(manage_pages_give(h.cmdq, {}, many.data(), (uint32_t)many.size()), E_RANGE);
+	uint32_t got = 7;
+	EXPECT_EQ(manage_pages_take(h.cmdq, {}, (uint32_t)many.size(), many.data(), &got), E_RANGE);
+	EXPECT_EQ(got, 0u);
+	EXPECT_EQ(init_hca(h.cmdq, InitHcaParams{0x4000, false, {}}), E_RANGE);
+
+	DctContext c = full_dct();
+	uint32_t dctn = 0;
+	c.pd = 1u << 24; // 24-bit field
+	EXPECT_EQ(create_dct(h.cmdq, c, &dctn), E_RANGE);
+	c = full_dct();
+	c.mtu = 8; // 3 bits
+	EXPECT_EQ(create_dct(h.cmdq, c, &dctn), E_RANGE);
+	EXPECT_EQ(query_dct(h.cmdq, 1u << 24, &c), E_RANGE);
+	EXPECT_EQ(destroy_dct(h.cmdq, 1u << 24), E_RANGE);
+	EXPECT_EQ(query_nvmf_namespace(h.cmdq, 1u << 24, 1, nullptr), E_INVAL);
+	NvmfNsCounters nc{};
+	EXPECT_EQ(query_nvmf_namespace(h.cmdq, 1u << 24, 1, &nc), E_RANGE);
+
+	EqParams ep;
+	uint64_t pa = 0x2000;
+	uint8_t eqn;
+	ep.pas = &pa;
+	ep.npas = 1;
+	ep.log_eq_size = 32; // 5 bits
+	EXPECT_EQ(create_eq(h.cmdq, ep, &eqn), E_RANGE);
+	ep.log_eq_size = 7; // 8 KiB: two 4 KiB pages needed
+	EXPECT_EQ(create_eq(h.cmdq, ep, &eqn), E_INVAL);
+	ep.log_eq_size = 6;
+	pa = 0x2800; // unaligned
+	EXPECT_EQ(create_eq(h.cmdq, ep, &eqn), E_INVAL);
+	ep.intr = 0x1000; // 12 bits
+	EXPECT_EQ(create_eq(h.cmdq, ep, &eqn), E_RANGE);
+
+	EXPECT_EQ(h.emu.commands_processed(), before);
+}
+
+TEST_F(EngineTest, QueryAdapter)
+{
+	ASSERT_EQ(enable_hca(h.cmdq), OK);
+	AdapterInfo a{};
+	ASSERT_EQ(query_adapter(h.cmdq, &a), OK);
+	EXPECT_EQ(a.ieee_vendor_id, h.emu.profile().ieee_vendor_id);
+	EXPECT_EQ(std::string(a.psid), h.emu.profile().psid);
+	EXPECT_EQ(std::string(a.vsd), h.emu.profile().vsd);
+	ASSERT_EQ(disable_hca(h.cmdq), OK);
+}
+
+TEST_F(UpTest, CapsMatchTheProfile)
+{
+	auto &prof = h.emu.profile();
+	GeneralCaps max = caps_of(std::vector<uint8_t>(prof.caps.at(0).max.begin(),
+						       prof.caps.at(0).max.end()));
+	expect_caps_eq(dev.caps_max(), max);
+	expect_caps_eq(dev.caps_cur(), caps_of(h.emu.cap_cur(prm::cap::GENERAL)));
+	EXPECT_EQ(dev.caps_cur().cmdif_checksum, 0u);
+	EXPECT_EQ(dev.caps_cur().dct, max.dct);
+	EXPECT_EQ(dev.caps_cur().uar_4k, max.uar_4k);
+	EXPECT_EQ(dev.caps_cur().log_uar_page_sz, 0u);
+	EXPECT_GT(dev.caps_max().num_ports, 0u);
+	EXPECT_GT(dev.caps_max().log_max_qp, 0u);
+}
+
+TEST_F(UpTest, DctRoundTripEveryField)
+{
+	DctContext in = full_dct();
+	uint32_t dctn = 0, ece = 0xffffffff;
+	CmdResult r{};
+	ASSERT_EQ(create_dct(q(), in, &dctn, &ece, 0, &r), OK) << std::hex << r.syndrome;
+	auto &dp = h.emu.profile().dct;
+	EXPECT_GE(dctn, dp.first_dctn);
+	EXPECT_LT(dctn, dp.first_dctn + dp.max_dcts);
+	EXPECT_EQ(h.emu.dct_count(), 1u);
+
+	DctContext out{};
+	ASSERT_EQ(query_dct(q(), dctn, &out), OK);
+#define CXPRM_CMP_DCT_(name, off, width)                                          \
+	if (strcmp(#name, "state") && strcmp(#name, "dc_access_key_violation_count")) { \
+		EXPECT_EQ(out.name, in.name) << #name;                                    \
+	}
+	CXPRM_DCTC(CXPRM_CMP_DCT_)
+#undef CXPRM_CMP_DCT_
+	EXPECT_EQ(out.state, DCT_STATE_ACTIVE);
+
+	ASSERT_EQ(drain_dct(q(), dctn), OK);
+	ASSERT_EQ(query_dct(q(), dctn, &out), OK);
+	EXPECT_TRUE(out.state == DCT_STATE_DRAINING || out.state == DCT_STATE_DRAINED) << out.state;
+	EXPECT_EQ(drain_dct(q(), dctn, 0, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_RES_STATE_ERR);
+
+	ASSERT_EQ(destroy_dct(q(), dctn), OK);
+	EXPECT_EQ(h.emu.dct_count(), 0u);
+	EXPECT_EQ(query_dct(q(), dctn, &out, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_RES_ERR);
+	EXPECT_EQ(r.syndrome, emu::synd::DCT_UNKNOWN_QUERY);
+}
+
+TEST_F(UpTest, DctFirmwareErrors)
+{
+	CmdResult r{};
+	uint32_t dctn = 0;
+	DctContext c = full_dct();
+	c.pd = 0;
+	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_PARAM_ERR);
+	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_PD);
+	c = full_dct();
+	c.mtu = 7;
+	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_PARAM_ERR);
+	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_MTU);
+	c = full_dct();
+	c.port = 0;
+	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_PORT);
+
+	// Unknown DCT numbers.
+	DctContext out{};
+	EXPECT_EQ(query_dct(q(), 0xabcdef, &out, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_RES_ERR);
+	EXPECT_EQ(drain_dct(q(), 0xabcdef, 0, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::DCT_UNKNOWN_DRAIN);
+	EXPECT_EQ(destroy_dct(q(), 0xabcdef, 0, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::DCT_UNKNOWN_DESTROY);
+	EXPECT_EQ(h.emu.dct_count(), 0u);
+}
+
+TEST_F(UpTest, NvmfCountersFollowIo)
+{
+	auto &np = h.emu.profile().nvmf;
+	NvmfNamespace ns{np.first_xrqn, 7, 70, 512, 1};
+	CmdResult r{};
+	ASSERT_EQ(attach_nvmf_namespace(q(), ns, &r), OK) << std::hex << r.syndrome;
+	EXPECT_EQ(h.emu.nvmf_namespace_count(), 1u);
+	EXPECT_EQ(attach_nvmf_namespace(q(), ns, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::NVMF_NS_EXISTS);
+
+	NvmfNsCounters c{};
+	ASSERT_EQ(query_nvmf_namespace(q(), ns.xrqn, ns.nsid, &c), OK);
+	EXPECT_EQ(c.read_cmds, 0u);
+	EXPECT_EQ(c.write_blocks, 0u);
+
+	// Values beyond 32 bits exercise the _high/_low join.
+	emu::NvmfIo io;
+	io.read_cmds = 0x1'0000'0003ull;
+	io.read_blocks = 24;
+	io.write_cmds = 5;
+	io.write_blocks = 0x2'0000'0040ull;
+	io.write_inline_cmds = 2;
+	io.flush_cmds = 1;
+	io.error_cmds = 3;
+	io.backend_error_cmds = 4;
+	ASSERT_TRUE(h.emu.simulate_nvmf_io(ns.xrqn, ns.nsid, io));
+	ASSERT_EQ(query_nvmf_namespace(q(), ns.xrqn, ns.nsid, &c), OK);
+	emu::NvmfCounters e{};
+	ASSERT_TRUE(h.emu.nvmf_counters(ns.xrqn, ns.nsid, &e));
+	EXPECT_EQ(c.read_cmds, io.read_cmds);
+	EXPECT_EQ(c.read_blocks, io.read_blocks);
+	EXPECT_EQ(c.write_cmds, io.write_cmds);
+	EXPECT_EQ(c.write_blocks, io.write_blocks);
+	EXPECT_EQ(c.write_inline_cmds, io.write_inline_cmds);
+	EXPECT_EQ(c.flush_cmds, io.flush_cmds);
+	EXPECT_EQ(c.error_cmds, io.error_cmds);
+	EXPECT_EQ(c.backend_error_cmds, io.backend_error_cmds);
+	EXPECT_EQ(c.current_q_depth, e.current_q_depth);
+	EXPECT_EQ(c.last_read_latency, e.last_read_latency);
+	EXPECT_EQ(c.last_write_latency, e.last_write_latency);
+
+	ASSERT_TRUE(h.emu.simulate_nvmf_io(ns.xrqn, ns.nsid, 10, 20, 8));
+	NvmfNsCounters c2{};
+	ASSERT_EQ(query_nvmf_namespace(q(), ns.xrqn, ns.nsid, &c2), OK);
+	EXPECT_EQ(c2.read_cmds, c.read_cmds + 10);
+	EXPECT_EQ(c2.write_cmds, c.write_cmds + 20);
+
+	// Errors: unknown XRQ, unknown namespace.
+	EXPECT_EQ(query_nvmf_namespace(q(), np.first_xrqn + np.num_xrqs, 7, &c, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::NVMF_BAD_XRQN);
+	EXPECT_EQ(query_nvmf_namespace(q(), ns.xrqn, 8, &c, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::NVMF_NS_UNKNOWN_QUERY);
+
+	ASSERT_EQ(detach_nvmf_namespace(q(), ns.xrqn, ns.nsid), OK);
+	EXPECT_EQ(h.emu.nvmf_namespace_count(), 0u);
+	EXPECT_EQ(query_nvmf_namespace(q(), ns.xrqn, ns.nsid, &c, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_RES_ERR);
+	EXPECT_EQ(detach_nvmf_namespace(q(), ns.xrqn, ns.nsid, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::NVMF_NS_UNKNOWN_DETACH);
+}
+
+TEST_F(UpTest, EswFunctionsFollowVfCount)
+{
+	auto &ep = h.emu.profile().esw;
+	EswFunctions f{};
+	CmdResult r{};
+	ASSERT_EQ(query_esw_functions(q(), &f, nullptr, 0, &r), OK) << std::hex << r.syndrome;
+	EXPECT_EQ(f.host_number, ep.host_number);
+	EXPECT_EQ(f.host_num_of_vfs, ep.num_vfs);
+	EXPECT_EQ(f.host_total_vfs, ep.total_vfs);
+	EXPECT_EQ(f.host_pci_bus, ep.pci_bus);
+	EXPECT_EQ(f.host_pci_device, ep.pci_device);
+	EXPECT_EQ(f.host_pci_function, ep.pci_function);
+	EXPECT_EQ(f.host_pf_disabled, ep.pf_disabled);
+
+	ASSERT_TRUE(h.emu.set_num_vfs(3));
+	ASSERT_EQ(query_esw_functions(q(), &f), OK);
+	EXPECT_EQ(f.host_num_of_vfs, 3);
+	ASSERT_TRUE(h.emu.set_num_vfs(0));
+	uint64_t sf[2] = {~0ull, ~0ull};
+	ASSERT_EQ(query_esw_functions(q(), &f, sf, 2), OK);
+	EXPECT_EQ(f.host_num_of_vfs, 0);
+	EXPECT_EQ(sf[0], 0u); // the emulator has no SFs
+	EXPECT_EQ(sf[1], 0u);
+}
+
+TEST_F(UpTest, UarAndEq)
+{
+	uint32_t uar = 0;
+	ASSERT_EQ(alloc_uar(q(), &uar), OK);
+	EXPECT_EQ(h.emu.uar_count(), 1u);
+
+	// An EQ of 2^7 entries = 8 KiB = two pages.
+	cxprm_dma_buf ring[2] = {};
+	uint64_t pas[2];
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(h.host()->ops->dma_alloc(h.host()->ctx, 4096, 4096, &ring[i]), 0);
+		pas[i] = ring[i].bus;
+	}
+	EqParams p;
+	p.log_eq_size = 7;
+	p.uar_page = uar;
+	p.intr = 1;
+	p.pas = pas;
+	p.npas = 2;
+	eq_subscribe(p, prm::event::PAGE_REQUEST);
+	eq_subscribe(p, prm::event::ESW_FUNCTIONS_CHANGED);
+	eq_subscribe(p, 0xc1);
+	uint8_t eqn = 0xff;
+	CmdResult r{};
+	ASSERT_EQ(create_eq(q(), p, &eqn, &r), OK) << std::hex << r.syndrome;
+	emu::EqInfo info{};
+	ASSERT_TRUE(h.emu.eq_info(eqn, &info));
+	EXPECT_EQ(info.log_size, 7);
+	EXPECT_EQ(info.uar, uar);
+	EXPECT_EQ(info.intr, 1);
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(info.event_bitmask[i], p.event_bitmask[i]) << i;
+
+	// A UAR in use cannot go; an unknown EQ cannot be destroyed.
+	EXPECT_EQ(dealloc_uar(q(), uar, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::UAR_IN_USE);
+	EXPECT_EQ(destroy_eq(q(), (uint8_t)(eqn + 1), &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::EQ_UNKNOWN_DESTROY);
+
+	ASSERT_EQ(destroy_eq(q(), eqn), OK);
+	EXPECT_EQ(h.emu.eq_count(), 0u);
+	ASSERT_EQ(dealloc_uar(q(), uar), OK);
+	EXPECT_EQ(h.emu.uar_count(), 0u);
+	for (auto &b : ring)
+		h.host()->ops->dma_free(h.host()->ctx, &b);
+}
+
+// ------------------------------------------------------------------------
+// Offline decoding
+// ------------------------------------------------------------------------
+
+TEST(Decode, RealOutputsThroughTheEngine)
+{
+	test::Harness h{quiet_cx7()};
+	ASSERT_EQ(h.start(), OK);
+	ASSERT_EQ(enable_hca(h.cmdq), OK);
+
+	// QUERY_ISSI as raw bytes, then the generic decoder.
+	uint8_t in[prm::query_issi_in::size_bytes];
+	uint8_t out[prm::query_issi_out::size_bytes];
+	begin_in<prm::query_issi_in>(in, op::QUERY_ISSI);
+	ASSERT_EQ(h.cmdq.exec(in, sizeof(in), out, sizeof(out)), OK);
+	KvBuffer<16> kv;
+	ASSERT_EQ(decode_output(op::QUERY_ISSI, 0, out, sizeof(out), kv), OK);
+	EXPECT_EQ(kv_get(kv, "opcode"), "QUERY_ISSI");
+	EXPECT_EQ(kv_get(kv, "status"), "OK");
+	EXPECT_EQ(kv_get(kv, "current_issi"), "0");
+	char mask[16];
+	snprintf(mask, sizeof(mask), "0x%x", h.emu.profile().issi_mask);
+	EXPECT_EQ(kv_get(kv, "supported_issi_dw0"), mask);
+
+	// QUERY_HCA_CAP general CUR: every layout field comes out.
+	std::vector<uint8_t> cap_out(prm::query_hca_cap_out::size_bytes);
+	uint8_t cin[prm::query_hca_cap_in::size_bytes];
+	begin_in<prm::query_hca_cap_in>(cin, op::QUERY_HCA_CAP, prm::cap::op_mod(prm::cap::GENERAL, prm::cap::CUR));
+	ASSERT_EQ(h.cmdq.exec(cin, sizeof(cin), cap_out.data(), (uint32_t)cap_out.size()), OK);
+	KvBuffer<256> ck;
+	ASSERT_EQ(decode_output(op::QUERY_HCA_CAP, prm::cap::op_mod(prm::cap::GENERAL, prm::cap::CUR),
+				cap_out.data(), (uint32_t)cap_out.size(), ck), OK);
+	EXPECT_EQ(ck.dropped(), 0u);
+	EXPECT_EQ(kv_get(ck, "cap_type"), "GENERAL");
+	EXPECT_EQ(kv_get(ck, "cap_mode"), "CUR");
+	GeneralCaps cur = caps_of(h.emu.cap_cur(0));
+	EXPECT_EQ(kv_get(ck, "num_ports"), std::to_string(cur.num_ports));
+	EXPECT_EQ(kv_get(ck, "log_max_qp"), std::to_string(cur.log_max_qp));
+	EXPECT_EQ(ck.count(), 5 + prm::cmd_hca_cap::nfields);
+
+	// A failed command: status name and syndrome, no body.
+	uint8_t din[prm::query_dct_in::size_bytes], dout[prm::query_dct_out::size_bytes];
+	auto dr = begin_in<prm::query_dct_in>(din, op::QUERY_DCT);
+	prm::set<prm::query_dct_in::dctn>(dr, 5);
+	ASSERT_EQ(h.cmdq.exec(din, sizeof(din), dout, sizeof(dout)), E_REMOTEIO);
+	KvBuffer<64> dk;
+	ASSERT_EQ(decode_output(op::QUERY_DCT, 0, dout, sizeof(dout), dk), OK);
+	EXPECT_EQ(kv_get(dk, "status"), "BAD_SYS_STATE_ERR");
+	char synd[16];
+	snprintf(synd, sizeof(synd), "0x%x", (unsigned)emu::synd::WRONG_STATE);
+	EXPECT_EQ(kv_get(dk, "syndrome"), synd);
+	EXPECT_EQ(dk.find("pd"), nullptr);
+
+	ASSERT_EQ(disable_hca(h.cmdq), OK);
+	h.cmdq.fini();
+	EXPECT_EQ(h.uh.dma_live(), 0u);
+}
+
+TEST(Decode, BuiltOutputs)
+{
+	// QUERY_DCT: every dctc field by its layout name.
+	std::vector<uint8_t> out(prm::query_dct_out::size_bytes);
+	DctContext c = full_dct();
+	ASSERT_EQ(encode_dctc(c, out.data() + prm::query_dct_out::dct_context_entry::offset / 8), OK);
+	KvBuffer<64> kv;
+	ASSERT_EQ(decode_output(op::QUERY_DCT, 0, out.data(), (uint32_t)out.size(), kv), OK);
+	EXPECT_EQ(kv_get(kv, "pd"), std::to_string(c.pd));
+	EXPECT_EQ(kv_get(kv, "dc_access_key"), "0x123456789abcdef");
+	EXPECT_EQ(kv_get(kv, "flow_label"), std::to_string(c.flow_label));
+
+	// NVMF counters joined from _high/_low.
+	std::vector<uint8_t> n(prm::query_nvmf_namespace_out::size_bytes);
+	{
+		using N = prm::nvmf_frontend_namespace_context;
+		auto ctx = prm::sub<prm::query_nvmf_namespace_out::ns_ctx, N>(
+			prm::Ref<prm::query_nvmf_namespace_out>(n.data()));
+		prm::set<N::num_read_cmd_high>(ctx, 1);
+		prm::set<N::num_read_cmd_low>(ctx, 2);
+		prm::set<N::current_q_depth>(ctx, 9);
+	}
+	KvBuffer<32> nk;
+	ASSERT_EQ(decode_output(op::QUERY_NVMF_NAMESPACE_CONTEXT, 0, n.data(), (uint32_t)n.size(), nk), OK);
+	EXPECT_EQ(kv_get(nk, "num_read_cmd"), std::to_string((1ull << 32) + 2));
+	EXPECT_EQ(kv_get(nk, "current_q_depth"), "9");
+
+	// QUERY_PAGES: signed count.
+	uint8_t qp[prm::query_pages_out::size_bytes] = {};
+	prm::set<prm::query_pages_out::num_pages>(prm::Ref<prm::query_pages_out>(qp), (uint32_t)-5);
+	KvBuffer<16> pk;
+	ASSERT_EQ(decode_output(op::QUERY_PAGES, 0, qp, sizeof(qp), pk), OK);
+	EXPECT_EQ(kv_get(pk, "num_pages"), "-5");
+
+	// QUERY_ESW_FUNCTIONS with two host_sf_enable words.
+	std::vector<uint8_t> e(prm::query_esw_functions_out::size_bytes + 16);
+	{
+		auto hp = prm::sub<prm::query_esw_functions_out::host_params_context, prm::host_params_context>(
+			prm::Ref<prm::query_esw_functions_out>(e.data()));
+		prm::set<prm::host_params_context::host_num_of_vfs>(hp, 4);
+		prm::set<prm::host_params_context::host_total_vfs>(hp, 16);
+		store_be64(e.data() + prm::query_esw_functions_out::size_bytes + 8, 0x5);
+	}
+	KvBuffer<32> ek;
+	ASSERT_EQ(decode_output(op::QUERY_ESW_FUNCTIONS, 0, e.data(), (uint32_t)e.size(), ek), OK);
+	EXPECT_EQ(kv_get(ek, "host_num_of_vfs"), "4");
+	EXPECT_EQ(kv_get(ek, "host_total_vfs"), "16");
+	EswFunctions f{};
+	uint64_t sf[3] = {1, 1, 1};
+	ASSERT_EQ(decode_query_esw_functions(e.data(), (uint32_t)e.size(), &f, sf, 3), OK);
+	EXPECT_EQ(sf[0], 0u);
+	EXPECT_EQ(sf[1], 5u);
+	EXPECT_EQ(sf[2], 0u); // not present in the output
+
+	// QUERY_ADAPTER strings.
+	std::vector<uint8_t> a(prm::query_adapter_out::size_bytes);
+	{
+		using pb = prm::query_adapter_param_block;
+		auto b = prm::sub<prm::query_adapter_out::query_adapter_struct, pb>(
+			prm::Ref<prm::query_adapter_out>(a.data()));
+		prm::set<pb::ieee_vendor_id>(b, 0x2c9);
+		memcpy(prm::bytes<pb::vsd_contd_psid>(b), "MT_1234567890123", 16); // no NUL
+	}
+	KvBuffer<16> ak;
+	ASSERT_EQ(decode_output(op::QUERY_ADAPTER, 0, a.data(), (uint32_t)a.size(), ak), OK);
+	EXPECT_EQ(kv_get(ak, "ieee_vendor_id"), "0x2c9");
+	EXPECT_EQ(kv_get(ak, "psid"), "MT_1234567890123");
+
+	// CREATE_DCT / CREATE_EQ answers.
+	uint8_t cd[prm::create_dct_out::size_bytes] = {};
+	prm::set<prm::create_dct_out::dctn>(prm::Ref<prm::create_dct_out>(cd), 0x123);
+	KvBuffer<8> dk;
+	ASSERT_EQ(decode_output(op::CREATE_DCT, 0, cd, sizeof(cd), dk), OK);
+	EXPECT_EQ(kv_get(dk, "dctn"), "0x123");
+	uint8_t ce[prm::create_eq_out::size_bytes] = {};
+	prm::set<prm::create_eq_out::eq_number>(prm::Ref<prm::create_eq_out>(ce), 9);
+	KvBuffer<8> qk;
+	ASSERT_EQ(decode_output(op::CREATE_EQ, 0, ce, sizeof(ce), qk), OK);
+	EXPECT_EQ(kv_get(qk, "eq_number"), "9");
+}
+
+TEST(Decode, HostileAndShortOutputs)
+{
+	// MANAGE_PAGES TAKE claiming more entries than the output holds.
+	std::vector<uint8_t> m(prm::manage_pages_out_pas::bytes_for(2));
+	prm::Ref<prm::manage_pages_out> mr(m.data());
+	prm::set<prm::manage_pages_out::output_num_entries>(mr, 3);
+	KvBuffer<16> kv;
+	EXPECT_EQ(decode_output(op::MANAGE_PAGES, prm::manage_pages_op::TAKE, m.data(), (uint32_t)m.size(), kv),
+		  E_PROTO);
+	uint64_t pas[4];
+	uint32_t got = 9;
+	EXPECT_EQ(decode_manage_pages_take(m.data(), (uint32_t)m.size(), 4, pas, &got), E_PROTO);
+	EXPECT_EQ(got, 0u);
+	// More than asked, even if it fits.
+	prm::set<prm::manage_pages_out::output_num_entries>(mr, 2);
+	EXPECT_EQ(decode_manage_pages_take(m.data(), (uint32_t)m.size(), 1, pas, &got), E_PROTO);
+	store_be64(m.data() + prm::manage_pages_out::size_bytes, 0x1234'5000ull);
+	store_be64(m.data() + prm::manage_pages_out::size_bytes + 8, 0x1234'6000ull);
+	ASSERT_EQ(decode_manage_pages_take(m.data(), (uint32_t)m.size(), 2, pas, &got), OK);
+	EXPECT_EQ(got, 2u);
+	EXPECT_EQ(pas[1], 0x1234'6000ull);
+
+	uint8_t small[8] = {};
+	KvBuffer<4> sk;
+	EXPECT_EQ(decode_output(op::QUERY_ISSI, 0, small, sizeof(small), sk), E_INVAL);
+	uint8_t hdr[16] = {};
+	KvBuffer<4> hk;
+	EXPECT_EQ(decode_output(op::QUERY_ISSI, 0, hdr, sizeof(hdr), hk), E_INVAL); // body missing
+	EXPECT_EQ(decode_output(0x7ff, 0, hdr, sizeof(hdr), hk), E_NOTSUP);
+	EXPECT_FALSE(decode_output_supported(0x7ff));
+	EXPECT_TRUE(decode_output_supported(op::QUERY_DCT));
+	EXPECT_TRUE(decode_output_supported(op::DESTROY_DCT));
+
+	// A writer too small counts what it dropped.
+	std::vector<uint8_t> cap(prm::query_hca_cap_out::size_bytes);
+	KvBuffer<8> tiny;
+	EXPECT_EQ(decode_output(op::QUERY_HCA_CAP, 0, cap.data(), (uint32_t)cap.size(), tiny), OK);
+	EXPECT_EQ(tiny.count(), 8u);
+	EXPECT_GT(tiny.dropped(), 0u);
+}
+
+TEST(Decode, Inputs)
+{
+	uint8_t in[prm::create_dct_in::size_bytes];
+	auto r = begin_in<prm::create_dct_in>(in, op::CREATE_DCT);
+	DctContext c = full_dct();
+	ASSERT_EQ(encode_dctc(c, prm::bytes<prm::create_dct_in::dct_context_entry>(r)), OK);
+	KvBuffer<64> kv;
+	ASSERT_EQ(decode_input(in, sizeof(in), kv), OK);
+	EXPECT_EQ(kv_get(kv, "opcode"), "CREATE_DCT");
+	EXPECT_EQ(kv_get(kv, "cqn"), std::to_string(c.cqn));
+
+	std::vector<uint8_t> eq(prm::create_eq_in_pas::bytes_for(2));
+	auto er = begin_in<prm::create_eq_in>(eq.data(), op::CREATE_EQ);
+	prm::set<prm::eqc::log_eq_size>(prm::sub<prm::create_eq_in::eq_context_entry, prm::eqc>(er), 7);
+	store_be64(prm::bytes<prm::create_eq_in::event_bitmask>(er), 1ull << prm::event::PAGE_REQUEST);
+	KvBuffer<32> ek;
+	ASSERT_EQ(decode_input(eq.data(), (uint32_t)eq.size(), ek), OK);
+	EXPECT_EQ(kv_get(ek, "log_eq_size"), "7");
+	EXPECT_EQ(kv_get(ek, "event_bitmask"), "0x800");
+	EXPECT_EQ(kv_get(ek, "npas"), "2");
+}
+
+TEST(Kv, FormattingAndTruncation)
+{
+	KvBuffer<3> kv;
+	kv.dec("a", 12345);
+	kv.sdec("b", -7);
+	uint8_t bytes[100];
+	memset(bytes, 'x', sizeof(bytes));
+	kv.str("c", bytes, sizeof(bytes));
+	kv.hex("d", 1); // dropped
+	EXPECT_EQ(kv.count(), 3u);
+	EXPECT_EQ(kv.dropped(), 1u);
+	EXPECT_EQ(kv_get(kv, "a"), "12345");
+	EXPECT_EQ(kv_get(kv, "b"), "-7");
+	std::string c = kv_get(kv, "c");
+	EXPECT_EQ(c.size(), Kv::VAL_MAX - 1);
+	EXPECT_EQ(c.substr(c.size() - 3), "...");
+	uint8_t odd[] = {'o', 0x01, 'k', 0};
+	KvBuffer<2> k2;
+	k2.str("s", odd, sizeof(odd));
+	k2.hexbytes("h", odd, 3);
+	EXPECT_EQ(kv_get(k2, "s"), "o.k");
+	EXPECT_EQ(kv_get(k2, "h"), "6f016b");
+}

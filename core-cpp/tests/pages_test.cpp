@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// PageTracker against the emulator: chunked GIVE/TAKE, page requests both
+// ways, bad returns, table growth, allocation failures, rejected and lost
+// GIVEs, and the destroy/free_all_live rules.
+// First: emulator.h names a constant SIG_BLOCK, a <signal.h> macro gtest pulls in.
+#include "support/harness.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "cxprm/commands/hca.h"
+#include "cxprm/device.h"
+#include "cxprm/pages.h"
+#include "cxprm/prm/opcodes.h"
+
+using namespace cxprm;
+namespace op = cxprm::prm::op;
+
+namespace {
+
+BringupConfig quick_config()
+{
+	BringupConfig cfg;
+	cfg.cmdq.timeout_ns = 2ull * 1000 * 1000 * 1000;
+	cfg.init_timeout_ns = 5ull * 1000 * 1000 * 1000;
+	cfg.init_poll_us = 200;
+	cfg.reclaim_timeout_ns = 500ull * 1000 * 1000;
+	return cfg;
+}
+
+emu::Profile small_profile(int32_t boot = 8, int32_t init = 8)
+{
+	auto p = emu::Profile::connectx7();
+	p.boot_pages = boot;
+	p.init_pages = init;
+	p.regular_pages = 0;
+	p.nvmf.auto_io_ms = 0;
+	return p;
+}
+
+struct UpRig {
+	test::Harness h;
+	Device dev;
+	explicit UpRig(emu::Profile p = small_profile(), BringupConfig cfg = quick_config()) : h(std::move(p))
+	{
+		h.emu.start();
+		up = dev.bringup(h.host(), cfg);
+	}
+	// Everything back: firmware holds nothing, the host has nothing live.
+	void down_and_check()
+	{
+		dev.teardown();
+		EXPECT_EQ(dev.state(), DeviceState::OFF);
+		EXPECT_EQ(h.emu.pages_held(), 0u);
+		EXPECT_EQ(h.emu.counters().pages_leaked, 0u);
+		EXPECT_EQ(h.uh.dma_live(), 0u);
+		EXPECT_EQ(h.uh.mem_live(), 0u);
+	}
+	// The tracker and the emulator agree on who holds what.
+	void expect_in_sync()
+	{
+		auto held = h.emu.held_pages();
+		EXPECT_EQ(held.size(), dev.pages().live());
+		for (uint64_t pa : held)
+			EXPECT_TRUE(dev.pages().holds(pa)) << std::hex << pa;
+	}
+	int up;
+};
+
+} // namespace
+
+TEST(Pages, ChunkedGiveAndTake)
+{
+	BringupConfig cfg = quick_config();
+	cfg.pages_per_command = 128;
+	UpRig rig(small_profile(300, 200), cfg);
+	ASSERT_EQ(rig.up, OK);
+	EXPECT_EQ(rig.dev.pages().chunk_pages(), 128u);
+	EXPECT_EQ(rig.h.emu.pages_held(), 500u);
+	EXPECT_EQ(rig.dev.pages().live(), 500u);
+	// Boot: 128 + 128 + 44; init: 128 + 72.
+	EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), 5u);
+	rig.expect_in_sync();
+
+	rig.dev.teardown();
+	// TAKE: 128 * 3 + 116.
+	EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), 5u + 4u);
+	EXPECT_EQ(rig.h.emu.pages_taken_total(), 500u);
+	PageStats st = rig.dev.pages().stats(); // destroyed: zeros
+	EXPECT_EQ(st.live, 0u);
+	rig.down_and_check();
+}
+
+TEST(Pages, PageRequestsBothWays)
+{
+	UpRig rig;
+	ASSERT_EQ(rig.up, OK);
+	PageTracker &pt = rig.dev.pages();
+	uint64_t base = pt.live();
+
+	ASSERT_EQ(pt.handle_page_request(100), OK);
+	EXPECT_EQ(pt.live(), base + 100);
+	EXPECT_EQ(rig.h.emu.pages_held(), base + 100);
+	EXPECT_EQ(pt.handle_page_request(0), OK);
+
+	// Firmware releases 60 (negative request); the driver takes them back.
+	ASSERT_TRUE(rig.h.emu.request_pages(-60));
+	ASSERT_EQ(pt.handle_page_request(-60), OK);
+	EXPECT_EQ(pt.live(), base + 40);
+	EXPECT_EQ(rig.h.emu.pages_held(), base + 40);
+	PageStats st = pt.stats();
+	EXPECT_EQ(st.given, base + 100);
+	EXPECT_EQ(st.reclaimed, 60u);
+	EXPECT_EQ(st.bad_returns, 0u);
+	rig.expect_in_sync();
+
+	// Asking for more than firmware releases returns what it has.
+	ASSERT_TRUE(rig.h.emu.request_pages(-5));
+	uint32_t got = 0;
+	EXPECT_EQ(pt.take(50, &got), OK);
+	EXPECT_EQ(got, 5u);
+	rig.down_and_check();
+}
+
+TEST(Pages, TableGrowthAndInterleavedReturns)
+{
+	UpRig rig;
+	ASSERT_EQ(rig.up, OK);
+	PageTracker &pt = rig.dev.pages();
+	for (int round = 0; round < 4; round++) {
+		ASSERT_EQ(pt.handle_page_request(700), OK);
+		rig.expect_in_sync();
+		int back = 300 + round * 97;
+		ASSERT_TRUE(rig.h.emu.request_pages(-back));
+		ASSERT_EQ(pt.handle_page_request(-back), OK);
+		rig.expect_in_sync();
+	}
+	EXPECT_GT(pt.live(), 1000u);
+	rig.down_and_check();
+}
+
+TEST(Pages, UnknownAndDuplicateReturnsAreProtocolErrors)
+{
+	UpRig rig;
+	ASSERT_EQ(rig.up, OK);
+	PageTracker &pt = rig.dev.pages();
+	size_t dma = rig.h.uh.dma_live();
+	uint64_t live = pt.live();
+
+	EXPECT_EQ(pt.release(0xdead'b000ull), E_PROTO);
+	EXPECT_EQ(pt.stats().bad_returns, 1u);
+	EXPECT_EQ(rig.h.uh.dma_live(), dma);
+	EXPECT_EQ(pt.live(), live);
+
+	// A page firmware really returned, then "returned" again.
+	ASSERT_TRUE(rig.h.emu.request_pages(-1));
+	auto before = rig.h.emu.held_pages();
+	ASSERT_EQ(pt.handle_page_request(-1), OK);
+	auto after = rig.h.emu.held_pages();
+	std::set<uint64_t> a(after.begin(), after.end());
+	uint64_t returned = 0;
+	for (uint64_t pa : before)
+		if (!a.count(pa))
+			returned = pa;
+	ASSERT_NE(returned, 0u);
+	EXPECT_FALSE(pt.holds(returned));
+	EXPECT_EQ(pt.release(returned), E_PROTO);
+	EXPECT_EQ(pt.stats().bad_returns, 2u);
+	EXPECT_EQ(pt.stats().reclaimed, 1u);
+	dma = rig.h.uh.dma_live();
+	EXPECT_EQ(pt.release(returned), E_PROTO); // nothing freed twice
+	EXPECT_EQ(rig.h.uh.dma_live(), dma);
+	rig.down_and_check();
+}
+
+TEST(Pages, AllocationFailureTellsFirmwareCantGive)
+{
+	UpRig rig;
+	ASSERT_EQ(rig.up, OK);
+	PageTracker &pt = rig.dev.pages();
+	uint64_t live = pt.live();
+	size_t dma = rig.h.uh.dma_live(), mem = rig.h.uh.mem_live();
+	uint64_t mp = rig.h.emu.opcode_count(op::MANAGE_PAGES);
+
+	rig.h.uh.fail_alloc_after(10); // inside the page allocations
+	EXPECT_EQ(pt.handle_page_request(50), E_NOMEM);
+	EXPECT_EQ(pt.live(), live);
+	EXPECT_EQ(rig.h.uh.dma_live(), dma);
+	EXPECT_EQ(rig.h.uh.mem_live(), mem);
+	EXPECT_EQ(pt.stats().cant_give, 1u);
+	EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), mp + 1); // CANT_GIVE only
+	rig.down_and_check();
+}
+
+TEST(Pages, AllocationFailureInALaterChunkKeepsEarlierChunks)
+{
+	BringupConfig cfg = quick_config();
+	cfg.pages_per_command = 128;
+	UpRig rig(small_profile(), cfg);
+	ASSERT_EQ(rig.up, OK);
+	PageTracker &pt = rig.dev.pages();
+	uint64_t live = pt.live();
+	rig.h.uh.fail_alloc_after(200); // in the second chunk
+	EXPECT_EQ(pt.give(300), E_NOMEM);
+	EXPECT_EQ(pt.live(), live + 128);
+	EXPECT_EQ(rig.h.emu.pages_held(), live + 128);
+	rig.expect_in_sync();
+	rig.down_and_check();
+}
+
+TEST(Pages, RejectedGiveFreesAtOnce)
+{
+	UpRig rig;
+	ASSERT_EQ(rig.up, OK);
+	PageTracker &pt = rig.dev.pages();
+	// After TEARDOWN_HCA firmware refuses new pages (GIVE_TORN_DOWN).
+	ASSERT_EQ(cmd::teardown_hca(rig.dev.cmdq(), cmd::TeardownProfile::GRACEFUL), OK);
+	uint64_t live = pt.live();
+	size_t dma = rig.h.uh.dma_live();
+	CmdResult r{};
+	EXPECT_EQ(pt.give(5, &r), E_REMOTEIO);
+	EXPECT_EQ(r.syndrome, emu::synd::GIVE_TORN_DOWN);
+	EXPECT_EQ(pt.live(), live);
+	EXPECT_EQ(pt.stats().give_failed, 5u);
+	EXPECT_EQ(rig.h.uh.dma_live(), dma);
+	// Device::teardown still ends clean (its TEARDOWN_HCA now fails).
+	rig.down_and_check();
+}
+
+TEST(Pages, LostGiveAnswerKeepsPagesTracked)
+{
+	BringupConfig cfg = quick_config();
+	cfg.cmdq.timeout_ns = 300ull * 1000 * 1000;
+	UpRig rig(small_profile(), cfg);
+	ASSERT_EQ(rig.up, OK);
+	PageTracker &pt = rig.dev.pages();
+	uint64_t live = pt.live();
+	auto &f = rig.h.emu.faults();
+	f.only_opcode = op::MANAGE_PAGES;
+	f.once = true;
+	f.never_complete = true; // runs (firmware takes the pages), never answers
+	EXPECT_EQ(pt.give(7), E_TIMEDOUT);
+	EXPECT_EQ(pt.live(), live + 7);
+	EXPECT_EQ(rig.h.emu.pages_held(), live + 7);
+	rig.expect_in_sync();
+	rig.down_and_check();
+}
+
+TEST(Pages, DestroyRefusesWhileLive)
+{
+	test::Harness h(small_profile());
+	ASSERT_EQ(h.start(), OK);
+	ASSERT_EQ(cmd::enable_hca(h.cmdq), OK);
+	{
+		PageTracker pt;
+		EXPECT_EQ(pt.give(1), E_INVAL); // not initialized
+		ASSERT_EQ(pt.init(h.host(), &h.cmdq), OK);
+		EXPECT_EQ(pt.init(h.host(), &h.cmdq), E_BUSY);
+		ASSERT_EQ(pt.give(4), OK);
+		EXPECT_EQ(pt.destroy(), 4u);
+		EXPECT_TRUE(pt.initialized());
+		// DISABLE_HCA: firmware forgets the pages; only then may we free.
+		ASSERT_EQ(cmd::disable_hca(h.cmdq), OK);
+		EXPECT_EQ(pt.free_all_live(), 4u);
+		EXPECT_EQ(pt.stats().forced_free, 4u);
+		EXPECT_EQ(pt.destroy(), 0u);
+		EXPECT_FALSE(pt.initialized());
+	}
+	h.cmdq.fini();
+	EXPECT_EQ(h.uh.dma_live(), 0u);
+	EXPECT_EQ(h.uh.mem_live(), 0u);
+}

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static checks of the kernel module: a W=1 build with sparse on every C
+# file (C=2), checkpatch on drivers/, shellcheck on tools/qemu/.  Any
+# compiler, sparse, objtool or checkpatch warning fails.
+#
+#   drivers/lint.sh        (KDIR / KVER as for tools/qemu/smoke.sh)
+#
+# checkpatch.pl and its data files are taken from the kernel source tarball
+# (/usr/src/linux-source-*.tar.xz) into .cache/linux/ once.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+
+if [ -z "${KDIR:-}" ]; then
+	if [ -z "${KVER:-}" ]; then
+		KVER=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
+		KVER=${KVER#/boot/vmlinuz-}
+	fi
+	for d in "/lib/modules/$KVER/build" "/usr/src/linux-headers-$KVER"; do
+		if [ -e "$d/Makefile" ]; then KDIR=$d; break; fi
+	done
+fi
+[ -n "${KDIR:-}" ] || { echo "lint: no kernel build tree; set KDIR" >&2; exit 1; }
+
+fail=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+echo "lint: W=1 C=2 build against $KDIR"
+if ! make -C "$KDIR" M="$repo" W=1 C=2 modules >"$log" 2>&1; then
+	cat "$log"
+	echo "lint: build failed" >&2
+	exit 1
+fi
+if grep -E 'warning|error|: (sparse|objtool)' "$log" | grep -v 'Skipping BTF generation'; then
+	echo "lint: the build is not warning-free" >&2
+	fail=1
+fi
+# Leave the ordinary (non-W=1) objects behind.
+make -s -C "$KDIR" M="$repo" modules 2>&1 | grep -v 'Skipping BTF generation' || true
+
+cp=$repo/.cache/linux/scripts/checkpatch.pl
+if [ ! -f "$cp" ]; then
+	src=$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.*' | sort -V | tail -n 1)
+	[ -n "$src" ] || { echo "lint: no /usr/src/linux-source-*.tar.* for checkpatch" >&2; exit 1; }
+	top=$(tar -tf "$src" | head -n 1 | cut -d/ -f1)
+	mkdir -p "$repo/.cache/linux"
+	tar -xf "$src" -C "$repo/.cache/linux" --strip-components=1 \
+		"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
+		"$top/scripts/const_structs.checkpatch"
+fi
+echo "lint: checkpatch"
+if ! perl "$cp" --no-tree --quiet -f drivers/*.c drivers/*.h drivers/*.cpp; then
+	fail=1
+fi
+
+if command -v shellcheck >/dev/null; then
+	echo "lint: shellcheck"
+	shellcheck tools/qemu/*.sh drivers/*.sh || fail=1
+fi
+
+[ "$fail" = 0 ] && echo "lint: clean"
+exit "$fail"

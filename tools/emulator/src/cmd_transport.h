@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The command transport: fetch a rung entry by DMA, check it like firmware
+// (descriptor type, signatures, lengths, pointer alignment, reserved bits,
+// the input and output mailbox chains: block numbers, tokens), assemble the
+// input message, hand it to the device model, scatter the output message
+// into the inline bytes and the output chain, sign everything and hand the
+// entry back (status/ownership byte last, after a release fence).
+//
+// Nothing the driver wrote is trusted: every length is bounded by the
+// profile's max_msg_bytes, a chain is walked for exactly the blocks the
+// declared length needs, and a chain that ends early, loops or points at
+// memory the Platform refuses is a delivery error, never a wild access.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "cxprm_emu/emulator.h"
+#include "fault_plan.h"
+
+namespace cxprm::emu {
+
+// Runs one command: in[0..inlen) -> out[0..outlen) (out zeroed).
+using ExecFn = std::function<void(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)>;
+
+struct SlotResult {
+	enum Kind : uint8_t {
+		IGNORED,     // slot out of range or not owned by hardware: untouched
+		UNREACHABLE, // the entry itself cannot be read: cannot be answered
+		COMPLETED,   // entry handed back (delivery status in 'delivery')
+		SWALLOWED,   // consumed, never handed back (Faults::never_complete)
+	} kind = IGNORED;
+	uint8_t delivery = 0;
+	uint16_t opcode = 0;
+	bool executed = false;
+};
+
+class CmdTransport {
+public:
+	CmdTransport(Platform &platform, const Profile &profile) : p_(platform), prof_(profile) {}
+
+	// Processes slot 'slot' of the queue at 'qbase'.  checksums: the CUR
+	// cmdif_checksum is on (input block signatures are checked).
+	SlotResult process(uint64_t qbase, unsigned slot, bool checksums, Faults &faults, const ExecFn &exec);
+
+private:
+	Platform &p_;
+	const Profile &prof_;
+};
+
+// Signature helpers (exposed for the tests).
+bool entry_signature_ok(const uint8_t *entry64);
+void sign_entry(uint8_t *entry64);
+bool block_signatures_ok(const uint8_t *block576);
+void sign_block(uint8_t *block576);
+
+} // namespace cxprm::emu

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The device model behind the command interface: the HCA state machine,
+// ISSI, page accounting, capabilities, UARs, EQs (and event delivery),
+// DCTs, the eswitch and NVMF namespaces.  Handlers live in handlers_*.cpp,
+// one file per area; dispatch and the generic checks in device_state.cpp;
+// event delivery in event_queue.cpp.
+//
+// Not thread-safe by itself: the Emulator serialises every call under its
+// lock.  Interrupts to raise are queued in pending_irqs and raised by the
+// Emulator after it drops the lock.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "bar.h"
+#include "cxprm/prm/hca_cap.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm_emu/emulator.h"
+#include "local_layouts.h"
+
+namespace cxprm::emu {
+
+// Which capability type a capability layout describes.
+template <class L> struct CapTypeOf;
+template <> struct CapTypeOf<prm::cmd_hca_cap> {
+	static constexpr uint16_t value = prm::cap::GENERAL;
+};
+template <> struct CapTypeOf<prm::nvmf_cap> {
+	static constexpr uint16_t value = prm::cap::NVMF;
+};
+template <> struct CapTypeOf<lprm::e_switch_cap> {
+	static constexpr uint16_t value = prm::cap::ESWITCH;
+};
+
+// The outcome of a handler: cmd_out.status and .syndrome.
+struct Result {
+	uint8_t status = 0;
+	uint32_t syndrome = 0;
+	static Result ok() { return {}; }
+};
+// A failure with one of our syndromes; the status comes from syndromes.h.
+Result fail(uint32_t syndrome);
+uint8_t syndrome_status(uint32_t syndrome);
+
+// One command as the handlers see it.
+struct Cmd {
+	const uint8_t *in;
+	uint32_t inlen;
+	uint8_t *out;
+	uint32_t outlen;
+	uint16_t opcode, op_mod, uid;
+};
+
+struct Eq {
+	uint8_t eqn = 0;
+	uint8_t log_size = 0;
+	uint8_t log_page_size = 0;
+	uint32_t uar = 0;
+	uint16_t intr = 0;
+	bool oi = false, ec = false;
+	bool armed = false;
+	uint16_t uid = 0;
+	std::vector<uint64_t> pas;
+	std::array<uint64_t, 4> mask{};
+	uint32_t producer = 0; // EQEs written, free running
+	uint32_t consumer = 0; // consumer index from the doorbell, 24 bits
+	uint64_t overruns = 0;
+
+	bool subscribed(uint8_t type) const { return (mask[type / 64] >> (type % 64)) & 1; }
+};
+
+struct Dct {
+	std::array<uint8_t, 64> ctx{}; // dctc as created (state kept separately)
+	DctState state = DctState::ACTIVE;
+	uint64_t drained_at_ns = 0;
+};
+
+struct Namespace {
+	uint32_t backend_nsid = 0;
+	uint16_t lba_data_size = 0;
+	uint16_t backend_ctrl = 0;
+	NvmfCounters c;
+};
+
+class Device {
+public:
+	Device(Platform &platform, Bar &bar, const Profile &profile);
+
+	// Runs one delivered command (the transport's ExecFn).
+	void execute(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen);
+	// Answers every command with INT_ERR (crashed firmware).
+	void execute_crashed(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen);
+
+	// Timed work: DCT drains, NVMF auto I/O.  Returns whether it did anything.
+	bool tick(uint64_t now_ns);
+	// Reads the EQ doorbells of every UAR in use.  Returns whether any moved.
+	bool scan_eq_doorbells();
+
+	// Posts an event to every EQ subscribed to 'type'; returns how many got it.
+	unsigned post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28);
+	void post_cmd_completion(uint32_t vector, const std::set<uint8_t> &eligible);
+	// EQs that exist now and take CMD events (completion events go only to
+	// EQs that existed when the command was fetched).
+	std::set<uint8_t> cmd_eq_snapshot() const;
+
+	bool set_num_vfs(uint16_t n);
+	bool request_pages(int32_t n);
+	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
+
+	bool checksums_enabled() const;
+	int32_t pages_wanted(uint16_t op_mod) const;
+
+	// State, readable by the Emulator under its lock.
+	HcaState state = HcaState::DISABLED;
+	uint16_t issi = 0;
+	std::map<uint16_t, CapImages> caps;
+	std::vector<uint64_t> pages;  // held, in the order given
+	std::set<uint64_t> page_set;
+	int32_t owed_boot = 0, owed_init = 0, owed_regular = 0;
+	uint64_t pages_given = 0, pages_taken = 0;
+	std::set<uint32_t> uars;
+	std::map<uint8_t, Eq> eqs;
+	std::map<uint32_t, Dct> dcts;
+	std::map<std::pair<uint32_t, uint32_t>, Namespace> namespaces; // (xrqn, nsid)
+	uint16_t num_vfs = 0;
+	std::map<uint16_t, uint64_t> opcode_counts;
+	uint8_t last_status = 0;
+	uint32_t last_syndrome = 0;
+	Counters counters;
+	std::vector<uint32_t> pending_irqs;
+	uint64_t now_ns = 0;          // time of the current step
+	uint64_t last_nvmf_tick_ns = 0;
+
+	// Capability field F in the CUR / MAX image (0 when the type is absent).
+	template <class F> uint64_t cap_cur() const { return cap_get<F>(true); }
+	template <class F> uint64_t cap_max() const { return cap_get<F>(false); }
+	template <class F> uint64_t cap_get(bool cur) const
+	{
+		auto it = caps.find(CapTypeOf<typename F::layout>::value);
+		if (it == caps.end())
+			return 0;
+		const auto &img = cur ? it->second.cur : it->second.max;
+		return prm::get<F>(prm::CRef<typename F::layout>(img.data()));
+	}
+
+private:
+	Result dispatch(Cmd &c);
+
+	// handlers_hca.cpp
+	Result enable_hca(Cmd &c);
+	Result disable_hca(Cmd &c);
+	Result query_issi(Cmd &c);
+	Result set_issi(Cmd &c);
+	Result init_hca(Cmd &c);
+	Result teardown_hca(Cmd &c);
+	Result query_hca_cap(Cmd &c);
+	Result set_hca_cap(Cmd &c);
+	Result query_adapter(Cmd &c);
+	Result set_driver_version(Cmd &c);
+	Result nop(Cmd &c);
+	void drop_objects(); // TEARDOWN/DISABLE: everything still alive is gone
+
+	// handlers_pages.cpp
+	Result query_pages(Cmd &c);
+	Result manage_pages(Cmd &c);
+	void reset_pages();
+
+	// handlers_eq.cpp
+	Result alloc_uar(Cmd &c);
+	Result dealloc_uar(Cmd &c);
+	Result create_eq(Cmd &c);
+	Result destroy_eq(Cmd &c);
+	Result query_eq(Cmd &c);
+
+	// handlers_dct.cpp
+	Result create_dct(Cmd &c);
+	Result destroy_dct(Cmd &c);
+	Result drain_dct(Cmd &c);
+	Result query_dct(Cmd &c);
+	Result arm_dct(Cmd &c);
+
+	// handlers_esw.cpp
+	Result query_esw_functions(Cmd &c);
+
+	// handlers_nvmf.cpp
+	Result attach_nvmf_ns(Cmd &c);
+	Result detach_nvmf_ns(Cmd &c);
+	Result query_nvmf_ns(Cmd &c);
+	bool xrq_exists(uint32_t xrqn) const;
+
+	// event_queue.cpp
+	bool write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *data28);
+	void eq_doorbell(uint32_t value, bool arm);
+
+	uint32_t uar_limit() const;
+
+public:
+	struct OpDesc;
+
+private:
+	static const OpDesc *find_op(uint16_t opcode);
+
+	Platform &p_;
+	Bar &bar_;
+	const Profile &prof_;
+};
+
+} // namespace cxprm::emu

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Dispatch: the opcode table (layouts, allowed HCA states, handler) and the
+// checks every command goes through before its handler, in this order:
+//   1. opcode known                      -> BAD_OP        (BAD_OPCODE)
+//   2. inlen >= *_in layout size         -> BAD_INP_LEN   (INLEN_TOO_SHORT)
+//   3. outlen >= *_out layout size       -> BAD_OUTP_LEN  (OUTLEN_TOO_SHORT)
+//   4. header reserved bits clear        -> BAD_PARAM     (HDR_RESERVED)
+//   5. HCA state runs this opcode        -> BAD_SYS_STATE (WRONG_STATE)
+//   6. *_in reserved bits clear          -> BAD_PARAM     (IN_RESERVED)
+//   7. uid names no user context (0)     -> BAD_PARAM     (BAD_UID)
+//   8. the handler
+#include <cstring>
+
+#include "device.h"
+
+#include "cxprm/prm/adapter.h"
+#include "cxprm/prm/dct.h"
+#include "cxprm/prm/eq.h"
+#include "cxprm/prm/esw.h"
+#include "cxprm/prm/hca.h"
+#include "cxprm/prm/issi.h"
+#include "cxprm/prm/nvmf.h"
+#include "cxprm/prm/pages.h"
+#include "cxprm/prm/transport.h"
+#include "cxprm/status.h"
+#include "layout_check.h"
+
+namespace cxprm::emu {
+
+namespace op = prm::op;
+namespace st = cxprm::cmd_status;
+
+// --- syndromes ---
+
+uint8_t syndrome_status(uint32_t s)
+{
+	switch (s) {
+#define CXPRM_EMU_SYND_STATUS_(n, v, status, t) \
+	case v:                                  \
+		return st::status;
+		CXPRM_EMU_SYNDROMES(CXPRM_EMU_SYND_STATUS_)
+#undef CXPRM_EMU_SYND_STATUS_
+	}
+	return st::INT_ERR;
+}
+
+const char *syndrome_name(uint32_t s)
+{
+	switch (s) {
+#define CXPRM_EMU_SYND_NAME_(n, v, status, t) \
+	case v:                                \
+		return #n;
+		CXPRM_EMU_SYNDROMES(CXPRM_EMU_SYND_NAME_)
+#undef CXPRM_EMU_SYND_NAME_
+	}
+	return nullptr;
+}
+
+const char *syndrome_text(uint32_t s)
+{
+	switch (s) {
+#define CXPRM_EMU_SYND_TEXT_(n, v, status, t) \
+	case v:                                \
+		return t;
+		CXPRM_EMU_SYNDROMES(CXPRM_EMU_SYND_TEXT_)
+#undef CXPRM_EMU_SYND_TEXT_
+	}
+	return nullptr;
+}
+
+Result fail(uint32_t syndrome) { return Result{syndrome_status(syndrome), syndrome}; }
+
+const char *hca_state_name(HcaState s)
+{
+	switch (s) {
+	case HcaState::DISABLED:
+		return "DISABLED";
+	case HcaState::ENABLED:
+		return "ENABLED";
+	case HcaState::INITIALIZED:
+		return "INITIALIZED";
+	case HcaState::TORN_DOWN:
+		return "TORN_DOWN";
+	}
+	return "?";
+}
+
+// --- the opcode table ---
+
+namespace {
+constexpr uint8_t S(HcaState s) { return (uint8_t)(1u << (unsigned)s); }
+constexpr uint8_t DIS = S(HcaState::DISABLED), EN = S(HcaState::ENABLED), INIT = S(HcaState::INITIALIZED),
+		  TD = S(HcaState::TORN_DOWN);
+constexpr uint8_t UP = EN | INIT | TD; // enabled in any phase
+constexpr uint8_t ANY = DIS | UP;
+} // namespace
+
+struct Device::OpDesc {
+	uint16_t opcode;
+	uint32_t in_bytes, out_bytes;
+	uint8_t states;
+	bool has_uid;
+	Result (Device::*fn)(Cmd &);
+	bool (*reserved_ok)(const uint8_t *, uint32_t);
+};
+
+namespace {
+template <class In, class Out>
+constexpr Device::OpDesc opd(uint16_t code, uint8_t states, Result (Device::*fn)(Cmd &))
+{
+	return Device::OpDesc{code,
+			      In::size_bytes,
+			      Out::size_bytes,
+			      states,
+			      requires { typename In::uid; },
+			      fn,
+			      &reserved_clear<In>};
+}
+} // namespace
+
+const Device::OpDesc *Device::find_op(uint16_t opcode)
+{
+	using namespace prm;
+	static const OpDesc table[] = {
+		opd<enable_hca_in, enable_hca_out>(op::ENABLE_HCA, DIS, &Device::enable_hca),
+		opd<disable_hca_in, disable_hca_out>(op::DISABLE_HCA, EN | TD, &Device::disable_hca),
+		opd<query_issi_in, query_issi_out>(op::QUERY_ISSI, UP, &Device::query_issi),
+		opd<set_issi_in, set_issi_out>(op::SET_ISSI, EN, &Device::set_issi),
+		opd<query_pages_in, query_pages_out>(op::QUERY_PAGES, UP, &Device::query_pages),
+		opd<manage_pages_in, manage_pages_out>(op::MANAGE_PAGES, UP, &Device::manage_pages),
+		opd<query_hca_cap_in, query_hca_cap_out>(op::QUERY_HCA_CAP, UP, &Device::query_hca_cap),
+		opd<set_hca_cap_in, set_hca_cap_out>(op::SET_HCA_CAP, EN, &Device::set_hca_cap),
+		opd<init_hca_in, init_hca_out>(op::INIT_HCA, EN, &Device::init_hca),
+		opd<teardown_hca_in, teardown_hca_out>(op::TEARDOWN_HCA, INIT, &Device::teardown_hca),
+		opd<query_adapter_in, query_adapter_out>(op::QUERY_ADAPTER, UP, &Device::query_adapter),
+		opd<lprm::set_driver_version_in, lprm::set_driver_version_out>(op::SET_DRIVER_VERSION, INIT,
+									       &Device::set_driver_version),
+		opd<lprm::nop_in, lprm::nop_out>(op::NOP, ANY, &Device::nop),
+		opd<alloc_uar_in, alloc_uar_out>(op::ALLOC_UAR, INIT, &Device::alloc_uar),
+		opd<dealloc_uar_in, dealloc_uar_out>(op::DEALLOC_UAR, INIT, &Device::dealloc_uar),
+		opd<create_eq_in, create_eq_out>(op::CREATE_EQ, INIT, &Device::create_eq),
+		opd<destroy_eq_in, destroy_eq_out>(op::DESTROY_EQ, INIT, &Device::destroy_eq),
+		opd<query_eq_in, query_eq_out>(op::QUERY_EQ, INIT, &Device::query_eq),
+		opd<create_dct_in, create_dct_out>(op::CREATE_DCT, INIT, &Device::create_dct),
+		opd<destroy_dct_in, destroy_dct_out>(op::DESTROY_DCT, INIT, &Device::destroy_dct),
+		opd<drain_dct_in, drain_dct_out>(op::DRAIN_DCT, INIT, &Device::drain_dct),
+		opd<query_dct_in, query_dct_out>(op::QUERY_DCT, INIT, &Device::query_dct),
+		opd<arm_dct_in, arm_dct_out>(op::ARM_DCT_FOR_KEY_VIOLATION,
+										 INIT, &Device::arm_dct),
+		opd<query_esw_functions_in, query_esw_functions_out>(op::QUERY_ESW_FUNCTIONS, INIT,
+								     &Device::query_esw_functions),
+		opd<attach_nvmf_namespace_in, attach_nvmf_namespace_out>(op::ATTACH_NVMF_NAMESPACE, INIT,
+									 &Device::attach_nvmf_ns),
+		opd<detach_nvmf_namespace_in, detach_nvmf_namespace_out>(op::DETACH_NVMF_NAMESPACE, INIT,
+									 &Device::detach_nvmf_ns),
+		opd<query_nvmf_namespace_in, query_nvmf_namespace_out>(op::QUERY_NVMF_NAMESPACE_CONTEXT, INIT,
+								       &Device::query_nvmf_ns),
+	};
+	for (const OpDesc &d : table)
+		if (d.opcode == opcode)
+			return &d;
+	return nullptr;
+}
+
+// --- the device ---
+
+Device::Device(Platform &platform, Bar &bar, const Profile &profile) : p_(platform), bar_(bar), prof_(profile)
+{
+	caps = profile.caps;
+	num_vfs = profile.esw.num_vfs;
+}
+
+bool Device::checksums_enabled() const { return cap_cur<prm::cmd_hca_cap::cmdif_checksum>() != 0; }
+
+uint32_t Device::uar_limit() const
+{
+	size_t n = bar_.size() > bar_map::UAR_BASE ? (bar_.size() - bar_map::UAR_BASE) / bar_map::UAR_SIZE : 0;
+	return (uint32_t)(n < prof_.max_uars ? n : prof_.max_uars);
+}
+
+Result Device::dispatch(Cmd &c)
+{
+	const OpDesc *d = find_op(c.opcode);
+	if (!d)
+		return fail(synd::BAD_OPCODE);
+	if (c.inlen < d->in_bytes)
+		return fail(synd::INLEN_TOO_SHORT);
+	if (c.outlen < d->out_bytes)
+		return fail(synd::OUTLEN_TOO_SHORT);
+	if (!reserved_clear<prm::cmd_in>(c.in) || (!d->has_uid && c.uid != 0))
+		return fail(synd::HDR_RESERVED);
+	if (!(d->states & S(state)))
+		return fail(synd::WRONG_STATE);
+	if (!d->reserved_ok(c.in, d->in_bytes))
+		return fail(synd::IN_RESERVED);
+	// No user contexts exist (CREATE_UCTX is not emulated): uid must be 0.
+	// CREATE_EQ also takes SHARED_RESOURCE_UID and checks it itself.
+	if (d->has_uid && c.uid != 0 && c.opcode != op::CREATE_EQ)
+		return fail(synd::BAD_UID);
+	return (this->*d->fn)(c);
+}
+
+void Device::execute(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)
+{
+	prm::CRef<prm::cmd_in> hdr(in);
+	Cmd c{in,
+	      inlen,
+	      out,
+	      outlen,
+	      (uint16_t)prm::get<prm::cmd_in::opcode>(hdr),
+	      (uint16_t)prm::get<prm::cmd_in::op_mod>(hdr),
+	      (uint16_t)prm::get<prm::cmd_in::uid>(hdr)};
+	Result r = dispatch(c);
+	if (r.status != st::OK)
+		std::memset(out, 0, outlen);
+	prm::Ref<prm::cmd_out> o(out);
+	prm::set<prm::cmd_out::status>(o, r.status);
+	prm::set<prm::cmd_out::syndrome>(o, r.syndrome);
+	opcode_counts[c.opcode]++;
+	counters.commands_executed++;
+	last_status = r.status;
+	last_syndrome = r.syndrome;
+}
+
+void Device::execute_crashed(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)
+{
+	(void)inlen;
+	std::memset(out, 0, outlen);
+	prm::Ref<prm::cmd_out> o(out);
+	prm::set<prm::cmd_out::status>(o, st::INT_ERR);
+	prm::set<prm::cmd_out::syndrome>(o, synd::FW_CRASHED);
+	opcode_counts[(uint16_t)prm::get<prm::cmd_in::opcode>(prm::CRef<prm::cmd_in>(in))]++;
+	counters.commands_executed++;
+	last_status = st::INT_ERR;
+	last_syndrome = synd::FW_CRASHED;
+}
+
+bool Device::tick(uint64_t now)
+{
+	bool did = false;
+	now_ns = now;
+
+	// DRAINING -> DRAINED, with DCT_DRAINED to whoever listens.
+	for (auto &[dctn, d] : dcts) {
+		if (d.state != DctState::DRAINING || d.drained_at_ns > now)
+			continue;
+		d.state = DctState::DRAINED;
+		uint8_t data[prm::dct_events::size_bytes] = {};
+		prm::set<prm::dct_events::dct_number>(prm::Ref<prm::dct_events>(data), dctn);
+		post_event(prm::event::DCT_DRAINED, 0, data);
+		did = true;
+	}
+
+	// NVMF namespaces see some I/O now and then, so two queries differ.
+	if (prof_.nvmf.auto_io_ms && !namespaces.empty()) {
+		uint64_t period = (uint64_t)prof_.nvmf.auto_io_ms * 1000000ull;
+		if (now - last_nvmf_tick_ns >= period) {
+			uint64_t n = (now - last_nvmf_tick_ns) / period;
+			last_nvmf_tick_ns += n * period;
+			for (auto &[key, ns] : namespaces) {
+				NvmfIo io;
+				io.read_cmds = 3 * n;
+				io.read_blocks = 24 * n;
+				io.write_cmds = 2 * n;
+				io.write_blocks = 16 * n;
+				io.write_inline_cmds = n;
+				io.flush_cmds = n / 4 + ((key.second + ns.c.read_cmds / 3) % 4 == 0);
+				simulate_nvmf_io(key.first, key.second, io);
+			}
+			did = true;
+		}
+	} else {
+		last_nvmf_tick_ns = now;
+	}
+	return did;
+}
+
+} // namespace cxprm::emu

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The Emulator: owns the pieces (init segment, transport, device model),
+// the lock that serialises them, and the polling thread.  One step:
+//
+//   device gone?  -> fill the BAR with 0xff once, then do nothing ever again
+//   crash fault?  -> health error once, health counter stops
+//   health tick, 'initializing' check (nothing else until it clears)
+//   queue geometry bits restored if the driver's address write clobbered them
+//   EQ doorbells (consumer indexes, arming)
+//   doorbell vector: take the bits, process each rung slot in slot order;
+//     each completion posts a CMD event to the EQs that took CMD events
+//     when the command was fetched
+//   timed work (DCT drain completion, NVMF auto I/O)
+//
+// Interrupts are raised after the lock is dropped.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "cmd_transport.h"
+#include "device.h"
+#include "init_segment.h"
+
+#include "cxprm/prm/transport.h"
+#include "cxprm/status.h"
+
+namespace cxprm::emu {
+
+struct Emulator::Impl {
+	Impl(Platform &platform, Profile profile)
+		: p(platform), prof(std::move(profile)), bar(platform.bar(), platform.bar_size()), iseg(bar, prof),
+		  transport(platform, prof), dev(platform, bar, prof)
+	{
+	}
+
+	Platform &p;
+	const Profile prof;
+	Bar bar;
+	InitSegment iseg;
+	CmdTransport transport;
+	Device dev;
+	Faults faults;
+
+	mutable std::mutex mu;
+	std::thread thread;
+	std::mutex thread_mu;
+	std::condition_variable thread_cv;
+	bool stop_req = false;
+	bool running = false;
+
+	using clock = std::chrono::steady_clock;
+	bool t0_set = false;
+	clock::time_point t0;
+	bool initializing = true;
+	bool crashed = false;
+	bool gone = false;
+	uint8_t last_delivery = 0;
+
+	void start_clock()
+	{
+		if (!t0_set) {
+			t0 = clock::now();
+			t0_set = true;
+		}
+	}
+
+	bool step(bool tick_health)
+	{
+		std::vector<uint32_t> irqs;
+		bool did;
+		{
+			std::lock_guard<std::mutex> g(mu);
+			did = step_locked(tick_health);
+			irqs.swap(dev.pending_irqs);
+		}
+		raise(irqs);
+		return did;
+	}
+
+	void raise(const std::vector<uint32_t> &irqs)
+	{
+		for (uint32_t v : irqs)
+			p.raise_irq(v);
+		if (!irqs.empty()) {
+			std::lock_guard<std::mutex> g(mu);
+			dev.counters.irqs_raised += irqs.size();
+		}
+	}
+
+	bool step_locked(bool tick_health)
+	{
+		if (gone)
+			return false;
+		if (faults.device_gone.load()) {
+			iseg.fill_gone();
+			gone = true;
+			return true;
+		}
+		if (faults.crash.load() && !crashed) {
+			crashed = true;
+			iseg.set_health_error(cxprm::health_synd::FW_INTERNAL_ERR);
+		}
+		start_clock();
+		uint64_t now = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count();
+		if (!crashed && tick_health)
+			iseg.tick_health();
+		if (initializing) {
+			if (now < (uint64_t)prof.init_delay_ms * 1000000ull)
+				return false;
+			iseg.clear_initializing();
+			initializing = false;
+		}
+		iseg.enforce_geometry();
+
+		bool did = false;
+		if (!crashed)
+			did |= dev.scan_eq_doorbells();
+
+		uint32_t bell = iseg.take_doorbell();
+		for (unsigned slot = 0; bell; slot++, bell >>= 1) {
+			if (!(bell & 1))
+				continue;
+			did = true;
+			process_slot(slot);
+		}
+		if (!crashed)
+			did |= dev.tick(now);
+		return did;
+	}
+
+	void process_slot(unsigned slot)
+	{
+		const bool int_err = faults.crash_answers_int_err.load();
+		if (crashed && !int_err) {
+			// Dead firmware: the doorbell is swallowed, nothing answers.
+			dev.counters.commands_processed++;
+			return;
+		}
+		std::set<uint8_t> eligible = crashed ? std::set<uint8_t>{} : dev.cmd_eq_snapshot();
+		ExecFn exec;
+		if (crashed)
+			exec = [this](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+				dev.execute_crashed(in, inlen, out, outlen);
+			};
+		else
+			exec = [this](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+				dev.execute(in, inlen, out, outlen);
+			};
+		SlotResult r = transport.process(iseg.cmdq_base(), slot, dev.checksums_enabled(), faults, exec);
+		switch (r.kind) {
+		case SlotResult::IGNORED:
+			dev.counters.ignored_doorbells++;
+			break;
+		case SlotResult::UNREACHABLE:
+			dev.counters.unreachable_entries++;
+			break;
+		case SlotResult::SWALLOWED:
+			dev.counters.commands_processed++;
+			break;
+		case SlotResult::COMPLETED:
+			dev.counters.commands_processed++;
+			last_delivery = r.delivery;
+			if (r.delivery)
+				dev.counters.delivery_errors++;
+			dev.post_cmd_completion(1u << slot, eligible);
+			break;
+		}
+	}
+
+	void thread_main()
+	{
+		auto last_tick = clock::now();
+		std::unique_lock<std::mutex> lk(thread_mu);
+		while (!stop_req) {
+			lk.unlock();
+			auto now = clock::now();
+			bool tick = now - last_tick >= std::chrono::milliseconds(1);
+			if (tick)
+				last_tick = now;
+			bool did = step(tick);
+			lk.lock();
+			if (!did && !stop_req)
+				thread_cv.wait_for(lk, std::chrono::microseconds(50));
+		}
+	}
+};
+
+Emulator::Emulator(Platform &platform, Profile profile)
+{
+	if (!platform.bar() || platform.bar_size() < prm::iseg::SIZE)
+		throw std::invalid_argument("cxprm emulator: the BAR must hold the init segment");
+	if (profile.log_cmdq_size > 5 || profile.log_cmdq_size + profile.log_cmdq_stride > 12 ||
+	    (1u << profile.log_cmdq_stride) < prm::cmd_queue_entry::size_bytes)
+		throw std::invalid_argument("cxprm emulator: unusable command queue geometry");
+	impl_ = std::make_unique<Impl>(platform, std::move(profile));
+	impl_->initializing = impl_->prof.init_delay_ms != 0;
+	impl_->iseg.reset(impl_->initializing);
+}
+
+Emulator::~Emulator() { stop(); }
+
+void Emulator::start()
+{
+	std::lock_guard<std::mutex> g(impl_->thread_mu);
+	if (impl_->running)
+		return;
+	{
+		std::lock_guard<std::mutex> d(impl_->mu);
+		impl_->start_clock();
+	}
+	impl_->stop_req = false;
+	impl_->running = true;
+	impl_->thread = std::thread([this] { impl_->thread_main(); });
+}
+
+void Emulator::stop()
+{
+	{
+		std::lock_guard<std::mutex> g(impl_->thread_mu);
+		if (!impl_->running)
+			return;
+		impl_->stop_req = true;
+	}
+	impl_->thread_cv.notify_all();
+	impl_->thread.join();
+	std::lock_guard<std::mutex> g(impl_->thread_mu);
+	impl_->running = false;
+}
+
+bool Emulator::running() const
+{
+	std::lock_guard<std::mutex> g(impl_->thread_mu);
+	return impl_->running;
+}
+
+bool Emulator::poll_once() { return impl_->step(true); }
+
+Faults &Emulator::faults() { return impl_->faults; }
+const Profile &Emulator::profile() const { return impl_->prof; }
+
+// --- hooks ---
+
+namespace {
+template <class F> auto with_irqs(Emulator::Impl &m, F &&f)
+{
+	std::vector<uint32_t> irqs;
+	decltype(f()) r;
+	{
+		std::lock_guard<std::mutex> g(m.mu);
+		if (!m.crashed && !m.gone)
+			m.dev.scan_eq_doorbells(); // fresh consumer indexes before posting
+		r = f();
+		irqs.swap(m.dev.pending_irqs);
+	}
+	m.raise(irqs);
+	return r;
+}
+} // namespace
+
+bool Emulator::set_num_vfs(uint16_t n)
+{
+	return with_irqs(*impl_, [&] { return !impl_->gone && impl_->dev.set_num_vfs(n); });
+}
+
+bool Emulator::request_pages(int32_t n)
+{
+	return with_irqs(*impl_, [&] { return !impl_->gone && !impl_->crashed && impl_->dev.request_pages(n); });
+}
+
+unsigned Emulator::post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28)
+{
+	return with_irqs(*impl_, [&] { return impl_->gone ? 0u : impl_->dev.post_event(type, sub_type, data28); });
+}
+
+bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)
+{
+	std::lock_guard<std::mutex> g(impl_->mu);
+	return impl_->dev.simulate_nvmf_io(xrqn, nsid, io);
+}
+
+bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, uint64_t reads, uint64_t writes,
+				uint64_t blocks_per_io)
+{
+	NvmfIo io;
+	io.read_cmds = reads;
+	io.read_blocks = reads * blocks_per_io;
+	io.write_cmds = writes;
+	io.write_blocks = writes * blocks_per_io;
+	return simulate_nvmf_io(xrqn, nsid, io);
+}
+
+// --- inspection ---
+
+#define CXPRM_EMU_LOCKED_ std::lock_guard<std::mutex> g_(impl_->mu)
+
+HcaState Emulator::hca_state() const { CXPRM_EMU_LOCKED_; return impl_->dev.state; }
+uint16_t Emulator::current_issi() const { CXPRM_EMU_LOCKED_; return impl_->dev.issi; }
+bool Emulator::initializing() const { CXPRM_EMU_LOCKED_; return impl_->initializing; }
+bool Emulator::crashed() const { CXPRM_EMU_LOCKED_; return impl_->crashed; }
+bool Emulator::gone() const { CXPRM_EMU_LOCKED_; return impl_->gone; }
+uint32_t Emulator::health_counter() const { CXPRM_EMU_LOCKED_; return impl_->gone ? 0xffffff : impl_->iseg.health_counter(); }
+uint64_t Emulator::pages_held() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages.size(); }
+uint64_t Emulator::pages_given_total() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages_given; }
+uint64_t Emulator::pages_taken_total() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages_taken; }
+std::vector<uint64_t> Emulator::held_pages() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages; }
+int32_t Emulator::pages_wanted(uint16_t op_mod) const { CXPRM_EMU_LOCKED_; return impl_->dev.pages_wanted(op_mod); }
+uint64_t Emulator::commands_processed() const { CXPRM_EMU_LOCKED_; return impl_->dev.counters.commands_processed; }
+std::map<uint16_t, uint64_t> Emulator::opcode_counts() const { CXPRM_EMU_LOCKED_; return impl_->dev.opcode_counts; }
+uint8_t Emulator::last_delivery_status() const { CXPRM_EMU_LOCKED_; return impl_->last_delivery; }
+uint8_t Emulator::last_status() const { CXPRM_EMU_LOCKED_; return impl_->dev.last_status; }
+uint32_t Emulator::last_syndrome() const { CXPRM_EMU_LOCKED_; return impl_->dev.last_syndrome; }
+Counters Emulator::counters() const { CXPRM_EMU_LOCKED_; return impl_->dev.counters; }
+uint32_t Emulator::uar_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.uars.size(); }
+uint32_t Emulator::eq_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.eqs.size(); }
+uint32_t Emulator::dct_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.dcts.size(); }
+uint16_t Emulator::num_vfs() const { CXPRM_EMU_LOCKED_; return impl_->dev.num_vfs; }
+uint32_t Emulator::nvmf_namespace_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.namespaces.size(); }
+bool Emulator::checksums_enabled() const { CXPRM_EMU_LOCKED_; return impl_->dev.checksums_enabled(); }
+
+uint64_t Emulator::opcode_count(uint16_t opcode) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.opcode_counts.find(opcode);
+	return it == impl_->dev.opcode_counts.end() ? 0 : it->second;
+}
+
+bool Emulator::eq_info(uint8_t eqn, EqInfo *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.eqs.find(eqn);
+	if (it == impl_->dev.eqs.end())
+		return false;
+	const Eq &eq = it->second;
+	if (out) {
+		out->eqn = eq.eqn;
+		out->log_size = eq.log_size;
+		out->uar = eq.uar;
+		out->intr = eq.intr;
+		out->producer = eq.producer;
+		out->consumer = eq.consumer;
+		out->armed = eq.armed;
+		out->overruns = eq.overruns;
+		out->event_bitmask = eq.mask;
+	}
+	return true;
+}
+
+bool Emulator::dct_state(uint32_t dctn, DctState *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.dcts.find(dctn);
+	if (it == impl_->dev.dcts.end())
+		return false;
+	if (out)
+		*out = it->second.state;
+	return true;
+}
+
+bool Emulator::nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.namespaces.find({xrqn, nsid});
+	if (it == impl_->dev.namespaces.end())
+		return false;
+	if (out)
+		*out = it->second.c;
+	return true;
+}
+
+std::vector<uint8_t> Emulator::cap_cur(uint16_t type) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.caps.find(type);
+	if (it == impl_->dev.caps.end())
+		return {};
+	return std::vector<uint8_t>(it->second.cur.begin(), it->second.cur.end());
+}
+
+#undef CXPRM_EMU_LOCKED_
+
+} // namespace cxprm::emu

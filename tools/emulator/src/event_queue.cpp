@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Event delivery into EQ rings in host memory, and the EQ doorbells.
+//
+// Owner/phase: the driver initialises every EQE's owner bit to 1 and takes
+// entry ci as valid when ((owner ^ (ci >> log_size)) & 1) == 0.  So the
+// device writes entry number p (free-running producer count) with
+// owner = (p >> log_size) & 1: 0 on the first pass, 1 on the second, ...
+// The 63 other bytes are written first, then (after a release fence) the
+// byte holding the owner bit.
+//
+// The consumer index comes from the doorbell writes at UAR + 0x40 (update
+// and arm) / + 0x48 (update only): be32 (ci & 0xffffff) | eqn << 24.  The
+// emulator consumes a write by swapping EQ_DB_IDLE into the dword; two
+// writes to the same dword between two polls leave only the last one
+// (harmless: consumer indexes only grow).  A ring with 2^log_size entries
+// not yet consumed is full: the event is dropped and counted as an overrun
+// (real firmware would raise ASYNC_EQ_BUF_OVERRUN as a health error; the
+// emulator does not), unless the EQ was created with oi (overrun ignore).
+#include <atomic>
+#include <cstring>
+
+#include "device.h"
+
+#include "cxprm/prm/eq.h"
+#include "cxprm/prm/transport.h"
+
+namespace cxprm::emu {
+
+using prm::Ref;
+
+namespace {
+constexpr uint32_t OWNER_BYTE = prm::eqe::owner::offset / 8;
+static_assert(OWNER_BYTE == prm::EQE_BYTES - 1);
+constexpr uint32_t CI_MASK = 0xffffff;
+} // namespace
+
+bool Device::scan_eq_doorbells()
+{
+	bool moved = false;
+	std::set<uint32_t> in_use;
+	for (const auto &[eqn, eq] : eqs)
+		in_use.insert(eq.uar);
+	for (uint32_t uar : in_use) {
+		uint32_t base = bar_map::UAR_BASE + uar * bar_map::UAR_SIZE;
+		uint32_t v = bar_.exchange32(base + bar_map::UAR_EQ_DB_NOARM, bar_map::EQ_DB_IDLE);
+		if (v != bar_map::EQ_DB_IDLE) {
+			eq_doorbell(v, false);
+			moved = true;
+		}
+		v = bar_.exchange32(base + bar_map::UAR_EQ_DB_ARM, bar_map::EQ_DB_IDLE);
+		if (v != bar_map::EQ_DB_IDLE) {
+			eq_doorbell(v, true);
+			moved = true;
+		}
+	}
+	return moved;
+}
+
+void Device::eq_doorbell(uint32_t value, bool arm)
+{
+	auto it = eqs.find((uint8_t)(value >> 24));
+	if (it == eqs.end()) {
+		counters.bad_eq_doorbells++;
+		return;
+	}
+	Eq &eq = it->second;
+	uint32_t ci = value & CI_MASK;
+	// The driver cannot have consumed what was never produced, nor be
+	// more than a ring behind.
+	if (((eq.producer - ci) & CI_MASK) > (1u << eq.log_size)) {
+		counters.bad_eq_doorbells++;
+		return;
+	}
+	eq.consumer = ci;
+	if (arm)
+		eq.armed = true;
+}
+
+bool Device::write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *data28)
+{
+	const uint32_t nent = 1u << eq.log_size;
+	if (!eq.oi && ((eq.producer - eq.consumer) & CI_MASK) >= nent) {
+		eq.overruns++;
+		counters.eq_overruns++;
+		return false;
+	}
+	uint8_t e[prm::EQE_BYTES] = {};
+	Ref<prm::eqe> eqe(e);
+	prm::set<prm::eqe::event_type>(eqe, type);
+	prm::set<prm::eqe::event_sub_type>(eqe, sub_type);
+	if (data28)
+		std::memcpy(prm::bytes<prm::eqe::event_data>(eqe), data28, prm::eqe::event_data::width / 8);
+	prm::set<prm::eqe::owner>(eqe, (eq.producer >> eq.log_size) & 1);
+
+	const uint64_t off = (uint64_t)(eq.producer & (nent - 1)) * prm::EQE_BYTES;
+	const uint64_t pgsz = (uint64_t)prm::ADAPTER_PAGE_SIZE << eq.log_page_size;
+	const uint64_t addr = eq.pas[off / pgsz] + off % pgsz;
+	bool ok = p_.dma_write(addr, e, OWNER_BYTE);
+	std::atomic_thread_fence(std::memory_order_release);
+	ok = ok && p_.dma_write(addr + OWNER_BYTE, e + OWNER_BYTE, 1);
+	if (!ok) {
+		counters.eqe_dma_errors++;
+		return false;
+	}
+	eq.producer++;
+	counters.eqes_written++;
+	if (!prof_.strict_eq_arm || eq.armed) {
+		pending_irqs.push_back(eq.intr);
+		eq.armed = false; // an armed EQ fires once until re-armed
+	}
+	return true;
+}
+
+unsigned Device::post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28)
+{
+	unsigned n = 0;
+	for (auto &[eqn, eq] : eqs)
+		if (eq.subscribed(type) && write_eqe(eq, type, sub_type, data28))
+			n++;
+	return n;
+}
+
+std::set<uint8_t> Device::cmd_eq_snapshot() const
+{
+	std::set<uint8_t> s;
+	for (const auto &[eqn, eq] : eqs)
+		if (eq.subscribed(prm::event::CMD))
+			s.insert(eqn);
+	return s;
+}
+
+void Device::post_cmd_completion(uint32_t vector, const std::set<uint8_t> &eligible)
+{
+	uint8_t data[prm::cmd_inter_comp_event::size_bytes] = {};
+	prm::set<prm::cmd_inter_comp_event::command_completion_vector>(Ref<prm::cmd_inter_comp_event>(data), vector);
+	for (uint8_t eqn : eligible) {
+		auto it = eqs.find(eqn);
+		if (it != eqs.end() && it->second.subscribed(prm::event::CMD))
+			write_eqe(it->second, prm::event::CMD, 0, data);
+	}
+}
+
+} // namespace cxprm::emu

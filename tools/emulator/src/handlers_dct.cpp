@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Dynamically Connected Targets: CREATE / DESTROY / DRAIN / QUERY_DCT and
+// ARM_DCT_FOR_KEY_VIOLATION.  DCT numbers come from the profile's range;
+// DRAIN_DCT moves ACTIVE -> DRAINING, and a later step (after
+// dct.drain_delay_us) moves it to DRAINED and posts DCT_DRAINED (0x1c) with
+// the DCT number.  CQs, PDs and SRQs are not modelled: any nonzero number
+// is taken as existing.  Unknown DCT numbers answer BAD_RES.
+#include <cstring>
+
+#include "device.h"
+
+#include "cxprm/prm/dct.h"
+#include "layout_check.h"
+
+namespace cxprm::emu {
+
+using prm::CRef;
+using prm::dctc;
+using prm::Ref;
+
+namespace {
+constexpr uint32_t MTU_MIN = 1, MTU_MAX = 5; // 256 .. 4096
+}
+
+Result Device::create_dct(Cmd &c)
+{
+	if (!cap_cur<prm::cmd_hca_cap::dct>())
+		return fail(synd::FEATURE_OFF);
+	CRef<prm::create_dct_in> in(c.in);
+	CRef<dctc> ctx = prm::sub<prm::create_dct_in::dct_context_entry, dctc>(in);
+	if (!reserved_clear<dctc>(ctx.p))
+		return fail(synd::DCTC_RESERVED);
+	if (prm::get<dctc::state>(ctx) != (uint32_t)DctState::ACTIVE)
+		return fail(synd::DCT_BAD_STATE_IN);
+	if (!prm::get<dctc::pd>(ctx))
+		return fail(synd::DCT_BAD_PD);
+	if (!prm::get<dctc::cqn>(ctx))
+		return fail(synd::DCT_BAD_CQN);
+	if (!prm::get<dctc::srqn_xrqn>(ctx))
+		return fail(synd::DCT_BAD_SRQN);
+	uint64_t mtu = prm::get<dctc::mtu>(ctx);
+	if (mtu < MTU_MIN || mtu > MTU_MAX)
+		return fail(synd::DCT_BAD_MTU);
+	uint64_t port = prm::get<dctc::port>(ctx);
+	if (port < 1 || port > cap_cur<prm::cmd_hca_cap::num_ports>())
+		return fail(synd::DCT_BAD_PORT);
+
+	uint32_t dctn = prof_.dct.first_dctn, end = prof_.dct.first_dctn + prof_.dct.max_dcts;
+	while (dctn < end && dcts.count(dctn))
+		dctn++;
+	if (dctn >= end || dctn > 0xffffff)
+		return fail(synd::DCT_EXHAUSTED);
+
+	Dct &d = dcts[dctn];
+	std::memcpy(d.ctx.data(), ctx.p, d.ctx.size());
+	d.state = DctState::ACTIVE;
+	Ref<prm::create_dct_out> out(c.out);
+	prm::set<prm::create_dct_out::dctn>(out, dctn);
+	// ECE: echo the requested options when the device negotiates ECE.
+	if (cap_cur<prm::cmd_hca_cap::ece_support>())
+		prm::set<prm::create_dct_out::ece>(out, prm::get<dctc::ece>(ctx));
+	else
+		prm::set<dctc::ece>(Ref<dctc>(d.ctx.data()), 0);
+	return Result::ok();
+}
+
+Result Device::destroy_dct(Cmd &c)
+{
+	if (!cap_cur<prm::cmd_hca_cap::dct>())
+		return fail(synd::FEATURE_OFF);
+	uint32_t dctn = (uint32_t)prm::get<prm::destroy_dct_in::dctn>(CRef<prm::destroy_dct_in>(c.in));
+	if (!dcts.erase(dctn))
+		return fail(synd::DCT_UNKNOWN_DESTROY);
+	return Result::ok();
+}
+
+Result Device::drain_dct(Cmd &c)
+{
+	if (!cap_cur<prm::cmd_hca_cap::dct>())
+		return fail(synd::FEATURE_OFF);
+	uint32_t dctn = (uint32_t)prm::get<prm::drain_dct_in::dctn>(CRef<prm::drain_dct_in>(c.in));
+	auto it = dcts.find(dctn);
+	if (it == dcts.end())
+		return fail(synd::DCT_UNKNOWN_DRAIN);
+	if (it->second.state != DctState::ACTIVE)
+		return fail(synd::DCT_DRAIN_NOT_ACTIVE);
+	it->second.state = DctState::DRAINING;
+	it->second.drained_at_ns = now_ns + (uint64_t)prof_.dct.drain_delay_us * 1000;
+	return Result::ok();
+}
+
+Result Device::query_dct(Cmd &c)
+{
+	if (!cap_cur<prm::cmd_hca_cap::dct>())
+		return fail(synd::FEATURE_OFF);
+	uint32_t dctn = (uint32_t)prm::get<prm::query_dct_in::dctn>(CRef<prm::query_dct_in>(c.in));
+	auto it = dcts.find(dctn);
+	if (it == dcts.end())
+		return fail(synd::DCT_UNKNOWN_QUERY);
+	Ref<dctc> ctx = prm::sub<prm::query_dct_out::dct_context_entry, dctc>(Ref<prm::query_dct_out>(c.out));
+	std::memcpy(ctx.p, it->second.ctx.data(), it->second.ctx.size());
+	prm::set<dctc::state>(ctx, (uint32_t)it->second.state);
+	return Result::ok();
+}
+
+Result Device::arm_dct(Cmd &c)
+{
+	if (!cap_cur<prm::cmd_hca_cap::dct>())
+		return fail(synd::FEATURE_OFF);
+	uint32_t dctn = (uint32_t)prm::get<prm::arm_dct_in::dct_number>(CRef<prm::arm_dct_in>(c.in));
+	if (!dcts.count(dctn))
+		return fail(synd::DCT_UNKNOWN_ARM);
+	return Result::ok();
+}
+
+} // namespace cxprm::emu

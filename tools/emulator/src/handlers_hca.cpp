@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The HCA life cycle: ENABLE_HCA, QUERY/SET_ISSI, QUERY/SET_HCA_CAP,
+// INIT_HCA, TEARDOWN_HCA, DISABLE_HCA; QUERY_ADAPTER, SET_DRIVER_VERSION, NOP.
+//
+//   DISABLED --ENABLE_HCA--> ENABLED --INIT_HCA--> INITIALIZED
+//   INITIALIZED --TEARDOWN_HCA--> TORN_DOWN --DISABLE_HCA--> DISABLED
+//   ENABLED --DISABLE_HCA--> DISABLED
+#include <algorithm>
+#include <cstring>
+
+#include "device.h"
+
+#include "cxprm/prm/adapter.h"
+#include "cxprm/prm/hca.h"
+#include "cxprm/prm/hca_cap.h"
+#include "cxprm/prm/issi.h"
+
+namespace cxprm::emu {
+
+using prm::CRef;
+using prm::Ref;
+
+void Device::drop_objects()
+{
+	counters.objects_leaked += eqs.size() + uars.size() + dcts.size() + namespaces.size();
+	eqs.clear();
+	uars.clear();
+	dcts.clear();
+	namespaces.clear();
+}
+
+Result Device::enable_hca(Cmd &c)
+{
+	CRef<prm::enable_hca_in> in(c.in);
+	if (prm::get<prm::enable_hca_in::function_id>(in) || prm::get<prm::enable_hca_in::embedded_cpu_function>(in))
+		return fail(synd::ENABLE_BAD_FUNCTION);
+	// A fresh function: default ISSI, the profile's capabilities, page demand.
+	state = HcaState::ENABLED;
+	issi = 0;
+	caps = prof_.caps;
+	reset_pages();
+	return Result::ok();
+}
+
+Result Device::disable_hca(Cmd &c)
+{
+	CRef<prm::disable_hca_in> in(c.in);
+	if (prm::get<prm::disable_hca_in::function_id>(in) || prm::get<prm::disable_hca_in::embedded_cpu_function>(in))
+		return fail(synd::DISABLE_BAD_FUNCTION);
+	// Pages the driver did not reclaim are lost to it: count them.
+	counters.pages_leaked += pages.size();
+	pages.clear();
+	page_set.clear();
+	drop_objects();
+	state = HcaState::DISABLED;
+	owed_boot = owed_init = owed_regular = 0;
+	return Result::ok();
+}
+
+Result Device::query_issi(Cmd &c)
+{
+	Ref<prm::query_issi_out> out(c.out);
+	prm::set<prm::query_issi_out::current_issi>(out, issi);
+	prm::set<prm::query_issi_out::supported_issi_dw0>(out, prof_.issi_mask);
+	return Result::ok();
+}
+
+Result Device::set_issi(Cmd &c)
+{
+	uint32_t v = (uint32_t)prm::get<prm::set_issi_in::current_issi>(CRef<prm::set_issi_in>(c.in));
+	if (v >= 32 || !(prof_.issi_mask & (1u << v)))
+		return fail(synd::SET_ISSI_UNSUPPORTED);
+	issi = (uint16_t)v;
+	return Result::ok();
+}
+
+Result Device::init_hca(Cmd &c)
+{
+	CRef<prm::init_hca_in> in(c.in);
+	if (prof_.init_requires_issi && (prof_.issi_mask & 0x2) && issi != 1)
+		return fail(synd::INIT_ISSI_NOT_SET);
+	if (owed_boot > 0)
+		return fail(synd::INIT_BOOT_PAGES_MISSING);
+	if (owed_init > 0)
+		return fail(synd::INIT_INIT_PAGES_MISSING);
+	const uint8_t *owner = prm::bytes<prm::init_hca_in::sw_owner_id>(in);
+	bool owner_set = false;
+	for (uint32_t i = 0; i < prm::init_hca_in::sw_owner_id::width / 8; i++)
+		owner_set |= owner[i] != 0;
+	if (owner_set && !cap_cur<prm::cmd_hca_cap::sw_owner_id>())
+		return fail(synd::INIT_BAD_SW_OWNER);
+	state = HcaState::INITIALIZED;
+	owed_regular = prof_.regular_pages;
+	return Result::ok();
+}
+
+Result Device::teardown_hca(Cmd &c)
+{
+	uint32_t profile = (uint32_t)prm::get<prm::teardown_hca_in::profile>(CRef<prm::teardown_hca_in>(c.in));
+	Ref<prm::teardown_hca_out> out(c.out);
+	switch (profile) {
+	case prm::teardown_profile::GRACEFUL_CLOSE:
+	case prm::teardown_profile::FORCE_CLOSE:
+		// Objects the driver did not destroy die with the HCA (counted).
+		drop_objects();
+		state = HcaState::TORN_DOWN;
+		owed_boot = owed_init = owed_regular = 0;
+		prm::set<prm::teardown_hca_out::state>(out, prm::teardown_state::SUCCESS);
+		return Result::ok();
+	case prm::teardown_profile::PREPARE_FAST_TEARDOWN:
+		// Fast teardown is not emulated: answer FAIL so the driver falls
+		// back to a graceful teardown (what mlx5_core does on FAIL).
+		prm::set<prm::teardown_hca_out::state>(out, prm::teardown_state::FAIL);
+		return Result::ok();
+	}
+	return fail(synd::TEARDOWN_BAD_PROFILE);
+}
+
+Result Device::query_hca_cap(Cmd &c)
+{
+	CRef<prm::query_hca_cap_in> in(c.in);
+	uint16_t type = c.op_mod >> 1;
+	bool cur = c.op_mod & 1;
+	auto it = caps.find(type);
+	if (it == caps.end())
+		return fail(synd::QUERY_CAP_BAD_TYPE);
+	uint32_t fn = (uint32_t)prm::get<prm::query_hca_cap_in::function_id>(in);
+	if (prm::get<prm::query_hca_cap_in::other_function>(in)) {
+		// An eswitch manager may read its VFs' (identical) caps.
+		if (!cap_cur<prm::cmd_hca_cap::vport_group_manager>() || fn == 0 || fn > num_vfs)
+			return fail(synd::QUERY_CAP_BAD_FUNCTION);
+	} else if (fn != 0) {
+		return fail(synd::QUERY_CAP_BAD_FUNCTION);
+	}
+	const auto &img = cur ? it->second.cur : it->second.max;
+	static_assert(sizeof(img) == prm::HCA_CAP_BYTES);
+	std::memcpy(prm::bytes<prm::query_hca_cap_out::capability>(Ref<prm::query_hca_cap_out>(c.out)), img.data(),
+		    img.size());
+	return Result::ok();
+}
+
+namespace {
+
+// One settable field: take the driver's value if it is within MAX.
+template <class F> bool take_le_max(const CapImages &img, const uint8_t *want, uint8_t *next)
+{
+	using L = typename F::layout;
+	uint64_t v = prm::get<F>(CRef<L>(want));
+	if (v > prm::get<F>(CRef<L>(img.max.data())))
+		return false;
+	prm::set<F>(Ref<L>(next), v);
+	return true;
+}
+
+template <class... Fs> bool take_all_le_max(const CapImages &img, const uint8_t *want, uint8_t *next)
+{
+	return (take_le_max<Fs>(img, want, next) && ...);
+}
+
+} // namespace
+
+Result Device::set_hca_cap(Cmd &c)
+{
+	CRef<prm::set_hca_cap_in> in(c.in);
+	uint16_t type = c.op_mod >> 1;
+	auto it = caps.find(type);
+	if (it == caps.end())
+		return fail(synd::SET_CAP_BAD_TYPE);
+	if (prm::get<prm::set_hca_cap_in::other_function>(in) || prm::get<prm::set_hca_cap_in::function_id>(in))
+		return fail(synd::SET_CAP_OTHER_FUNCTION);
+	const uint8_t *want = prm::bytes<prm::set_hca_cap_in::capability>(in);
+	CapImages &img = it->second;
+	std::array<uint8_t, 4096> next = img.cur;
+
+	// Settable fields are taken within MAX; every other field keeps its
+	// CUR value whatever the driver wrote (drivers echo CUR back).
+	if (type == prm::cap::GENERAL) {
+		using cap = prm::cmd_hca_cap;
+		uint64_t csum = prm::get<cap::cmdif_checksum>(CRef<cap>(want));
+		if (csum != 0 && csum != prm::get<cap::cmdif_checksum>(CRef<cap>(img.max.data())))
+			return fail(synd::SET_CAP_BAD_CHECKSUM);
+		prm::set<cap::cmdif_checksum>(Ref<cap>(next.data()), csum);
+		if (!take_all_le_max<cap::log_uar_page_sz, cap::uar_4k, cap::pkey_table_size, cap::log_max_qp,
+				     cap::cache_line_128byte, cap::dct, cap::roce, cap::atomic,
+				     cap::release_all_pages, cap::event_cap, cap::num_vhca_ports,
+				     cap::relaxed_ordering_write, cap::relaxed_ordering_read>(img, want,
+											      next.data()))
+			return fail(synd::SET_CAP_ABOVE_MAX);
+	}
+	img.cur = next;
+	return Result::ok();
+}
+
+Result Device::query_adapter(Cmd &c)
+{
+	using pb = prm::query_adapter_param_block;
+	Ref<pb> blk = prm::sub<prm::query_adapter_out::query_adapter_struct, pb>(Ref<prm::query_adapter_out>(c.out));
+	prm::set<pb::ieee_vendor_id>(blk, prof_.ieee_vendor_id);
+	prm::set<pb::vsd_vendor_id>(blk, prof_.vendor_id);
+	std::memcpy(prm::bytes<pb::vsd>(blk), prof_.vsd.data(),
+		    std::min<size_t>(prof_.vsd.size(), pb::vsd::width / 8));
+	std::memcpy(prm::bytes<pb::vsd_contd_psid>(blk), prof_.psid.data(),
+		    std::min<size_t>(prof_.psid.size(), pb::vsd_contd_psid::width / 8));
+	return Result::ok();
+}
+
+Result Device::set_driver_version(Cmd &c)
+{
+	(void)c;
+	if (!cap_cur<prm::cmd_hca_cap::driver_version>())
+		return fail(synd::FEATURE_OFF);
+	return Result::ok();
+}
+
+Result Device::nop(Cmd &c)
+{
+	(void)c;
+	return Result::ok();
+}
+
+} // namespace cxprm::emu

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// NVMe-oF target offload namespaces: ATTACH / DETACH_NVMF_NAMESPACE and
+// QUERY_NVMF_NAMESPACE_CONTEXT (layouts provisional, see prm/nvmf.h).
+// XRQs are not modelled: every xrqn in the profile's range exists.  A
+// namespace is (xrqn, frontend nsid); its counters move through
+// simulate_nvmf_io() and a slow automatic tick (nvmf.auto_io_ms).
+#include "device.h"
+
+#include "cxprm/prm/nvmf.h"
+
+namespace cxprm::emu {
+
+using prm::CRef;
+using prm::Ref;
+
+namespace {
+constexpr uint32_t NSID_BROADCAST = 0xffffffff;
+
+bool nvmf_enabled(const Profile &prof, uint64_t cap_bit) { return prof.nvmf.supported && cap_bit; }
+} // namespace
+
+bool Device::xrq_exists(uint32_t xrqn) const
+{
+	return xrqn >= prof_.nvmf.first_xrqn && xrqn - prof_.nvmf.first_xrqn < prof_.nvmf.num_xrqs;
+}
+
+Result Device::attach_nvmf_ns(Cmd &c)
+{
+	using in_t = prm::attach_nvmf_namespace_in;
+	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
+		return fail(synd::FEATURE_OFF);
+	CRef<in_t> in(c.in);
+	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
+	uint32_t fe = (uint32_t)prm::get<in_t::frontend_namespace>(in);
+	uint32_t be = (uint32_t)prm::get<in_t::backend_namespace>(in);
+	if (!xrq_exists(xrqn))
+		return fail(synd::NVMF_BAD_XRQN);
+	if (fe == 0 || fe == NSID_BROADCAST || be == 0 || be == NSID_BROADCAST)
+		return fail(synd::NVMF_BAD_NSID);
+	if (!prm::get<in_t::lba_data_size>(in))
+		return fail(synd::NVMF_BAD_LBA_SIZE);
+	if (namespaces.count({xrqn, fe}))
+		return fail(synd::NVMF_NS_EXISTS);
+	if (namespaces.size() >= prof_.nvmf.max_namespaces)
+		return fail(synd::NVMF_NS_LIMIT);
+	Namespace &ns = namespaces[{xrqn, fe}];
+	ns.backend_nsid = be;
+	ns.lba_data_size = (uint16_t)prm::get<in_t::lba_data_size>(in);
+	ns.backend_ctrl = (uint16_t)prm::get<in_t::backend_controller_id>(in);
+	return Result::ok();
+}
+
+Result Device::detach_nvmf_ns(Cmd &c)
+{
+	using in_t = prm::detach_nvmf_namespace_in;
+	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
+		return fail(synd::FEATURE_OFF);
+	CRef<in_t> in(c.in);
+	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
+	if (!xrq_exists(xrqn))
+		return fail(synd::NVMF_BAD_XRQN);
+	if (!namespaces.erase({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)}))
+		return fail(synd::NVMF_NS_UNKNOWN_DETACH);
+	return Result::ok();
+}
+
+Result Device::query_nvmf_ns(Cmd &c)
+{
+	using in_t = prm::query_nvmf_namespace_in;
+	using ctx_t = prm::nvmf_frontend_namespace_context;
+	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
+		return fail(synd::FEATURE_OFF);
+	CRef<in_t> in(c.in);
+	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
+	if (!xrq_exists(xrqn))
+		return fail(synd::NVMF_BAD_XRQN);
+	auto it = namespaces.find({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)});
+	if (it == namespaces.end())
+		return fail(synd::NVMF_NS_UNKNOWN_QUERY);
+	const NvmfCounters &k = it->second.c;
+	Ref<ctx_t> ctx = prm::sub<prm::query_nvmf_namespace_out::ns_ctx, ctx_t>(Ref<prm::query_nvmf_namespace_out>(c.out));
+#define CXPRM_EMU_SET64_(name, v)                                          \
+	prm::set<ctx_t::name##_high>(ctx, (uint32_t)((v) >> 32));          \
+	prm::set<ctx_t::name##_low>(ctx, (uint32_t)(v))
+	CXPRM_EMU_SET64_(num_read_cmd, k.read_cmds);
+	CXPRM_EMU_SET64_(num_read_blocks, k.read_blocks);
+	CXPRM_EMU_SET64_(num_write_cmd, k.write_cmds);
+	CXPRM_EMU_SET64_(num_write_blocks, k.write_blocks);
+	CXPRM_EMU_SET64_(num_write_inline_cmd, k.write_inline_cmds);
+	CXPRM_EMU_SET64_(num_flush_cmd, k.flush_cmds);
+	CXPRM_EMU_SET64_(num_error_cmd, k.error_cmds);
+	CXPRM_EMU_SET64_(num_backend_error_cmd, k.backend_error_cmds);
+#undef CXPRM_EMU_SET64_
+	prm::set<ctx_t::current_q_depth>(ctx, k.current_q_depth);
+	if (cap_cur<prm::nvmf_cap::last_req_latency>()) {
+		prm::set<ctx_t::last_read_req_latency>(ctx, k.last_read_latency);
+		prm::set<ctx_t::last_write_req_latency>(ctx, k.last_write_latency);
+	}
+	return Result::ok();
+}
+
+bool Device::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)
+{
+	auto it = namespaces.find({xrqn, nsid});
+	if (it == namespaces.end())
+		return false;
+	NvmfCounters &k = it->second.c;
+	k.read_cmds += io.read_cmds;
+	k.read_blocks += io.read_blocks;
+	k.write_cmds += io.write_cmds;
+	k.write_blocks += io.write_blocks;
+	k.write_inline_cmds += io.write_inline_cmds;
+	k.flush_cmds += io.flush_cmds;
+	k.error_cmds += io.error_cmds;
+	k.backend_error_cmds += io.backend_error_cmds;
+	// A plausible queue depth and latencies (us) for what just happened.
+	uint64_t cmds = io.read_cmds + io.write_cmds + io.flush_cmds;
+	k.current_q_depth = (uint32_t)(cmds > 128 ? 128 : cmds);
+	if (io.read_cmds)
+		k.last_read_latency = (uint32_t)(8 + io.read_blocks / io.read_cmds);
+	if (io.write_cmds)
+		k.last_write_latency = (uint32_t)(12 + io.write_blocks / io.write_cmds);
+	return true;
+}
+
+} // namespace cxprm::emu

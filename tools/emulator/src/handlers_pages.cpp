@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// QUERY_PAGES / MANAGE_PAGES: the firmware's demand for host memory.
+//
+// Demand is three counters: boot and init pages (owed from ENABLE_HCA on;
+// INIT_HCA refuses while either is still owed) and regular pages (owed from
+// INIT_HCA on, changed by request_pages(); negative = firmware wants pages
+// back).  GIVE pays boot first, then init (before INIT_HCA) or regular
+// (after); pages beyond the demand are kept too.  TAKE returns pages only
+// when firmware has some to give back: after TEARDOWN_HCA all of them
+// (QUERY_PAGES regular answers -held), before that only what a negative
+// page request released.  Pages go back most recently given first.
+#include <algorithm>
+#include <vector>
+
+#include "device.h"
+
+#include "cxprm/prm/eq.h"
+#include "cxprm/prm/flex.h"
+#include "cxprm/prm/pages.h"
+#include "cxprm/prm/transport.h"
+#include "layout_check.h"
+
+namespace cxprm::emu {
+
+using prm::CRef;
+using prm::Ref;
+namespace qp = prm::query_pages_op;
+namespace mp = prm::manage_pages_op;
+
+void Device::reset_pages()
+{
+	pages.clear();
+	page_set.clear();
+	owed_boot = prof_.boot_pages;
+	owed_init = prof_.init_pages;
+	owed_regular = 0;
+}
+
+int32_t Device::pages_wanted(uint16_t op_mod) const
+{
+	switch (state) {
+	case HcaState::DISABLED:
+		return 0;
+	case HcaState::TORN_DOWN:
+		return op_mod == qp::REGULAR ? -(int32_t)pages.size() : 0;
+	case HcaState::ENABLED:
+	case HcaState::INITIALIZED:
+		break;
+	}
+	switch (op_mod) {
+	case qp::BOOT:
+		return std::max(owed_boot, 0);
+	case qp::INIT:
+		return std::max(owed_init, 0);
+	case qp::REGULAR:
+		return owed_regular;
+	}
+	return 0;
+}
+
+Result Device::query_pages(Cmd &c)
+{
+	CRef<prm::query_pages_in> in(c.in);
+	if (c.op_mod < qp::BOOT || c.op_mod > qp::REGULAR)
+		return fail(synd::QUERY_PAGES_BAD_OPMOD);
+	if (prm::get<prm::query_pages_in::function_id>(in) || prm::get<prm::query_pages_in::embedded_cpu_function>(in))
+		return fail(synd::QUERY_PAGES_BAD_FUNCTION);
+	Ref<prm::query_pages_out> out(c.out);
+	prm::set<prm::query_pages_out::function_id>(out, 0);
+	prm::set<prm::query_pages_out::num_pages>(out, (uint32_t)pages_wanted(c.op_mod));
+	return Result::ok();
+}
+
+Result Device::manage_pages(Cmd &c)
+{
+	using tail_in = prm::manage_pages_in_pas;
+	using tail_out = prm::manage_pages_out_pas;
+	CRef<prm::manage_pages_in> in(c.in);
+	if (c.op_mod > mp::TAKE)
+		return fail(synd::MANAGE_PAGES_BAD_OPMOD);
+	if (prm::get<prm::manage_pages_in::function_id>(in) ||
+	    prm::get<prm::manage_pages_in::embedded_cpu_function>(in))
+		return fail(synd::MANAGE_PAGES_BAD_FUNCTION);
+	const uint32_t n = (uint32_t)prm::get<prm::manage_pages_in::input_num_entries>(in);
+
+	switch (c.op_mod) {
+	case mp::CANT_GIVE:
+		// The driver cannot satisfy a request: firmware stops asking.
+		if (state == HcaState::INITIALIZED && owed_regular > 0)
+			owed_regular = 0;
+		return Result::ok();
+
+	case mp::GIVE: {
+		if (state == HcaState::TORN_DOWN)
+			return fail(synd::GIVE_TORN_DOWN);
+		if (n > tail_in::entries_in(c.inlen))
+			return fail(synd::GIVE_INLEN);
+		std::vector<uint64_t> batch;
+		batch.reserve(n);
+		std::vector<uint8_t> probe(prm::ADAPTER_PAGE_SIZE);
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *e = prm::tail_entry<tail_in>(in, i);
+			if (!reserved_clear<prm::cmd_pas>(e))
+				return fail(synd::GIVE_UNALIGNED);
+			uint64_t pa = prm::get_pas<tail_in>(in, i);
+			if (page_set.count(pa) || std::find(batch.begin(), batch.end(), pa) != batch.end())
+				return fail(synd::GIVE_DUPLICATE);
+			if (!p_.dma_read(pa, probe.data(), probe.size()))
+				return fail(synd::GIVE_UNREACHABLE);
+			batch.push_back(pa);
+		}
+		for (uint64_t pa : batch) {
+			pages.push_back(pa);
+			page_set.insert(pa);
+		}
+		pages_given += n;
+		int32_t left = (int32_t)n;
+		auto pay = [&left](int32_t &owed) {
+			int32_t k = std::min(left, std::max(owed, 0));
+			owed -= k;
+			left -= k;
+		};
+		if (state == HcaState::ENABLED) {
+			pay(owed_boot);
+			pay(owed_init);
+		} else {
+			pay(owed_regular);
+		}
+		return Result::ok();
+	}
+
+	case mp::TAKE: {
+		uint32_t releasable = state == HcaState::TORN_DOWN ? (uint32_t)pages.size()
+				      : state == HcaState::INITIALIZED ? (uint32_t)std::max(-owed_regular, 0)
+									: 0;
+		releasable = std::min<uint32_t>(releasable, (uint32_t)pages.size());
+		uint32_t k = std::min(n, releasable);
+		if (c.outlen < tail_out::bytes_for(k))
+			return fail(synd::TAKE_OUTLEN);
+		Ref<prm::manage_pages_out> out(c.out);
+		for (uint32_t i = 0; i < k; i++) {
+			uint64_t pa = pages.back();
+			pages.pop_back();
+			page_set.erase(pa);
+			prm::set_pas<tail_out>(out, i, pa);
+		}
+		prm::set<prm::manage_pages_out::output_num_entries>(out, k);
+		pages_taken += k;
+		if (state == HcaState::INITIALIZED)
+			owed_regular += (int32_t)k;
+		return Result::ok();
+	}
+	}
+	return fail(synd::MANAGE_PAGES_BAD_OPMOD);
+}
+
+bool Device::request_pages(int32_t n)
+{
+	if (state != HcaState::INITIALIZED || n == 0)
+		return false;
+	if (n < 0 && (uint64_t)-(int64_t)n > pages.size())
+		return false;
+	owed_regular += n;
+	uint8_t data[prm::pages_req_event::size_bytes] = {};
+	Ref<prm::pages_req_event> ev(data);
+	prm::set<prm::pages_req_event::function_id>(ev, 0);
+	prm::set<prm::pages_req_event::num_pages>(ev, (uint32_t)n);
+	post_event(prm::event::PAGE_REQUEST, 0, data);
+	return true;
+}
+
+} // namespace cxprm::emu

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The initialization segment at BAR offset 0: what firmware publishes
+// there (fw_rev, cmd_interface_rev, queue geometry, initializing, health)
+// and what it reads back (queue address, doorbell vector).
+#pragma once
+
+#include <cstdint>
+
+#include "bar.h"
+#include "cxprm_emu/emulator.h"
+
+namespace cxprm::emu {
+
+class InitSegment {
+public:
+	InitSegment(Bar &bar, const Profile &profile) : bar_(bar), prof_(profile) {}
+
+	// Zeroes the BAR and writes the reset-time init segment.
+	void reset(bool initializing);
+	void clear_initializing();
+	bool initializing() const;
+
+	// health_counter += 1 (24 bits); the syndrome byte is left alone.
+	void tick_health();
+	uint32_t health_counter() const;
+	// Firmware death: health buffer synd/rfr/valid and health_syndrome.
+	void set_health_error(uint8_t synd);
+	// Surprise removal: every BAR dword reads 0xffffffff.
+	void fill_gone();
+
+	// log_cmdq_size/stride are firmware's: if the driver's write of the
+	// cmdq_phy_addr_31_12 dword changed them, put the profile's back.
+	void enforce_geometry();
+	uint64_t cmdq_base() const;
+	uint8_t nic_interface() const;
+
+	// Takes the pending doorbell bits (atomic exchange with 0).
+	uint32_t take_doorbell();
+
+private:
+	Bar &bar_;
+	const Profile &prof_;
+};
+
+} // namespace cxprm::emu

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Reserved-bit checks driven by the layout tables: every bit of a layout
+// that no named field covers is reserved, and firmware wants it zero.  Only
+// used on layouts whose field lists are complete (every non-reserved field
+// of the mlx5_ifc.h struct is named), which holds for the *_in layouts,
+// eqc and dctc the emulator checks; cmd_hca_cap is deliberately partial and
+// is never checked this way.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "cxprm/layout.h"
+
+namespace cxprm::emu {
+
+// Byte mask of the named bits of L (bit numbering as mlx5_ifc.h: bit 0 is
+// the MSB of byte 0).
+template <class L> constexpr std::array<uint8_t, L::size_bytes> named_bits()
+{
+	std::array<uint8_t, L::size_bytes> m{};
+	for (uint32_t i = 0; i < L::nfields; i++)
+		for (uint32_t b = L::fields[i].offset; b < L::fields[i].offset + L::fields[i].width; b++)
+			m[b / 8] |= (uint8_t)(0x80u >> (b % 8));
+	return m;
+}
+
+// Whether the reserved bits of the first min(len, L::size_bytes) bytes of p are clear.
+template <class L> bool reserved_clear(const uint8_t *p, uint32_t len = L::size_bytes)
+{
+	static constexpr std::array<uint8_t, L::size_bytes> named = named_bits<L>();
+	uint32_t n = len < L::size_bytes ? len : L::size_bytes;
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i] & (uint8_t)~named[i])
+			return false;
+	return true;
+}
+
+// Reserved bits of the dword holding F below F (the low bits of a
+// "pointer_31_9"-style field).
+template <class F> uint32_t bits_below(const uint8_t *layout_base)
+{
+	constexpr uint32_t shift = 32 - F::offset % 32 - F::width;
+	if constexpr (shift == 0)
+		return 0;
+	else
+		return load_be32(layout_base + prm::dword_byte_offset<F>()) & ((1u << shift) - 1);
+}
+
+} // namespace cxprm::emu

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// MANAGE_PAGES validation and page requests.
+#include "test_driver.h"
+
+namespace cxprm::emu::test {
+namespace {
+
+struct PagesTest : ::testing::Test {
+	FakePlatform plat{32u << 20};
+	Emulator emu{plat, quiet()};
+	TestDriver drv{plat, emu};
+	void SetUp() override
+	{
+		drv.init_queue();
+		ASSERT_EQ(drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
+	}
+	Msg give_msg(const std::vector<uint64_t> &pas, int32_t declared = -1)
+	{
+		using tail = prm::manage_pages_in_pas;
+		Msg m = make_in<prm::manage_pages_in>(op::MANAGE_PAGES, prm::manage_pages_op::GIVE, pas.size() * 8);
+		prm::set<prm::manage_pages_in::input_num_entries>(m.as<prm::manage_pages_in>(),
+								   declared < 0 ? pas.size() : (uint32_t)declared);
+		for (size_t i = 0; i < pas.size(); i++)
+			store_be64(prm::tail_entry<tail>(m.as<prm::manage_pages_in>(), (uint32_t)i), pas[i]);
+		return m;
+	}
+};
+
+TEST_F(PagesTest, GiveValidation)
+{
+	uint64_t a = plat.alloc(4096), b = plat.alloc(4096);
+	Answer r = drv.run<prm::manage_pages_out>(give_msg({a, b + 0x800}));
+	EXPECT_EQ(r.status, st::BAD_PARAM_ERR);
+	EXPECT_EQ(r.syndrome, synd::GIVE_UNALIGNED);
+	EXPECT_EQ(emu.pages_held(), 0u) << "a failed GIVE keeps nothing";
+
+	plat.deny(b, 4096);
+	r = drv.run<prm::manage_pages_out>(give_msg({a, b}));
+	EXPECT_EQ(r.syndrome, synd::GIVE_UNREACHABLE);
+	plat.allow_all();
+
+	r = drv.run<prm::manage_pages_out>(give_msg({a, a}));
+	EXPECT_EQ(r.syndrome, synd::GIVE_DUPLICATE);
+
+	r = drv.run<prm::manage_pages_out>(give_msg({a, b}, 3));
+	EXPECT_EQ(r.status, st::BAD_INP_LEN_ERR);
+	EXPECT_EQ(r.syndrome, synd::GIVE_INLEN);
+
+	ASSERT_EQ(drv.run<prm::manage_pages_out>(give_msg({a, b})).status, st::OK);
+	EXPECT_EQ(emu.pages_held(), 2u);
+	r = drv.run<prm::manage_pages_out>(give_msg({b}));
+	EXPECT_EQ(r.syndrome, synd::GIVE_DUPLICATE) << "already held";
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::BOOT), emu.profile().boot_pages - 2);
+}
+
+TEST_F(PagesTest, BadOpModAndFunction)
+{
+	Answer r = drv.exec(make_in<prm::query_pages_in>(op::QUERY_PAGES, 4), 16);
+	EXPECT_EQ(r.syndrome, synd::QUERY_PAGES_BAD_OPMOD);
+	Msg m = make_in<prm::query_pages_in>(op::QUERY_PAGES, 1);
+	prm::set<prm::query_pages_in::function_id>(m.as<prm::query_pages_in>(), 2);
+	EXPECT_EQ(drv.exec(m, 16).syndrome, synd::QUERY_PAGES_BAD_FUNCTION);
+	EXPECT_EQ(drv.exec(make_in<prm::manage_pages_in>(op::MANAGE_PAGES, 3), 16).syndrome,
+		  synd::MANAGE_PAGES_BAD_OPMOD);
+}
+
+TEST_F(PagesTest, TakeBeforeTeardownReturnsNothing)
+{
+	ASSERT_EQ(drv.give_pages(4).status, st::OK);
+	Msg m = make_in<prm::manage_pages_in>(op::MANAGE_PAGES, prm::manage_pages_op::TAKE);
+	prm::set<prm::manage_pages_in::input_num_entries>(m.as<prm::manage_pages_in>(), 4);
+	Answer r = drv.run<prm::manage_pages_out>(m, 32);
+	ASSERT_EQ(r.status, st::OK);
+	EXPECT_EQ(prm::get<prm::manage_pages_out::output_num_entries>(r.as<prm::manage_pages_out>()), 0u);
+	EXPECT_EQ(emu.pages_held(), 4u);
+}
+
+struct PageRequestTest : InitializedTest {};
+
+TEST_F(PageRequestTest, PositiveAndNegativeRequests)
+{
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::REGULAR), 0);
+	ASSERT_TRUE(emu.request_pages(10));
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::REGULAR), 10);
+	ASSERT_EQ(drv.give_pages(10).status, st::OK);
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::REGULAR), 0);
+
+	uint64_t held = emu.pages_held();
+	ASSERT_TRUE(emu.request_pages(-6));
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::REGULAR), -6);
+	Msg m = make_in<prm::manage_pages_in>(op::MANAGE_PAGES, prm::manage_pages_op::TAKE);
+	prm::set<prm::manage_pages_in::input_num_entries>(m.as<prm::manage_pages_in>(), 100);
+	// Output too short for the 6 pages firmware would return.
+	Answer r = drv.exec(m, 16 + 8);
+	EXPECT_EQ(r.status, st::BAD_OUTP_LEN_ERR);
+	EXPECT_EQ(r.syndrome, synd::TAKE_OUTLEN);
+	r = drv.run<prm::manage_pages_out>(m, 100 * 8);
+	ASSERT_EQ(r.status, st::OK);
+	EXPECT_EQ(prm::get<prm::manage_pages_out::output_num_entries>(r.as<prm::manage_pages_out>()), 6u);
+	EXPECT_EQ(emu.pages_held(), held - 6);
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::REGULAR), 0);
+
+	EXPECT_FALSE(emu.request_pages(-(int32_t)emu.pages_held() - 1));
+}
+
+TEST_F(PageRequestTest, CantGiveClearsDemand)
+{
+	ASSERT_TRUE(emu.request_pages(3));
+	Answer r = drv.run<prm::manage_pages_out>(
+		make_in<prm::manage_pages_in>(op::MANAGE_PAGES, prm::manage_pages_op::CANT_GIVE));
+	EXPECT_EQ(r.status, st::OK);
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::REGULAR), 0);
+}
+
+} // namespace
+} // namespace cxprm::emu::test

@@ -1,0 +1,556 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a Debian kernel in QEMU (TCG) with a busybox initramfs holding
+# cxprm.ko, an ivshmem-plain device whose BAR is a shared file, and guest RAM
+# in a shared file; run a host-side program ("the emulator") on both files;
+# load the module, bind the ivshmem device to cxprm, run a command in the
+# guest, power off, and exit with the command's exit status.
+#
+#   tools/qemu/run-guest.sh [options] [--] [GUEST COMMAND...]
+#
+# See --help and Documentation/kernel-module.rst.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+
+usage() {
+	cat <<'EOF'
+usage: run-guest.sh [options] [--] [GUEST COMMAND...]
+
+Guest contents
+  --ko PATH            cxprm.ko to put in the guest (default: <repo>/cxprm.ko)
+  --no-module          no cxprm.ko at all (implies --no-load)
+  --no-load            put cxprm.ko in /cxprm/cxprm.ko but do not insmod it
+  --no-bind            insmod cxprm.ko but do not bind the ivshmem device
+  --cmd STRING         guest shell command (or give it after the options)
+  --script FILE        guest shell script to run instead of a command
+  --file SRC[:DEST]    copy a host file into the guest (default DEST
+                       /cxprm/<basename>); repeatable; host programs must
+                       be static
+  --module NAME|PATH   extra kernel module, insmod'ed before cxprm.ko;
+                       a NAME is looked up (with its dependencies) in
+                       modules.dep of --moddir; repeatable
+  --modules-list FILE  one --module argument per line (# comments)
+Kernel and machine
+  --kver VERSION       kernel release (default: cxprm.ko's vermagic, else
+                       the newest /boot/vmlinuz-*)
+  --kernel PATH        kernel image (default: /boot/vmlinuz-<kver>)
+  --no-pvh             boot the compressed bzImage through SeaBIOS instead of
+                       the extracted vmlinux through its PVH entry (the
+                       default; about 4 s faster under TCG, cached in
+                       $CXPRM_QEMU_CACHE, default <repo>/.cache/qemu)
+  --moddir DIR         module tree for --module NAME (/lib/modules/<kver>)
+  --mem MB             guest RAM in MiB (default 512)
+  --smp N              vCPUs (default 2)
+  --bar-size SIZE      ivshmem BAR size, power of two (default 1M)
+  --append ARGS        extra kernel command-line arguments
+  --verbose            all kernel messages on the console (default: only
+                       warnings and worse; dmesg in the guest has all)
+Host side
+  --emulator CMD       host program, run as: CMD RAM_FILE BAR_FILE (CMD is
+                       split by the shell); must create $CXPRM_READY_FILE
+                       once the BAR is set up (default: the placeholder
+                       tools/qemu/cxprm-fakedev, built automatically)
+  --no-emulator        no host program (the BAR stays zero)
+  --ready-timeout S    wait this long for $CXPRM_READY_FILE (default 30)
+Run control
+  --timeout S          kill the guest after S seconds (default 300)
+  --allow-splats       do not fail on a kernel WARNING/BUG/Oops in dmesg
+  --console-log FILE   save the guest console output
+  --emulator-log FILE  save the host program's output
+  --keep               keep the work directory (initramfs, logs)
+  -q, --quiet          do not stream the console (printed on failure)
+  -h, --help
+
+Exit status: the guest command's exit status; 124 timeout; 125 harness,
+QEMU or guest setup failure (no exit marker, insmod or bind failed);
+126 emulator failure; 120 kernel WARNING/BUG/Oops (with a zero guest
+status, unless --allow-splats).
+
+The guest command runs with CXPRM_BDF (the ivshmem device) in its
+environment; /bin/cxprm-bind [BDF] and /bin/cxprm-unbind [BDF] bind and
+unbind by hand.
+EOF
+}
+
+die() {
+	echo "run-guest: $*" >&2
+	exit 125
+}
+
+ko="$repo/cxprm.ko"
+with_module=1 load=1 bind=1
+guest_cmd="" guest_script=""
+files=() extra_modules=()
+kver="" kernel="" moddir="" pvh=1
+mem=512 smp=2 bar_size=1M append="" verbose=0
+emulator="" with_emulator=1 ready_timeout=30
+timeout_s=300 allow_splats=0 console_log="" emulator_log="" keep=0 quiet=0
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--ko) ko=$2; shift ;;
+	--no-module) with_module=0; load=0; bind=0 ;;
+	--no-load) load=0; bind=0 ;;
+	--no-bind) bind=0 ;;
+	--cmd) guest_cmd=$2; shift ;;
+	--script) guest_script=$2; shift ;;
+	--file) files+=("$2"); shift ;;
+	--module) extra_modules+=("$2"); shift ;;
+	--modules-list)
+		while read -r line; do
+			line=${line%%#*}
+			line=$(echo "$line" | xargs)
+			[ -n "$line" ] && extra_modules+=("$line")
+		done <"$2"
+		shift ;;
+	--kver) kver=$2; shift ;;
+	--kernel) kernel=$2; shift ;;
+	--moddir) moddir=$2; shift ;;
+	--no-pvh) pvh=0 ;;
+	--mem) mem=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--bar-size) bar_size=$2; shift ;;
+	--append) append=$2; shift ;;
+	--verbose) verbose=1 ;;
+	--emulator) emulator=$2; shift ;;
+	--no-emulator) with_emulator=0 ;;
+	--ready-timeout) ready_timeout=$2; shift ;;
+	--timeout) timeout_s=$2; shift ;;
+	--allow-splats) allow_splats=1 ;;
+	--console-log) console_log=$2; shift ;;
+	--emulator-log) emulator_log=$2; shift ;;
+	--keep) keep=1 ;;
+	-q | --quiet) quiet=1 ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; break ;;
+	-*) echo "run-guest: unknown option $1" >&2; usage >&2; exit 125 ;;
+	*) break ;;
+	esac
+	shift
+done
+if [ $# -gt 0 ]; then
+	[ -z "$guest_cmd" ] || die "give the guest command either with --cmd or after the options"
+	guest_cmd="$*"
+fi
+[ -z "$guest_cmd" ] || [ -z "$guest_script" ] || die "--cmd and --script are exclusive"
+
+for tool in qemu-system-x86_64 cpio timeout; do
+	command -v "$tool" >/dev/null || die "$tool not found"
+done
+busybox=$(command -v busybox || true)
+if [ -z "$busybox" ] || ldd "$busybox" >/dev/null 2>&1; then
+	die "a static busybox is needed (apt-get install busybox-static)"
+fi
+
+# --- kernel ----------------------------------------------------------------
+if [ "$with_module" = 1 ]; then
+	[ -f "$ko" ] || die "$ko not found: build the module first (make module)"
+	if [ -z "$kver" ]; then
+		kver=$(modinfo -F vermagic "$ko" 2>/dev/null | awk '{print $1}' || true)
+	fi
+fi
+if [ -z "$kver" ] && [ -z "$kernel" ]; then
+	newest=$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$newest" ] || die "no /boot/vmlinuz-*: give --kernel"
+	kver=${newest#/boot/vmlinuz-}
+fi
+[ -n "$kernel" ] || kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || die "cannot read kernel image $kernel"
+[ -n "$moddir" ] || moddir=/lib/modules/$kver
+
+# A bzImage spends seconds decompressing itself under TCG.  QEMU can start
+# the uncompressed vmlinux directly at its PVH entry (CONFIG_PVH, an ELF
+# note of type 0x12), so extract it once (like scripts/extract-vmlinux).
+pvh_vmlinux() {
+	local img=$1 cache key out magic off tmp
+	cache=${CXPRM_QEMU_CACHE:-$repo/.cache/qemu}
+	key=$(stat -L -c '%s-%Y' "$img")
+	out=$cache/vmlinux-$(basename "$img")-$key
+	if [ -s "$out" ]; then
+		echo "$out"
+		return 0
+	fi
+	mkdir -p "$cache" || return 1
+	tmp=$(mktemp "$cache/.vmlinux.XXXXXXXX") || return 1
+	for magic in '\xfd7zXZ\x00:xz -dc' '\x28\xb5\x2f\xfd:zstd -qdc' '\x1f\x8b\x08:gzip -dc'; do
+		for off in $(LC_ALL=C grep -obUaP "${magic%%:*}" "$img" 2>/dev/null | head -n 4 | cut -d: -f1); do
+			tail -c +$((off + 1)) "$img" | ${magic#*:} >"$tmp" 2>/dev/null || true
+			if [ "$(head -c 4 "$tmp" | od -An -c | tr -d ' ')" = '177ELF' ] &&
+				readelf -n "$tmp" 2>/dev/null | grep -q 'Unknown note type: (0x00000012)'; then
+				mv "$tmp" "$out"
+				echo "$out"
+				return 0
+			fi
+		done
+	done
+	rm -f "$tmp"
+	return 1
+}
+boot_image=$kernel
+if [ "$(head -c 4 "$kernel" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+	:	# already an ELF vmlinux: QEMU boots it at its PVH entry
+elif [ "$pvh" = 1 ]; then
+	if vmlinux=$(pvh_vmlinux "$kernel"); then
+		boot_image=$vmlinux
+	else
+		echo "run-guest: no PVH-bootable vmlinux in $kernel, booting it through the BIOS" >&2
+	fi
+fi
+
+# --- work area and shared files ----------------------------------------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/cxprm-qemu.XXXXXXXX")
+shm_base=$(mktemp /dev/shm/cxprm-qemu.XXXXXXXX)
+ram_file=$shm_base.ram
+bar_file=$shm_base.bar
+qemu_pid="" tail_pid="" emu_pid=""
+
+# shellcheck disable=SC2317 # called from the EXIT trap
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM HUP
+	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
+		kill -TERM "$qemu_pid" 2>/dev/null || true
+		wait "$qemu_pid" 2>/dev/null || true
+	fi
+	if [ -n "$tail_pid" ]; then
+		kill "$tail_pid" 2>/dev/null || true
+		wait "$tail_pid" 2>/dev/null || true
+	fi
+	if [ -n "$emu_pid" ] && kill -0 "$emu_pid" 2>/dev/null; then
+		# Its own process group (setsid): stop it and its children.
+		kill -TERM -- "-$emu_pid" 2>/dev/null || true
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$emu_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL -- "-$emu_pid" 2>/dev/null || true
+		wait "$emu_pid" 2>/dev/null || true
+	fi
+	rm -f "$shm_base" "$ram_file" "$bar_file"
+	if [ "$keep" = 1 ]; then
+		echo "run-guest: work directory kept: $work" >&2
+	else
+		rm -rf "$work"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# --- initramfs -------------------------------------------------------------
+root=$work/root
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,cxprm,lib/modules/extra}
+cp "$busybox" "$root/bin/busybox"
+for app in $("$busybox" --list); do
+	[ -e "$root/bin/$app" ] || ln -s busybox "$root/bin/$app"
+done
+# The kernel opens /dev/console before init runs.
+mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+
+# Extra modules: resolve names with their dependencies, in load order.
+modorder=$root/cxprm/modules.list
+: >"$modorder"
+add_module_file() {
+	local src=$1 name
+	name=$(basename "$src")
+	name=${name%.xz}; name=${name%.zst}; name=${name%.gz}
+	grep -qx "$name" "$modorder" && return 0
+	case "$src" in
+	*.xz) xz -dc "$src" >"$root/lib/modules/extra/$name" ;;
+	*.zst) zstd -qdc "$src" >"$root/lib/modules/extra/$name" ;;
+	*.gz) gzip -dc "$src" >"$root/lib/modules/extra/$name" ;;
+	*) cp "$src" "$root/lib/modules/extra/$name" ;;
+	esac
+	echo "$name" >>"$modorder"
+}
+resolve_module() {
+	local want=$1 line path deps dep i
+	if [ -f "$want" ]; then
+		add_module_file "$want"
+		return
+	fi
+	[ -f "$moddir/modules.dep" ] || die "no $moddir/modules.dep to look up module $want"
+	want=${want//-/_}
+	line=$(awk -F: -v w="$want" '{
+		n = $1; sub(/.*\//, "", n); sub(/\.ko(\.[a-z]+)?$/, "", n); gsub(/-/, "_", n)
+		if (n == w) { print; exit }
+	}' "$moddir/modules.dep")
+	if [ -z "$line" ]; then
+		if tr '-' '_' <"$moddir/modules.builtin" 2>/dev/null | grep -q "/${want}\.ko\$"; then
+			echo "run-guest: module $1 is built into the kernel" >&2
+			return
+		fi
+		die "module $1 not found in $moddir"
+	fi
+	path=${line%%:*}
+	read -r -a deps <<<"${line#*:}"
+	# modules.dep lists dependencies so that the last one loads first.
+	for ((i = ${#deps[@]} - 1; i >= 0; i--)); do
+		dep=${deps[i]}
+		add_module_file "$moddir/$dep"
+	done
+	add_module_file "$moddir/$path"
+}
+for m in "${extra_modules[@]+"${extra_modules[@]}"}"; do
+	resolve_module "$m"
+done
+
+[ "$with_module" = 1 ] && cp "$ko" "$root/cxprm/cxprm.ko"
+
+for spec in "${files[@]+"${files[@]}"}"; do
+	src=${spec%%:*}
+	dest=/cxprm/$(basename "$src")
+	[ "$spec" = "$src" ] || dest=${spec#*:}
+	[ -e "$src" ] || die "--file $src: no such file"
+	mkdir -p "$root$(dirname "$dest")"
+	cp -a "$src" "$root$dest"
+done
+
+if [ -n "$guest_script" ]; then
+	cp "$guest_script" "$root/cxprm/cmd.sh"
+else
+	printf '%s\n' "${guest_cmd:-true}" >"$root/cxprm/cmd.sh"
+fi
+
+cat >"$root/cxprm/config" <<EOF
+CXPRM_LOAD=$load
+CXPRM_BIND=$bind
+EOF
+
+cat >"$root/bin/cxprm-bind" <<'EOF'
+#!/bin/sh
+# cxprm-bind [BDF]: bind BDF (default: every ivshmem-plain device) to cxprm.
+rc=0
+if [ $# -gt 0 ]; then
+	devs=$*
+else
+	devs=
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
+			devs="$devs ${d##*/}"
+	done
+fi
+[ -n "$devs" ] || { echo "cxprm-bind: no ivshmem device" >&2; exit 1; }
+for bdf in $devs; do
+	d=/sys/bus/pci/devices/$bdf
+	[ -e "$d/driver" ] && [ "$(basename "$(readlink "$d/driver")")" != cxprm ] &&
+		echo "$bdf" >"$d/driver/unbind"
+	echo cxprm >"$d/driver_override"
+	echo "$bdf" >/sys/bus/pci/drivers_probe
+	if [ "$(basename "$(readlink "$d/driver" 2>/dev/null)")" = cxprm ]; then
+		echo "cxprm-bind: $bdf bound to cxprm"
+	else
+		echo "cxprm-bind: $bdf did not bind to cxprm" >&2
+		rc=1
+	fi
+done
+exit $rc
+EOF
+cat >"$root/bin/cxprm-unbind" <<'EOF'
+#!/bin/sh
+# cxprm-unbind [BDF]: unbind BDF (default: all devices bound to cxprm).
+drv=/sys/bus/pci/drivers/cxprm
+if [ $# -gt 0 ]; then
+	devs=$*
+else
+	devs=$(cd "$drv" 2>/dev/null && ls -d ????:??:??.? 2>/dev/null)
+fi
+for bdf in $devs; do
+	echo "$bdf" >"$drv/unbind" && echo "cxprm-unbind: $bdf unbound"
+done
+EOF
+
+cat >"$root/init" <<'EOF'
+#!/bin/sh
+export PATH=/bin:/sbin
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+. /cxprm/config
+echo "CXPRM-GUEST: init at $(cut -d' ' -f1 /proc/uptime)s, kernel $(uname -r)"
+
+finish() {
+	if dmesg | grep -Eq 'cut here|BUG:|Oops|general protection|Call Trace:|UBSAN:|KASAN:'; then
+		echo "CXPRM-KERNEL-SPLAT"
+		dmesg | tail -n 80
+	fi
+	echo "CXPRM-EXIT $1"
+	sleep 0.2	# let the UART drain before the power goes
+	poweroff -f
+	sleep 5
+	echo o >/proc/sysrq-trigger
+}
+setup_failed() {
+	echo "CXPRM-SETUP-FAILED: $*"
+	dmesg | tail -n 30
+	finish 125
+}
+
+for m in $(cat /cxprm/modules.list); do
+	insmod "/lib/modules/extra/$m" || setup_failed "insmod $m"
+done
+if [ "$CXPRM_LOAD" = 1 ]; then
+	insmod /cxprm/cxprm.ko || setup_failed "insmod cxprm.ko"
+fi
+export CXPRM_BDF=
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
+		CXPRM_BDF=${d##*/}
+done
+if [ "$CXPRM_BIND" = 1 ]; then
+	cxprm-bind "$CXPRM_BDF" || setup_failed "bind $CXPRM_BDF"
+fi
+echo "CXPRM-GUEST: running command at $(cut -d' ' -f1 /proc/uptime)s"
+cd /cxprm
+sh /cxprm/cmd.sh
+finish $?
+EOF
+chmod +x "$root/init" "$root/bin/cxprm-bind" "$root/bin/cxprm-unbind" "$root/cxprm/cmd.sh"
+
+initrd=$work/initramfs.cpio
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet --owner=0:0) >"$initrd"
+
+# --- shared memory files ------------------------------------------------------
+case "$bar_size" in
+*[kK]) bar_bytes=$((${bar_size%?} * 1024)) ;;
+*[mM]) bar_bytes=$((${bar_size%?} * 1024 * 1024)) ;;
+*) bar_bytes=$bar_size ;;
+esac
+if [ $((bar_bytes & (bar_bytes - 1))) != 0 ] || [ "$bar_bytes" -lt 4096 ]; then
+	die "--bar-size must be a power of two of at least 4K"
+fi
+ram_bytes=$((mem * 1024 * 1024))
+truncate -s "$ram_bytes" "$ram_file"
+truncate -s "$bar_bytes" "$bar_file"
+# QEMU q35 puts all RAM below 4 GiB up to 2.75 GiB; above that the first
+# 2 GiB stay low and the rest starts at 4 GiB (hw/i386/pc_q35.c).
+if [ "$ram_bytes" -ge $((0xb0000000)) ]; then lowmem=$((0x80000000)); else lowmem=$((0xb0000000)); fi
+below_4g=$((ram_bytes < lowmem ? ram_bytes : lowmem))
+
+# --- host program -------------------------------------------------------------
+emu_log=$work/emulator.log
+: >"$emu_log"
+if [ "$with_emulator" = 1 ]; then
+	if [ -z "$emulator" ]; then
+		fakedev=${CXPRM_QEMU_CACHE:-$repo/.cache/qemu}/cxprm-fakedev
+		if ! [ "$fakedev" -nt "$here/cxprm-fakedev.c" ] ||
+			! [ "$fakedev" -nt "$repo/drivers/cxprm_selftest.h" ]; then
+			mkdir -p "$(dirname "$fakedev")"
+			${CC:-gcc} -O2 -Wall -Wextra -I"$repo/core-cpp/include" \
+				-o "$fakedev.$$" "$here/cxprm-fakedev.c" ||
+				die "cannot build cxprm-fakedev"
+			mv "$fakedev.$$" "$fakedev"
+		fi
+		emulator=$fakedev
+	fi
+	export CXPRM_READY_FILE=$work/emulator.ready
+	export CXPRM_RAM_FILE=$ram_file CXPRM_BAR_FILE=$bar_file
+	export CXPRM_RAM_SIZE=$ram_bytes CXPRM_BAR_SIZE=$bar_bytes
+	export CXPRM_RAM_BELOW_4G=$below_4g
+	# Own process group, so cleanup stops it and anything it starts.
+	setsid bash -c "exec $emulator \"\$@\"" emulator "$ram_file" "$bar_file" \
+		</dev/null >"$emu_log" 2>&1 &
+	emu_pid=$!
+	waited=0
+	until [ -e "$CXPRM_READY_FILE" ]; do
+		if ! kill -0 "$emu_pid" 2>/dev/null; then
+			sed 's/^/[emulator] /' "$emu_log" >&2
+			echo "run-guest: emulator exited before it was ready" >&2
+			exit 126
+		fi
+		if [ "$waited" -ge $((ready_timeout * 10)) ]; then
+			sed 's/^/[emulator] /' "$emu_log" >&2
+			echo "run-guest: emulator not ready after ${ready_timeout}s" >&2
+			exit 126
+		fi
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+fi
+
+# --- boot ---------------------------------------------------------------------
+loglevel=5
+[ "$verbose" = 1 ] && loglevel=8
+cmdline="console=ttyS0 panic=-1 loglevel=$loglevel $append"
+log=$work/console.log
+: >"$log"
+start=$(date +%s.%N)
+timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
+	-accel tcg -machine q35,memory-backend=mem -m "${mem}M" -smp "$smp" \
+	-nographic -nodefaults -no-user-config -no-reboot -serial stdio \
+	-object "memory-backend-file,id=mem,size=${mem}M,share=on,mem-path=$ram_file" \
+	-object "memory-backend-file,id=bar,size=$bar_bytes,share=on,mem-path=$bar_file" \
+	-device ivshmem-plain,memdev=bar \
+	-kernel "$boot_image" -initrd "$initrd" -append "$cmdline" \
+	</dev/null >"$log" 2>&1 &
+qemu_pid=$!
+if [ "$quiet" = 0 ]; then
+	tail -n +1 -s 0.1 -f --pid="$qemu_pid" "$log" &
+	tail_pid=$!
+fi
+
+emu_died=0
+while kill -0 "$qemu_pid" 2>/dev/null; do
+	if [ -n "$emu_pid" ] && ! kill -0 "$emu_pid" 2>/dev/null; then
+		emu_died=1
+		kill -TERM "$qemu_pid" 2>/dev/null || true
+		break
+	fi
+	sleep 0.2
+done
+qemu_rc=0
+wait "$qemu_pid" || qemu_rc=$?
+qemu_pid=""
+end=$(date +%s.%N)
+if [ -n "$tail_pid" ]; then
+	wait "$tail_pid" 2>/dev/null || true
+	tail_pid=""
+fi
+
+[ -z "$console_log" ] || cp "$log" "$console_log"
+if [ -s "$emu_log" ]; then
+	# Let the host program print its last words before showing them.
+	if [ -n "$emu_pid" ] && kill -0 "$emu_pid" 2>/dev/null; then
+		kill -TERM -- "-$emu_pid" 2>/dev/null || true
+		wait "$emu_pid" 2>/dev/null || true
+		emu_pid=""
+	fi
+	sed 's/^/[emulator] /' "$emu_log"
+	[ -z "$emulator_log" ] || cp "$emu_log" "$emulator_log"
+fi
+
+marker=$(tr -d '\r' <"$log" | grep -aE '^CXPRM-EXIT [0-9]+$' | tail -n 1 || true)
+elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+if [ -z "$marker" ]; then
+	[ "$quiet" = 1 ] && tr -d '\r' <"$log"
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		echo "run-guest: timed out after ${timeout_s}s" >&2
+		exit 124
+	fi
+	if [ "$emu_died" = 1 ]; then
+		echo "run-guest: the emulator exited while the guest ran" >&2
+		exit 126
+	fi
+	echo "run-guest: guest ended without an exit marker (qemu status $qemu_rc)" >&2
+	exit 125
+fi
+rc=${marker#CXPRM-EXIT }
+splat=0
+tr -d '\r' <"$log" | grep -qx 'CXPRM-KERNEL-SPLAT' && splat=1
+if [ "$quiet" = 1 ] && { [ "$rc" != 0 ] || [ "$splat" = 1 ]; }; then
+	tr -d '\r' <"$log"
+fi
+echo "run-guest: guest exit status $rc, QEMU ran ${elapsed}s" >&2
+if [ "$splat" = 1 ] && [ "$allow_splats" = 0 ] && [ "$rc" = 0 ]; then
+	echo "run-guest: kernel WARNING/BUG/Oops in the guest log" >&2
+	exit 120
+fi
+exit "$rc"
