@@ -242,9 +242,14 @@ int Cmdq::post(u32 slot, u8 token, const u8 *in, u32 inlen, u32 outlen)
 	/* The entry signature makes the XOR of all 64 bytes 0xff. */
 	prm::set<cmd_queue_entry::signature>(r, (u8)~xor8(e, ENTRY_BYTES));
 
+	return OK;
+}
+
+/* Entry and mailboxes are visible to the device before the doorbell. */
+void Cmdq::ring(u32 slot)
+{
 	host_->ops->wmb(host_->ctx);
 	host_->ops->iowrite32be(host_->ctx, prm::iseg::DOORBELL, 1u << slot);
-	return OK;
 }
 
 int Cmdq::wait_done(u32 slot, u64 start_ns)
@@ -318,7 +323,21 @@ int Cmdq::collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult 
 	return res->status ? E_REMOTEIO : OK;
 }
 
-int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *res_, u32 flags)
+void Cmdq::capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count)
+{
+	for (u32 i = 0; i < c.blocks(); i++) {
+		u32 used = cap->in_blocks + cap->out_blocks;
+		if (used >= cap->blocks_cap || !cap->blocks) {
+			cap->truncated = true;
+			return;
+		}
+		mem_copy(cap->blocks + (usize)used * prm::MAILBOX_SIZE, c.block(i), prm::MAILBOX_SIZE);
+		(*count)++;
+	}
+}
+
+int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *res_, u32 flags,
+	       CmdCapture *cap)
 {
 	const u8 *in = (const u8 *)in_;
 	u8 *out = (u8 *)out_;
@@ -348,11 +367,22 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 	mem_zero(out, outlen);
 	u64 start = host_->ops->now_ns(host_->ctx);
 	err = post(slot, token, in, inlen, outlen);
+	if (!err && cap) {
+		mem_copy(cap->entry_posted, entry(slot), ENTRY_BYTES);
+		cap->in_blocks = cap->out_blocks = 0;
+		cap->truncated = false;
+		capture_blocks(slots_[slot].in, cap, &cap->in_blocks);
+	}
 	if (!err) {
+		ring(slot);
 		err = wait_done(slot, start);
 		res->latency_ns = host_->ops->now_ns(host_->ctx) - start;
 		if (!err)
 			err = collect(slot, token, inlen, out, outlen, res);
+		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_FAULT) {
+			mem_copy(cap->entry_completed, entry(slot), ENTRY_BYTES);
+			capture_blocks(slots_[slot].out, cap, &cap->out_blocks);
+		}
 	}
 
 	CmdRecord rec{};

@@ -253,27 +253,41 @@ TEST(Bringup, FailureAtEachCommandUnwinds)
 	}
 }
 
-// A firmware status failure (not transport): the trace keeps status/syndrome.
-TEST(Bringup, FirmwareRefusalIsTraced)
+// Checksums the device cannot do: refused before anything is sent.
+TEST(Bringup, ChecksumWithoutCapabilityIsNotSupported)
 {
 	Rig rig(small_profile());
 	BringupConfig cfg = quick_config();
-	const auto &maxc = rig.h.emu.profile().caps.at(0).max;
-	cmd::GeneralCaps max = caps_of(std::vector<uint8_t>(maxc.begin(), maxc.end()));
-	if (max.cmdif_checksum == 0) {
-		cfg.cmdif_checksum = 1; // our own check: the device cannot
-		EXPECT_EQ(rig.up(cfg), E_NOTSUP);
-		EXPECT_EQ(rig.dev.trace().failed_step, Step::SET_HCA_CAP);
-	} else {
-		cfg.cmdif_checksum = (uint8_t)(max.cmdif_checksum == 1 ? 2 : 1); // neither 0 nor MAX
-		EXPECT_EQ(rig.up(cfg), E_REMOTEIO);
-		const BringupTrace &t = rig.dev.trace();
-		EXPECT_EQ(t.failed_step, Step::SET_HCA_CAP);
-		EXPECT_EQ(t.find(Step::SET_HCA_CAP)->status, cmd_status::BAD_PARAM_ERR);
-		EXPECT_EQ(t.find(Step::SET_HCA_CAP)->syndrome, emu::synd::SET_CAP_BAD_CHECKSUM);
-	}
-	// Boot pages had been given: they come back (freed after DISABLE_HCA).
-	rig.expect_clean("checksum");
+	cfg.cmdif_checksum = 1; // the profile's MAX cmdif_checksum is 0
+	uint64_t set_before = rig.h.emu.opcode_count(op::SET_HCA_CAP);
+	EXPECT_EQ(rig.up(cfg), E_NOTSUP);
+	EXPECT_EQ(rig.dev.trace().failed_step, Step::SET_HCA_CAP);
+	EXPECT_EQ(rig.h.emu.opcode_count(op::SET_HCA_CAP), set_before);
+	rig.expect_clean("checksum unsupported");
+}
+
+// A firmware status failure (not transport): the trace keeps status and
+// syndrome, and boot pages given by then come back (freed after DISABLE_HCA).
+TEST(Bringup, FirmwareRefusalIsTraced)
+{
+	auto p = small_profile();
+	prm::set<prm::cmd_hca_cap::cmdif_checksum>(prm::Ref<prm::cmd_hca_cap>(p.cap(0).max.data()), 3);
+	Rig rig(p);
+	BringupConfig cfg = quick_config();
+	cfg.cmdif_checksum = 1; // neither 0 nor MAX: the emulator refuses
+	EXPECT_EQ(rig.up(cfg), E_REMOTEIO);
+	const BringupTrace &t = rig.dev.trace();
+	EXPECT_EQ(t.failed_step, Step::SET_HCA_CAP);
+	EXPECT_EQ(t.failed_err, E_REMOTEIO);
+	ASSERT_NE(t.find(Step::SET_HCA_CAP), nullptr);
+	EXPECT_EQ(t.find(Step::SET_HCA_CAP)->status, cmd_status::BAD_PARAM_ERR);
+	EXPECT_EQ(t.find(Step::SET_HCA_CAP)->syndrome, emu::synd::SET_CAP_BAD_CHECKSUM);
+	EXPECT_EQ(t.find(Step::FREE_STRANDED_PAGES)->value, 16); // the boot pages
+	rig.expect_clean("checksum refused");
+	bool logged = false;
+	for (auto &l : rig.h.uh.logs())
+		logged |= l.find("SET_HCA_CAP") != std::string::npos && l.find("BAD_PARAM_ERR") != std::string::npos;
+	EXPECT_TRUE(logged);
 }
 
 TEST(Bringup, PkeyTableAboveMaxIsRange)
@@ -311,8 +325,13 @@ TEST(Bringup, HostAllocationFailureAtEveryPoint)
 			break;
 	}
 	EXPECT_GT(k, 32); // at least every page
-	for (Step s : {Step::CMDQ_INIT, Step::GIVE_BOOT_PAGES, Step::QUERY_CAPS_MAX,
-		       Step::GIVE_INIT_PAGES})
+	std::string seen;
+	for (Step s : failed_at)
+		seen += std::string(step_name(s)) + " ";
+	RecordProperty("failed_steps", seen);
+	printf("allocation failures hit: %s\n", seen.c_str());
+	for (Step s : {Step::CMDQ_INIT, Step::GIVE_BOOT_PAGES, Step::QUERY_CAPS_MAX, Step::QUERY_CAPS_CUR,
+		       Step::SET_HCA_CAP, Step::QUERY_CAPS_FINAL, Step::GIVE_INIT_PAGES})
 		EXPECT_TRUE(failed_at.count(s)) << step_name(s);
 }
 

@@ -285,6 +285,33 @@ TEST_F(UpTest, CapsMatchTheProfile)
 	EXPECT_GT(dev.caps_max().log_max_qp, 0u);
 }
 
+// Literal values of Profile::connectx7() (tools/emulator/src/profiles.cpp).
+TEST_F(UpTest, ConnectX7Values)
+{
+	const GeneralCaps &c = dev.caps_cur();
+	EXPECT_EQ(c.log_max_qp, 20u);
+	EXPECT_EQ(c.log_max_eq, 8u);
+	EXPECT_EQ(c.num_ports, 1u);
+	EXPECT_EQ(c.port_type, prm::port_type::ETH);
+	EXPECT_EQ(c.device_frequency_khz, 1000000u);
+	EXPECT_EQ(c.ece_support, 1u);
+	EXPECT_EQ(c.dct, 1u);
+	EXPECT_EQ(c.nvmf_target_offload, 1u);
+	EXPECT_EQ(c.force_teardown, 1u);
+	EXPECT_EQ(c.sw_owner_id, 1u);
+	EXPECT_EQ(c.uctx_cap, 0x7u);
+	EXPECT_EQ(dev.caps_max().event_cap, 1u);
+	EXPECT_EQ(c.event_cap, 0u); // MAX 1, CUR 0 and not changed by us
+	EXPECT_EQ(dev.fw_version().major, 28);
+	EXPECT_EQ(dev.fw_version().minor, 39);
+	EXPECT_EQ(dev.fw_version().subminor, 1002);
+	EXPECT_EQ(dev.pages().live(), 32u + 4096u);
+	AdapterInfo a{};
+	ASSERT_EQ(query_adapter(q(), &a), OK);
+	EXPECT_EQ(std::string(a.psid), "MT_0000000834");
+	EXPECT_EQ(a.ieee_vendor_id, 0x2c9u);
+}
+
 TEST_F(UpTest, DctRoundTripEveryField)
 {
 	DctContext in = full_dct();

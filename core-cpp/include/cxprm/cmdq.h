@@ -29,6 +29,22 @@ struct CmdResult {
 	u64 latency_ns;  /* doorbell to ownership back */
 };
 
+/*
+ * The bytes that went over the wire for one command (for `cxprm raw
+ * --dump`): the entry as rung and as handed back, and the input then output
+ * mailbox blocks (cmd_if_box, 576 bytes each) into the caller's buffer as
+ * far as it reaches.
+ */
+struct CmdCapture {
+	u8 entry_posted[64];
+	u8 entry_completed[64];
+	u8 *blocks = nullptr;  /* caller's buffer */
+	u32 blocks_cap = 0;    /* its size in blocks */
+	u32 in_blocks = 0;     /* blocks captured */
+	u32 out_blocks = 0;
+	bool truncated = false;
+};
+
 struct CmdqConfig {
 	u64 timeout_ns = 60ull * 1000 * 1000 * 1000; /* per command */
 	u64 slot_wait_ns = 60ull * 1000 * 1000 * 1000;
@@ -66,7 +82,7 @@ public:
 	 * E_NODEV, E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.
 	 */
 	int exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res = nullptr,
-		 u32 flags = 0);
+		 u32 flags = 0, CmdCapture *cap = nullptr);
 
 	/* Event-driven completion: bit i set = slot i completed. */
 	void complete_vector(u32 mask);
@@ -101,8 +117,10 @@ private:
 	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }
 	u8 owner_byte(u32 slot) const;
 	int post(u32 slot, u8 token, const u8 *in, u32 inlen, u32 outlen);
+	void ring(u32 slot);
 	int wait_done(u32 slot, u64 start_ns);
 	int collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult *res);
+	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
 
 	const cxprm_host *host_ = nullptr;

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note OR BSD-2-Clause */
+/*
+ * cxprm userspace interface: one misc character device per adapter,
+ * /dev/cxprm/<pci-address> (e.g. /dev/cxprm/0000:00:03.0).
+ *
+ * Every ioctl argument is a fixed-size struct; reserved fields must be zero
+ * on input (-EINVAL otherwise) and are zero on output.  Firmware results
+ * come back in struct cxprm_cmd_status: an ioctl whose command reached the
+ * firmware returns 0 even when the firmware answered a bad status (look at
+ * status/syndrome), -EREMOTEIO is never used for that.  Transport failures
+ * (timeout, bad signature, device gone...) are the ioctl's errno.
+ *
+ * Privileges:
+ *   CXPRM_IOC_INFO                      anyone who can open the device
+ *   typed queries, stats, DCT, events   CAP_NET_ADMIN
+ *   CXPRM_IOC_RAW  read-only queries    CAP_NET_ADMIN
+ *   CXPRM_IOC_RAW  anything else        CAP_SYS_RAWIO and module parameter
+ *                                       allow_raw_write=1
+ */
+#ifndef _UAPI_LINUX_CXPRM_H
+#define _UAPI_LINUX_CXPRM_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define CXPRM_IOC_MAGIC 0xC5
+
+/* What happened to the firmware command behind an ioctl. */
+struct cxprm_cmd_status {
+	__u8 delivery;    /* cmd_queue_entry.status: 0 = delivered */
+	__u8 status;      /* cmd_out.status: 0 = OK (MLX5_CMD_STAT_*) */
+	__u16 opcode;
+	__u32 syndrome;   /* cmd_out.syndrome */
+	__u64 latency_ns; /* doorbell to ownership back */
+};
+
+enum cxprm_state {
+	CXPRM_STATE_DOWN = 0,       /* not brought up (or torn down) */
+	CXPRM_STATE_UP = 1,         /* INIT_HCA done, commands accepted */
+	CXPRM_STATE_ERROR = 2,      /* bring-up failed or firmware died */
+	CXPRM_STATE_GONE = 3,       /* device reads all ones */
+};
+
+#define CXPRM_INFO_EMULATED   (1U << 0) /* the QEMU ivshmem emulated device */
+#define CXPRM_INFO_EVENT_MODE (1U << 1) /* command completion by CMD events */
+#define CXPRM_INFO_IRQ        (1U << 2) /* EQ interrupts (else EQ polling) */
+
+struct cxprm_info {
+	char pci_addr[32];   /* "0000:00:03.0" */
+	char dev_name[32];   /* "cxprm/0000:00:03.0" */
+	__u16 vendor_id;     /* PCI ids of the function */
+	__u16 device_id;
+	__u16 fw_major;
+	__u16 fw_minor;
+	__u16 fw_subminor;
+	__u16 cmdif_rev;
+	__u32 state;         /* enum cxprm_state */
+	__u32 flags;         /* CXPRM_INFO_* */
+	__u32 cmdq_entries;
+	__u32 cmdq_log_stride;
+	__u32 issi;
+	__u32 health_syndrome;
+	__u32 reserved0;
+	__u64 pages_given;   /* firmware pages given / reclaimed so far */
+	__u64 pages_reclaimed;
+	__u64 commands;      /* commands completed (any result) */
+	__u32 async_eqn;     /* the async EQ's number, or ~0 */
+	__u32 reserved[15];
+};
+
+/* QUERY_HCA_CAP: the raw 4096-byte capability image of one type. */
+struct cxprm_caps {
+	__u16 cap_type;      /* in: MLX5_CAP_* (0 = general) */
+	__u8 max;            /* in: 1 = MAX (what can be set), 0 = CUR */
+	__u8 reserved0;
+	__u32 reserved1;
+	struct cxprm_cmd_status st;
+	__u8 caps[4096];     /* out: query_hca_cap_out.capability */
+};
+
+/* QUERY_NVMF_NAMESPACE_CONTEXT counters of one frontend namespace. */
+struct cxprm_nvmf_ns {
+	__u32 xrqn;          /* in */
+	__u32 nsid;          /* in: frontend namespace */
+	struct cxprm_cmd_status st;
+	__u64 read_cmds;
+	__u64 read_blocks;
+	__u64 write_cmds;
+	__u64 write_blocks;
+	__u64 write_inline_cmds;
+	__u64 flush_cmds;
+	__u64 error_cmds;
+	__u64 backend_error_cmds;
+	__u32 current_q_depth;
+	__u32 last_read_latency;
+	__u32 last_write_latency;
+	__u32 reserved;
+};
+
+/* QUERY_ESW_FUNCTIONS: the external host's functions (ECPF eswitch). */
+#define CXPRM_ESW_MAX_SF_WORDS 16
+struct cxprm_esw_functions {
+	struct cxprm_cmd_status st;
+	__u8 host_number;
+	__u8 host_pf_disabled;
+	__u8 host_pf_not_exist;
+	__u8 reserved0;
+	__u16 host_num_of_vfs;
+	__u16 host_total_vfs;
+	__u16 host_pci_bus;
+	__u16 host_pci_device;
+	__u16 host_pci_function;
+	__u16 reserved1;
+	__u64 sf_enable[CXPRM_ESW_MAX_SF_WORDS]; /* host_sf_enable bitmap */
+};
+
+/* The DCT context (dctc) fields a user sets or reads. */
+struct cxprm_dctc {
+	__u32 pd;
+	__u32 cqn;
+	__u32 srqn_xrqn;
+	__u32 user_index;
+	__u64 dc_access_key;
+	__u32 flow_label;
+	__u16 pkey_index;
+	__u8 mtu;            /* 1 = 256 ... 5 = 4096 */
+	__u8 port;
+	__u8 hop_limit;
+	__u8 tclass;
+	__u8 min_rnr_nak;
+	__u8 my_addr_index;
+	__u8 rre;            /* remote read enable */
+	__u8 rwe;            /* remote write enable */
+	__u8 rae;            /* remote atomic enable */
+	__u8 atomic_mode;
+	__u8 cs_res;
+	__u8 counter_set_id;
+	__u8 dscp;
+	__u8 ecn;
+	__u8 eth_prio;
+	__u8 state;          /* out: 0 ACTIVE, 1 DRAINING, 2 DRAINED */
+	__u16 reserved0;
+	__u32 key_violations; /* out: dc_access_key_violation_count */
+	__u32 reserved1[3];
+};
+
+/*
+ * CREATE_DCT (dctn out), QUERY_DCT (ctx out), DRAIN_DCT, DESTROY_DCT.
+ * DCTs are owned by the open file that created them: another file cannot
+ * drain or destroy them (-ENOENT), and closing the file destroys them.
+ */
+struct cxprm_dct {
+	__u32 dctn;          /* out of CREATE, in for the others */
+	__u32 reserved;
+	struct cxprm_cmd_status st;
+	struct cxprm_dctc ctx;
+};
+
+struct cxprm_opcode_stats {
+	__u16 opcode;
+	__u8 last_status;
+	__u8 last_delivery;
+	__s32 last_errno;
+	__u32 last_syndrome;
+	__u32 reserved;
+	__u64 count;
+	__u64 errors;
+	__u64 lat_min_ns;
+	__u64 lat_avg_ns;
+	__u64 lat_max_ns;
+};
+
+/* Per-opcode command statistics. */
+struct cxprm_stats {
+	__u32 capacity;      /* in: entries at 'entries' */
+	__u32 count;         /* out: entries filled */
+	__u64 entries;       /* in: user pointer to struct cxprm_opcode_stats[] */
+	__u64 total;         /* out: commands completed */
+};
+
+/*
+ * A raw firmware command.  The driver builds the queue entry and the
+ * mailboxes itself; userspace never supplies a DMA address.  The opcode
+ * and op_mod are taken from 'in' (a PRM command input, starting with the
+ * 16-byte header).  inlen: 16 .. CXPRM_RAW_MAX; outlen: 16 .. CXPRM_RAW_MAX.
+ * With CXPRM_RAW_DUMP and a 'dump' buffer the driver copies out the bytes
+ * that went over the wire: struct cxprm_raw_dump followed by the input
+ * then the output mailbox blocks (576 bytes each), as far as dump_len allows.
+ */
+#define CXPRM_RAW_MAX (16 + 64 * 512)
+#define CXPRM_RAW_DUMP (1U << 0)
+#define CXPRM_MAILBOX_BYTES 576
+
+struct cxprm_raw_dump {
+	__u8 entry_posted[64];    /* the queue entry as rung */
+	__u8 entry_completed[64]; /* the entry as firmware handed it back */
+	__u32 in_blocks;          /* input blocks that follow */
+	__u32 out_blocks;         /* output blocks that follow */
+	__u32 slot;
+	__u32 truncated;          /* 1: dump_len was too small for all blocks */
+};
+
+struct cxprm_raw_cmd {
+	__u64 in;            /* user pointer */
+	__u64 out;           /* user pointer */
+	__u32 inlen;
+	__u32 outlen;
+	__u32 flags;         /* CXPRM_RAW_* */
+	__u32 dump_len;      /* in: size of 'dump'; out: bytes written */
+	__u64 dump;          /* user pointer, or 0 */
+	struct cxprm_cmd_status st;
+};
+
+/*
+ * Events: read() returns whole struct cxprm_event records (a buffer
+ * smaller than one record is -EINVAL); poll()/select() report POLLIN when
+ * one is queued.  Each open file has its own queue (CXPRM_EVENT_QUEUE
+ * records; on overflow the oldest are dropped and 'dropped' says how many)
+ * and its own subscription: by default ESW_FUNCTIONS_CHANGED (0x0e) and
+ * DCT_DRAINED (0x1c); CXPRM_IOC_SUBSCRIBE replaces it (bit n of mask[n/64]
+ * = event type n).  Reading needs CAP_NET_ADMIN.
+ */
+#define CXPRM_EVENT_QUEUE 256
+struct cxprm_event {
+	__u64 timestamp_ns;  /* CLOCK_MONOTONIC when the EQE was seen */
+	__u32 seq;           /* per-device event sequence number */
+	__u8 type;           /* MLX5_EVENT_TYPE_* */
+	__u8 sub_type;
+	__u16 dropped;       /* records this file lost before this one */
+	__u8 data[28];       /* eqe.event_data */
+	__u32 reserved;
+};
+
+struct cxprm_subscribe {
+	__u64 mask[4];
+};
+
+#define CXPRM_IOC_INFO          _IOR(CXPRM_IOC_MAGIC, 0x00, struct cxprm_info)
+#define CXPRM_IOC_QUERY_CAPS    _IOWR(CXPRM_IOC_MAGIC, 0x01, struct cxprm_caps)
+#define CXPRM_IOC_NVMF_NS       _IOWR(CXPRM_IOC_MAGIC, 0x02, struct cxprm_nvmf_ns)
+#define CXPRM_IOC_ESW_FUNCTIONS _IOWR(CXPRM_IOC_MAGIC, 0x03, struct cxprm_esw_functions)
+#define CXPRM_IOC_DCT_CREATE    _IOWR(CXPRM_IOC_MAGIC, 0x10, struct cxprm_dct)
+#define CXPRM_IOC_DCT_QUERY     _IOWR(CXPRM_IOC_MAGIC, 0x11, struct cxprm_dct)
+#define CXPRM_IOC_DCT_DRAIN     _IOWR(CXPRM_IOC_MAGIC, 0x12, struct cxprm_dct)
+#define CXPRM_IOC_DCT_DESTROY   _IOWR(CXPRM_IOC_MAGIC, 0x13, struct cxprm_dct)
+#define CXPRM_IOC_STATS         _IOWR(CXPRM_IOC_MAGIC, 0x20, struct cxprm_stats)
+#define CXPRM_IOC_RAW           _IOWR(CXPRM_IOC_MAGIC, 0x30, struct cxprm_raw_cmd)
+#define CXPRM_IOC_SUBSCRIBE     _IOW(CXPRM_IOC_MAGIC, 0x40, struct cxprm_subscribe)
+
+#endif /* _UAPI_LINUX_CXPRM_H */
