@@ -154,7 +154,8 @@ void Device::teardown()
 
 u64 Device::release_stranded_pages()
 {
-	if (!pages_.initialized())
+	/* Only after teardown: while UP, firmware owns these pages. */
+	if (state_ != DeviceState::STRANDED || !pages_.initialized())
 		return 0;
 	u64 n = pages_.free_all_live();
 	pages_.destroy();

@@ -256,9 +256,11 @@ TEST(Bringup, FailureAtEachCommandUnwinds)
 // Checksums the device cannot do: refused before anything is sent.
 TEST(Bringup, ChecksumWithoutCapabilityIsNotSupported)
 {
-	Rig rig(small_profile());
+	auto p = small_profile();
+	prm::set<prm::cmd_hca_cap::cmdif_checksum>(prm::Ref<prm::cmd_hca_cap>(p.cap(0).max.data()), 0);
+	Rig rig(p);
 	BringupConfig cfg = quick_config();
-	cfg.cmdif_checksum = 1; // the profile's MAX cmdif_checksum is 0
+	cfg.cmdif_checksum = 1; // MAX cmdif_checksum is 0
 	uint64_t set_before = rig.h.emu.opcode_count(op::SET_HCA_CAP);
 	EXPECT_EQ(rig.up(cfg), E_NOTSUP);
 	EXPECT_EQ(rig.dev.trace().failed_step, Step::SET_HCA_CAP);
@@ -273,6 +275,7 @@ TEST(Bringup, FirmwareRefusalIsTraced)
 	auto p = small_profile();
 	prm::set<prm::cmd_hca_cap::cmdif_checksum>(prm::Ref<prm::cmd_hca_cap>(p.cap(0).max.data()), 3);
 	Rig rig(p);
+
 	BringupConfig cfg = quick_config();
 	cfg.cmdif_checksum = 1; // neither 0 nor MAX: the emulator refuses
 	EXPECT_EQ(rig.up(cfg), E_REMOTEIO);
@@ -402,4 +405,52 @@ TEST(Teardown, LostTeardownAnswerStillReclaims)
 	EXPECT_EQ(rig.dev.trace().find(Step::TEARDOWN_GRACEFUL)->err, E_TIMEDOUT);
 	EXPECT_EQ(rig.dev.trace().find(Step::RECLAIM_PAGES)->value, 32);
 	rig.expect_clean("lost teardown answer");
+}
+
+// A TAKE that ran but whose answer was lost: firmware no longer holds the
+// pages, we never learned their addresses; DISABLE_HCA answered OK, so
+// they are freed then.
+TEST(Teardown, LostTakeAnswerFreedAfterDisable)
+{
+	Rig rig(small_profile());
+	BringupConfig cfg = quick_config();
+	cfg.cmdq.timeout_ns = 300 * MS;
+	ASSERT_EQ(rig.up(cfg), OK);
+	auto &f = rig.h.emu.faults();
+	f.only_opcode = op::MANAGE_PAGES;
+	f.once = true;
+	f.never_complete = true;
+	rig.dev.teardown();
+	const BringupTrace &t = rig.dev.trace();
+	EXPECT_EQ(t.find(Step::RECLAIM_PAGES)->err, E_TIMEDOUT);
+	EXPECT_EQ(t.find(Step::DISABLE_HCA)->err, OK);
+	EXPECT_EQ(t.find(Step::FREE_STRANDED_PAGES)->err, OK);
+	EXPECT_EQ(t.find(Step::FREE_STRANDED_PAGES)->value, 32);
+	rig.expect_clean("lost TAKE answer");
+}
+
+// Firmware dies while TEARDOWN_HCA is running: nothing more is sent, the
+// pages stay until the host resets the function.
+TEST(Teardown, FirmwareDiesDuringTeardown)
+{
+	Rig rig(small_profile());
+	BringupConfig cfg = quick_config();
+	cfg.cmdq.timeout_ns = 1000 * MS;
+	ASSERT_EQ(rig.up(cfg), OK);
+	auto &f = rig.h.emu.faults();
+	f.only_opcode = op::TEARDOWN_HCA;
+	f.slow_ms = 200;
+	std::thread killer([&] {
+		std::this_thread::sleep_for(std::chrono::milliseconds(50));
+		f.crash = true;
+	});
+	rig.dev.teardown();
+	killer.join();
+	EXPECT_EQ(rig.dev.state(), DeviceState::STRANDED);
+	EXPECT_EQ(rig.dev.stranded_pages(), 32u);
+	EXPECT_EQ(rig.dev.trace().find(Step::RECLAIM_PAGES), nullptr); // not attempted
+	EXPECT_NE(rig.dev.trace().find(Step::DISABLE_HCA)->err, OK);
+	EXPECT_EQ(rig.dev.release_stranded_pages(), 32u);
+	EXPECT_EQ(rig.h.uh.dma_live(), 0u);
+	EXPECT_EQ(rig.h.uh.mem_live(), 0u);
 }

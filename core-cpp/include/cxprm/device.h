@@ -36,7 +36,9 @@
  * reset (FLR) or removed the function.  stranded_pages() counts them.
  *
  * Not thread-safe against itself: bringup/teardown from one context; other
- * threads may issue commands through cmdq() between them.
+ * threads may issue commands through cmdq() between them.  A Device is a
+ * few KiB (engine statistics, capabilities, trace): allocate it, do not put
+ * it on a kernel stack.
  */
 #pragma once
 
@@ -66,7 +68,8 @@ struct BringupConfig {
 	 * SET_HCA_CAP(GENERAL) edits, each applied only if the MAX
 	 * capability allows it:
 	 *  cmdif_checksum: 0 = off (Linux always writes 0); nonzero needs
-	 *    MAX cmdif_checksum != 0 (E_NOTSUP otherwise).
+	 *    MAX cmdif_checksum != 0 (E_NOTSUP otherwise), and the engine
+	 *    must then sign its messages.
 	 *  enable_dct: sets dct when MAX has it.
 	 *  uar_4k: sets uar_4k when MAX has it; log_uar_page_sz is written
 	 *    as given (0 = 4 KiB pages).
@@ -176,7 +179,8 @@ public:
 	u64 stranded_pages() const { return pages_.live(); }
 	/*
 	 * The host reset or removed the function: frees the stranded pages and
-	 * the tracker; state becomes OFF.  Returns how many pages were freed.
+	 * the tracker; state becomes OFF.  Returns how many pages were freed
+	 * (0, doing nothing, unless the state is STRANDED).
 	 */
 	u64 release_stranded_pages();
 	/* fw_rev reads all ones (only meaningful once bringup was called). */

@@ -23,7 +23,9 @@
  *
  * Thread-safety: the table and counters are under a host lock; commands are
  * issued outside it.  give()/take() may run from the page-request handler
- * while other commands run, but not two of them at once for one tracker.
+ * while other commands run, but not two of them at once for one tracker,
+ * and only from a context that may sleep (they allocate and wait for
+ * commands): a PAGE_REQUEST event defers to a worker.
  */
 #pragma once
 

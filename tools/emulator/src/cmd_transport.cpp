@@ -142,7 +142,11 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 		st = ds::SIGNAT_ERR;
 	if (!st && (inlen < prm::cmd_in::size_bytes || inlen > prof_.max_msg_bytes))
 		st = ds::IN_LENGTH_ERR;
-	if (!st && (outlen < prof_.min_out_bytes || outlen > prof_.max_msg_bytes))
+	// Never below the status + syndrome words, whatever the profile says.
+	const uint32_t min_out = prof_.min_out_bytes > prm::cmd_out::syndrome::offset / 8 + 4
+					 ? prof_.min_out_bytes
+					 : prm::cmd_out::syndrome::offset / 8 + 4;
+	if (!st && (outlen < min_out || outlen > prof_.max_msg_bytes))
 		st = ds::OUT_LENGTH_ERR;
 	if (!st && inlen > prm::INLINE_BYTES && bits_below<cmd_queue_entry::input_mailbox_pointer_31_9>(e))
 		st = ds::IN_PTR_ALIGN_ERR;
@@ -152,10 +156,12 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 		// Pointer low bits were judged above (or the pointer is unused).
 		uint8_t c[ENTRY];
 		std::memcpy(c, e, ENTRY);
-		constexpr uint32_t ip = prm::dword_byte_offset<cmd_queue_entry::input_mailbox_pointer_31_9>();
-		constexpr uint32_t op = prm::dword_byte_offset<cmd_queue_entry::output_mailbox_pointer_31_9>();
-		store_be32(c + ip, load_be32(c + ip) & ~0x1ffu);
-		store_be32(c + op, load_be32(c + op) & ~0x1ffu);
+		using in_ptr = cmd_queue_entry::input_mailbox_pointer_31_9;
+		using out_ptr = cmd_queue_entry::output_mailbox_pointer_31_9;
+		constexpr uint32_t ip = prm::dword_byte_offset<in_ptr>();
+		constexpr uint32_t op = prm::dword_byte_offset<out_ptr>();
+		store_be32(c + ip, load_be32(c + ip) & ~low_bits_mask<in_ptr>());
+		store_be32(c + op, load_be32(c + op) & ~low_bits_mask<out_ptr>());
 		if (!reserved_clear<cmd_queue_entry>(c))
 			st = ds::RES_FLD_NOT_CLR_ERR;
 	}

@@ -170,9 +170,12 @@ struct Emulator::Impl {
 		}
 	}
 
+	// Polls every ~50 us while there is traffic, every ~200 us after 10 ms
+	// of idleness; the health counter ticks once per millisecond.
 	void thread_main()
 	{
 		auto last_tick = clock::now();
+		auto last_work = last_tick;
 		std::unique_lock<std::mutex> lk(thread_mu);
 		while (!stop_req) {
 			lk.unlock();
@@ -181,9 +184,13 @@ struct Emulator::Impl {
 			if (tick)
 				last_tick = now;
 			bool did = step(tick);
+			if (did)
+				last_work = now;
 			lk.lock();
-			if (!did && !stop_req)
-				thread_cv.wait_for(lk, std::chrono::microseconds(50));
+			if (!did && !stop_req) {
+				bool idle = now - last_work > std::chrono::milliseconds(10);
+				thread_cv.wait_for(lk, std::chrono::microseconds(idle ? 200 : 50));
+			}
 		}
 	}
 };

@@ -49,7 +49,7 @@ Result Device::create_dct(Cmd &c)
 	uint32_t dctn = prof_.dct.first_dctn, end = prof_.dct.first_dctn + prof_.dct.max_dcts;
 	while (dctn < end && dcts.count(dctn))
 		dctn++;
-	if (dctn >= end || dctn > 0xffffff)
+	if (dctn >= end || !prm::fits<prm::create_dct_out::dctn>(dctn))
 		return fail(synd::DCT_EXHAUSTED);
 
 	Dct &d = dcts[dctn];

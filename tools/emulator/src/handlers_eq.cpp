@@ -146,7 +146,7 @@ Result Device::query_eq(Cmd &c)
 	prm::set<eqc::intr>(ctx, eq.intr);
 	prm::set<eqc::log_page_size>(ctx, eq.log_page_size);
 	prm::set<eqc::consumer_counter>(ctx, eq.consumer);
-	prm::set<eqc::producer_counter>(ctx, eq.producer & 0xffffff);
+	prm::set<eqc::producer_counter>(ctx, eq.producer); // set<> keeps the low 24 bits
 	prm::set<prm::query_eq_out::event_bitmask>(out, eq.mask[0]);
 	uint32_t fit = std::min<uint32_t>((uint32_t)eq.pas.size(), tail::entries_in(c.outlen));
 	for (uint32_t i = 0; i < fit; i++)

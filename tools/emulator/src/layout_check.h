@@ -37,15 +37,18 @@ template <class L> bool reserved_clear(const uint8_t *p, uint32_t len = L::size_
 	return true;
 }
 
+// Mask of the bits of F's dword that lie below F (CPU order).
+template <class F> constexpr uint32_t low_bits_mask()
+{
+	constexpr uint32_t shift = 32 - F::offset % 32 - F::width;
+	return shift == 0 ? 0 : (1u << shift) - 1;
+}
+
 // Reserved bits of the dword holding F below F (the low bits of a
 // "pointer_31_9"-style field).
 template <class F> uint32_t bits_below(const uint8_t *layout_base)
 {
-	constexpr uint32_t shift = 32 - F::offset % 32 - F::width;
-	if constexpr (shift == 0)
-		return 0;
-	else
-		return load_be32(layout_base + prm::dword_byte_offset<F>()) & ((1u << shift) - 1);
+	return load_be32(layout_base + prm::dword_byte_offset<F>()) & low_bits_mask<F>();
 }
 
 } // namespace cxprm::emu

@@ -61,7 +61,9 @@ struct EqTest : InitializedTest {
 	const uint8_t *next_eqe(EqRing &r)
 	{
 		uint8_t *e = plat.cpu(r.base + (uint64_t)(r.ci & ((1u << r.log_size) - 1)) * 64);
-		uint8_t owner = (uint8_t)prm::get<eqe::owner>(CRef<eqe>(e));
+		// The owner byte with an acquire load (the device writes it last).
+		uint8_t last = __atomic_load_n(e + prm::eqe::owner::offset / 8, __ATOMIC_ACQUIRE);
+		uint8_t owner = (uint8_t)prm::from_dword<eqe::owner>(last);
 		return ((owner ^ (r.ci >> r.log_size)) & 1) == 0 ? e : nullptr;
 	}
 

@@ -43,7 +43,13 @@ public:
 		std::lock_guard<std::mutex> g(mu_);
 		if (!reachable(bus, len))
 			return false;
-		std::memcpy(&mem_[bus - BUS_BASE], src, len);
+		// A single byte is the hand-back (entry status/ownership, EQE
+		// owner), written last by the emulator: make it a release store so
+		// the driver's acquire load of it orders everything before it.
+		if (len == 1)
+			__atomic_store_n(&mem_[bus - BUS_BASE], *(const uint8_t *)src, __ATOMIC_RELEASE);
+		else
+			std::memcpy(&mem_[bus - BUS_BASE], src, len);
 		dma_writes_++;
 		return true;
 	}

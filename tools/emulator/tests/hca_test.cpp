@@ -243,6 +243,10 @@ TEST_F(HcaTest, GenericChecks)
 	m.b[9] = 0x01; // between embedded_cpu_function and function_id
 	a = drv.exec(m, 16);
 	EXPECT_EQ(a.syndrome, synd::IN_RESERVED);
+	m = make_in<prm::disable_hca_in>(op::DISABLE_HCA);
+	m.b[14] = 0x10; // dw3 of DISABLE_HCA is reserved
+	a = drv.exec(m, 16);
+	EXPECT_EQ(a.syndrome, synd::IN_RESERVED);
 }
 
 TEST_F(HcaTest, BadUidOnUidCommand)
@@ -408,6 +412,42 @@ TEST(Syndromes, NamesAndStatuses)
 	EXPECT_STREQ(syndrome_name(synd::GIVE_DUPLICATE), "GIVE_DUPLICATE");
 	EXPECT_EQ(syndrome_name(0x12345678), nullptr);
 	EXPECT_NE(syndrome_text(synd::WRONG_STATE), nullptr);
+}
+
+} // namespace
+} // namespace cxprm::emu::test
+
+namespace cxprm::emu::test {
+namespace {
+
+TEST(HcaReserved, EnableHcaReservedBits)
+{
+	FakePlatform plat;
+	Emulator emu(plat, quiet());
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	Msg m = make_in<prm::enable_hca_in>(op::ENABLE_HCA);
+	m.b[8] = 0x40; // bit 0x41: reserved between embedded_cpu_function and function_id
+	Answer a = drv.exec(m, 16);
+	EXPECT_EQ(a.status, st::BAD_PARAM_ERR);
+	EXPECT_EQ(a.syndrome, synd::IN_RESERVED);
+	EXPECT_EQ(emu.hca_state(), HcaState::DISABLED);
+	m = make_in<prm::enable_hca_in>(op::ENABLE_HCA);
+	prm::set<prm::enable_hca_in::function_id>(m.as<prm::enable_hca_in>(), 1);
+	EXPECT_EQ(drv.exec(m, 16).syndrome, synd::ENABLE_BAD_FUNCTION);
+}
+
+TEST(HcaConstruction, RejectsBadSetups)
+{
+	FakePlatform small(1 << 20, 0x100);
+	EXPECT_THROW(Emulator(small, quiet()), std::invalid_argument);
+	FakePlatform plat;
+	Profile p = quiet();
+	p.log_cmdq_size = 6;
+	EXPECT_THROW(Emulator(plat, p), std::invalid_argument);
+	p = quiet();
+	p.log_cmdq_stride = 8;
+	EXPECT_THROW(Emulator(plat, p), std::invalid_argument);
 }
 
 } // namespace

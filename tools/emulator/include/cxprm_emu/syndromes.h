@@ -90,7 +90,7 @@ namespace cxprm::emu {
 	X(NVMF_NS_LIMIT, 0xE3060004, NO_RES_ERR, "ATTACH_NVMF_NAMESPACE: namespace table full")     \
 	X(NVMF_NS_UNKNOWN_DETACH, 0xE3060005, BAD_RES_ERR, "DETACH_NVMF_NAMESPACE of a namespace not attached") \
 	X(NVMF_NS_UNKNOWN_QUERY, 0xE3060006, BAD_RES_ERR, "QUERY_NVMF_NAMESPACE_CONTEXT of a namespace not attached") \
-	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size not 512..4096 power of 2")
+	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size is 0")
 
 namespace synd {
 #define CXPRM_EMU_SYND_ENUM_(n, v, s, t) n = v,

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// DCT life cycle: create, query, drain (DCT_DRAINED event), destroy.
+#include "test_driver.h"
+
+namespace cxprm::emu::test {
+namespace {
+
+using prm::dctc;
+
+struct DctTest : InitializedTest {
+	Msg create_msg()
+	{
+		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
+		Ref<dctc> c = prm::sub<prm::create_dct_in::dct_context_entry, dctc>(m.as<prm::create_dct_in>());
+		prm::set<dctc::pd>(c, 0x11);
+		prm::set<dctc::cqn>(c, 0x22);
+		prm::set<dctc::srqn_xrqn>(c, 0x33);
+		prm::set<dctc::mtu>(c, 5);
+		prm::set<dctc::port>(c, 1);
+		prm::set<dctc::dc_access_key>(c, 0x1122334455667788ull);
+		prm::set<dctc::rre>(c, 1);
+		prm::set<dctc::hop_limit>(c, 64);
+		return m;
+	}
+	static Ref<dctc> ctx(Msg &m)
+	{
+		return prm::sub<prm::create_dct_in::dct_context_entry, dctc>(m.as<prm::create_dct_in>());
+	}
+	uint32_t create()
+	{
+		Answer a = drv.run<prm::create_dct_out>(create_msg());
+		EXPECT_EQ(a.status, st::OK);
+		return (uint32_t)prm::get<prm::create_dct_out::dctn>(a.as<prm::create_dct_out>());
+	}
+	template <class In> Msg by_dctn(uint16_t opc, uint32_t dctn)
+	{
+		Msg m = make_in<In>(opc);
+		prm::set<typename In::dctn>(m.as<In>(), dctn);
+		return m;
+	}
+	Answer query(uint32_t dctn)
+	{
+		return drv.exec(by_dctn<prm::query_dct_in>(op::QUERY_DCT, dctn), prm::query_dct_out::size_bytes);
+	}
+};
+
+TEST_F(DctTest, LifeCycleWithDrainedEvent)
+{
+	// An async EQ listening for DCT_DRAINED.
+	Answer u = drv.run<prm::alloc_uar_out>(make_in<prm::alloc_uar_in>(op::ALLOC_UAR));
+	uint32_t uar = (uint32_t)prm::get<prm::alloc_uar_out::uar>(u.as<prm::alloc_uar_out>());
+	uint64_t ring = plat.alloc(4096);
+	for (int i = 0; i < 16; i++)
+		plat.cpu(ring + i * 64)[63] = 1;
+	Msg m = make_in<prm::create_eq_in>(op::CREATE_EQ, 0, 8);
+	Ref<prm::eqc> ec = prm::sub<prm::create_eq_in::eq_context_entry, prm::eqc>(m.as<prm::create_eq_in>());
+	prm::set<prm::eqc::log_eq_size>(ec, 4);
+	prm::set<prm::eqc::uar_page>(ec, uar);
+	store_be64(prm::bytes<prm::create_eq_in::event_bitmask>(m.as<prm::create_eq_in>()),
+		   1ull << prm::event::DCT_DRAINED);
+	prm::set_pas<prm::create_eq_in_pas>(m.as<prm::create_eq_in>(), 0, ring);
+	ASSERT_EQ(drv.run<prm::create_eq_out>(m).status, st::OK);
+
+	uint32_t dctn = create();
+	EXPECT_EQ(dctn, emu.profile().dct.first_dctn);
+	EXPECT_EQ(emu.dct_count(), 1u);
+
+	Answer q = query(dctn);
+	ASSERT_EQ(q.status, st::OK);
+	CRef<dctc> c = prm::sub<prm::query_dct_out::dct_context_entry, dctc>(q.as<prm::query_dct_out>());
+	EXPECT_EQ(prm::get<dctc::state>(c), (uint32_t)DctState::ACTIVE);
+	EXPECT_EQ(prm::get<dctc::pd>(c), 0x11u);
+	EXPECT_EQ(prm::get<dctc::cqn>(c), 0x22u);
+	EXPECT_EQ(prm::get<dctc::dc_access_key>(c), 0x1122334455667788ull);
+	EXPECT_EQ(prm::get<dctc::hop_limit>(c), 64u);
+
+	// DRAIN: the command completes, the DCT drains in the same step (delay
+	// 0) and DCT_DRAINED lands in the EQ.
+	Answer d = drv.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn));
+	ASSERT_EQ(d.status, st::OK);
+	DctState s;
+	ASSERT_TRUE(emu.dct_state(dctn, &s));
+	EXPECT_EQ(s, DctState::DRAINED);
+	const uint8_t *e = plat.cpu(ring);
+	EXPECT_EQ(prm::get<prm::eqe::event_type>(CRef<prm::eqe>(e)), prm::event::DCT_DRAINED);
+	EXPECT_EQ(prm::get<prm::eqe::owner>(CRef<prm::eqe>(e)), 0u);
+	CRef<prm::dct_events> ev(prm::bytes<prm::eqe::event_data>(CRef<prm::eqe>(e)));
+	EXPECT_EQ(prm::get<prm::dct_events::dct_number>(ev), dctn);
+	q = query(dctn);
+	EXPECT_EQ(prm::get<dctc::state>(prm::sub<prm::query_dct_out::dct_context_entry, dctc>(q.as<prm::query_dct_out>())),
+		  (uint32_t)DctState::DRAINED);
+
+	// Draining again: bad resource state.
+	Answer again = drv.exec(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn), 16);
+	EXPECT_EQ(again.status, st::BAD_RES_STATE_ERR);
+	EXPECT_EQ(again.syndrome, synd::DCT_DRAIN_NOT_ACTIVE);
+
+	EXPECT_EQ(drv.run<prm::destroy_dct_out>(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, dctn)).status, st::OK);
+	EXPECT_EQ(emu.dct_count(), 0u);
+	EXPECT_EQ(query(dctn).syndrome, synd::DCT_UNKNOWN_QUERY);
+	Answer gone = drv.exec(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, dctn), 16);
+	EXPECT_EQ(gone.status, st::BAD_RES_ERR);
+	EXPECT_EQ(gone.syndrome, synd::DCT_UNKNOWN_DESTROY);
+	EXPECT_EQ(drv.exec(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn), 16).syndrome, synd::DCT_UNKNOWN_DRAIN);
+}
+
+TEST_F(DctTest, Validation)
+{
+	struct Case {
+		std::function<void(Ref<dctc>)> f;
+		uint32_t syn;
+	} cases[] = {
+		{[](Ref<dctc> c) { prm::set<dctc::pd>(c, 0); }, synd::DCT_BAD_PD},
+		{[](Ref<dctc> c) { prm::set<dctc::cqn>(c, 0); }, synd::DCT_BAD_CQN},
+		{[](Ref<dctc> c) { prm::set<dctc::srqn_xrqn>(c, 0); }, synd::DCT_BAD_SRQN},
+		{[](Ref<dctc> c) { prm::set<dctc::mtu>(c, 0); }, synd::DCT_BAD_MTU},
+		{[](Ref<dctc> c) { prm::set<dctc::mtu>(c, 6); }, synd::DCT_BAD_MTU},
+		{[](Ref<dctc> c) { prm::set<dctc::port>(c, 2); }, synd::DCT_BAD_PORT},
+		{[](Ref<dctc> c) { prm::set<dctc::state>(c, 1); }, synd::DCT_BAD_STATE_IN},
+		{[](Ref<dctc> c) { c.p[1] = 0xff; }, synd::DCTC_RESERVED},
+	};
+	for (auto &k : cases) {
+		Msg m = create_msg();
+		k.f(ctx(m));
+		Answer a = drv.exec(m, 16);
+		EXPECT_EQ(a.status, st::BAD_PARAM_ERR) << syndrome_name(k.syn);
+		EXPECT_EQ(a.syndrome, k.syn) << syndrome_name(k.syn);
+	}
+	EXPECT_EQ(emu.dct_count(), 0u);
+}
+
+TEST_F(DctTest, Exhaustion)
+{
+	uint32_t n = emu.profile().dct.max_dcts;
+	std::set<uint32_t> got;
+	for (uint32_t i = 0; i < n; i++)
+		got.insert(create());
+	EXPECT_EQ(got.size(), n);
+	Answer a = drv.exec(create_msg(), 16);
+	EXPECT_EQ(a.status, st::NO_RES_ERR);
+	EXPECT_EQ(a.syndrome, synd::DCT_EXHAUSTED);
+}
+
+TEST_F(DctTest, DrainDelay)
+{
+	// A profile with a drain delay: DRAINING is observable.
+	FakePlatform p2(32u << 20);
+	Profile pr = quiet();
+	pr.dct.drain_delay_us = 20000;
+	Emulator e2(p2, pr);
+	TestDriver d2(p2, e2);
+	d2.init_queue();
+	d2.bring_up();
+	Answer a = d2.run<prm::create_dct_out>(create_msg());
+	uint32_t dctn = (uint32_t)prm::get<prm::create_dct_out::dctn>(a.as<prm::create_dct_out>());
+	ASSERT_EQ(d2.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn)).status, st::OK);
+	DctState s;
+	ASSERT_TRUE(e2.dct_state(dctn, &s));
+	EXPECT_EQ(s, DctState::DRAINING);
+	std::this_thread::sleep_for(std::chrono::milliseconds(25));
+	e2.poll_once();
+	ASSERT_TRUE(e2.dct_state(dctn, &s));
+	EXPECT_EQ(s, DctState::DRAINED);
+}
+
+} // namespace
+} // namespace cxprm::emu::test

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// QUERY_ESW_FUNCTIONS and ESW_FUNCTIONS_CHANGED.
+#include "test_driver.h"
+
+namespace cxprm::emu::test {
+namespace {
+
+using prm::host_params_context;
+
+struct EswTest : InitializedTest {
+	Answer query()
+	{
+		return drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
+				prm::query_esw_functions_out::size_bytes);
+	}
+	static CRef<host_params_context> host(const Answer &a)
+	{
+		return prm::sub<prm::query_esw_functions_out::host_params_context, host_params_context>(
+			a.as<prm::query_esw_functions_out>());
+	}
+};
+
+TEST_F(EswTest, QueryAndChange)
+{
+	Answer a = query();
+	ASSERT_EQ(a.status, st::OK);
+	const EswProfile &e = emu.profile().esw;
+	EXPECT_EQ(prm::get<host_params_context::host_num_of_vfs>(host(a)), e.num_vfs);
+	EXPECT_EQ(prm::get<host_params_context::host_total_vfs>(host(a)), e.total_vfs);
+	EXPECT_EQ(prm::get<host_params_context::host_pci_bus>(host(a)), e.pci_bus);
+	EXPECT_EQ(prm::get<host_params_context::host_number>(host(a)), e.host_number);
+	EXPECT_EQ(prm::get<host_params_context::host_pf_disabled>(host(a)), 0u);
+
+	// An EQ for ESW_FUNCTIONS_CHANGED.
+	Answer u = drv.run<prm::alloc_uar_out>(make_in<prm::alloc_uar_in>(op::ALLOC_UAR));
+	uint32_t uar = (uint32_t)prm::get<prm::alloc_uar_out::uar>(u.as<prm::alloc_uar_out>());
+	uint64_t ring = plat.alloc(4096);
+	Msg m = make_in<prm::create_eq_in>(op::CREATE_EQ, 0, 8);
+	Ref<prm::eqc> ec = prm::sub<prm::create_eq_in::eq_context_entry, prm::eqc>(m.as<prm::create_eq_in>());
+	prm::set<prm::eqc::log_eq_size>(ec, 3);
+	prm::set<prm::eqc::uar_page>(ec, uar);
+	prm::set<prm::eqc::intr>(ec, 1);
+	store_be64(prm::bytes<prm::create_eq_in::event_bitmask>(m.as<prm::create_eq_in>()),
+		   1ull << prm::event::ESW_FUNCTIONS_CHANGED);
+	prm::set_pas<prm::create_eq_in_pas>(m.as<prm::create_eq_in>(), 0, ring);
+	ASSERT_EQ(drv.run<prm::create_eq_out>(m).status, st::OK);
+	plat.clear_irqs();
+
+	EXPECT_FALSE(emu.set_num_vfs(e.total_vfs + 1));
+	ASSERT_TRUE(emu.set_num_vfs(4));
+	EXPECT_EQ(prm::get<prm::eqe::event_type>(CRef<prm::eqe>(plat.cpu(ring))), prm::event::ESW_FUNCTIONS_CHANGED);
+	EXPECT_EQ(plat.irqs(), std::vector<uint32_t>{1});
+	a = query();
+	EXPECT_EQ(prm::get<host_params_context::host_num_of_vfs>(host(a)), 4u);
+	EXPECT_EQ(emu.num_vfs(), 4);
+
+	// An eswitch manager may read a VF's caps now.
+	Msg q = make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1);
+	prm::set<prm::query_hca_cap_in::other_function>(q.as<prm::query_hca_cap_in>(), 1);
+	prm::set<prm::query_hca_cap_in::function_id>(q.as<prm::query_hca_cap_in>(), 4);
+	EXPECT_EQ(drv.run<prm::query_hca_cap_out>(q).status, st::OK);
+	prm::set<prm::query_hca_cap_in::function_id>(q.as<prm::query_hca_cap_in>(), 5);
+	EXPECT_EQ(drv.exec(q, prm::query_hca_cap_out::size_bytes).syndrome, synd::QUERY_CAP_BAD_FUNCTION);
+}
+
+TEST(EswOff, NotOfferedWithoutSupport)
+{
+	FakePlatform plat(32u << 20);
+	Profile p = quiet();
+	p.esw.supported = false;
+	Emulator emu(plat, p);
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	drv.bring_up();
+	Answer a = drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
+			    prm::query_esw_functions_out::size_bytes);
+	EXPECT_EQ(a.status, st::BAD_OP_ERR);
+	EXPECT_EQ(a.syndrome, synd::ESW_NOT_MANAGER);
+	EXPECT_FALSE(emu.set_num_vfs(1));
+}
+
+TEST(EswOff, NotOfferedWithoutCapBit)
+{
+	FakePlatform plat(32u << 20);
+	Profile p = quiet();
+	auto &img = p.cap(prm::cap::ESWITCH);
+	prm::set<lprm::e_switch_cap::esw_functions_changed>(Ref<lprm::e_switch_cap>(img.cur.data()), 0);
+	Emulator emu(plat, p);
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	drv.bring_up();
+	EXPECT_EQ(drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
+			   prm::query_esw_functions_out::size_bytes)
+			  .status,
+		  st::BAD_OP_ERR);
+}
+
+} // namespace
+} // namespace cxprm::emu::test

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Every fault knob, and the selectors.
+#include "cmd_transport.h"
+#include "test_driver.h"
+
+namespace cxprm::emu::test {
+namespace {
+
+using iseg = prm::initial_seg;
+
+struct FaultsTest : ::testing::Test {
+	FakePlatform plat{32u << 20};
+	Emulator emu{plat, quiet()};
+	TestDriver drv{plat, emu};
+	void SetUp() override
+	{
+		drv.init_queue();
+		ASSERT_EQ(drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
+	}
+	Msg cap_query() { return make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1); }
+	Answer run_cap(unsigned slot = 0) { return drv.exec(cap_query().b, prm::query_hca_cap_out::size_bytes, slot); }
+	Answer run_nop(unsigned slot = 0) { return drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16, slot); }
+};
+
+TEST_F(FaultsTest, NeverComplete)
+{
+	emu.faults().never_complete = true;
+	Msg m = make_in<prm::query_pages_in>(op::QUERY_PAGES, 1);
+	Prepared pr = drv.prepare(2, m.b, 16);
+	drv.ring(2);
+	EXPECT_FALSE(drv.wait(pr, 5));
+	EXPECT_TRUE(drv.owned_by_hw(pr));
+	EXPECT_EQ(emu.commands_processed(), 2u) << "consumed";
+	EXPECT_EQ(emu.opcode_count(op::QUERY_PAGES), 1u) << "it ran; the answer was lost";
+	emu.faults().never_complete = false;
+	EXPECT_EQ(run_nop(3).status, st::OK);
+}
+
+TEST_F(FaultsTest, CorruptSignatures)
+{
+	emu.faults().corrupt_output_signature = true; // entry
+	Answer a = run_cap();
+	EXPECT_FALSE(entry_signature_ok(a.entry));
+	EXPECT_TRUE(block_signatures_ok(a.out_blocks[0].data()));
+	emu.faults().corrupt_output_signature = Faults::BLOCKS;
+	a = run_cap();
+	EXPECT_TRUE(entry_signature_ok(a.entry));
+	EXPECT_FALSE(block_signatures_ok(a.out_blocks[0].data()));
+	EXPECT_TRUE(block_signatures_ok(a.out_blocks[1].data()));
+}
+
+TEST_F(FaultsTest, WrongTokens)
+{
+	emu.faults().wrong_output_token = true;
+	Prepared pr = drv.prepare(0, cap_query().b, prm::query_hca_cap_out::size_bytes);
+	drv.ring(0);
+	ASSERT_TRUE(drv.wait(pr));
+	Answer a = drv.collect(pr);
+	EXPECT_NE(prm::get<cmd_queue_entry::token>(CRef<cmd_queue_entry>(a.entry)), pr.token);
+	EXPECT_TRUE(entry_signature_ok(a.entry)) << "signed after the token change";
+	EXPECT_EQ(prm::get<cmd_if_box::token>(CRef<cmd_if_box>(a.out_blocks[0].data())), pr.token);
+
+	emu.faults().wrong_output_token = Faults::BLOCKS;
+	pr = drv.prepare(0, cap_query().b, prm::query_hca_cap_out::size_bytes);
+	drv.ring(0);
+	ASSERT_TRUE(drv.wait(pr));
+	a = drv.collect(pr);
+	EXPECT_EQ(prm::get<cmd_queue_entry::token>(CRef<cmd_queue_entry>(a.entry)), pr.token);
+	for (auto &b : a.out_blocks) {
+		EXPECT_NE(prm::get<cmd_if_box::token>(CRef<cmd_if_box>(b.data())), pr.token);
+		EXPECT_TRUE(block_signatures_ok(b.data()));
+	}
+}
+
+TEST_F(FaultsTest, ForcedDeliveryStatusForNCommands)
+{
+	emu.faults().delivery_status = dst::FW_ERR;
+	emu.faults().delivery_status_count = 2;
+	EXPECT_EQ(run_nop().delivery, dst::FW_ERR);
+	EXPECT_EQ(run_nop().delivery, dst::FW_ERR);
+	EXPECT_EQ(run_nop().delivery, 0);
+	EXPECT_EQ(emu.opcode_count(op::NOP), 1u) << "forced delivery errors do not run the command";
+}
+
+TEST_F(FaultsTest, OutputLengthLie)
+{
+	emu.faults().output_length_lie = 4096;
+	Answer a = run_nop();
+	EXPECT_EQ(prm::get<cmd_queue_entry::output_length>(CRef<cmd_queue_entry>(a.entry)), 16u + 4096);
+	EXPECT_TRUE(entry_signature_ok(a.entry));
+}
+
+TEST_F(FaultsTest, BrokenOutputChain)
+{
+	emu.faults().broken_output_chain = true;
+	Prepared pr = drv.prepare(0, cap_query().b, prm::query_hca_cap_out::size_bytes);
+	drv.ring(0);
+	ASSERT_TRUE(drv.wait(pr));
+	Answer a = drv.collect(pr);
+	CRef<cmd_if_box> b0(a.out_blocks[0].data());
+	EXPECT_NE(prm::get<cmd_if_box::block_number>(b0), 0u);
+	uint64_t next = (uint64_t)prm::get<cmd_if_box::next_pointer_63_32>(b0) << 32 |
+			prm::get<cmd_if_box::next_pointer_31_10>(b0) << 10;
+	EXPECT_NE(next, pr.out_blocks[1]);
+	// A command without output blocks is untouched (the fault waits).
+	uint64_t fired = emu.faults().fired;
+	EXPECT_EQ(run_nop().delivery, 0);
+	EXPECT_EQ(emu.faults().fired, fired + 1);
+}
+
+TEST_F(FaultsTest, CrashHangs)
+{
+	uint32_t hc = prm::dword_byte_offset<iseg::health_counter>();
+	emu.faults().crash = true;
+	emu.poll_once();
+	EXPECT_TRUE(emu.crashed());
+	uint32_t v = plat.rd(hc);
+	EXPECT_EQ(prm::from_dword<iseg::health_syndrome>(v), 0x1u);
+	using hb = prm::health_buffer;
+	uint32_t base = prm::iseg::HEALTH;
+	EXPECT_EQ(prm::from_dword<hb::synd>(plat.rd(base + prm::dword_byte_offset<hb::synd>())), 0x1u);
+	EXPECT_EQ(prm::from_dword<hb::rfr>(plat.rd(base + prm::dword_byte_offset<hb::rfr>())), 1u);
+	for (int i = 0; i < 5; i++)
+		emu.poll_once();
+	EXPECT_EQ(plat.rd(hc), v) << "health counter stopped";
+
+	Prepared pr = drv.prepare(1, make_in<lprm::nop_in>(op::NOP).b, 16);
+	drv.ring(1);
+	EXPECT_FALSE(drv.wait(pr, 5));
+	emu.faults().crash = false; // sticky
+	EXPECT_FALSE(drv.wait(pr, 5));
+}
+
+TEST_F(FaultsTest, CrashAnswersIntErr)
+{
+	emu.faults().crash_answers_int_err = true;
+	emu.faults().crash = true;
+	Answer a = run_nop();
+	EXPECT_EQ(a.delivery, 0);
+	EXPECT_EQ(a.status, st::INT_ERR);
+	EXPECT_EQ(a.syndrome, synd::FW_CRASHED);
+}
+
+TEST_F(FaultsTest, DeviceGone)
+{
+	emu.faults().device_gone = true;
+	emu.poll_once();
+	EXPECT_TRUE(emu.gone());
+	for (uint32_t off = 0; off < plat.bar_size(); off += 4)
+		ASSERT_EQ(plat.rd(off), 0xffffffffu) << off;
+	Prepared pr = drv.prepare(1, make_in<lprm::nop_in>(op::NOP).b, 16);
+	drv.ring(1);
+	EXPECT_FALSE(drv.wait(pr, 5));
+	EXPECT_EQ(plat.rd(prm::iseg::FW_REV), 0xffffffffu);
+}
+
+TEST_F(FaultsTest, Slow)
+{
+	emu.faults().slow_ms = 30;
+	auto t0 = std::chrono::steady_clock::now();
+	EXPECT_EQ(run_nop().status, st::OK);
+	EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(30));
+}
+
+TEST_F(FaultsTest, OnlyOpcodeSelector)
+{
+	emu.faults().only_opcode = op::QUERY_HCA_CAP;
+	emu.faults().never_complete = true;
+	EXPECT_EQ(run_nop().status, st::OK);
+	Prepared pr = drv.prepare(4, cap_query().b, prm::query_hca_cap_out::size_bytes);
+	drv.ring(4);
+	EXPECT_FALSE(drv.wait(pr, 3));
+	EXPECT_EQ(run_nop(5).status, st::OK);
+}
+
+TEST_F(FaultsTest, OnceSelector)
+{
+	emu.faults().once = true;
+	emu.faults().corrupt_output_signature = true;
+	EXPECT_FALSE(entry_signature_ok(run_nop().entry));
+	EXPECT_TRUE(entry_signature_ok(run_nop().entry));
+	EXPECT_EQ(emu.faults().corrupt_output_signature.load(), 0u);
+	EXPECT_FALSE(emu.faults().once.load());
+}
+
+TEST(FaultsThreaded, KnobsFlipWhileRunning)
+{
+	FakePlatform plat(32u << 20);
+	Emulator emu(plat, quiet());
+	emu.start();
+	TestDriver drv(plat, emu, true);
+	drv.init_queue();
+	EXPECT_EQ(drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16).status, st::OK);
+	emu.faults().delivery_status = dst::TOK_ERR;
+	emu.faults().delivery_status_count = 1;
+	EXPECT_EQ(drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16).delivery, dst::TOK_ERR);
+	EXPECT_EQ(drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16).delivery, 0);
+	emu.faults().device_gone = true;
+	std::this_thread::sleep_for(std::chrono::milliseconds(5));
+	EXPECT_EQ(plat.rd(0), 0xffffffffu);
+	emu.stop();
+}
+
+} // namespace
+} // namespace cxprm::emu::test

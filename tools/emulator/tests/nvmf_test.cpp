@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// NVMF namespaces: attach, query counters, detach.
+#include "test_driver.h"
+
+namespace cxprm::emu::test {
+namespace {
+
+using ctx_t = prm::nvmf_frontend_namespace_context;
+
+struct NvmfTest : InitializedTest {
+	uint32_t xrqn() const { return emu.profile().nvmf.first_xrqn + 1; }
+	Answer attach(uint32_t x, uint32_t nsid, uint32_t be = 7, uint16_t lba = 512)
+	{
+		Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
+		auto in = m.as<prm::attach_nvmf_namespace_in>();
+		prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, x);
+		prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, nsid);
+		prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, be);
+		prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, lba);
+		prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, 3);
+		return drv.exec(m, 16);
+	}
+	Answer query(uint32_t x, uint32_t nsid)
+	{
+		Msg m = make_in<prm::query_nvmf_namespace_in>(op::QUERY_NVMF_NAMESPACE_CONTEXT);
+		prm::set<prm::query_nvmf_namespace_in::xrqn>(m.as<prm::query_nvmf_namespace_in>(), x);
+		prm::set<prm::query_nvmf_namespace_in::frontend_namespace>(m.as<prm::query_nvmf_namespace_in>(), nsid);
+		return drv.exec(m, prm::query_nvmf_namespace_out::size_bytes);
+	}
+	Answer detach(uint32_t x, uint32_t nsid)
+	{
+		Msg m = make_in<prm::detach_nvmf_namespace_in>(op::DETACH_NVMF_NAMESPACE);
+		prm::set<prm::detach_nvmf_namespace_in::xrqn>(m.as<prm::detach_nvmf_namespace_in>(), x);
+		prm::set<prm::detach_nvmf_namespace_in::frontend_namespace>(m.as<prm::detach_nvmf_namespace_in>(), nsid);
+		return drv.exec(m, 16);
+	}
+	static CRef<ctx_t> ctx(const Answer &a)
+	{
+		return prm::sub<prm::query_nvmf_namespace_out::ns_ctx, ctx_t>(a.as<prm::query_nvmf_namespace_out>());
+	}
+};
+
+TEST_F(NvmfTest, AttachQueryDetach)
+{
+	ASSERT_EQ(attach(xrqn(), 1).status, st::OK);
+	EXPECT_EQ(emu.nvmf_namespace_count(), 1u);
+	Answer q = query(xrqn(), 1);
+	ASSERT_EQ(q.status, st::OK);
+	EXPECT_EQ(prm::get<ctx_t::num_read_cmd_low>(ctx(q)), 0u);
+
+	NvmfIo io;
+	io.read_cmds = 0x1'0000'0005ull; // crosses the 32-bit low word
+	io.read_blocks = 40;
+	io.write_cmds = 3;
+	io.write_blocks = 24;
+	io.flush_cmds = 1;
+	io.error_cmds = 2;
+	io.backend_error_cmds = 1;
+	io.write_inline_cmds = 9;
+	ASSERT_TRUE(emu.simulate_nvmf_io(xrqn(), 1, io));
+	q = query(xrqn(), 1);
+	CRef<ctx_t> c = ctx(q);
+	EXPECT_EQ(prm::get<ctx_t::num_read_cmd_high>(c), 1u);
+	EXPECT_EQ(prm::get<ctx_t::num_read_cmd_low>(c), 5u);
+	EXPECT_EQ(prm::get<ctx_t::num_read_blocks_low>(c), 40u);
+	EXPECT_EQ(prm::get<ctx_t::num_write_cmd_low>(c), 3u);
+	EXPECT_EQ(prm::get<ctx_t::num_write_blocks_low>(c), 24u);
+	EXPECT_EQ(prm::get<ctx_t::num_write_inline_cmd_low>(c), 9u);
+	EXPECT_EQ(prm::get<ctx_t::num_flush_cmd_low>(c), 1u);
+	EXPECT_EQ(prm::get<ctx_t::num_error_cmd_low>(c), 2u);
+	EXPECT_EQ(prm::get<ctx_t::num_backend_error_cmd_low>(c), 1u);
+	EXPECT_GT(prm::get<ctx_t::current_q_depth>(c), 0u);
+	EXPECT_GT(prm::get<ctx_t::last_read_req_latency>(c), 0u);
+
+	ASSERT_EQ(detach(xrqn(), 1).status, st::OK);
+	EXPECT_EQ(emu.nvmf_namespace_count(), 0u);
+	Answer a = query(xrqn(), 1);
+	EXPECT_EQ(a.status, st::BAD_RES_ERR);
+	EXPECT_EQ(a.syndrome, synd::NVMF_NS_UNKNOWN_QUERY);
+	a = detach(xrqn(), 1);
+	EXPECT_EQ(a.syndrome, synd::NVMF_NS_UNKNOWN_DETACH);
+	EXPECT_FALSE(emu.simulate_nvmf_io(xrqn(), 1, io));
+}
+
+TEST_F(NvmfTest, Validation)
+{
+	EXPECT_EQ(attach(1, 1).syndrome, synd::NVMF_BAD_XRQN);
+	EXPECT_EQ(attach(xrqn(), 0).syndrome, synd::NVMF_BAD_NSID);
+	EXPECT_EQ(attach(xrqn(), 0xffffffff).syndrome, synd::NVMF_BAD_NSID);
+	EXPECT_EQ(attach(xrqn(), 2, 0).syndrome, synd::NVMF_BAD_NSID);
+	EXPECT_EQ(attach(xrqn(), 2, 5, 0).syndrome, synd::NVMF_BAD_LBA_SIZE);
+	ASSERT_EQ(attach(xrqn(), 2).status, st::OK);
+	EXPECT_EQ(attach(xrqn(), 2).syndrome, synd::NVMF_NS_EXISTS);
+	EXPECT_EQ(attach(xrqn() + 1, 2).status, st::OK) << "same nsid on another XRQ";
+	EXPECT_EQ(query(1, 2).syndrome, synd::NVMF_BAD_XRQN);
+}
+
+TEST_F(NvmfTest, Limit)
+{
+	uint32_t max = emu.profile().nvmf.max_namespaces;
+	for (uint32_t i = 1; i <= max; i++)
+		ASSERT_EQ(attach(xrqn(), i).status, st::OK);
+	Answer a = attach(xrqn(), max + 1);
+	EXPECT_EQ(a.status, st::NO_RES_ERR);
+	EXPECT_EQ(a.syndrome, synd::NVMF_NS_LIMIT);
+}
+
+TEST(NvmfAuto, CountersMoveOnTheirOwn)
+{
+	FakePlatform plat(32u << 20);
+	Profile p = quiet();
+	p.nvmf.auto_io_ms = 5;
+	Emulator emu(plat, p);
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	drv.bring_up();
+	Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
+	auto in = m.as<prm::attach_nvmf_namespace_in>();
+	prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, p.nvmf.first_xrqn);
+	prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, 1);
+	prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, 1);
+	prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, 512);
+	ASSERT_EQ(drv.run<prm::attach_nvmf_namespace_out>(m).status, st::OK);
+	NvmfCounters a, b;
+	ASSERT_TRUE(emu.nvmf_counters(p.nvmf.first_xrqn, 1, &a));
+	std::this_thread::sleep_for(std::chrono::milliseconds(12));
+	emu.poll_once();
+	ASSERT_TRUE(emu.nvmf_counters(p.nvmf.first_xrqn, 1, &b));
+	EXPECT_GT(b.read_cmds, a.read_cmds);
+	EXPECT_GT(b.write_blocks, a.write_blocks);
+}
+
+TEST(NvmfOff, NotOffered)
+{
+	FakePlatform plat(32u << 20);
+	Profile p = quiet();
+	p.nvmf.supported = false;
+	Emulator emu(plat, p);
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	drv.bring_up();
+	Answer a = drv.exec(make_in<prm::query_nvmf_namespace_in>(op::QUERY_NVMF_NAMESPACE_CONTEXT),
+			    prm::query_nvmf_namespace_out::size_bytes);
+	EXPECT_EQ(a.status, st::BAD_OP_ERR);
+	EXPECT_EQ(a.syndrome, synd::FEATURE_OFF);
+}
+
+} // namespace
+} // namespace cxprm::emu::test
