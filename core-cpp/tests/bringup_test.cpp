@@ -332,7 +332,6 @@ TEST(Bringup, HostAllocationFailureAtEveryPoint)
 	for (Step s : failed_at)
 		seen += std::string(step_name(s)) + " ";
 	RecordProperty("failed_steps", seen);
-	printf("allocation failures hit: %s\n", seen.c_str());
 	for (Step s : {Step::CMDQ_INIT, Step::GIVE_BOOT_PAGES, Step::QUERY_CAPS_MAX, Step::QUERY_CAPS_CUR,
 		       Step::SET_HCA_CAP, Step::QUERY_CAPS_FINAL, Step::GIVE_INIT_PAGES})
 		EXPECT_TRUE(failed_at.count(s)) << step_name(s);
