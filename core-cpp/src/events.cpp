@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "cxprm/events.h"
 #include "cxprm/commands/eq.h"
+#include "cxprm/commands/hca.h"
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/transport.h"
@@ -9,6 +10,23 @@ namespace cxprm {
 
 namespace {
 void subscribe(u64 *mask, u8 type) { mask[type / 64] |= 1ull << (type % 64); }
+
+/*
+ * ESW_FUNCTIONS_CHANGED goes to the eswitch manager when the eswitch
+ * capability says the device raises it (e_switch_cap.esw_functions_changed).
+ */
+bool esw_events_supported(Device &dev)
+{
+	if (!dev.caps_cur().eswitch_manager)
+		return false;
+	cmd::HostMem image;
+	if (image.alloc(dev.cmdq().host(), cmd::CAP_IMAGE_BYTES))
+		return false;
+	if (cmd::query_hca_cap(dev.cmdq(), prm::cap::ESWITCH, prm::cap::CUR, image.data()))
+		return false;
+	prm::CRef<prm::e_switch_cap> esw(image.data());
+	return prm::get<prm::e_switch_cap::esw_functions_changed>(esw);
+}
 } // namespace
 
 int Events::start(Device &dev, const EventsConfig &cfg)
@@ -30,8 +48,7 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 	for (u32 i = 0; i < 4; i++)
 		mask_[i] = cfg.extra_mask[i];
 	subscribe(mask_, prm::event::PAGE_REQUEST);
-	/* ESW_FUNCTIONS_CHANGED goes to the eswitch manager (Linux: ECPF esw mgr). */
-	if (caps.eswitch_manager)
+	if (esw_events_supported(dev))
 		subscribe(mask_, prm::event::ESW_FUNCTIONS_CHANGED);
 	if (caps.dct)
 		subscribe(mask_, prm::event::DCT_DRAINED);
@@ -67,7 +84,7 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 		if (err)
 			goto fail;
 		eq_created_ = true;
-		ring_.attach(eqn, cfg.uar_bar_base + uar_ * prm::ADAPTER_PAGE_SIZE);
+		ring_.attach(eqn, uar_ * prm::ADAPTER_PAGE_SIZE);
 	}
 	ring_.doorbell(true);
 	if (cfg.command_events) {

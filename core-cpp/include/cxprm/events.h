@@ -3,7 +3,8 @@
  * Asynchronous events of an initialised device: one async EQ (ALLOC_UAR,
  * CREATE_EQ on an EqRing) subscribed to
  *   PAGE_REQUEST (0x0b)            always (unless caps say page_request_disable)
- *   ESW_FUNCTIONS_CHANGED (0x0e)   when cmd_hca_cap.esw_functions_changed
+ *   ESW_FUNCTIONS_CHANGED (0x0e)   when the device is the eswitch manager and
+ *                                  e_switch_cap.esw_functions_changed is set
  *   DCT_DRAINED (0x1c)             when cmd_hca_cap.dct
  *   CMD (0x0a)                     when command completion by events is wanted
  *   extra_mask                     whatever the host adds
@@ -13,6 +14,9 @@
  *                       (issuing MANAGE_PAGES needs a context that may wait
  *                       for a command, so never from poll())
  *   everything       -> the listener callback (the shim's event files)
+ *
+ * The EQ doorbell is in the UAR page ALLOC_UAR returned: BAR offset
+ * uar * 4096 (as on a ConnectX, and as the emulator maps it).
  *
  * poll() may run in the host's interrupt or polling context: it only reads
  * the ring, signals waiters and calls the listener.
@@ -29,8 +33,6 @@ struct EventsConfig {
 	u16 intr = 0;                /* MSI-X vector of the EQ */
 	bool command_events = false; /* subscribe CMD and switch the Cmdq to EVENTS */
 	u64 extra_mask[4] = {};
-	/* UAR page i lives at BAR offset uar_bar_base + i * 4096. */
-	u32 uar_bar_base = 0;
 	/* Called for every event (may be null). */
 	void (*listener)(void *ctx, const EqEvent &ev) = nullptr;
 	void *listener_ctx = nullptr;

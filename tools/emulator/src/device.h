@@ -22,7 +22,8 @@
 #include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
-#include "local_layouts.h"
+#include "cxprm/prm/hca.h"
+#include "cxprm/prm/hca_cap.h"
 
 namespace cxprm::emu {
 
@@ -34,7 +35,7 @@ template <> struct CapTypeOf<prm::cmd_hca_cap> {
 template <> struct CapTypeOf<prm::nvmf_cap> {
 	static constexpr uint16_t value = prm::cap::NVMF;
 };
-template <> struct CapTypeOf<lprm::e_switch_cap> {
+template <> struct CapTypeOf<prm::e_switch_cap> {
 	static constexpr uint16_t value = prm::cap::ESWITCH;
 };
 

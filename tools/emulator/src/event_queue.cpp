@@ -42,7 +42,7 @@ bool Device::scan_eq_doorbells()
 	for (const auto &[eqn, eq] : eqs)
 		in_use.insert(eq.uar);
 	for (uint32_t uar : in_use) {
-		uint32_t base = bar_map::UAR_BASE + uar * bar_map::UAR_SIZE;
+		uint32_t base = uar * bar_map::UAR_SIZE;
 		uint32_t v = bar_.exchange32(base + bar_map::UAR_EQ_DB_NOARM, bar_map::EQ_DB_IDLE);
 		if (v != bar_map::EQ_DB_IDLE) {
 			eq_doorbell(v, false);

@@ -2,7 +2,7 @@
 //
 // ALLOC_UAR / DEALLOC_UAR and CREATE / DESTROY / QUERY_EQ.
 //
-// UAR page i is BAR bytes [UAR_BASE + i * 4096, + 4096); an EQ's doorbell is
+// UAR page i is BAR bytes [i * 4096, + 4096) (indices from FIRST_UAR); an EQ's doorbell is
 // at +0x40 (arm) / +0x48 (no arm) of its uar_page.  An EQ ring is
 // 2^log_eq_size 64-byte entries in host memory, described by pas[] entries
 // of 4 KiB << log_page_size each (page_offset must be 0).
@@ -29,13 +29,13 @@ constexpr uint32_t MAX_LOG_PAGE_SIZE = 18; // 1 GiB pages
 Result Device::alloc_uar(Cmd &c)
 {
 	uint32_t lim = uar_limit();
-	uint32_t idx = 0;
-	while (idx < lim && uars.count(idx))
+	uint32_t idx = bar_map::FIRST_UAR;
+	while (idx < bar_map::FIRST_UAR + lim && uars.count(idx))
 		idx++;
-	if (idx >= lim)
+	if (idx >= bar_map::FIRST_UAR + lim)
 		return fail(synd::UAR_EXHAUSTED);
 	uars.insert(idx);
-	uint32_t base = bar_map::UAR_BASE + idx * bar_map::UAR_SIZE;
+	uint32_t base = idx * bar_map::UAR_SIZE;
 	bar_.write32(base + bar_map::UAR_EQ_DB_ARM, bar_map::EQ_DB_IDLE);
 	bar_.write32(base + bar_map::UAR_EQ_DB_NOARM, bar_map::EQ_DB_IDLE);
 	prm::set<prm::alloc_uar_out::uar>(Ref<prm::alloc_uar_out>(c.out), idx);

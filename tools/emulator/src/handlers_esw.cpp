@@ -18,7 +18,7 @@ using prm::Ref;
 Result Device::query_esw_functions(Cmd &c)
 {
 	if (!prof_.esw.supported || !cap_cur<prm::cmd_hca_cap::eswitch_manager>() ||
-	    !cap_cur<lprm::e_switch_cap::esw_functions_changed>())
+	    !cap_cur<prm::e_switch_cap::esw_functions_changed>())
 		return fail(synd::ESW_NOT_MANAGER);
 	Ref<host_params_context> h =
 		prm::sub<prm::query_esw_functions_out::host_params_context, host_params_context>(

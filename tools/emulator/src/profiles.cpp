@@ -6,7 +6,8 @@
 #include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
-#include "local_layouts.h"
+#include "cxprm/prm/hca.h"
+#include "cxprm/prm/hca_cap.h"
 
 namespace cxprm::emu {
 
@@ -139,8 +140,8 @@ void other_caps(Profile &p, bool esw_changed)
 			   ct::ESWITCH_FLOW_TABLE, ct::QOS})
 		p.cap(t);
 	CapImages &e = p.cap(ct::ESWITCH);
-	both<lprm::e_switch_cap::esw_functions_changed>(e, esw_changed);
-	both<lprm::e_switch_cap::ecpf_vport_exists>(e, 0);
+	both<prm::e_switch_cap::esw_functions_changed>(e, esw_changed);
+	both<prm::e_switch_cap::ecpf_vport_exists>(e, 0);
 	CapImages &n = p.cap(ct::NVMF);
 	both<prm::nvmf_cap::frontend_namespace_context>(n, 1);
 	both<prm::nvmf_cap::last_req_latency>(n, 1);

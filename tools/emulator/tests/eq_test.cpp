@@ -69,7 +69,7 @@ struct EqTest : InitializedTest {
 
 	void doorbell(EqRing &r, bool arm)
 	{
-		uint32_t off = bar_map::UAR_BASE + r.uar * bar_map::UAR_SIZE +
+		uint32_t off = r.uar * bar_map::UAR_SIZE +
 			       (arm ? bar_map::UAR_EQ_DB_ARM : bar_map::UAR_EQ_DB_NOARM);
 		plat.wr(off, (r.ci & 0xffffff) | (uint32_t)r.eqn << 24);
 	}
@@ -83,7 +83,7 @@ TEST_F(EqTest, CmdCompletionEvent)
 	EXPECT_EQ(next_eqe(r), nullptr) << "CREATE_EQ's own completion is not posted to the new EQ";
 	plat.clear_irqs();
 
-	Prepared pr = drv.prepare(5, make_in<lprm::nop_in>(op::NOP).b, 16);
+	Prepared pr = drv.prepare(5, make_in<prm::nop_in>(op::NOP).b, 16);
 	drv.ring(5);
 	ASSERT_TRUE(drv.wait(pr));
 	const uint8_t *e = next_eqe(r);
@@ -153,7 +153,7 @@ TEST_F(EqTest, EventBitmaskHonoured)
 	ASSERT_NE(next_eqe(async), nullptr);
 	async.ci++;
 	// A command completes: only the CMD EQ hears about it.
-	drv.run<lprm::nop_out>(make_in<lprm::nop_in>(op::NOP));
+	drv.run<prm::nop_out>(make_in<prm::nop_in>(op::NOP));
 	EXPECT_NE(next_eqe(cmd), nullptr);
 	EXPECT_EQ(next_eqe(async), nullptr);
 }
@@ -252,7 +252,7 @@ TEST_F(EqTest, UarExhaustionAndBarMap)
 		uint32_t idx = (uint32_t)prm::get<prm::alloc_uar_out::uar>(a.as<prm::alloc_uar_out>());
 		EXPECT_TRUE(got.insert(idx).second);
 		// Doorbell dwords start idle.
-		EXPECT_EQ(plat.rd(bar_map::UAR_BASE + idx * 4096 + bar_map::UAR_EQ_DB_ARM), bar_map::EQ_DB_IDLE);
+		EXPECT_EQ(plat.rd(idx * 4096 + bar_map::UAR_EQ_DB_ARM), bar_map::EQ_DB_IDLE);
 		ASSERT_LT(got.size(), 1000u);
 	}
 	EXPECT_EQ(got.size(), 16u); // the fake BAR holds 16 UAR pages
@@ -308,7 +308,7 @@ TEST(EqStrictArm, InterruptOnlyWhenArmed)
 	plat.clear_irqs();
 	emu.post_event(prm::event::GENERAL_EVENT, 0);
 	EXPECT_TRUE(plat.irqs().empty());
-	plat.wr(bar_map::UAR_BASE + uar * 4096 + bar_map::UAR_EQ_DB_ARM, 1u | (uint32_t)eqn << 24);
+	plat.wr(uar * 4096 + bar_map::UAR_EQ_DB_ARM, 1u | (uint32_t)eqn << 24);
 	emu.post_event(prm::event::GENERAL_EVENT, 0);
 	EXPECT_EQ(plat.irqs(), std::vector<uint32_t>{2});
 	emu.post_event(prm::event::GENERAL_EVENT, 0); // fired: needs re-arming
@@ -323,7 +323,7 @@ TEST_F(EqTest, ThreadedEventDriven)
 	emu.start();
 	TestDriver td(plat, emu, true);
 	for (unsigned s = 0; s < 6; s++) {
-		Prepared pr = drv.prepare(s, make_in<lprm::nop_in>(op::NOP).b, 16);
+		Prepared pr = drv.prepare(s, make_in<prm::nop_in>(op::NOP).b, 16);
 		drv.ring(s);
 		ASSERT_TRUE(td.wait(pr));
 		const uint8_t *e = nullptr;

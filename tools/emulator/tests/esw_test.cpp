@@ -85,7 +85,7 @@ TEST(EswOff, NotOfferedWithoutCapBit)
 	FakePlatform plat(32u << 20);
 	Profile p = quiet();
 	auto &img = p.cap(prm::cap::ESWITCH);
-	prm::set<lprm::e_switch_cap::esw_functions_changed>(Ref<lprm::e_switch_cap>(img.cur.data()), 0);
+	prm::set<prm::e_switch_cap::esw_functions_changed>(Ref<prm::e_switch_cap>(img.cur.data()), 0);
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);
 	drv.init_queue();

@@ -20,7 +20,7 @@ struct FaultsTest : ::testing::Test {
 	}
 	Msg cap_query() { return make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1); }
 	Answer run_cap(unsigned slot = 0) { return drv.exec(cap_query().b, prm::query_hca_cap_out::size_bytes, slot); }
-	Answer run_nop(unsigned slot = 0) { return drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16, slot); }
+	Answer run_nop(unsigned slot = 0) { return drv.exec(make_in<prm::nop_in>(op::NOP).b, 16, slot); }
 };
 
 TEST_F(FaultsTest, NeverComplete)
@@ -125,7 +125,7 @@ TEST_F(FaultsTest, CrashHangs)
 		emu.poll_once();
 	EXPECT_EQ(plat.rd(hc), v) << "health counter stopped";
 
-	Prepared pr = drv.prepare(1, make_in<lprm::nop_in>(op::NOP).b, 16);
+	Prepared pr = drv.prepare(1, make_in<prm::nop_in>(op::NOP).b, 16);
 	drv.ring(1);
 	EXPECT_FALSE(drv.wait(pr, 5));
 	emu.faults().crash = false; // sticky
@@ -149,7 +149,7 @@ TEST_F(FaultsTest, DeviceGone)
 	EXPECT_TRUE(emu.gone());
 	for (uint32_t off = 0; off < plat.bar_size(); off += 4)
 		ASSERT_EQ(plat.rd(off), 0xffffffffu) << off;
-	Prepared pr = drv.prepare(1, make_in<lprm::nop_in>(op::NOP).b, 16);
+	Prepared pr = drv.prepare(1, make_in<prm::nop_in>(op::NOP).b, 16);
 	drv.ring(1);
 	EXPECT_FALSE(drv.wait(pr, 5));
 	EXPECT_EQ(plat.rd(prm::iseg::FW_REV), 0xffffffffu);
@@ -191,11 +191,11 @@ TEST(FaultsThreaded, KnobsFlipWhileRunning)
 	emu.start();
 	TestDriver drv(plat, emu, true);
 	drv.init_queue();
-	EXPECT_EQ(drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16).status, st::OK);
+	EXPECT_EQ(drv.exec(make_in<prm::nop_in>(op::NOP).b, 16).status, st::OK);
 	emu.faults().delivery_status = dst::TOK_ERR;
 	emu.faults().delivery_status_count = 1;
-	EXPECT_EQ(drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16).delivery, dst::TOK_ERR);
-	EXPECT_EQ(drv.exec(make_in<lprm::nop_in>(op::NOP).b, 16).delivery, 0);
+	EXPECT_EQ(drv.exec(make_in<prm::nop_in>(op::NOP).b, 16).delivery, dst::TOK_ERR);
+	EXPECT_EQ(drv.exec(make_in<prm::nop_in>(op::NOP).b, 16).delivery, 0);
 	emu.faults().device_gone = true;
 	std::this_thread::sleep_for(std::chrono::milliseconds(5));
 	EXPECT_EQ(plat.rd(0), 0xffffffffu);

@@ -261,9 +261,9 @@ TEST_F(HcaTest, BadUidOnUidCommand)
 
 TEST_F(HcaTest, NopAnyState)
 {
-	EXPECT_EQ(drv.run<lprm::nop_out>(make_in<lprm::nop_in>(op::NOP)).status, st::OK);
+	EXPECT_EQ(drv.run<prm::nop_out>(make_in<prm::nop_in>(op::NOP)).status, st::OK);
 	drv.bring_up();
-	EXPECT_EQ(drv.run<lprm::nop_out>(make_in<lprm::nop_in>(op::NOP)).status, st::OK);
+	EXPECT_EQ(drv.run<prm::nop_out>(make_in<prm::nop_in>(op::NOP)).status, st::OK);
 }
 
 TEST_F(HcaTest, QueryCapCurAndMax)
@@ -384,10 +384,10 @@ TEST_F(HcaTest, QueryAdapter)
 TEST_F(HcaTest, SetDriverVersion)
 {
 	drv.bring_up();
-	Msg m = make_in<lprm::set_driver_version_in>(op::SET_DRIVER_VERSION);
-	std::memcpy(prm::bytes<lprm::set_driver_version_in::driver_version>(m.as<lprm::set_driver_version_in>()),
+	Msg m = make_in<prm::set_driver_version_in>(op::SET_DRIVER_VERSION);
+	std::memcpy(prm::bytes<prm::set_driver_version_in::driver_version>(m.as<prm::set_driver_version_in>()),
 		    "cxprm,1.0", 9);
-	EXPECT_EQ(drv.run<lprm::set_driver_version_out>(m).status, st::OK);
+	EXPECT_EQ(drv.run<prm::set_driver_version_out>(m).status, st::OK);
 }
 
 TEST(Profiles, Connectx7)

@@ -29,7 +29,8 @@
 #include "cxprm/status.h"
 #include "cxprm_emu/emulator.h"
 #include "fake_platform.h"
-#include "local_layouts.h"
+#include "cxprm/prm/hca.h"
+#include "cxprm/prm/hca_cap.h"
 
 namespace cxprm::emu::test {
 

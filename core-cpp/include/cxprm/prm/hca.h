@@ -59,4 +59,27 @@ CXPRM_LAYOUT(teardown_hca_in, 0x80, CXPRM_TEARDOWN_HCA_IN)
 	F(state, 0x7f, 1)
 CXPRM_LAYOUT(teardown_hca_out, 0x80, CXPRM_TEARDOWN_HCA_OUT)
 
+/* NOP and SET_DRIVER_VERSION (driver_version: a NUL-padded string). */
+#define CXPRM_NOP_IN(F)                                                     \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)
+CXPRM_LAYOUT(nop_in, 0x80, CXPRM_NOP_IN)
+
+#define CXPRM_NOP_OUT(F)                                                    \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(nop_out, 0x80, CXPRM_NOP_OUT)
+
+#define CXPRM_SET_DRIVER_VERSION_IN(F)                                      \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(driver_version, 0x80, 0x200)
+CXPRM_LAYOUT(set_driver_version_in, 0x280, CXPRM_SET_DRIVER_VERSION_IN)
+
+#define CXPRM_SET_DRIVER_VERSION_OUT(F)                                     \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(set_driver_version_out, 0x80, CXPRM_SET_DRIVER_VERSION_OUT)
+
+
 } // namespace cxprm::prm

@@ -192,4 +192,14 @@ CXPRM_LAYOUT(nvmf_cap, 0x800, CXPRM_NVMF_CAP)
 /* The capability region inside query_hca_cap_out / set_hca_cap_in. */
 inline constexpr u32 HCA_CAP_BYTES = query_hca_cap_out::capability::width / 8;
 
+/* e_switch_cap (cap type ESWITCH): esw_functions_changed says the device
+ * raises ESW_FUNCTIONS_CHANGED (0x0e) for the eswitch manager. */
+#define CXPRM_E_SWITCH_CAP(F)                                               \
+	F(esw_functions_changed, 0x19, 1)                                       \
+	F(ecpf_vport_exists, 0x1b, 1)                                           \
+	F(log_max_esw_sf, 0x4b, 5)                                              \
+	F(esw_sf_base_id, 0x50, 0x10)
+CXPRM_LAYOUT(e_switch_cap, 0x800, CXPRM_E_SWITCH_CAP)
+
+
 } // namespace cxprm::prm

@@ -39,6 +39,7 @@ namespace cxprm::prm {
 	X(set_hca_cap_out, CXPRM_SET_HCA_CAP_OUT)                       \
 	X(cmd_hca_cap, CXPRM_CMD_HCA_CAP)                               \
 	X(nvmf_cap, CXPRM_NVMF_CAP)                                     \
+	X(e_switch_cap, CXPRM_E_SWITCH_CAP)                            \
 	/* adapter.h */                                                 \
 	X(query_adapter_in, CXPRM_QUERY_ADAPTER_IN)                     \
 	X(query_adapter_out, CXPRM_QUERY_ADAPTER_OUT)                   \
@@ -57,6 +58,10 @@ namespace cxprm::prm {
 	X(init_hca_out, CXPRM_INIT_HCA_OUT)                             \
 	X(teardown_hca_in, CXPRM_TEARDOWN_HCA_IN)                       \
 	X(teardown_hca_out, CXPRM_TEARDOWN_HCA_OUT)                     \
+	X(nop_in, CXPRM_NOP_IN)                                        \
+	X(nop_out, CXPRM_NOP_OUT)                                      \
+	X(set_driver_version_in, CXPRM_SET_DRIVER_VERSION_IN)          \
+	X(set_driver_version_out, CXPRM_SET_DRIVER_VERSION_OUT)        \
 	/* pages.h */                                                   \
 	X(query_pages_in, CXPRM_QUERY_PAGES_IN)                         \
 	X(query_pages_out, CXPRM_QUERY_PAGES_OUT)                       \

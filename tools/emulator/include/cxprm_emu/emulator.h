@@ -35,8 +35,12 @@ namespace cxprm::emu {
 // ---------------------------------------------------------------------------
 namespace bar_map {
 inline constexpr uint32_t INIT_SEG = 0x0;            // prm::initial_seg
-inline constexpr uint32_t UAR_BASE = 0x10000;        // UAR page i at UAR_BASE + i * UAR_SIZE
+// UAR page i is BAR bytes [i * UAR_SIZE, + UAR_SIZE), as on a ConnectX
+// (BAR0 + uar * 4 KiB); ALLOC_UAR hands out indices from FIRST_UAR on, so
+// UAR pages start at UAR_BASE, past the init segment.
+inline constexpr uint32_t UAR_BASE = 0x10000;
 inline constexpr uint32_t UAR_SIZE = 4096;
+inline constexpr uint32_t FIRST_UAR = UAR_BASE / UAR_SIZE;
 inline constexpr uint32_t UAR_EQ_DB_ARM = 0x40;      // be32 (ci & 0xffffff) | eqn << 24, arms
 inline constexpr uint32_t UAR_EQ_DB_NOARM = 0x48;    // same value, updates ci only
 // What the emulator leaves in an EQ doorbell dword after consuming a write

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The C facade of the cxprm core: what C code (the kernel shim in drivers/)
+ * calls.  Kernel headers are not C++-safe and the core's headers are not C,
+ * so this header is the whole boundary: plain C, types from the compiler's
+ * predefined macros (like host.h), one opaque object per device.
+ *
+ * Implemented in core-cpp/src/capi.cpp (C++, extern "C") on top of
+ * cxprm::Device, cxprm::Events and the typed commands.  It builds hosted
+ * too (core-cpp/tests/capi_test.cpp drives it against the emulator).
+ *
+ * Return values are 0 or a negative Linux errno (cxprm::Err): -EREMOTEIO
+ * means the firmware ran the command and answered a bad status (the result
+ * says which); anything else negative is a transport or argument error.
+ *
+ * Threads: create/destroy, bringup/teardown and events_start/stop from one
+ * context, with nothing else running.  Between them, commands (queries,
+ * DCT, raw), snapshots and text may run from many threads at once;
+ * events_poll from one context at a time (it may race with commands),
+ * events_service from one context at a time.  Everything may sleep except
+ * the getters marked "no sleep".
+ */
+#ifndef CXPRM_CAPI_H
+#define CXPRM_CAPI_H
+
+#include "host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef __UINT16_TYPE__ cxprm_u16;
+typedef __INT32_TYPE__ cxprm_s32;
+typedef __INT64_TYPE__ cxprm_s64;
+
+struct cxprm_core;
+
+/* The same values as enum cxprm_state of the UAPI. */
+enum cxprm_core_state {
+	CXPRM_CORE_DOWN = 0,  /* not brought up, or torn down */
+	CXPRM_CORE_UP = 1,    /* INIT_HCA done */
+	CXPRM_CORE_ERROR = 2, /* bring-up failed, firmware dead, pages stranded */
+	CXPRM_CORE_GONE = 3,  /* fw_rev reads all ones */
+};
+
+#define CXPRM_CORE_CAP_BYTES 4096u
+#define CXPRM_CORE_EQE_DATA 28u
+#define CXPRM_CORE_MAILBOX_BYTES 576u
+#define CXPRM_CORE_MAX_OPCODES 64u /* per-opcode statistics entries */
+#define CXPRM_CORE_LAST_CMDS 64u   /* ring of the last commands */
+
+/* Bring-up parameters; 0 everywhere = the core's defaults. */
+struct cxprm_core_config {
+	cxprm_u64 cmd_timeout_ns;     /* per command (60 s) */
+	cxprm_u64 init_timeout_ns;    /* initializing bit (120 s) */
+	cxprm_u64 reclaim_timeout_ns; /* page reclaim without progress (5 s) */
+	cxprm_u32 max_msg_bytes;      /* per direction (16 + 256 * 512) */
+	cxprm_u32 pages_per_command;  /* MANAGE_PAGES chunk (as many as fit) */
+};
+
+/* What happened to one firmware command. */
+struct cxprm_core_result {
+	cxprm_u8 delivery;    /* cmd_queue_entry.status, 0 = delivered */
+	cxprm_u8 status;      /* cmd_out.status */
+	cxprm_u16 opcode;
+	cxprm_u32 syndrome;   /* cmd_out.syndrome */
+	cxprm_u64 latency_ns; /* doorbell to ownership back */
+	cxprm_u16 op_mod;
+	cxprm_u8 slot;
+	cxprm_u8 token;
+	cxprm_u32 reserved;
+};
+
+struct cxprm_core_info {
+	cxprm_u16 fw_major;
+	cxprm_u16 fw_minor;
+	cxprm_u16 fw_subminor;
+	cxprm_u16 cmdif_rev;
+	cxprm_u32 state;          /* enum cxprm_core_state */
+	cxprm_u32 cmdq_entries;   /* 0 while the queue is down */
+	cxprm_u32 cmdq_log_stride;
+	cxprm_u32 issi;
+	cxprm_u32 health_syndrome; /* initial_seg.health_syndrome */
+	cxprm_u32 health_counter;
+	cxprm_u32 async_eqn;      /* ~0 when events are not running */
+	cxprm_u32 events_running;
+	cxprm_u32 command_events; /* command completion by CMD events */
+	cxprm_u32 cmds_in_flight;
+	cxprm_u64 pages_given;    /* this bring-up (kept after teardown) */
+	cxprm_u64 pages_reclaimed;
+	cxprm_u64 pages_live;
+	cxprm_u64 commands;       /* completed, any result */
+};
+
+/* Page accounting of a teardown. */
+struct cxprm_core_teardown_report {
+	cxprm_u64 pages_given;     /* over the whole bring-up */
+	cxprm_u64 pages_reclaimed; /* firmware returned them (MANAGE_PAGES TAKE) */
+	cxprm_u64 pages_freed;     /* freed after DISABLE_HCA / device gone, never returned */
+	cxprm_u64 pages_stranded;  /* still lent: see cxprm_core_release_stranded() */
+	cxprm_s32 err;             /* first teardown step that failed, or 0 */
+	cxprm_u32 steps;           /* trace records the teardown added */
+};
+
+/* QUERY_NVMF_NAMESPACE_CONTEXT counters. */
+struct cxprm_core_nvmf_ns {
+	cxprm_u64 read_cmds;
+	cxprm_u64 read_blocks;
+	cxprm_u64 write_cmds;
+	cxprm_u64 write_blocks;
+	cxprm_u64 write_inline_cmds;
+	cxprm_u64 flush_cmds;
+	cxprm_u64 error_cmds;
+	cxprm_u64 backend_error_cmds;
+	cxprm_u32 current_q_depth;
+	cxprm_u32 last_read_latency;
+	cxprm_u32 last_write_latency;
+	cxprm_u32 reserved;
+};
+
+/* QUERY_ESW_FUNCTIONS host_params_context. */
+struct cxprm_core_esw {
+	cxprm_u8 host_number;
+	cxprm_u8 host_pf_disabled;
+	cxprm_u8 host_pf_not_exist;
+	cxprm_u8 reserved0;
+	cxprm_u16 host_num_of_vfs;
+	cxprm_u16 host_total_vfs;
+	cxprm_u16 host_pci_bus;
+	cxprm_u16 host_pci_device;
+	cxprm_u16 host_pci_function;
+	cxprm_u16 reserved1;
+};
+
+/* The dctc fields of the UAPI's struct cxprm_dctc. */
+struct cxprm_core_dctc {
+	cxprm_u32 pd;
+	cxprm_u32 cqn;
+	cxprm_u32 srqn_xrqn;
+	cxprm_u32 user_index;
+	cxprm_u64 dc_access_key;
+	cxprm_u32 flow_label;
+	cxprm_u16 pkey_index;
+	cxprm_u8 mtu;
+	cxprm_u8 port;
+	cxprm_u8 hop_limit;
+	cxprm_u8 tclass;
+	cxprm_u8 min_rnr_nak;
+	cxprm_u8 my_addr_index;
+	cxprm_u8 rre;
+	cxprm_u8 rwe;
+	cxprm_u8 rae;
+	cxprm_u8 atomic_mode;
+	cxprm_u8 cs_res;
+	cxprm_u8 counter_set_id;
+	cxprm_u8 dscp;
+	cxprm_u8 ecn;
+	cxprm_u8 eth_prio;
+	cxprm_u8 state;            /* out */
+	cxprm_u32 key_violations;  /* out */
+};
+
+/*
+ * The bytes of one raw command as they went over the wire: the entry as
+ * rung and as handed back, then input and output mailbox blocks (576 bytes
+ * each) into 'blocks' as far as blocks_cap reaches.
+ */
+struct cxprm_core_capture {
+	cxprm_u8 entry_posted[64];
+	cxprm_u8 entry_completed[64];
+	cxprm_u8 *blocks;     /* caller's buffer, blocks_cap * 576 bytes */
+	cxprm_u32 blocks_cap;
+	cxprm_u32 in_blocks;  /* out */
+	cxprm_u32 out_blocks; /* out */
+	cxprm_u32 truncated;  /* out: 1 when blocks did not fit */
+};
+
+/* Which privileges a raw command needs (cxprm_core_raw_scope). */
+enum cxprm_core_raw_scope {
+	CXPRM_RAW_SCOPE_QUERY = 0,     /* read-only query (QUERY_*) */
+	CXPRM_RAW_SCOPE_WRITE = 1,     /* may change device state */
+	CXPRM_RAW_SCOPE_FORBIDDEN = 2, /* would break the driver's own state */
+};
+
+struct cxprm_core_opstats {
+	cxprm_u16 opcode;
+	cxprm_u8 last_status;
+	cxprm_u8 last_delivery;
+	cxprm_s32 last_err;
+	cxprm_u32 last_syndrome;
+	cxprm_u32 reserved;
+	cxprm_u64 count;
+	cxprm_u64 errors;
+	cxprm_u64 lat_min_ns;
+	cxprm_u64 lat_avg_ns;
+	cxprm_u64 lat_max_ns;
+};
+
+struct cxprm_core_cmd_record {
+	cxprm_u64 seq;
+	cxprm_u64 time_ns;
+	cxprm_u64 latency_ns;
+	cxprm_u16 opcode;
+	cxprm_u16 op_mod;
+	cxprm_u8 slot;
+	cxprm_u8 token;
+	cxprm_u8 delivery;
+	cxprm_u8 status;
+	cxprm_u32 syndrome;
+	cxprm_s32 err;
+	cxprm_u32 inlen;
+	cxprm_u32 outlen;
+	cxprm_u8 in[16];
+	cxprm_u8 out[16];
+};
+
+/*
+ * Called for every event the async EQ delivers (from events_poll's
+ * context), data = eqe.event_data (28 bytes).
+ */
+typedef void (*cxprm_core_event_fn)(void *ctx, cxprm_u8 type, cxprm_u8 sub_type,
+				    const cxprm_u8 *data);
+
+struct cxprm_core_events_config {
+	cxprm_u32 uar_bar_base;   /* UAR page i at BAR offset base + i * 4096 */
+	cxprm_u16 intr;           /* MSI-X vector of the EQ */
+	cxprm_u8 log_eq_size;     /* 0: default (7, 128 entries) */
+	cxprm_u8 command_events;  /* complete commands by CMD events */
+	cxprm_u64 extra_mask[4];  /* more event types to subscribe */
+	cxprm_core_event_fn listener;
+	void *listener_ctx;
+};
+
+struct cxprm_core_event_stats {
+	cxprm_u64 total;
+	cxprm_u64 by_type[64];
+	cxprm_u64 page_requests;
+	cxprm_s64 pages_requested;
+	cxprm_u64 page_request_errors;
+	cxprm_u64 cmd_completions;
+	cxprm_u64 subscribed[4];
+	cxprm_u32 running;
+	cxprm_u32 eqn;
+	cxprm_u32 uar;
+	cxprm_u32 log_size;
+	cxprm_u32 consumer_index;
+	cxprm_u32 phase;
+};
+
+/* Texts for debugfs (cxprm_core_format). */
+enum cxprm_core_text {
+	CXPRM_TEXT_CAPS = 0,      /* decoded general caps, CUR and MAX */
+	CXPRM_TEXT_CMD_STATS = 1, /* per-opcode statistics */
+	CXPRM_TEXT_CMDQ = 2,      /* every queue slot, decoded and dumped */
+	CXPRM_TEXT_LAST_CMDS = 3, /* the last commands */
+	CXPRM_TEXT_EQ = 4,        /* the async EQ and event counters */
+	CXPRM_TEXT_PAGES = 5,     /* page accounting */
+	CXPRM_TEXT_HEALTH = 6,    /* fw_rev, health, bring-up/teardown trace */
+	CXPRM_TEXT_COUNT = 7,
+};
+
+/* --- life cycle --- */
+
+/* Allocates the object with host->ops->mem_alloc; the host must outlive it. */
+int cxprm_core_create(const struct cxprm_host *host, struct cxprm_core **out);
+/* Frees it; tear down (and stop events) first. */
+void cxprm_core_destroy(struct cxprm_core *core);
+
+/* The PRM bring-up (device.h); cfg may be NULL (defaults). */
+int cxprm_core_bringup(struct cxprm_core *core, const struct cxprm_core_config *cfg);
+/* TEARDOWN_HCA, page reclaim, DISABLE_HCA, queue freed; rep may be NULL. */
+void cxprm_core_teardown(struct cxprm_core *core, struct cxprm_core_teardown_report *rep);
+/*
+ * After a teardown that left pages lent to a function the host has since
+ * reset (FLR) or that is gone: frees them; returns how many.
+ */
+cxprm_u64 cxprm_core_release_stranded(struct cxprm_core *core);
+
+void cxprm_core_get_info(struct cxprm_core *core, struct cxprm_core_info *info);
+/* enum cxprm_core_state (reads the init segment). */
+int cxprm_core_state(struct cxprm_core *core);
+
+/* --- typed commands (0, -EREMOTEIO with res->status, or -errno) --- */
+
+/* QUERY_HCA_CAP of cap_type, MAX (max != 0) or CUR, into image (4096 bytes). */
+int cxprm_core_query_caps(struct cxprm_core *core, cxprm_u16 cap_type, int max,
+			  cxprm_u8 *image, struct cxprm_core_result *res);
+int cxprm_core_query_nvmf_ns(struct cxprm_core *core, cxprm_u32 xrqn, cxprm_u32 nsid,
+			     struct cxprm_core_nvmf_ns *ns, struct cxprm_core_result *res);
+/* sf_enable (optional) receives sf_words host_sf_enable bitmap words. */
+int cxprm_core_query_esw(struct cxprm_core *core, struct cxprm_core_esw *esw,
+			 cxprm_u64 *sf_enable, cxprm_u32 sf_words,
+			 struct cxprm_core_result *res);
+/* -EINVAL (nothing sent) when a field does not fit its dctc field. */
+int cxprm_core_dct_create(struct cxprm_core *core, const struct cxprm_core_dctc *ctx,
+			  cxprm_u32 *dctn, struct cxprm_core_result *res);
+int cxprm_core_dct_query(struct cxprm_core *core, cxprm_u32 dctn,
+			 struct cxprm_core_dctc *ctx, struct cxprm_core_result *res);
+int cxprm_core_dct_drain(struct cxprm_core *core, cxprm_u32 dctn,
+			 struct cxprm_core_result *res);
+int cxprm_core_dct_destroy(struct cxprm_core *core, cxprm_u32 dctn,
+			   struct cxprm_core_result *res);
+
+/*
+ * A raw command: in (inlen >= 16) to out (outlen >= 16); cap (optional)
+ * receives what went over the wire.  No policy here: the caller checks
+ * cxprm_core_raw_scope() first.
+ */
+int cxprm_core_raw(struct cxprm_core *core, const void *in, cxprm_u32 inlen, void *out,
+		   cxprm_u32 outlen, struct cxprm_core_result *res,
+		   struct cxprm_core_capture *cap);
+/* enum cxprm_core_raw_scope of an opcode (no sleep). */
+int cxprm_core_raw_scope(cxprm_u16 opcode);
+/* The opcode of a command input (first two bytes, big-endian; no sleep). */
+cxprm_u16 cxprm_core_in_opcode(const void *in);
+
+/* --- statistics --- */
+
+/* Up to max per-opcode entries, sorted by opcode; *total = commands. */
+cxprm_u32 cxprm_core_stats(struct cxprm_core *core, struct cxprm_core_opstats *out,
+			   cxprm_u32 max, cxprm_u64 *total);
+/* The last up-to-max commands, oldest first. */
+cxprm_u32 cxprm_core_last_cmds(struct cxprm_core *core, struct cxprm_core_cmd_record *out,
+			       cxprm_u32 max);
+
+/* --- events --- */
+
+int cxprm_core_events_start(struct cxprm_core *core,
+			    const struct cxprm_core_events_config *cfg);
+void cxprm_core_events_stop(struct cxprm_core *core);
+/* Handles up to budget EQEs and re-arms; returns how many (0 if not running). */
+cxprm_u32 cxprm_core_events_poll(struct cxprm_core *core, cxprm_u32 budget);
+/* Runs queued page requests (0 if none or not running). */
+int cxprm_core_events_service(struct cxprm_core *core);
+int cxprm_core_events_pending(struct cxprm_core *core);
+void cxprm_core_events_stats(struct cxprm_core *core, struct cxprm_core_event_stats *st);
+
+/* --- text --- */
+
+/*
+ * Writes text 'which' (enum cxprm_core_text) into buf (NUL-terminated,
+ * cut at cap); returns its length; *truncated (optional) = 1 when cut.
+ */
+cxprm_size cxprm_core_format(struct cxprm_core *core, int which, char *buf, cxprm_size cap,
+			     int *truncated);
+
+/* Names for logs (never NULL: "UNKNOWN" / "E?"; no sleep). */
+const char *cxprm_core_opcode_name(cxprm_u16 opcode);
+const char *cxprm_core_err_name(int err);
+const char *cxprm_core_status_name(cxprm_u8 status);
+const char *cxprm_core_event_name(cxprm_u8 type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CXPRM_CAPI_H */

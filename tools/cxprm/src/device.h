@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// A cxprm device file: naming (PCI address or path), open, the ioctls of
+// include/uapi/linux/cxprm.h, event records, and errno turned into a
+// message that says what to do (which capability is missing, whether the
+// device is bound...).  Failures throw OsError (exit 2).  Firmware statuses
+// are not failures here: the callers look at the cxprm_cmd_status.
+//
+// The device directory is /dev/cxprm, or $CXPRM_DEV_DIR when set (tests).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <linux/cxprm.h>
+
+namespace cxprm::tool {
+
+std::string dev_dir();
+
+struct DevPath {
+	std::string bdf;  // "0000:00:03.0" (or the file name of a path argument)
+	std::string path; // "/dev/cxprm/0000:00:03.0"
+};
+
+// "0000:00:03.0", "00:03.0" (domain 0000), upper or lower case, or a path
+// (anything with a '/').  UsageError for anything else.
+DevPath resolve_device(const std::string &arg);
+// Whether s is a PCI address in one of the accepted forms (normalised to *out).
+bool parse_bdf(const std::string &s, std::string *out);
+
+class DevFile {
+public:
+	// Opens read-write (read-only when write access is denied: INFO still works).
+	explicit DevFile(const DevPath &where);
+	~DevFile();
+	DevFile(const DevFile &) = delete;
+	DevFile &operator=(const DevFile &) = delete;
+
+	const DevPath &where() const { return where_; }
+	int fd() const { return fd_; }
+
+	cxprm_info info();
+	void query_caps(cxprm_caps &c);
+	void nvmf_ns(cxprm_nvmf_ns &n);
+	void esw_functions(cxprm_esw_functions &f);
+	void dct_create(cxprm_dct &d);
+	void dct_query(cxprm_dct &d);
+	void dct_drain(cxprm_dct &d);
+	void dct_destroy(cxprm_dct &d);
+	void stats(cxprm_stats &s);
+	void raw(cxprm_raw_cmd &r);
+	void subscribe(const cxprm_subscribe &s);
+
+	// Waits up to timeout_ms (< 0: forever) for event records and reads
+	// what is queued.  Returns false on timeout or when interrupted by a
+	// signal (check the caller's flag); records are appended to out.
+	bool read_events(std::vector<cxprm_event> &out, int timeout_ms);
+
+private:
+	void call(unsigned long req, void *arg, const char *what, const char *privilege);
+
+	DevPath where_;
+	int fd_ = -1;
+};
+
+// The message for an ioctl failure: "<what> on <path>: <ERRNO> (<strerror>)
+// + advice".  'privilege' is the capability the ioctl needs (for EPERM).
+std::string ioctl_error(int err, const std::string &what, const std::string &path,
+			const std::string &privilege);
+
+// Privileges (from the UAPI header).
+inline constexpr const char *PRIV_NET_ADMIN = "CAP_NET_ADMIN";
+// The message of a raw command's EPERM depends on the opcode.
+std::string raw_privilege(uint16_t opcode);
+
+} // namespace cxprm::tool

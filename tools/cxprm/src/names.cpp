@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Names and name parsing (names.h).
+#include "names.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli.h"
+#include "errors.h"
+#include "hex.h"
+
+#include "cxprm/prm/opcodes.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+std::string upper(std::string s)
+{
+	for (char &c : s)
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+	return s;
+}
+
+struct NamedValue {
+	const char *name;
+	uint16_t value;
+};
+
+#define CXPRM_TOOL_OP_(n, v, rw) {#n, v},
+#define CXPRM_TOOL_OP_N_(n, s, v, rw) {s, v},
+const NamedValue kOpcodes[] = {CXPRM_OPCODES(CXPRM_TOOL_OP_, CXPRM_TOOL_OP_N_)};
+#undef CXPRM_TOOL_OP_
+#undef CXPRM_TOOL_OP_N_
+
+#define CXPRM_TOOL_EV_(n, v) {#n, v},
+const NamedValue kEvents[] = {CXPRM_EVENTS(CXPRM_TOOL_EV_)};
+#undef CXPRM_TOOL_EV_
+
+namespace cap = cxprm::prm::cap;
+const NamedValue kCapAliases[] = {
+	{"GENERAL", cap::GENERAL},
+	{"ETH", cap::ETHERNET_OFFLOADS},
+	{"ODP", cap::ODP},
+	{"ATOMIC", cap::ATOMIC},
+	{"ROCE", cap::ROCE},
+	{"IPOIB", cap::IPOIB_OFFLOADS},
+	{"IPOIB_ENHANCED", cap::IPOIB_ENHANCED_OFFLOADS},
+	{"FLOW_TABLE", cap::FLOW_TABLE},
+	{"ESW_FLOW_TABLE", cap::ESWITCH_FLOW_TABLE},
+	{"ESW", cap::ESWITCH},
+	{"VECTOR_CALC", cap::VECTOR_CALC},
+	{"QOS", cap::QOS},
+	{"DEBUG", cap::DEBUG_CAP},
+	{"NVMF", cap::NVMF},
+	{"DEV_MEM", cap::DEV_MEM},
+	{"TLS", cap::TLS},
+	{"VDPA", cap::VDPA_EMULATION},
+	{"DEV_EVENT", cap::DEV_EVENT},
+	{"IPSEC", cap::IPSEC},
+	{"SHAMPO", cap::DEV_SHAMPO},
+	{"MACSEC", cap::MACSEC},
+	{"GENERAL_2", cap::GENERAL_2},
+	{"PORT_SELECTION", cap::PORT_SELECTION},
+	{"ADV_VIRT", cap::ADV_VIRTUALIZATION},
+};
+
+#define E_(n) {#n, n},
+struct ErrnoName {
+	const char *name;
+	int value;
+};
+const ErrnoName kErrnos[] = {
+	E_(EPERM) E_(ENOENT) E_(ESRCH) E_(EINTR) E_(EIO) E_(ENXIO) E_(E2BIG) E_(ENOEXEC)
+	E_(EBADF) E_(ECHILD) E_(EAGAIN) E_(ENOMEM) E_(EACCES) E_(EFAULT) E_(EBUSY)
+	E_(EEXIST) E_(EXDEV) E_(ENODEV) E_(ENOTDIR) E_(EISDIR) E_(EINVAL) E_(ENFILE)
+	E_(EMFILE) E_(ENOTTY) E_(EFBIG) E_(ENOSPC) E_(ESPIPE) E_(EROFS) E_(EPIPE)
+	E_(EDOM) E_(ERANGE) E_(EDEADLK) E_(ENAMETOOLONG) E_(ENOSYS) E_(ENOTEMPTY)
+	E_(ELOOP) E_(ENOMSG) E_(ENODATA) E_(ETIME) E_(ENOLINK) E_(EPROTO) E_(EBADMSG)
+	E_(EOVERFLOW) E_(EILSEQ) E_(EOPNOTSUPP) E_(ESHUTDOWN) E_(ETIMEDOUT)
+	E_(ECONNREFUSED) E_(EHOSTDOWN) E_(EALREADY) E_(EINPROGRESS) E_(EREMOTEIO)
+	E_(ECANCELED) E_(ENOTRECOVERABLE) E_(EMSGSIZE) E_(ENOBUFS)
+};
+#undef E_
+
+} // namespace
+
+std::string opcode_label(uint16_t opcode)
+{
+	const char *n = prm::opcode_name(opcode);
+	return n ? n : hex_num(opcode);
+}
+
+uint16_t parse_opcode(const std::string &s, const std::string &what)
+{
+	if (looks_numeric(s))
+		return (uint16_t)parse_num(s, what, 0xffff);
+	std::string u = upper(s);
+	if (u.rfind("MLX5_CMD_OP_", 0) == 0)
+		u.erase(0, 12);
+	for (const NamedValue &o : kOpcodes)
+		if (u == o.name)
+			return o.value;
+	throw UsageError(what + ": unknown opcode '" + s + "' (a PRM name like QUERY_HCA_CAP, or a number)");
+}
+
+uint16_t parse_cap_type(const std::string &s, const std::string &what)
+{
+	if (looks_numeric(s))
+		return (uint16_t)parse_num(s, what, 0x7fff);
+	std::string u = upper(s);
+	for (const NamedValue &a : kCapAliases)
+		if (u == a.name)
+			return a.value;
+	for (uint16_t t = 0; t < 0x100; t++)
+		if (const char *n = prm::cap_type_name(t); n && u == n)
+			return t;
+	throw UsageError(what + ": unknown capability type '" + s + "' (one of " + cap_type_aliases() +
+			 ", or a number)");
+}
+
+std::string cap_type_label(uint16_t type)
+{
+	const char *n = prm::cap_type_name(type);
+	return n ? n : hex_num(type);
+}
+
+std::string cap_type_aliases()
+{
+	std::string out;
+	for (const NamedValue &a : kCapAliases) {
+		if (!out.empty())
+			out += ", ";
+		for (const char *p = a.name; *p; p++)
+			out += (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	}
+	return out;
+}
+
+uint8_t parse_event(const std::string &s, const std::string &what)
+{
+	if (looks_numeric(s))
+		return (uint8_t)parse_num(s, what, 0xff);
+	std::string u = upper(s);
+	if (u.rfind("MLX5_EVENT_TYPE_", 0) == 0)
+		u.erase(0, 16);
+	for (const NamedValue &e : kEvents)
+		if (u == e.name)
+			return (uint8_t)e.value;
+	throw UsageError(what + ": unknown event type '" + s + "' (a name like ESW_FUNCTIONS_CHANGED, or a number)");
+}
+
+std::string event_label(uint8_t type)
+{
+	const char *n = prm::event_name(type);
+	return n ? n : hex_num(type);
+}
+
+std::string errno_name(int err)
+{
+	for (const ErrnoName &e : kErrnos)
+		if (e.value == err)
+			return e.name;
+	return "E" + std::to_string(err);
+}
+
+std::string state_name(uint32_t state)
+{
+	static const char *const names[] = {"DOWN", "UP", "ERROR", "GONE"};
+	return state < 4 ? names[state] : "STATE_" + std::to_string(state);
+}
+
+std::string dct_state_name(uint32_t state)
+{
+	static const char *const names[] = {"ACTIVE", "DRAINING", "DRAINED"};
+	return state < 3 ? names[state] : std::to_string(state);
+}
+
+uint32_t mtu_bytes(uint32_t code) { return code >= 1 && code <= 5 ? 128u << code : 0; }
+
+uint8_t mtu_code(uint32_t bytes)
+{
+	for (uint8_t c = 1; c <= 5; c++)
+		if (mtu_bytes(c) == bytes)
+			return c;
+	return 0;
+}
+
+} // namespace cxprm::tool
