@@ -221,8 +221,8 @@ struct cxprm_core_cmd_record {
 typedef void (*cxprm_core_event_fn)(void *ctx, cxprm_u8 type, cxprm_u8 sub_type,
 				    const cxprm_u8 *data);
 
+/* The EQ doorbell is in UAR page uar at BAR offset uar * 4096. */
 struct cxprm_core_events_config {
-	cxprm_u32 uar_bar_base;   /* UAR page i at BAR offset base + i * 4096 */
 	cxprm_u16 intr;           /* MSI-X vector of the EQ */
 	cxprm_u8 log_eq_size;     /* 0: default (7, 128 entries) */
 	cxprm_u8 command_events;  /* complete commands by CMD events */

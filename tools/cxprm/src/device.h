@@ -59,7 +59,8 @@ public:
 	bool read_events(std::vector<cxprm_event> &out, int timeout_ms);
 
 private:
-	void call(unsigned long req, void *arg, const char *what, const char *privilege);
+	void call(unsigned long req, void *arg, const char *what, const char *privilege,
+		  const std::string &enoent = {});
 
 	DevPath where_;
 	int fd_ = -1;
@@ -74,5 +75,7 @@ std::string ioctl_error(int err, const std::string &what, const std::string &pat
 inline constexpr const char *PRIV_NET_ADMIN = "CAP_NET_ADMIN";
 // The message of a raw command's EPERM depends on the opcode.
 std::string raw_privilege(uint16_t opcode);
+// The ENOENT explanation of the DCT ioctls.
+std::string dct_not_owned(uint32_t dctn);
 
 } // namespace cxprm::tool

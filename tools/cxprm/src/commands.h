@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The subcommands: each cmd_*.cpp defines one or more Command (its spec and
+// its run function); main.cpp dispatches.  run_cli() is the whole tool
+// (main() calls it; the host tests call it in-process).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+namespace cxprm::tool {
+
+struct Ctx {
+	std::ostream &out;
+	std::ostream &err;
+	std::istream &in;
+};
+
+struct Command {
+	const CommandSpec *spec;
+	int (*run)(Ctx &ctx, const Args &args);
+};
+
+extern const Command cmd_list;
+extern const Command cmd_info;
+extern const Command cmd_caps;
+extern const Command cmd_nvmf_ns;
+extern const Command cmd_esw_functions;
+extern const Command cmd_esw_watch;
+extern const Command cmd_dct_create;
+extern const Command cmd_dct_query;
+extern const Command cmd_dct_drain;
+extern const Command cmd_dct_destroy;
+extern const Command cmd_dct_wait;
+extern const Command cmd_dct_session;
+extern const Command cmd_raw;
+extern const Command cmd_stats;
+extern const Command cmd_probe;
+extern const Command cmd_decode;
+
+// Every command, in help order.
+const std::vector<const Command *> &all_commands();
+
+// Runs the tool on argv[1..]; returns the exit code (errors.h).
+int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostream &err, std::istream &in);
+
+} // namespace cxprm::tool

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Runtime layout field access (fields.h).
+#include "fields.h"
+
+#include <cctype>
+
+#include "errors.h"
+#include "hex.h"
+
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/registry.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+uint64_t mask(uint32_t width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
+
+// Opcodes whose layouts are not named after the opcode.
+struct Alias {
+	uint16_t opcode;
+	const char *base;
+};
+const Alias kAliases[] = {
+	{prm::op::QUERY_NVMF_NAMESPACE_CONTEXT, "query_nvmf_namespace"},
+	{prm::op::ARM_DCT_FOR_KEY_VIOLATION, "arm_dct"},
+};
+
+} // namespace
+
+bool field_in(const prm::FieldDesc &f, size_t len) { return ((size_t)f.offset + f.width + 7) / 8 <= len; }
+
+uint64_t field_get(const uint8_t *buf, size_t len, const prm::FieldDesc &f)
+{
+	if (!field_in(f, len) || f.width > 64)
+		return 0;
+	const uint8_t *dw = buf + f.offset / 32 * 4;
+	if (f.width > 32) // whole aligned dwords (the layout layer's rule)
+		return ((uint64_t)be32(dw) << 32 | be32(dw + 4)) & mask(f.width);
+	uint32_t shift = 32 - f.offset % 32 - f.width;
+	return (be32(dw) >> shift) & mask(f.width);
+}
+
+void field_set(uint8_t *buf, size_t len, const prm::FieldDesc &f, uint64_t v)
+{
+	if (f.width > 64)
+		throw UsageError(std::string("field ") + f.name + " is a " + std::to_string(f.width / 8) +
+				 "-byte region, not a number");
+	if (v > mask(f.width))
+		throw UsageError(std::string("field ") + f.name + ": " + hex_num(v) + " does not fit in " +
+				 std::to_string(f.width) + " bits");
+	if (!field_in(f, len))
+		throw UsageError(std::string("field ") + f.name + " lies beyond the message");
+	uint8_t *dw = buf + f.offset / 32 * 4;
+	if (f.width > 32) {
+		put_be32(dw, (uint32_t)(v >> 32));
+		put_be32(dw + 4, (uint32_t)v);
+		return;
+	}
+	uint32_t shift = 32 - f.offset % 32 - f.width;
+	uint32_t m = (uint32_t)mask(f.width) << shift;
+	put_be32(dw, (be32(dw) & ~m) | (((uint32_t)v << shift) & m));
+}
+
+const prm::FieldDesc *find_field(const prm::LayoutDesc &l, const std::string &name)
+{
+	for (uint32_t i = 0; i < l.nfields; i++)
+		if (name == l.fields[i].name)
+			return &l.fields[i];
+	return nullptr;
+}
+
+const prm::LayoutDesc *layout_for_opcode(uint16_t opcode, bool input)
+{
+	std::string base;
+	for (const Alias &a : kAliases)
+		if (a.opcode == opcode)
+			base = a.base;
+	if (base.empty()) {
+		const char *n = prm::opcode_name(opcode);
+		if (!n)
+			return nullptr;
+		for (const char *p = n; *p; p++)
+			base += (char)std::tolower((unsigned char)*p);
+	}
+	return prm::find_layout((base + (input ? "_in" : "_out")).c_str());
+}
+
+std::vector<FieldValue> decode_fields(const prm::LayoutDesc &l, const uint8_t *buf, size_t len,
+				      size_t max_region_bytes)
+{
+	std::vector<FieldValue> out;
+	for (uint32_t i = 0; i < l.nfields; i++) {
+		const prm::FieldDesc &f = l.fields[i];
+		if (!field_in(f, len))
+			continue;
+		FieldValue v{&f, {}, {}};
+		if (f.width > 64) {
+			if (f.width / 8 > max_region_bytes)
+				continue;
+			v.text = to_hex(buf + f.offset / 8, f.width / 8);
+			v.json = Json::str(v.text);
+		} else {
+			uint64_t x = field_get(buf, len, f);
+			if (f.width > 32) {
+				v.text = hex_num(x);
+				v.json = Json::str(v.text);
+			} else {
+				v.text = std::to_string(x);
+				v.json = Json::num(x);
+			}
+		}
+		out.push_back(std::move(v));
+	}
+	return out;
+}
+
+Json fields_json(const std::vector<FieldValue> &v)
+{
+	Json j = Json::object();
+	for (const FieldValue &f : v)
+		j.set_json(f.field->name, f.json);
+	return j;
+}
+
+} // namespace cxprm::tool

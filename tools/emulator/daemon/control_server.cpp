@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "control_server.h"
+
+#include <chrono>
+#include <endian.h>
+#include <thread>
+#include <unistd.h>
+
+#include "control.h"
+
+namespace cxprm::emud {
+
+namespace {
+
+const char *cmd_name(uint32_t c)
+{
+	switch (c) {
+	case CXPRM_EMUD_CMD_NOP: return "NOP";
+	case CXPRM_EMUD_CMD_SET_NUM_VFS: return "SET_NUM_VFS";
+	case CXPRM_EMUD_CMD_NVMF_IO: return "NVMF_IO";
+	case CXPRM_EMUD_CMD_REQUEST_PAGES: return "REQUEST_PAGES";
+	case CXPRM_EMUD_CMD_POST_EVENT: return "POST_EVENT";
+	case CXPRM_EMUD_CMD_FAULT: return "FAULT";
+	case CXPRM_EMUD_CMD_FAULT_CLEAR: return "FAULT_CLEAR";
+	case CXPRM_EMUD_CMD_QUERY: return "QUERY";
+	case CXPRM_EMUD_CMD_MARK: return "MARK";
+	default: return "?";
+	}
+}
+
+const char *fault_name(uint32_t k)
+{
+	switch (k) {
+	case CXPRM_EMUD_FAULT_NEVER_COMPLETE: return "never_complete";
+	case CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE: return "corrupt_output_signature";
+	case CXPRM_EMUD_FAULT_WRONG_TOKEN: return "wrong_output_token";
+	case CXPRM_EMUD_FAULT_DELIVERY_STATUS: return "delivery_status";
+	case CXPRM_EMUD_FAULT_OUTPUT_LENGTH_LIE: return "output_length_lie";
+	case CXPRM_EMUD_FAULT_BROKEN_CHAIN: return "broken_output_chain";
+	case CXPRM_EMUD_FAULT_SLOW_MS: return "slow_ms";
+	case CXPRM_EMUD_FAULT_CRASH: return "crash";
+	case CXPRM_EMUD_FAULT_DEVICE_GONE: return "device_gone";
+	case CXPRM_EMUD_FAULT_ONLY_OPCODE: return "only_opcode";
+	case CXPRM_EMUD_FAULT_ONCE: return "once";
+	case CXPRM_EMUD_FAULT_CRASH_INT_ERR: return "crash_answers_int_err";
+	default: return "?";
+	}
+}
+
+} // namespace
+
+ControlServer::ControlServer(uint8_t *page, emu::Emulator &emu, FilePlatform &plat, Log &log)
+	: page_(page), emu_(emu), plat_(plat), log_(log)
+{
+}
+
+uint32_t ControlServer::rd(uint32_t off) const
+{
+	return le32toh(__atomic_load_n(reinterpret_cast<const uint32_t *>(page_ + off), __ATOMIC_ACQUIRE));
+}
+
+void ControlServer::wr(uint32_t off, uint32_t v)
+{
+	__atomic_store_n(reinterpret_cast<uint32_t *>(page_ + off), htole32(v), __ATOMIC_RELEASE);
+}
+
+void ControlServer::publish()
+{
+	for (uint32_t off = 0; off < CXPRM_EMUD_CTRL_SIZE; off += 4)
+		wr(off, 0);
+	const emu::Profile &p = emu_.profile();
+	wr(CXPRM_EMUD_CTRL_VERSION, CXPRM_EMUD_VERSION);
+	wr(CXPRM_EMUD_CTRL_PID, (uint32_t)getpid());
+	wr(CXPRM_EMUD_CTRL_DEVICE_ID, p.device_id);
+	wr(CXPRM_EMUD_CTRL_FW_REV,
+	   (uint32_t)(p.fw_rev.major & 0xff) << 24 | (uint32_t)(p.fw_rev.minor & 0xff) << 16 | p.fw_rev.subminor);
+	last_seq_ = 0;
+	wr(CXPRM_EMUD_CTRL_MAGIC, CXPRM_EMUD_MAGIC);
+}
+
+void ControlServer::withdraw() { wr(CXPRM_EMUD_CTRL_MAGIC, 0); }
+
+void ControlServer::heartbeat() { wr(CXPRM_EMUD_CTRL_HEARTBEAT, ++heartbeat_); }
+
+bool ControlServer::poll()
+{
+	uint32_t seq = rd(CXPRM_EMUD_CTRL_SEQ);
+	if (seq == last_seq_)
+		return false;
+	uint32_t cmd = rd(CXPRM_EMUD_CTRL_CMD);
+	uint32_t arg[CXPRM_EMUD_CTRL_NARGS];
+	for (uint32_t i = 0; i < CXPRM_EMUD_CTRL_NARGS; i++)
+		arg[i] = rd(CXPRM_EMUD_CTRL_ARG(i));
+
+	Result r = execute(cmd, arg);
+	log_.debug("control: seq %u %s(0x%x, 0x%x, 0x%x, 0x%x) -> status %u result 0x%llx", seq, cmd_name(cmd),
+		   arg[0], arg[1], arg[2], arg[3], r.status, (unsigned long long)r.value);
+
+	wr(CXPRM_EMUD_CTRL_RESULT_LO, (uint32_t)r.value);
+	wr(CXPRM_EMUD_CTRL_RESULT_HI, (uint32_t)(r.value >> 32));
+	wr(CXPRM_EMUD_CTRL_STATUS, r.status);
+	answered_++;
+	wr(CXPRM_EMUD_CTRL_DONE, (uint32_t)answered_);
+	last_seq_ = seq;
+	wr(CXPRM_EMUD_CTRL_ACK, seq); // last: the answer is complete
+	return true;
+}
+
+ControlServer::Result ControlServer::execute(uint32_t cmd, const uint32_t *arg)
+{
+	Result r;
+	switch (cmd) {
+	case CXPRM_EMUD_CMD_NOP:
+		r.value = CXPRM_EMUD_VERSION;
+		break;
+	case CXPRM_EMUD_CMD_SET_NUM_VFS:
+		if (arg[0] > 0xffff) {
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+			break;
+		}
+		if (!emu_.set_num_vfs((uint16_t)arg[0]))
+			r.status = CXPRM_EMUD_ST_REFUSED;
+		log_.info("control: set_num_vfs(%u): %s", arg[0], r.status ? "refused" : "ok");
+		break;
+	case CXPRM_EMUD_CMD_NVMF_IO: {
+		uint64_t bpi = arg[4] ? arg[4] : 8;
+		if (!emu_.simulate_nvmf_io(arg[0], arg[1], arg[2], arg[3], bpi))
+			r.status = CXPRM_EMUD_ST_REFUSED;
+		log_.info("control: simulate_nvmf_io(xrqn 0x%x, nsid %u, %u reads, %u writes, %llu blocks each): %s",
+			  arg[0], arg[1], arg[2], arg[3], (unsigned long long)bpi, r.status ? "refused" : "ok");
+		break;
+	}
+	case CXPRM_EMUD_CMD_REQUEST_PAGES:
+		if (!emu_.request_pages((int32_t)arg[0]))
+			r.status = CXPRM_EMUD_ST_REFUSED;
+		log_.info("control: request_pages(%d): %s", (int32_t)arg[0], r.status ? "refused" : "ok");
+		break;
+	case CXPRM_EMUD_CMD_POST_EVENT: {
+		if (arg[0] > 0xff || arg[1] > 0xff) {
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+			break;
+		}
+		uint8_t data[28];
+		for (int i = 0; i < 7; i++) {
+			uint32_t be = htobe32(arg[2 + i]);
+			__builtin_memcpy(data + 4 * i, &be, 4);
+		}
+		r.value = emu_.post_event((uint8_t)arg[0], (uint8_t)arg[1], data);
+		log_.info("control: post_event(type 0x%x, sub_type 0x%x): %llu EQ(s)", arg[0], arg[1],
+			  (unsigned long long)r.value);
+		break;
+	}
+	case CXPRM_EMUD_CMD_FAULT:
+		r = fault(arg);
+		break;
+	case CXPRM_EMUD_CMD_FAULT_CLEAR:
+		emu_.faults().clear_command_faults();
+		log_.info("control: per-command faults cleared");
+		break;
+	case CXPRM_EMUD_CMD_QUERY:
+		r = query(arg);
+		break;
+	case CXPRM_EMUD_CMD_MARK:
+		log_.info("guest mark %u", arg[0]);
+		break;
+	default:
+		r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
+		log_.info("control: unknown command 0x%x", cmd);
+		break;
+	}
+	return r;
+}
+
+ControlServer::Result ControlServer::fault(const uint32_t *arg)
+{
+	emu::Faults &f = emu_.faults();
+	const uint32_t knob = arg[0], v = arg[1], v2 = arg[2];
+	Result r;
+	switch (knob) {
+	case CXPRM_EMUD_FAULT_NEVER_COMPLETE:
+		r.value = f.never_complete.exchange(v != 0);
+		break;
+	case CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE:
+		if (v > (emu::Faults::ENTRY | emu::Faults::BLOCKS))
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+		else
+			r.value = f.corrupt_output_signature.exchange(v);
+		break;
+	case CXPRM_EMUD_FAULT_WRONG_TOKEN:
+		if (v > (emu::Faults::ENTRY | emu::Faults::BLOCKS))
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+		else
+			r.value = f.wrong_output_token.exchange(v);
+		break;
+	case CXPRM_EMUD_FAULT_DELIVERY_STATUS:
+		if (v > 0x7f) { // 7-bit entry status
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+			break;
+		}
+		// Count first: the status makes the knob live.
+		f.delivery_status_count = v ? (v2 ? v2 : 1) : 0;
+		r.value = f.delivery_status.exchange((uint8_t)v);
+		break;
+	case CXPRM_EMUD_FAULT_OUTPUT_LENGTH_LIE:
+		r.value = f.output_length_lie.exchange(v);
+		break;
+	case CXPRM_EMUD_FAULT_BROKEN_CHAIN:
+		r.value = f.broken_output_chain.exchange(v != 0);
+		break;
+	case CXPRM_EMUD_FAULT_SLOW_MS:
+		if (v > 600000)
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+		else
+			r.value = f.slow_ms.exchange(v);
+		break;
+	case CXPRM_EMUD_FAULT_CRASH:
+		if (v)
+			f.crash_answers_int_err = v2 != 0;
+		r.value = f.crash.exchange(v != 0);
+		break;
+	case CXPRM_EMUD_FAULT_CRASH_INT_ERR:
+		r.value = f.crash_answers_int_err.exchange(v != 0);
+		break;
+	case CXPRM_EMUD_FAULT_DEVICE_GONE:
+		r.value = f.device_gone.exchange(v != 0);
+		if (v) {
+			// The emulator's thread fills the device BAR with 0xff at its
+			// next step: answer once that happened, so the client sees it.
+			auto end = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+			while (!emu_.gone() && std::chrono::steady_clock::now() < end)
+				std::this_thread::sleep_for(std::chrono::microseconds(100));
+			if (!emu_.gone())
+				r.status = CXPRM_EMUD_ST_TIMEOUT;
+		}
+		break;
+	case CXPRM_EMUD_FAULT_ONLY_OPCODE:
+		if (v != 0xffffffffu && v > 0xffff)
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+		else
+			r.value = (uint32_t)f.only_opcode.exchange(v == 0xffffffffu ? -1 : (int32_t)v);
+		break;
+	case CXPRM_EMUD_FAULT_ONCE:
+		r.value = f.once.exchange(v != 0);
+		break;
+	default:
+		r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
+		break;
+	}
+	log_.info("control: fault %s(%u) = 0x%x (0x%x): %s", fault_name(knob), knob, v, v2,
+		  r.status == CXPRM_EMUD_ST_OK ? "ok" : "failed");
+	return r;
+}
+
+ControlServer::Result ControlServer::query(const uint32_t *arg)
+{
+	Result r;
+	switch (arg[0]) {
+	case CXPRM_EMUD_Q_PAGES_HELD: r.value = emu_.pages_held(); break;
+	case CXPRM_EMUD_Q_COMMANDS: r.value = emu_.commands_processed(); break;
+	case CXPRM_EMUD_Q_HCA_STATE: r.value = (uint64_t)emu_.hca_state(); break;
+	case CXPRM_EMUD_Q_NUM_VFS: r.value = emu_.num_vfs(); break;
+	case CXPRM_EMUD_Q_ISSI: r.value = emu_.current_issi(); break;
+	case CXPRM_EMUD_Q_INITIALIZING: r.value = emu_.initializing(); break;
+	case CXPRM_EMUD_Q_CRASHED: r.value = emu_.crashed(); break;
+	case CXPRM_EMUD_Q_GONE: r.value = emu_.gone(); break;
+	case CXPRM_EMUD_Q_HEALTH_COUNTER: r.value = emu_.health_counter(); break;
+	case CXPRM_EMUD_Q_PAGES_GIVEN: r.value = emu_.pages_given_total(); break;
+	case CXPRM_EMUD_Q_PAGES_TAKEN: r.value = emu_.pages_taken_total(); break;
+	case CXPRM_EMUD_Q_PAGES_WANTED:
+		if (arg[1] < 1 || arg[1] > 3)
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+		else
+			r.value = (uint64_t)(int64_t)emu_.pages_wanted((uint16_t)arg[1]);
+		break;
+	case CXPRM_EMUD_Q_OPCODE_COUNT:
+		r.value = arg[1] > 0xffff ? 0 : emu_.opcode_count((uint16_t)arg[1]);
+		break;
+	case CXPRM_EMUD_Q_LAST_STATUS:
+		r.value = (uint64_t)emu_.last_syndrome() << 32 | emu_.last_status();
+		break;
+	case CXPRM_EMUD_Q_LAST_DELIVERY: r.value = emu_.last_delivery_status(); break;
+	case CXPRM_EMUD_Q_UARS: r.value = emu_.uar_count(); break;
+	case CXPRM_EMUD_Q_EQS: r.value = emu_.eq_count(); break;
+	case CXPRM_EMUD_Q_DCTS: r.value = emu_.dct_count(); break;
+	case CXPRM_EMUD_Q_NVMF_NAMESPACES: r.value = emu_.nvmf_namespace_count(); break;
+	case CXPRM_EMUD_Q_COUNTER: {
+		emu::Counters c = emu_.counters();
+		switch (arg[1]) {
+		case CXPRM_EMUD_COUNTER_COMMANDS_PROCESSED: r.value = c.commands_processed; break;
+		case CXPRM_EMUD_COUNTER_COMMANDS_EXECUTED: r.value = c.commands_executed; break;
+		case CXPRM_EMUD_COUNTER_DELIVERY_ERRORS: r.value = c.delivery_errors; break;
+		case CXPRM_EMUD_COUNTER_IGNORED_DOORBELLS: r.value = c.ignored_doorbells; break;
+		case CXPRM_EMUD_COUNTER_UNREACHABLE_ENTRIES: r.value = c.unreachable_entries; break;
+		case CXPRM_EMUD_COUNTER_EQES_WRITTEN: r.value = c.eqes_written; break;
+		case CXPRM_EMUD_COUNTER_EQ_OVERRUNS: r.value = c.eq_overruns; break;
+		case CXPRM_EMUD_COUNTER_EQE_DMA_ERRORS: r.value = c.eqe_dma_errors; break;
+		case CXPRM_EMUD_COUNTER_BAD_EQ_DOORBELLS: r.value = c.bad_eq_doorbells; break;
+		case CXPRM_EMUD_COUNTER_IRQS_RAISED: r.value = c.irqs_raised; break;
+		case CXPRM_EMUD_COUNTER_PAGES_LEAKED: r.value = c.pages_leaked; break;
+		case CXPRM_EMUD_COUNTER_OBJECTS_LEAKED: r.value = c.objects_leaked; break;
+		case CXPRM_EMUD_COUNTER_DMA_REFUSED: r.value = plat_.dma_refused(); break;
+		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
+		}
+		break;
+	}
+	case CXPRM_EMUD_Q_FAULTS_FIRED: r.value = emu_.faults().fired.load(); break;
+	case CXPRM_EMUD_Q_CHECKSUMS: r.value = emu_.checksums_enabled(); break;
+	case CXPRM_EMUD_Q_NVMF_COUNTER: {
+		emu::NvmfCounters c;
+		if (!emu_.nvmf_counters(arg[1], arg[2], &c)) {
+			r.status = CXPRM_EMUD_ST_REFUSED;
+			break;
+		}
+		switch (arg[3]) {
+		case CXPRM_EMUD_NVMF_READ_CMDS: r.value = c.read_cmds; break;
+		case CXPRM_EMUD_NVMF_READ_BLOCKS: r.value = c.read_blocks; break;
+		case CXPRM_EMUD_NVMF_WRITE_CMDS: r.value = c.write_cmds; break;
+		case CXPRM_EMUD_NVMF_WRITE_BLOCKS: r.value = c.write_blocks; break;
+		case CXPRM_EMUD_NVMF_FLUSH_CMDS: r.value = c.flush_cmds; break;
+		case CXPRM_EMUD_NVMF_ERROR_CMDS: r.value = c.error_cmds; break;
+		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
+		}
+		break;
+	}
+	default:
+		r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
+		break;
+	}
+	return r;
+}
+
+} // namespace cxprm::emud

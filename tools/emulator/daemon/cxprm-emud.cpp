@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// cxprm-emud: the ConnectX firmware emulator as the host process behind
+// QEMU.  Maps the guest-RAM file and the ivshmem BAR file (both MAP_SHARED,
+// the same files QEMU maps with share=on), runs cxprm::emu::Emulator over
+// them (BAR = the init segment and UAR pages, DMA = guest-physical
+// addresses in the RAM file), serves the test control page in the BAR's
+// last 4 KiB (control.h) and the shim self-test's DMA proof, and exits
+// cleanly on SIGTERM/SIGINT/SIGHUP.  Start it before the guest boots: it
+// owns the init segment from the start (initializing = 1 until the init
+// delay has passed).  See README.md.
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <memory>
+#include <pthread.h>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+#include "control.h"
+#include "control_server.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm_emu/emulator.h"
+#include "dma_proof.h"
+#include "file_platform.h"
+#include "guest_ram.h"
+#include "log.h"
+
+using namespace cxprm;
+using namespace cxprm::emud;
+
+namespace {
+
+void usage(FILE *f)
+{
+	std::fputs(
+		"usage: cxprm-emud [options] --ram FILE --bar FILE\n"
+		"       cxprm-emud [options] RAM_FILE BAR_FILE      (run-guest.sh --emulator form)\n"
+		"\n"
+		"  --ram FILE            guest-RAM file (QEMU memory-backend-file, share=on)\n"
+		"  --bar FILE            ivshmem BAR2 file (power of two, >= 128 KiB)\n"
+		"  --profile cx5|cx7     adapter profile (default cx7)\n"
+		"  --init-delay-ms N     'initializing' clears N ms after the start (profile: 5)\n"
+		"  --boot-pages N        pages QUERY_PAGES(BOOT) asks for\n"
+		"  --init-pages N        pages QUERY_PAGES(INIT) asks for\n"
+		"  --regular-pages N     pages QUERY_PAGES(REGULAR) asks for after INIT_HCA\n"
+		"  --num-vfs N           eswitch host_num_of_vfs at start\n"
+		"  --total-vfs N         eswitch host_total_vfs\n"
+		"  --fw-version A.B.C    firmware version in the init segment\n"
+		"  --nvmf-auto-io-ms N   automatic NVMF namespace I/O period (0 = off)\n"
+		"  --below-4g BYTES      guest RAM below 4 GiB (default $CXPRM_RAM_BELOW_4G,\n"
+		"                        else QEMU q35's rule for the RAM file's size)\n"
+		"  --ready-file FILE     create FILE once serving (default $CXPRM_READY_FILE)\n"
+		"  --log FILE            log there (appending) instead of stdout\n"
+		"  --verbose             log every control command and opcode counts\n"
+		"  -h, --help\n"
+		"\n"
+		"Exit status: 0 after SIGTERM/SIGINT/SIGHUP, 2 usage, 1 setup failure.\n",
+		f);
+}
+
+bool parse_u64(const char *s, uint64_t *v)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long x = std::strtoull(s, &end, 0);
+	if (errno || *end || *s == '-')
+		return false;
+	*v = x;
+	return true;
+}
+
+bool parse_fw(const char *s, emu::Profile &p)
+{
+	unsigned a, b, c;
+	char tail;
+	if (std::sscanf(s, "%u.%u.%u%c", &a, &b, &c, &tail) != 3 || a > 0xffff || b > 0xffff || c > 0xffff)
+		return false;
+	p.fw_rev.major = (uint16_t)a;
+	p.fw_rev.minor = (uint16_t)b;
+	p.fw_rev.subminor = (uint16_t)c;
+	return true;
+}
+
+const char *state_name(emu::HcaState s) { return emu::hca_state_name(s); }
+
+// What the main loop reports when it changes.
+struct Watch {
+	emu::HcaState state = emu::HcaState::DISABLED;
+	bool initializing = true;
+	bool crashed = false;
+	bool gone = false;
+	uint64_t refused = 0;
+	uint64_t cmds = 0;
+	uint16_t vfs = 0;
+	std::map<uint16_t, uint64_t> ops;
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	std::string ram_path, bar_path, log_path, ready_path, profile_name = "cx7";
+	emu::Profile prof;
+	bool have_below = false, verbose = false;
+	uint64_t below = 0;
+	struct Override {
+		bool set = false;
+		uint64_t v = 0;
+	} init_delay, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io;
+	const char *fw = nullptr;
+	std::vector<std::string> pos;
+
+	for (int i = 1; i < argc; i++) {
+		std::string a = argv[i];
+		auto need = [&](const char *what) -> const char * {
+			if (i + 1 >= argc) {
+				std::fprintf(stderr, "cxprm-emud: %s needs %s\n", a.c_str(), what);
+				std::exit(2);
+			}
+			return argv[++i];
+		};
+		auto num = [&](Override &o, uint64_t max) {
+			const char *s = need("a number");
+			if (!parse_u64(s, &o.v) || o.v > max) {
+				std::fprintf(stderr, "cxprm-emud: bad value for %s: %s\n", a.c_str(), s);
+				std::exit(2);
+			}
+			o.set = true;
+		};
+		if (a == "--ram")
+			ram_path = need("a file");
+		else if (a == "--bar")
+			bar_path = need("a file");
+		else if (a == "--profile")
+			profile_name = need("cx5 or cx7");
+		else if (a == "--init-delay-ms")
+			num(init_delay, 24 * 3600 * 1000ull);
+		else if (a == "--boot-pages")
+			num(boot_pages, 1u << 22);
+		else if (a == "--init-pages")
+			num(init_pages, 1u << 22);
+		else if (a == "--regular-pages")
+			num(regular_pages, 1u << 22);
+		else if (a == "--num-vfs")
+			num(num_vfs, 0xffff);
+		else if (a == "--total-vfs")
+			num(total_vfs, 0xffff);
+		else if (a == "--nvmf-auto-io-ms")
+			num(auto_io, 3600 * 1000);
+		else if (a == "--fw-version")
+			fw = need("MAJOR.MINOR.SUBMINOR");
+		else if (a == "--below-4g") {
+			const char *s = need("a byte count");
+			if (!parse_u64(s, &below)) {
+				std::fprintf(stderr, "cxprm-emud: bad value for --below-4g: %s\n", s);
+				return 2;
+			}
+			have_below = true;
+		} else if (a == "--ready-file")
+			ready_path = need("a file");
+		else if (a == "--log")
+			log_path = need("a file");
+		else if (a == "--verbose" || a == "-v")
+			verbose = true;
+		else if (a == "-h" || a == "--help") {
+			usage(stdout);
+			return 0;
+		} else if (a.size() > 1 && a[0] == '-') {
+			std::fprintf(stderr, "cxprm-emud: unknown option %s\n", a.c_str());
+			usage(stderr);
+			return 2;
+		} else
+			pos.push_back(a);
+	}
+	if (!pos.empty()) {
+		if (pos.size() != 2 || !ram_path.empty() || !bar_path.empty()) {
+			std::fprintf(stderr, "cxprm-emud: give the files as --ram/--bar or as RAM_FILE BAR_FILE\n");
+			return 2;
+		}
+		ram_path = pos[0];
+		bar_path = pos[1];
+	}
+	if (ram_path.empty() || bar_path.empty()) {
+		usage(stderr);
+		return 2;
+	}
+
+	if (profile_name == "cx5" || profile_name == "connectx5" || profile_name == "ConnectX-5")
+		prof = emu::Profile::connectx5();
+	else if (profile_name == "cx7" || profile_name == "connectx7" || profile_name == "ConnectX-7")
+		prof = emu::Profile::connectx7();
+	else {
+		std::fprintf(stderr, "cxprm-emud: unknown profile %s (cx5, cx7)\n", profile_name.c_str());
+		return 2;
+	}
+	if (init_delay.set)
+		prof.init_delay_ms = (uint32_t)init_delay.v;
+	if (boot_pages.set)
+		prof.boot_pages = (int32_t)boot_pages.v;
+	if (init_pages.set)
+		prof.init_pages = (int32_t)init_pages.v;
+	if (regular_pages.set)
+		prof.regular_pages = (int32_t)regular_pages.v;
+	if (total_vfs.set)
+		prof.esw.total_vfs = (uint16_t)total_vfs.v;
+	if (num_vfs.set)
+		prof.esw.num_vfs = (uint16_t)num_vfs.v;
+	if (prof.esw.num_vfs > prof.esw.total_vfs) {
+		std::fprintf(stderr, "cxprm-emud: --num-vfs %u exceeds total VFs %u\n", prof.esw.num_vfs,
+			     prof.esw.total_vfs);
+		return 2;
+	}
+	if (auto_io.set)
+		prof.nvmf.auto_io_ms = (uint32_t)auto_io.v;
+	if (fw && !parse_fw(fw, prof)) {
+		std::fprintf(stderr, "cxprm-emud: bad --fw-version %s (MAJOR.MINOR.SUBMINOR)\n", fw);
+		return 2;
+	}
+	if (ready_path.empty() && std::getenv("CXPRM_READY_FILE"))
+		ready_path = std::getenv("CXPRM_READY_FILE");
+	if (!have_below && std::getenv("CXPRM_RAM_BELOW_4G")) {
+		if (!parse_u64(std::getenv("CXPRM_RAM_BELOW_4G"), &below)) {
+			std::fprintf(stderr, "cxprm-emud: bad CXPRM_RAM_BELOW_4G\n");
+			return 2;
+		}
+		have_below = true;
+	}
+
+	Log log;
+	FILE *logf = nullptr;
+	if (!log_path.empty()) {
+		logf = std::fopen(log_path.c_str(), "ae");
+		if (!logf) {
+			std::fprintf(stderr, "cxprm-emud: %s: %s\n", log_path.c_str(), std::strerror(errno));
+			return 1;
+		}
+		log.set_file(logf);
+	}
+	log.set_verbose(verbose);
+
+	// Signals are taken synchronously by the main loop (sigtimedwait); block
+	// them before any thread exists so the emulator thread never gets one.
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+
+	MappedFile ram, bar;
+	std::string err;
+	if (!ram.open(ram_path, &err) || !bar.open(bar_path, &err)) {
+		log.info("error: %s", err.c_str());
+		return 1;
+	}
+	const size_t bar_size = bar.size();
+	if ((bar_size & (bar_size - 1)) || bar_size < 2 * (size_t)emu::bar_map::MIN_BAR_SIZE) {
+		log.info("error: BAR file %s is %zu bytes: need a power of two of at least %zu (init segment, "
+			 "UAR pages, control page)",
+			 bar_path.c_str(), bar_size, 2 * (size_t)emu::bar_map::MIN_BAR_SIZE);
+		return 1;
+	}
+	const size_t ctrl_off = CXPRM_EMUD_CTRL_OFFSET(bar_size);
+	GuestRam layout(ram.size(), have_below ? below : GuestRam::q35_below_4g(ram.size()));
+
+	FilePlatform plat(ram, layout, bar, ctrl_off);
+	std::unique_ptr<emu::Emulator> emu;
+	try {
+		emu = std::make_unique<emu::Emulator>(plat, prof);
+	} catch (const std::exception &e) {
+		log.info("error: %s", e.what());
+		return 1;
+	}
+	ControlServer ctrl(bar.data() + ctrl_off, *emu, plat, log);
+	DmaProof proof(plat, log);
+	ctrl.publish();
+	emu->start();
+
+	const emu::Profile &p = emu->profile();
+	uint32_t uars = (uint32_t)((ctrl_off - emu::bar_map::UAR_BASE) / emu::bar_map::UAR_SIZE);
+	if (uars > p.max_uars)
+		uars = p.max_uars;
+	log.info("ready: %s (device 0x%04x) fw %u.%u.%u, init delay %u ms, pages boot %d init %d regular %d, "
+		 "VFs %u/%u; RAM %s (%zu MiB, %llu MiB below 4 GiB), BAR %s (%zu KiB: %u UAR pages, control "
+		 "page at 0x%zx); pid %d",
+		 p.name.c_str(), p.device_id, p.fw_rev.major, p.fw_rev.minor, p.fw_rev.subminor, p.init_delay_ms,
+		 p.boot_pages, p.init_pages, p.regular_pages, p.esw.num_vfs, p.esw.total_vfs, ram_path.c_str(),
+		 ram.size() >> 20, (unsigned long long)(layout.below_4g() >> 20), bar_path.c_str(), bar_size >> 10,
+		 uars, ctrl_off, (int)getpid());
+
+	if (!ready_path.empty()) {
+		int fd = open(ready_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			log.info("error: %s: %s", ready_path.c_str(), std::strerror(errno));
+			emu->stop();
+			return 1;
+		}
+		close(fd);
+	}
+
+	using clock = std::chrono::steady_clock;
+	auto last_beat = clock::now(), last_watch = last_beat, last_ops = last_beat;
+	Watch w;
+	w.initializing = p.init_delay_ms != 0;
+	w.vfs = p.esw.num_vfs;
+	int sig = 0;
+	const struct timespec tick = {0, 100 * 1000}; // 0.1 ms: control page latency
+	for (;;) {
+		siginfo_t si;
+		int s = sigtimedwait(&sigs, &si, &tick);
+		if (s > 0) {
+			sig = s;
+			break;
+		}
+		ctrl.poll();
+		proof.poll();
+		auto now = clock::now();
+		if (now - last_beat >= std::chrono::milliseconds(1)) {
+			ctrl.heartbeat();
+			last_beat = now;
+		}
+		if (now - last_watch < std::chrono::milliseconds(10))
+			continue;
+		last_watch = now;
+		bool ini = emu->initializing();
+		if (ini != w.initializing && !ini)
+			log.info("initializing cleared");
+		w.initializing = ini;
+		emu::HcaState st = emu->hca_state();
+		if (st != w.state) {
+			log.info("HCA %s -> %s (pages held %llu, commands %llu, ISSI %u)", state_name(w.state),
+				 state_name(st), (unsigned long long)emu->pages_held(),
+				 (unsigned long long)emu->commands_processed(), emu->current_issi());
+			w.state = st;
+		}
+		uint16_t vfs = emu->num_vfs();
+		if (vfs != w.vfs)
+			w.vfs = vfs;
+		if (!w.crashed && emu->crashed()) {
+			w.crashed = true;
+			log.info("firmware crashed (fault)");
+		}
+		if (!w.gone && emu->gone()) {
+			w.gone = true;
+			log.info("device gone (fault): the device part of the BAR reads 0xff");
+		}
+		uint64_t refused = plat.dma_refused();
+		if (refused != w.refused) {
+			uint64_t b, l;
+			plat.last_refused(&b, &l);
+			log.info("DMA outside guest RAM refused: %llu so far, last [0x%llx, +0x%llx) (RAM below 4 GiB "
+				 "ends at 0x%llx, above 4 GiB: %llu MiB)",
+				 (unsigned long long)refused, (unsigned long long)b, (unsigned long long)l,
+				 (unsigned long long)layout.below_4g(), (unsigned long long)(layout.above_4g() >> 20));
+			w.refused = refused;
+		}
+		if (verbose && now - last_ops >= std::chrono::milliseconds(100)) {
+			last_ops = now;
+			uint64_t cmds = emu->commands_processed();
+			if (cmds != w.cmds) {
+				std::string line;
+				for (auto &[op, n] : emu->opcode_counts()) {
+					uint64_t d = n - w.ops[op];
+					if (d) {
+						line += " ";
+						line += prm::opcode_name(op);
+						line += " +" + std::to_string(d);
+					}
+					w.ops[op] = n;
+				}
+				log.debug("commands %llu:%s (last status 0x%x syndrome 0x%x, delivery 0x%x)",
+					  (unsigned long long)cmds, line.c_str(), emu->last_status(), emu->last_syndrome(),
+					  emu->last_delivery_status());
+				w.cmds = cmds;
+			}
+		}
+	}
+
+	ctrl.withdraw();
+	emu->stop();
+	emu::Counters c = emu->counters();
+	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors), pages held %llu (given %llu, taken "
+		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, %u DMA proof(s), %llu DMA "
+		 "refused",
+		 strsignal(sig), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
+		 (unsigned long long)c.delivery_errors, (unsigned long long)emu->pages_held(),
+		 (unsigned long long)emu->pages_given_total(), (unsigned long long)emu->pages_taken_total(),
+		 (unsigned long long)c.pages_leaked, (unsigned long long)c.eqes_written,
+		 (unsigned long long)ctrl.answered(), proof.served(), (unsigned long long)plat.dma_refused());
+	emu.reset();
+	bar.close();
+	ram.close();
+	if (logf)
+		std::fclose(logf);
+	return 0;
+}
