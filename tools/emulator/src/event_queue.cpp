@@ -80,6 +80,10 @@ void Device::eq_doorbell(uint32_t value, bool arm)
 bool Device::write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *data28)
 {
 	const uint32_t nent = 1u << eq.log_size;
+	// A doorbell write reaches real hardware at once: look at the doorbell
+	// dwords before calling the ring full.
+	if (!eq.oi && ((eq.producer - eq.consumer) & CI_MASK) >= nent)
+		scan_eq_doorbells();
 	if (!eq.oi && ((eq.producer - eq.consumer) & CI_MASK) >= nent) {
 		eq.overruns++;
 		counters.eq_overruns++;

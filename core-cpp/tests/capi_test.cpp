@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The C facade (capi.h) against the in-process emulator: the life cycle the
+// kernel shim runs (create, bring-up, events, typed queries, DCTs, raw with
+// capture, statistics and debugfs texts, teardown with every page back,
+// destroy with nothing leaked), a failed bring-up, and the raw policy.
+#include "support/harness.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cxprm/capi.h"
+#include "cxprm/prm/opcodes.h"
+
+using namespace cxprm;
+namespace op = cxprm::prm::op;
+
+namespace {
+
+constexpr uint64_t MS = 1000 * 1000;
+
+emu::Profile small_profile()
+{
+	emu::Profile p = emu::Profile::connectx7();
+	p.boot_pages = 16;
+	p.init_pages = 16;
+	p.nvmf.auto_io_ms = 0;
+	return p;
+}
+
+cxprm_core_config quick_config()
+{
+	cxprm_core_config c{};
+	c.cmd_timeout_ns = 2000 * MS;
+	c.init_timeout_ns = 5000 * MS;
+	c.reclaim_timeout_ns = 500 * MS;
+	return c;
+}
+
+struct Event {
+	uint8_t type, sub_type;
+	std::vector<uint8_t> data;
+};
+
+struct CapiTest : ::testing::Test {
+	test::Harness h{small_profile()};
+	cxprm_core *core = nullptr;
+	std::mutex mu;
+	std::vector<Event> events;
+
+	void SetUp() override
+	{
+		h.emu.start();
+		ASSERT_EQ(cxprm_core_create(h.host(), &core), 0);
+	}
+	void TearDown() override
+	{
+		cxprm_core_destroy(core);
+		core = nullptr;
+		h.emu.stop();
+		EXPECT_EQ(h.uh.dma_live(), 0u);
+		EXPECT_EQ(h.uh.mem_live(), 0u);
+	}
+
+	static void listener(void *ctx, uint8_t type, uint8_t sub_type, const uint8_t *data)
+	{
+		auto *self = static_cast<CapiTest *>(ctx);
+		std::lock_guard<std::mutex> lk(self->mu);
+		self->events.push_back({type, sub_type, std::vector<uint8_t>(data, data + CXPRM_CORE_EQE_DATA)});
+	}
+
+	int start_events(bool command_events = false)
+	{
+		cxprm_core_events_config ec{};
+		ec.command_events = command_events;
+		ec.listener = listener;
+		ec.listener_ctx = this;
+		return cxprm_core_events_start(core, &ec);
+	}
+
+	// Polls (and services) until pred() or 3 s.
+	template <class P> bool pump(P pred)
+	{
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+		while (std::chrono::steady_clock::now() < end) {
+			cxprm_core_events_poll(core, 128);
+			if (cxprm_core_events_pending(core))
+				cxprm_core_events_service(core);
+			if (pred())
+				return true;
+			std::this_thread::sleep_for(std::chrono::milliseconds(1));
+		}
+		return false;
+	}
+
+	size_t count_events(uint8_t type)
+	{
+		std::lock_guard<std::mutex> lk(mu);
+		size_t n = 0;
+		for (auto &e : events)
+			n += e.type == type;
+		return n;
+	}
+
+	std::string text(int which)
+	{
+		std::vector<char> buf(256 * 1024);
+		int trunc = 1;
+		size_t n = cxprm_core_format(core, which, buf.data(), buf.size(), &trunc);
+		EXPECT_EQ(trunc, 0) << which;
+		EXPECT_EQ(n, strlen(buf.data()));
+		return std::string(buf.data(), n);
+	}
+};
+
+std::vector<uint8_t> cmd_in(uint16_t opcode, uint16_t op_mod, size_t len)
+{
+	std::vector<uint8_t> in(len, 0);
+	in[0] = opcode >> 8;
+	in[1] = opcode & 0xff;
+	in[6] = op_mod >> 8;
+	in[7] = op_mod & 0xff;
+	return in;
+}
+
+void put_be32(std::vector<uint8_t> &v, size_t off, uint32_t x)
+{
+	v[off] = x >> 24;
+	v[off + 1] = x >> 16;
+	v[off + 2] = x >> 8;
+	v[off + 3] = x;
+}
+
+TEST_F(CapiTest, FullLifeCycle)
+{
+	cxprm_core_info info;
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_DOWN);
+	EXPECT_EQ(info.async_eqn, ~0u);
+
+	cxprm_core_config cfg = quick_config();
+	ASSERT_EQ(cxprm_core_bringup(core, &cfg), 0);
+	cxprm_core_get_info(core, &info);
+	const emu::Profile &p = h.emu.profile();
+	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_UP);
+	EXPECT_EQ(info.fw_major, p.fw_rev.major);
+	EXPECT_EQ(info.fw_minor, p.fw_rev.minor);
+	EXPECT_EQ(info.fw_subminor, p.fw_rev.subminor);
+	EXPECT_EQ(info.cmdif_rev, 5);
+	EXPECT_EQ(info.issi, 1u);
+	EXPECT_EQ(info.cmdq_entries, 32u);
+	EXPECT_EQ(info.cmdq_log_stride, 6u);
+	EXPECT_EQ(info.pages_given, 32u);
+	EXPECT_EQ(info.pages_live, 32u);
+	EXPECT_GT(info.commands, 8u);
+	EXPECT_EQ(info.health_syndrome, 0u);
+	EXPECT_EQ(h.emu.pages_held(), 32u);
+
+	ASSERT_EQ(start_events(), 0);
+	cxprm_core_get_info(core, &info);
+	EXPECT_NE(info.async_eqn, ~0u);
+	EXPECT_EQ(info.events_running, 1u);
+
+	// Typed: general caps CUR equal the emulator's image.
+	std::vector<uint8_t> image(CXPRM_CORE_CAP_BYTES);
+	cxprm_core_result res;
+	ASSERT_EQ(cxprm_core_query_caps(core, 0, 0, image.data(), &res), 0);
+	EXPECT_EQ(res.opcode, op::QUERY_HCA_CAP);
+	EXPECT_EQ(res.op_mod, 1);
+	EXPECT_EQ(res.status, 0);
+	EXPECT_EQ(image, h.emu.cap_cur(0));
+	// A capability type the profile lacks: the firmware's answer, not an errno.
+	EXPECT_EQ(cxprm_core_query_caps(core, 0x1f, 1, image.data(), &res), -121);
+	EXPECT_EQ(res.delivery, 0);
+	EXPECT_EQ(res.status, 0x03);
+	EXPECT_NE(res.syndrome, 0u);
+
+	// Eswitch: VFs change, the event reaches the listener.
+	cxprm_core_esw esw;
+	uint64_t sf[4] = {1, 1, 1, 1};
+	ASSERT_EQ(cxprm_core_query_esw(core, &esw, sf, 4, &res), 0);
+	EXPECT_EQ(esw.host_total_vfs, p.esw.total_vfs);
+	EXPECT_EQ(esw.host_num_of_vfs, 0);
+	EXPECT_EQ(sf[0], 0u);
+	ASSERT_TRUE(h.emu.set_num_vfs(3));
+	ASSERT_TRUE(pump([&] { return count_events(0x0e) == 1; }));
+	ASSERT_EQ(cxprm_core_query_esw(core, &esw, nullptr, 0, &res), 0);
+	EXPECT_EQ(esw.host_num_of_vfs, 3);
+
+	// DCT life cycle and the drained event.
+	cxprm_core_dctc ctx{};
+	ctx.pd = 1;
+	ctx.cqn = 2;
+	ctx.srqn_xrqn = 3;
+	ctx.mtu = 5;
+	ctx.port = 1;
+	ctx.dc_access_key = 0x1122334455667788ull;
+	ctx.rre = ctx.rwe = 1;
+	uint32_t dctn = 0;
+	ASSERT_EQ(cxprm_core_dct_create(core, &ctx, &dctn, &res), 0);
+	EXPECT_EQ(res.opcode, op::CREATE_DCT);
+	EXPECT_EQ(h.emu.dct_count(), 1u);
+	cxprm_core_dctc q{};
+	ASSERT_EQ(cxprm_core_dct_query(core, dctn, &q, &res), 0);
+	EXPECT_EQ(q.pd, 1u);
+	EXPECT_EQ(q.cqn, 2u);
+	EXPECT_EQ(q.dc_access_key, 0x1122334455667788ull);
+	EXPECT_EQ(q.mtu, 5);
+	EXPECT_EQ(q.rwe, 1);
+	EXPECT_EQ(q.state, 0);
+	ASSERT_EQ(cxprm_core_dct_drain(core, dctn, &res), 0);
+	ASSERT_TRUE(pump([&] { return count_events(0x1c) == 1; }));
+	{
+		std::lock_guard<std::mutex> lk(mu);
+		for (auto &e : events)
+			if (e.type == 0x1c) // dct_number: bits 0xc8..0xdf of event_data
+				EXPECT_EQ((uint32_t)(e.data[25] << 16 | e.data[26] << 8 | e.data[27]), dctn);
+	}
+	ASSERT_EQ(cxprm_core_dct_query(core, dctn, &q, &res), 0);
+	EXPECT_EQ(q.state, 2);
+	ASSERT_EQ(cxprm_core_dct_destroy(core, dctn, &res), 0);
+	EXPECT_EQ(h.emu.dct_count(), 0u);
+	EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, &res), -121);
+	EXPECT_EQ(res.status, 0x05); // BAD_RES
+	ctx.mtu = 9;                 // does not fit dctc.mtu (3 bits): nothing sent
+	EXPECT_EQ(cxprm_core_dct_create(core, &ctx, &dctn, &res), -22);
+
+	// NVMF: attach through raw, counters through the typed query.
+	uint32_t xrqn = p.nvmf.first_xrqn;
+	cxprm_core_nvmf_ns ns;
+	EXPECT_EQ(cxprm_core_query_nvmf_ns(core, xrqn, 7, &ns, &res), -121);
+	EXPECT_EQ(res.status, 0x05);
+	{
+		auto in = cmd_in(op::ATTACH_NVMF_NAMESPACE, 0, 64);
+		put_be32(in, 8, xrqn);
+		put_be32(in, 12, 7);
+		put_be32(in, 16, 70);
+		put_be32(in, 20, 512u << 16 | 1);
+		std::vector<uint8_t> out(16);
+		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, nullptr), 0);
+		EXPECT_EQ(res.opcode, op::ATTACH_NVMF_NAMESPACE);
+	}
+	ASSERT_TRUE(h.emu.simulate_nvmf_io(xrqn, 7, 5, 3, 8));
+	ASSERT_EQ(cxprm_core_query_nvmf_ns(core, xrqn, 7, &ns, &res), 0);
+	EXPECT_EQ(ns.read_cmds, 5u);
+	EXPECT_EQ(ns.write_cmds, 3u);
+	EXPECT_EQ(ns.read_blocks, 40u);
+
+	// Raw with capture: QUERY_HCA_CAP's 4112-byte output is 8 blocks.
+	{
+		auto in = cmd_in(op::QUERY_HCA_CAP, 1, 16);
+		std::vector<uint8_t> out(16 + 4096);
+		std::vector<uint8_t> blocks(16 * CXPRM_CORE_MAILBOX_BYTES);
+		cxprm_core_capture cap{};
+		cap.blocks = blocks.data();
+		cap.blocks_cap = 16;
+		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, &cap), 0);
+		EXPECT_EQ(cap.in_blocks, 0u);
+		EXPECT_EQ(cap.out_blocks, 8u);
+		EXPECT_EQ(cap.truncated, 0u);
+		EXPECT_EQ(cap.entry_posted[63] & 1, 1);    // handed to hardware
+		EXPECT_EQ(cap.entry_completed[63] & 1, 0); // handed back
+		EXPECT_EQ(std::vector<uint8_t>(out.begin() + 16, out.end()), h.emu.cap_cur(0));
+		// The first output block carries bytes 16..527 of the output.
+		EXPECT_TRUE(std::equal(blocks.begin(), blocks.begin() + 512, out.begin() + 16));
+		cap.blocks_cap = 2;
+		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, &cap), 0);
+		EXPECT_EQ(cap.out_blocks, 2u);
+		EXPECT_EQ(cap.truncated, 1u);
+		EXPECT_EQ(cxprm_core_raw(core, in.data(), 8, out.data(), out.size(), &res, nullptr), -22);
+	}
+
+	// Page request: firmware wants 8 more, the service gives them.
+	ASSERT_TRUE(h.emu.request_pages(8));
+	ASSERT_TRUE(pump([&] { return h.emu.pages_held() == 40; }));
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.pages_given, 40u);
+	cxprm_core_event_stats es;
+	cxprm_core_events_stats(core, &es);
+	EXPECT_EQ(es.page_requests, 1u);
+	EXPECT_EQ(es.pages_requested, 8);
+	EXPECT_EQ(es.by_type[0x0e], 1u);
+
+	// Statistics.
+	std::vector<cxprm_core_opstats> st(CXPRM_CORE_MAX_OPCODES);
+	uint64_t total = 0;
+	uint32_t n = cxprm_core_stats(core, st.data(), st.size(), &total);
+	ASSERT_GT(n, 5u);
+	EXPECT_GE(total, info.commands);
+	bool seen = false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			EXPECT_LT(st[i - 1].opcode, st[i].opcode);
+		if (st[i].opcode == op::QUERY_HCA_CAP) {
+			seen = true;
+			EXPECT_GE(st[i].count, 5u);
+			EXPECT_EQ(st[i].errors, 1u);
+			EXPECT_EQ(st[i].last_status, 0x03);
+			EXPECT_EQ(st[i].last_err, -121);
+			EXPECT_LE(st[i].lat_min_ns, st[i].lat_avg_ns);
+			EXPECT_LE(st[i].lat_avg_ns, st[i].lat_max_ns);
+		}
+	}
+	EXPECT_TRUE(seen);
+	std::vector<cxprm_core_cmd_record> last(CXPRM_CORE_LAST_CMDS);
+	n = cxprm_core_last_cmds(core, last.data(), 4);
+	ASSERT_EQ(n, 4u);
+	EXPECT_LT(last[0].seq, last[3].seq);
+
+	// The debugfs texts.
+	std::string t = text(CXPRM_TEXT_CMD_STATS);
+	EXPECT_NE(t.find("QUERY_HCA_CAP(0x100)"), std::string::npos) << t;
+	EXPECT_NE(t.find("BAD_PARAM_ERR"), std::string::npos) << t;
+	t = text(CXPRM_TEXT_CAPS);
+	EXPECT_NE(t.find("log_max_qp"), std::string::npos) << t;
+	EXPECT_NE(t.find("cmdif_checksum"), std::string::npos) << t;
+	t = text(CXPRM_TEXT_CMDQ);
+	EXPECT_NE(t.find("slot 0: owner sw, delivery OK(0x00)"), std::string::npos) << t;
+	EXPECT_NE(t.find("slot 31: "), std::string::npos) << t;
+	EXPECT_NE(t.find("  0030: "), std::string::npos) << t;
+	t = text(CXPRM_TEXT_LAST_CMDS);
+	EXPECT_NE(t.find("MANAGE_PAGES(0x108)"), std::string::npos) << t;
+	t = text(CXPRM_TEXT_EQ);
+	EXPECT_NE(t.find("PAGE_REQUEST(0x0b)"), std::string::npos) << t;
+	EXPECT_NE(t.find("ESW_FUNCTIONS_CHANGED(0x0e)"), std::string::npos) << t;
+	t = text(CXPRM_TEXT_PAGES);
+	EXPECT_NE(t.find("given        40"), std::string::npos) << t;
+	t = text(CXPRM_TEXT_HEALTH);
+	EXPECT_NE(t.find("state: UP"), std::string::npos) << t;
+	EXPECT_NE(t.find("bring-up: OK, ISSI 1"), std::string::npos) << t;
+	EXPECT_NE(t.find("INIT_HCA"), std::string::npos) << t;
+	// A small buffer is cut, NUL-terminated, and says so.
+	char small[64];
+	int trunc = 0;
+	size_t len = cxprm_core_format(core, CXPRM_TEXT_CMDQ, small, sizeof(small), &trunc);
+	EXPECT_EQ(trunc, 1);
+	EXPECT_EQ(len, sizeof(small) - 1);
+	EXPECT_EQ(small[len], 0);
+
+	// Teardown: every page back.
+	cxprm_core_teardown_report rep;
+	cxprm_core_teardown(core, &rep);
+	EXPECT_EQ(rep.err, 0);
+	EXPECT_EQ(rep.pages_given, 40u);
+	EXPECT_EQ(rep.pages_reclaimed, 40u);
+	EXPECT_EQ(rep.pages_freed, 0u);
+	EXPECT_EQ(rep.pages_stranded, 0u);
+	EXPECT_GE(rep.steps, 3u);
+	EXPECT_EQ(h.emu.pages_held(), 0u);
+	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::DISABLED);
+	EXPECT_EQ(h.emu.eq_count(), 0u);
+	EXPECT_EQ(h.emu.uar_count(), 0u);
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_DOWN);
+	EXPECT_EQ(info.pages_given, 40u);
+	EXPECT_EQ(info.pages_reclaimed, 40u);
+	EXPECT_EQ(info.cmdq_entries, 0u);
+	EXPECT_EQ(info.async_eqn, ~0u);
+	t = text(CXPRM_TEXT_HEALTH);
+	EXPECT_NE(t.find("-- teardown --"), std::string::npos) << t;
+	EXPECT_NE(t.find("DISABLE_HCA"), std::string::npos) << t;
+	t = text(CXPRM_TEXT_CMD_STATS);
+	EXPECT_NE(t.find("queue down"), std::string::npos) << t;
+	// Commands after teardown fail cleanly.
+	EXPECT_LT(cxprm_core_query_caps(core, 0, 0, image.data(), &res), 0);
+	EXPECT_EQ(cxprm_core_events_poll(core, 16), 0u);
+}
+
+TEST_F(CapiTest, CommandEvents)
+{
+	cxprm_core_config cfg = quick_config();
+	ASSERT_EQ(cxprm_core_bringup(core, &cfg), 0);
+	ASSERT_EQ(start_events(true), 0);
+	cxprm_core_info info;
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.command_events, 1u);
+
+	// A poller plays the shim's worker while commands wait for CMD events.
+	std::atomic<bool> stop{false};
+	std::thread poller([&] {
+		while (!stop) {
+			cxprm_core_events_poll(core, 128);
+			std::this_thread::sleep_for(std::chrono::microseconds(200));
+		}
+	});
+	std::vector<uint8_t> image(CXPRM_CORE_CAP_BYTES);
+	cxprm_core_result res;
+	for (int i = 0; i < 20; i++)
+		ASSERT_EQ(cxprm_core_query_caps(core, 0, i & 1, image.data(), &res), 0);
+	stop = true;
+	poller.join();
+	cxprm_core_event_stats es;
+	cxprm_core_events_stats(core, &es);
+	EXPECT_GE(es.cmd_completions, 20u);
+	EXPECT_NE(es.subscribed[0] & (1ull << 0x0a), 0u);
+	EXPECT_NE(text(CXPRM_TEXT_EQ).find("command completion: CMD events"), std::string::npos);
+
+	cxprm_core_teardown_report rep;
+	cxprm_core_teardown(core, &rep);
+	EXPECT_EQ(rep.err, 0);
+	EXPECT_EQ(rep.pages_reclaimed, rep.pages_given);
+	EXPECT_EQ(h.emu.pages_held(), 0u);
+}
+
+TEST_F(CapiTest, FailedBringupKeepsTheTrace)
+{
+	h.emu.faults().only_opcode = op::INIT_HCA;
+	h.emu.faults().delivery_status = 0x06; // FW_ERR
+	h.emu.faults().delivery_status_count = 1;
+	cxprm_core_config cfg = quick_config();
+	EXPECT_EQ(cxprm_core_bringup(core, &cfg), -5); // EIO: delivery failure
+	cxprm_core_info info;
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_ERROR);
+	EXPECT_EQ(info.cmdq_entries, 0u);
+	EXPECT_EQ(h.emu.pages_held(), 0u);
+	std::string t = text(CXPRM_TEXT_HEALTH);
+	EXPECT_NE(t.find("bring-up: FAILED at INIT_HCA: EIO"), std::string::npos) << t;
+	EXPECT_NE(t.find("delivery FW_ERR"), std::string::npos) << t;
+	EXPECT_NE(text(CXPRM_TEXT_CMD_STATS).find("queue down"), std::string::npos);
+	EXPECT_NE(text(CXPRM_TEXT_CAPS).find("cmdif_checksum"), std::string::npos);
+	EXPECT_NE(start_events(), 0);
+	cxprm_core_teardown_report rep;
+	cxprm_core_teardown(core, &rep); // nothing to do
+	EXPECT_EQ(rep.steps, 0u);
+	// A second bring-up works.
+	h.emu.faults().clear_command_faults();
+	ASSERT_EQ(cxprm_core_bringup(core, &cfg), 0);
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_UP);
+	cxprm_core_teardown(core, &rep);
+	EXPECT_EQ(rep.pages_reclaimed, rep.pages_given);
+}
+
+TEST_F(CapiTest, DestroyWhileUpTearsDown)
+{
+	cxprm_core_config cfg = quick_config();
+	ASSERT_EQ(cxprm_core_bringup(core, &cfg), 0);
+	ASSERT_EQ(start_events(), 0);
+	cxprm_core_destroy(core);
+	core = nullptr;
+	EXPECT_EQ(h.emu.pages_held(), 0u);
+	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::DISABLED);
+}
+
+TEST(CapiPolicy, RawScopes)
+{
+	EXPECT_EQ(cxprm_core_raw_scope(op::QUERY_HCA_CAP), CXPRM_RAW_SCOPE_QUERY);
+	EXPECT_EQ(cxprm_core_raw_scope(op::QUERY_NVMF_NAMESPACE_CONTEXT), CXPRM_RAW_SCOPE_QUERY);
+	EXPECT_EQ(cxprm_core_raw_scope(op::QUERY_PAGES), CXPRM_RAW_SCOPE_QUERY);
+	EXPECT_EQ(cxprm_core_raw_scope(op::CREATE_DCT), CXPRM_RAW_SCOPE_WRITE);
+	EXPECT_EQ(cxprm_core_raw_scope(op::NOP), CXPRM_RAW_SCOPE_WRITE);
+	EXPECT_EQ(cxprm_core_raw_scope(op::SET_HCA_CAP), CXPRM_RAW_SCOPE_WRITE);
+	EXPECT_EQ(cxprm_core_raw_scope(0x7fff), CXPRM_RAW_SCOPE_WRITE);
+	for (uint16_t o : {op::ENABLE_HCA, op::DISABLE_HCA, op::INIT_HCA, op::TEARDOWN_HCA, op::MANAGE_PAGES,
+			   op::SET_ISSI, op::CREATE_EQ, op::DESTROY_EQ, op::DEALLOC_UAR})
+		EXPECT_EQ(cxprm_core_raw_scope(o), CXPRM_RAW_SCOPE_FORBIDDEN) << o;
+	uint8_t in[16] = {0x01, 0x00};
+	EXPECT_EQ(cxprm_core_in_opcode(in), 0x100);
+	EXPECT_STREQ(cxprm_core_opcode_name(0x100), "QUERY_HCA_CAP");
+	EXPECT_STREQ(cxprm_core_opcode_name(0x7fff), "UNKNOWN");
+	EXPECT_STREQ(cxprm_core_err_name(-110), "ETIMEDOUT");
+	EXPECT_STREQ(cxprm_core_event_name(0x1c), "DCT_DRAINED");
+}
+
+TEST(CapiPolicy, CreateRejectsBadArguments)
+{
+	cxprm_core *c = reinterpret_cast<cxprm_core *>(1);
+	EXPECT_EQ(cxprm_core_create(nullptr, &c), -22);
+	EXPECT_EQ(c, nullptr);
+	cxprm_core_destroy(nullptr);
+}
+
+} // namespace

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Asynchronous events against the emulator: the async EQ and its
+// subscription, ESW_FUNCTIONS_CHANGED, page requests both ways,
+// DCT_DRAINED, the owner-bit phase across several ring wraps, command
+// completion by CMD events, and a clean stop.
+#include "support/harness.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "cxprm/commands/dct.h"
+#include "cxprm/commands/esw.h"
+#include "cxprm/commands/hca.h"
+#include "cxprm/device.h"
+#include "cxprm/events.h"
+#include "cxprm/prm/eq.h"
+#include "cxprm/prm/opcodes.h"
+
+using namespace cxprm;
+namespace ev = cxprm::prm::event;
+
+namespace {
+
+constexpr uint64_t MS = 1000 * 1000;
+
+struct Seen {
+	std::mutex mu;
+	std::vector<std::pair<uint8_t, std::vector<uint8_t>>> events;
+	static void cb(void *ctx, const EqEvent &e)
+	{
+		auto *s = static_cast<Seen *>(ctx);
+		std::lock_guard<std::mutex> lk(s->mu);
+		s->events.emplace_back(e.type, std::vector<uint8_t>(e.data, e.data + 28));
+	}
+	size_t count(uint8_t type)
+	{
+		std::lock_guard<std::mutex> lk(mu);
+		size_t n = 0;
+		for (auto &e : events)
+			n += e.first == type;
+		return n;
+	}
+};
+
+struct EventsTest : ::testing::Test {
+	test::Harness h{profile()};
+	Device dev;
+	Events events;
+	Seen seen;
+
+	static emu::Profile profile()
+	{
+		emu::Profile p = emu::Profile::connectx7();
+		p.boot_pages = p.init_pages = 8;
+		p.nvmf.auto_io_ms = 0;
+		return p;
+	}
+
+	void SetUp() override
+	{
+		h.emu.start();
+		BringupConfig cfg;
+		cfg.cmdq.timeout_ns = 5000 * MS;
+		ASSERT_EQ(dev.bringup(h.host(), cfg), OK);
+	}
+
+	void TearDown() override
+	{
+		events.stop();
+		dev.teardown();
+		EXPECT_EQ(h.emu.pages_held(), 0u);
+		EXPECT_EQ(h.uh.dma_live(), 0u);
+	}
+
+	int start(bool command_events = false, uint8_t log_size = 7, int extra_type = -1)
+	{
+		EventsConfig cfg;
+		if (extra_type >= 0)
+			cfg.extra_mask[extra_type / 64] |= 1ull << (extra_type % 64);
+		cfg.log_eq_size = log_size;
+		cfg.command_events = command_events;
+		cfg.listener = Seen::cb;
+		cfg.listener_ctx = &seen;
+		return events.start(dev, cfg);
+	}
+
+	// Polls until 'type' was seen 'n' times (bounded).
+	bool wait_for(uint8_t type, size_t n, int ms = 2000)
+	{
+		for (int i = 0; i < ms; i++) {
+			events.poll();
+			if (seen.count(type) >= n)
+				return true;
+			std::this_thread::sleep_for(std::chrono::milliseconds(1));
+		}
+		return false;
+	}
+};
+
+} // namespace
+
+TEST_F(EventsTest, AsyncEqIsCreatedWithTheSubscription)
+{
+	ASSERT_EQ(start(), OK);
+	EXPECT_EQ(h.emu.eq_count(), 1u);
+	emu::EqInfo info;
+	// The arm doorbell reaches the emulator on its next poll.
+	for (int i = 0; i < 1000; i++) {
+		ASSERT_TRUE(h.emu.eq_info((uint8_t)events.eqn(), &info));
+		if (info.armed)
+			break;
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	}
+	EXPECT_EQ(info.log_size, 7u);
+	EXPECT_EQ(info.uar, events.uar());
+	EXPECT_TRUE(info.armed);
+	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::PAGE_REQUEST));
+	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::ESW_FUNCTIONS_CHANGED));
+	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::DCT_DRAINED));
+	EXPECT_FALSE(events.subscribed(0) & (1ull << ev::CMD));
+	events.stop();
+	EXPECT_EQ(h.emu.eq_count(), 0u);
+	EXPECT_EQ(h.emu.uar_count(), 0u);
+}
+
+TEST_F(EventsTest, EswFunctionsChangedArrivesAndQueryAgrees)
+{
+	ASSERT_EQ(start(), OK);
+	ASSERT_TRUE(h.emu.set_num_vfs(4));
+	ASSERT_TRUE(wait_for(ev::ESW_FUNCTIONS_CHANGED, 1));
+	cmd::EswFunctions f{};
+	ASSERT_EQ(cmd::query_esw_functions(dev.cmdq(), &f), OK);
+	EXPECT_EQ(f.host_num_of_vfs, 4u);
+	ASSERT_TRUE(h.emu.set_num_vfs(0));
+	ASSERT_TRUE(wait_for(ev::ESW_FUNCTIONS_CHANGED, 2));
+	ASSERT_EQ(cmd::query_esw_functions(dev.cmdq(), &f), OK);
+	EXPECT_EQ(f.host_num_of_vfs, 0u);
+	EXPECT_EQ(events.stats().by_type[ev::ESW_FUNCTIONS_CHANGED], 2u);
+}
+
+TEST_F(EventsTest, PageRequestsGiveAndReclaim)
+{
+	ASSERT_EQ(start(), OK);
+	uint64_t held = h.emu.pages_held();
+	ASSERT_TRUE(h.emu.request_pages(12));
+	ASSERT_TRUE(wait_for(ev::PAGE_REQUEST, 1));
+	EXPECT_TRUE(events.pending());
+	EXPECT_EQ(events.service(), OK);
+	EXPECT_FALSE(events.pending());
+	EXPECT_EQ(h.emu.pages_held(), held + 12);
+	EXPECT_EQ(dev.pages().live(), held + 12);
+	ASSERT_TRUE(h.emu.request_pages(-5));
+	ASSERT_TRUE(wait_for(ev::PAGE_REQUEST, 2));
+	EXPECT_EQ(events.service(), OK);
+	EXPECT_EQ(h.emu.pages_held(), held + 7);
+	EXPECT_EQ(dev.pages().live(), held + 7);
+	EventStats st = events.stats();
+	EXPECT_EQ(st.page_requests, 2u);
+	EXPECT_EQ(st.pages_requested, 7);
+}
+
+TEST_F(EventsTest, DctDrainedFollowsDrain)
+{
+	ASSERT_EQ(start(), OK);
+	cmd::DctContext c{};
+	c.pd = 1;
+	c.cqn = 2;
+	c.srqn_xrqn = 3;
+	c.mtu = 5;
+	c.port = 1;
+	uint32_t dctn;
+	ASSERT_EQ(cmd::create_dct(dev.cmdq(), c, &dctn), OK);
+	ASSERT_EQ(cmd::drain_dct(dev.cmdq(), dctn), OK);
+	ASSERT_TRUE(wait_for(ev::DCT_DRAINED, 1));
+	{
+		std::lock_guard<std::mutex> lk(seen.mu);
+		for (auto &e : seen.events)
+			if (e.first == ev::DCT_DRAINED) {
+				prm::CRef<prm::dct_events> d(e.second.data());
+				EXPECT_EQ(prm::get<prm::dct_events::dct_number>(d), dctn);
+			}
+	}
+	ASSERT_EQ(cmd::destroy_dct(dev.cmdq(), dctn), OK);
+}
+
+// A 16-entry ring and 100 events: the owner bit's valid value flips on
+// every wrap; nothing is lost, nothing is read twice.
+TEST_F(EventsTest, PhaseFlipsOnEveryWrap)
+{
+	ASSERT_EQ(start(false, 4, 0x22), OK);
+	uint8_t data[28] = {};
+	for (int i = 0; i < 100; i++) {
+		data[27] = (uint8_t)i;
+		ASSERT_EQ(h.emu.post_event(0x22, 0, data), 1u) << i; // GENERAL
+		events.poll();
+	}
+	ASSERT_TRUE(wait_for(0x22, 100));
+	EXPECT_EQ(seen.count(0x22), 100u);
+	std::lock_guard<std::mutex> lk(seen.mu);
+	int i = 0;
+	for (auto &e : seen.events)
+		if (e.first == 0x22)
+			EXPECT_EQ(e.second[27], (uint8_t)i++);
+	EXPECT_EQ(events.ring().consumer_index(), 100u);
+	EXPECT_EQ(events.ring().phase(), (100u >> 4) & 1);
+}
+
+TEST_F(EventsTest, CommandsCompleteByCmdEvents)
+{
+	ASSERT_EQ(start(true), OK);
+	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::CMD));
+	std::atomic<bool> stop{false};
+	std::thread irq([&] {
+		while (!stop) {
+			events.poll();
+			std::this_thread::sleep_for(std::chrono::microseconds(50));
+		}
+	});
+	for (int i = 0; i < 50; i++) {
+		cmd::EswFunctions f{};
+		ASSERT_EQ(cmd::query_esw_functions(dev.cmdq(), &f), OK);
+	}
+	stop = true;
+	irq.join();
+	EXPECT_GE(events.stats().cmd_completions, 50u);
+}
