@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -114,6 +117,8 @@ struct CapiTest : ::testing::Test {
 		size_t n = cxprm_core_format(core, which, buf.data(), buf.size(), &trunc);
 		EXPECT_EQ(trunc, 0) << which;
 		EXPECT_EQ(n, strlen(buf.data()));
+		if (getenv("CXPRM_CAPI_PRINT")) // to look at the texts
+			printf("---- text %d ----\n%s", which, buf.data());
 		return std::string(buf.data(), n);
 	}
 };
@@ -217,9 +222,11 @@ TEST_F(CapiTest, FullLifeCycle)
 	ASSERT_TRUE(pump([&] { return count_events(0x1c) == 1; }));
 	{
 		std::lock_guard<std::mutex> lk(mu);
-		for (auto &e : events)
-			if (e.type == 0x1c) // dct_number: bits 0xc8..0xdf of event_data
+		for (auto &e : events) {
+			if (e.type == 0x1c) { // dct_number: bits 0xc8..0xdf of event_data
 				EXPECT_EQ((uint32_t)(e.data[25] << 16 | e.data[26] << 8 | e.data[27]), dctn);
+			}
+		}
 	}
 	ASSERT_EQ(cxprm_core_dct_query(core, dctn, &q, &res), 0);
 	EXPECT_EQ(q.state, 2);
@@ -294,8 +301,9 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_GE(total, info.commands);
 	bool seen = false;
 	for (uint32_t i = 0; i < n; i++) {
-		if (i)
+		if (i) {
 			EXPECT_LT(st[i - 1].opcode, st[i].opcode);
+		}
 		if (st[i].opcode == op::QUERY_HCA_CAP) {
 			seen = true;
 			EXPECT_GE(st[i].count, 5u);

@@ -78,6 +78,20 @@ uint64_t parse_num(const std::string &s, const std::string &what, uint64_t max)
 	return v;
 }
 
+int parse_seconds_ms(const std::string &s, const std::string &what)
+{
+	size_t dot = s.find('.');
+	std::string whole = s.substr(0, dot), frac = dot == std::string::npos ? "" : s.substr(dot + 1);
+	bool ok = !s.empty() && (whole.empty() || looks_numeric(whole)) && (frac.empty() || looks_numeric(frac)) &&
+		  whole.find('x') == std::string::npos && frac.find('x') == std::string::npos && s != ".";
+	if (!ok)
+		throw UsageError(what + ": '" + s + "' is not a number of seconds (e.g. 5 or 0.5)");
+	uint64_t ms = whole.empty() ? 0 : parse_num(whole, what, 86400) * 1000;
+	frac.resize(3, '0');
+	ms += std::stoul(frac.substr(0, 3));
+	return (int)ms;
+}
+
 Args::Args(const CommandSpec &spec, const std::vector<std::string> &argv) : spec_(&spec)
 {
 	bool opts_done = false;
@@ -157,6 +171,17 @@ uint64_t Args::num(const std::string &name, uint64_t max, uint64_t def) const
 		return def;
 	try {
 		return parse_num(str(name), "--" + name, max);
+	} catch (const UsageError &e) {
+		fail(e.what());
+	}
+}
+
+int Args::seconds_ms(const std::string &name, int def) const
+{
+	if (!has(name))
+		return def;
+	try {
+		return parse_seconds_ms(str(name), "--" + name);
 	} catch (const UsageError &e) {
 		fail(e.what());
 	}

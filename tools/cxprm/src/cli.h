@@ -48,6 +48,8 @@ public:
 	std::vector<std::string> all(const std::string &name) const;
 	// Number option in [0, max]: decimal or 0x hex.
 	uint64_t num(const std::string &name, uint64_t max, uint64_t def = 0) const;
+	// Seconds option as milliseconds; def when absent.
+	int seconds_ms(const std::string &name, int def) const;
 	const std::vector<std::string> &pos() const { return pos_; }
 
 	// A UsageError about this command.
@@ -64,6 +66,8 @@ private:
 uint64_t parse_num(const std::string &s, const std::string &what, uint64_t max);
 // Whether s is a number parse_num would accept (any size).
 bool looks_numeric(const std::string &s);
+// Seconds ("5", "0.25") as milliseconds, at most a day.
+int parse_seconds_ms(const std::string &s, const std::string &what);
 
 // The full --help text of a command.
 std::string usage_text(const CommandSpec &spec);

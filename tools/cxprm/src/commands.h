@@ -48,3 +48,16 @@ const std::vector<const Command *> &all_commands();
 int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostream &err, std::istream &in);
 
 } // namespace cxprm::tool
+
+// Helpers shared by the subcommands (cmd_common.cpp).
+#include "device.h"
+#include "json.h"
+
+namespace cxprm::tool {
+
+// JSON to ctx.out: pretty (one member a line) or one compact line.
+void print_json(Ctx &ctx, const Json &j, bool pretty = true);
+// The DEV positional (first) of a command.
+DevPath dev_arg(const Args &args);
+
+} // namespace cxprm::tool

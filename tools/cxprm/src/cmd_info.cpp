@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// cxprm info DEV: everything in struct cxprm_info.
+#include "commands.h"
+#include "views.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+const CommandSpec spec = {
+	"info",
+	"DEV",
+	"show what the driver knows about an adapter (CXPRM_IOC_INFO)",
+	"PCI ids, firmware version, state, command queue, ISSI, health syndrome,\n"
+	"firmware pages given/reclaimed, commands completed, async EQ.  Needs only\n"
+	"the right to open the device node.",
+	{},
+	1,
+	1,
+	true,
+};
+
+int run(Ctx &ctx, const Args &args)
+{
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	cxprm_info i = f.info();
+	if (args.json())
+		print_json(ctx, info_json(i, p));
+	else
+		print_kv(ctx.out, info_kv(i, p));
+	return 0;
+}
+
+} // namespace
+
+const Command cmd_info = {&spec, run};
+
+} // namespace cxprm::tool

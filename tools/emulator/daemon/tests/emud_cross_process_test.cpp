@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// cxprm-emud across processes, the way QEMU runs it: the test creates a
+// guest-RAM file and a BAR file, starts the daemon on them and then plays
+// the guest driver through its own mappings of the same files -- the real
+// core (cxprm::Device bring-up/teardown, Cmdq, EqRing, commands) over a
+// host interface whose DMA memory is carved out of the RAM file with
+// guest-physical bus addresses (below and above the 4 GiB split).  The
+// test control page (control.h) is used as a guest test would: hooks
+// (SET_NUM_VFS, REQUEST_PAGES), fault knobs and queries.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <spawn.h>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "control.h"
+#include "cxprm/commands/esw.h"
+#include "cxprm/commands/eq.h"
+#include "cxprm/commands/issi.h"
+#include "cxprm/device.h"
+#include "cxprm/eq_ring.h"
+#include "cxprm/errors.h"
+#include "cxprm/prm/eq.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/transport.h"
+#include "file_host.h"
+#include "file_platform.h"
+#include "guest_ram.h"
+
+extern char **environ;
+
+using namespace cxprm;
+using cxprm::emud::GuestRam;
+using cxprm::emud::MappedFile;
+using cxprm::emud::test::FileHost;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr uint64_t MiB = 1ull << 20;
+constexpr uint64_t MS = 1000 * 1000;
+constexpr uint32_t UAR_BASE = 0x10000, UAR_SIZE = 0x1000; // emu::bar_map
+
+std::string emud_bin()
+{
+	const char *e = std::getenv("CXPRM_EMUD");
+	return e ? e : CXPRM_EMUD_BIN;
+}
+
+std::string temp_dir()
+{
+	std::string base = "/dev/shm";
+	if (access(base.c_str(), W_OK) != 0)
+		base = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+	std::string t = base + "/cxprm-emud-test.XXXXXX";
+	std::vector<char> buf(t.begin(), t.end());
+	buf.push_back(0);
+	if (!mkdtemp(buf.data()))
+		return "";
+	return buf.data();
+}
+
+bool make_file(const std::string &path, uint64_t size)
+{
+	int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return false;
+	bool ok = ftruncate(fd, (off_t)size) == 0;
+	close(fd);
+	return ok;
+}
+
+std::string slurp(const std::string &path)
+{
+	std::ifstream f(path);
+	std::stringstream ss;
+	ss << f.rdbuf();
+	return ss.str();
+}
+
+// Spawns argv, returns the pid (or -1).
+pid_t spawn(const std::vector<std::string> &args, const std::string &out_path)
+{
+	std::vector<char *> argv;
+	for (auto &a : args)
+		argv.push_back(const_cast<char *>(a.c_str()));
+	argv.push_back(nullptr);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	pid_t pid = -1;
+	int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc == 0 ? pid : -1;
+}
+
+// Waits for pid; exit status, 128 + signal, or -1 on timeout.
+int wait_exit(pid_t pid, std::chrono::milliseconds limit)
+{
+	auto end = std::chrono::steady_clock::now() + limit;
+	for (;;) {
+		int st = 0;
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		if (r < 0)
+			return -2;
+		if (std::chrono::steady_clock::now() > end)
+			return -1;
+		std::this_thread::sleep_for(5ms);
+	}
+}
+
+// The client side of the control page.
+class Control {
+public:
+	explicit Control(uint8_t *page) : p_(page) {}
+	uint32_t rd(uint32_t off) const
+	{
+		return le32toh(__atomic_load_n(reinterpret_cast<uint32_t *>(p_ + off), __ATOMIC_ACQUIRE));
+	}
+	void wr(uint32_t off, uint32_t v)
+	{
+		__atomic_store_n(reinterpret_cast<uint32_t *>(p_ + off), htole32(v), __ATOMIC_RELEASE);
+	}
+	struct Answer {
+		bool acked = false;
+		uint32_t status = 0xffffffff;
+		uint64_t value = 0;
+	};
+	Answer exec(uint32_t cmd, std::initializer_list<uint32_t> args = {})
+	{
+		uint32_t seq = rd(CXPRM_EMUD_CTRL_ACK) + 1;
+		if (seq == 0)
+			seq = 1;
+		uint32_t i = 0;
+		for (uint32_t a : args)
+			wr(CXPRM_EMUD_CTRL_ARG(i++), a);
+		for (; i < CXPRM_EMUD_CTRL_NARGS; i++)
+			wr(CXPRM_EMUD_CTRL_ARG(i), 0);
+		wr(CXPRM_EMUD_CTRL_CMD, cmd);
+		wr(CXPRM_EMUD_CTRL_SEQ, seq);
+		Answer a;
+		auto end = std::chrono::steady_clock::now() + 5s;
+		while (rd(CXPRM_EMUD_CTRL_ACK) != seq) {
+			if (std::chrono::steady_clock::now() > end)
+				return a;
+			std::this_thread::sleep_for(50us);
+		}
+		a.acked = true;
+		a.status = rd(CXPRM_EMUD_CTRL_STATUS);
+		a.value = (uint64_t)rd(CXPRM_EMUD_CTRL_RESULT_HI) << 32 | rd(CXPRM_EMUD_CTRL_RESULT_LO);
+		return a;
+	}
+	// QUERY that must succeed.
+	uint64_t query(uint32_t what, uint32_t a1 = 0, uint32_t a2 = 0, uint32_t a3 = 0)
+	{
+		Answer a = exec(CXPRM_EMUD_CMD_QUERY, {what, a1, a2, a3});
+		EXPECT_TRUE(a.acked) << "query " << what;
+		EXPECT_EQ(a.status, (uint32_t)CXPRM_EMUD_ST_OK) << "query " << what;
+		return a.value;
+	}
+	uint32_t fault(uint32_t knob, uint32_t v, uint32_t v2 = 0)
+	{
+		Answer a = exec(CXPRM_EMUD_CMD_FAULT, {knob, v, v2});
+		EXPECT_TRUE(a.acked);
+		return a.status;
+	}
+
+private:
+	uint8_t *p_;
+};
+
+// One daemon on a fresh pair of files.
+class Daemon {
+public:
+	~Daemon()
+	{
+		if (pid_ > 0) {
+			kill(pid_, SIGKILL);
+			wait_exit(pid_, 2000ms);
+		}
+		ram_.close();
+		bar_.close();
+		for (auto f : {ram_path, bar_path, log_path, out_path, ready_path})
+			if (!f.empty())
+				unlink(f.c_str());
+		if (!dir_.empty())
+			rmdir(dir_.c_str());
+	}
+
+	// Creates the files and starts the daemon; false (with a message) if it
+	// did not become ready.
+	::testing::AssertionResult start(std::vector<std::string> extra = {}, uint64_t ram_bytes = 64 * MiB,
+					 uint64_t bar_bytes = 1 * MiB, uint64_t below_4g = 0)
+	{
+		dir_ = temp_dir();
+		if (dir_.empty())
+			return ::testing::AssertionFailure() << "mkdtemp: " << strerror(errno);
+		ram_path = dir_ + "/ram";
+		bar_path = dir_ + "/bar";
+		log_path = dir_ + "/log";
+		out_path = dir_ + "/out";
+		ready_path = dir_ + "/ready";
+		if (!make_file(ram_path, ram_bytes) || !make_file(bar_path, bar_bytes))
+			return ::testing::AssertionFailure() << "cannot create the files in " << dir_;
+		std::vector<std::string> args = {emud_bin(), "--ram",  ram_path,   "--bar", bar_path,
+						 "--log",    log_path, "--ready-file", ready_path};
+		if (below_4g)
+			args.insert(args.end(), {"--below-4g", std::to_string(below_4g)});
+		args.insert(args.end(), extra.begin(), extra.end());
+		start_time_ = std::chrono::steady_clock::now();
+		pid_ = spawn(args, out_path);
+		if (pid_ < 0)
+			return ::testing::AssertionFailure() << "cannot start " << emud_bin();
+		auto end = std::chrono::steady_clock::now() + 10s;
+		while (access(ready_path.c_str(), F_OK) != 0) {
+			int st = wait_exit(pid_, 0ms);
+			if (st >= 0 || st == -2) {
+				pid_ = -1;
+				return ::testing::AssertionFailure() << "daemon exited with " << st << "\n"
+								     << slurp(out_path) << slurp(log_path);
+			}
+			if (std::chrono::steady_clock::now() > end)
+				return ::testing::AssertionFailure() << "daemon not ready after 10 s\n"
+								     << slurp(log_path);
+			std::this_thread::sleep_for(2ms);
+		}
+		std::string err;
+		if (!ram_.open(ram_path, &err) || !bar_.open(bar_path, &err))
+			return ::testing::AssertionFailure() << err;
+		return ::testing::AssertionSuccess();
+	}
+
+	// Signals the daemon and returns its exit status (-1: did not exit).
+	int stop(int sig = SIGTERM)
+	{
+		if (pid_ <= 0)
+			return -3;
+		kill(pid_, sig);
+		int st = wait_exit(pid_, 5000ms);
+		if (st != -1)
+			pid_ = -1;
+		return st;
+	}
+
+	pid_t pid() const { return pid_; }
+	uint8_t *ram() { return ram_.data(); }
+	uint8_t *bar() { return bar_.data(); }
+	size_t bar_size() const { return bar_.size(); }
+	uint8_t *control_page() { return bar_.data() + CXPRM_EMUD_CTRL_OFFSET(bar_.size()); }
+	std::string log() const { return slurp(log_path); }
+	std::chrono::steady_clock::time_point started() const { return start_time_; }
+
+	// Big-endian init-segment dword, as the driver's ioread32be sees it.
+	uint32_t iseg(uint32_t off) const
+	{
+		return __builtin_bswap32(__atomic_load_n(reinterpret_cast<uint32_t *>(bar_.data() + off), __ATOMIC_ACQUIRE));
+	}
+
+	std::string ram_path, bar_path, log_path, out_path, ready_path;
+
+private:
+	std::string dir_;
+	pid_t pid_ = -1;
+	MappedFile ram_, bar_;
+	std::chrono::steady_clock::time_point start_time_;
+};
+
+BringupConfig config()
+{
+	BringupConfig cfg;
+	cfg.cmdq.timeout_ns = 10000 * MS;
+	cfg.cmdq.slot_wait_ns = 10000 * MS;
+	cfg.init_timeout_ns = 10000 * MS;
+	cfg.init_poll_us = 200;
+	cfg.reclaim_timeout_ns = 2000 * MS;
+	return cfg;
+}
+
+bool wait_initialized(Daemon &d, std::chrono::milliseconds limit)
+{
+	auto end = std::chrono::steady_clock::now() + limit;
+	while (prm::from_dword<prm::initial_seg::initializing>(d.iseg(prm::iseg::INITIALIZING))) {
+		if (std::chrono::steady_clock::now() > end)
+			return false;
+		std::this_thread::sleep_for(100us);
+	}
+	return true;
+}
+
+// Polls the ring (bounded) for an event of 'type'; other events are skipped.
+bool wait_event(EqRing &ring, uint8_t type, uint8_t *data28 = nullptr, std::chrono::milliseconds limit = 3000ms)
+{
+	auto end = std::chrono::steady_clock::now() + limit;
+	for (;;) {
+		EqEvent ev;
+		while (ring.peek(&ev)) {
+			bool hit = ev.type == type;
+			if (hit && data28)
+				std::memcpy(data28, ev.data, 28);
+			ring.pop();
+			if (hit) {
+				ring.doorbell(true);
+				return true;
+			}
+		}
+		if (std::chrono::steady_clock::now() > end)
+			return false;
+		std::this_thread::sleep_for(200us);
+	}
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// The guest-physical mapping (no daemon)
+// ---------------------------------------------------------------------------
+
+TEST(GuestRam, Q35Split)
+{
+	EXPECT_EQ(GuestRam::q35_below_4g(512 * MiB), 512 * MiB);
+	EXPECT_EQ(GuestRam::q35_below_4g(0xafffffffull), 0xafffffffull);
+	EXPECT_EQ(GuestRam::q35_below_4g(0xb0000000ull), 0x80000000ull); // 2.75 GiB: split at 2 GiB
+	EXPECT_EQ(GuestRam::q35_below_4g(4096 * MiB), 0x80000000ull);
+}
+
+TEST(GuestRam, Offsets)
+{
+	GuestRam small(512 * MiB, GuestRam::q35_below_4g(512 * MiB));
+	uint64_t off = 0;
+	EXPECT_TRUE(small.to_offset(0x1000, 4096, &off));
+	EXPECT_EQ(off, 0x1000u);
+	EXPECT_TRUE(small.to_offset(512 * MiB - 4096, 4096, &off));
+	EXPECT_FALSE(small.to_offset(512 * MiB - 4096, 4097, &off)); // runs past the end
+	EXPECT_FALSE(small.to_offset(512 * MiB, 1, &off));
+	EXPECT_FALSE(small.to_offset(GuestRam::FOUR_G, 1, &off)); // no RAM above 4 GiB
+	EXPECT_FALSE(small.to_offset(0x1000, 0, &off));
+	EXPECT_FALSE(small.to_offset(~0ull - 10, 100, &off)); // wraps
+
+	// 4 GiB guest: 2 GiB low, 2 GiB from 4 GiB on (the documented example:
+	// bus 0x102274000 at file offset 0x82274000).
+	GuestRam big(4096 * MiB, GuestRam::q35_below_4g(4096 * MiB));
+	EXPECT_TRUE(big.to_offset(0x102274000ull, 4096, &off));
+	EXPECT_EQ(off, 0x82274000ull);
+	EXPECT_EQ(big.to_gpa(0x82274000ull), 0x102274000ull);
+	EXPECT_FALSE(big.to_offset(0x80000000ull, 4, &off));          // the PCI hole
+	EXPECT_FALSE(big.to_offset(0x7ffff000ull, 0x2000, &off));     // straddles into the hole
+	EXPECT_TRUE(big.to_offset(0x17ffff000ull, 0x1000, &off));     // last page
+	EXPECT_EQ(off, 0xfffff000ull);
+	EXPECT_FALSE(big.to_offset(0x180000000ull, 1, &off));         // beyond the RAM
+}
+
+// ---------------------------------------------------------------------------
+// The daemon
+// ---------------------------------------------------------------------------
+
+TEST(Emud, CommandLineErrors)
+{
+	std::string dir = temp_dir();
+	ASSERT_FALSE(dir.empty());
+	std::string ram = dir + "/ram", bar = dir + "/bar", small = dir + "/small", out = dir + "/out";
+	ASSERT_TRUE(make_file(ram, 4 * MiB));
+	ASSERT_TRUE(make_file(bar, 1 * MiB));
+	ASSERT_TRUE(make_file(small, 64 * 1024));
+	auto run = [&](std::vector<std::string> a) {
+		a.insert(a.begin(), emud_bin());
+		pid_t pid = spawn(a, out);
+		return pid < 0 ? -5 : wait_exit(pid, 5000ms);
+	};
+	EXPECT_EQ(run({"--help"}), 0);
+	EXPECT_EQ(run({}), 2);
+	EXPECT_EQ(run({"--bogus", ram, bar}), 2);
+	EXPECT_EQ(run({"--profile", "cx9", ram, bar}), 2);
+	EXPECT_EQ(run({"--fw-version", "1.2", ram, bar}), 2);
+	EXPECT_EQ(run({"--num-vfs", "99", ram, bar}), 2); // > total VFs
+	EXPECT_EQ(run({"--ram", ram}), 2);
+	EXPECT_EQ(run({ram, dir + "/missing"}), 1);
+	EXPECT_EQ(run({ram, small}), 1); // no room for UARs + control page
+	std::string text = slurp(out);
+	EXPECT_NE(text.find("unknown profile cx9"), std::string::npos) << text;
+	EXPECT_NE(text.find("need a power of two"), std::string::npos) << text;
+	for (auto f : {ram, bar, small, out})
+		unlink(f.c_str());
+	rmdir(dir.c_str());
+}
+
+TEST(Emud, InitSegmentControlPageAndSignals)
+{
+	Daemon d;
+	ASSERT_TRUE(d.start({"--profile", "cx5", "--fw-version", "16.99.1234", "--init-delay-ms", "300"}));
+
+	// The init segment is the emulator's from the start: fw_rev and
+	// cmdif_rev as a ConnectX publishes them, initializing until the delay.
+	EXPECT_EQ(d.iseg(prm::iseg::FW_REV), 99u << 16 | 16u);
+	EXPECT_EQ(d.iseg(prm::iseg::CMDIF_REV), 5u << 16 | 1234u);
+	EXPECT_TRUE(prm::from_dword<prm::initial_seg::initializing>(d.iseg(prm::iseg::INITIALIZING)));
+	ASSERT_TRUE(wait_initialized(d, 5000ms));
+	auto waited = std::chrono::steady_clock::now() - d.started();
+	EXPECT_GE(waited, 300ms);
+
+	Control c(d.control_page());
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_MAGIC), CXPRM_EMUD_MAGIC);
+	EXPECT_EQ(std::memcmp(d.control_page(), "CXEM", 4), 0); // little-endian on the wire
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_VERSION), CXPRM_EMUD_VERSION);
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_PID), (uint32_t)d.pid());
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_DEVICE_ID), 0x1017u);
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_FW_REV), 16u << 24 | 99u << 16 | 1234u);
+	uint32_t hb = c.rd(CXPRM_EMUD_CTRL_HEARTBEAT);
+	std::this_thread::sleep_for(20ms);
+	EXPECT_GT(c.rd(CXPRM_EMUD_CTRL_HEARTBEAT), hb);
+
+	auto a = c.exec(CXPRM_EMUD_CMD_NOP);
+	ASSERT_TRUE(a.acked);
+	EXPECT_EQ(a.status, (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(a.value, CXPRM_EMUD_VERSION);
+	EXPECT_EQ(c.exec(0x7777).status, (uint32_t)CXPRM_EMUD_ST_UNKNOWN_CMD);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_QUERY, {999}).status, (uint32_t)CXPRM_EMUD_ST_UNKNOWN_CMD);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_FAULT, {999, 1}).status, (uint32_t)CXPRM_EMUD_ST_UNKNOWN_CMD);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_FAULT, {CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE, 7}).status,
+		  (uint32_t)CXPRM_EMUD_ST_BAD_ARG);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_MARK, {42}).status, (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_HCA_STATE), 0u); // DISABLED
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_HELD), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COMMANDS), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_INITIALIZING), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_WANTED, 1), 0u); // nothing before ENABLE_HCA
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_DONE), 10u);
+	// Hooks that need an initialized device say no.
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_REQUEST_PAGES, {4}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_NVMF_IO, {0x40, 1, 1, 1}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
+
+	// SIGINT: clean exit, magic withdrawn, a summary in the log.
+	EXPECT_EQ(d.stop(SIGINT), 0);
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_MAGIC), 0u);
+	std::string log = d.log();
+	EXPECT_NE(log.find("ready: ConnectX-5 (device 0x1017) fw 16.99.1234, init delay 300 ms"), std::string::npos)
+		<< log;
+	EXPECT_NE(log.find("control page at 0xff000"), std::string::npos) << log;
+	EXPECT_NE(log.find("initializing cleared"), std::string::npos) << log;
+	EXPECT_NE(log.find("guest mark 42"), std::string::npos) << log;
+	EXPECT_NE(log.find("exiting on Interrupt"), std::string::npos) << log;
+}
+
+// The full thing: the core's bring-up and teardown against the daemon,
+// DMA memory on both sides of the 4 GiB split, an event queue in guest RAM
+// receiving events caused through the control page, faults, queries.
+TEST(Emud, CoreBringupTeardownAcrossProcesses)
+{
+	Daemon d;
+	// 64 MiB "guest" with only 32 MiB below 4 GiB: the other 32 MiB are at
+	// guest-physical 4 GiB, file offset 32 MiB.
+	ASSERT_TRUE(d.start({"--profile", "cx7", "--fw-version", "28.41.777", "--boot-pages", "40", "--init-pages",
+			     "1500", "--nvmf-auto-io-ms", "0", "--verbose"},
+			    64 * MiB, 1 * MiB, 32 * MiB));
+	GuestRam layout(64 * MiB, 32 * MiB);
+	FileHost fh(d.ram(), layout, d.bar(), d.bar_size(), 1 * MiB);
+	Control c(d.control_page());
+
+	auto t0 = std::chrono::steady_clock::now();
+	auto dev = std::make_unique<Device>();
+	int rc = dev->bringup(fh.host(), config());
+	auto t_up = std::chrono::steady_clock::now();
+	ASSERT_EQ(rc, OK) << step_name(dev->trace().failed_step) << ": " << err_name(dev->trace().failed_err) << "\n"
+			  << d.log();
+	EXPECT_EQ(dev->state(), DeviceState::UP);
+	EXPECT_EQ(dev->fw_version().major, 28);
+	EXPECT_EQ(dev->fw_version().minor, 41);
+	EXPECT_EQ(dev->fw_version().subminor, 777);
+	EXPECT_EQ(dev->issi(), 1);
+
+	// The daemon's view, through the control page.
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_HCA_STATE), 2u); // INITIALIZED
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_ISSI), 1u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_HELD), 1540u);
+	EXPECT_EQ(dev->pages().live(), 1540u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_OPCODE_COUNT, prm::op::INIT_HCA), 1u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_OPCODE_COUNT, prm::op::MANAGE_PAGES), 2u);
+	EXPECT_GT(fh.allocs_above_4g(), 100u); // pages above 4 GiB
+	EXPECT_GT(fh.allocs_below_4g(), 100u);
+
+	// Event queue in guest RAM.
+	Cmdq &q = dev->cmdq();
+	uint32_t uar = 0;
+	ASSERT_EQ(cmd::alloc_uar(q, &uar), OK);
+	EqRing ring;
+	ASSERT_EQ(ring.init(fh.host(), 6), OK);
+	std::vector<uint64_t> pas(ring.npages());
+	for (uint32_t i = 0; i < ring.npages(); i++)
+		pas[i] = ring.page_bus(i);
+	cmd::EqParams ep;
+	ep.log_eq_size = 6;
+	ep.uar_page = uar;
+	ep.pas = pas.data();
+	ep.npas = (uint32_t)pas.size();
+	cmd::eq_subscribe(ep, prm::event::ESW_FUNCTIONS_CHANGED);
+	cmd::eq_subscribe(ep, prm::event::PAGE_REQUEST);
+	uint8_t eqn = 0xff;
+	CmdResult r{};
+	ASSERT_EQ(cmd::create_eq(q, ep, &eqn, &r), OK) << std::hex << r.syndrome;
+	ring.attach(eqn, UAR_BASE + uar * UAR_SIZE);
+	ring.doorbell(true);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_EQS), 1u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_UARS), 1u);
+
+	// SET_NUM_VFS through the control page: ESW_FUNCTIONS_CHANGED lands in
+	// the ring, QUERY_ESW_FUNCTIONS reports the new count.
+	auto a = c.exec(CXPRM_EMUD_CMD_SET_NUM_VFS, {4});
+	ASSERT_TRUE(a.acked);
+	EXPECT_EQ(a.status, (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_TRUE(wait_event(ring, prm::event::ESW_FUNCTIONS_CHANGED));
+	cmd::EswFunctions f{};
+	ASSERT_EQ(cmd::query_esw_functions(q, &f), OK);
+	EXPECT_EQ(f.host_num_of_vfs, 4);
+	EXPECT_EQ(f.host_total_vfs, 16);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_NUM_VFS), 4u);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_SET_NUM_VFS, {17}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
+
+	// A page request from "firmware", served by the core's page tracker.
+	ASSERT_EQ(c.exec(CXPRM_EMUD_CMD_REQUEST_PAGES, {8}).status, (uint32_t)CXPRM_EMUD_ST_OK);
+	uint8_t data[28];
+	ASSERT_TRUE(wait_event(ring, prm::event::PAGE_REQUEST, data));
+	int32_t n = (int32_t)prm::get<prm::pages_req_event::num_pages>(prm::CRef<prm::pages_req_event>(data));
+	EXPECT_EQ(n, 8);
+	ASSERT_EQ(dev->pages().handle_page_request(n), OK);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_HELD), 1548u);
+
+	// Faults through the control page.
+	// A forced delivery status, limited to one opcode, once.
+	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_ONLY_OPCODE, prm::op::QUERY_ISSI), (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_ONCE, 1), (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_DELIVERY_STATUS, 0x6), (uint32_t)CXPRM_EMUD_ST_OK);
+	ASSERT_EQ(cmd::query_esw_functions(q, &f), OK); // another opcode: untouched
+	cmd::IssiInfo issi{};
+	r = {};
+	EXPECT_EQ(cmd::query_issi(q, &issi, &r), E_IO);
+	EXPECT_EQ(r.delivery, 0x6);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_LAST_DELIVERY), 0x6u);
+	EXPECT_EQ(cmd::query_issi(q, &issi, &r), OK); // 'once': gone
+	// A corrupted output signature: the engine refuses the answer.
+	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_ONCE, 1), (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE, 1), (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(cmd::query_esw_functions(q, &f), E_BADMSG);
+	EXPECT_EQ(cmd::query_esw_functions(q, &f), OK);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_FAULTS_FIRED), 2u);
+	// Slow commands, then cleared.
+	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_SLOW_MS, 150), (uint32_t)CXPRM_EMUD_ST_OK);
+	auto ts = std::chrono::steady_clock::now();
+	EXPECT_EQ(cmd::query_esw_functions(q, &f, nullptr, 0, &r), OK);
+	EXPECT_GE(std::chrono::steady_clock::now() - ts, 150ms);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_FAULT_CLEAR).status, (uint32_t)CXPRM_EMUD_ST_OK);
+	ts = std::chrono::steady_clock::now();
+	EXPECT_EQ(cmd::query_esw_functions(q, &f), OK);
+	EXPECT_LT(std::chrono::steady_clock::now() - ts, 100ms);
+
+	// Tear the EQ down, then the device.
+	ASSERT_EQ(cmd::destroy_eq(q, eqn), OK);
+	ring.fini();
+	ASSERT_EQ(cmd::dealloc_uar(q, uar), OK);
+	auto t_down0 = std::chrono::steady_clock::now();
+	dev->teardown();
+	auto t_down = std::chrono::steady_clock::now();
+	EXPECT_EQ(dev->state(), DeviceState::OFF);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_HELD), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_HCA_STATE), 0u); // DISABLED
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_PAGES_LEAKED), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_OBJECTS_LEAKED), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_DMA_REFUSED), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_DELIVERY_ERRORS), 1u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_GIVEN), 1548u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_TAKEN), 1548u);
+	EXPECT_GE(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_EQES_WRITTEN), 2u);
+	EXPECT_EQ(fh.dma_live(), 0u);
+	EXPECT_EQ(fh.mem_live(), 0u);
+	dev.reset();
+
+	EXPECT_EQ(d.stop(), 0);
+	std::string log = d.log();
+	EXPECT_NE(log.find("HCA DISABLED -> ENABLED"), std::string::npos) << log;
+	EXPECT_NE(log.find("-> INITIALIZED"), std::string::npos) << log;
+	EXPECT_NE(log.find("exiting on Terminated: HCA DISABLED"), std::string::npos) << log;
+	using ms = std::chrono::duration<double, std::milli>;
+	std::printf("[ timing ] bring-up %.1f ms (1540 pages), teardown %.1f ms (1548 pages)\n",
+		    ms(t_up - t0).count(), ms(t_down - t_down0).count());
+}
+
+// DMA the device must not do: a command queue outside guest RAM.  The
+// daemon refuses the access (nothing outside the RAM file is touched), the
+// emulator counts the entry as unreachable.
+TEST(Emud, DmaOutsideGuestRamIsRefused)
+{
+	Daemon d;
+	ASSERT_TRUE(d.start({"--init-delay-ms", "0"}));
+	Control c(d.control_page());
+	ASSERT_TRUE(wait_initialized(d, 2000ms));
+	// Queue at 8 GiB: beyond a 64 MiB guest (which has nothing above 4 GiB).
+	auto wr = [&](uint32_t off, uint32_t v) {
+		__atomic_store_n(reinterpret_cast<uint32_t *>(d.bar() + off), __builtin_bswap32(v), __ATOMIC_SEQ_CST);
+	};
+	wr(prm::iseg::CMDQ_ADDR_H, 0x2);
+	wr(prm::iseg::CMDQ_ADDR_L_SZ, 0);
+	__atomic_fetch_or(reinterpret_cast<uint32_t *>(d.bar() + prm::iseg::DOORBELL), __builtin_bswap32(1u),
+			  __ATOMIC_SEQ_CST);
+	auto end = std::chrono::steady_clock::now() + 2s;
+	while (c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_UNREACHABLE_ENTRIES) == 0 &&
+	       std::chrono::steady_clock::now() < end)
+		std::this_thread::sleep_for(1ms);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_UNREACHABLE_ENTRIES), 1u);
+	EXPECT_GE(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_DMA_REFUSED), 1u);
+	std::this_thread::sleep_for(30ms); // the main loop logs refusals every 10 ms
+	EXPECT_EQ(d.stop(), 0);
+	std::string log = d.log();
+	EXPECT_NE(log.find("DMA outside guest RAM refused: 1 so far, last [0x200000000, +0x40)"), std::string::npos)
+		<< log;
+}
+
+// device_gone: the device part of the BAR reads all ones, the control page
+// keeps working (it is not part of the device).
+TEST(Emud, DeviceGoneKeepsTheControlPage)
+{
+	Daemon d;
+	ASSERT_TRUE(d.start({"--init-delay-ms", "0"}));
+	Control c(d.control_page());
+	ASSERT_TRUE(wait_initialized(d, 2000ms));
+	EXPECT_NE(d.iseg(prm::iseg::FW_REV), 0xffffffffu);
+	auto a = c.exec(CXPRM_EMUD_CMD_FAULT, {CXPRM_EMUD_FAULT_DEVICE_GONE, 1});
+	ASSERT_TRUE(a.acked);
+	EXPECT_EQ(a.status, (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(d.iseg(prm::iseg::FW_REV), 0xffffffffu); // already, when the answer came
+	EXPECT_EQ(d.iseg(CXPRM_EMUD_CTRL_OFFSET(d.bar_size()) - 4), 0xffffffffu);
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_MAGIC), CXPRM_EMUD_MAGIC);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_GONE), 1u);
+	// And a core bring-up sees a gone device.
+	GuestRam layout(64 * MiB, GuestRam::q35_below_4g(64 * MiB));
+	FileHost fh(d.ram(), layout, d.bar(), d.bar_size(), 1 * MiB);
+	Device dev;
+	EXPECT_EQ(dev.bringup(fh.host(), config()), E_NODEV);
+	EXPECT_EQ(fh.dma_live(), 0u);
+	EXPECT_EQ(d.stop(), 0);
+}
