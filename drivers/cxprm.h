@@ -1,19 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cxprm kernel shim: per-device state shared by the C files of drivers/.
+ *
+ * Lifetime: struct cxprm_dev is reference counted.  Probe holds one
+ * reference until remove; every open file holds one, so a file that
+ * outlives the device (unbind with the file open) still has a valid
+ * struct to look at and gets -ENODEV for everything.
+ *
+ * Locking:
+ *   rwsem       read: every ioctl and the release of a file that owns DCTs,
+ *               for as long as they use the core; write: remove, to stop
+ *               them ('alive' goes false under it).  Commands are bounded
+ *               by the command timeout, so remove waits at most that long.
+ *   files_lock  the list of open files (event fan-out, DCT cleanup).
+ *   file dct_lock / ev_lock   per-file DCT table / event ring.
  */
 #ifndef CXPRM_DRV_H
 #define CXPRM_DRV_H
 
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 
+#include <cxprm/capi.h>
 #include <cxprm/host.h>
 
-#include "cxprm_selftest.h"
+#include <uapi/linux/cxprm.h>
 
 /* pci_device_id.driver_data: what sits behind the function. */
 enum cxprm_kind {
@@ -22,8 +41,24 @@ enum cxprm_kind {
 	CXPRM_KIND_IVSHMEM,	/* QEMU ivshmem-plain: emulated device at BAR2 */
 };
 
+/* Init segment: command_doorbell_vector (struct mlx5_init_seg cmd_dbell). */
+#define CXPRM_ISEG_DOORBELL		0x18
+
+/* DCTs one open file may own at a time. */
+#define CXPRM_FILE_MAX_DCTS		64
+
+struct cxprm_dev;
+
+/* One debugfs file: which text of which device. */
+struct cxprm_dbg_node {
+	struct cxprm_dev *cx;
+	int which;		/* enum cxprm_core_text */
+};
+
 struct cxprm_dev {
+	struct kref kref;
 	struct pci_dev *pdev;
+	char bdf[32];
 	enum cxprm_kind kind;
 	int bar_idx;
 	void __iomem *bar;
@@ -31,19 +66,83 @@ struct cxprm_dev {
 
 	/* The C host interface handed to the C++ core. */
 	struct cxprm_host host;
-
 	/* DMA buffers handed out through the host interface. */
 	struct mutex dma_lock;
 	struct list_head dma_list;
+	unsigned long dma_count;
 
-	struct cxprm_selftest selftest;
+	struct cxprm_core *core;
+	int bringup_err;	/* 0, or why bring-up failed */
+	bool up;		/* bring-up succeeded: commands may be sent */
+	u32 info_flags;		/* CXPRM_INFO_* */
+
+	struct rw_semaphore rwsem;
+	bool alive;		/* accepting ioctls (under rwsem) */
+
+	/* Events: async EQ polled by a worker, kicked by MSI-X when present. */
+	bool events_on;
+	bool stopping;		/* the worker must not requeue itself */
+	struct workqueue_struct *wq;
+	struct delayed_work poll_work;
+	struct work_struct service_work;
+	int irq;		/* Linux IRQ number of MSI-X vector 0, or -1 */
+	bool msix;		/* vectors allocated */
+	char irq_name[48];
+	atomic_t event_seq;
+	atomic64_t polls;	/* worker runs, for debugfs */
+	atomic64_t irqs;
+
+	/* Open files. */
+	struct mutex files_lock;
+	struct list_head files;
 
 	struct miscdevice misc;
-	char misc_name[32];
+	char misc_name[48];
 	bool misc_registered;
+
+	struct dentry *dbg;
+	struct cxprm_dbg_node dbg_nodes[CXPRM_TEXT_COUNT];
 };
 
+/* Per open file of /dev/cxprm/<bdf>. */
+struct cxprm_file {
+	struct cxprm_dev *cx;
+	struct list_head node;		/* cx->files */
+
+	struct mutex dct_lock;
+	u32 ndcts;
+	u32 dcts[CXPRM_FILE_MAX_DCTS];
+
+	spinlock_t ev_lock;
+	u64 mask[4];			/* subscribed event types */
+	u32 ev_head;			/* oldest record */
+	u32 ev_count;
+	u32 ev_lost;			/* dropped since the last read record */
+	wait_queue_head_t ev_wait;
+	struct cxprm_event ev_ring[CXPRM_EVENT_QUEUE];
+};
+
+/* Module parameters (cxprm_main.c). */
+extern bool cxprm_allow_raw_write;
+extern unsigned int cxprm_poll_interval_ms;
+
+/* cxprm_host.c */
 void cxprm_host_init(struct cxprm_dev *cx);
-void cxprm_host_fini(struct cxprm_dev *cx);
+/* Frees what the core did not; with keep_dma, leaves it allocated. */
+void cxprm_host_fini(struct cxprm_dev *cx, bool keep_dma);
+
+/* cxprm_cdev.c */
+int cxprm_cdev_register(struct cxprm_dev *cx);
+void cxprm_cdev_unregister(struct cxprm_dev *cx);
+/* The device is going away: wake readers, destroy every file's DCTs. */
+void cxprm_cdev_shutdown(struct cxprm_dev *cx);
+void cxprm_event_listener(void *ctx, u8 type, u8 sub_type, const u8 *data);
+void cxprm_dev_put(struct cxprm_dev *cx);
+
+/* cxprm_debugfs.c */
+void cxprm_debugfs_init(void);
+void cxprm_debugfs_exit(void);
+void cxprm_debugfs_add(struct cxprm_dev *cx);
+void cxprm_debugfs_remove(struct cxprm_dev *cx);
 
 #endif /* CXPRM_DRV_H */

@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/atomic.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
@@ -17,6 +18,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "cxprm.h"
@@ -64,6 +66,7 @@ static int cxprm_host_dma_alloc(void *ctx, cxprm_size size, cxprm_size align,
 
 	mutex_lock(&cx->dma_lock);
 	list_add(&c->node, &cx->dma_list);
+	cx->dma_count++;
 	mutex_unlock(&cx->dma_lock);
 
 	buf->cpu = c->cpu;
@@ -89,6 +92,7 @@ static void cxprm_host_dma_free(void *ctx, struct cxprm_dma_buf *buf)
 		return;
 	mutex_lock(&cx->dma_lock);
 	list_del(&c->node);
+	cx->dma_count--;
 	mutex_unlock(&cx->dma_lock);
 	cxprm_dma_chunk_free(cx, c);
 	memset(buf, 0, sizeof(*buf));
@@ -119,6 +123,22 @@ static cxprm_u32 cxprm_host_ioread32be(void *ctx, cxprm_u32 off)
 	return ioread32be(cx->bar + off);
 }
 
+/*
+ * The command doorbell of the emulated device: ivshmem BAR2 is RAM shared
+ * with the emulator process, which takes the dword with an atomic exchange
+ * and runs every slot whose bit it finds.  A plain store could overwrite a
+ * bit another CPU rang that the emulator has not taken yet, so OR it in
+ * atomically (a locked instruction, atomic against the host process too).
+ * A real ConnectX latches each write to the doorbell register: a plain
+ * iowrite32be, as mlx5_core does.
+ */
+static void cxprm_ring_emulated(struct cxprm_dev *cx, u32 off, u32 val)
+{
+	atomic_t *db = (__force atomic_t *)(cx->bar + off);
+
+	atomic_or((__force int)cpu_to_be32(val), db);
+}
+
 static void cxprm_host_iowrite32be(void *ctx, cxprm_u32 off, cxprm_u32 val)
 {
 	struct cxprm_dev *cx = ctx;
@@ -126,7 +146,10 @@ static void cxprm_host_iowrite32be(void *ctx, cxprm_u32 off, cxprm_u32 val)
 	if (WARN_ONCE(!cxprm_bar_off_ok(cx, off),
 		      "cxprm: BAR write at bad offset 0x%x\n", off))
 		return;
-	iowrite32be(val, cx->bar + off);
+	if (off == CXPRM_ISEG_DOORBELL && cx->kind == CXPRM_KIND_IVSHMEM)
+		cxprm_ring_emulated(cx, off, val);
+	else
+		iowrite32be(val, cx->bar + off);
 }
 
 /*
@@ -238,6 +261,9 @@ static void cxprm_host_log(void *ctx, int level, const char *msg)
 	struct cxprm_dev *cx = ctx;
 	struct device *dev = &cx->pdev->dev;
 
+	/* dev_*() already says "cxprm <bdf>:". */
+	if (!strncmp(msg, "cxprm: ", 7))
+		msg += 7;
 	switch (level) {
 	case 0:
 		dev_err(dev, "%s\n", msg);
@@ -288,17 +314,31 @@ void cxprm_host_init(struct cxprm_dev *cx)
 
 /*
  * Frees what the core did not: a leak is a core bug, but not a reason to
- * leave coherent memory behind after the device is gone.
+ * leave coherent memory behind after the device is gone.  With keep_dma
+ * (pages lent to a function that could be neither reset nor told to give
+ * them back: it may still write to them) the buffers stay allocated for
+ * good, which is the lesser evil.
  */
-void cxprm_host_fini(struct cxprm_dev *cx)
+void cxprm_host_fini(struct cxprm_dev *cx, bool keep_dma)
 {
 	struct cxprm_dma_chunk *c, *tmp;
+	unsigned long n = 0;
 
 	list_for_each_entry_safe(c, tmp, &cx->dma_list, node) {
+		list_del(&c->node);
+		n++;
+		if (keep_dma) {
+			kfree(c);
+			continue;
+		}
 		dev_warn(&cx->pdev->dev, "freeing leaked %zu-byte DMA buffer\n",
 			 c->size);
-		list_del(&c->node);
 		cxprm_dma_chunk_free(cx, c);
 	}
+	if (keep_dma && n)
+		dev_err(&cx->pdev->dev,
+			"leaving %lu DMA buffers allocated: the function may still write to them\n",
+			n);
+	cx->dma_count = 0;
 	mutex_destroy(&cx->dma_lock);
 }

@@ -14,22 +14,39 @@
  *   echo <bdf> > /sys/bus/pci/devices/<bdf>/driver/unbind).
  *
  * Besides ConnectX it drives QEMU's ivshmem-plain device, whose BAR2 is a
- * shared memory file that a host process fills in like a ConnectX init
- * segment (tools/qemu/).
+ * shared memory file behind which the firmware emulator runs as a host
+ * process (tools/emulator/daemon/, tools/qemu/).
+ *
+ * Probe brings the function up through the core (ENABLE_HCA ... INIT_HCA,
+ * firmware pages from dma_alloc_coherent), starts the async EQ and a worker
+ * that polls it (kicked by MSI-X where there is one), and creates
+ * /dev/cxprm/<bdf> (cxprm_cdev.c) and /sys/kernel/debug/cxprm/<bdf>/
+ * (cxprm_debugfs.c).  Remove undoes it in reverse and reclaims every page.
+ * Documentation/kernel-module.rst has the whole story.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/dma-mapping.h>
-#include <linux/fs.h>
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
+#include <linux/string.h>
 
 #include "cxprm.h"
 
 #define CXPRM_IVSHMEM_DEVICE_ID		0x1110
 
-/* The init segment must be there in full; BAR0 of a ConnectX is >= 32 MiB. */
-#define CXPRM_BAR_MIN_LEN		SZ_4K
+/*
+ * The init segment (0x400c bytes) must be there in full; BAR0 of a
+ * ConnectX is >= 32 MiB, the emulator's UAR pages start at 64 KiB.
+ */
+#define CXPRM_BAR_MIN_LEN		SZ_64K
 
 /* Init segment (struct mlx5_init_seg). */
 #define CXPRM_ISEG_FW_REV		0x00
@@ -75,40 +92,328 @@ static const struct pci_device_id cxprm_pci_ids[] = {
 	{ }
 };
 
-/* Character device skeleton: /dev/cxprm/<bdf>. */
-static int cxprm_open(struct inode *inode, struct file *file)
-{
-	/* file->private_data is &cx->misc (set by the misc core). */
-	return nonseekable_open(inode, file);
-}
+/* ---- module parameters ---- */
 
-static int cxprm_release(struct inode *inode, struct file *file)
+/* Command completion: by polling the ownership bit, or by CMD events. */
+enum cxprm_cmd_mode {
+	CXPRM_CMD_MODE_POLL,
+	CXPRM_CMD_MODE_EVENTS,
+};
+
+static const char * const cxprm_cmd_mode_names[] = {
+	[CXPRM_CMD_MODE_POLL] = "poll",
+	[CXPRM_CMD_MODE_EVENTS] = "events",
+};
+
+static int cxprm_cmd_mode = CXPRM_CMD_MODE_POLL;
+
+static int cxprm_param_set_cmd_mode(const char *val,
+				    const struct kernel_param *kp)
 {
+	int i = sysfs_match_string(cxprm_cmd_mode_names, val);
+
+	if (i < 0) {
+		pr_err("cmd_mode=%s: must be 'poll' or 'events'\n", val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(int *)kp->arg, i);
 	return 0;
 }
 
-static const struct file_operations cxprm_fops = {
-	.owner = THIS_MODULE,
-	.open = cxprm_open,
-	.release = cxprm_release,
-	.llseek = no_llseek,
+static int cxprm_param_get_cmd_mode(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 cxprm_cmd_mode_names[READ_ONCE(*(int *)kp->arg)]);
+}
+
+static const struct kernel_param_ops cxprm_cmd_mode_ops = {
+	.set = cxprm_param_set_cmd_mode,
+	.get = cxprm_param_get_cmd_mode,
 };
 
-static int cxprm_misc_register(struct cxprm_dev *cx)
+module_param_cb(cmd_mode, &cxprm_cmd_mode_ops, &cxprm_cmd_mode, 0644);
+MODULE_PARM_DESC(cmd_mode,
+		 "command completion: poll (ownership bit, default) or events (CMD events on the async EQ); read at probe");
+
+/* An unsigned parameter with a range; a value outside it fails the load. */
+struct cxprm_uint_param {
+	unsigned int *val;
+	unsigned int min;
+	unsigned int max;
+};
+
+static int cxprm_param_set_uint(const char *val, const struct kernel_param *kp)
 {
+	const struct cxprm_uint_param *p = kp->arg;
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max) {
+		pr_err("%s=%s: must be an integer from %u to %u\n",
+		       kp->name, val, p->min, p->max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*p->val, v);
+	return 0;
+}
+
+static int cxprm_param_get_uint(char *buf, const struct kernel_param *kp)
+{
+	const struct cxprm_uint_param *p = kp->arg;
+
+	return scnprintf(buf, PAGE_SIZE, "%u\n", READ_ONCE(*p->val));
+}
+
+static const struct kernel_param_ops cxprm_uint_ops = {
+	.set = cxprm_param_set_uint,
+	.get = cxprm_param_get_uint,
+};
+
+unsigned int cxprm_poll_interval_ms = 10;
+static struct cxprm_uint_param cxprm_poll_interval_arg = {
+	.val = &cxprm_poll_interval_ms, .min = 1, .max = 1000,
+};
+module_param_cb(poll_interval_ms, &cxprm_uint_ops, &cxprm_poll_interval_arg,
+		0644);
+MODULE_PARM_DESC(poll_interval_ms,
+		 "event queue polling interval in ms, 1..1000 (default 10); takes effect at once");
+
+static unsigned int cxprm_cmd_timeout_ms = 60000;
+static struct cxprm_uint_param cxprm_cmd_timeout_arg = {
+	.val = &cxprm_cmd_timeout_ms, .min = 100, .max = 600000,
+};
+module_param_cb(cmd_timeout_ms, &cxprm_uint_ops, &cxprm_cmd_timeout_arg,
+		0644);
+MODULE_PARM_DESC(cmd_timeout_ms,
+		 "firmware command timeout in ms, 100..600000 (default 60000); read at probe");
+
+bool cxprm_allow_raw_write;
+module_param_named(allow_raw_write, cxprm_allow_raw_write, bool, 0644);
+MODULE_PARM_DESC(allow_raw_write,
+		 "allow CXPRM_IOC_RAW commands that may change device state (also needs CAP_SYS_RAWIO; default 0)");
+
+static bool cxprm_use_msix = true;
+module_param_named(use_msix, cxprm_use_msix, bool, 0644);
+MODULE_PARM_DESC(use_msix,
+		 "ConnectX: interrupt (MSI-X vector 0) for the async EQ, besides polling (default 1); read at probe");
+
+/* ---- events: the async EQ, polled by a worker ---- */
+
+/* EQEs per poll call; the worker calls again while it gets a full budget. */
+#define CXPRM_POLL_BUDGET	128
+
+static void cxprm_poll_work(struct work_struct *work)
+{
+	struct cxprm_dev *cx = container_of(to_delayed_work(work),
+					    struct cxprm_dev, poll_work);
+	unsigned int ms;
+
+	atomic64_inc(&cx->polls);
+	while (cxprm_core_events_poll(cx->core, CXPRM_POLL_BUDGET) ==
+	       CXPRM_POLL_BUDGET && !READ_ONCE(cx->stopping))
+		cond_resched();
+	if (READ_ONCE(cx->stopping))
+		return;
+	if (cxprm_core_events_pending(cx->core))
+		queue_work(cx->wq, &cx->service_work);
+	ms = READ_ONCE(cxprm_poll_interval_ms);
+	queue_delayed_work(cx->wq, &cx->poll_work, msecs_to_jiffies(ms));
+}
+
+/* Page requests: MANAGE_PAGES needs a context that may wait for commands. */
+static void cxprm_service_work(struct work_struct *work)
+{
+	struct cxprm_dev *cx = container_of(work, struct cxprm_dev,
+					    service_work);
+	int err = cxprm_core_events_service(cx->core);
+
+	if (err)
+		dev_warn_ratelimited(&cx->pdev->dev,
+				     "page request failed: %s (%d)\n",
+				     cxprm_core_err_name(err), err);
+	if (!READ_ONCE(cx->stopping) && cxprm_core_events_pending(cx->core))
+		queue_work(cx->wq, &cx->service_work);
+}
+
+static irqreturn_t cxprm_irq(int irq, void *data)
+{
+	struct cxprm_dev *cx = data;
+
+	atomic64_inc(&cx->irqs);
+	if (!READ_ONCE(cx->stopping))
+		mod_delayed_work(cx->wq, &cx->poll_work, 0);
+	return IRQ_HANDLED;
+}
+
+/*
+ * MSI-X vector 0 for the EQ (intr 0) on a real ConnectX.  ivshmem-plain
+ * has no interrupt at all: the worker's polling is the whole mechanism.
+ */
+static void cxprm_irq_setup(struct cxprm_dev *cx)
+{
+	struct pci_dev *pdev = cx->pdev;
 	int err;
 
-	snprintf(cx->misc_name, sizeof(cx->misc_name), "cxprm/%s",
-		 pci_name(cx->pdev));
-	cx->misc.minor = MISC_DYNAMIC_MINOR;
-	cx->misc.name = cx->misc_name;
-	cx->misc.fops = &cxprm_fops;
-	cx->misc.parent = &cx->pdev->dev;
-	err = misc_register(&cx->misc);
-	if (!err)
-		cx->misc_registered = true;
-	return err;
+	cx->irq = -1;
+	if (cx->kind != CXPRM_KIND_CONNECTX || !cxprm_use_msix)
+		return;
+	err = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX);
+	if (err < 0) {
+		dev_info(&pdev->dev, "no MSI-X (%d): polling the EQ only\n",
+			 err);
+		return;
+	}
+	cx->msix = true;
+	snprintf(cx->irq_name, sizeof(cx->irq_name), "cxprm-%s", cx->bdf);
+	err = request_irq(pci_irq_vector(pdev, 0), cxprm_irq, 0, cx->irq_name,
+			  cx);
+	if (err) {
+		dev_warn(&pdev->dev, "cannot request the EQ interrupt: %d\n",
+			 err);
+		return;
+	}
+	cx->irq = pci_irq_vector(pdev, 0);
 }
+
+static void cxprm_irq_teardown(struct cxprm_dev *cx)
+{
+	if (cx->irq >= 0)
+		free_irq(cx->irq, cx);
+	cx->irq = -1;
+	if (cx->msix)
+		pci_free_irq_vectors(cx->pdev);
+	cx->msix = false;
+}
+
+static void cxprm_events_start(struct cxprm_dev *cx)
+{
+	struct device *dev = &cx->pdev->dev;
+	struct cxprm_core_events_config ec = {};
+	int err;
+
+	cx->wq = alloc_workqueue("cxprm-%s", 0, 0, cx->bdf);
+	if (!cx->wq) {
+		dev_warn(dev, "no workqueue: events not started\n");
+		return;
+	}
+	INIT_DELAYED_WORK(&cx->poll_work, cxprm_poll_work);
+	INIT_WORK(&cx->service_work, cxprm_service_work);
+	WRITE_ONCE(cx->stopping, false);
+	cxprm_irq_setup(cx);
+
+	ec.intr = 0;
+	ec.command_events = READ_ONCE(cxprm_cmd_mode) == CXPRM_CMD_MODE_EVENTS;
+	ec.listener = cxprm_event_listener;
+	ec.listener_ctx = cx;
+	err = cxprm_core_events_start(cx->core, &ec);
+	if (err) {
+		dev_warn(dev, "events not started: %s (%d); page requests are not served, commands complete by polling\n",
+			 cxprm_core_err_name(err), err);
+		WRITE_ONCE(cx->stopping, true);
+		cxprm_irq_teardown(cx);
+		destroy_workqueue(cx->wq);
+		cx->wq = NULL;
+		return;
+	}
+	cx->events_on = true;
+	if (ec.command_events)
+		cx->info_flags |= CXPRM_INFO_EVENT_MODE;
+	if (cx->irq >= 0)
+		cx->info_flags |= CXPRM_INFO_IRQ;
+	queue_delayed_work(cx->wq, &cx->poll_work, 0);
+	dev_info(dev, "events: async EQ polled every %u ms%s, commands complete by %s\n",
+		 READ_ONCE(cxprm_poll_interval_ms),
+		 cx->irq >= 0 ? " and on MSI-X" : "",
+		 ec.command_events ? "CMD events" : "polling");
+}
+
+static void cxprm_events_stop(struct cxprm_dev *cx)
+{
+	if (!cx->wq)
+		return;
+	WRITE_ONCE(cx->stopping, true);
+	cxprm_irq_teardown(cx);
+	cancel_delayed_work_sync(&cx->poll_work);
+	cancel_work_sync(&cx->service_work);
+	/* Back to polled completion, DESTROY_EQ, DEALLOC_UAR. */
+	cxprm_core_events_stop(cx->core);
+	destroy_workqueue(cx->wq);
+	cx->wq = NULL;
+	cx->events_on = false;
+	cx->info_flags &= ~(CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ);
+}
+
+/* ---- bring-up and teardown ---- */
+
+static void cxprm_bringup(struct cxprm_dev *cx)
+{
+	struct device *dev = &cx->pdev->dev;
+	struct cxprm_core_config cfg = {};
+	struct cxprm_core_info info;
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	cfg.cmd_timeout_ns = (u64)READ_ONCE(cxprm_cmd_timeout_ms) *
+			     NSEC_PER_MSEC;
+	err = cxprm_core_bringup(cx->core, &cfg);
+	cx->bringup_err = err;
+	if (err) {
+		dev_err(dev, "bring-up failed: %s (%d); the function stays bound in state ERROR (see debugfs health)\n",
+			cxprm_core_err_name(err), err);
+		return;
+	}
+	cx->up = true;
+	cxprm_core_get_info(cx->core, &info);
+	dev_info(dev, "HCA up: firmware %u.%u.%u, cmdif rev %u, ISSI %u, %u command slots, %llu pages given, %llu commands in %llu ms\n",
+		 info.fw_major, info.fw_minor, info.fw_subminor, info.cmdif_rev,
+		 info.issi, info.cmdq_entries,
+		 (unsigned long long)info.pages_given,
+		 (unsigned long long)info.commands,
+		 div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+}
+
+/*
+ * TEARDOWN_HCA, page reclaim, DISABLE_HCA.  Returns true when pages stay
+ * lent to a function that could not be reset: their memory must stay.
+ */
+static bool cxprm_teardown(struct cxprm_dev *cx)
+{
+	struct device *dev = &cx->pdev->dev;
+	struct cxprm_core_teardown_report rep;
+	u64 freed;
+	int err;
+
+	cxprm_core_teardown(cx->core, &rep);
+	if (!rep.steps)
+		return false;	/* bring-up had failed: nothing was up */
+	if (rep.err)
+		dev_warn(dev, "teardown: a step failed with %s (%d), see the trace in debugfs health before unbinding\n",
+			 cxprm_core_err_name(rep.err), rep.err);
+	dev_info(dev, "pages given %llu reclaimed %llu (freed unreturned %llu, stranded %llu)\n",
+		 (unsigned long long)rep.pages_given,
+		 (unsigned long long)rep.pages_reclaimed,
+		 (unsigned long long)rep.pages_freed,
+		 (unsigned long long)rep.pages_stranded);
+	if (!rep.pages_stranded)
+		return false;
+
+	/*
+	 * Firmware kept pages and could not be told to release the function
+	 * (dead or timing out): only a function reset makes them safe to free.
+	 * remove() runs with the device lock held, hence the _locked variant.
+	 */
+	err = pci_reset_function_locked(cx->pdev);
+	if (err) {
+		dev_err(dev, "%llu pages stay lent to the function (reset failed: %d): leaking them\n",
+			(unsigned long long)rep.pages_stranded, err);
+		return true;
+	}
+	freed = cxprm_core_release_stranded(cx->core);
+	dev_info(dev, "function reset: freed %llu stranded pages\n",
+		 (unsigned long long)freed);
+	return false;
+}
+
+/* ---- PCI ---- */
 
 static int cxprm_set_dma_mask(struct pci_dev *pdev)
 {
@@ -136,31 +441,50 @@ static void cxprm_log_init_seg(struct cxprm_dev *cx)
 		 cmdif >> 16);
 }
 
-static void cxprm_run_selftest(struct cxprm_dev *cx)
+static struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev,
+					 enum cxprm_kind kind)
 {
-	struct cxprm_selftest *st = &cx->selftest;
-	struct device *dev = &cx->pdev->dev;
-	int err;
+	struct cxprm_dev *cx = kzalloc(sizeof(*cx), GFP_KERNEL);
 
-	err = cxprm_selftest_run(&cx->host, cx->kind == CXPRM_KIND_IVSHMEM, st);
-	if (err) {
-		dev_err(dev, "C++ selftest: %s failed: %d\n",
-			st->host_fail, err);
-		return;
+	if (!cx)
+		return NULL;
+	kref_init(&cx->kref);
+	cx->pdev = pdev;
+	cx->kind = kind;
+	cx->bar_idx = kind == CXPRM_KIND_IVSHMEM ? 2 : 0;
+	cx->irq = -1;
+	strscpy(cx->bdf, pci_name(pdev), sizeof(cx->bdf));
+	init_rwsem(&cx->rwsem);
+	mutex_init(&cx->files_lock);
+	INIT_LIST_HEAD(&cx->files);
+	atomic_set(&cx->event_seq, 0);
+	atomic64_set(&cx->polls, 0);
+	atomic64_set(&cx->irqs, 0);
+	if (kind == CXPRM_KIND_IVSHMEM)
+		cx->info_flags |= CXPRM_INFO_EMULATED;
+	return cx;
+}
+
+/* Everything probe set up after mapping the BAR, in reverse. */
+static void cxprm_stop(struct cxprm_dev *cx)
+{
+	bool keep_dma = false;
+
+	cxprm_debugfs_remove(cx);
+	/* No new ioctls; wait for those in flight (bounded by the timeout). */
+	down_write(&cx->rwsem);
+	cx->alive = false;
+	up_write(&cx->rwsem);
+	cxprm_cdev_unregister(cx);
+	cxprm_cdev_shutdown(cx);
+	cxprm_events_stop(cx);
+	if (cx->core) {
+		keep_dma = cxprm_teardown(cx);
+		cxprm_core_destroy(cx->core);
+		cx->core = NULL;
 	}
-	dev_info(dev, "C++ selftest: host interface ok, fw_rev 0x%08x cmdif_rev_fw_sub 0x%08x\n",
-		 st->fw_rev, st->cmdif_rev_fw_sub);
-	if (!st->scratch)
-		return;
-	if (st->ack_rc == -ETIMEDOUT)
-		dev_warn(dev, "DMA proof: no answer from the host program\n");
-	else if (st->ack_rc)
-		dev_err(dev, "DMA proof: host read fnv1a 0x%08x, buffer has 0x%08x\n",
-			st->ack, st->fnv);
-	else
-		dev_info(dev, "DMA proof: host read %u bytes at bus 0x%llx, fnv1a 0x%08x matches (%llu us)\n",
-			 CXPRM_PATTERN_LEN, (unsigned long long)st->dma.bus,
-			 st->fnv, (unsigned long long)st->ack_ns / 1000);
+	cx->up = false;
+	cxprm_host_fini(cx, keep_dma);
 }
 
 static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -175,12 +499,9 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENODEV;
 	}
 
-	cx = kzalloc(sizeof(*cx), GFP_KERNEL);
+	cx = cxprm_dev_alloc(pdev, kind);
 	if (!cx)
 		return -ENOMEM;
-	cx->pdev = pdev;
-	cx->kind = kind;
-	cx->bar_idx = kind == CXPRM_KIND_IVSHMEM ? 2 : 0;
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -223,14 +544,30 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		 kind == CXPRM_KIND_IVSHMEM ? "ivshmem (emulated ConnectX)" :
 		 "ConnectX", cx->bar_idx, &pdev->resource[cx->bar_idx]);
 	cxprm_log_init_seg(cx);
-	cxprm_run_selftest(cx);
 
-	err = cxprm_misc_register(cx);
-	if (err)
-		dev_warn(&pdev->dev, "no /dev/%s: %d\n", cx->misc_name, err);
+	err = cxprm_core_create(&cx->host, &cx->core);
+	if (err) {
+		dev_err(&pdev->dev, "cannot create the core: %d\n", err);
+		cxprm_host_fini(cx, false);
+		goto err_unmap;
+	}
+	cxprm_bringup(cx);
+	if (cx->up)
+		cxprm_events_start(cx);
+	cx->alive = true;
 
+	cxprm_debugfs_add(cx);
+	err = cxprm_cdev_register(cx);
+	if (err) {
+		dev_err(&pdev->dev, "cannot create /dev/%s: %d\n",
+			cx->misc_name, err);
+		cxprm_stop(cx);
+		goto err_unmap;
+	}
 	return 0;
 
+err_unmap:
+	pci_iounmap(pdev, cx->bar);
 err_clear_master:
 	pci_clear_master(pdev);
 err_release:
@@ -238,7 +575,7 @@ err_release:
 err_disable:
 	pci_disable_device(pdev);
 err_free:
-	kfree(cx);
+	cxprm_dev_put(cx);
 	return err;
 }
 
@@ -246,16 +583,14 @@ static void cxprm_remove(struct pci_dev *pdev)
 {
 	struct cxprm_dev *cx = pci_get_drvdata(pdev);
 
-	if (cx->misc_registered)
-		misc_deregister(&cx->misc);
-	cxprm_selftest_fini(&cx->host, &cx->selftest);
-	cxprm_host_fini(cx);
+	cxprm_stop(cx);
 	pci_iounmap(pdev, cx->bar);
 	pci_clear_master(pdev);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
-	kfree(cx);
 	dev_info(&pdev->dev, "removed\n");
+	/* Open files keep the struct (not the device) until they close. */
+	cxprm_dev_put(cx);
 }
 
 static struct pci_driver cxprm_pci_driver = {
@@ -264,7 +599,26 @@ static struct pci_driver cxprm_pci_driver = {
 	.probe = cxprm_probe,
 	.remove = cxprm_remove,
 };
-module_pci_driver(cxprm_pci_driver);
+
+static int __init cxprm_init(void)
+{
+	int err;
+
+	cxprm_debugfs_init();
+	err = pci_register_driver(&cxprm_pci_driver);
+	if (err)
+		cxprm_debugfs_exit();
+	return err;
+}
+
+static void __exit cxprm_exit(void)
+{
+	pci_unregister_driver(&cxprm_pci_driver);
+	cxprm_debugfs_exit();
+}
+
+module_init(cxprm_init);
+module_exit(cxprm_exit);
 
 MODULE_DESCRIPTION("Command interface of NVIDIA ConnectX functions (driver_override only)");
 MODULE_LICENSE("GPL");

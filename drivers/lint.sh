@@ -53,7 +53,10 @@ if [ ! -f "$cp" ]; then
 		"$top/scripts/const_structs.checkpatch"
 fi
 echo "lint: checkpatch"
-if ! perl "$cp" --no-tree --quiet -f drivers/*.c drivers/*.h drivers/*.cpp; then
+shopt -s nullglob
+files=(drivers/*.c drivers/*.h drivers/*.cpp)
+shopt -u nullglob
+if ! perl "$cp" --no-tree --quiet -f "${files[@]}"; then
 	fail=1
 fi
 

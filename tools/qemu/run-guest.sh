@@ -3,7 +3,8 @@
 #
 # Boot a Debian kernel in QEMU (TCG) with a busybox initramfs holding
 # cxprm.ko, an ivshmem-plain device whose BAR is a shared file, and guest RAM
-# in a shared file; run a host-side program ("the emulator") on both files;
+# in a shared file; run a host-side program ("the emulator", by default
+# cxprm-emud, the ConnectX firmware emulator) on both files;
 # load the module, bind the ivshmem device to cxprm, run a command in the
 # guest, power off, and exit with the command's exit status.
 #
@@ -49,10 +50,19 @@ Kernel and machine
   --verbose            all kernel messages on the console (default: only
                        warnings and worse; dmesg in the guest has all)
 Host side
-  --emulator CMD       host program, run as: CMD RAM_FILE BAR_FILE (CMD is
-                       split by the shell); must create $CXPRM_READY_FILE
-                       once the BAR is set up (default: the placeholder
-                       tools/qemu/cxprm-fakedev, built automatically)
+  --emud               run cxprm-emud, the firmware emulator (the default
+                       when its binary exists; see --emud-bin)
+  --emud-bin PATH      the cxprm-emud binary (default $CXPRM_EMUD, else
+                       <repo>/build/tools/emulator/daemon/cxprm-emud)
+  --profile cx5|cx7    emulated adapter (cxprm-emud --profile; default cx7)
+  --emud-args STRING   more cxprm-emud options (split by the shell), e.g.
+                       "--init-delay-ms 5000 --boot-pages 8 --verbose"
+  --fakedev            the placeholder tools/qemu/cxprm-fakedev instead
+                       (built automatically; the default when there is no
+                       cxprm-emud binary)
+  --emulator CMD       any host program, run as: CMD RAM_FILE BAR_FILE (CMD
+                       is split by the shell); must create $CXPRM_READY_FILE
+                       once the BAR is set up
   --no-emulator        no host program (the BAR stays zero)
   --ready-timeout S    wait this long for $CXPRM_READY_FILE (default 30)
 Run control
@@ -71,7 +81,9 @@ status, unless --allow-splats).
 
 The guest command runs with CXPRM_BDF (the ivshmem device) in its
 environment; /bin/cxprm-bind [BDF] and /bin/cxprm-unbind [BDF] bind and
-unbind by hand.
+unbind by hand; /bin/emuctl talks to cxprm-emud through the control page
+in the BAR (emuctl --help; the kernel runs with iomem=relaxed so /dev/mem
+reaches the BAR while cxprm.ko holds it).
 EOF
 }
 
@@ -87,6 +99,7 @@ files=() extra_modules=()
 kver="" kernel="" moddir="" pvh=1
 mem=512 smp=2 bar_size=1M append="" verbose=0
 emulator="" with_emulator=1 ready_timeout=30
+host_kind="" emud_bin=${CXPRM_EMUD:-} emud_profile="" emud_args=""
 timeout_s=300 allow_splats=0 console_log="" emulator_log="" keep=0 quiet=0
 
 while [ $# -gt 0 ]; do
@@ -115,8 +128,13 @@ while [ $# -gt 0 ]; do
 	--bar-size) bar_size=$2; shift ;;
 	--append) append=$2; shift ;;
 	--verbose) verbose=1 ;;
-	--emulator) emulator=$2; shift ;;
+	--emulator) emulator=$2; host_kind=custom; shift ;;
 	--no-emulator) with_emulator=0 ;;
+	--emud) host_kind=emud ;;
+	--emud-bin) emud_bin=$2; shift ;;
+	--profile) emud_profile=$2; shift ;;
+	--emud-args) emud_args=$2; shift ;;
+	--fakedev) host_kind=fakedev ;;
 	--ready-timeout) ready_timeout=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
 	--allow-splats) allow_splats=1 ;;
@@ -136,6 +154,23 @@ if [ $# -gt 0 ]; then
 	guest_cmd="$*"
 fi
 [ -z "$guest_cmd" ] || [ -z "$guest_script" ] || die "--cmd and --script are exclusive"
+
+# The host program: cxprm-emud when asked for or when it is built, else the
+# placeholder.
+[ -n "$emud_bin" ] || emud_bin=$repo/build/tools/emulator/daemon/cxprm-emud
+if [ -z "$host_kind" ]; then
+	if [ -x "$emud_bin" ]; then host_kind=emud; else host_kind=fakedev; fi
+fi
+if [ "$with_emulator" = 1 ] && [ "$host_kind" = emud ]; then
+	[ -x "$emud_bin" ] || die "no cxprm-emud at $emud_bin: build it (cmake -S . -B build && cmake --build build --target cxprm-emud) or give --emud-bin"
+	case "${emud_profile:-cx7}" in
+	cx5 | cx7) ;;
+	*) die "--profile must be cx5 or cx7" ;;
+	esac
+	emulator="$emud_bin --profile ${emud_profile:-cx7} $emud_args"
+elif [ -n "$emud_profile$emud_args" ] && [ "$with_emulator" = 1 ]; then
+	die "--profile/--emud-args need cxprm-emud (--emud)"
+fi
 
 for tool in qemu-system-x86_64 cpio timeout; do
 	command -v "$tool" >/dev/null || die "$tool not found"
@@ -322,6 +357,9 @@ CXPRM_LOAD=$load
 CXPRM_BIND=$bind
 EOF
 
+# The guest side of cxprm-emud's control page.
+cp "$here/guest/emuctl.sh" "$root/bin/emuctl"
+
 cat >"$root/bin/cxprm-bind" <<'EOF'
 #!/bin/sh
 # cxprm-bind [BDF]: bind BDF (default: every ivshmem-plain device) to cxprm.
@@ -413,7 +451,8 @@ cd /cxprm
 sh /cxprm/cmd.sh
 finish $?
 EOF
-chmod +x "$root/init" "$root/bin/cxprm-bind" "$root/bin/cxprm-unbind" "$root/cxprm/cmd.sh"
+chmod +x "$root/init" "$root/bin/cxprm-bind" "$root/bin/cxprm-unbind" "$root/bin/emuctl" \
+	"$root/cxprm/cmd.sh"
 
 initrd=$work/initramfs.cpio
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet --owner=0:0) >"$initrd"
@@ -439,7 +478,7 @@ below_4g=$((ram_bytes < lowmem ? ram_bytes : lowmem))
 emu_log=$work/emulator.log
 : >"$emu_log"
 if [ "$with_emulator" = 1 ]; then
-	if [ -z "$emulator" ]; then
+	if [ "$host_kind" = fakedev ]; then
 		fakedev=${CXPRM_QEMU_CACHE:-$repo/.cache/qemu}/cxprm-fakedev
 		if ! [ "$fakedev" -nt "$here/cxprm-fakedev.c" ] ||
 			! [ "$fakedev" -nt "$repo/drivers/cxprm_selftest.h" ]; then
@@ -479,7 +518,9 @@ fi
 # --- boot ---------------------------------------------------------------------
 loglevel=5
 [ "$verbose" = 1 ] && loglevel=8
-cmdline="console=ttyS0 panic=-1 loglevel=$loglevel $append"
+# iomem=relaxed: /dev/mem (emuctl's devmem) may reach the BAR while cxprm.ko
+# has requested it (CONFIG_IO_STRICT_DEVMEM would refuse).
+cmdline="console=ttyS0 panic=-1 loglevel=$loglevel iomem=relaxed $append"
 log=$work/console.log
 : >"$log"
 start=$(date +%s.%N)

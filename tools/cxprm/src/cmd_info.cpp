@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // cxprm info DEV: everything in struct cxprm_info.
+#include <ostream>
 #include "commands.h"
 #include "views.h"
 

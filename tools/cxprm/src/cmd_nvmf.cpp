@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // cxprm nvmf ns DEV --xrq N --nsid N: counters of an NVMe-oF offload namespace.
+#include <ostream>
 #include <cstring>
 
 #include "commands.h"

@@ -34,7 +34,6 @@ extern const Command cmd_dct_create;
 extern const Command cmd_dct_query;
 extern const Command cmd_dct_drain;
 extern const Command cmd_dct_destroy;
-extern const Command cmd_dct_wait;
 extern const Command cmd_dct_session;
 extern const Command cmd_raw;
 extern const Command cmd_stats;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <linux/cxprm.h>
+#include <uapi/linux/cxprm.h>
 
 namespace cxprm::tool {
 

@@ -97,7 +97,7 @@ const prm::LayoutDesc *layout_for_opcode(uint16_t opcode, bool input)
 }
 
 std::vector<FieldValue> decode_fields(const prm::LayoutDesc &l, const uint8_t *buf, size_t len,
-				      size_t max_region_bytes)
+				      size_t max_region_bytes, bool hex_text)
 {
 	std::vector<FieldValue> out;
 	for (uint32_t i = 0; i < l.nfields; i++) {
@@ -116,7 +116,7 @@ std::vector<FieldValue> decode_fields(const prm::LayoutDesc &l, const uint8_t *b
 				v.text = hex_num(x);
 				v.json = Json::str(v.text);
 			} else {
-				v.text = std::to_string(x);
+				v.text = hex_text ? hex_num(x) : std::to_string(x);
 				v.json = Json::num(x);
 			}
 		}

@@ -42,8 +42,9 @@ struct FieldValue {
 
 // Every field of layout l present in buf[0, len); regions (> 64 bits)
 // larger than max_region_bytes are left out (dump those as hex).
+// hex_text: scalar values as "0x.." text (JSON stays numbers).
 std::vector<FieldValue> decode_fields(const prm::LayoutDesc &l, const uint8_t *buf, size_t len,
-				      size_t max_region_bytes = 64);
+				      size_t max_region_bytes = 64, bool hex_text = false);
 Json fields_json(const std::vector<FieldValue> &v);
 
 } // namespace cxprm::tool

@@ -2,7 +2,7 @@
 // Firmware status and syndrome text (fwstatus.h).
 #include "fwstatus.h"
 
-#include <linux/cxprm.h>
+#include <uapi/linux/cxprm.h>
 
 #include "errors.h"
 #include "hex.h"

@@ -159,7 +159,7 @@ std::vector<std::string> hexdump(const uint8_t *p, size_t n, bool compress)
 			}
 		}
 		starred = false;
-		char buf[16];
+		char buf[32];
 		std::snprintf(buf, sizeof(buf), "%0*zx:", width, off);
 		std::string line = buf;
 		for (size_t i = 0; i < len; i++) {

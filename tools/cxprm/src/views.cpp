@@ -65,8 +65,6 @@ std::vector<uint32_t> sf_list(const cxprm_esw_functions &f)
 	return v;
 }
 
-std::string yes_no(unsigned v) { return v ? "yes" : "no"; }
-
 // The payload layout of an event type, or null.
 const prm::LayoutDesc *event_layout(uint8_t type)
 {

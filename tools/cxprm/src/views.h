@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include <linux/cxprm.h>
+#include <uapi/linux/cxprm.h>
 
 #include "device.h"
 #include "json.h"

@@ -389,13 +389,14 @@ int main(int argc, char **argv)
 	emu->stop();
 	emu::Counters c = emu->counters();
 	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors), pages held %llu (given %llu, taken "
-		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, %u DMA proof(s), %llu DMA "
-		 "refused",
+		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, %u DMA proof(s), DMA %llu "
+		 "accesses (%llu above 4 GiB, %llu refused)",
 		 strsignal(sig), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
 		 (unsigned long long)c.delivery_errors, (unsigned long long)emu->pages_held(),
 		 (unsigned long long)emu->pages_given_total(), (unsigned long long)emu->pages_taken_total(),
 		 (unsigned long long)c.pages_leaked, (unsigned long long)c.eqes_written,
-		 (unsigned long long)ctrl.answered(), proof.served(), (unsigned long long)plat.dma_refused());
+		 (unsigned long long)ctrl.answered(), proof.served(), (unsigned long long)plat.dma_ops(),
+		 (unsigned long long)plat.dma_ops_above_4g(), (unsigned long long)plat.dma_refused());
 	emu.reset();
 	bar.close();
 	ram.close();

@@ -67,6 +67,9 @@ uint8_t *FilePlatform::host_ptr(uint64_t bus, size_t len)
 		last_len_.store(len);
 		return nullptr;
 	}
+	ops_.fetch_add(1, std::memory_order_relaxed);
+	if (bus >= GuestRam::FOUR_G)
+		ops_high_.fetch_add(1, std::memory_order_relaxed);
 	return ram_.data() + off;
 }
 

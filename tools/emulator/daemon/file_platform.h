@@ -57,6 +57,9 @@ public:
 	// The last refused [bus, bus + len), for the log.
 	void last_refused(uint64_t *bus, uint64_t *len) const;
 	uint64_t irqs() const { return irqs_.load(); }
+	// DMA accesses done, and how many of them above 4 GiB.
+	uint64_t dma_ops() const { return ops_.load(); }
+	uint64_t dma_ops_above_4g() const { return ops_high_.load(); }
 
 private:
 	uint8_t *host_ptr(uint64_t bus, size_t len);
@@ -68,6 +71,7 @@ private:
 	std::atomic<uint64_t> refused_{0};
 	std::atomic<uint64_t> last_bus_{0}, last_len_{0};
 	std::atomic<uint64_t> irqs_{0};
+	std::atomic<uint64_t> ops_{0}, ops_high_{0};
 };
 
 } // namespace cxprm::emud

@@ -440,7 +440,7 @@ TEST(Emud, InitSegmentControlPageAndSignals)
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COMMANDS), 0u);
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_INITIALIZING), 0u);
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_PAGES_WANTED, 1), 0u); // nothing before ENABLE_HCA
-	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_DONE), 10u);
+	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_DONE), 11u); // every command above was answered
 	// Hooks that need an initialized device say no.
 	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_REQUEST_PAGES, {4}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
 	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_NVMF_IO, {0x40, 1, 1, 1}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
@@ -594,6 +594,9 @@ TEST(Emud, CoreBringupTeardownAcrossProcesses)
 	EXPECT_NE(log.find("HCA DISABLED -> ENABLED"), std::string::npos) << log;
 	EXPECT_NE(log.find("-> INITIALIZED"), std::string::npos) << log;
 	EXPECT_NE(log.find("exiting on Terminated: HCA DISABLED"), std::string::npos) << log;
+	// The daemon did DMA above 4 GiB (the pages there), refused none.
+	EXPECT_NE(log.find(" above 4 GiB, 0 refused)"), std::string::npos) << log;
+	EXPECT_EQ(log.find("(0 above 4 GiB"), std::string::npos) << log;
 	using ms = std::chrono::duration<double, std::milli>;
 	std::printf("[ timing ] bring-up %.1f ms (1540 pages), teardown %.1f ms (1548 pages)\n",
 		    ms(t_up - t0).count(), ms(t_down - t_down0).count());

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// cxprm caps DEV: one capability image (CXPRM_IOC_QUERY_CAPS), decoded with
+// the core's layout of that type (general: every prm::cmd_hca_cap field).
+#include <ostream>
+#include <cstring>
+
+#include "commands.h"
+#include "errors.h"
+#include "fields.h"
+#include "fwstatus.h"
+#include "hex.h"
+#include "names.h"
+#include "table.h"
+
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/registry.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+const CommandSpec spec = {
+	"caps",
+	"DEV [--type TYPE] [--max] [--hex] [--nonzero]",
+	"show a capability image (QUERY_HCA_CAP through CXPRM_IOC_QUERY_CAPS)",
+	"TYPE: general (default), eth, odp, atomic, roce, ipoib, ipoib_enhanced,\n"
+	"flow_table, esw_flow_table, esw, vector_calc, qos, debug, nvmf, dev_mem, tls,\n"
+	"vdpa, dev_event, ipsec, shampo, macsec, general_2, port_selection, adv_virt,\n"
+	"a PRM name (ETHERNET_OFFLOADS) or a number.  CUR (what is set) unless --max\n"
+	"(what can be set).  Types with a layout in the core (general: cmd_hca_cap,\n"
+	"nvmf: nvmf_cap) are decoded field by field from the layout's field table;\n"
+	"the others are shown as a hexdump of the 4096-byte image.  Needs\n"
+	"CAP_NET_ADMIN.",
+	{
+		{"type", 't', "TYPE", "capability type (default general)"},
+		{"max", 0, nullptr, "the MAX image (what can be set) instead of CUR"},
+		{"hex", 0, nullptr, "also dump the raw image (always for types without a layout)"},
+		{"nonzero", 0, nullptr, "only fields whose value is not zero"},
+	},
+	1,
+	1,
+	true,
+};
+
+// mlx5_ifc.h layout names of the capability types; used when the core's
+// registry has them (today: cmd_hca_cap, nvmf_cap).
+struct CapLayout {
+	uint16_t type;
+	const char *layout;
+};
+const CapLayout kCapLayouts[] = {
+	{prm::cap::GENERAL, "cmd_hca_cap"},
+	{prm::cap::ETHERNET_OFFLOADS, "per_protocol_networking_offload_caps"},
+	{prm::cap::ODP, "odp_cap"},
+	{prm::cap::ATOMIC, "atomic_caps"},
+	{prm::cap::ROCE, "roce_cap"},
+	{prm::cap::FLOW_TABLE, "flow_table_nic_cap"},
+	{prm::cap::ESWITCH_FLOW_TABLE, "flow_table_eswitch_cap"},
+	{prm::cap::ESWITCH, "e_switch_cap"},
+	{prm::cap::QOS, "qos_cap"},
+	{prm::cap::DEBUG_CAP, "debug_cap"},
+	{prm::cap::NVMF, "nvmf_cap"},
+	{prm::cap::DEV_MEM, "device_mem_cap"},
+	{prm::cap::GENERAL_2, "cmd_hca_cap_2"},
+};
+
+const prm::LayoutDesc *cap_layout(uint16_t type)
+{
+	for (const CapLayout &c : kCapLayouts)
+		if (c.type == type)
+			return prm::find_layout(c.layout);
+	return nullptr;
+}
+
+int run(Ctx &ctx, const Args &args)
+{
+	uint16_t type = 0;
+	try {
+		type = args.has("type") ? parse_cap_type(args.str("type"), "--type") : 0;
+	} catch (const UsageError &e) {
+		args.fail(e.what());
+	}
+	bool max = args.has("max");
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	cxprm_caps c;
+	std::memset(&c, 0, sizeof(c));
+	c.cap_type = type;
+	c.max = max ? 1 : 0;
+	f.query_caps(c);
+	FwResult r = FwResult::from(c.st);
+	const prm::LayoutDesc *l = cap_layout(type);
+	std::vector<FieldValue> fields;
+	if (l)
+		for (FieldValue &v : decode_fields(*l, c.caps, sizeof(c.caps)))
+			if (!args.has("nonzero") || (v.text != "0" && v.text != "0x0"))
+				fields.push_back(std::move(v));
+	bool hex = args.has("hex") || !l;
+	std::string what = "QUERY_HCA_CAP " + cap_type_label(type) + (max ? " MAX" : " CUR");
+
+	if (args.json()) {
+		Json j = Json::object();
+		j.set("pci_addr", p.bdf);
+		j.set("cap_type", cap_type_label(type));
+		j.set("cap_type_code", type);
+		j.set("mode", max ? "MAX" : "CUR");
+		j.set_json("status", status_json(r, true));
+		j.set_json("layout", l ? Json::str(l->name) : Json::null());
+		if (r.ok() && l)
+			j.set_json("fields", fields_json(fields));
+		if (r.ok() && hex) {
+			Json img = Json::array();
+			for (const std::string &s : hex_lines(c.caps, sizeof(c.caps)))
+				img.push(s);
+			j.set_json("image", img);
+		}
+		print_json(ctx, j);
+	} else if (r.ok()) {
+		ctx.out << p.bdf << " capabilities " << cap_type_label(type) << " (" << (max ? "MAX" : "CUR") << ")";
+		if (l)
+			ctx.out << ", layout " << l->name << ", " << l->nfields << " fields";
+		else
+			ctx.out << ", no layout in the core: raw image";
+		ctx.out << "\n";
+		if (l) {
+			KvList kv;
+			for (const FieldValue &v : fields)
+				kv.emplace_back(v.field->name, v.text);
+			print_kv(ctx.out, kv, 2);
+		}
+		if (hex) {
+			ctx.out << "image (" << sizeof(c.caps) << " bytes):\n";
+			print_lines(ctx.out, hexdump(c.caps, sizeof(c.caps)), 2);
+		}
+	}
+	check_fw(r, what);
+	return 0;
+}
+
+} // namespace
+
+const Command cmd_caps = {&spec, run};
+
+} // namespace cxprm::tool

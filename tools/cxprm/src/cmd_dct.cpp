@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// cxprm dct create|query|drain|destroy|session: Dynamically Connected
+// Targets.  A DCT lives as long as the open file that created it, so the
+// useful forms keep one process: 'dct create --then ...', '--keep-open',
+// and 'dct session' (operations read from stdin).
+#include <cstring>
+#include <iostream>
+#include <ostream>
+#include <poll.h>
+#include <sstream>
+#include <unistd.h>
+
+#include "commands.h"
+#include "dct_session.h"
+#include "errors.h"
+#include "hex.h"
+#include "names.h"
+#include "signals.h"
+
+#include "cxprm/prm/dct.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+using dctc = prm::dctc;
+
+constexpr uint64_t bits(uint32_t w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+
+// The dctc options, shared by 'dct create' and the session's 'create'.
+const std::vector<Opt> kDctcOpts = {
+	{"pd", 0, "N", "protection domain (required)"},
+	{"cqn", 0, "N", "completion queue (required)"},
+	{"srqn", 0, "N", "SRQ/XRQ number (default 0)"},
+	{"key", 0, "N", "DC access key, 64 bits (default 0)"},
+	{"mtu", 0, "BYTES", "256, 512, 1024, 2048 or 4096 (default 1024)"},
+	{"port", 0, "N", "port (default 1)"},
+	{"hop-limit", 0, "N", "hop limit (default 0)"},
+	{"flow-label", 0, "N", "flow label, 20 bits (default 0)"},
+	{"tclass", 0, "N", "traffic class (default 0)"},
+	{"rre", 0, nullptr, "remote read enable"},
+	{"rwe", 0, nullptr, "remote write enable"},
+	{"rae", 0, nullptr, "remote atomic enable"},
+	{"pkey-index", 0, "N", "P_Key index (default 0)"},
+	{"min-rnr-nak", 0, "N", "minimum RNR NAK timer code, 5 bits (default 0)"},
+	{"user-index", 0, "N", "user index, 24 bits (default 0)"},
+	{"my-addr-index", 0, "N", "source GID index (default 0)"},
+	{"atomic-mode", 0, "N", "atomic mode, 4 bits (default 0)"},
+	{"cs-res", 0, "N", "cs_res (default 0)"},
+	{"counter-set-id", 0, "N", "counter set (default 0)"},
+	{"dscp", 0, "N", "DSCP, 6 bits (default 0)"},
+	{"ecn", 0, "N", "ECN, 2 bits (default 0)"},
+	{"eth-prio", 0, "N", "Ethernet priority, 3 bits (default 0)"},
+};
+
+std::vector<Opt> with(std::vector<Opt> a, const std::vector<Opt> &b)
+{
+	a.insert(a.end(), b.begin(), b.end());
+	return a;
+}
+
+#define CXPRM_DCT_OWNERSHIP                                                          \
+	"A DCT belongs to the open file that created it: the driver destroys it when\n" \
+	"that file is closed (the process exits), and another process's query, drain\n" \
+	"or destroy of it fails with ENOENT.  Run a lifecycle in one process:\n" \
+	"'dct create ... --then query,drain,wait,destroy', 'dct create ... --keep-open'\n" \
+	"(hold the DCT until Ctrl-C), or 'dct session' (operations from stdin)."
+const char kOwnership[] = CXPRM_DCT_OWNERSHIP;
+
+const CommandSpec create_spec = {
+	"dct create",
+	"DEV --pd N --cqn N [dctc options] [--then OPS] [--keep-open [--hold S]]",
+	"create a DCT (CREATE_DCT) and optionally run its lifecycle",
+	"--then OPS runs more operations on the new DCT in this process, in order:\n"
+	"a comma list of query, drain, wait (for DCT_DRAINED, --wait-timeout S,\n"
+	"default 10), destroy.  --keep-open then keeps the file (and so the DCT)\n"
+	"open until Ctrl-C/SIGTERM or --hold S seconds; the DCT number is printed\n"
+	"(and flushed) first, so a script can start this in the background and read\n"
+	"it.  Without --then destroy or --keep-open the DCT is destroyed when the\n"
+	"command exits, which is only useful as a test that creation works.\n"
+	"-j: one JSON object per operation, one a line.  Needs CAP_NET_ADMIN.\n\n"
+	CXPRM_DCT_OWNERSHIP,
+	with(kDctcOpts,
+	     {
+		     {"then", 0, "OPS", "then run these operations (query,drain,wait,destroy)"},
+		     {"wait-timeout", 0, "S", "how long 'wait' waits for DCT_DRAINED (default 10)"},
+		     {"keep-open", 0, nullptr, "hold the DCT (keep the file open) until Ctrl-C"},
+		     {"hold", 0, "S", "with --keep-open: release after S seconds"},
+	     }),
+	1,
+	1,
+	true,
+};
+
+const CommandSpec query_spec = {
+	"dct query", "DEV DCTN", "show a DCT's context and state (QUERY_DCT)", kOwnership, {}, 2, 2, true,
+};
+const CommandSpec drain_spec = {
+	"dct drain", "DEV DCTN", "start draining a DCT (DRAIN_DCT)", kOwnership, {}, 2, 2, true,
+};
+const CommandSpec destroy_spec = {
+	"dct destroy", "DEV DCTN", "destroy a DCT (DESTROY_DCT)", kOwnership, {}, 2, 2, true,
+};
+const CommandSpec session_spec = {
+	"dct session",
+	"DEV [--keep-going]",
+	"run DCT operations read from stdin on one open file",
+	"One operation a line ('#' comments, blank lines ignored):\n"
+	"  create --pd N --cqn N [dctc options of 'dct create']\n"
+	"  query DCTN | drain DCTN | destroy DCTN\n"
+	"  wait DCTN [--timeout S]   wait for DCT_DRAINED (default 10 s)\n"
+	"  sleep S\n"
+	"DCTN: a number, 'last' (the latest create) or '@N' (the N-th create).\n"
+	"Stops at the first failing line with its exit code unless --keep-going\n"
+	"(then the exit code is the first failure's).  At the end the file is\n"
+	"closed and the driver destroys the DCTs still alive.  -j: one JSON object\n"
+	"per operation, one a line.  Example:\n"
+	"  printf 'create --pd 1 --cqn 2 --srqn 3\\nquery last\\ndrain last\\n"
+	"wait last\\ndestroy last\\n' | cxprm dct session 00:03.0\n",
+	{{"keep-going", 'k', nullptr, "continue after a failing line"}},
+	1,
+	1,
+	true,
+};
+
+// Session line specs (no DEV).
+const CommandSpec s_create = {"create", "--pd N --cqn N [dctc options]", "", nullptr, kDctcOpts, 0, 0, false};
+const CommandSpec s_one = {"query|drain|destroy", "DCTN", "", nullptr, {}, 1, 1, false};
+const CommandSpec s_wait = {"wait", "DCTN [--timeout S]", "", nullptr, {{"timeout", 't', "S", ""}}, 1, 1, false};
+const CommandSpec s_sleep = {"sleep", "S", "", nullptr, {}, 1, 1, false};
+
+cxprm_dctc dctc_from(const Args &a)
+{
+	if (!a.has("pd") || !a.has("cqn"))
+		a.fail("--pd and --cqn are required");
+	cxprm_dctc c;
+	std::memset(&c, 0, sizeof(c));
+	c.pd = (uint32_t)a.num("pd", bits(dctc::pd::width));
+	c.cqn = (uint32_t)a.num("cqn", bits(dctc::cqn::width));
+	c.srqn_xrqn = (uint32_t)a.num("srqn", bits(dctc::srqn_xrqn::width));
+	c.dc_access_key = a.num("key", bits(dctc::dc_access_key::width));
+	uint64_t mtu = a.num("mtu", 4096, 1024);
+	c.mtu = mtu_code((uint32_t)mtu);
+	if (!c.mtu)
+		a.fail("--mtu: " + std::to_string(mtu) + " is not one of 256, 512, 1024, 2048, 4096");
+	c.port = (uint8_t)a.num("port", bits(dctc::port::width), 1);
+	c.hop_limit = (uint8_t)a.num("hop-limit", bits(dctc::hop_limit::width));
+	c.flow_label = (uint32_t)a.num("flow-label", bits(dctc::flow_label::width));
+	c.tclass = (uint8_t)a.num("tclass", bits(dctc::tclass::width));
+	c.rre = a.has("rre");
+	c.rwe = a.has("rwe");
+	c.rae = a.has("rae");
+	c.pkey_index = (uint16_t)a.num("pkey-index", bits(dctc::pkey_index::width));
+	c.min_rnr_nak = (uint8_t)a.num("min-rnr-nak", bits(dctc::min_rnr_nak::width));
+	c.user_index = (uint32_t)a.num("user-index", bits(dctc::user_index::width));
+	c.my_addr_index = (uint8_t)a.num("my-addr-index", bits(dctc::my_addr_index::width));
+	c.atomic_mode = (uint8_t)a.num("atomic-mode", bits(dctc::atomic_mode::width));
+	c.cs_res = (uint8_t)a.num("cs-res", bits(dctc::cs_res::width));
+	c.counter_set_id = (uint8_t)a.num("counter-set-id", bits(dctc::counter_set_id::width));
+	c.dscp = (uint8_t)a.num("dscp", bits(dctc::dscp::width));
+	c.ecn = (uint8_t)a.num("ecn", bits(dctc::ecn::width));
+	c.eth_prio = (uint8_t)a.num("eth-prio", bits(dctc::eth_prio::width));
+	return c;
+}
+
+DctSession::Output output(const Args &a, bool lines)
+{
+	if (!a.json())
+		return DctSession::Output::TEXT;
+	return lines ? DctSession::Output::LINES : DctSession::Output::PRETTY;
+}
+
+void note_alive(Ctx &ctx, const DctSession &s)
+{
+	if (s.alive().empty())
+		return;
+	ctx.err << "cxprm: closing the device file: the driver destroys " << s.alive().size()
+		<< " DCT(s) still alive (";
+	for (size_t i = 0; i < s.alive().size(); i++)
+		ctx.err << (i ? ", " : "") << hex_num(s.alive()[i]);
+	ctx.err << ")\n";
+}
+
+void hold(Ctx &ctx, const DctSession &s, int hold_ms)
+{
+	ctx.out.flush();
+	ctx.err << "cxprm: holding the device file open with " << s.alive().size()
+		<< " DCT(s); Ctrl-C (or SIGTERM) closes it and the driver destroys them\n";
+	StopOnSignal stop;
+	long long end = hold_ms >= 0 ? now_ms() + hold_ms : -1;
+	while (!StopOnSignal::stopped()) {
+		long long left = end >= 0 ? end - now_ms() : 1000;
+		if (left <= 0)
+			break;
+		::poll(nullptr, 0, (int)std::min(left, 1000LL));
+	}
+}
+
+int run_create(Ctx &ctx, const Args &args)
+{
+	cxprm_dctc c = dctc_from(args);
+	std::vector<std::string> ops;
+	if (args.has("then")) {
+		std::stringstream ss(args.str("then"));
+		std::string op;
+		while (std::getline(ss, op, ','))
+			if (op == "query" || op == "drain" || op == "wait" || op == "destroy")
+				ops.push_back(op);
+			else
+				args.fail("--then: '" + op + "' is not one of query, drain, wait, destroy");
+	}
+	int wait_ms = args.seconds_ms("wait-timeout", 10000);
+	int hold_ms = args.seconds_ms("hold", -1);
+	if (args.has("hold") && !args.has("keep-open"))
+		args.fail("--hold needs --keep-open");
+	bool lines = !ops.empty() || args.has("keep-open");
+
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	DctSession s(ctx, f, output(args, lines));
+	uint32_t dctn = s.create(c);
+	for (const std::string &op : ops) {
+		if (op == "query")
+			s.query(dctn);
+		else if (op == "drain")
+			s.drain(dctn);
+		else if (op == "wait")
+			s.wait_drained(dctn, wait_ms);
+		else
+			s.destroy(dctn);
+	}
+	if (args.has("keep-open") && !s.alive().empty())
+		hold(ctx, s, hold_ms);
+	note_alive(ctx, s);
+	return 0;
+}
+
+// Single-shot query/drain/destroy/wait on a fresh open file.
+int run_single(Ctx &ctx, const Args &args, void (*op)(DctSession &, uint32_t, const Args &))
+{
+	uint32_t dctn;
+	try {
+		dctn = (uint32_t)parse_num(args.pos()[1], "DCTN", 0xffffff);
+	} catch (const UsageError &e) {
+		args.fail(e.what());
+	}
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	DctSession s(ctx, f, output(args, false));
+	op(s, dctn, args);
+	return 0;
+}
+
+int run_query(Ctx &ctx, const Args &a)
+{
+	return run_single(ctx, a, [](DctSession &s, uint32_t n, const Args &) { s.query(n); });
+}
+int run_drain(Ctx &ctx, const Args &a)
+{
+	return run_single(ctx, a, [](DctSession &s, uint32_t n, const Args &) { s.drain(n); });
+}
+int run_destroy(Ctx &ctx, const Args &a)
+{
+	return run_single(ctx, a, [](DctSession &s, uint32_t n, const Args &) { s.destroy(n); });
+}
+std::vector<std::string> split_words(const std::string &line)
+{
+	std::vector<std::string> w;
+	std::istringstream in(line);
+	std::string t;
+	while (in >> t)
+		w.push_back(t);
+	return w;
+}
+
+// One session line; throws like the commands do.
+void session_line(DctSession &s, const std::vector<std::string> &w)
+{
+	const std::string &op = w[0];
+	std::vector<std::string> rest(w.begin() + 1, w.end());
+	if (op == "create") {
+		s.create(dctc_from(Args(s_create, rest)));
+	} else if (op == "query" || op == "drain" || op == "destroy") {
+		Args a(s_one, rest);
+		uint32_t n = s.resolve(a.pos()[0]);
+		if (op == "query")
+			s.query(n);
+		else if (op == "drain")
+			s.drain(n);
+		else
+			s.destroy(n);
+	} else if (op == "wait") {
+		Args a(s_wait, rest);
+		s.wait_drained(s.resolve(a.pos()[0]), a.seconds_ms("timeout", 10000));
+	} else if (op == "sleep") {
+		Args a(s_sleep, rest);
+		::poll(nullptr, 0, parse_seconds_ms(a.pos()[0], "sleep"));
+	} else {
+		throw UsageError("unknown operation '" + op + "' (create, query, drain, wait, destroy, sleep)");
+	}
+}
+
+int run_session(Ctx &ctx, const Args &args)
+{
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	DctSession s(ctx, f, output(args, true));
+	bool prompt = &ctx.in == &std::cin && isatty(0) && !args.json();
+	int first_rc = 0;
+	std::string line;
+	for (int lineno = 1;; lineno++) {
+		if (prompt)
+			ctx.err << "cxprm dct> " << std::flush;
+		if (!std::getline(ctx.in, line))
+			break;
+		if (size_t h = line.find('#'); h != std::string::npos)
+			line.erase(h);
+		std::vector<std::string> w = split_words(line);
+		if (w.empty())
+			continue;
+		try {
+			session_line(s, w);
+		} catch (const Failure &e) {
+			ctx.out.flush();
+			ctx.err << "cxprm: line " << lineno << ": " << e.what() << "\n";
+			if (!first_rc)
+				first_rc = e.code();
+			if (!args.has("keep-going"))
+				break;
+		}
+	}
+	note_alive(ctx, s);
+	return first_rc;
+}
+
+} // namespace
+
+const Command cmd_dct_create = {&create_spec, run_create};
+const Command cmd_dct_query = {&query_spec, run_query};
+const Command cmd_dct_drain = {&drain_spec, run_drain};
+const Command cmd_dct_destroy = {&destroy_spec, run_destroy};
+const Command cmd_dct_session = {&session_spec, run_session};
+
+} // namespace cxprm::tool

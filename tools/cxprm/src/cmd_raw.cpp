@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// cxprm raw DEV --opcode X ...: any firmware command through CXPRM_IOC_RAW.
+#include <ostream>
+
+#include "commands.h"
+#include "errors.h"
+#include "fields.h"
+#include "names.h"
+#include "raw_exec.h"
+
+#include "cxprm/prm/transport.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+const CommandSpec spec = {
+	"raw",
+	"DEV (--opcode X [--op-mod Y] [--uid N] [--in HEX|@FILE] [--set F=V]... | --in-full HEX|@FILE) "
+	"[--in-len N] [--out-len N] [--dump]",
+	"run any firmware command (CXPRM_IOC_RAW) and decode its output",
+	"The input is built as:\n"
+	"  bytes 0-7   the generic command header (prm::cmd_in): opcode, uid, op_mod\n"
+	"              from --opcode, --uid, --op-mod;\n"
+	"  bytes 8-    the --in bytes: the command-specific part, starting with\n"
+	"              dword 2 (where most commands keep their parameters: dctn,\n"
+	"              xrqn, eq_number, function_id...);\n"
+	"  zero padding up to the opcode's *_in layout size (from the core's\n"
+	"  registry) and at least 16 bytes, or exactly --in-len bytes;\n"
+	"  then each --set FIELD=VALUE writes a field of that *_in layout by name\n"
+	"  (e.g. --opcode QUERY_DCT --set dctn=0x1000).\n"
+	"--in-full gives the whole input, header included; the opcode and op_mod are\n"
+	"read from it (--opcode/--op-mod, if given, must agree).\n"
+	"HEX: hex digits, spaces/commas ignored, 0x prefixes allowed; @FILE reads hex\n"
+	"text (a saved dump is fine, @- is stdin), @bin:FILE raw bytes.\n"
+	"--out-len: default the opcode's *_out layout size, or 256 without one.\n"
+	"Output: firmware status (name and sentence, syndrome), the input and output\n"
+	"as hexdumps, the output header, the decoding (the core's decoder, else the\n"
+	"*_out layout's fields); --dump adds what went over the wire: the queue\n"
+	"entry as posted and as completed (cmd_queue_entry fields) and every\n"
+	"mailbox block (cmd_if_box fields + data).\n"
+	"Privileges: read-only QUERY_* opcodes need CAP_NET_ADMIN; anything else\n"
+	"CAP_SYS_RAWIO and the module parameter allow_raw_write=1.\n"
+	"Exit 3 when the firmware answers a bad status (everything is still printed).",
+	{
+		{"opcode", 'o', "X", "opcode: PRM name (QUERY_HCA_CAP) or number"},
+		{"op-mod", 'm', "Y", "op_mod (default 0)"},
+		{"uid", 0, "N", "cmd_in.uid (default 0)"},
+		{"in", 'i', "HEX|@FILE", "command-specific input bytes, placed from byte 8"},
+		{"in-full", 0, "HEX|@FILE", "the whole input, header included"},
+		{"set", 's', "FIELD=VALUE", "set a field of the opcode's *_in layout", true},
+		{"in-len", 0, "N", "input length in bytes (16.." "32784)"},
+		{"out-len", 0, "N", "output length in bytes (16..32784)"},
+		{"dump", 'd', nullptr, "show the queue entry and mailbox blocks that went over the wire"},
+	},
+	1,
+	1,
+	true,
+};
+
+Bytes build_input(const Args &a, uint16_t *opcode_out, uint16_t *op_mod_out)
+{
+	Bytes in;
+	uint16_t opcode = 0, op_mod = 0;
+	const prm::FieldDesc &f_op = *find_field(prm::cmd_in::desc, "opcode");
+	const prm::FieldDesc &f_mod = *find_field(prm::cmd_in::desc, "op_mod");
+	try {
+		if (a.has("opcode"))
+			opcode = parse_opcode(a.str("opcode"), "--opcode");
+		if (a.has("in-full")) {
+			if (a.has("in") || a.has("uid"))
+				a.fail("--in-full holds the whole input: no --in or --uid with it");
+			in = load_bytes(a.str("in-full"), "--in-full");
+			if (in.size() < prm::cmd_in::size_bytes)
+				a.fail("--in-full: " + std::to_string(in.size()) + " bytes, the header alone is 8");
+			uint16_t o = (uint16_t)field_get(in.data(), in.size(), f_op);
+			uint16_t m = (uint16_t)field_get(in.data(), in.size(), f_mod);
+			if (a.has("opcode") && o != opcode)
+				a.fail("--opcode " + opcode_label(opcode) + " does not match the input's opcode " +
+				       opcode_label(o));
+			if (a.has("op-mod") && m != a.num("op-mod", 0xffff))
+				a.fail("--op-mod does not match the input's op_mod " + hex_num(m));
+			opcode = o;
+			op_mod = m;
+			if (in.size() < prm::INLINE_BYTES && !a.has("in-len"))
+				in.resize(prm::INLINE_BYTES, 0);
+		} else {
+			if (!a.has("opcode"))
+				a.fail("--opcode is required (or --in-full)");
+			op_mod = (uint16_t)a.num("op-mod", 0xffff);
+			Bytes body = a.has("in") ? load_bytes(a.str("in"), "--in") : Bytes{};
+			const prm::LayoutDesc *l = layout_for_opcode(opcode, true);
+			in = make_input(opcode, op_mod, (uint16_t)a.num("uid", 0xffff), body, l ? l->size_bits / 8 : 0);
+		}
+		if (a.has("in-len")) {
+			size_t n = a.num("in-len", CXPRM_RAW_MAX);
+			if (n < prm::INLINE_BYTES)
+				a.fail("--in-len: at least 16");
+			if (n < in.size())
+				a.fail("--in-len " + std::to_string(n) + " is shorter than the " + std::to_string(in.size()) +
+				       " input bytes given");
+			in.resize(n, 0);
+		}
+		if (in.size() > CXPRM_RAW_MAX)
+			a.fail("input of " + std::to_string(in.size()) + " bytes: at most " + std::to_string(CXPRM_RAW_MAX));
+		for (const std::string &s : a.all("set")) {
+			const prm::LayoutDesc *l = layout_for_opcode(opcode, true);
+			if (!l)
+				a.fail("--set: the core has no input layout for " + opcode_label(opcode) + "; use --in");
+			size_t eq = s.find('=');
+			if (eq == std::string::npos)
+				a.fail("--set '" + s + "': expected FIELD=VALUE");
+			const prm::FieldDesc *f = find_field(*l, s.substr(0, eq));
+			if (!f) {
+				std::string names;
+				for (uint32_t i = 0; i < l->nfields; i++)
+					names += std::string(i ? ", " : "") + l->fields[i].name;
+				a.fail("--set: " + std::string(l->name) + " has no field '" + s.substr(0, eq) + "' (fields: " +
+				       names + ")");
+			}
+			uint64_t v = parse_num(s.substr(eq + 1), "--set " + s.substr(0, eq), ~0ull);
+			field_set(in.data(), in.size(), *f, v);
+		}
+	} catch (const UsageError &e) {
+		if (!e.command().empty())
+			throw;
+		a.fail(e.what());
+	}
+	*opcode_out = opcode;
+	*op_mod_out = op_mod;
+	return in;
+}
+
+Json hex_json(const Bytes &b)
+{
+	Json j = Json::array();
+	for (const std::string &s : hex_lines(b.data(), b.size()))
+		j.push(s);
+	return j;
+}
+
+int run(Ctx &ctx, const Args &args)
+{
+	uint16_t opcode, op_mod;
+	Bytes in = build_input(args, &opcode, &op_mod);
+	uint32_t outlen;
+	if (args.has("out-len")) {
+		outlen = (uint32_t)args.num("out-len", CXPRM_RAW_MAX);
+		if (outlen < prm::INLINE_BYTES)
+			args.fail("--out-len: at least 16");
+	} else {
+		const prm::LayoutDesc *l = layout_for_opcode(opcode, false);
+		outlen = l ? std::max<uint32_t>(l->size_bits / 8, prm::INLINE_BYTES) : 256;
+	}
+
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	RawRun r = run_raw(f, in, outlen, args.has("dump"));
+	OutDecoding d = decode_any(opcode, op_mod, r.out);
+	std::vector<FieldValue> hdr = decode_fields(prm::cmd_out::desc, r.out.data(), r.out.size(), 64, true);
+
+	if (args.json()) {
+		Json j = Json::object();
+		j.set("pci_addr", p.bdf);
+		j.set("opcode", opcode);
+		j.set("opcode_name", opcode_label(opcode));
+		j.set("op_mod", op_mod);
+		j.set("inlen", (uint64_t)in.size());
+		j.set("outlen", outlen);
+		j.set_json("status", status_json(r.fw, true));
+		j.set_json("input", hex_json(in));
+		j.set_json("output", hex_json(r.out));
+		j.set_json("output_header", fields_json(hdr));
+		j.set("decoder", d.source);
+		j.set("decode_result", d.result);
+		j.set_json("decoded", d.json);
+		if (args.has("dump"))
+			j.set_json("dump", dump_json(r));
+		print_json(ctx, j);
+	} else {
+		KvList head = {
+			{"command", opcode_label(opcode) + " (" + hex_num(opcode) + "), op_mod " + hex_num(op_mod)},
+			{"lengths", "input " + std::to_string(in.size()) + " bytes, output " + std::to_string(outlen) + " bytes"},
+			{"result", describe(r.fw)},
+			{"latency", std::to_string(r.fw.latency_ns) + " ns"},
+		};
+		print_kv(ctx.out, head);
+		ctx.out << "input:\n";
+		print_lines(ctx.out, hexdump(in.data(), in.size()), 2);
+		std::string h;
+		for (const FieldValue &v : hdr)
+			h += std::string(h.empty() ? "" : ", ") + v.field->name + " " + v.text;
+		ctx.out << "output (header: " << h << "):\n";
+		print_lines(ctx.out, hexdump(r.out.data(), r.out.size()), 2);
+		ctx.out << "decoded (" << d.source << (d.result == "OK" ? "" : ": " + d.result) << "):\n";
+		print_kv(ctx.out, d.kv, 2);
+		if (args.has("dump")) {
+			ctx.out << "wire dump:\n";
+			print_lines(ctx.out, dump_lines(r), 2);
+		}
+	}
+	check_fw(r.fw, opcode_label(opcode));
+	return 0;
+}
+
+} // namespace
+
+const Command cmd_raw = {&spec, run};
+
+} // namespace cxprm::tool

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// cxprm stats DEV: per-opcode command counts and latencies (CXPRM_IOC_STATS).
+#include <ostream>
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "commands.h"
+#include "hex.h"
+#include "names.h"
+#include "table.h"
+
+#include "cxprm/status.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+const CommandSpec spec = {
+	"stats",
+	"DEV",
+	"per-opcode command counts, errors and latencies (CXPRM_IOC_STATS)",
+	"Counts every command the driver completed since it bound the device (any\n"
+	"result).  Latency: doorbell to ownership back.  'last error' is the last\n"
+	"failure of that opcode: firmware status and syndrome, delivery status or\n"
+	"errno.  Needs CAP_NET_ADMIN.",
+	{},
+	1,
+	1,
+	true,
+};
+
+std::string usec(uint64_t ns)
+{
+	char b[32];
+	std::snprintf(b, sizeof(b), "%.1f", (double)ns / 1000.0);
+	return b;
+}
+
+std::string last_error(const cxprm_opcode_stats &s)
+{
+	if (!s.errors)
+		return "-";
+	if (s.last_delivery)
+		return std::string("delivery ") + delivery_status_name(s.last_delivery);
+	if (s.last_status)
+		return std::string(cmd_status_name(s.last_status)) + " " + hex_num(s.last_syndrome);
+	if (s.last_errno)
+		return errno_name(s.last_errno < 0 ? -s.last_errno : s.last_errno);
+	return "?";
+}
+
+int run(Ctx &ctx, const Args &args)
+{
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	std::vector<cxprm_opcode_stats> v;
+	cxprm_stats s;
+	for (uint32_t cap = 256;; cap *= 2) {
+		v.assign(cap, cxprm_opcode_stats{});
+		std::memset(&s, 0, sizeof(s));
+		s.capacity = cap;
+		s.entries = (uint64_t)(uintptr_t)v.data();
+		f.stats(s);
+		if (s.count < cap || cap >= 65536)
+			break;
+	}
+	v.resize(std::min<size_t>(s.count, v.size()));
+	std::sort(v.begin(), v.end(), [](const auto &a, const auto &b) { return a.opcode < b.opcode; });
+
+	if (args.json()) {
+		Json j = Json::object();
+		j.set("pci_addr", p.bdf);
+		j.set("total", s.total);
+		Json ops = Json::array();
+		for (const auto &e : v) {
+			Json o = Json::object();
+			o.set("opcode", e.opcode);
+			o.set("name", opcode_label(e.opcode));
+			o.set("count", e.count);
+			o.set("errors", e.errors);
+			o.set("last_status", cmd_status_name(e.last_status));
+			o.set("last_status_code", e.last_status);
+			o.set("last_syndrome", e.last_syndrome);
+			o.set("last_delivery", delivery_status_name(e.last_delivery));
+			o.set("last_delivery_code", e.last_delivery);
+			o.set("last_errno", e.last_errno);
+			o.set("last_errno_name", e.last_errno ? errno_name(e.last_errno < 0 ? -e.last_errno : e.last_errno) : "");
+			o.set("lat_min_ns", e.lat_min_ns);
+			o.set("lat_avg_ns", e.lat_avg_ns);
+			o.set("lat_max_ns", e.lat_max_ns);
+			ops.push_json(o);
+		}
+		j.set_json("opcodes", ops);
+		print_json(ctx, j);
+		return 0;
+	}
+	Table t({{"OPCODE", true}, {"NAME"}, {"COUNT", true}, {"ERRORS", true}, {"MIN us", true},
+		 {"AVG us", true}, {"MAX us", true}, {"LAST ERROR"}});
+	for (const auto &e : v)
+		t.row({hex_num(e.opcode), opcode_label(e.opcode), std::to_string(e.count), std::to_string(e.errors),
+		       usec(e.lat_min_ns), usec(e.lat_avg_ns), usec(e.lat_max_ns), last_error(e)});
+	ctx.out << p.bdf << ": " << s.total << " commands completed\n";
+	if (!t.empty())
+		t.print(ctx.out);
+	return 0;
+}
+
+} // namespace
+
+const Command cmd_stats = {&spec, run};
+
+} // namespace cxprm::tool

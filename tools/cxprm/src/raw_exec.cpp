@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Raw commands, their decoding and wire dumps (raw_exec.h).
+#include "raw_exec.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "decoded.h"
+#include "fields.h"
+#include "names.h"
+
+#include "cxprm/commands/decode.h"
+#include "cxprm/errors.h"
+#include "cxprm/prm/transport.h"
+
+namespace cxprm::tool {
+
+namespace {
+
+const prm::FieldDesc &in_field(const char *name) { return *find_field(prm::cmd_in::desc, name); }
+
+} // namespace
+
+uint16_t RawRun::opcode() const { return (uint16_t)field_get(in.data(), in.size(), in_field("opcode")); }
+uint16_t RawRun::op_mod() const { return (uint16_t)field_get(in.data(), in.size(), in_field("op_mod")); }
+
+Bytes make_input(uint16_t opcode, uint16_t op_mod, uint16_t uid, const Bytes &body, size_t min_len)
+{
+	size_t n = std::max<size_t>({prm::cmd_in::size_bytes + body.size(), min_len, prm::INLINE_BYTES});
+	Bytes in(n, 0);
+	std::copy(body.begin(), body.end(), in.begin() + prm::cmd_in::size_bytes);
+	field_set(in.data(), in.size(), in_field("opcode"), opcode);
+	field_set(in.data(), in.size(), in_field("op_mod"), op_mod);
+	field_set(in.data(), in.size(), in_field("uid"), uid);
+	return in;
+}
+
+RawRun run_raw(DevFile &f, const Bytes &in, uint32_t outlen, bool dump)
+{
+	RawRun r;
+	r.in = in;
+	r.out.assign(outlen, 0);
+	uint32_t nblocks = prm::mailbox_blocks((uint32_t)in.size()) + prm::mailbox_blocks(outlen);
+	Bytes dbuf(dump ? sizeof(cxprm_raw_dump) + (size_t)nblocks * CXPRM_MAILBOX_BYTES : 0);
+
+	cxprm_raw_cmd c;
+	std::memset(&c, 0, sizeof(c));
+	c.in = (uint64_t)(uintptr_t)r.in.data();
+	c.out = (uint64_t)(uintptr_t)r.out.data();
+	c.inlen = (uint32_t)r.in.size();
+	c.outlen = outlen;
+	if (dump) {
+		c.flags = CXPRM_RAW_DUMP;
+		c.dump = (uint64_t)(uintptr_t)dbuf.data();
+		c.dump_len = (uint32_t)dbuf.size();
+	}
+	f.raw(c);
+	r.fw = FwResult::from(c.st);
+	if (dump && c.dump_len >= sizeof(cxprm_raw_dump)) {
+		r.dumped = true;
+		std::memcpy(&r.dump, dbuf.data(), sizeof(r.dump));
+		size_t avail = (std::min<size_t>(c.dump_len, dbuf.size()) - sizeof(cxprm_raw_dump)) / CXPRM_MAILBOX_BYTES;
+		const uint8_t *b = dbuf.data() + sizeof(cxprm_raw_dump);
+		for (size_t i = 0; i < avail && i < (size_t)r.dump.in_blocks + r.dump.out_blocks; i++) {
+			Bytes blk(b + i * CXPRM_MAILBOX_BYTES, b + (i + 1) * CXPRM_MAILBOX_BYTES);
+			(i < r.dump.in_blocks ? r.in_blocks : r.out_blocks).push_back(std::move(blk));
+		}
+	}
+	return r;
+}
+
+OutDecoding decode_any(uint16_t opcode, uint16_t op_mod, const Bytes &out)
+{
+	OutDecoding d;
+	if (cmd::decode_output_supported(opcode)) {
+		Decoded k = decode_out(opcode, op_mod, out.data(), (uint32_t)out.size());
+		d.source = "core";
+		d.result = k.result_text();
+		d.malformed = k.err == E_INVAL || k.err == E_PROTO;
+		d.kv = k.kv;
+		d.json = decoded_json(k);
+		return d;
+	}
+	if (const prm::LayoutDesc *l = layout_for_opcode(opcode, false)) {
+		d.source = std::string("layout:") + l->name;
+		d.malformed = out.size() < l->size_bits / 8;
+		d.result = d.malformed ? "the output is shorter than its layout" : "OK";
+		std::vector<FieldValue> v = decode_fields(*l, out.data(), out.size());
+		for (const FieldValue &f : v)
+			d.kv.emplace_back(f.field->name, f.text);
+		d.json = fields_json(v);
+		return d;
+	}
+	d.source = "none";
+	d.result = "no decoder or layout for " + opcode_label(opcode);
+	d.json = Json::object();
+	return d;
+}
+
+namespace {
+
+Json fields_of(const prm::LayoutDesc &l, const uint8_t *p, size_t n)
+{
+	return fields_json(decode_fields(l, p, n));
+}
+
+Json block_json(const Bytes &b)
+{
+	Json j = Json::object();
+	j.set_json("control", fields_of(prm::cmd_if_box::desc, b.data(), b.size()));
+	Json data = Json::array();
+	for (const std::string &s : hex_lines(b.data(), prm::MAILBOX_DATA))
+		data.push(s);
+	j.set_json("data", data);
+	return j;
+}
+
+void block_lines(std::vector<std::string> &out, const char *dir, size_t i, const Bytes &b)
+{
+	std::string ctl;
+	for (const FieldValue &v : decode_fields(prm::cmd_if_box::desc, b.data(), b.size(), 64, true))
+		ctl += std::string(" ") + v.field->name + "=" + v.text;
+	out.push_back(std::string(dir) + " block " + std::to_string(i) + ":" + ctl);
+	for (const std::string &l : hexdump(b.data(), prm::MAILBOX_DATA))
+		out.push_back("  " + l);
+}
+
+} // namespace
+
+Json dump_json(const RawRun &r)
+{
+	Json j = Json::object();
+	if (!r.dumped)
+		return Json::null();
+	j.set("slot", r.dump.slot);
+	j.set("truncated", (bool)r.dump.truncated);
+	j.set("in_blocks", r.dump.in_blocks);
+	j.set("out_blocks", r.dump.out_blocks);
+	Json posted = Json::object(), done = Json::object();
+	posted.set_json("fields", fields_of(prm::cmd_queue_entry::desc, r.dump.entry_posted, 64));
+	posted.set("hex", to_hex(r.dump.entry_posted, 64));
+	done.set_json("fields", fields_of(prm::cmd_queue_entry::desc, r.dump.entry_completed, 64));
+	done.set("hex", to_hex(r.dump.entry_completed, 64));
+	j.set_json("entry_posted", posted);
+	j.set_json("entry_completed", done);
+	Json ib = Json::array(), ob = Json::array();
+	for (const Bytes &b : r.in_blocks)
+		ib.push_json(block_json(b));
+	for (const Bytes &b : r.out_blocks)
+		ob.push_json(block_json(b));
+	j.set_json("input_mailboxes", ib);
+	j.set_json("output_mailboxes", ob);
+	return j;
+}
+
+std::vector<std::string> dump_lines(const RawRun &r)
+{
+	std::vector<std::string> out;
+	if (!r.dumped) {
+		out.push_back("(the driver returned no dump)");
+		return out;
+	}
+	out.push_back("slot " + std::to_string(r.dump.slot) + ", " + std::to_string(r.dump.in_blocks) +
+		      " input and " + std::to_string(r.dump.out_blocks) + " output mailbox block(s)" +
+		      (r.dump.truncated ? " (truncated: the dump buffer was too small)" : ""));
+	for (int k = 0; k < 2; k++) {
+		const uint8_t *e = k ? r.dump.entry_completed : r.dump.entry_posted;
+		out.push_back(k ? "queue entry as completed:" : "queue entry as posted:");
+		for (const FieldValue &v : decode_fields(prm::cmd_queue_entry::desc, e, 64, 64, true))
+			out.push_back(std::string("  ") + v.field->name + ": " + v.text);
+		for (const std::string &l : hexdump(e, 64, false))
+			out.push_back("  " + l);
+	}
+	for (size_t i = 0; i < r.in_blocks.size(); i++)
+		block_lines(out, "input", i, r.in_blocks[i]);
+	for (size_t i = 0; i < r.out_blocks.size(); i++)
+		block_lines(out, "output", i, r.out_blocks[i]);
+	return out;
+}
+
+} // namespace cxprm::tool

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The whole tool, in-process (run_cli): 'decode' on outputs built with the
+// core's layouts (prm::set), help and usage errors of every subcommand,
+// device-missing errors, and every subcommand end to end against fake
+// devices (fake/fake_device.h: the UAPI over the core and the emulator).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "commands.h"
+#include "hex.h"
+#include "json_parse.h"
+
+#include "cxprm/prm/dct.h"
+#include "cxprm/prm/hca_cap.h"
+#include "cxprm/prm/nvmf.h"
+#include "cxprm/prm/opcodes.h"
+
+using namespace cxprm::tool;
+namespace prm = cxprm::prm;
+using test::JsonParser;
+
+namespace {
+
+struct Result {
+	int rc;
+	std::string out, err;
+	Json json() const { return JsonParser::parse(out); }
+	std::vector<Json> lines() const
+	{
+		std::vector<Json> v;
+		std::istringstream in(out);
+		std::string l;
+		while (std::getline(in, l))
+			v.push_back(JsonParser::parse(l));
+		return v;
+	}
+};
+
+Result cli(std::vector<std::string> args, const std::string &input = "")
+{
+	std::ostringstream out, err;
+	std::istringstream in(input);
+	int rc = run_cli(args, out, err, in);
+	return {rc, out.str(), err.str()};
+}
+
+std::string hex(const Bytes &b) { return to_hex(b.data(), b.size()); }
+
+// A temp device directory with fake devices in it.
+class DevDir : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		char tmpl[] = "/tmp/cxprm-test-XXXXXX";
+		ASSERT_NE(mkdtemp(tmpl), nullptr);
+		dir_ = tmpl;
+		setenv("CXPRM_DEV_DIR", dir_.c_str(), 1);
+	}
+	void TearDown() override
+	{
+		unsetenv("CXPRM_DEV_DIR");
+		std::string cmd = "rm -rf " + dir_;
+		ASSERT_EQ(std::system(cmd.c_str()), 0);
+	}
+	void fake(const std::string &bdf, const std::string &extra = "")
+	{
+		std::ofstream(dir_ + "/" + bdf) << "cxprm-fake\n" << extra;
+	}
+	std::string dir_;
+};
+
+// ---- decode: outputs built with the core's layouts -------------------------
+
+Bytes general_caps_out()
+{
+	Bytes out(prm::query_hca_cap_out::size_bytes, 0);
+	prm::Ref<prm::query_hca_cap_out> o(out.data());
+	auto cap = prm::sub<prm::query_hca_cap_out::capability, prm::cmd_hca_cap>(o);
+	prm::set<prm::cmd_hca_cap::log_max_qp>(cap, 17);
+	prm::set<prm::cmd_hca_cap::dct>(cap, 1);
+	prm::set<prm::cmd_hca_cap::vhca_id>(cap, 0x1234);
+	prm::set<prm::cmd_hca_cap::general_obj_types>(cap, 0x8000000000000001ull);
+	return out;
+}
+
+TEST(Decode, GeneralCapsTextHasEveryLayoutField)
+{
+	Result r = cli({"decode", "--opcode", "QUERY_HCA_CAP", "--op-mod", "1", "--out", hex(general_caps_out())});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	EXPECT_NE(r.out.find("cap_type:"), std::string::npos);
+	EXPECT_NE(r.out.find("GENERAL"), std::string::npos);
+	EXPECT_NE(r.out.find("log_max_qp:"), std::string::npos);
+	EXPECT_NE(r.out.find(" 17\n"), std::string::npos);
+	for (cxprm::u32 i = 0; i < prm::cmd_hca_cap::nfields; i++)
+		EXPECT_NE(r.out.find(std::string(prm::cmd_hca_cap::fields[i].name) + ":"), std::string::npos)
+			<< prm::cmd_hca_cap::fields[i].name;
+}
+
+TEST(Decode, GeneralCapsJson)
+{
+	Result r = cli({"decode", "-j", "--opcode", "0x100", "--op-mod", "1", "--out", hex(general_caps_out())});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json j = r.json();
+	EXPECT_EQ(j.get("opcode")->as_uint(), 0x100u);
+	EXPECT_EQ(j.get("opcode_name")->as_str(), "QUERY_HCA_CAP");
+	EXPECT_EQ(j.get("decoder")->as_str(), "core");
+	EXPECT_EQ(j.get("decode_result")->as_str(), "OK");
+	const Json &d = *j.get("decoded");
+	EXPECT_EQ(d.get("status")->as_str(), "OK");
+	EXPECT_EQ(d.get("cap_mode")->as_str(), "CUR");
+	EXPECT_EQ(d.get("log_max_qp")->as_uint(), 17u);
+	EXPECT_EQ(d.get("dct")->as_uint(), 1u);
+	EXPECT_EQ(d.get("vhca_id")->as_uint(), 0x1234u);
+	EXPECT_EQ(d.get("general_obj_types")->as_str(), "0x8000000000000001");
+	// Global -j before the command is the same.
+	EXPECT_EQ(cli({"-j", "decode", "--opcode", "0x100", "--op-mod", "1", "--out", hex(general_caps_out())}).out,
+		  r.out);
+}
+
+TEST(Decode, BadStatusShowsNameAndSyndrome)
+{
+	Bytes out(prm::query_dct_out::size_bytes, 0);
+	prm::Ref<prm::query_dct_out> o(out.data());
+	prm::set<prm::query_dct_out::status>(o, 0x05);
+	prm::set<prm::query_dct_out::syndrome>(o, 0xe304000b);
+	Result r = cli({"decode", "-j", "--opcode", "QUERY_DCT", "--out", hex(out)});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json d = *r.json().get("decoded");
+	EXPECT_EQ(d.get("status")->as_str(), "BAD_RES_ERR");
+	EXPECT_EQ(d.get("syndrome")->as_str(), "0xe304000b");
+	EXPECT_EQ(d.get("pd"), nullptr); // no body with a bad status
+}
+
+TEST(Decode, QueryDctContextAndNvmfCounters)
+{
+	Bytes out(prm::query_dct_out::size_bytes, 0);
+	auto ctx = prm::sub<prm::query_dct_out::dct_context_entry, prm::dctc>(prm::Ref<prm::query_dct_out>(out.data()));
+	prm::set<prm::dctc::pd>(ctx, 7);
+	prm::set<prm::dctc::mtu>(ctx, 3);
+	prm::set<prm::dctc::state>(ctx, 2);
+	Json d = *cli({"decode", "-j", "--opcode", "QUERY_DCT", "--out", hex(out)}).json().get("decoded");
+	EXPECT_EQ(d.get("pd")->as_uint(), 7u);
+	EXPECT_EQ(d.get("mtu")->as_uint(), 3u);
+	EXPECT_EQ(d.get("state")->as_uint(), 2u);
+
+	Bytes n(prm::query_nvmf_namespace_out::size_bytes, 0);
+	auto c = prm::sub<prm::query_nvmf_namespace_out::ns_ctx, prm::nvmf_frontend_namespace_context>(
+		prm::Ref<prm::query_nvmf_namespace_out>(n.data()));
+	prm::set<prm::nvmf_frontend_namespace_context::num_read_cmd_low>(c, 42);
+	prm::set<prm::nvmf_frontend_namespace_context::num_read_cmd_high>(c, 1);
+	Json nd = *cli({"decode", "-j", "--opcode", "QUERY_NVMF_NAMESPACE_CONTEXT", "--out", hex(n)}).json().get("decoded");
+	EXPECT_EQ(nd.get("num_read_cmd")->as_uint(), (1ull << 32) + 42);
+}
+
+TEST(Decode, InputLayoutAndFileRoundTrip)
+{
+	Bytes in(prm::create_dct_in::size_bytes, 0);
+	prm::Ref<prm::create_dct_in> r(in.data());
+	prm::set<prm::create_dct_in::opcode>(r, prm::op::CREATE_DCT);
+	prm::set<prm::dctc::cqn>(prm::sub<prm::create_dct_in::dct_context_entry, prm::dctc>(r), 0x55);
+	Result ri = cli({"decode", "-j", "--in", hex(in)});
+	ASSERT_EQ(ri.rc, 0) << ri.err;
+	EXPECT_EQ(ri.json().get("opcode_name")->as_str(), "CREATE_DCT");
+	EXPECT_EQ(ri.json().get("decoded")->get("cqn")->as_uint(), 0x55u);
+
+	Bytes dctc(prm::dctc::size_bytes, 0);
+	prm::set<prm::dctc::flow_label>(prm::Ref<prm::dctc>(dctc.data()), 0xabcde);
+	Result rl = cli({"decode", "-j", "--layout", "dctc", "--data", hex(dctc)});
+	ASSERT_EQ(rl.rc, 0) << rl.err;
+	EXPECT_EQ(rl.json().get("fields")->get("flow_label")->as_uint(), 0xabcdeu);
+
+	// A hexdump the tool printed is valid input (@file).
+	std::string path = "/tmp/cxprm-decode-" + std::to_string(getpid()) + ".hex";
+	{
+		std::ofstream f(path);
+		Bytes out = general_caps_out();
+		for (const std::string &l : hexdump(out.data(), out.size()))
+			f << l << "\n";
+	}
+	Result rf = cli({"decode", "-j", "--opcode", "QUERY_HCA_CAP", "--op-mod", "1", "--out", "@" + path});
+	std::remove(path.c_str());
+	ASSERT_EQ(rf.rc, 0) << rf.err;
+	EXPECT_EQ(rf.json().get("decoded")->get("log_max_qp")->as_uint(), 17u);
+}
+
+TEST(Decode, Errors)
+{
+	EXPECT_EQ(cli({"decode"}).rc, 1);
+	EXPECT_EQ(cli({"decode", "--out", "00"}).rc, 1);                          // no --opcode
+	EXPECT_EQ(cli({"decode", "--opcode", "QUERY_DCT", "--out", "0011"}).rc, 1); // too short
+	Result r = cli({"decode", "--opcode", "QUERY_DCT", "--out", "zz"});
+	EXPECT_EQ(r.rc, 1);
+	EXPECT_NE(r.err.find("not a hex digit"), std::string::npos);
+	EXPECT_EQ(cli({"decode", "--layout", "nope", "--data", "00"}).rc, 1);
+	// Short body: decoded header, exit 1.
+	EXPECT_EQ(cli({"decode", "--opcode", "QUERY_DCT", "--out", std::string(32, '0')}).rc, 1);
+	// No decoder and no layout: header only, still exit 0.
+	EXPECT_EQ(cli({"decode", "--opcode", "CREATE_TIR", "--out", std::string(32, '0')}).rc, 0);
+}
+
+// ---- help and usage ---------------------------------------------------------
+
+TEST(Help, EverySubcommand)
+{
+	for (const Command *c : all_commands()) {
+		std::vector<std::string> args;
+		std::istringstream words(c->spec->name);
+		for (std::string w; words >> w;)
+			args.push_back(w);
+		args.push_back("--help");
+		Result r = cli(args);
+		EXPECT_EQ(r.rc, 0) << c->spec->name;
+		EXPECT_EQ(r.out.rfind(std::string("usage: cxprm ") + c->spec->name, 0), 0u) << r.out;
+		EXPECT_NE(r.out.find("--help"), std::string::npos);
+		if (c->spec->json)
+			EXPECT_NE(r.out.find("--json"), std::string::npos) << c->spec->name;
+	}
+	EXPECT_EQ(cli({"--help"}).rc, 0);
+	EXPECT_EQ(cli({"help", "raw"}).rc, 0);
+	EXPECT_EQ(cli({"dct", "--help"}).rc, 0);
+	EXPECT_EQ(cli({}).rc, 1);
+}
+
+TEST(Usage, ErrorsExitOneWithAMessage)
+{
+	struct Case {
+		std::vector<std::string> args;
+		const char *msg;
+	} cases[] = {
+		{{"frobnicate"}, "unknown command"},
+		{{"dct"}, "usage: cxprm dct"},
+		{{"dct", "frob", "x"}, "unknown command"},
+		{{"info"}, "missing argument"},
+		{{"info", "00:03.0", "extra"}, "unexpected argument"},
+		{{"info", "zz:03.0"}, "is not a device"},
+		{{"info", "--bogus", "00:03.0"}, "unknown option"},
+		{{"caps", "00:03.0", "--type", "frob"}, "unknown capability type"},
+		{{"nvmf", "ns", "00:03.0", "--xrq", "1"}, "--xrq and --nsid are required"},
+		{{"nvmf", "ns", "00:03.0", "--xrq", "0x1000000", "--nsid", "1"}, "out of range"},
+		{{"dct", "create", "00:03.0", "--pd", "1"}, "--pd and --cqn are required"},
+		{{"dct", "create", "00:03.0", "--pd", "1", "--cqn", "1", "--mtu", "1000"}, "is not one of 256"},
+		{{"dct", "create", "00:03.0", "--pd", "1", "--cqn", "1", "--then", "explode"}, "--then"},
+		{{"dct", "create", "00:03.0", "--pd", "1", "--cqn", "1", "--hold", "1"}, "--hold needs --keep-open"},
+		{{"dct", "query", "00:03.0", "nope"}, "not a number"},
+		{{"raw", "00:03.0"}, "--opcode is required"},
+		{{"raw", "00:03.0", "--opcode", "NOT_AN_OPCODE"}, "unknown opcode"},
+		{{"raw", "00:03.0", "--opcode", "QUERY_DCT", "--set", "nofield=1"}, "has no field"},
+		{{"raw", "00:03.0", "--opcode", "QUERY_DCT", "--set", "dctn=0x1000000"}, "does not fit"},
+		{{"raw", "00:03.0", "--opcode", "CREATE_TIR", "--set", "x=1"}, "no input layout"},
+		{{"raw", "00:03.0", "--opcode", "QUERY_ISSI", "--in-len", "8"}, "at least 16"},
+		{{"raw", "00:03.0", "--opcode", "QUERY_ISSI", "--in-full", "0100"}, "header alone"},
+		{{"raw", "00:03.0", "--opcode", "QUERY_ISSI", "--in-full", "010a0000000000000000000000000000"}, "does not match"},
+		{{"esw", "watch", "00:03.0", "--event", "NOPE"}, "unknown event"},
+		{{"esw", "watch", "00:03.0", "--timeout", "soon"}, "seconds"},
+		{{"stats", "00:03.0", "-j", "-j"}, "given twice"},
+		{{"list", "-x"}, "unknown option"},
+	};
+	for (const Case &c : cases) {
+		Result r = cli(c.args);
+		std::string what = c.args[0] + (c.args.size() > 1 ? " " + c.args[1] : "");
+		EXPECT_EQ(r.rc, 1) << what << ": " << r.err;
+		EXPECT_NE(r.err.find(c.msg), std::string::npos) << what << ": " << r.err;
+	}
+}
+
+TEST_F(DevDir, DeviceMissingExitsTwo)
+{
+	for (std::vector<std::string> args : {
+		     std::vector<std::string>{"info", "0000:00:09.0"},
+		     {"caps", "00:09.0"},
+		     {"stats", "00:09.0", "-j"},
+		     {"dct", "session", "00:09.0"},
+		     {"probe", "00:09.0"},
+		     {"raw", "00:09.0", "--opcode", "QUERY_ISSI"},
+	     }) {
+		Result r = cli(args);
+		EXPECT_EQ(r.rc, 2) << args[0];
+		EXPECT_NE(r.err.find("no cxprm device 0000:00:09.0"), std::string::npos) << r.err;
+		EXPECT_NE(r.err.find("is it bound"), std::string::npos) << r.err;
+		EXPECT_NE(r.err.find("README"), std::string::npos) << r.err;
+		EXPECT_TRUE(r.out.empty());
+	}
+	Result p = cli({"info", dir_ + "/nothing"});
+	EXPECT_EQ(p.rc, 2);
+	EXPECT_NE(p.err.find("no cxprm device at"), std::string::npos);
+}
+
+TEST_F(DevDir, NotACxprmDevice)
+{
+	std::ofstream(dir_ + "/0000:00:04.0") << "just a file\n";
+	Result r = cli({"info", "00:04.0"});
+	EXPECT_EQ(r.rc, 2);
+	EXPECT_NE(r.err.find("ENOTTY"), std::string::npos) << r.err;
+	EXPECT_NE(r.err.find("not a cxprm device"), std::string::npos) << r.err;
+}
+
+// ---- against fake devices ---------------------------------------------------
+
+TEST_F(DevDir, ListEmptyAndWithDevices)
+{
+	Result e = cli({"list", "-j"});
+	EXPECT_EQ(e.rc, 0);
+	EXPECT_EQ(e.json().kind(), Json::Kind::ARR);
+	EXPECT_EQ(e.json().size(), 0u);
+
+	fake("0000:00:03.0");
+	fake("0000:00:04.0", "profile=connectx5\n");
+	Result r = cli({"list", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json j = r.json();
+	ASSERT_EQ(j.size(), 2u);
+	EXPECT_EQ(j.items()[0].get("pci_addr")->as_str(), "0000:00:03.0");
+	EXPECT_EQ(j.items()[0].get("model")->as_str(), "ConnectX-7");
+	EXPECT_EQ(j.items()[1].get("model")->as_str(), "ConnectX-5");
+	EXPECT_EQ(j.items()[1].get("fw_version")->as_str(), "16.35.2000");
+	EXPECT_EQ(j.items()[0].get("state")->as_str(), "UP");
+	Result t = cli({"list"});
+	EXPECT_EQ(t.rc, 0);
+	EXPECT_NE(t.out.find("PCI ADDRESS"), std::string::npos);
+	EXPECT_NE(t.out.find("28.39.1002"), std::string::npos);
+}
+
+TEST_F(DevDir, Info)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"info", "00:03.0", "--json"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json j = r.json();
+	const char *keys[] = {"pci_addr", "dev_name", "path", "pci_id", "vendor_id", "device_id", "model",
+			      "fw_version", "cmdif_rev", "state", "state_code", "flags", "cmdq_entries",
+			      "cmdq_log_stride", "issi", "health_syndrome", "health", "pages_given",
+			      "pages_reclaimed", "commands", "async_eqn"};
+	ASSERT_EQ(j.members().size(), sizeof(keys) / sizeof(keys[0]));
+	for (size_t i = 0; i < j.members().size(); i++)
+		EXPECT_EQ(j.members()[i].first, keys[i]); // stable order
+	EXPECT_EQ(j.get("pci_id")->as_str(), "15b3:1021");
+	EXPECT_EQ(j.get("flags")->items()[0].as_str(), "EMULATED");
+	EXPECT_TRUE(j.get("async_eqn")->is_null());
+	Result t = cli({"info", dir_ + "/0000:00:03.0"}); // by path
+	EXPECT_EQ(t.rc, 0);
+	EXPECT_NE(t.out.find("firmware:"), std::string::npos);
+}
+
+TEST_F(DevDir, CapsGeneralEveryFieldAndOtherTypes)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"caps", "00:03.0", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json j = r.json();
+	EXPECT_EQ(j.get("cap_type")->as_str(), "GENERAL");
+	EXPECT_EQ(j.get("mode")->as_str(), "CUR");
+	EXPECT_EQ(j.get("layout")->as_str(), "cmd_hca_cap");
+	EXPECT_EQ(j.get("status")->get("status")->as_str(), "OK");
+	ASSERT_EQ(j.get("fields")->size(), (size_t)prm::cmd_hca_cap::nfields);
+	EXPECT_EQ(j.get("fields")->get("dct")->as_uint(), 1u);
+	EXPECT_EQ(j.get("fields")->get("log_max_qp")->as_uint(), 20u); // the ConnectX-7 profile
+	EXPECT_EQ(j.get("image"), nullptr);
+
+	Json m = cli({"caps", "00:03.0", "--max", "-j"}).json();
+	EXPECT_EQ(m.get("mode")->as_str(), "MAX");
+
+	Json n = cli({"caps", "00:03.0", "--type", "nvmf", "-j"}).json();
+	EXPECT_EQ(n.get("layout")->as_str(), "nvmf_cap");
+	EXPECT_EQ(n.get("fields")->get("frontend_namespace_context")->as_uint(), 1u);
+
+	Json e = cli({"caps", "00:03.0", "--type", "eth", "-j"}).json();
+	EXPECT_TRUE(e.get("layout")->is_null());
+	EXPECT_EQ(e.get("image")->size(), 256u); // 4096 bytes, 16 a line
+
+	Result t = cli({"caps", "00:03.0", "--nonzero"});
+	EXPECT_EQ(t.rc, 0);
+	EXPECT_NE(t.out.find("layout cmd_hca_cap"), std::string::npos);
+	EXPECT_EQ(t.out.find(": 0\n"), std::string::npos);
+}
+
+TEST_F(DevDir, FirmwareErrorExitsThreeWithStatusAndSyndrome)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"caps", "00:03.0", "--type", "0x77"});
+	EXPECT_EQ(r.rc, 3);
+	EXPECT_NE(r.err.find("BAD_PARAM_ERR (0x03)"), std::string::npos) << r.err;
+	EXPECT_NE(r.err.find("bad parameter"), std::string::npos) << r.err; // the sentence
+	EXPECT_NE(r.err.find("syndrome 0xe3010008"), std::string::npos) << r.err;
+	EXPECT_NE(r.err.find("emulator QUERY_CAP_BAD_TYPE"), std::string::npos) << r.err;
+	Result j = cli({"caps", "00:03.0", "--type", "0x77", "-j"});
+	EXPECT_EQ(j.rc, 3);
+	Json st = *j.json().get("status");
+	EXPECT_EQ(st.get("status")->as_str(), "BAD_PARAM_ERR");
+	EXPECT_EQ(st.get("status_code")->as_uint(), 3u);
+	EXPECT_EQ(st.get("syndrome")->as_uint(), 0xe3010008u);
+	EXPECT_EQ(st.get("syndrome_name")->as_str(), "emulator:QUERY_CAP_BAD_TYPE");
+}
+
+TEST_F(DevDir, PermissionMessagesNameTheCapability)
+{
+	fake("0000:00:03.0", "net_admin=0\n");
+	Result r = cli({"caps", "00:03.0"});
+	EXPECT_EQ(r.rc, 2);
+	EXPECT_NE(r.err.find("EPERM"), std::string::npos) << r.err;
+	EXPECT_NE(r.err.find("needs CAP_NET_ADMIN"), std::string::npos) << r.err;
+	EXPECT_EQ(cli({"info", "00:03.0"}).rc, 0); // INFO needs no capability
+
+	fake("0000:00:04.0");
+	Result w = cli({"raw", "00:04.0", "--opcode", "ALLOC_UAR"});
+	EXPECT_EQ(w.rc, 2);
+	EXPECT_NE(w.err.find("CAP_SYS_RAWIO"), std::string::npos) << w.err;
+	EXPECT_NE(w.err.find("allow_raw_write=1"), std::string::npos) << w.err;
+}
+
+TEST_F(DevDir, NvmfNamespace)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"nvmf", "ns", "00:03.0", "--xrq", "0x80", "--nsid", "1", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json c = *r.json().get("counters");
+	EXPECT_EQ(c.get("read_cmds")->as_uint(), 10u);
+	EXPECT_EQ(c.get("write_cmds")->as_uint(), 5u);
+	EXPECT_EQ(c.get("read_blocks")->as_uint(), 80u);
+	Result bad = cli({"nvmf", "ns", "00:03.0", "--xrq", "0x80", "--nsid", "9"});
+	EXPECT_EQ(bad.rc, 3);
+	EXPECT_NE(bad.err.find("NVMF_NS_UNKNOWN_QUERY"), std::string::npos) << bad.err;
+	EXPECT_NE(cli({"nvmf", "ns", "00:03.0", "--xrq", "0x80", "--nsid", "1"}).out.find("read commands"),
+		  std::string::npos);
+}
+
+TEST_F(DevDir, EswFunctionsAndWatch)
+{
+	fake("0000:00:03.0", "esw_events=2\n");
+	Result f = cli({"esw", "functions", "00:03.0", "-j"});
+	ASSERT_EQ(f.rc, 0) << f.err;
+	EXPECT_EQ(f.json().get("functions")->get("host_total_vfs")->as_uint(), 16u);
+	EXPECT_EQ(f.json().get("functions")->get("host_pci_bus")->as_uint(), 0x41u);
+
+	Result w = cli({"esw", "watch", "00:03.0", "--count", "2", "--timeout", "5", "-j"});
+	ASSERT_EQ(w.rc, 0) << w.err;
+	std::vector<Json> ev = w.lines();
+	ASSERT_EQ(ev.size(), 2u);
+	for (size_t i = 0; i < 2; i++) {
+		EXPECT_EQ(ev[i].get("type")->as_str(), "ESW_FUNCTIONS_CHANGED");
+		EXPECT_EQ(ev[i].get("type_code")->as_uint(), 0x0eu);
+		EXPECT_GT(ev[i].get("timestamp_ns")->as_uint(), 0u);
+		EXPECT_EQ(ev[i].get("esw")->get("functions")->get("host_num_of_vfs")->as_uint(), i + 1);
+	}
+	Result h = cli({"esw", "watch", "00:03.0", "--count", "1", "--timeout", "5"});
+	ASSERT_EQ(h.rc, 0) << h.err;
+	EXPECT_NE(h.out.find("ESW_FUNCTIONS_CHANGED (0xe)"), std::string::npos) << h.out;
+	EXPECT_NE(h.out.find("host VFs"), std::string::npos) << h.out;
+
+	fake("0000:00:04.0");
+	Result t = cli({"esw", "watch", "00:04.0", "--count", "1", "--timeout", "0.1"});
+	EXPECT_EQ(t.rc, 4);
+	EXPECT_NE(t.err.find("timed out"), std::string::npos);
+	EXPECT_EQ(cli({"esw", "watch", "00:04.0", "--timeout", "0.1"}).rc, 0); // no --count: a timeout is the end
+}
+
+TEST_F(DevDir, DctLifecycleInOneProcess)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"dct", "create", "00:03.0", "--pd", "1", "--cqn", "2", "--srqn", "3", "--mtu", "4096",
+			"--rre", "--key", "0x1122334455667788", "--then", "query,drain,wait,query,destroy", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	std::vector<Json> ops = r.lines();
+	ASSERT_EQ(ops.size(), 6u);
+	const char *names[] = {"create", "query", "drain", "wait", "query", "destroy"};
+	for (size_t i = 0; i < 6; i++)
+		EXPECT_EQ(ops[i].get("op")->as_str(), names[i]);
+	uint64_t dctn = ops[0].get("dctn")->as_uint();
+	EXPECT_EQ(dctn, 0x1000u);
+	const Json &ctx = *ops[1].get("context");
+	EXPECT_EQ(ctx.get("state")->as_str(), "ACTIVE");
+	EXPECT_EQ(ctx.get("mtu")->as_uint(), 4096u);
+	EXPECT_EQ(ctx.get("pd")->as_uint(), 1u);
+	EXPECT_EQ(ctx.get("dc_access_key")->as_str(), "0x1122334455667788");
+	EXPECT_TRUE(ctx.get("rre")->kind() == Json::Kind::BOOL);
+	EXPECT_EQ(ops[3].get("via")->as_str(), "event");
+	EXPECT_EQ(ops[3].get("event")->get("fields")->get("dct_number")->as_uint(), dctn);
+	EXPECT_EQ(ops[4].get("context")->get("state")->as_str(), "DRAINED");
+	EXPECT_TRUE(r.err.empty()) << r.err; // nothing left alive
+
+	// Human output, DCT left alive: the tool says the driver destroys it.
+	Result h = cli({"dct", "create", "00:03.0", "--pd", "1", "--cqn", "2", "--srqn", "3"});
+	ASSERT_EQ(h.rc, 0) << h.err;
+	EXPECT_NE(h.out.find("created DCT 0x1000"), std::string::npos) << h.out;
+	EXPECT_NE(h.err.find("destroys 1 DCT(s)"), std::string::npos) << h.err;
+}
+
+TEST_F(DevDir, DctSessionFromStdin)
+{
+	fake("0000:00:03.0");
+	std::string script = "# a session\n"
+			     "create --pd 1 --cqn 2 --srqn 3\n"
+			     "create --pd 1 --cqn 2 --srqn 3 --mtu 256\n"
+			     "query @2\n"
+			     "drain last\n"
+			     "wait last --timeout 5\n"
+			     "destroy 0x1001\n"
+			     "destroy @1\n";
+	Result r = cli({"dct", "session", "00:03.0", "-j"}, script);
+	ASSERT_EQ(r.rc, 0) << r.err;
+	std::vector<Json> ops = r.lines();
+	ASSERT_EQ(ops.size(), 7u);
+	EXPECT_EQ(ops[1].get("dctn")->as_uint(), 0x1001u);
+	EXPECT_EQ(ops[2].get("context")->get("mtu")->as_uint(), 256u);
+	EXPECT_EQ(ops[6].get("dctn")->as_uint(), 0x1000u);
+
+	// Stops at the first failure (exit code of that failure) ...
+	Result s = cli({"dct", "session", "00:03.0"}, "create --pd 1 --cqn 2\nquery last\n");
+	EXPECT_EQ(s.rc, 3); // srqn 0: the emulator refuses (DCT_BAD_SRQN)
+	EXPECT_NE(s.err.find("line 1"), std::string::npos) << s.err;
+	EXPECT_NE(s.err.find("DCT_BAD_SRQN"), std::string::npos) << s.err;
+	EXPECT_EQ(s.err.find("line 2"), std::string::npos) << s.err;
+	// ... unless --keep-going.
+	Result k = cli({"dct", "session", "00:03.0", "--keep-going"}, "frob\nquery 5\ncreate --pd 1 --cqn 2 --srqn 1\n");
+	EXPECT_EQ(k.rc, 1);
+	EXPECT_NE(k.err.find("line 1: unknown operation"), std::string::npos) << k.err;
+	EXPECT_NE(k.err.find("line 2:"), std::string::npos) << k.err;
+	EXPECT_NE(k.out.find("created DCT"), std::string::npos);
+}
+
+TEST_F(DevDir, DctOfAnotherFileIsENOENTWithExplanation)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"dct", "query", "00:03.0", "0x1000"});
+	EXPECT_EQ(r.rc, 2);
+	EXPECT_NE(r.err.find("ENOENT"), std::string::npos) << r.err;
+	EXPECT_NE(r.err.find("dct session"), std::string::npos) << r.err;
+	EXPECT_EQ(cli({"dct", "destroy", "00:03.0", "0x1000"}).rc, 2);
+	EXPECT_EQ(cli({"dct", "drain", "00:03.0", "4096"}).rc, 2);
+}
+
+TEST_F(DevDir, DctKeepOpenHoldsThenReleases)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"dct", "create", "00:03.0", "--pd", "1", "--cqn", "2", "--srqn", "3", "--keep-open",
+			"--hold", "0.2", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	EXPECT_EQ(r.lines().size(), 1u);
+	EXPECT_NE(r.err.find("holding the device file open"), std::string::npos) << r.err;
+}
+
+TEST_F(DevDir, RawQueryWithSetDecodeAndDump)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"raw", "00:03.0", "--opcode", "QUERY_HCA_CAP", "--op-mod", "1", "--dump", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json j = r.json();
+	EXPECT_EQ(j.get("inlen")->as_uint(), 16u);
+	EXPECT_EQ(j.get("outlen")->as_uint(), (uint64_t)prm::query_hca_cap_out::size_bytes);
+	EXPECT_EQ(j.get("decoder")->as_str(), "core");
+	EXPECT_EQ(j.get("decoded")->get("log_max_qp")->as_uint(), 20u);
+	EXPECT_EQ(j.get("output_header")->get("status")->as_uint(), 0u);
+	const Json &d = *j.get("dump");
+	EXPECT_EQ(d.get("in_blocks")->as_uint(), 0u);
+	EXPECT_EQ(d.get("out_blocks")->as_uint(), 8u); // 4112 - 16 inline = 8 x 512
+	EXPECT_EQ(d.get("output_mailboxes")->size(), 8u);
+	EXPECT_EQ(d.get("entry_posted")->get("fields")->get("type")->as_uint(), 7u);
+	EXPECT_EQ(d.get("entry_completed")->get("fields")->get("ownership")->as_uint(), 0u);
+	EXPECT_EQ(d.get("output_mailboxes")->items()[7].get("control")->get("block_number")->as_uint(), 7u);
+
+	// --set by field name: QUERY_NVMF_NAMESPACE_CONTEXT of the attached namespace.
+	Result n = cli({"raw", "00:03.0", "--opcode", "QUERY_NVMF_NAMESPACE_CONTEXT", "--set", "xrqn=0x80", "--set",
+			"frontend_namespace=1", "-j"});
+	ASSERT_EQ(n.rc, 0) << n.err;
+	EXPECT_EQ(n.json().get("decoded")->get("num_read_cmd")->as_uint(), 10u);
+	// --in: bytes from dword 2 on (xrqn, then frontend_namespace).
+	Result i = cli({"raw", "00:03.0", "--opcode", "QUERY_NVMF_NAMESPACE_CONTEXT", "--in", "00000080 00000001", "-j"});
+	ASSERT_EQ(i.rc, 0) << i.err;
+	EXPECT_EQ(i.json().get("input")->items()[0].as_str(), "07280000000000000000008000000001");
+	// --in-full: the same command whole.
+	Result f = cli({"raw", "00:03.0", "--in-full", "07280000000000000000008000000001", "-j"});
+	ASSERT_EQ(f.rc, 0) << f.err;
+	EXPECT_EQ(f.json().get("opcode_name")->as_str(), "QUERY_NVMF_NAMESPACE_CONTEXT");
+
+	// Human output with a bad firmware status: everything printed, exit 3.
+	Result b = cli({"raw", "00:03.0", "--opcode", "QUERY_DCT", "--set", "dctn=0x42", "--dump"});
+	EXPECT_EQ(b.rc, 3);
+	EXPECT_NE(b.out.find("BAD_RES_ERR"), std::string::npos) << b.out;
+	EXPECT_NE(b.out.find("queue entry as completed:"), std::string::npos) << b.out;
+	EXPECT_NE(b.err.find("DCT_UNKNOWN_QUERY"), std::string::npos) << b.err;
+}
+
+TEST_F(DevDir, RawWriteNeedsTheModuleParameter)
+{
+	fake("0000:00:03.0", "allow_raw_write=1\n");
+	Result r = cli({"raw", "00:03.0", "--opcode", "ALLOC_UAR", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	EXPECT_EQ(r.json().get("decoder")->as_str(), "core");
+	EXPECT_NE(r.json().get("decoded")->get("uar"), nullptr);
+}
+
+TEST_F(DevDir, Stats)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"stats", "00:03.0", "-j"});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json j = r.json();
+	EXPECT_GT(j.get("total")->as_uint(), 5u); // bring-up commands
+	bool caps = false;
+	for (const Json &o : j.get("opcodes")->items())
+		if (o.get("name")->as_str() == "QUERY_HCA_CAP") {
+			caps = true;
+			EXPECT_GE(o.get("count")->as_uint(), 2u);
+			EXPECT_GE(o.get("lat_max_ns")->as_uint(), o.get("lat_min_ns")->as_uint());
+		}
+	EXPECT_TRUE(caps);
+	Result t = cli({"stats", "00:03.0"});
+	EXPECT_NE(t.out.find("INIT_HCA"), std::string::npos);
+}
+
+TEST_F(DevDir, ProbeIsDiffable)
+{
+	fake("0000:00:03.0");
+	Result a = cli({"probe", "00:03.0", "--xrq", "0x80", "--nsid", "1", "-j"});
+	ASSERT_EQ(a.rc, 0) << a.err;
+	Result b = cli({"probe", "00:03.0", "--xrq", "0x80", "--nsid", "1", "-j"});
+	EXPECT_EQ(a.out, b.out); // nothing that changes between runs
+	Json j = a.json();
+	EXPECT_EQ(j.get("device")->get("fw_version")->as_str(), "28.39.1002");
+	const Json &cmds = *j.get("commands");
+	ASSERT_EQ(cmds.size(), 6u);
+	EXPECT_EQ(cmds.items()[2].get("name")->as_str(), "query_hca_cap_general_cur");
+	EXPECT_EQ(cmds.items()[2].get("output")->size(), (size_t)prm::query_hca_cap_out::size_bytes / 16);
+	EXPECT_EQ(cmds.items()[3].get("decoded")->get("cap_mode")->as_str(), "MAX");
+	EXPECT_EQ(cmds.items()[4].get("params")->get("xrqn")->as_uint(), 0x80u);
+	EXPECT_EQ(cmds.items()[4].get("decoded")->get("num_read_cmd")->as_uint(), 10u);
+	EXPECT_EQ(cmds.items()[2].get("status")->get("latency_ns"), nullptr);
+	EXPECT_EQ(a.out.find("latency"), std::string::npos);
+
+	Json l = cli({"probe", "00:03.0", "--xrq", "0x80", "-j", "--with-latency"}).json();
+	EXPECT_NE(l.get("commands")->items()[0].get("status")->get("latency_ns"), nullptr);
+
+	// Default xrq 0 does not exist here: reported, exit 3.
+	Result d = cli({"probe", "00:03.0"});
+	EXPECT_EQ(d.rc, 3);
+	EXPECT_NE(d.out.find("NVMF_BAD_XRQN"), std::string::npos) << d.out;
+	EXPECT_NE(d.out.find("| log_max_qp:"), std::string::npos) << d.out; // decoding next to the hex
+	EXPECT_EQ(cli({"probe", "00:03.0", "--no-nvmf", "--no-esw", "-j"}).json().get("commands")->size(), 4u);
+}
+
+} // namespace

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// A fake cxprm device for the host tests: the UAPI of
+// include/uapi/linux/cxprm.h served in-process by the core (cxprm_core,
+// bring-up, typed commands, the raw engine with capture) over the firmware
+// emulator.  It models the contract the header documents (fw status in
+// cxprm_cmd_status with ioctl 0, DCTs owned by the file, event records with
+// poll/read, privileges), NOT the kernel driver: the real thing is tested in
+// the QEMU guest.
+//
+// A device is a regular file in $CXPRM_DEV_DIR whose first line is
+// "cxprm-fake", followed by optional key=value lines:
+//   profile=connectx5|connectx7   (default connectx7)
+//   net_admin=0                   every CAP_NET_ADMIN operation: EPERM
+//   allow_raw_write=1             raw non-query opcodes allowed (else EPERM)
+//   esw_events=N                  the eswitch changes N times (host VFs 1..N),
+//                                 one ESW_FUNCTIONS_CHANGED every 20 ms of polling
+//   nvmf_ns=XRQN:NSID             attach this namespace at bring-up (default:
+//                                 the profile's first XRQ, nsid 1) with some I/O
+// Any other file: every ioctl fails with ENOTTY (not a cxprm device).
+#pragma once
+
+#include <cstddef>
+#include <poll.h>
+#include <sys/types.h>
+
+namespace cxprm::tool::fake {
+
+// Called by the fake sys layer for an fd whose file says "cxprm-fake".
+void attach(int fd, const char *path);
+void detach(int fd);
+bool is_fake(int fd);
+int ioctl(int fd, unsigned long req, void *arg);
+ssize_t read(int fd, void *buf, size_t n);
+// revents for a fake fd after waiting up to timeout_ms (< 0: forever).
+int poll_one(int fd, int timeout_ms, short *revents);
+
+} // namespace cxprm::tool::fake
