@@ -386,8 +386,9 @@ static bool cxprm_teardown(struct cxprm_dev *cx)
 	if (!rep.steps)
 		return false;	/* bring-up had failed: nothing was up */
 	if (rep.err)
-		dev_warn(dev, "teardown: a step failed with %s (%d), see the trace in debugfs health before unbinding\n",
-			 cxprm_core_err_name(rep.err), rep.err);
+		dev_warn(dev, "teardown: %s failed with %s (%d)\n",
+			 rep.failed_step, cxprm_core_err_name(rep.err),
+			 rep.err);
 	dev_info(dev, "pages given %llu reclaimed %llu (freed unreturned %llu, stranded %llu)\n",
 		 (unsigned long long)rep.pages_given,
 		 (unsigned long long)rep.pages_reclaimed,

@@ -189,7 +189,7 @@ void text_caps(cxprm_core *c, Text &t)
 	t.str("max\n");
 #define CXPRM_CAPI_CAP_(name, off, width)                 \
 	col(t, #name, 40);                                \
-	if ((width) > 16) {                               \
+	if ((width) > 32) {                               \
 		col_hex(t, cur.name, 20);                 \
 		t.hex(max.name);                          \
 	} else {                                          \
@@ -401,18 +401,17 @@ void text_pages(cxprm_core *c, Text &t)
 		t.str("chunk        ").dec(p.chunk_pages()).str(" pages per MANAGE_PAGES\n");
 		if (c->dev.state() == DeviceState::STRANDED)
 			t.str("state        STRANDED (teardown could not get them back)\n");
-		return;
+	} else if (!c->torn_down) {
+		t.str("no pages lent (device not up)\n");
 	}
 	if (c->torn_down) {
 		const cxprm_core_teardown_report &r = c->last_teardown;
-		t.str("pages at the last teardown\n");
+		t.str("at the last teardown\n");
 		t.str("given        ").dec(r.pages_given).chr('\n');
 		t.str("reclaimed    ").dec(r.pages_reclaimed).chr('\n');
 		t.str("freed        ").dec(r.pages_freed).str(" (never returned)\n");
 		t.str("stranded     ").dec(r.pages_stranded).chr('\n');
-		return;
 	}
-	t.str("no pages lent (device not up)\n");
 }
 
 void text_trace(cxprm_core *c, Text &t)
@@ -431,7 +430,10 @@ void text_trace(cxprm_core *c, Text &t)
 			t.str("status ").str(cmd_status_name(s.status)).chr(' ');
 		if (s.syndrome)
 			t.str("syndrome ").hex(s.syndrome, 8).chr(' ');
-		t.str("value ").sdec(s.value).chr('\n');
+		t.str("value ").sdec(s.value);
+		if (s.value > 0xffff)
+			t.str(" (").hex((u64)s.value).chr(')');
+		t.chr('\n');
 	}
 	if (tr.dropped)
 		t.str("  (").dec(tr.dropped).str(" records dropped)\n");
@@ -549,6 +551,7 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 	c->dev.teardown();
 
 	cxprm_core_teardown_report r{};
+	r.failed_step = "";
 	r.pages_given = before.given;
 	r.pages_reclaimed = before.reclaimed;
 	r.pages_freed = before.forced_free;
@@ -559,8 +562,10 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 		if (s.step == Step::FREE_STRANDED_PAGES && s.err == OK && s.value > 0)
 			r.pages_freed += (u64)s.value;
 		/* A failed graceful teardown that force fixed still counts. */
-		if (s.err && !r.err && s.step != Step::QUERY_RECLAIM_PAGES)
+		if (s.err && !r.err && s.step != Step::QUERY_RECLAIM_PAGES) {
 			r.err = s.err;
+			r.failed_step = step_name(s.step);
+		}
 	}
 	r.pages_stranded = c->dev.stranded_pages();
 	r.steps = tr.n - from;

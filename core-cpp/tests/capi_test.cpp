@@ -354,6 +354,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	cxprm_core_teardown_report rep;
 	cxprm_core_teardown(core, &rep);
 	EXPECT_EQ(rep.err, 0);
+	EXPECT_STREQ(rep.failed_step, "");
 	EXPECT_EQ(rep.pages_given, 40u);
 	EXPECT_EQ(rep.pages_reclaimed, 40u);
 	EXPECT_EQ(rep.pages_freed, 0u);
@@ -443,6 +444,37 @@ TEST_F(CapiTest, FailedBringupKeepsTheTrace)
 	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_UP);
 	cxprm_core_teardown(core, &rep);
 	EXPECT_EQ(rep.pages_reclaimed, rep.pages_given);
+}
+
+TEST_F(CapiTest, DeadFirmwareStrandsPagesUntilReleased)
+{
+	cxprm_core_config cfg = quick_config();
+	ASSERT_EQ(cxprm_core_bringup(core, &cfg), 0);
+	ASSERT_EQ(start_events(), 0);
+	h.emu.faults().crash = true;
+	std::this_thread::sleep_for(std::chrono::milliseconds(20));
+	cxprm_core_info info;
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_ERROR);
+	EXPECT_EQ(info.health_syndrome, 1u);
+	std::vector<uint8_t> image(CXPRM_CORE_CAP_BYTES);
+	cxprm_core_result res;
+	EXPECT_EQ(cxprm_core_query_caps(core, 0, 0, image.data(), &res), -14); // EFAULT: dead firmware
+	EXPECT_NE(text(CXPRM_TEXT_HEALTH).find("FW_INTERNAL_ERR"), std::string::npos);
+
+	cxprm_core_teardown_report rep;
+	cxprm_core_teardown(core, &rep);
+	EXPECT_NE(rep.err, 0);
+	EXPECT_STRNE(rep.failed_step, "");
+	EXPECT_EQ(rep.pages_given, 32u);
+	EXPECT_EQ(rep.pages_reclaimed, 0u);
+	EXPECT_EQ(rep.pages_stranded, 32u);
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_ERROR);
+	EXPECT_NE(text(CXPRM_TEXT_PAGES).find("stranded     32"), std::string::npos) << text(CXPRM_TEXT_PAGES);
+	// The host reset the function: now the pages may go.
+	EXPECT_EQ(cxprm_core_release_stranded(core), 32u);
+	EXPECT_EQ(cxprm_core_release_stranded(core), 0u);
 }
 
 TEST_F(CapiTest, DestroyWhileUpTearsDown)

@@ -16,6 +16,8 @@
 
 #define EVENT_WAIT_MS 5000
 
+static void settle(int fd);
+
 FIXTURE(ev) {
 	int fd;
 	struct emuctl emu;
@@ -132,8 +134,11 @@ TEST_F(ev, esw_functions_changed)
 					      (unsigned long long)ev.timestamp_ns, (unsigned long long)t0);
 	EXPECT_GE(t1, ev.timestamp_ns) TH_LOG("timestamp %llu after the read %llu",
 					      (unsigned long long)ev.timestamp_ns, (unsigned long long)t1);
-	for (k = 0; k < 28; k++)
-		EXPECT_EQ(0, ev.data[k]) TH_LOG("data[%d] = 0x%x", k, ev.data[k]);
+	for (k = 0; k < 28; k++) {
+		uint8_t b = ev.data[k];
+
+		EXPECT_EQ(0, b) TH_LOG("data[%d] = 0x%x", k, b);
+	}
 	TH_LOG("ESW_FUNCTIONS_CHANGED seq %u after %llu us", ev.seq, (unsigned long long)(ev.timestamp_ns - t0) / 1000);
 
 	/* Nothing else queued. */

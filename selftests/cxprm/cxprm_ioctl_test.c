@@ -35,7 +35,7 @@ FIXTURE_TEARDOWN(dev)
 
 static int sysfs_hex(const char *bdf, const char *attr)
 {
-	char path[256], buf[32] = "";
+	char path[600], buf[32] = "";
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", bdf, attr);
@@ -54,7 +54,7 @@ TEST_F(dev, info_fields)
 {
 	const char *bdf = cxprm_bdf();
 	struct cxprm_info i;
-	char want[64];
+	char want[300];
 	unsigned int k;
 
 	memset(&i, 0xa5, sizeof(i));
@@ -84,8 +84,11 @@ TEST_F(dev, info_fields)
 
 	/* Reserved output is zero (the 0xa5 fill must be gone). */
 	EXPECT_EQ(0, i.reserved0);
-	for (k = 0; k < ARRAY_SIZE(i.reserved); k++)
-		EXPECT_EQ(0, i.reserved[k]) TH_LOG("reserved[%u] = 0x%x", k, i.reserved[k]);
+	for (k = 0; k < ARRAY_SIZE(i.reserved); k++) {
+		uint32_t r = i.reserved[k];
+
+		EXPECT_EQ(0, r) TH_LOG("reserved[%u] = 0x%x", k, r);
+	}
 
 	ASSERT_NE(NULL, self->prof) TH_LOG("unknown emulator profile (fw %u.%u.%u)",
 					   i.fw_major, i.fw_minor, i.fw_subminor);

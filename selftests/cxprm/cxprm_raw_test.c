@@ -11,13 +11,13 @@
 #include "kselftest_harness.h"
 #include "cxprm_test.h"
 
-FIXTURE(raw) {
+FIXTURE(raw_ioctl) {
 	int fd;
 	int allow_write;
 	const struct emu_profile *prof;
 };
 
-FIXTURE_SETUP(raw)
+FIXTURE_SETUP(raw_ioctl)
 {
 	struct cxprm_info i;
 
@@ -30,19 +30,19 @@ FIXTURE_SETUP(raw)
 	TH_LOG("allow_raw_write=%d", self->allow_write);
 }
 
-FIXTURE_TEARDOWN(raw)
+FIXTURE_TEARDOWN(raw_ioctl)
 {
 	if (self->fd >= 0)
 		close(self->fd);
 }
 
 /* Runs the body in a child process, which must exit cleanly. */
-#define IN_CHILD(body) do {							\
+#define IN_CHILD(...) do {							\
 	pid_t __pid = fork();							\
 	int __st = 0;								\
 	ASSERT_LE(0, __pid);							\
 	if (__pid == 0) {							\
-		body;								\
+		__VA_ARGS__;							\
 		_exit(_metadata->passed ? 0 : 1);				\
 	}									\
 	ASSERT_EQ(__pid, waitpid(__pid, &__st, 0));				\
@@ -57,7 +57,7 @@ static void query_caps_in(uint8_t *in, uint16_t type, int max)
 
 /* ----------------------------------------------------------- happy paths */
 
-TEST_F(raw, query_hca_cap_matches_typed)
+TEST_F(raw_ioctl, query_hca_cap_matches_typed)
 {
 	static uint8_t out[QUERY_HCA_CAP_OUT];
 	struct cxprm_caps *c = malloc(sizeof(*c));
@@ -86,7 +86,7 @@ TEST_F(raw, query_hca_cap_matches_typed)
 	free(c);
 }
 
-TEST_F(raw, query_adapter)
+TEST_F(raw_ioctl, query_adapter)
 {
 	uint8_t in[CMD_HDR], out[QUERY_ADAPTER_OUT];
 	struct cxprm_cmd_status st;
@@ -109,7 +109,7 @@ TEST_F(raw, query_adapter)
 	EXPECT_STREQ(self->prof->device_id == 0x1021 ? "MT_0000000834" : "MT_0000000008", psid);
 }
 
-TEST_F(raw, query_issi)
+TEST_F(raw_ioctl, query_issi)
 {
 	uint8_t out[QUERY_ISSI_OUT];
 	struct cxprm_cmd_status st;
@@ -123,7 +123,7 @@ TEST_F(raw, query_issi)
 }
 
 /* A firmware error is the ioctl's success, with status and syndrome. */
-TEST_F(raw, firmware_error_is_not_errno)
+TEST_F(raw_ioctl, firmware_error_is_not_errno)
 {
 	static uint8_t out[QUERY_HCA_CAP_OUT];
 	struct cxprm_cmd_status st;
@@ -142,7 +142,7 @@ TEST_F(raw, firmware_error_is_not_errno)
 }
 
 /* An opcode the firmware does not know: BAD_OP, still ioctl success (write scope). */
-TEST_F(raw, unknown_opcode)
+TEST_F(raw_ioctl, unknown_opcode)
 {
 	uint8_t in[CMD_HDR], out[CMD_HDR];
 	struct cxprm_cmd_status st;
@@ -163,7 +163,7 @@ TEST_F(raw, unknown_opcode)
 
 /* --------------------------------------------------------------- policy */
 
-TEST_F(raw, forbidden_opcodes_eperm)
+TEST_F(raw_ioctl, forbidden_opcodes_eperm)
 {
 	static const uint16_t forbidden[] = {
 		OP_ENABLE_HCA, OP_DISABLE_HCA, OP_INIT_HCA, OP_TEARDOWN_HCA, OP_MANAGE_PAGES,
@@ -187,7 +187,7 @@ TEST_F(raw, forbidden_opcodes_eperm)
 	EXPECT_EQ(CXPRM_STATE_UP, after.state);
 }
 
-TEST_F(raw, write_scope_follows_allow_raw_write)
+TEST_F(raw_ioctl, write_scope_follows_allow_raw_write)
 {
 	struct cxprm_cmd_status st;
 	long long n0 = stats_opcode_count(self->fd, OP_NOP);
@@ -207,7 +207,7 @@ TEST_F(raw, write_scope_follows_allow_raw_write)
 	}
 }
 
-TEST_F(raw, write_scope_needs_sys_rawio)
+TEST_F(raw_ioctl, write_scope_needs_sys_rawio)
 {
 	IN_CHILD({
 		struct cxprm_cmd_status st;
@@ -222,7 +222,7 @@ TEST_F(raw, write_scope_needs_sys_rawio)
 	});
 }
 
-TEST_F(raw, query_scope_needs_net_admin)
+TEST_F(raw_ioctl, query_scope_needs_net_admin)
 {
 	IN_CHILD({
 		struct cxprm_cmd_status st;
@@ -236,7 +236,7 @@ TEST_F(raw, query_scope_needs_net_admin)
 
 /* -------------------------------------------------------------- lengths */
 
-TEST_F(raw, lengths_out_of_range)
+TEST_F(raw_ioctl, lengths_out_of_range)
 {
 	static uint8_t in[CXPRM_RAW_MAX + 64], out[CXPRM_RAW_MAX + 64];
 	const struct {
@@ -260,7 +260,7 @@ TEST_F(raw, lengths_out_of_range)
 }
 
 /* The limits themselves work: 64 mailbox blocks each way. */
-TEST_F(raw, lengths_at_limits)
+TEST_F(raw_ioctl, lengths_at_limits)
 {
 	static uint8_t in[CXPRM_RAW_MAX], out[CXPRM_RAW_MAX];
 	struct cxprm_cmd_status st;
@@ -282,7 +282,7 @@ TEST_F(raw, lengths_at_limits)
 
 /* ------------------------------------------------------ pointers, flags */
 
-TEST_F(raw, bad_pointers_efault)
+TEST_F(raw_ioctl, bad_pointers_efault)
 {
 	uint8_t in[CMD_HDR], out[QUERY_ISSI_OUT], dump[4096];
 	struct cxprm_raw_cmd r;
@@ -318,7 +318,7 @@ TEST_F(raw, bad_pointers_efault)
 	EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_RAW, &r)) TH_LOG("%s", strerror(errno));
 }
 
-TEST_F(raw, unknown_flags_einval)
+TEST_F(raw_ioctl, unknown_flags_einval)
 {
 	uint8_t in[CMD_HDR], out[QUERY_ISSI_OUT];
 	struct cxprm_raw_cmd r;
@@ -371,7 +371,7 @@ static void check_block(struct __test_metadata *_metadata, const uint8_t *b, uin
 		EXPECT_EQ(0, memcmp(b, data, len)) TH_LOG("block %u data", i);
 }
 
-TEST_F(raw, dump_output_blocks)
+TEST_F(raw_ioctl, dump_output_blocks)
 {
 	static uint8_t out[QUERY_HCA_CAP_OUT];
 	size_t cap = sizeof(struct cxprm_raw_dump) + 16 * CXPRM_MAILBOX_BYTES;
@@ -414,7 +414,7 @@ TEST_F(raw, dump_output_blocks)
 	free(dump);
 }
 
-TEST_F(raw, dump_input_blocks)
+TEST_F(raw_ioctl, dump_input_blocks)
 {
 	uint32_t inlen = 16 + 2 * 512 + 10; /* 3 input blocks */
 	uint8_t *in = calloc(1, inlen), out[QUERY_ISSI_OUT];
@@ -452,7 +452,7 @@ TEST_F(raw, dump_input_blocks)
 	free(dump);
 }
 
-TEST_F(raw, dump_truncated_never_overflows)
+TEST_F(raw_ioctl, dump_truncated_never_overflows)
 {
 	static uint8_t out[QUERY_HCA_CAP_OUT];
 	const uint32_t lens[] = { sizeof(struct cxprm_raw_dump) + 2 * CXPRM_MAILBOX_BYTES,
@@ -497,7 +497,7 @@ TEST_F(raw, dump_truncated_never_overflows)
 	free(dump);
 }
 
-TEST_F(raw, no_dump_without_flag)
+TEST_F(raw_ioctl, no_dump_without_flag)
 {
 	uint8_t in[CMD_HDR], out[QUERY_ISSI_OUT], dump[2048];
 	struct cxprm_raw_cmd r;

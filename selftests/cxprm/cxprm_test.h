@@ -195,7 +195,7 @@ static inline void cmd_hdr(void *in, size_t inlen, uint16_t opcode, uint16_t op_
 /* The PCI address under test: $CXPRM_BDF, else the only /dev/cxprm entry. */
 static inline const char *cxprm_bdf(void)
 {
-	static char bdf[64];
+	static char bdf[256];
 	const char *e = getenv("CXPRM_BDF");
 	struct dirent *d;
 	DIR *dir;
@@ -219,7 +219,7 @@ static inline const char *cxprm_bdf(void)
 
 static inline const char *cxprm_dev_path(void)
 {
-	static char path[128];
+	static char path[300];
 	const char *bdf = cxprm_bdf();
 
 	if (!bdf)
@@ -435,7 +435,7 @@ static inline void emuctl_wr(struct emuctl *e, uint32_t off, uint32_t v)
  */
 static inline int emuctl_open(struct emuctl *e, const char *bdf)
 {
-	char path[256];
+	char path[300];
 	struct stat sb;
 	void *m;
 	int fd;

@@ -100,6 +100,7 @@ struct cxprm_core_teardown_report {
 	cxprm_u64 pages_stranded;  /* still lent: see cxprm_core_release_stranded() */
 	cxprm_s32 err;             /* first teardown step that failed, or 0 */
 	cxprm_u32 steps;           /* trace records the teardown added */
+	const char *failed_step;   /* its name ("TEARDOWN_GRACEFUL"...), or "" */
 };
 
 /* QUERY_NVMF_NAMESPACE_CONTEXT counters. */

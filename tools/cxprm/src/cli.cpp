@@ -197,8 +197,12 @@ std::string usage_text(const CommandSpec &spec)
 	std::ostringstream o;
 	o << "usage: cxprm " << spec.name << (spec.synopsis[0] ? " " : "") << spec.synopsis << "\n\n"
 	  << spec.summary << "\n";
-	if (spec.description)
-		o << "\n" << spec.description << (spec.description[0] ? "\n" : "");
+	if (spec.description && spec.description[0]) {
+		std::string d = spec.description;
+		while (!d.empty() && d.back() == '\n')
+			d.pop_back();
+		o << "\n" << d << "\n";
+	}
 	std::vector<const Opt *> all;
 	for (const Opt &op : spec.opts)
 		all.push_back(&op);

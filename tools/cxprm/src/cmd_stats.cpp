@@ -57,7 +57,7 @@ int run(Ctx &ctx, const Args &args)
 	DevFile f(p);
 	std::vector<cxprm_opcode_stats> v;
 	cxprm_stats s;
-	for (uint32_t cap = 256;; cap *= 2) {
+	for (uint32_t cap = 1024;; cap *= 2) { // the driver tracks far fewer opcodes
 		v.assign(cap, cxprm_opcode_stats{});
 		std::memset(&s, 0, sizeof(s));
 		s.capacity = cap;

@@ -154,9 +154,9 @@ DevFile::DevFile(const DevPath &where) : where_(where)
 		std::string dir = dev_dir();
 		if (where.path.rfind(dir + "/", 0) != 0)
 			throw OsError("no cxprm device at " + where.path + ": no such file");
-		std::string m = "no cxprm device " + where.bdf + ": " + where.path + " does not exist; is it bound to cxprm? ";
+		std::string m = "no cxprm device " + where.bdf + " (" + where.path + " does not exist): is it bound to cxprm? ";
 		if (!exists(dir))
-			m += "(" + dir + " does not exist: is the module loaded?) ";
+			m += dir + " does not exist either: is the module loaded? ";
 		throw OsError(m + kSeeReadme);
 	}
 	if (err == EACCES || err == EPERM)

@@ -313,8 +313,13 @@ std::string event_line(const cxprm_event &e)
 	if (e.sub_type)
 		s += " sub " + hex_num(e.sub_type);
 	if (const prm::LayoutDesc *l = event_layout(e.type)) {
-		for (const FieldValue &v : decode_fields(*l, e.data, sizeof(e.data)))
-			s += std::string(" ") + v.field->name + "=" + v.text;
+		// Object numbers and ids in hex (as the tool prints DCT numbers), counts in decimal.
+		for (const FieldValue &v : decode_fields(*l, e.data, sizeof(e.data))) {
+			std::string n = v.field->name;
+			bool id = n.find("number") != std::string::npos || n.find("_id") != std::string::npos ||
+				  n.find("vector") != std::string::npos;
+			s += " " + n + "=" + (id && v.json.kind() == Json::Kind::UINT ? hex_num(v.json.as_uint()) : v.text);
+		}
 	} else {
 		bool zero = true;
 		for (uint8_t b : e.data)

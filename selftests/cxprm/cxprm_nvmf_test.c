@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CXPRM_IOC_NVMF_NS on an attached namespace.  The UAPI has no attach
+ * ioctl, so the namespace is attached with CXPRM_IOC_RAW
+ * ATTACH_NVMF_NAMESPACE (write scope: needs allow_raw_write=1 and
+ * CAP_SYS_RAWIO) and detached the same way.  The emulator's control page
+ * simulates I/O (CXPRM_EMUD_CMD_NVMF_IO); its automatic I/O tick, when on,
+ * moves the counters too.
+ */
+#define _GNU_SOURCE
+#include "kselftest_harness.h"
+#include "cxprm_test.h"
+
+#define NSID 0x2a
+
+/* SKIP in FIXTURE_SETUP does not stop the test body (6.1 harness). */
+#define NEED_ATTACH() do { if (!self->attached) return; } while (0)
+
+FIXTURE(nvmf) {
+	int fd;
+	struct emuctl emu;
+	const struct emu_profile *prof;
+	uint32_t xrqn;
+	int attached;
+};
+
+FIXTURE_SETUP(nvmf)
+{
+	struct cxprm_cmd_status st;
+	int r;
+
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	r = emuctl_open(&self->emu, cxprm_bdf());
+	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s (boot the guest with iomem=relaxed)", strerror(-r));
+	self->prof = emu_profile_of(&self->emu);
+	ASSERT_NE(NULL, self->prof);
+	self->xrqn = self->prof->first_xrqn + 1;
+	if (cxprm_param("allow_raw_write") != 1)
+		SKIP(return, "needs allow_raw_write=1 to attach a namespace (RAW ATTACH_NVMF_NAMESPACE)");
+	ASSERT_EQ(0, raw_nvmf_attach(self->fd, self->xrqn, NSID, &st)) TH_LOG("ATTACH: %s", strerror(errno));
+	ASSERT_EQ(ST_OK, st.status) TH_LOG("ATTACH status 0x%x syndrome 0x%08x", st.status, st.syndrome);
+	self->attached = 1;
+}
+
+FIXTURE_TEARDOWN(nvmf)
+{
+	struct cxprm_cmd_status st;
+
+	if (self->attached)
+		raw_nvmf_detach(self->fd, self->xrqn, NSID, &st);
+	emuctl_close(&self->emu);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static int query_ns(int fd, uint32_t xrqn, uint32_t nsid, struct cxprm_nvmf_ns *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->xrqn = xrqn;
+	n->nsid = nsid;
+	return ioctl(fd, CXPRM_IOC_NVMF_NS, n);
+}
+
+static long long emu_counter(struct emuctl *e, uint32_t xrqn, uint32_t which)
+{
+	return emuctl_query(e, CXPRM_EMUD_Q_NVMF_COUNTER, xrqn, NSID, which);
+}
+
+TEST_F(nvmf, counters_move)
+{
+	struct cxprm_nvmf_ns a, b;
+
+	NEED_ATTACH();
+
+	ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &a)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, a.st.delivery);
+	ASSERT_EQ(ST_OK, a.st.status) TH_LOG("status 0x%x syndrome 0x%08x", a.st.status, a.st.syndrome);
+	EXPECT_EQ(OP_QUERY_NVMF_NAMESPACE_CONTEXT, a.st.opcode);
+	EXPECT_EQ(self->xrqn, a.xrqn);
+	EXPECT_EQ(NSID, a.nsid);
+	EXPECT_EQ(0, a.reserved);
+
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_nvmf_io(&self->emu, self->xrqn, NSID, 5, 3, 4));
+	ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &b));
+	ASSERT_EQ(ST_OK, b.st.status);
+	/* At least what was simulated (the automatic tick may add more). */
+	EXPECT_LE(a.read_cmds + 5, b.read_cmds);
+	EXPECT_LE(a.read_blocks + 5 * 4, b.read_blocks);
+	EXPECT_LE(a.write_cmds + 3, b.write_cmds);
+	EXPECT_LE(a.write_blocks + 3 * 4, b.write_blocks);
+	EXPECT_LE(a.write_inline_cmds, b.write_inline_cmds);
+	EXPECT_LE(a.flush_cmds, b.flush_cmds);
+	EXPECT_LE(a.error_cmds, b.error_cmds);
+	EXPECT_LE(a.backend_error_cmds, b.backend_error_cmds);
+	TH_LOG("reads %llu->%llu writes %llu->%llu, q depth %u, latency r %u w %u",
+	       (unsigned long long)a.read_cmds, (unsigned long long)b.read_cmds,
+	       (unsigned long long)a.write_cmds, (unsigned long long)b.write_cmds,
+	       b.current_q_depth, b.last_read_latency, b.last_write_latency);
+	/* nvmf_cap.last_req_latency is set: I/O happened, so there is a latency. */
+	EXPECT_NE(0, b.last_read_latency);
+	EXPECT_NE(0, b.last_write_latency);
+}
+
+/* The ioctl reports exactly what the firmware holds (retried if the tick races). */
+TEST_F(nvmf, counters_match_firmware)
+{
+	struct cxprm_nvmf_ns n;
+	int tries, ok = 0;
+
+	NEED_ATTACH();
+
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_nvmf_io(&self->emu, self->xrqn, NSID, 7, 2, 8));
+	for (tries = 0; tries < 10 && !ok; tries++) {
+		long long r0 = emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_READ_CMDS);
+		long long w0 = emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_WRITE_BLOCKS);
+		long long rb0 = emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_READ_BLOCKS);
+
+		ASSERT_LE(0, r0);
+		ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &n));
+		ASSERT_EQ(ST_OK, n.st.status);
+		if (r0 != emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_READ_CMDS) ||
+		    w0 != emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_WRITE_BLOCKS))
+			continue; /* the tick moved them while we looked */
+		EXPECT_EQ((unsigned long long)r0, n.read_cmds);
+		EXPECT_EQ((unsigned long long)rb0, n.read_blocks);
+		EXPECT_EQ((unsigned long long)w0, n.write_blocks);
+		EXPECT_EQ((unsigned long long)emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_WRITE_CMDS),
+			  n.write_cmds);
+		EXPECT_EQ((unsigned long long)emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_FLUSH_CMDS),
+			  n.flush_cmds);
+		EXPECT_EQ((unsigned long long)emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_ERROR_CMDS),
+			  n.error_cmds);
+		ok = 1;
+	}
+	EXPECT_TRUE(ok) TH_LOG("counters never held still long enough to compare");
+}
+
+TEST_F(nvmf, attach_twice_is_firmware_status)
+{
+	struct cxprm_cmd_status st;
+
+	NEED_ATTACH();
+
+	ASSERT_EQ(0, raw_nvmf_attach(self->fd, self->xrqn, NSID, &st));
+	EXPECT_EQ(ST_BAD_PARAM, st.status);
+	EXPECT_EQ(SYND_NVMF_NS_EXISTS, st.syndrome);
+}
+
+TEST_F(nvmf, detached_namespace)
+{
+	struct cxprm_cmd_status st;
+	struct cxprm_nvmf_ns n;
+
+	NEED_ATTACH();
+
+	ASSERT_EQ(0, raw_nvmf_detach(self->fd, self->xrqn, NSID, &st));
+	ASSERT_EQ(ST_OK, st.status);
+	self->attached = 0;
+	ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &n));
+	EXPECT_EQ(ST_BAD_RES, n.st.status);
+	EXPECT_EQ(SYND_NVMF_NS_UNKNOWN_QUERY, n.st.syndrome);
+}
+
+TEST_F(nvmf, needs_net_admin)
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct cxprm_nvmf_ns n;
+		int fd;
+
+		if (caps_keep_only(0))
+			_exit(2);
+		fd = cxprm_open();
+		if (fd < 0)
+			_exit(3);
+		_exit(query_ns(fd, self->xrqn, NSID, &n) == -1 && errno == EPERM ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("NVMF_NS without CAP_NET_ADMIN: status 0x%x", st);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Privileges (include/uapi/linux/cxprm.h):
+ *   INFO: anyone who can open the device;
+ *   typed queries, STATS, DCT, SUBSCRIBE, read(): CAP_NET_ADMIN;
+ *   RAW read-only queries: CAP_NET_ADMIN;
+ *   RAW anything else: CAP_SYS_RAWIO (and allow_raw_write=1).
+ *
+ * Each case runs in a child that gives its privileges up first and then
+ * opens the device itself (the node is made world-accessible for the
+ * duration, so 'nobody' can open it at all).
+ */
+#define _GNU_SOURCE
+#include "kselftest_harness.h"
+#include "cxprm_test.h"
+
+FIXTURE(perm) {
+	mode_t mode;	/* the node's mode, restored at teardown */
+	int fd;		/* root's descriptor, for setting things up */
+};
+
+FIXTURE_SETUP(perm)
+{
+	struct stat sb;
+
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	ASSERT_EQ(0, stat(cxprm_dev_path(), &sb));
+	self->mode = sb.st_mode & 07777;
+	ASSERT_EQ(0, chmod(cxprm_dev_path(), 0666));
+}
+
+FIXTURE_TEARDOWN(perm)
+{
+	chmod(cxprm_dev_path(), self->mode);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+#define IN_CHILD(...) do {							\
+	pid_t __pid;								\
+	int __st = 0;								\
+	fflush(NULL);								\
+	__pid = fork();								\
+	ASSERT_LE(0, __pid);							\
+	if (__pid == 0) {							\
+		__VA_ARGS__;							\
+		_exit(_metadata->passed ? 0 : 1);				\
+	}									\
+	ASSERT_EQ(__pid, waitpid(__pid, &__st, 0));				\
+	ASSERT_TRUE(WIFEXITED(__st) && WEXITSTATUS(__st) == 0)			\
+		TH_LOG("child failed (wait status 0x%x)", __st);		\
+} while (0)
+
+/* A DCT root created, for the DCT ioctls that take a number. */
+static uint32_t root_dct(struct __test_metadata *_metadata, int fd)
+{
+	struct cxprm_dct d;
+
+	memset(&d, 0, sizeof(d));
+	d.ctx.pd = 1;
+	d.ctx.cqn = 1;
+	d.ctx.srqn_xrqn = 1;
+	d.ctx.mtu = 3;
+	d.ctx.port = 1;
+	EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d));
+	EXPECT_EQ(ST_OK, d.st.status);
+	return d.dctn;
+}
+
+/* Every CAP_NET_ADMIN ioctl, with valid arguments, must give EPERM. */
+static void expect_all_privileged_eperm(struct __test_metadata *_metadata, int fd, uint32_t dctn)
+{
+	struct cxprm_caps *caps = calloc(1, sizeof(*caps));
+	struct cxprm_nvmf_ns ns;
+	struct cxprm_esw_functions esw;
+	struct cxprm_dct d;
+	struct cxprm_opcode_stats e[8];
+	struct cxprm_stats st;
+	struct cxprm_subscribe sub;
+	struct cxprm_event ev;
+	struct cxprm_cmd_status cs;
+	uint8_t in[CMD_HDR], out[256];
+
+	ASSERT_NE(NULL, caps);
+#define EPERM_IOCTL(cmd, arg) do {						\
+		errno = 0;							\
+		EXPECT_EQ(-1, ioctl(fd, cmd, arg)) TH_LOG(#cmd " allowed");	\
+		EXPECT_EQ(EPERM, errno) TH_LOG(#cmd ": %s", strerror(errno));	\
+	} while (0)
+
+	EPERM_IOCTL(CXPRM_IOC_QUERY_CAPS, caps);
+	memset(&ns, 0, sizeof(ns));
+	ns.xrqn = 0x80;
+	ns.nsid = 1;
+	EPERM_IOCTL(CXPRM_IOC_NVMF_NS, &ns);
+	memset(&esw, 0, sizeof(esw));
+	EPERM_IOCTL(CXPRM_IOC_ESW_FUNCTIONS, &esw);
+	memset(&d, 0, sizeof(d));
+	d.ctx.pd = 1;
+	d.ctx.cqn = 1;
+	d.ctx.srqn_xrqn = 1;
+	d.ctx.mtu = 3;
+	d.ctx.port = 1;
+	EPERM_IOCTL(CXPRM_IOC_DCT_CREATE, &d);
+	memset(&d, 0, sizeof(d));
+	d.dctn = dctn;
+	EPERM_IOCTL(CXPRM_IOC_DCT_QUERY, &d);
+	EPERM_IOCTL(CXPRM_IOC_DCT_DRAIN, &d);
+	EPERM_IOCTL(CXPRM_IOC_DCT_DESTROY, &d);
+	memset(&st, 0, sizeof(st));
+	st.capacity = ARRAY_SIZE(e);
+	st.entries = (uintptr_t)e;
+	EPERM_IOCTL(CXPRM_IOC_STATS, &st);
+	memset(&sub, 0xff, sizeof(sub));
+	EPERM_IOCTL(CXPRM_IOC_SUBSCRIBE, &sub);
+#undef EPERM_IOCTL
+
+	errno = 0;
+	EXPECT_EQ(-1, raw_query_issi(fd, &cs, NULL)) TH_LOG("RAW query allowed");
+	EXPECT_EQ(EPERM, errno) TH_LOG("RAW query: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, raw_nop(fd, &cs)) TH_LOG("RAW write allowed");
+	EXPECT_EQ(EPERM, errno) TH_LOG("RAW write: %s", strerror(errno));
+	cmd_hdr(in, sizeof(in), OP_TEARDOWN_HCA, 0);
+	errno = 0;
+	EXPECT_EQ(-1, raw_cmd(fd, in, sizeof(in), out, sizeof(out), &cs)) TH_LOG("RAW TEARDOWN_HCA allowed");
+	EXPECT_EQ(EPERM, errno);
+
+	errno = 0;
+	EXPECT_EQ(-1, read(fd, &ev, sizeof(ev))) TH_LOG("read() of events allowed");
+	EXPECT_EQ(EPERM, errno) TH_LOG("read: %s", strerror(errno));
+	free(caps);
+}
+
+static void expect_info_ok(struct __test_metadata *_metadata, int fd)
+{
+	struct cxprm_info i;
+
+	memset(&i, 0, sizeof(i));
+	EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_INFO, &i)) TH_LOG("INFO: %s", strerror(errno));
+	EXPECT_STREQ(cxprm_bdf(), i.pci_addr);
+	EXPECT_EQ(CXPRM_STATE_UP, i.state);
+}
+
+TEST_F(perm, nobody)
+{
+	uint32_t dctn = root_dct(_metadata, self->fd);
+	long long total0 = stats_total(self->fd);
+
+	IN_CHILD({
+		int fd;
+
+		ASSERT_EQ(0, become_user(NOBODY));
+		ASSERT_NE(0, getuid());
+		fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
+		ASSERT_LE(0, fd) TH_LOG("nobody cannot open the node: %s", strerror(errno));
+		expect_info_ok(_metadata, fd);
+		expect_all_privileged_eperm(_metadata, fd, dctn);
+		close(fd);
+	});
+	/* Nothing nobody tried reached the firmware; root's DCT is intact. */
+	EXPECT_EQ(total0, stats_total(self->fd));
+	{
+		struct cxprm_dct d;
+
+		memset(&d, 0, sizeof(d));
+		d.dctn = dctn;
+		EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_QUERY, &d));
+		EXPECT_EQ(0, d.ctx.state);
+		EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_DESTROY, &d));
+	}
+}
+
+TEST_F(perm, nobody_readonly_open)
+{
+	IN_CHILD({
+		int fd;
+
+		ASSERT_EQ(0, become_user(NOBODY));
+		fd = cxprm_open_flags(O_RDONLY);
+		ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+		expect_info_ok(_metadata, fd);
+		close(fd);
+	});
+}
+
+/* uid 0 is not enough: it is the capability that counts. */
+TEST_F(perm, root_without_capabilities)
+{
+	uint32_t dctn = root_dct(_metadata, self->fd);
+
+	IN_CHILD({
+		int fd;
+
+		ASSERT_EQ(0, caps_keep_only(0));
+		ASSERT_EQ(0, getuid());
+		fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
+		ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+		expect_info_ok(_metadata, fd);
+		expect_all_privileged_eperm(_metadata, fd, dctn);
+		close(fd);
+	});
+}
+
+/* Dropping the bounding set and switching to a user: no way back. */
+TEST_F(perm, bounding_set_dropped_then_setuid)
+{
+	IN_CHILD({
+		struct cxprm_esw_functions esw;
+		int cap, fd;
+
+		for (cap = 0; cap <= 63; cap++)
+			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
+				ASSERT_TRUE(0) TH_LOG("PR_CAPBSET_DROP %d: %s", cap, strerror(errno));
+		ASSERT_EQ(0, become_user(12345));
+		fd = cxprm_open_flags(O_RDWR);
+		ASSERT_LE(0, fd);
+		expect_info_ok(_metadata, fd);
+		memset(&esw, 0, sizeof(esw));
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &esw));
+		EXPECT_EQ(EPERM, errno);
+		close(fd);
+	});
+}
+
+TEST_F(perm, net_admin_only)
+{
+	IN_CHILD({
+		struct cxprm_caps *caps = calloc(1, sizeof(*caps));
+		struct cxprm_esw_functions esw;
+		struct cxprm_subscribe sub;
+		struct cxprm_cmd_status cs;
+		struct cxprm_event ev;
+		struct cxprm_dct d;
+		int fd;
+
+		ASSERT_NE(NULL, caps);
+		ASSERT_EQ(0, caps_keep_only(CAPBIT(CAP_NET_ADMIN)));
+		fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
+		ASSERT_LE(0, fd);
+		expect_info_ok(_metadata, fd);
+		EXPECT_EQ(0, query_caps(fd, CAP_GENERAL, 0, caps)) TH_LOG("%s", strerror(errno));
+		memset(&esw, 0, sizeof(esw));
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &esw)) TH_LOG("%s", strerror(errno));
+		EXPECT_LT(0, stats_total(fd));
+		memset(&sub, 0xff, sizeof(sub));
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_SUBSCRIBE, &sub)) TH_LOG("%s", strerror(errno));
+		errno = 0;
+		EXPECT_EQ(-1, read(fd, &ev, sizeof(ev)));
+		EXPECT_EQ(EAGAIN, errno) TH_LOG("read: %s", strerror(errno));
+		memset(&d, 0, sizeof(d));
+		d.ctx.pd = 1;
+		d.ctx.cqn = 1;
+		d.ctx.srqn_xrqn = 1;
+		d.ctx.mtu = 3;
+		d.ctx.port = 1;
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d)) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &d)) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(0, raw_query_issi(fd, &cs, NULL)) TH_LOG("RAW query: %s", strerror(errno));
+		errno = 0;
+		EXPECT_EQ(-1, raw_nop(fd, &cs)) TH_LOG("RAW write without CAP_SYS_RAWIO allowed");
+		EXPECT_EQ(EPERM, errno);
+		close(fd);
+		free(caps);
+	});
+}
+
+TEST_F(perm, sys_rawio_without_net_admin)
+{
+	IN_CHILD({
+		struct cxprm_esw_functions esw;
+		struct cxprm_cmd_status cs;
+		int fd;
+
+		ASSERT_EQ(0, caps_keep_only(CAPBIT(CAP_SYS_RAWIO)));
+		fd = cxprm_open_flags(O_RDWR);
+		ASSERT_LE(0, fd);
+		expect_info_ok(_metadata, fd);
+		memset(&esw, 0, sizeof(esw));
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &esw));
+		EXPECT_EQ(EPERM, errno);
+		errno = 0;
+		EXPECT_EQ(-1, raw_query_issi(fd, &cs, NULL));
+		EXPECT_EQ(EPERM, errno);
+		close(fd);
+	});
+}
+
+TEST_HARNESS_MAIN
