@@ -8,10 +8,12 @@
  * struct to look at and gets -ENODEV for everything.
  *
  * Locking:
- *   rwsem       read: every ioctl and the release of a file that owns DCTs,
- *               for as long as they use the core; write: remove, to stop
- *               them ('alive' goes false under it).  Commands are bounded
- *               by the command timeout, so remove waits at most that long.
+ *   rwsem       read: every ioctl and the release of a file, for as long
+ *               as they use the core; write: remove, to stop them ('alive'
+ *               goes false under it: no more ioctls; later 'cleanup_ok':
+ *               no more DCT cleanup by releases, once remove destroyed what
+ *               was left).  Commands are bounded by the command timeout,
+ *               so remove waits at most that long.
  *   files_lock  the list of open files (event fan-out, DCT cleanup).
  *   file dct_lock / ev_lock   per-file DCT table / event ring.
  */
@@ -67,7 +69,7 @@ struct cxprm_dev {
 	/* The C host interface handed to the C++ core. */
 	struct cxprm_host host;
 	/* DMA buffers handed out through the host interface. */
-	struct mutex dma_lock;
+	struct mutex dma_lock;	/* dma_list, dma_count */
 	struct list_head dma_list;
 	unsigned long dma_count;
 
@@ -78,6 +80,7 @@ struct cxprm_dev {
 
 	struct rw_semaphore rwsem;
 	bool alive;		/* accepting ioctls (under rwsem) */
+	bool cleanup_ok;	/* releases may still destroy DCTs (under rwsem) */
 
 	/* Events: async EQ polled by a worker, kicked by MSI-X when present. */
 	bool events_on;
@@ -93,7 +96,7 @@ struct cxprm_dev {
 	atomic64_t irqs;
 
 	/* Open files. */
-	struct mutex files_lock;
+	struct mutex files_lock;	/* files */
 	struct list_head files;
 
 	struct miscdevice misc;
@@ -109,11 +112,11 @@ struct cxprm_file {
 	struct cxprm_dev *cx;
 	struct list_head node;		/* cx->files */
 
-	struct mutex dct_lock;
+	struct mutex dct_lock;		/* ndcts, dcts */
 	u32 ndcts;
 	u32 dcts[CXPRM_FILE_MAX_DCTS];
 
-	spinlock_t ev_lock;
+	spinlock_t ev_lock;		/* mask and the event ring */
 	u64 mask[4];			/* subscribed event types */
 	u32 ev_head;			/* oldest record */
 	u32 ev_count;

@@ -741,24 +741,24 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* DESTROY_DCT for every DCT the file still owns.  Device alive and up. */
+/* DESTROY_DCT for every DCT the file still owns (cx->cleanup_ok). */
 static void cxprm_file_destroy_dcts(struct cxprm_file *f)
 {
 	struct cxprm_dev *cx = f->cx;
 	struct cxprm_core_result r;
-	u32 i;
+	u32 dctn;
 	int err;
 
 	mutex_lock(&f->dct_lock);
-	for (i = 0; i < f->ndcts; i++) {
-		err = cxprm_core_dct_destroy(cx->core, f->dcts[i], &r);
+	while (f->ndcts) {
+		dctn = f->dcts[--f->ndcts];
+		err = cxprm_core_dct_destroy(cx->core, dctn, &r);
 		if (err)
 			dev_warn(&cx->pdev->dev,
 				 "close: DESTROY_DCT 0x%x: %s (%d), status %s syndrome 0x%08x\n",
-				 f->dcts[i], cxprm_core_err_name(err), err,
+				 dctn, cxprm_core_err_name(err), err,
 				 cxprm_core_status_name(r.status), r.syndrome);
 	}
-	f->ndcts = 0;
 	mutex_unlock(&f->dct_lock);
 }
 
@@ -767,8 +767,12 @@ static int cxprm_release(struct inode *inode, struct file *file)
 	struct cxprm_file *f = file->private_data;
 	struct cxprm_dev *cx = f->cx;
 
+	/*
+	 * During remove (alive false) this may race with cxprm_cdev_shutdown():
+	 * each DCT is taken from the table under dct_lock by one of them.
+	 */
 	down_read(&cx->rwsem);
-	if (cx->alive && cx->up)
+	if (cx->cleanup_ok)
 		cxprm_file_destroy_dcts(f);
 	mutex_lock(&cx->files_lock);
 	list_del(&f->node);
@@ -820,7 +824,8 @@ void cxprm_cdev_unregister(struct cxprm_dev *cx)
 /*
  * The device is going away (cx->alive is false: no ioctl runs, no file
  * opens): wake blocked readers, which then get -ENODEV, and destroy the
- * DCTs files still own while the HCA is up.
+ * DCTs files still own while the HCA is up.  Files closing meanwhile
+ * destroy their own; afterwards none is left and releases stop trying.
  */
 void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 {
@@ -835,7 +840,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	list_for_each_entry(f, &cx->files, node)
 		wake_up_interruptible_all(&f->ev_wait);
 	mutex_unlock(&cx->files_lock);
-	if (!cx->up)
+	if (!cx->cleanup_ok)
 		return;
 
 	/* One at a time, no lock held while the command runs. */
@@ -864,4 +869,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	}
 	if (n)
 		dev_info(&cx->pdev->dev, "destroyed %u DCTs of open files\n", n);
+	down_write(&cx->rwsem);
+	cx->cleanup_ok = false;
+	up_write(&cx->rwsem);
 }

@@ -474,9 +474,10 @@ static void cxprm_stop(struct cxprm_dev *cx)
 	cxprm_debugfs_remove(cx);
 	/* No new ioctls; wait for those in flight (bounded by the timeout). */
 	down_write(&cx->rwsem);
-	cx->alive = false;
+	WRITE_ONCE(cx->alive, false);
 	up_write(&cx->rwsem);
 	cxprm_cdev_unregister(cx);
+	/* DCTs of open files, then no more cleanup by releases. */
 	cxprm_cdev_shutdown(cx);
 	cxprm_events_stop(cx);
 	if (cx->core) {
@@ -556,6 +557,7 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (cx->up)
 		cxprm_events_start(cx);
 	cx->alive = true;
+	cx->cleanup_ok = cx->up;
 
 	cxprm_debugfs_add(cx);
 	err = cxprm_cdev_register(cx);

@@ -181,10 +181,8 @@ TEST_F(dct, lifecycle_round_trip)
 	if (self->have_emu)
 		EXPECT_EQ(n0, emu_dcts(&self->emu));
 
-	/* Gone: every operation says ENOENT. */
+	/* Gone: DRAIN and DESTROY say ENOENT (QUERY: query_unknown_dct_enoent). */
 	errno = 0;
-	EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, dctn, &d));
-	EXPECT_EQ(ENOENT, errno);
 	EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_DRAIN, dctn, &d));
 	EXPECT_EQ(ENOENT, errno);
 	EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, dctn, &d));
@@ -199,9 +197,6 @@ TEST_F(dct, unknown_dct_enoent)
 
 	for (k = 0; k < ARRAY_SIZE(nums); k++) {
 		errno = 0;
-		EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, nums[k], &d));
-		EXPECT_EQ(ENOENT, errno) TH_LOG("QUERY 0x%x: %s", nums[k], strerror(errno));
-		errno = 0;
 		EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_DRAIN, nums[k], &d));
 		EXPECT_EQ(ENOENT, errno) TH_LOG("DRAIN 0x%x: %s", nums[k], strerror(errno));
 		errno = 0;
@@ -213,6 +208,87 @@ TEST_F(dct, unknown_dct_enoent)
 	EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY,
 			     self->prof->first_dctn + self->prof->max_dcts - 1, &d));
 	EXPECT_EQ(ENOENT, errno);
+}
+
+/*
+ * QUERY is not limited to the owner (Documentation/kernel-module.rst:
+ * "another file may query it"), so a DCT that does not exist is the
+ * firmware's answer: ioctl 0, BAD_RES, not an errno.
+ */
+TEST_F(dct, query_unknown_dct_is_firmware_status)
+{
+	const uint32_t nums[] = { 0, 0xfff, 0xffffff };
+	struct cxprm_dctc c;
+	struct cxprm_dct d;
+	uint32_t dctn;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(nums); k++) {
+		errno = 0;
+		EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, nums[k], &d))
+			TH_LOG("QUERY 0x%x: %s", nums[k], strerror(errno));
+		EXPECT_EQ(ST_BAD_RES, d.st.status);
+		EXPECT_EQ(SYND_DCT_UNKNOWN_QUERY, d.st.syndrome);
+		EXPECT_EQ(OP_QUERY_DCT, d.st.opcode);
+	}
+	min_ctx(&c);
+	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
+	ASSERT_EQ(ST_OK, d.st.status);
+	dctn = d.dctn;
+	ASSERT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, dctn, &d));
+	EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, dctn, &d));
+	EXPECT_EQ(ST_BAD_RES, d.st.status) TH_LOG("a destroyed DCT still answers QUERY_DCT");
+}
+
+TEST_F(dct, other_file_may_query)
+{
+	int fd2 = cxprm_open();
+	struct cxprm_dctc want;
+	struct cxprm_dct d;
+	const struct cxprm_dctc *got = &d.ctx;
+	uint32_t dctn;
+
+	ASSERT_LE(0, fd2);
+	full_ctx(&want);
+	ASSERT_EQ(0, dct_create(self->fd, &want, &d));
+	ASSERT_EQ(ST_OK, d.st.status);
+	dctn = d.dctn;
+	ASSERT_EQ(0, dct_op(fd2, CXPRM_IOC_DCT_QUERY, dctn, &d)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(ST_OK, d.st.status);
+	FIELD_EQ(pd);
+	FIELD_EQ(dc_access_key);
+	FIELD_EQ(flow_label);
+	close(fd2);
+	EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, dctn, &d));
+}
+
+/* At most 64 DCTs per open file (-ENOSPC beyond); destroying one frees a place. */
+TEST_F(dct, per_file_limit_enospc)
+{
+	struct cxprm_dctc c;
+	struct cxprm_dct d;
+	uint32_t first = 0;
+	int fd2 = cxprm_open(), k;
+
+	ASSERT_LE(0, fd2);
+	min_ctx(&c);
+	for (k = 0; k < 64; k++) {
+		ASSERT_EQ(0, dct_create(fd2, &c, &d)) TH_LOG("DCT %d: %s", k, strerror(errno));
+		ASSERT_EQ(ST_OK, d.st.status) TH_LOG("DCT %d: status 0x%x", k, d.st.status);
+		if (!k)
+			first = d.dctn;
+	}
+	errno = 0;
+	EXPECT_EQ(-1, dct_create(fd2, &c, &d)) TH_LOG("65th DCT of one file created");
+	EXPECT_EQ(ENOSPC, errno) TH_LOG("%s", strerror(errno));
+	/* Another file is not affected. */
+	EXPECT_EQ(0, dct_create(self->fd, &c, &d));
+	EXPECT_EQ(ST_OK, d.st.status);
+	EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, d.dctn, &d));
+	ASSERT_EQ(0, dct_op(fd2, CXPRM_IOC_DCT_DESTROY, first, &d));
+	EXPECT_EQ(0, dct_create(fd2, &c, &d));
+	EXPECT_EQ(ST_OK, d.st.status);
+	close(fd2);
 }
 
 TEST_F(dct, other_file_cannot_touch)
@@ -266,8 +342,9 @@ TEST_F(dct, other_process_same_file_may)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* Gone from the file's table too. */
 	errno = 0;
-	EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, d.dctn, &d));
+	EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, d.dctn, &d));
 	EXPECT_EQ(ENOENT, errno);
 }
 
@@ -297,10 +374,6 @@ TEST_F(dct, close_destroys)
 	ASSERT_EQ(0, close(fd2));
 	EXPECT_EQ(n0, emu_dcts(&self->emu)) TH_LOG("close left %lld DCTs in the firmware",
 						   emu_dcts(&self->emu) - n0);
-	/* And the numbers are free again for this file's ENOENT. */
-	errno = 0;
-	EXPECT_EQ(-1, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, nums[0], &d));
-	EXPECT_EQ(ENOENT, errno);
 }
 
 TEST_F(dct, close_destroys_in_forked_holder)

@@ -50,9 +50,10 @@ FIXTURE_TEARDOWN(raw_ioctl)
 		TH_LOG("child failed (wait status 0x%x)", __st);		\
 } while (0)
 
+/* op_mod = type << 1 | mode, mode 0 = MAX (HCA_CAP_OPMOD_GET_MAX), 1 = CUR. */
 static void query_caps_in(uint8_t *in, uint16_t type, int max)
 {
-	cmd_hdr(in, CMD_HDR, OP_QUERY_HCA_CAP, (uint16_t)(type << 1 | (max ? 1 : 0)));
+	cmd_hdr(in, CMD_HDR, OP_QUERY_HCA_CAP, (uint16_t)(type << 1 | (max ? 0 : 1)));
 }
 
 /* ----------------------------------------------------------- happy paths */
@@ -483,9 +484,9 @@ TEST_F(raw_ioctl, dump_truncated_never_overflows)
 				break;
 		EXPECT_EQ(8192, j) TH_LOG("dump_len %u: byte %zu written", lens[k], j);
 		if (lens[k] < sizeof(struct cxprm_raw_dump)) {
-			/* Too small for the header: refused or nothing written, never overflow. */
-			if (ret)
-				EXPECT_EQ(EINVAL, errno);
+			/* Too small for the header: -EINVAL, nothing sent. */
+			EXPECT_EQ(-1, ret);
+			EXPECT_EQ(EINVAL, errno);
 			continue;
 		}
 		ASSERT_EQ(0, ret) TH_LOG("dump_len %u: %s", lens[k], strerror(errno));

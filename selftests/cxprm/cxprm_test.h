@@ -459,6 +459,17 @@ static inline int emuctl_open(struct emuctl *e, const char *bdf)
 		return -errno;
 	e->page = m;
 	if (emuctl_rd(e, CXPRM_EMUD_CTRL_MAGIC) != CXPRM_EMUD_MAGIC) {
+		/* Memory decoding may be off while no driver has the device. */
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/enable", bdf);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t w = write(fd, "1", 1);
+
+			(void)w;
+			close(fd);
+		}
+	}
+	if (emuctl_rd(e, CXPRM_EMUD_CTRL_MAGIC) != CXPRM_EMUD_MAGIC) {
 		munmap(m, CXPRM_EMUD_CTRL_SIZE);
 		e->page = NULL;
 		return -ENXIO;

@@ -14,14 +14,22 @@ namespace cxprm::tool {
 
 namespace {
 
-uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-
-void put_be32(uint8_t *p, uint32_t v)
+// Big-endian dword at byte 'off' of a buffer of len bytes; a field may lie
+// in a message that ends inside its dword: missing bytes read as zero and
+// are not written.
+uint32_t be32(const uint8_t *buf, size_t len, size_t off)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+	uint32_t v = 0;
+	for (size_t i = 0; i < 4; i++)
+		v = v << 8 | (off + i < len ? buf[off + i] : 0);
+	return v;
+}
+
+void put_be32(uint8_t *buf, size_t len, size_t off, uint32_t v)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (off + i < len)
+			buf[off + i] = (uint8_t)(v >> (24 - 8 * i));
 }
 
 uint64_t mask(uint32_t width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
@@ -44,11 +52,11 @@ uint64_t field_get(const uint8_t *buf, size_t len, const prm::FieldDesc &f)
 {
 	if (!field_in(f, len) || f.width > 64)
 		return 0;
-	const uint8_t *dw = buf + f.offset / 32 * 4;
+	size_t dw = f.offset / 32 * 4;
 	if (f.width > 32) // whole aligned dwords (the layout layer's rule)
-		return ((uint64_t)be32(dw) << 32 | be32(dw + 4)) & mask(f.width);
+		return ((uint64_t)be32(buf, len, dw) << 32 | be32(buf, len, dw + 4)) & mask(f.width);
 	uint32_t shift = 32 - f.offset % 32 - f.width;
-	return (be32(dw) >> shift) & mask(f.width);
+	return (be32(buf, len, dw) >> shift) & mask(f.width);
 }
 
 void field_set(uint8_t *buf, size_t len, const prm::FieldDesc &f, uint64_t v)
@@ -61,15 +69,15 @@ void field_set(uint8_t *buf, size_t len, const prm::FieldDesc &f, uint64_t v)
 				 std::to_string(f.width) + " bits");
 	if (!field_in(f, len))
 		throw UsageError(std::string("field ") + f.name + " lies beyond the message");
-	uint8_t *dw = buf + f.offset / 32 * 4;
+	size_t dw = f.offset / 32 * 4;
 	if (f.width > 32) {
-		put_be32(dw, (uint32_t)(v >> 32));
-		put_be32(dw + 4, (uint32_t)v);
+		put_be32(buf, len, dw, (uint32_t)(v >> 32));
+		put_be32(buf, len, dw + 4, (uint32_t)v);
 		return;
 	}
 	uint32_t shift = 32 - f.offset % 32 - f.width;
 	uint32_t m = (uint32_t)mask(f.width) << shift;
-	put_be32(dw, (be32(dw) & ~m) | (((uint32_t)v << shift) & m));
+	put_be32(buf, len, dw, (be32(buf, len, dw) & ~m) | (((uint32_t)v << shift) & m));
 }
 
 const prm::FieldDesc *find_field(const prm::LayoutDesc &l, const std::string &name)

@@ -140,6 +140,13 @@ TEST(Fields, MatchCompileTimeAccessorsOnEveryLayout)
 	EXPECT_EQ(field_get(img.data(), img.size(), *find_field(prm::cmd_hca_cap::desc, "log_max_qp")), 17u);
 	EXPECT_THROW(field_set(img.data(), img.size(), *find_field(prm::cmd_hca_cap::desc, "log_max_qp"), 32),
 		     UsageError);
+	// A message that ends inside a field's dword: no access beyond it.
+	Bytes one = {0x02};
+	const prm::FieldDesc &state = *find_field(prm::dctc::desc, "state");
+	EXPECT_EQ(field_get(one.data(), one.size(), state), 2u);
+	field_set(one.data(), one.size(), state, 5);
+	EXPECT_EQ(one, Bytes{0x05});
+	EXPECT_EQ(decode_fields(prm::dctc::desc, one.data(), one.size()).size(), 1u);
 }
 
 TEST(Fields, LayoutsByOpcode)

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transport failures as userspace sees them, injected with the emulator's
+ * fault knobs (control page, CXPRM_EMUD_CMD_FAULT) on one opcode only
+ * (QUERY_ISSI through CXPRM_IOC_RAW):
+ *   delivery status       -EIO, st.delivery set, dump still written
+ *   bad entry signature   -EBADMSG        wrong token      -EPROTO
+ *   output length lie     -EOVERFLOW      bad block sig.   -EBADMSG
+ *   slow firmware         success, latency_ns >= the delay
+ *   no completion         -ETIMEDOUT after cmd_timeout_ms, device still UP
+ * and, only with CXPRM_TEST_CRASH=1 (sticky: the emulator stays crashed),
+ * a firmware crash: INFO says ERROR and the health syndrome, commands fail
+ * with -EFAULT instead of hanging, and unbinding still completes.
+ */
+#define _GNU_SOURCE
+#include "kselftest_harness.h"
+#include "cxprm_test.h"
+
+#define TARGET OP_QUERY_ISSI
+
+FIXTURE(fault) {
+	int fd;
+	struct emuctl emu;
+	int run;
+};
+
+static int emu_fault(struct emuctl *e, uint32_t knob, uint32_t v, uint32_t v2)
+{
+	uint32_t a[3] = { knob, v, v2 };
+
+	return emuctl_cmd(e, CXPRM_EMUD_CMD_FAULT, a, 3, NULL);
+}
+
+static int emu_fault_clear(struct emuctl *e)
+{
+	return emuctl_cmd(e, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL);
+}
+
+/* Arms one knob for the next TARGET command only. */
+static int arm(struct emuctl *e, uint32_t knob, uint32_t v, uint32_t v2)
+{
+	if (emu_fault_clear(e) || emu_fault(e, CXPRM_EMUD_FAULT_ONLY_OPCODE, TARGET, 0) ||
+	    emu_fault(e, CXPRM_EMUD_FAULT_ONCE, 1, 0))
+		return -1;
+	return emu_fault(e, knob, v, v2);
+}
+
+FIXTURE_SETUP(fault)
+{
+	int r;
+
+	if (getenv("CXPRM_TEST_CRASH"))
+		SKIP(return, "CXPRM_TEST_CRASH set: only the crash case runs");
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	r = emuctl_open(&self->emu, cxprm_bdf());
+	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault_clear(&self->emu));
+	self->run = 1;
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+	if (self->emu.page)
+		emu_fault_clear(&self->emu);
+	emuctl_close(&self->emu);
+	if (self->fd > 0)
+		close(self->fd);
+}
+
+#define NEED_RUN() do { if (!self->run) return; } while (0)
+
+/* QUERY_ISSI, with a dump; returns the ioctl's result, errno kept. */
+static int issi(int fd, struct cxprm_raw_cmd *r, uint8_t *dump, uint32_t dump_len)
+{
+	static uint8_t in[CMD_HDR], out[QUERY_ISSI_OUT];
+
+	cmd_hdr(in, sizeof(in), TARGET, 0);
+	memset(r, 0, sizeof(*r));
+	r->in = (uintptr_t)in;
+	r->out = (uintptr_t)out;
+	r->inlen = sizeof(in);
+	r->outlen = sizeof(out);
+	if (dump) {
+		r->flags = CXPRM_RAW_DUMP;
+		r->dump = (uintptr_t)dump;
+		r->dump_len = dump_len;
+	}
+	return ioctl(fd, CXPRM_IOC_RAW, r);
+}
+
+static void still_fine(struct __test_metadata *_metadata, int fd)
+{
+	struct cxprm_raw_cmd r;
+	struct cxprm_info i;
+
+	EXPECT_EQ(0, issi(fd, &r, NULL, 0)) TH_LOG("the next command failed: %s", strerror(errno));
+	EXPECT_EQ(ST_OK, r.st.status);
+	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_INFO, &i));
+	EXPECT_EQ(CXPRM_STATE_UP, i.state);
+}
+
+TEST_F(fault, delivery_status_eio)
+{
+	uint8_t dump[sizeof(struct cxprm_raw_dump) + 4 * CXPRM_MAILBOX_BYTES];
+	struct cxprm_raw_dump *d = (struct cxprm_raw_dump *)dump;
+	struct cxprm_raw_cmd r;
+	long long n0, e0 = 0, e1 = 0;
+	struct cxprm_opcode_stats e[64];
+	struct cxprm_stats s;
+	uint32_t k;
+
+	NEED_RUN();
+	n0 = stats_opcode_count(self->fd, TARGET);
+	memset(&s, 0, sizeof(s));
+	s.capacity = 64;
+	s.entries = (uintptr_t)e;
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_STATS, &s));
+	for (k = 0; k < s.count; k++)
+		if (e[k].opcode == TARGET)
+			e0 = e[k].errors;
+
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_DELIVERY_STATUS, 0x7, 1));
+	memset(dump, 0, sizeof(dump));
+	errno = 0;
+	EXPECT_EQ(-1, issi(self->fd, &r, dump, sizeof(dump)));
+	EXPECT_EQ(EIO, errno) TH_LOG("%s", strerror(errno));
+	/* The status and the dump come back on transport errors too. */
+	EXPECT_EQ(0x7, r.st.delivery);
+	EXPECT_EQ(TARGET, r.st.opcode);
+	EXPECT_LT(0, r.dump_len) TH_LOG("no dump on a delivery error");
+	EXPECT_EQ(0x7, d->entry_completed[63] >> 1);
+	EXPECT_EQ(0, d->entry_completed[63] & 1);
+
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_STATS, &s));
+	for (k = 0; k < s.count; k++)
+		if (e[k].opcode == TARGET) {
+			e1 = e[k].errors;
+			EXPECT_EQ(0x7, e[k].last_delivery);
+			/* sign not specified by the UAPI: accept EIO either way */
+			EXPECT_EQ(EIO, abs(e[k].last_errno)) TH_LOG("last_errno %d", e[k].last_errno);
+		}
+	EXPECT_EQ(e0 + 1, e1);
+	EXPECT_EQ(n0 + 1, stats_opcode_count(self->fd, TARGET));
+	still_fine(_metadata, self->fd);
+}
+
+TEST_F(fault, bad_entry_signature_ebadmsg)
+{
+	struct cxprm_raw_cmd r;
+
+	NEED_RUN();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE, 1, 0));
+	errno = 0;
+	EXPECT_EQ(-1, issi(self->fd, &r, NULL, 0));
+	EXPECT_EQ(EBADMSG, errno) TH_LOG("%s", strerror(errno));
+	still_fine(_metadata, self->fd);
+}
+
+TEST_F(fault, bad_block_signature_ebadmsg)
+{
+	struct cxprm_raw_cmd r;
+
+	NEED_RUN();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE, 2, 0));
+	errno = 0;
+	EXPECT_EQ(-1, issi(self->fd, &r, NULL, 0));
+	EXPECT_EQ(EBADMSG, errno) TH_LOG("%s", strerror(errno));
+	still_fine(_metadata, self->fd);
+}
+
+TEST_F(fault, wrong_token_eproto)
+{
+	struct cxprm_raw_cmd r;
+
+	NEED_RUN();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_WRONG_TOKEN, 1, 0));
+	errno = 0;
+	EXPECT_EQ(-1, issi(self->fd, &r, NULL, 0));
+	EXPECT_EQ(EPROTO, errno) TH_LOG("%s", strerror(errno));
+	still_fine(_metadata, self->fd);
+}
+
+TEST_F(fault, output_length_lie_eoverflow)
+{
+	struct cxprm_raw_cmd r;
+
+	NEED_RUN();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_OUTPUT_LENGTH_LIE, 64, 0));
+	errno = 0;
+	EXPECT_EQ(-1, issi(self->fd, &r, NULL, 0));
+	EXPECT_EQ(EOVERFLOW, errno) TH_LOG("%s", strerror(errno));
+	still_fine(_metadata, self->fd);
+}
+
+TEST_F(fault, slow_firmware_latency)
+{
+	struct cxprm_raw_cmd r;
+	uint64_t t0 = now_ns();
+
+	NEED_RUN();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 80, 0));
+	ASSERT_EQ(0, issi(self->fd, &r, NULL, 0)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(ST_OK, r.st.status);
+	EXPECT_LE(80000000ull, r.st.latency_ns) TH_LOG("latency %llu ns", (unsigned long long)r.st.latency_ns);
+	EXPECT_LE(80000000ull, now_ns() - t0);
+}
+
+/* Other files' commands go on while one waits for a slow answer. */
+TEST_F(fault, slow_command_does_not_block_others)
+{
+	struct cxprm_raw_cmd r;
+	uint64_t t0, dt;
+	pid_t pid;
+	int st;
+
+	NEED_RUN();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 1500, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(issi(self->fd, &r, NULL, 0) ? 1 : 0);
+	sleep_ms(200);
+	t0 = now_ns();
+	{
+		struct cxprm_esw_functions f;
+
+		memset(&f, 0, sizeof(f));
+		EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_ESW_FUNCTIONS, &f));
+	}
+	dt = now_ns() - t0;
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	TH_LOG("ESW_FUNCTIONS took %llu ms while a slow command was in flight", (unsigned long long)dt / 1000000);
+	/*
+	 * The emulator answers one command at a time (under its lock), so this
+	 * only shows the driver does not serialise: < 1.5 s + margin.
+	 */
+	EXPECT_GT(3000000000ull, dt);
+}
+
+TEST_F_TIMEOUT(fault, no_completion_etimedout, 60)
+{
+	int tmo = cxprm_param("cmd_timeout_ms");
+	struct cxprm_raw_cmd r;
+	uint64_t t0, dt;
+
+	NEED_RUN();
+	if (tmo <= 0 || tmo > 10000)
+		SKIP(return, "cmd_timeout_ms=%d: load with cmd_timeout_ms<=10000 to test timeouts", tmo);
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, arm(&self->emu, CXPRM_EMUD_FAULT_NEVER_COMPLETE, 1, 0));
+	t0 = now_ns();
+	errno = 0;
+	EXPECT_EQ(-1, issi(self->fd, &r, NULL, 0));
+	dt = now_ns() - t0;
+	EXPECT_EQ(ETIMEDOUT, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_LE((uint64_t)tmo * 1000000ull, dt) TH_LOG("gave up after %llu ms", (unsigned long long)dt / 1000000);
+	EXPECT_GT((uint64_t)tmo * 1000000ull + 3000000000ull, dt) TH_LOG("took %llu ms", (unsigned long long)dt / 1000000);
+	/* One slot is lost for good (the device may still write it); the rest work. */
+	still_fine(_metadata, self->fd);
+}
+
+/* ---- firmware crash: sticky, run last (CXPRM_TEST_CRASH=1) ---- */
+
+FIXTURE(crash) {
+	int fd;
+	struct emuctl emu;
+	int run;
+};
+
+FIXTURE_SETUP(crash)
+{
+	int r;
+
+	if (!getenv("CXPRM_TEST_CRASH"))
+		SKIP(return, "set CXPRM_TEST_CRASH=1 (the emulator stays crashed afterwards)");
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	r = emuctl_open(&self->emu, cxprm_bdf());
+	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
+	self->run = 1;
+}
+
+FIXTURE_TEARDOWN(crash)
+{
+	emuctl_close(&self->emu);
+	if (self->fd > 0)
+		close(self->fd);
+}
+
+static int sysfs_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -errno;
+}
+
+TEST_F_TIMEOUT(crash, firmware_crash, 90)
+{
+	struct cxprm_esw_functions f;
+	struct cxprm_raw_cmd r;
+	struct cxprm_info i;
+	uint64_t t0, dt;
+	int fd2;
+
+	NEED_RUN();
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	ASSERT_EQ(CXPRM_STATE_UP, i.state);
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_CRASH, 1, 0));
+	ASSERT_EQ(1, emuctl_query(&self->emu, CXPRM_EMUD_Q_CRASHED, 0, 0, 0));
+
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i)) TH_LOG("INFO on crashed firmware: %s", strerror(errno));
+	EXPECT_EQ(CXPRM_STATE_ERROR, i.state);
+	EXPECT_EQ(1, i.health_syndrome) TH_LOG("health_syndrome 0x%x", i.health_syndrome);
+
+	/* A command does not hang until cmd_timeout_ms: the health check ends it. */
+	t0 = now_ns();
+	errno = 0;
+	EXPECT_EQ(-1, issi(self->fd, &r, NULL, 0));
+	dt = now_ns() - t0;
+	EXPECT_EQ(EFAULT, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_GT(5000000000ull, dt) TH_LOG("took %llu ms", (unsigned long long)dt / 1000000);
+	memset(&f, 0, sizeof(f));
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_ESW_FUNCTIONS, &f));
+	EXPECT_TRUE(errno == EFAULT || errno == ENODEV) TH_LOG("ESW_FUNCTIONS on crashed firmware: %s", strerror(errno));
+
+	/* Unbinding a device with dead firmware completes (pages may be stranded). */
+	t0 = now_ns();
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers/cxprm/unbind", cxprm_bdf()));
+	dt = now_ns() - t0;
+	TH_LOG("unbind with dead firmware took %llu ms", (unsigned long long)dt / 1000000);
+	EXPECT_GT(30000000000ull, dt);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	EXPECT_EQ(ENODEV, errno);
+	fd2 = cxprm_open();
+	EXPECT_EQ(-1, fd2);
+	if (fd2 >= 0)
+		close(fd2);
+}
+
+TEST_HARNESS_MAIN

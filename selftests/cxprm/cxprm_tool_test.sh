@@ -1,0 +1,250 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The cxprm CLI (tools/cxprm, README.md there) against the real driver in
+# the guest: exit codes and JSON (checked with cxprm_json_check: the guest
+# has no python).  TAP output; every case SKIPs when there is no static
+# cxprm binary in the guest.  busybox sh.
+#
+# Environment: CXPRM_BDF, CXPRM_TOOL (default: cxprm in PATH or next to
+# this script), CXPRM_JSON_CHECK (default cxprm_json_check next to this).
+
+here=$(cd "$(dirname "$0")" && pwd)
+PATH=$here:$PATH
+BDF=${CXPRM_BDF:-}
+TOOL=${CXPRM_TOOL:-$(command -v cxprm 2>/dev/null)}
+JC=${CXPRM_JSON_CHECK:-$here/cxprm_json_check}
+TMP=${TMPDIR:-/tmp}/cxprm-tool.$$
+mkdir -p "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+
+NTESTS=17
+n=0 failed=0
+
+echo "TAP version 13"
+echo "1..$NTESTS"
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); echo "not ok $n $1"; failed=$((failed + 1)); }
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
+diag() { sed 's/^/#   /' "$@"; }
+
+if [ -z "$TOOL" ] || [ ! -x "$TOOL" ]; then
+	while [ $n -lt $NTESTS ]; do skip "cxprm_tool" "no cxprm binary in the guest (static build of tools/cxprm)"; done
+	echo "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:$NTESTS error:0"
+	exit 4
+fi
+if [ -z "$BDF" ]; then
+	for d in /dev/cxprm/*; do [ -e "$d" ] && BDF=${d##*/}; done
+fi
+
+# The control page: our C client (fast), else the harness's emuctl.
+emu() {
+	if command -v cxprm_emuctl >/dev/null 2>&1; then cxprm_emuctl "$@"; else emuctl "$@"; fi
+}
+
+# run NAME EXPECTED_RC CMD...: runs CMD, stdout in $TMP/NAME.out, stderr
+# in $TMP/NAME.err; 0 if the exit status is EXPECTED_RC.
+run() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "# $name: '$*' exited $got, expected $want"
+		diag "$TMP/$name.err"
+		head -c 1500 "$TMP/$name.out" | diag
+		return 1
+	fi
+	return 0
+}
+
+# jget NAME PATH [TYPE]: the value at PATH of $TMP/NAME.out (a JSON text).
+jget() {
+	"$JC" ${3:+-t "$3"} -g "$2" <"$TMP/$1.out" 2>>"$TMP/$1.jerr"
+}
+
+# expect NAME WHAT GOT WANT
+expect() {
+	[ "$3" = "$4" ] && return 0
+	echo "# $1: $2 is '$3', expected '$4'"
+	return 1
+}
+
+# 1: info
+t() {
+	run info 0 "$TOOL" -j info "$BDF" || return 1
+	"$JC" -t object <"$TMP/info.out" || return 1
+	expect info pci_addr "$(jget info pci_addr)" "$BDF" &&
+		expect info state "$(jget info state)" UP &&
+		expect info flags.0 "$(jget info flags.0)" EMULATED &&
+		expect info cmdq_entries "$(jget info cmdq_entries)" 32 &&
+		expect info issi "$(jget info issi)" 1 &&
+		expect info health "$(jget info health)" OK
+}
+if t; then ok "cxprm -j info: valid JSON, the device's values"; else nok "cxprm -j info"; fi
+
+# 2: -j after the subcommand, same document
+t() {
+	run info2 0 "$TOOL" info "$BDF" -j || return 1
+	"$JC" -t object <"$TMP/info2.out" || return 1
+	expect info2 fw_version "$(jget info2 fw_version)" "$(jget info fw_version)" &&
+		expect info2 dev_name "$(jget info2 dev_name)" "cxprm/$BDF"
+}
+if t; then ok "cxprm info -j (option after the command)"; else nok "cxprm info -j"; fi
+
+# 3: caps general CUR
+t() {
+	run caps 0 "$TOOL" -j caps "$BDF" || return 1
+	"$JC" -t object <"$TMP/caps.out" || return 1
+	qp=20
+	[ "$(jget info fw_version)" = 16.35.2000 ] && qp=17
+	expect caps cap_type "$(jget caps cap_type)" GENERAL &&
+		expect caps mode "$(jget caps mode)" CUR &&
+		expect caps status.status "$(jget caps status.status)" OK &&
+		expect caps layout "$(jget caps layout)" cmd_hca_cap &&
+		expect caps fields.log_max_qp "$(jget caps fields.log_max_qp)" $qp &&
+		expect caps fields.log_max_cq "$(jget caps fields.log_max_cq)" 24 &&
+		expect caps fields.dct "$(jget caps fields.dct)" 1
+}
+if t; then ok "cxprm -j caps: general CUR image decoded (log_max_qp, log_max_cq, dct)"; else nok "cxprm -j caps"; fi
+
+# 4: caps MAX
+t() {
+	run capsmax 0 "$TOOL" -j caps "$BDF" --max || return 1
+	"$JC" -t object <"$TMP/capsmax.out" || return 1
+	expect capsmax mode "$(jget capsmax mode)" MAX &&
+		expect capsmax fields.cmdif_checksum "$(jget capsmax fields.cmdif_checksum)" 3
+}
+if t; then ok "cxprm -j caps --max"; else nok "cxprm -j caps --max"; fi
+
+# 5: a firmware error: exit 3, JSON still printed with the status
+t() {
+	run capsbad 3 "$TOOL" -j caps "$BDF" --type 0x77 || return 1
+	"$JC" -t object <"$TMP/capsbad.out" || return 1
+	expect capsbad status.status_code "$(jget capsbad status.status_code)" 3 &&
+		expect capsbad status.syndrome_name "$(jget capsbad status.syndrome_name)" emulator:QUERY_CAP_BAD_TYPE &&
+		grep -q BAD_PARAM "$TMP/capsbad.err"
+}
+if t; then ok "cxprm caps of a missing type: exit 3, status in JSON and on stderr"; else nok "cxprm caps --type 0x77"; fi
+
+# 6: esw functions follows the emulator
+t() {
+	emu set-num-vfs 4 >/dev/null || { echo "# emuctl set-num-vfs failed"; return 1; }
+	run esw 0 "$TOOL" -j esw functions "$BDF" || return 1
+	"$JC" -t object <"$TMP/esw.out" || return 1
+	expect esw status.status "$(jget esw status.status)" OK &&
+		expect esw functions.host_num_of_vfs "$(jget esw functions.host_num_of_vfs)" 4 &&
+		expect esw functions.host_pf_disabled "$(jget esw functions.host_pf_disabled)" false
+	r=$?
+	emu set-num-vfs 0 >/dev/null
+	return $r
+}
+if t; then ok "cxprm -j esw functions: host_num_of_vfs after emuctl set-num-vfs"; else nok "cxprm -j esw functions"; fi
+
+# 7: esw watch sees the event
+t() {
+	"$TOOL" -j esw watch "$BDF" --count 1 --timeout 15 >"$TMP/watch.out" 2>"$TMP/watch.err" &
+	pid=$!
+	sleep 1
+	emu set-num-vfs 2 >/dev/null
+	wait $pid
+	rc=$?
+	emu set-num-vfs 0 >/dev/null
+	[ $rc = 0 ] || { echo "# esw watch exited $rc"; diag "$TMP/watch.err"; return 1; }
+	"$JC" -l -t object <"$TMP/watch.out" || return 1
+	expect watch type "$(jget watch type)" ESW_FUNCTIONS_CHANGED &&
+		expect watch type_code "$(jget watch type_code)" 14 &&
+		expect watch esw.functions.host_num_of_vfs "$(jget watch esw.functions.host_num_of_vfs)" 2
+}
+if t; then ok "cxprm -j esw watch --count 1: JSON line for ESW_FUNCTIONS_CHANGED"; else nok "cxprm -j esw watch"; fi
+
+# 8: stats
+t() {
+	run stats 0 "$TOOL" -j stats "$BDF" || return 1
+	"$JC" -t object <"$TMP/stats.out" || return 1
+	total=$(jget stats total)
+	[ "${total:-0}" -gt 0 ] 2>/dev/null || { echo "# stats total '$total'"; return 1; }
+	grep -q '"QUERY_HCA_CAP"' "$TMP/stats.out" || { echo "# no QUERY_HCA_CAP in stats"; return 1; }
+}
+if t; then ok "cxprm -j stats"; else nok "cxprm -j stats"; fi
+
+# 9: list
+t() {
+	run list 0 "$TOOL" -j list || return 1
+	"$JC" -t array <"$TMP/list.out" || return 1
+	expect list 0.pci_addr "$(jget list 0.pci_addr)" "$BDF"
+}
+if t; then ok "cxprm -j list"; else nok "cxprm -j list"; fi
+
+# 10: raw query
+t() {
+	run raw 0 "$TOOL" -j raw "$BDF" --opcode QUERY_ISSI || return 1
+	"$JC" -t object <"$TMP/raw.out" || return 1
+	expect raw status.status "$(jget raw status.status)" OK &&
+		expect raw decoded.current_issi "$(jget raw decoded.current_issi)" 1
+}
+if t; then ok "cxprm -j raw --opcode QUERY_ISSI"; else nok "cxprm -j raw QUERY_ISSI"; fi
+
+# 11: raw with the wire dump
+t() {
+	run rawdump 0 "$TOOL" -j raw "$BDF" --opcode QUERY_HCA_CAP --op-mod 1 --dump || return 1
+	"$JC" -t object <"$TMP/rawdump.out" || return 1
+	expect rawdump dump.out_blocks "$(jget rawdump dump.out_blocks)" 8 &&
+		expect rawdump dump.truncated "$(jget rawdump dump.truncated)" false &&
+		expect rawdump dump.entry_posted.fields.type "$(jget rawdump dump.entry_posted.fields.type)" \
+			"$(jget rawdump dump.entry_completed.fields.type)"
+}
+if t; then ok "cxprm -j raw --dump: 8 output mailboxes"; else nok "cxprm -j raw --dump"; fi
+
+# 12: a DCT life cycle in one process (JSON lines)
+t() {
+	run dct 0 "$TOOL" -j dct create "$BDF" --pd 1 --cqn 2 --srqn 3 --then query,drain,wait,destroy || return 1
+	"$JC" -l -t object <"$TMP/dct.out" || return 1
+	ops=$(sed -n 's/.*"op": *"\([a-z]*\)".*/\1/p' "$TMP/dct.out" | tr '\n' ' ')
+	expect dct ops "$ops" "create query drain wait destroy "
+}
+if t; then ok "cxprm -j dct create --then query,drain,wait,destroy"; else nok "cxprm dct create --then"; fi
+
+# 13: nvmf of a namespace nobody attached: firmware status, exit 3
+t() {
+	run nvmf 3 "$TOOL" -j nvmf ns "$BDF" --xrq 0x80 --nsid 0x999 || return 1
+	"$JC" -t object <"$TMP/nvmf.out" || return 1
+	expect nvmf status.status_code "$(jget nvmf status.status_code)" 5
+}
+if t; then ok "cxprm -j nvmf ns (unknown namespace): exit 3, BAD_RES"; else nok "cxprm nvmf ns unknown"; fi
+
+# 14: probe (read-only queries through RAW)
+t() {
+	run probe 0 "$TOOL" -j probe "$BDF" --no-nvmf || return 1
+	"$JC" -t object <"$TMP/probe.out" || return 1
+	expect probe device.pci_addr "$(jget probe device.pci_addr)" "$BDF"
+}
+if t; then ok "cxprm -j probe --no-nvmf"; else nok "cxprm -j probe"; fi
+
+# 15: nobody: info works, caps is refused (exit 2, names the capability)
+t() {
+	run nobody_info 0 cxprm_runas 65534 "$TOOL" -j info "$BDF" || return 1
+	"$JC" -t object <"$TMP/nobody_info.out" || return 1
+	run nobody_caps 2 cxprm_runas 65534 "$TOOL" caps "$BDF" || return 1
+	grep -q CAP_NET_ADMIN "$TMP/nobody_caps.err" || { echo "# no CAP_NET_ADMIN in the message"; diag "$TMP/nobody_caps.err"; return 1; }
+}
+if t; then ok "as nobody: info exit 0, caps exit 2 naming CAP_NET_ADMIN"; else nok "as nobody"; fi
+
+# 16: no such device: exit 2
+t() {
+	run nodev 2 "$TOOL" info 0000:00:1f.7 || return 1
+	grep -q 'no cxprm device' "$TMP/nodev.err"
+}
+if t; then ok "cxprm info of a missing device: exit 2"; else nok "cxprm info missing device"; fi
+
+# 17: usage errors: exit 1
+t() {
+	run usage1 1 "$TOOL" no-such-command &&
+		run usage2 1 "$TOOL" caps "$BDF" --no-such-option &&
+		run usage3 1 "$TOOL" caps
+}
+if t; then ok "usage errors: exit 1"; else nok "usage errors"; fi
+
+echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+[ $failed = 0 ]

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host entry of the cxprm kselftests: builds cxprm.ko, cxprm-emud, a static
+# cxprm CLI and the test programs, boots the QEMU guest (TCG) with the
+# firmware emulator behind the ivshmem device, runs run_guest_tests.sh in
+# it, and exits with the guest's status (0 = every test passed).
+#
+#   selftests/cxprm/run.sh [options] [-- TEST...]
+#
+#   --no-build         use what is built
+#   --profile cx5|cx7  emulated adapter (default cx7)
+#   --emud-args STR    more cxprm-emud options (e.g. "--nvmf-auto-io-ms 0")
+#   --modparams STR    insmod parameters (default "allow_raw_write=1
+#                      cmd_timeout_ms=3000")
+#   --timeout S        whole guest run (default 300)
+#   --tool PATH        a static cxprm CLI (default: built into .cache)
+#   --no-tool          do not build/ship the CLI (its tests SKIP)
+#   -q                 do not stream the console
+#   anything else      passed to tools/qemu/run-guest.sh (--keep, --verbose, ...)
+#   TEST...            steps of run_guest_tests.sh (default: all)
+#
+# Environment: KDIR (kernel build tree, default /lib/modules/<kver>/build),
+# KVER, BUILD (CMake build dir, default <repo>/build).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=$repo/.cache/selftests
+out=$cache/cxprm
+build_dir=${BUILD:-$repo/build}
+
+build=1 profile=cx7 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
+tool="" with_tool=1 rg_opts=() tests=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--no-build) build=0 ;;
+	--profile) profile=$2; shift ;;
+	--emud-args) emud_args=$2; shift ;;
+	--modparams) modparams=$2; shift ;;
+	--timeout) timeout_s=$2; shift ;;
+	--tool) tool=$2; shift ;;
+	--no-tool) with_tool=0 ;;
+	-h | --help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--) shift; tests=("$@"); break ;;
+	*) rg_opts+=("$1") ;;
+	esac
+	shift
+done
+
+say() { echo "selftests/cxprm: $*" >&2; }
+t0=$(date +%s.%N)
+
+# --- cxprm.ko ------------------------------------------------------------------
+if [ -z "${KDIR:-}" ]; then
+	if [ -z "${KVER:-}" ]; then
+		KVER=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
+		KVER=${KVER#/boot/vmlinuz-}
+	fi
+	for d in "/lib/modules/$KVER/build" "/usr/src/linux-headers-$KVER"; do
+		if [ -e "$d/Makefile" ]; then KDIR=$d; break; fi
+	done
+fi
+if [ "$build" = 1 ]; then
+	if make -C "$repo" -n module >/dev/null 2>&1; then
+		say "make module"
+		make -s -C "$repo" module
+	else
+		[ -n "${KDIR:-}" ] || { say "no kernel build tree; set KDIR"; exit 1; }
+		say "building cxprm.ko against $KDIR"
+		make -s -C "$KDIR" M="$repo" modules 2>&1 | grep -v 'Skipping BTF generation' || true
+	fi
+fi
+[ -f "$repo/cxprm.ko" ] || { say "no $repo/cxprm.ko"; exit 1; }
+
+# --- cxprm-emud ---------------------------------------------------------------
+emud=${CXPRM_EMUD:-$build_dir/tools/emulator/daemon/cxprm-emud}
+if [ "$build" = 1 ]; then
+	[ -f "$build_dir/CMakeCache.txt" ] || cmake -S "$repo" -B "$build_dir" >/dev/null
+	say "building cxprm-emud"
+	cmake --build "$build_dir" -j"$(nproc)" --target cxprm-emud >/dev/null
+fi
+[ -x "$emud" ] || { say "no cxprm-emud at $emud"; exit 1; }
+
+# --- the CLI, static (the guest has no shared libraries) ----------------------
+if [ "$with_tool" = 1 ] && [ -z "$tool" ]; then
+	sbuild=$cache/build-static
+	if [ "$build" = 1 ]; then
+		say "building a static cxprm CLI in $sbuild"
+		if { [ -f "$sbuild/CMakeCache.txt" ] ||
+			cmake -S "$repo" -B "$sbuild" -DCMAKE_BUILD_TYPE=Release \
+				-DCMAKE_EXE_LINKER_FLAGS=-static >/dev/null; } &&
+			cmake --build "$sbuild" -j"$(nproc)" --target cxprm >"$cache/cli-build.log" 2>&1; then
+			:
+		else
+			say "static cxprm CLI did not build (see $cache/cli-build.log): its tests will SKIP"
+		fi
+	fi
+	[ -x "$sbuild/tools/cxprm/cxprm" ] && tool=$sbuild/tools/cxprm/cxprm
+fi
+if [ -n "$tool" ] && ldd "$tool" >/dev/null 2>&1; then
+	say "$tool is not static: not shipping it (its tests will SKIP)"
+	tool=""
+fi
+
+# --- the tests ----------------------------------------------------------------
+if [ "$build" = 1 ]; then
+	say "building the tests into $out"
+	make -s -C "$here" OUTPUT="$out" -j"$(nproc)"
+fi
+files=()
+while read -r f; do
+	[ -e "$f" ] || { say "missing $f (build first)"; exit 1; }
+	files+=(--file "$f:/cxprm/selftests/$(basename "$f")")
+done < <(make -s -C "$here" OUTPUT="$out" list)
+[ -n "$tool" ] && files+=(--file "$tool:/cxprm/selftests/cxprm")
+
+script=$(mktemp "${TMPDIR:-/tmp}/cxprm-selftests.XXXXXXXX")
+trap 'rm -f "$script"' EXIT
+{
+	printf 'CXPRM_MODPARAMS=%q\nexport CXPRM_MODPARAMS\n' "$modparams"
+	printf 'exec sh /cxprm/selftests/run_guest_tests.sh'
+	printf ' %q' "${tests[@]+"${tests[@]}"}"
+	printf '\n'
+} >"$script"
+
+t1=$(date +%s.%N)
+say "booting the guest (cxprm-emud --profile $profile${emud_args:+ $emud_args})"
+rc=0
+"$repo/tools/qemu/run-guest.sh" --no-load --emud --emud-bin "$emud" --profile "$profile" \
+	${emud_args:+--emud-args "$emud_args"} --timeout "$timeout_s" \
+	"${files[@]}" --script "$script" "${rg_opts[@]+"${rg_opts[@]}"}" || rc=$?
+t2=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v rc="$rc" 'BEGIN {
+	printf "selftests/cxprm: build %.1fs, guest run %.1fs: %s (status %d)\n", b - a, c - b,
+		rc == 0 ? "PASS" : "FAIL", rc }' >&2
+exit "$rc"

@@ -1,0 +1,226 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs the cxprm selftests inside the QEMU guest (busybox sh) and prints
+# kselftest-runner TAP: one "ok N selftests: cxprm: NAME" per step, each
+# test's own TAP nested as "# " lines.  Exit 0 only if every step passed
+# (skips count as passes, as in kselftest).
+#
+#   run_guest_tests.sh [TEST...]      (default: all, in the order below)
+#
+# Steps: load (insmod + bind), cxprm_raw_test with allow_raw_write=0, the
+# test programs with allow_raw_write=1, the CLI test, injected transport
+# faults, unbind/rebind with open files, unload (rmmod: every page back,
+# nothing leaked), and last a firmware crash (load again, crash the
+# emulator for good, unbind and rmmod must still complete).
+#
+# Environment: CXPRM_BDF (set by run-guest.sh), CXPRM_KO (default
+# /cxprm/cxprm.ko), CXPRM_MODPARAMS (default "allow_raw_write=1
+# cmd_timeout_ms=3000"),
+# CXPRM_TEST_TIMEOUT (seconds per program, default 120), CXPRM_TOOL (the
+# cxprm CLI, default: cxprm next to this script or in PATH).
+# Needs the emulator's control page: the guest kernel runs with
+# iomem=relaxed (run-guest.sh adds it).
+
+here=$(cd "$(dirname "$0")" && pwd)
+PATH=$here:$PATH
+export PATH
+KO=${CXPRM_KO:-/cxprm/cxprm.ko}
+MODPARAMS=${CXPRM_MODPARAMS-allow_raw_write=1 cmd_timeout_ms=3000}
+TMO=${CXPRM_TEST_TIMEOUT:-120}
+PARAM=/sys/module/cxprm/parameters
+
+if [ -z "$CXPRM_BDF" ]; then
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
+			CXPRM_BDF=${d##*/}
+	done
+fi
+export CXPRM_BDF
+[ -n "$CXPRM_TOOL" ] || CXPRM_TOOL=$(command -v cxprm 2>/dev/null)
+export CXPRM_TOOL
+
+ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
+cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_concurrency_test
+cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test unload crash"
+STEPS=${*:-$ALL}
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+elapsed() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# The control page: our C client (fast: no devmem per dword), else the
+# harness's /bin/emuctl (tools/qemu/guest/emuctl.sh); same commands.
+emu() {
+	if command -v cxprm_emuctl >/dev/null 2>&1; then
+		cxprm_emuctl "$@"
+	else
+		emuctl "$@"
+	fi
+}
+
+bind_dev() {
+	d=/sys/bus/pci/devices/$CXPRM_BDF
+	echo cxprm >"$d/driver_override"
+	echo "$CXPRM_BDF" >/sys/bus/pci/drivers_probe 2>/dev/null
+	[ "$(basename "$(readlink "$d/driver" 2>/dev/null)")" = cxprm ]
+}
+
+# --- steps (print diagnostics on stdout, return nonzero on failure) ----------
+
+step_load() {
+	if grep -q '^cxprm ' /proc/modules; then
+		echo "cxprm already loaded (run-guest.sh without --no-load?): unloading it first"
+		rmmod cxprm || { echo "rmmod of the preloaded module failed"; return 1; }
+	fi
+	# A parameter out of range fails the load with a message.
+	if insmod "$KO" poll_interval_ms=0 2>/dev/null; then
+		echo "FAIL: insmod with poll_interval_ms=0 succeeded"
+		rmmod cxprm
+		return 1
+	fi
+	dmesg | grep -q 'poll_interval_ms=0' || { echo "FAIL: no message about poll_interval_ms=0"; return 1; }
+	echo "insmod poll_interval_ms=0 refused: $(dmesg | grep 'poll_interval_ms=0' | tail -n 1)"
+	# shellcheck disable=SC2086 # MODPARAMS is a list of words
+	insmod "$KO" $MODPARAMS || { echo "insmod $KO $MODPARAMS failed"; dmesg | tail -20; return 1; }
+	echo "insmod $KO $MODPARAMS"
+	for p in "$PARAM"/*; do echo "param ${p##*/}=$(cat "$p")"; done
+	bind_dev || { echo "bind $CXPRM_BDF failed"; dmesg | tail -30; return 1; }
+	[ -c "/dev/cxprm/$CXPRM_BDF" ] || { echo "no /dev/cxprm/$CXPRM_BDF"; return 1; }
+	dmesg | grep -E 'cxprm .*(HCA up|events:)' | tail -3
+	emu magic >/dev/null 2>&1 || emu ping >/dev/null 2>&1 ||
+		echo "warning: no emulator control page (iomem=relaxed missing?): tests needing it will fail"
+	return 0
+}
+
+step_unload() {
+	rc=0
+	# Refused while a file is open (the module is in use).
+	exec 3<"/dev/cxprm/$CXPRM_BDF"
+	if rmmod cxprm 2>/dev/null; then
+		echo "FAIL: rmmod succeeded with /dev/cxprm/$CXPRM_BDF open"
+		exec 3<&-
+		return 1
+	fi
+	echo "rmmod with an open file refused"
+	exec 3<&-
+	mark=$(dmesg | wc -l)
+	rmmod cxprm || { echo "rmmod cxprm failed"; return 1; }
+	grep -q '^cxprm ' /proc/modules && { echo "cxprm still loaded"; rc=1; }
+	[ -e "/dev/cxprm/$CXPRM_BDF" ] && { echo "/dev/cxprm/$CXPRM_BDF still there"; rc=1; }
+	dmesg | tail -n +"$((mark + 1))" | grep -E 'cxprm' | sed 's/^/dmesg: /'
+	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'pages given' | tail -n 1)
+	[ -n "$line" ] || echo "FAIL: no 'pages given' line in dmesg after rmmod"
+	given=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\1/p')
+	reclaimed=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\2/p')
+	if [ -z "$given" ] || [ "$given" = 0 ] || [ "$given" != "$reclaimed" ]; then
+		echo "FAIL: pages given '${given}' reclaimed '${reclaimed}'"
+		rc=1
+	fi
+	held=$(emu pages-held 2>&1)
+	echo "emulator: pages held $held"
+	[ "$held" = 0 ] || { echo "FAIL: the firmware still holds $held pages after rmmod"; rc=1; }
+	st=$(emu hca-state 2>&1)
+	case "$st" in
+	0 | DISABLED*) echo "emulator: HCA $st" ;;
+	*) echo "FAIL: emulator HCA state $st, not DISABLED"; rc=1 ;;
+	esac
+	for c in objects-leaked pages-leaked eq-overruns dma-refused; do
+		v=$(emu counter "$c" 2>&1)
+		echo "emulator: $c $v"
+		[ "$v" = 0 ] || { echo "FAIL: emulator counter $c = $v"; rc=1; }
+	done
+	dmesg | tail -n +"$((mark + 1))" | grep -q "$CXPRM_BDF: removed" ||
+		dmesg | tail -n +"$((mark + 1))" | grep -q 'removed' || { echo "FAIL: no 'removed' in dmesg"; rc=1; }
+	return $rc
+}
+
+# The emulator stays crashed after this: run it last.
+step_crash() {
+	# shellcheck disable=SC2086 # MODPARAMS is a list of words
+	insmod "$KO" $MODPARAMS || { echo "insmod failed"; return 1; }
+	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
+	CXPRM_TEST_CRASH=1 timeout -s KILL "$TMO" "$here/cxprm_fault_test"
+	rc=$?
+	mark=$(dmesg | wc -l)
+	rmmod cxprm || { echo "rmmod after the crash failed"; return 1; }
+	dmesg | tail -n +"$((mark + 1))" | grep cxprm | sed 's/^/dmesg: /'
+	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 4 | sed 's/^/dmesg: /'
+	return $rc
+}
+
+# --- the runner ----------------------------------------------------------------
+
+n=0
+for s in $STEPS; do n=$((n + 1)); done
+echo "TAP version 13"
+echo "1..$n"
+t_all=$(uptime_s)
+i=0 pass=0 fail=0 skip=0 failed=""
+for s in $STEPS; do
+	i=$((i + 1))
+	name=$s
+	t0=$(uptime_s)
+	echo "# selftests: cxprm: $name"
+	out=/tmp/cxprm-step.$i
+	case "$s" in
+	load) step_load >"$out" 2>&1; rc=$? ;;
+	crash) step_crash >"$out" 2>&1; rc=$? ;;
+	unload) step_unload >"$out" 2>&1; rc=$? ;;
+	*:allow_raw_write=*)
+		prog=${s%%:*}
+		val=${s#*:allow_raw_write=}
+		old=$(cat "$PARAM/allow_raw_write" 2>/dev/null)
+		if echo "$val" >"$PARAM/allow_raw_write" 2>/dev/null; then
+			timeout -s KILL "$TMO" "$here/$prog" >"$out" 2>&1
+			rc=$?
+		else
+			echo "cannot set allow_raw_write=$val" >"$out"
+			rc=1
+		fi
+		[ -n "$old" ] && echo "$old" >"$PARAM/allow_raw_write"
+		;;
+	*.sh)
+		timeout -s KILL "$TMO" sh "$here/$s" >"$out" 2>&1
+		rc=$?
+		;;
+	*)
+		if [ -x "$here/$s" ]; then
+			timeout -s KILL "$TMO" "$here/$s" >"$out" 2>&1
+			rc=$?
+		else
+			echo "$here/$s: not found" >"$out"
+			rc=1
+		fi
+		;;
+	esac
+	sed 's/^/# /' "$out"
+	rm -f "$out"
+	dt=$(elapsed "$t0")
+	if [ $rc = 0 ]; then
+		echo "ok $i selftests: cxprm: $name # ${dt}s"
+		pass=$((pass + 1))
+	elif [ $rc = 4 ]; then
+		echo "ok $i selftests: cxprm: $name # SKIP"
+		skip=$((skip + 1))
+	elif [ $rc = 137 ]; then
+		echo "not ok $i selftests: cxprm: $name # TIMEOUT $TMO seconds"
+		fail=$((fail + 1))
+		failed="$failed $name"
+	else
+		echo "not ok $i selftests: cxprm: $name # exit=$rc"
+		fail=$((fail + 1))
+		failed="$failed $name"
+	fi
+	# Stop early when the module is not there: nothing else can pass.
+	if [ "$s" = load ] && [ $rc != 0 ]; then
+		echo "# load failed: not running the rest"
+		break
+	fi
+done
+echo "# cxprm selftests: $pass passed, $fail failed, $skip skipped of $n in $(elapsed "$t_all")s${failed:+ (failed:$failed)}"
+if dmesg | grep -Eq 'cut here|BUG:|Oops|general protection|UBSAN:|KASAN:'; then
+	echo "# kernel splat in dmesg:"
+	dmesg | grep -E -A 20 'cut here|BUG:|Oops|general protection|UBSAN:|KASAN:' | head -60 | sed 's/^/# /'
+	fail=$((fail + 1))
+fi
+[ $fail = 0 ]
