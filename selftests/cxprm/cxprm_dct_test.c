@@ -281,10 +281,12 @@ TEST_F(dct, per_file_limit_enospc)
 	errno = 0;
 	EXPECT_EQ(-1, dct_create(fd2, &c, &d)) TH_LOG("65th DCT of one file created");
 	EXPECT_EQ(ENOSPC, errno) TH_LOG("%s", strerror(errno));
-	/* Another file is not affected. */
-	EXPECT_EQ(0, dct_create(self->fd, &c, &d));
-	EXPECT_EQ(ST_OK, d.st.status);
-	EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, d.dctn, &d));
+	/* Another file is not affected (if the firmware has DCTs left). */
+	if (self->prof->max_dcts > 64) {
+		EXPECT_EQ(0, dct_create(self->fd, &c, &d));
+		EXPECT_EQ(ST_OK, d.st.status);
+		EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, d.dctn, &d));
+	}
 	ASSERT_EQ(0, dct_op(fd2, CXPRM_IOC_DCT_DESTROY, first, &d));
 	EXPECT_EQ(0, dct_create(fd2, &c, &d));
 	EXPECT_EQ(ST_OK, d.st.status);

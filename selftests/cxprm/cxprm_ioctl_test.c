@@ -229,6 +229,17 @@ TEST_F(dev, caps_reserved_nonzero)
 	c->reserved1 = 0x80000000u;
 	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
 	EXPECT_EQ(EINVAL, errno);
+	/* max is 0 or 1. */
+	memset(c, 0, sizeof(*c));
+	c->max = 2;
+	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
+	EXPECT_EQ(EINVAL, errno);
+	/* op_mod = type << 1 | mode is 16 bits: type 0x8000 does not fit. */
+	memset(c, 0, sizeof(*c));
+	c->cap_type = 0x8000;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c)) TH_LOG("type 0x8000: status 0x%x", c->st.status);
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
 	free(c);
 }
 

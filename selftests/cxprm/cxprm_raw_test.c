@@ -27,7 +27,6 @@ FIXTURE_SETUP(raw_ioctl)
 	self->prof = emu_profile_by_fw(i.fw_major);
 	self->allow_write = cxprm_param("allow_raw_write");
 	ASSERT_LE(0, self->allow_write) TH_LOG("no /sys/module/cxprm/parameters/allow_raw_write");
-	TH_LOG("allow_raw_write=%d", self->allow_write);
 }
 
 FIXTURE_TEARDOWN(raw_ioctl)

@@ -204,8 +204,8 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	EXPECT_EQ(1, poll(&pfd, 1, 1000)) TH_LOG("poll() after unbind does not report anything");
 	EXPECT_EQ(POLLERR | POLLHUP, pfd.revents & (POLLERR | POLLHUP)) TH_LOG("revents 0x%x", pfd.revents);
 	EXPECT_EQ(0, close(fd));
-	EXPECT_EQ(0, close(fd2));
 	EXPECT_EQ(0, close(rd.fd));
+	/* fd2 (whose DCT the unbind destroyed) stays open across the rebind. */
 
 	/* Everything back with the firmware, nothing left in it. */
 	EXPECT_EQ(0, last_pages_line(klog0, &given, &reclaimed)) TH_LOG("no 'pages given N reclaimed M' in dmesg");
@@ -230,6 +230,35 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	memset(&f, 0, sizeof(f));
 	EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &f));
 	EXPECT_EQ(ST_OK, f.st.status);
+
+	/*
+	 * The new device hands out DCT numbers from the start again: a file of
+	 * the old device closing now must not destroy the new owner's DCT.
+	 */
+	memset(&d, 0, sizeof(d));
+	d.ctx.pd = 1;
+	d.ctx.cqn = 1;
+	d.ctx.srqn_xrqn = 1;
+	d.ctx.mtu = 3;
+	d.ctx.port = 1;
+	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d));
+	ASSERT_EQ(ST_OK, d.st.status);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(fd2, CXPRM_IOC_INFO, &info)) TH_LOG("a file of the old device works on the new one");
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(0, close(fd2));
+	if (self->have_emu)
+		EXPECT_EQ(1, emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0))
+			TH_LOG("closing an old file destroyed a DCT of the new device");
+	{
+		struct cxprm_dct q;
+
+		memset(&q, 0, sizeof(q));
+		q.dctn = d.dctn;
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_QUERY, &q));
+		EXPECT_EQ(ST_OK, q.st.status);
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &q));
+	}
 	close(fd);
 }
 

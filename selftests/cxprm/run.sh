@@ -126,11 +126,18 @@ trap 'rm -f "$script"' EXIT
 
 t1=$(date +%s.%N)
 say "booting the guest (cxprm-emud --profile $profile${emud_args:+ $emud_args})"
+console=$cache/console.log
+mkdir -p "$cache"
 rc=0
 "$repo/tools/qemu/run-guest.sh" --no-load --emud --emud-bin "$emud" --profile "$profile" \
-	${emud_args:+--emud-args "$emud_args"} --timeout "$timeout_s" \
+	${emud_args:+--emud-args "$emud_args"} --timeout "$timeout_s" --console-log "$console" \
 	"${files[@]}" --script "$script" "${rg_opts[@]+"${rg_opts[@]}"}" || rc=$?
 t2=$(date +%s.%N)
+# The outer TAP lines and the summary, whatever the console streaming.
+if [ -s "$console" ]; then
+	say "results (full console: $console):"
+	tr -d '\r' <"$console" | grep -aE '^(ok|not ok) [0-9]+ selftests: |^# cxprm selftests: ' >&2 || true
+fi
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v rc="$rc" 'BEGIN {
 	printf "selftests/cxprm: build %.1fs, guest run %.1fs: %s (status %d)\n", b - a, c - b,
 		rc == 0 ? "PASS" : "FAIL", rc }' >&2
