@@ -141,11 +141,24 @@ void Cmdq::fini()
 	busy_mask_ = 0;
 }
 
+/* Readers lock only while the queue is up; after fini() nothing writes. */
+void Cmdq::reader_lock() const
+{
+	if (lock_)
+		host_->ops->lock(host_->ctx, lock_);
+}
+
+void Cmdq::reader_unlock() const
+{
+	if (lock_)
+		host_->ops->unlock(host_->ctx, lock_);
+}
+
 u32 Cmdq::in_flight() const
 {
-	host_->ops->lock(host_->ctx, lock_);
+	reader_lock();
 	u32 n = popcount(busy_mask_);
-	host_->ops->unlock(host_->ctx, lock_);
+	reader_unlock();
 	return n;
 }
 
@@ -434,25 +447,25 @@ int Cmdq::set_mode(CmdqMode mode)
 
 u32 Cmdq::stats_opcodes(OpcodeStats *out, u32 max) const
 {
-	host_->ops->lock(host_->ctx, lock_);
+	reader_lock();
 	u32 n = stats_.opcodes(out, max);
-	host_->ops->unlock(host_->ctx, lock_);
+	reader_unlock();
 	return n;
 }
 
 u32 Cmdq::stats_last(CmdRecord *out, u32 max) const
 {
-	host_->ops->lock(host_->ctx, lock_);
+	reader_lock();
 	u32 n = stats_.last(out, max);
-	host_->ops->unlock(host_->ctx, lock_);
+	reader_unlock();
 	return n;
 }
 
 u64 Cmdq::stats_total() const
 {
-	host_->ops->lock(host_->ctx, lock_);
+	reader_lock();
 	u64 n = stats_.total();
-	host_->ops->unlock(host_->ctx, lock_);
+	reader_unlock();
 	return n;
 }
 

@@ -348,11 +348,17 @@ TEST_F(CmdqTest, StuckSlotIsReusedOnlyAfterTheDeviceHandsItBack)
 TEST_F(CmdqTest, ShutdownRefusesNewCommands)
 {
 	ASSERT_EQ(h.start(fast()), OK);
+	ASSERT_EQ(enable_hca(), OK);
 	h.cmdq.fini();
 	auto in = make_in<prm::enable_hca_in>(op::ENABLE_HCA);
 	std::vector<uint8_t> out(16);
 	EXPECT_EQ(run(in, out), E_SHUTDOWN);
 	EXPECT_EQ(h.uh.dma_live(), 0u);
+	// The history outlives the queue (debugfs after a failed bring-up).
+	EXPECT_EQ(h.cmdq.stats_total(), 1u);
+	CmdRecord rec[2];
+	EXPECT_EQ(h.cmdq.stats_last(rec, 2), 1u);
+	EXPECT_EQ(h.cmdq.in_flight(), 0u);
 }
 
 // --- concurrency -------------------------------------------------------------

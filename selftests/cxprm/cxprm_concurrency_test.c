@@ -53,8 +53,8 @@ FIXTURE_TEARDOWN(conc)
 		long long n = eq_overruns(&self->emu) - self->overruns0;
 
 		EXPECT_EQ(0, n) TH_LOG("the async EQ overran %lld times during the test (events lost; "
-				       "ASYNC_EQ_BUF_OVERRUN on real firmware); cmd_mode=%d poll_interval_ms=%d",
-				       n, cxprm_param("cmd_mode"), cxprm_param("poll_interval_ms"));
+				       "ASYNC_EQ_BUF_OVERRUN on real firmware); cmd_mode=%s poll_interval_ms=%d",
+				       n, cxprm_param_text("cmd_mode"), cxprm_param("poll_interval_ms"));
 		emuctl_close(&self->emu);
 	}
 	if (self->fd >= 0)

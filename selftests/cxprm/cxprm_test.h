@@ -264,6 +264,24 @@ static inline int cxprm_param(const char *name)
 	return atoi(buf);
 }
 
+/* A module parameter of cxprm as text (static buffer, "?" if absent). */
+static inline const char *cxprm_param_text(const char *name)
+{
+	static char buf[64];
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/cxprm/parameters/%s", name);
+	snprintf(buf, sizeof(buf), "?");
+	f = fopen(path, "re");
+	if (!f)
+		return buf;
+	if (fgets(buf, sizeof(buf), f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+	return buf;
+}
+
 /* A page nobody can touch: an address that faults in copy_{to,from}_user. */
 static inline void *bad_ptr(void)
 {

@@ -21,14 +21,16 @@
 #   TEST...            steps of run_guest_tests.sh (default: all)
 #
 # Environment: KDIR (kernel build tree, default /lib/modules/<kver>/build),
-# KVER, BUILD (CMake build dir, default <repo>/build).
+# KVER, CXPRM_EMUD (a cxprm-emud binary to use instead of building one).
+# Builds go to <repo>/.cache/selftests/ (git-ignored): the CMake tree
+# build/ (static cxprm-emud and cxprm), the test binaries cxprm/, the
+# last console log console.log.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=$repo/.cache/selftests
 out=$cache/cxprm
-build_dir=${BUILD:-$repo/build}
 
 build=1 profile=cx7 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
 tool="" with_tool=1 rg_opts=() tests=()
@@ -41,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift ;;
 	--tool) tool=$2; shift ;;
 	--no-tool) with_tool=0 ;;
-	-h | --help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac
@@ -73,30 +75,33 @@ if [ "$build" = 1 ]; then
 fi
 [ -f "$repo/cxprm.ko" ] || { say "no $repo/cxprm.ko"; exit 1; }
 
-# --- cxprm-emud ---------------------------------------------------------------
-emud=${CXPRM_EMUD:-$build_dir/tools/emulator/daemon/cxprm-emud}
+# --- cxprm-emud and the CLI -----------------------------------------------------
+# Our own CMake tree (.cache/selftests/build), so a colleague's build/ is
+# never disturbed; linked static: the CLI runs in the busybox guest.
+sbuild=$cache/build
 if [ "$build" = 1 ]; then
-	[ -f "$build_dir/CMakeCache.txt" ] || cmake -S "$repo" -B "$build_dir" >/dev/null
-	say "building cxprm-emud"
-	cmake --build "$build_dir" -j"$(nproc)" --target cxprm-emud >/dev/null
-fi
-[ -x "$emud" ] || { say "no cxprm-emud at $emud"; exit 1; }
-
-# --- the CLI, static (the guest has no shared libraries) ----------------------
-if [ "$with_tool" = 1 ] && [ -z "$tool" ]; then
-	sbuild=$cache/build-static
-	if [ "$build" = 1 ]; then
-		say "building a static cxprm CLI in $sbuild"
-		if { [ -f "$sbuild/CMakeCache.txt" ] ||
+	targets=()
+	[ -n "${CXPRM_EMUD:-}" ] || targets+=(cxprm-emud)
+	[ "$with_tool" = 1 ] && [ -z "$tool" ] && targets+=(cxprm)
+	if [ ${#targets[@]} -gt 0 ]; then
+		say "building ${targets[*]} in $sbuild (static)"
+		mkdir -p "$cache"
+		[ -f "$sbuild/CMakeCache.txt" ] ||
 			cmake -S "$repo" -B "$sbuild" -DCMAKE_BUILD_TYPE=Release \
-				-DCMAKE_EXE_LINKER_FLAGS=-static >/dev/null; } &&
-			cmake --build "$sbuild" -j"$(nproc)" --target cxprm >"$cache/cli-build.log" 2>&1; then
-			:
-		else
-			say "static cxprm CLI did not build (see $cache/cli-build.log): its tests will SKIP"
-		fi
+				-DCMAKE_EXE_LINKER_FLAGS=-static >"$cache/cmake.log" 2>&1 ||
+			{ say "cmake configure failed, see $cache/cmake.log"; exit 1; }
+		for tg in "${targets[@]}"; do
+			if ! cmake --build "$sbuild" -j"$(nproc)" --target "$tg" >"$cache/build-$tg.log" 2>&1; then
+				[ "$tg" = cxprm ] || { tail -20 "$cache/build-$tg.log" >&2; say "$tg did not build"; exit 1; }
+				say "the cxprm CLI did not build (see $cache/build-cxprm.log): its tests will SKIP"
+			fi
+		done
 	fi
-	[ -x "$sbuild/tools/cxprm/cxprm" ] && tool=$sbuild/tools/cxprm/cxprm
+fi
+emud=${CXPRM_EMUD:-$sbuild/tools/emulator/daemon/cxprm-emud}
+[ -x "$emud" ] || { say "no cxprm-emud at $emud"; exit 1; }
+if [ "$with_tool" = 1 ] && [ -z "$tool" ] && [ -x "$sbuild/tools/cxprm/cxprm" ]; then
+	tool=$sbuild/tools/cxprm/cxprm
 fi
 if [ -n "$tool" ] && ldd "$tool" >/dev/null 2>&1; then
 	say "$tool is not static: not shipping it (its tests will SKIP)"

@@ -42,7 +42,8 @@ export CXPRM_TOOL
 
 ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_concurrency_test
-cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test unload crash"
+cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test unload
+load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test unload crash"
 STEPS=${*:-$ALL}
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -67,7 +68,9 @@ bind_dev() {
 
 # --- steps (print diagnostics on stdout, return nonzero on failure) ----------
 
+# load[:P1=V1,P2=V2]: insmod with MODPARAMS plus those, bind.
 step_load() {
+	extra=$(echo "${1#:}" | tr "," " ")
 	if grep -q '^cxprm ' /proc/modules; then
 		echo "cxprm already loaded (run-guest.sh without --no-load?): unloading it first"
 		rmmod cxprm || { echo "rmmod of the preloaded module failed"; return 1; }
@@ -81,8 +84,8 @@ step_load() {
 	dmesg | grep -q 'poll_interval_ms=0' || { echo "FAIL: no message about poll_interval_ms=0"; return 1; }
 	echo "insmod poll_interval_ms=0 refused: $(dmesg | grep 'poll_interval_ms=0' | tail -n 1)"
 	# shellcheck disable=SC2086 # MODPARAMS is a list of words
-	insmod "$KO" $MODPARAMS || { echo "insmod $KO $MODPARAMS failed"; dmesg | tail -20; return 1; }
-	echo "insmod $KO $MODPARAMS"
+	insmod "$KO" $MODPARAMS $extra || { echo "insmod $KO $MODPARAMS $extra failed"; dmesg | tail -20; return 1; }
+	echo "insmod $KO $MODPARAMS $extra"
 	for p in "$PARAM"/*; do echo "param ${p##*/}=$(cat "$p")"; done
 	bind_dev || { echo "bind $CXPRM_BDF failed"; dmesg | tail -30; return 1; }
 	[ -c "/dev/cxprm/$CXPRM_BDF" ] || { echo "no /dev/cxprm/$CXPRM_BDF"; return 1; }
@@ -163,7 +166,7 @@ for s in $STEPS; do
 	echo "# selftests: cxprm: $name"
 	out=/tmp/cxprm-step.$i
 	case "$s" in
-	load) step_load >"$out" 2>&1; rc=$? ;;
+	load | load:*) step_load "${s#load}" >"$out" 2>&1; rc=$? ;;
 	crash) step_crash >"$out" 2>&1; rc=$? ;;
 	unload) step_unload >"$out" 2>&1; rc=$? ;;
 	*:allow_raw_write=*)
@@ -212,7 +215,7 @@ for s in $STEPS; do
 		failed="$failed $name"
 	fi
 	# Stop early when the module is not there: nothing else can pass.
-	if [ "$s" = load ] && [ $rc != 0 ]; then
+	if [ "${s%%:*}" = load ] && [ $rc != 0 ]; then
 		echo "# load failed: not running the rest"
 		break
 	fi

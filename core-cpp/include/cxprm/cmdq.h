@@ -94,7 +94,10 @@ public:
 	const cxprm_dma_buf &queue_page() const { return page_; }
 	/* Bytes of slot i of the queue (for dumps), or null. */
 	const u8 *slot_bytes(u32 i) const;
-	/* Snapshots of the statistics (see CmdStats), taken under the lock. */
+	/*
+	 * Snapshots of the statistics (see CmdStats), taken under the lock;
+	 * still readable after fini() (a failed bring-up keeps its history).
+	 */
 	u32 stats_opcodes(OpcodeStats *out, u32 max) const;
 	u32 stats_last(CmdRecord *out, u32 max) const;
 	u64 stats_total() const;
@@ -122,6 +125,8 @@ private:
 	int collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult *res);
 	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
+	void reader_lock() const;
+	void reader_unlock() const;
 
 	const cxprm_host *host_ = nullptr;
 	CmdqConfig cfg_{};

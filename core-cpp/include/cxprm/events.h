@@ -18,8 +18,10 @@
  * The EQ doorbell is in the UAR page ALLOC_UAR returned: BAR offset
  * uar * 4096 (as on a ConnectX, and as the emulator maps it).
  *
- * poll() may run in the host's interrupt or polling context: it only reads
- * the ring, signals waiters and calls the listener.
+ * poll() never sends a command: it reads the ring, signals waiters and
+ * calls the listener.  It takes the host's locks (host.h: usable where the
+ * host issues commands), so in the kernel it runs from a worker that the
+ * interrupt handler or a timer schedules, not in hard-IRQ context.
  */
 #pragma once
 
