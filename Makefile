@@ -4,6 +4,11 @@
 #   make              build the userspace parts (core, emulator, tools, tests)
 #   make check        run every test
 #   make layout-dump  print every PRM field the core defines
+#   make module       build cxprm.ko against the installed kernel headers
+#                     (KDIR=/path/to/kernel/build overrides)
+#   make lint         W=1 + sparse (C=2) module build, checkpatch, shellcheck
+#   make check-guest  the kselftests in a QEMU guest with the emulator
+#   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
 #
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
@@ -12,7 +17,14 @@ CTEST    ?= ctest
 # Extra CMake options, e.g. CMAKE_ARGS=-DCXPRM_SANITIZE=ON
 CMAKE_ARGS ?=
 
-.PHONY: all deps userspace configure check check-userspace layout-dump clean
+# The Debian kernel whose headers and image are installed (never `uname -r`:
+# the host kernel is not the one we build for or boot in QEMU).
+KVER ?= $(shell find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n1 | sed 's|.*/vmlinuz-||')
+KDIR ?= /lib/modules/$(KVER)/build
+export KDIR KVER BUILD
+
+.PHONY: all deps userspace configure check check-userspace layout-dump clean \
+	module lint check-module check-guest smoke demo module-clean
 
 all: userspace
 
@@ -30,10 +42,34 @@ userspace: configure
 check-userspace: userspace
 	$(CTEST) --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
-check: check-userspace
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+lint:
+	drivers/lint.sh
+
+check-module: lint
+
+# Boots the Debian kernel in QEMU (TCG) with cxprm-emud behind the ivshmem
+# device and runs every kselftest in the guest.
+# (run.sh builds the module, a static cxprm-emud and cxprm CLI of its own,
+# and the test programs.)
+check-guest:
+	selftests/cxprm/run.sh -q
+
+smoke: userspace module
+	tools/qemu/smoke.sh --no-build
+
+check: check-userspace check-module check-guest
 
 layout-dump: userspace
 	@$(BUILD)/tools/layout-dump/cxprm-layout-dump
 
-clean:
-	rm -rf $(BUILD)
+# Not `make -C $(KDIR) M=. clean`: it deletes every *.o below the tree,
+# CMake's build directory included.
+module-clean:
+	rm -rf cxprm.ko cxprm.o cxprm.mod cxprm.mod.[co] .cxprm*.cmd Module.symvers \
+		modules.order drivers/*.o drivers/.*.cmd drivers/core-obj
+
+clean: module-clean
+	rm -rf $(BUILD) .cache
