@@ -416,4 +416,54 @@ TEST_F(ev, queue_overflow_drops_oldest)
 	emuctl_set_num_vfs(&self->emu, self->vfs);
 }
 
+/*
+ * Events are not lost while commands run flat out: with cmd_mode=events
+ * every command also puts a CMD EQE on the async EQ, which the driver must
+ * keep consuming.  8 processes x 300 ioctls while the emulator changes the
+ * VFs 20 times: all 20 ESW_FUNCTIONS_CHANGED arrive.
+ */
+TEST_F_TIMEOUT(ev, no_loss_under_command_load, 120)
+{
+	const int children = 8, per_child = 300, changes = 20;
+	struct cxprm_event ev;
+	pid_t pids[8];
+	int k, got = 0, st;
+	uint64_t deadline;
+
+	fflush(NULL);
+	for (k = 0; k < children; k++) {
+		pids[k] = fork();
+		ASSERT_LE(0, pids[k]);
+		if (pids[k] == 0) {
+			struct cxprm_esw_functions f;
+			int n, bad = 0;
+
+			for (n = 0; n < per_child; n++) {
+				memset(&f, 0, sizeof(f));
+				if (ioctl(self->fd, CXPRM_IOC_ESW_FUNCTIONS, &f) || f.st.status)
+					bad++;
+			}
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (k = 0; k < changes; k++) {
+		ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_set_num_vfs(&self->emu, (uint16_t)(1 + (k & 1))));
+		sleep_ms(20);
+	}
+	for (k = 0; k < children; k++) {
+		ASSERT_EQ(pids[k], waitpid(pids[k], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("child %d: 0x%x", k, st);
+	}
+	deadline = now_ns() + EVENT_WAIT_MS * 1000000ull;
+	while (got < changes && now_ns() < deadline)
+		if (read_event(self->fd, &ev, 200) == 1 && ev.type == EV_ESW_FUNCTIONS_CHANGED) {
+			EXPECT_EQ(0, ev.dropped);
+			got++;
+		}
+	EXPECT_EQ(changes, got) TH_LOG("%d of %d ESW_FUNCTIONS_CHANGED arrived (cmd_mode=%s; emulator EQ overruns %lld)",
+				       got, changes, cxprm_param_text("cmd_mode"),
+				       emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_EQ_OVERRUNS, 0, 0));
+	emuctl_set_num_vfs(&self->emu, self->vfs);
+}
+
 TEST_HARNESS_MAIN

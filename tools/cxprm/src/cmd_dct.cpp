@@ -61,10 +61,11 @@ std::vector<Opt> with(std::vector<Opt> a, const std::vector<Opt> &b)
 
 #define CXPRM_DCT_OWNERSHIP                                                          \
 	"A DCT belongs to the open file that created it: the driver destroys it when\n" \
-	"that file is closed (the process exits), and another process's query, drain\n" \
-	"or destroy of it fails with ENOENT.  Run a lifecycle in one process:\n" \
-	"'dct create ... --then query,drain,wait,destroy', 'dct create ... --keep-open'\n" \
-	"(hold the DCT until Ctrl-C), or 'dct session' (operations from stdin)."
+	"that file is closed (the process exits), and only that file may drain or\n"    \
+	"destroy it (another gets ENOENT); any file may query it.  Run a lifecycle\n"   \
+	"in one process: 'dct create ... --then query,drain,wait,destroy',\n"           \
+	"'dct create ... --keep-open' (hold the DCT until Ctrl-C; 'dct query' from\n"  \
+	"another shell works meanwhile), or 'dct session' (operations from stdin)."
 const char kOwnership[] = CXPRM_DCT_OWNERSHIP;
 
 const CommandSpec create_spec = {

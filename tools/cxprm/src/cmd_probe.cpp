@@ -143,6 +143,8 @@ int run(Ctx &ctx, const Args &args)
 		std::string title = "== " + c.name + ": " + opcode_label(c.opcode) + " op_mod " + hex_num(c.op_mod);
 		try {
 			RawRun r = run_raw(f, c.in, out_len(c.opcode), false);
+			if (r.err)
+				throw OsError(r.error);
 			OutDecoding d = decode_any(c.opcode, c.op_mod, r.out);
 			if (!r.fw.ok())
 				rc = std::max<int>(rc, EXIT_FW);

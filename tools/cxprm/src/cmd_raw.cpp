@@ -156,8 +156,15 @@ int run(Ctx &ctx, const Args &args)
 	DevPath p = dev_arg(args);
 	DevFile f(p);
 	RawRun r = run_raw(f, in, outlen, args.has("dump"));
-	OutDecoding d = decode_any(opcode, op_mod, r.out);
-	std::vector<FieldValue> hdr = decode_fields(prm::cmd_out::desc, r.out.data(), r.out.size(), 64, true);
+	// On an ioctl error the driver returns no output, but the status and
+	// the wire dump (what was posted, what came back) when it has them.
+	bool have_out = !r.err;
+	OutDecoding d;
+	std::vector<FieldValue> hdr;
+	if (have_out) {
+		d = decode_any(opcode, op_mod, r.out);
+		hdr = decode_fields(prm::cmd_out::desc, r.out.data(), r.out.size(), 64, true);
+	}
 
 	if (args.json()) {
 		Json j = Json::object();
@@ -167,13 +174,17 @@ int run(Ctx &ctx, const Args &args)
 		j.set("op_mod", op_mod);
 		j.set("inlen", (uint64_t)in.size());
 		j.set("outlen", outlen);
+		if (r.err)
+			j.set("error", r.error);
 		j.set_json("status", status_json(r.fw, true));
 		j.set_json("input", hex_json(in));
-		j.set_json("output", hex_json(r.out));
-		j.set_json("output_header", fields_json(hdr));
-		j.set("decoder", d.source);
-		j.set("decode_result", d.result);
-		j.set_json("decoded", d.json);
+		if (have_out) {
+			j.set_json("output", hex_json(r.out));
+			j.set_json("output_header", fields_json(hdr));
+			j.set("decoder", d.source);
+			j.set("decode_result", d.result);
+			j.set_json("decoded", d.json);
+		}
 		if (args.has("dump"))
 			j.set_json("dump", dump_json(r));
 		print_json(ctx, j);
@@ -181,24 +192,29 @@ int run(Ctx &ctx, const Args &args)
 		KvList head = {
 			{"command", opcode_label(opcode) + " (" + hex_num(opcode) + "), op_mod " + hex_num(op_mod)},
 			{"lengths", "input " + std::to_string(in.size()) + " bytes, output " + std::to_string(outlen) + " bytes"},
-			{"result", describe(r.fw)},
+			{"result", r.err ? "ioctl failed: " + errno_name(r.err) + " (status as returned: " + describe(r.fw) + ")"
+					 : describe(r.fw)},
 			{"latency", std::to_string(r.fw.latency_ns) + " ns"},
 		};
 		print_kv(ctx.out, head);
 		ctx.out << "input:\n";
 		print_lines(ctx.out, hexdump(in.data(), in.size()), 2);
-		std::string h;
-		for (const FieldValue &v : hdr)
-			h += std::string(h.empty() ? "" : ", ") + v.field->name + " " + v.text;
-		ctx.out << "output (header: " << h << "):\n";
-		print_lines(ctx.out, hexdump(r.out.data(), r.out.size()), 2);
-		ctx.out << "decoded (" << d.source << (d.result == "OK" ? "" : ": " + d.result) << "):\n";
-		print_kv(ctx.out, d.kv, 2);
-		if (args.has("dump")) {
+		if (have_out) {
+			std::string h;
+			for (const FieldValue &v : hdr)
+				h += std::string(h.empty() ? "" : ", ") + v.field->name + " " + v.text;
+			ctx.out << "output (header: " << h << "):\n";
+			print_lines(ctx.out, hexdump(r.out.data(), r.out.size()), 2);
+			ctx.out << "decoded (" << d.source << (d.result == "OK" ? "" : ": " + d.result) << "):\n";
+			print_kv(ctx.out, d.kv, 2);
+		}
+		if (args.has("dump") && (have_out || r.dumped)) {
 			ctx.out << "wire dump:\n";
 			print_lines(ctx.out, dump_lines(r), 2);
 		}
 	}
+	if (r.err)
+		throw OsError(r.error);
 	check_fw(r.fw, opcode_label(opcode));
 	return 0;
 }

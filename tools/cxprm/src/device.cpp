@@ -15,6 +15,7 @@
 #include "names.h"
 #include "sys.h"
 
+#include "cxprm/capi.h"
 #include "cxprm/prm/opcodes.h"
 
 namespace cxprm::tool {
@@ -90,6 +91,8 @@ std::string advice(int err)
 		return "the kernel is out of memory";
 	case ENOENT:
 		return "no such object";
+	case ENOSPC:
+		return "a limit of the driver is reached (e.g. DCTs per open file)";
 	default:
 		return "";
 	}
@@ -178,7 +181,7 @@ std::string ioctl_error(int err, const std::string &what, const std::string &pat
 {
 	std::string m = what + " on " + path + " failed: " + errno_text(err);
 	if (err == EPERM || err == EACCES) {
-		m += ": permission denied: needs " + privilege;
+		m += ": permission denied: " + privilege;
 		return m;
 	}
 	std::string a = advice(err);
@@ -189,14 +192,23 @@ std::string ioctl_error(int err, const std::string &what, const std::string &pat
 
 std::string raw_privilege(uint16_t opcode)
 {
-	if (prm::opcode_is_query(opcode))
+	// The driver's policy, from the core (capi.h) so the two cannot differ.
+	switch (cxprm_core_raw_scope(opcode)) {
+	case CXPRM_RAW_SCOPE_QUERY:
 		return std::string(PRIV_NET_ADMIN) + " (" + opcode_label(opcode) + " is a read-only query)";
-	std::string m = "CAP_SYS_RAWIO and the module parameter allow_raw_write=1 (" + opcode_label(opcode) +
-			" is not a read-only query)";
-	std::string v = allow_raw_write_param();
-	if (v == "N" || v == "0")
-		m += "; allow_raw_write is off: /sys/module/cxprm/parameters/allow_raw_write";
-	return m;
+	case CXPRM_RAW_SCOPE_WRITE: {
+		std::string m = "needs CAP_SYS_RAWIO and the module parameter allow_raw_write=1 (" +
+				opcode_label(opcode) + " is not a read-only query)";
+		std::string v = allow_raw_write_param();
+		if (v == "N" || v == "0")
+			m += "; allow_raw_write is off: /sys/module/cxprm/parameters/allow_raw_write";
+		return m;
+	}
+	default:
+		return "the driver refuses " + opcode_label(opcode) +
+		       " as a raw command for everyone: it would break the driver's own state (HCA life cycle, "
+		       "pages, ISSI, its event queue and UAR)";
+	}
 }
 
 void DevFile::call(unsigned long req, void *arg, const char *what, const char *privilege, const std::string &enoent)
@@ -217,7 +229,7 @@ cxprm_info DevFile::info()
 {
 	cxprm_info i;
 	std::memset(&i, 0, sizeof(i));
-	call(CXPRM_IOC_INFO, &i, "CXPRM_IOC_INFO", "read access to the device node");
+	call(CXPRM_IOC_INFO, &i, "CXPRM_IOC_INFO", "needs read access to the device node");
 	i.pci_addr[sizeof(i.pci_addr) - 1] = 0;
 	i.dev_name[sizeof(i.dev_name) - 1] = 0;
 	return i;
@@ -230,12 +242,21 @@ void DevFile::esw_functions(cxprm_esw_functions &f)
 	call(CXPRM_IOC_ESW_FUNCTIONS, &f, "CXPRM_IOC_ESW_FUNCTIONS", PRIV_NET_ADMIN);
 }
 void DevFile::stats(cxprm_stats &s) { call(CXPRM_IOC_STATS, &s, "CXPRM_IOC_STATS", PRIV_NET_ADMIN); }
-void DevFile::raw(cxprm_raw_cmd &r)
+int DevFile::raw(cxprm_raw_cmd &r)
 {
-	uint16_t opcode = r.inlen >= 2 ? (uint16_t)(((const uint8_t *)(uintptr_t)r.in)[0] << 8 |
-						    ((const uint8_t *)(uintptr_t)r.in)[1]) : 0;
-	call(CXPRM_IOC_RAW, &r, "CXPRM_IOC_RAW", raw_privilege(opcode).c_str());
+	for (;;) {
+		if (sys::ioctl(fd_, CXPRM_IOC_RAW, &r) == 0)
+			return 0;
+		if (errno != EINTR)
+			return errno;
+	}
 }
+
+std::string DevFile::raw_error(int err, uint16_t opcode) const
+{
+	return ioctl_error(err, "CXPRM_IOC_RAW (" + opcode_label(opcode) + ")", where_.path, raw_privilege(opcode));
+}
+
 void DevFile::subscribe(const cxprm_subscribe &s)
 {
 	cxprm_subscribe copy = s;
@@ -246,7 +267,7 @@ std::string dct_not_owned(uint32_t dctn)
 {
 	return "DCT " + hex_num(dctn) +
 	       " is not a DCT of this open file: a DCT belongs to the file that created it and is destroyed "
-	       "when that file is closed, so query/drain/destroy must run in the creating process "
+	       "when that file is closed, so drain/destroy must run in the creating process "
 	       "(use 'cxprm dct session' or 'cxprm dct create ... --then query,drain,wait,destroy')";
 }
 

@@ -50,7 +50,10 @@ public:
 	void dct_drain(cxprm_dct &d);
 	void dct_destroy(cxprm_dct &d);
 	void stats(cxprm_stats &s);
-	void raw(cxprm_raw_cmd &r);
+	// The driver copies status and wire dump back on transport errors too:
+	// returns 0 or the errno (r filled either way); raw_error() words it.
+	int raw(cxprm_raw_cmd &r);
+	std::string raw_error(int err, uint16_t opcode) const;
 	void subscribe(const cxprm_subscribe &s);
 
 	// Waits up to timeout_ms (< 0: forever) for event records and reads
@@ -67,13 +70,15 @@ private:
 };
 
 // The message for an ioctl failure: "<what> on <path>: <ERRNO> (<strerror>)
-// + advice".  'privilege' is the capability the ioctl needs (for EPERM).
+// + advice".  'privilege' says what the ioctl needs, for EPERM/EACCES
+// ("needs CAP_NET_ADMIN").
 std::string ioctl_error(int err, const std::string &what, const std::string &path,
 			const std::string &privilege);
 
 // Privileges (from the UAPI header).
-inline constexpr const char *PRIV_NET_ADMIN = "CAP_NET_ADMIN";
-// The message of a raw command's EPERM depends on the opcode.
+inline constexpr const char *PRIV_NET_ADMIN = "needs CAP_NET_ADMIN";
+// The message of a raw command's EPERM depends on the opcode: the driver's
+// policy (cxprm_core_raw_scope): query, write, or never.
 std::string raw_privilege(uint16_t opcode);
 // The ENOENT explanation of the DCT ioctls.
 std::string dct_not_owned(uint32_t dctn);

@@ -162,13 +162,19 @@ std::string errno_name(int err)
 	for (const ErrnoName &e : kErrnos)
 		if (e.value == err)
 			return e.name;
-	return "E" + std::to_string(err);
+	std::string s = "E"; // (not "E" + to_string(): a GCC 12 -Wrestrict false positive)
+	s += std::to_string(err);
+	return s;
 }
 
 std::string state_name(uint32_t state)
 {
 	static const char *const names[] = {"DOWN", "UP", "ERROR", "GONE"};
-	return state < 4 ? names[state] : "STATE_" + std::to_string(state);
+	if (state < 4)
+		return names[state];
+	std::string s = "STATE_";
+	s += std::to_string(state);
+	return s;
 }
 
 std::string dct_state_name(uint32_t state)

@@ -54,7 +54,9 @@ RawRun run_raw(DevFile &f, const Bytes &in, uint32_t outlen, bool dump)
 		c.dump = (uint64_t)(uintptr_t)dbuf.data();
 		c.dump_len = (uint32_t)dbuf.size();
 	}
-	f.raw(c);
+	r.err = f.raw(c);
+	if (r.err)
+		r.error = f.raw_error(r.err, r.opcode());
 	r.fw = FwResult::from(c.st);
 	if (dump && c.dump_len >= sizeof(cxprm_raw_dump)) {
 		r.dumped = true;

@@ -22,6 +22,8 @@ namespace cxprm::tool {
 struct RawRun {
 	Bytes in, out;
 	FwResult fw;
+	int err = 0;       // the ioctl's errno (0: out and fw are the command's)
+	std::string error; // its message
 	bool dumped = false;
 	cxprm_raw_dump dump{};
 	std::vector<Bytes> in_blocks, out_blocks; // 576 bytes each, as captured
@@ -31,6 +33,8 @@ struct RawRun {
 };
 
 // Runs 'in' (a full PRM input, header included) asking outlen bytes back.
+// An ioctl error does not throw: it is in err/error, with whatever status
+// and dump the driver handed back (the caller decides).
 RawRun run_raw(DevFile &f, const Bytes &in, uint32_t outlen, bool dump);
 
 // The output decoded: by the core's decoder when it has one for the opcode

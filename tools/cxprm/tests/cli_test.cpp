@@ -411,6 +411,13 @@ TEST_F(DevDir, PermissionMessagesNameTheCapability)
 	EXPECT_EQ(w.rc, 2);
 	EXPECT_NE(w.err.find("CAP_SYS_RAWIO"), std::string::npos) << w.err;
 	EXPECT_NE(w.err.find("allow_raw_write=1"), std::string::npos) << w.err;
+	// Opcodes the driver never runs raw say so (whatever the privileges).
+	fake("0000:00:05.0", "allow_raw_write=1\n");
+	Result x = cli({"raw", "00:05.0", "--opcode", "TEARDOWN_HCA", "--dump", "-j"});
+	EXPECT_EQ(x.rc, 2);
+	EXPECT_NE(x.err.find("refuses TEARDOWN_HCA"), std::string::npos) << x.err;
+	EXPECT_NE(x.json().get("error"), nullptr); // JSON still printed, with the error
+	EXPECT_EQ(x.json().get("output"), nullptr);
 }
 
 TEST_F(DevDir, NvmfNamespace)
@@ -526,12 +533,15 @@ TEST_F(DevDir, DctSessionFromStdin)
 TEST_F(DevDir, DctOfAnotherFileIsENOENTWithExplanation)
 {
 	fake("0000:00:03.0");
-	Result r = cli({"dct", "query", "00:03.0", "0x1000"});
+	Result r = cli({"dct", "destroy", "00:03.0", "0x1000"});
 	EXPECT_EQ(r.rc, 2);
 	EXPECT_NE(r.err.find("ENOENT"), std::string::npos) << r.err;
 	EXPECT_NE(r.err.find("dct session"), std::string::npos) << r.err;
-	EXPECT_EQ(cli({"dct", "destroy", "00:03.0", "0x1000"}).rc, 2);
 	EXPECT_EQ(cli({"dct", "drain", "00:03.0", "4096"}).rc, 2);
+	// Any file may query: here no such DCT exists, a firmware answer.
+	Result q = cli({"dct", "query", "00:03.0", "0x1000"});
+	EXPECT_EQ(q.rc, 3);
+	EXPECT_NE(q.err.find("DCT_UNKNOWN_QUERY"), std::string::npos) << q.err;
 }
 
 TEST_F(DevDir, DctKeepOpenHoldsThenReleases)

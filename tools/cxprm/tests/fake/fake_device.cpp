@@ -15,6 +15,7 @@
 
 #include <uapi/linux/cxprm.h>
 
+#include "cxprm/capi.h"
 #include "cxprm/commands/dct.h"
 #include "cxprm/commands/esw.h"
 #include "cxprm/commands/hca.h"
@@ -263,8 +264,9 @@ int Dev::dct(unsigned long req, cxprm_dct *d)
 		}
 		return finish(err, r, prm::op::CREATE_DCT, &d->st);
 	}
-	if (!dcts_.count(d->dctn))
-		return fail(ENOENT); // not a DCT of this file
+	// Only the creating file may drain or destroy (any file may query).
+	if (req != CXPRM_IOC_DCT_QUERY && !dcts_.count(d->dctn))
+		return fail(ENOENT);
 	if (req == CXPRM_IOC_DCT_QUERY) {
 		cmd::DctContext c{};
 		int err = cmd::query_dct(dev_.cmdq(), d->dctn, &c, &r);
@@ -346,7 +348,8 @@ int Dev::raw(cxprm_raw_cmd *r)
 		return fail(EINVAL);
 	const u8 *in = (const u8 *)(uintptr_t)r->in;
 	u16 opcode = (u16)(in[0] << 8 | in[1]);
-	if (!prm::opcode_is_query(opcode) && !cfg_.allow_raw_write)
+	int scope = cxprm_core_raw_scope(opcode); // the driver's policy
+	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN || (scope == CXPRM_RAW_SCOPE_WRITE && !cfg_.allow_raw_write))
 		return fail(EPERM);
 	u8 *out = (u8 *)(uintptr_t)r->out;
 	std::vector<u8> blocks;

@@ -12,7 +12,8 @@
 // "cxprm-fake", followed by optional key=value lines:
 //   profile=connectx5|connectx7   (default connectx7)
 //   net_admin=0                   every CAP_NET_ADMIN operation: EPERM
-//   allow_raw_write=1             raw non-query opcodes allowed (else EPERM)
+//   allow_raw_write=1             raw write opcodes allowed (else EPERM; the
+//                                 driver's forbidden ones are EPERM always)
 //   esw_events=N                  the eswitch changes N times (host VFs 1..N),
 //                                 one ESW_FUNCTIONS_CHANGED every 20 ms of polling
 //   nvmf_ns=XRQN:NSID             attach this namespace at bring-up (default:
