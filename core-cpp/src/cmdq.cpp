@@ -274,6 +274,9 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 	for (;;) {
 		if (!(owner_byte(slot) & 1)) {
 			host_->ops->rmb(host_->ctx);
+			/* Take our completion event (and any others) off the EQ. */
+			if (mode_ == CmdqMode::EVENTS && pump_)
+				pump_(pump_ctx_);
 			return OK;
 		}
 		u64 now = host_->ops->now_ns(host_->ctx);
@@ -288,6 +291,11 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 				return E_FAULT;
 		}
 		if (mode_ == CmdqMode::EVENTS && slots_[slot].waiter) {
+			if (pump_) {
+				pump_(pump_ctx_);
+				if (!(owner_byte(slot) & 1))
+					continue;
+			}
 			u64 left = min_of<u64>(deadline - now, HEALTH_CHECK_NS);
 			host_->ops->waiter_wait(host_->ctx, slots_[slot].waiter, left);
 		} else if (spins < SPINS_BEFORE_SLEEP) {
@@ -443,6 +451,12 @@ int Cmdq::set_mode(CmdqMode mode)
 		return E_NOTSUP;
 	mode_ = mode;
 	return OK;
+}
+
+void Cmdq::set_event_pump(void (*pump)(void *ctx), void *ctx)
+{
+	pump_ctx_ = ctx;
+	pump_ = pump;
 }
 
 u32 Cmdq::stats_opcodes(OpcodeStats *out, u32 max) const

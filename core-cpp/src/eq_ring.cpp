@@ -106,8 +106,12 @@ u32 EqRing::poll(void (*fn)(void *ctx, const EqEvent &ev), void *ctx, u32 budget
 		fn(ctx, ev);
 		pop();
 		n++;
+		/* Publish the consumer index every half ring, so a long batch
+		 * never leaves the device looking at a full ring. */
+		if (!(n & (entries() / 2 - 1)))
+			doorbell(false);
 	}
-	if (n || arm)
+	if (n)
 		doorbell(arm);
 	return n;
 }

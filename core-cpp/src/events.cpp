@@ -41,8 +41,11 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 	stats_ = {};
 	pending_pages_ = 0;
 	lock_ = host->ops->lock_create(host->ctx);
-	if (!lock_)
+	poll_lock_ = host->ops->lock_create(host->ctx);
+	if (!lock_ || !poll_lock_) {
+		stop();
 		return E_NOMEM;
+	}
 
 	const cmd::GeneralCaps &caps = dev.caps_cur();
 	for (u32 i = 0; i < 4; i++)
@@ -88,6 +91,7 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 	}
 	ring_.doorbell(true);
 	if (cfg.command_events) {
+		dev.cmdq().set_event_pump(pump, this);
 		err = dev.cmdq().set_mode(CmdqMode::EVENTS);
 		if (err)
 			goto fail;
@@ -107,8 +111,10 @@ void Events::stop()
 	Cmdq &q = dev_->cmdq();
 	const cxprm_host *host = q.host();
 	/* Commands complete by polling again before the EQ goes away. */
-	if (cfg_.command_events)
+	if (cfg_.command_events) {
 		q.set_mode(CmdqMode::POLLING);
+		q.set_event_pump(nullptr, nullptr);
+	}
 	if (eq_created_)
 		cmd::destroy_eq(q, (u8)ring_.eqn());
 	eq_created_ = false;
@@ -118,7 +124,9 @@ void Events::stop()
 	uar_allocated_ = false;
 	if (lock_)
 		host->ops->lock_destroy(host->ctx, lock_);
-	lock_ = nullptr;
+	if (poll_lock_)
+		host->ops->lock_destroy(host->ctx, poll_lock_);
+	lock_ = poll_lock_ = nullptr;
 	running_ = false;
 	dev_ = nullptr;
 }
@@ -156,7 +164,16 @@ u32 Events::poll(u32 budget)
 {
 	if (!running_)
 		return 0;
-	return ring_.poll(dispatch, this, budget, true);
+	const cxprm_host *host = dev_->cmdq().host();
+	host->ops->lock(host->ctx, poll_lock_);
+	u32 n = ring_.poll(dispatch, this, budget, true);
+	host->ops->unlock(host->ctx, poll_lock_);
+	return n;
+}
+
+void Events::pump(void *ctx)
+{
+	((Events *)ctx)->poll();
 }
 
 bool Events::pending() const

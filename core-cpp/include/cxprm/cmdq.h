@@ -88,6 +88,13 @@ public:
 	void complete_vector(u32 mask);
 	/* Switch completion mode; EVENTS needs the host's waiter_* callbacks. */
 	int set_mode(CmdqMode mode);
+	/*
+	 * In EVENTS mode a waiting command first runs 'pump' (the EQ poll),
+	 * so completions are consumed by the threads that wait for them and
+	 * the EQ cannot overflow when its interrupt or worker runs late.
+	 * Set before switching to EVENTS, cleared after switching back.
+	 */
+	void set_event_pump(void (*pump)(void *ctx), void *ctx);
 
 	u32 entries() const { return nent_; }
 	u32 log_stride() const { return log_stride_; }
@@ -140,6 +147,8 @@ private:
 	u32 done_mask_ = 0;  /* slots signalled by complete_vector */
 	u8 next_token_ = 0;
 	bool shutting_down_ = false;
+	void (*pump_)(void *ctx) = nullptr;
+	void *pump_ctx_ = nullptr;
 };
 
 } // namespace cxprm

@@ -48,8 +48,9 @@ public:
 	/* Moves past the entry peek() returned. */
 	void pop();
 	/*
-	 * Runs fn(ctx, event) on up to 'budget' valid entries, then writes the
-	 * doorbell (re-arming when 'arm').  Returns how many were handled.
+	 * Runs fn(ctx, event) on up to 'budget' valid entries and, when it
+	 * handled any, writes the doorbell (re-arming when 'arm': an EQ that
+	 * fired stays quiet until re-armed).  Returns how many were handled.
 	 */
 	u32 poll(void (*fn)(void *ctx, const EqEvent &ev), void *ctx, u32 budget, bool arm);
 	/* Doorbell without consuming: + DOORBELL_ARM or DOORBELL_UPDATE_CI. */

@@ -31,7 +31,7 @@
 namespace cxprm {
 
 struct EventsConfig {
-	u8 log_eq_size = 7;          /* 128 entries */
+	u8 log_eq_size = 8;          /* 256 entries (Linux's cmd EQ size) */
 	u16 intr = 0;                /* MSI-X vector of the EQ */
 	bool command_events = false; /* subscribe CMD and switch the Cmdq to EVENTS */
 	u64 extra_mask[4] = {};
@@ -55,7 +55,11 @@ public:
 	void stop();
 	bool running() const { return running_; }
 
-	/* Handles up to 'budget' EQEs and re-arms; returns how many. */
+	/*
+	 * Handles up to 'budget' EQEs and re-arms; returns how many.  Pollers
+	 * take turns (a lock of their own), so every caller leaves the ring
+	 * empty of what was there when it came.
+	 */
 	u32 poll(u32 budget = 128);
 	/* Runs queued page requests (sleepable context). */
 	int service();
@@ -70,6 +74,7 @@ public:
 
 private:
 	static void dispatch(void *ctx, const EqEvent &ev);
+	static void pump(void *ctx);
 
 	Device *dev_ = nullptr;
 	EventsConfig cfg_{};
@@ -78,6 +83,7 @@ private:
 	bool uar_allocated_ = false;
 	bool eq_created_ = false;
 	bool running_ = false;
+	void *poll_lock_ = nullptr; /* one poller at a time */
 	u64 mask_[4] = {};
 	void *lock_ = nullptr;     /* guards stats and the page-request queue */
 	s64 pending_pages_ = 0;    /* +give / -reclaim, summed */
