@@ -288,7 +288,7 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 				return E_NODEV;
 			u32 h = host_->ops->ioread32be(host_->ctx, prm::iseg::HEALTH_COUNTER);
 			if (prm::from_dword<prm::initial_seg::health_syndrome>(h))
-				return E_FAULT;
+				return E_FWDEAD;
 		}
 		if (mode_ == CmdqMode::EVENTS && slots_[slot].waiter) {
 			if (pump_) {
@@ -400,7 +400,7 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 		res->latency_ns = host_->ops->now_ns(host_->ctx) - start;
 		if (!err)
 			err = collect(slot, token, inlen, out, outlen, res);
-		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_FAULT) {
+		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_FWDEAD) {
 			mem_copy(cap->entry_completed, entry(slot), ENTRY_BYTES);
 			capture_blocks(slots_[slot].out, cap, &cap->out_blocks);
 		}
@@ -425,7 +425,7 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 
 	host_->ops->lock(host_->ctx, lock_);
 	stats_.record(rec);
-	if (err == E_TIMEDOUT || err == E_NODEV || err == E_FAULT)
+	if (err == E_TIMEDOUT || err == E_NODEV || err == E_FWDEAD)
 		slots_[slot].stuck = true; /* the device may still write to it */
 	else
 		busy_mask_ &= ~(1u << slot);

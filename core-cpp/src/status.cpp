@@ -86,7 +86,7 @@ const char *err_name(int err)
 	case E_TIMEDOUT: return "ETIMEDOUT";
 	case E_REMOTEIO: return "EREMOTEIO";
 	case E_SHUTDOWN: return "ESHUTDOWN";
-	case E_FAULT: return "EFAULT";
+	case E_FWDEAD: return "EHOSTDOWN";
 	}
 	return "UNKNOWN";
 }

@@ -112,7 +112,7 @@ void Device::unwind()
 	bool dead = cmdq_up_ && fw_dead();
 	if (hca_initialized_) {
 		u8 st = 0;
-		int err = dead ? E_FAULT : cmd::teardown_hca(cmdq_, cmd::TeardownProfile::GRACEFUL, &st, &r);
+		int err = dead ? E_FWDEAD : cmd::teardown_hca(cmdq_, cmd::TeardownProfile::GRACEFUL, &st, &r);
 		step(Step::TEARDOWN_GRACEFUL, err, &r, st);
 		bool ok = !err && st == prm::teardown_state::SUCCESS;
 		if (!ok && !dead && !fw_dead() && caps_cur_.force_teardown) {
@@ -131,7 +131,7 @@ void Device::unwind()
 		dead = dead || fw_dead();
 		r = CmdResult{};
 		cmd::FunctionRef fn{cfg_.function_id, cfg_.embedded_cpu_function};
-		int err = dead ? E_FAULT : cmd::disable_hca(cmdq_, fn, &r);
+		int err = dead ? E_FWDEAD : cmd::disable_hca(cmdq_, fn, &r);
 		step(Step::DISABLE_HCA, err, &r);
 		released = !err;
 		hca_enabled_ = false;

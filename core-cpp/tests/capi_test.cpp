@@ -459,7 +459,7 @@ TEST_F(CapiTest, DeadFirmwareStrandsPagesUntilReleased)
 	EXPECT_EQ(info.health_syndrome, 1u);
 	std::vector<uint8_t> image(CXPRM_CORE_CAP_BYTES);
 	cxprm_core_result res;
-	EXPECT_EQ(cxprm_core_query_caps(core, 0, 0, image.data(), &res), -14); // EFAULT: dead firmware
+	EXPECT_EQ(cxprm_core_query_caps(core, 0, 0, image.data(), &res), -112); // EHOSTDOWN: dead firmware
 	EXPECT_NE(text(CXPRM_TEXT_HEALTH).find("FW_INTERNAL_ERR"), std::string::npos);
 
 	cxprm_core_teardown_report rep;

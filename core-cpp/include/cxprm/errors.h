@@ -25,7 +25,7 @@ enum Err : int {
 	E_TIMEDOUT = -110,/* ETIMEDOUT: owner bit never returned */
 	E_REMOTEIO = -121,/* EREMOTEIO: command executed, status != OK */
 	E_SHUTDOWN = -108,/* ESHUTDOWN: queue is being torn down */
-	E_FAULT = -14,    /* EFAULT: firmware health failure (dead firmware) */
+	E_FWDEAD = -112,  /* EHOSTDOWN: firmware declared itself dead (health syndrome) */
 };
 
 /* "EPROTO" style name of an Err, for logs. */

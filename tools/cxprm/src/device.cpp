@@ -83,8 +83,10 @@ std::string advice(int err)
 		return "bad signature on the firmware's output";
 	case EOVERFLOW:
 		return "the firmware claims more output than was asked for";
+	case EHOSTDOWN:
+		return "the firmware is dead (health failure; see 'cxprm info' health_syndrome)";
 	case EFAULT:
-		return "the firmware is dead (health failure; see 'cxprm info' health_syndrome), or an argument could not be copied";
+		return "an argument could not be copied (bad address)";
 	case EOPNOTSUPP:
 		return "the device does not support this (capability missing)";
 	case ENOMEM:
