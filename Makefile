@@ -60,7 +60,10 @@ check-guest:
 smoke: userspace module
 	tools/qemu/smoke.sh --no-build
 
-check: check-userspace check-module check-guest
+demo:
+	tools/demo/demo.sh
+
+check: check-userspace check-module check-guest demo
 
 layout-dump: userspace
 	@$(BUILD)/tools/layout-dump/cxprm-layout-dump

@@ -76,26 +76,14 @@ fi
 [ -f "$repo/cxprm.ko" ] || { say "no $repo/cxprm.ko"; exit 1; }
 
 # --- cxprm-emud and the CLI -----------------------------------------------------
-# Our own CMake tree (.cache/selftests/build), so a colleague's build/ is
-# never disturbed; linked static: the CLI runs in the busybox guest.
-sbuild=$cache/build
+# Linked static: the CLI runs in the busybox guest (tools/qemu/build-static.sh).
+sbuild=${CXPRM_STATIC_BUILD:-$repo/.cache/static-build}
 if [ "$build" = 1 ]; then
-	targets=()
-	[ -n "${CXPRM_EMUD:-}" ] || targets+=(cxprm-emud)
-	[ "$with_tool" = 1 ] && [ -z "$tool" ] && targets+=(cxprm)
-	if [ ${#targets[@]} -gt 0 ]; then
-		say "building ${targets[*]} in $sbuild (static)"
-		mkdir -p "$cache"
-		[ -f "$sbuild/CMakeCache.txt" ] ||
-			cmake -S "$repo" -B "$sbuild" -DCMAKE_BUILD_TYPE=Release \
-				-DCMAKE_EXE_LINKER_FLAGS=-static >"$cache/cmake.log" 2>&1 ||
-			{ say "cmake configure failed, see $cache/cmake.log"; exit 1; }
-		for tg in "${targets[@]}"; do
-			if ! cmake --build "$sbuild" -j"$(nproc)" --target "$tg" >"$cache/build-$tg.log" 2>&1; then
-				[ "$tg" = cxprm ] || { tail -20 "$cache/build-$tg.log" >&2; say "$tg did not build"; exit 1; }
-				say "the cxprm CLI did not build (see $cache/build-cxprm.log): its tests will SKIP"
-			fi
-		done
+	[ -n "${CXPRM_EMUD:-}" ] || { say "building cxprm-emud (static)"; "$repo/tools/qemu/build-static.sh" cxprm-emud >/dev/null; }
+	if [ "$with_tool" = 1 ] && [ -z "$tool" ]; then
+		say "building the cxprm CLI (static)"
+		"$repo/tools/qemu/build-static.sh" cxprm >/dev/null ||
+			say "the cxprm CLI did not build: its tests will SKIP"
 	fi
 fi
 emud=${CXPRM_EMUD:-$sbuild/tools/emulator/daemon/cxprm-emud}

@@ -25,6 +25,7 @@ Guest contents
   --no-module          no cxprm.ko at all (implies --no-load)
   --no-load            put cxprm.ko in /cxprm/cxprm.ko but do not insmod it
   --no-bind            insmod cxprm.ko but do not bind the ivshmem device
+  --modparams STRING   cxprm.ko parameters for insmod, e.g. "allow_raw_write=1"
   --cmd STRING         guest shell command (or give it after the options)
   --script FILE        guest shell script to run instead of a command
   --file SRC[:DEST]    copy a host file into the guest (default DEST
@@ -93,7 +94,7 @@ die() {
 }
 
 ko="$repo/cxprm.ko"
-with_module=1 load=1 bind=1
+with_module=1 load=1 bind=1 modparams=""
 guest_cmd="" guest_script=""
 files=() extra_modules=()
 kver="" kernel="" moddir="" pvh=1
@@ -108,6 +109,7 @@ while [ $# -gt 0 ]; do
 	--no-module) with_module=0; load=0; bind=0 ;;
 	--no-load) load=0; bind=0 ;;
 	--no-bind) bind=0 ;;
+	--modparams) modparams=$2; shift ;;
 	--cmd) guest_cmd=$2; shift ;;
 	--script) guest_script=$2; shift ;;
 	--file) files+=("$2"); shift ;;
@@ -355,6 +357,7 @@ fi
 cat >"$root/cxprm/config" <<EOF
 CXPRM_LOAD=$load
 CXPRM_BIND=$bind
+CXPRM_MODPARAMS='$modparams'
 EOF
 
 # The guest side of cxprm-emud's control page.
@@ -436,7 +439,8 @@ for m in $(cat /cxprm/modules.list); do
 	insmod "/lib/modules/extra/$m" || setup_failed "insmod $m"
 done
 if [ "$CXPRM_LOAD" = 1 ]; then
-	insmod /cxprm/cxprm.ko || setup_failed "insmod cxprm.ko"
+	# shellcheck disable=SC2086
+	insmod /cxprm/cxprm.ko $CXPRM_MODPARAMS || setup_failed "insmod cxprm.ko $CXPRM_MODPARAMS"
 fi
 export CXPRM_BDF=
 for d in /sys/bus/pci/devices/*; do
