@@ -14,15 +14,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-if [ -z "${KDIR:-}" ]; then
-	if [ -z "${KVER:-}" ]; then
-		KVER=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
-		KVER=${KVER#/boot/vmlinuz-}
-	fi
-	for d in "/lib/modules/$KVER/build" "/usr/src/linux-headers-$KVER"; do
-		if [ -e "$d/Makefile" ]; then KDIR=$d; break; fi
-	done
-fi
+# shellcheck source=tools/kdir.sh
+. "$repo/tools/kdir.sh"
 [ -n "${KDIR:-}" ] || { echo "lint: no kernel build tree; set KDIR" >&2; exit 1; }
 
 fail=0
@@ -62,7 +55,7 @@ fi
 
 if command -v shellcheck >/dev/null; then
 	echo "lint: shellcheck"
-	shellcheck tools/qemu/*.sh drivers/*.sh || fail=1
+	shellcheck -x tools/qemu/*.sh tools/qemu/guest/*.sh tools/demo/*.sh tools/*.sh selftests/cxprm/*.sh drivers/*.sh || fail=1
 fi
 
 [ "$fail" = 0 ] && echo "lint: clean"

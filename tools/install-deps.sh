@@ -5,7 +5,7 @@ set -eu
 
 PKGS="build-essential g++ cmake make libgtest-dev googletest
       linux-headers-amd64 linux-source-6.1 linux-image-amd64
-      qemu-system-x86 busybox-static cpio sparse
+      qemu-system-x86 busybox-static cpio sparse shellcheck
       bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod"
 
 missing=""

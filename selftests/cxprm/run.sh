@@ -54,15 +54,8 @@ say() { echo "selftests/cxprm: $*" >&2; }
 t0=$(date +%s.%N)
 
 # --- cxprm.ko ------------------------------------------------------------------
-if [ -z "${KDIR:-}" ]; then
-	if [ -z "${KVER:-}" ]; then
-		KVER=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
-		KVER=${KVER#/boot/vmlinuz-}
-	fi
-	for d in "/lib/modules/$KVER/build" "/usr/src/linux-headers-$KVER"; do
-		if [ -e "$d/Makefile" ]; then KDIR=$d; break; fi
-	done
-fi
+# shellcheck source=tools/kdir.sh
+. "$repo/tools/kdir.sh"
 if [ "$build" = 1 ]; then
 	if make -C "$repo" -n module >/dev/null 2>&1; then
 		say "make module"

@@ -3,8 +3,8 @@
 # The cxprm demo session, run inside the QEMU guest (busybox sh) once the
 # module is loaded and the emulated ConnectX-7 is bound: what a user types,
 # and what they see.
-export PATH=/cxprm:$PATH
-dev=$(ls /dev/cxprm | head -n 1)
+export PATH="/cxprm:$PATH"
+dev=$(for d in /dev/cxprm/*; do [ -e "$d" ] && echo "${d##*/}" && break; done)
 [ -n "$dev" ] || { echo "demo: no /dev/cxprm device"; exit 1; }
 dbg=/sys/kernel/debug/cxprm/$dev
 rc=0

@@ -36,15 +36,8 @@ if [ "${1:-}" = --no-build ]; then
 	shift
 fi
 
-if [ -z "${KDIR:-}" ]; then
-	if [ -z "${KVER:-}" ]; then
-		KVER=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
-		KVER=${KVER#/boot/vmlinuz-}
-	fi
-	for d in "/lib/modules/$KVER/build" "/usr/src/linux-headers-$KVER"; do
-		if [ -e "$d/Makefile" ]; then KDIR=$d; break; fi
-	done
-fi
+# shellcheck source=tools/kdir.sh
+. "$repo/tools/kdir.sh"
 [ -n "${KDIR:-}" ] || { echo "smoke: no kernel build tree; set KDIR" >&2; exit 1; }
 
 t0=$(date +%s.%N)
