@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// What every userspace implementation of the core's host interface shares:
+// the cxprm_host_ops table, bookkeeping allocations with leak accounting,
+// a failure knob, big-endian BAR access with 32-bit atomics (the command
+// doorbell rung with an atomic OR, so two rings before the device looks
+// both survive), locks, clock, waiters and the log.  A derived class says
+// where DMA memory comes from (dma_alloc/dma_free/dma_live).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cxprm/host.h"
+
+namespace cxprm::hosted {
+
+class HostBase {
+public:
+	static constexpr uint32_t kDoorbellOffset = 0x18; // command_doorbell_vector
+
+	virtual ~HostBase() = default;
+	HostBase(const HostBase &) = delete;
+	HostBase &operator=(const HostBase &) = delete;
+
+	const cxprm_host *host() const { return &host_; }
+
+	virtual int dma_alloc(size_t size, size_t align, cxprm_dma_buf *buf) = 0;
+	virtual void dma_free(cxprm_dma_buf *buf) = 0;
+	virtual size_t dma_live() const = 0; // live DMA allocations
+
+	void *mem_alloc(size_t size);
+	void mem_free(void *p);
+	size_t mem_live() const; // live mem_alloc allocations
+	uint32_t ioread32be(uint32_t off);
+	void iowrite32be(uint32_t off, uint32_t val);
+	void log(int level, const char *msg);
+	std::vector<std::string> logs() const;
+	// The (n+1)-th allocation (DMA or not) from now fails; -1 = never.
+	void fail_alloc_after(int n) { fail_after_.store(n); }
+
+protected:
+	// with_waiters: offer the waiter_* callbacks (event-driven completion).
+	explicit HostBase(bool with_waiters);
+	void bind_bar(uint8_t *bar, size_t size) { bar_ = bar, bar_size_ = size; }
+	// False when the failure knob says this allocation fails.
+	bool take_alloc_token();
+	// First fit of [size, align) in [begin, end) around the used ranges
+	// (start -> size); records and returns the start, or false.
+	static bool first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint64_t end,
+			      size_t size, size_t align, uint64_t *at);
+
+	mutable std::mutex mu_; // guards the derived class's DMA books too
+
+private:
+	cxprm_host host_{};
+	uint8_t *bar_ = nullptr;
+	size_t bar_size_ = 0;
+	std::map<void *, size_t> mem_used_;
+	std::atomic<int> fail_after_{-1};
+	std::vector<std::string> logs_;
+};
+
+} // namespace cxprm::hosted
