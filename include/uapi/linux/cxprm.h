@@ -147,7 +147,8 @@ struct cxprm_dctc {
 /*
  * CREATE_DCT (dctn out), QUERY_DCT (ctx out), DRAIN_DCT, DESTROY_DCT.
  * DCTs are owned by the open file that created them: another file cannot
- * drain or destroy them (-ENOENT), and closing the file destroys them.
+ * drain or destroy them (-ENOENT; any file may query them), closing the
+ * file destroys them, and a file holds at most 64 (-ENOSPC).
  */
 struct cxprm_dct {
 	__u32 dctn;          /* out of CREATE, in for the others */
@@ -160,7 +161,7 @@ struct cxprm_opcode_stats {
 	__u16 opcode;
 	__u8 last_status;
 	__u8 last_delivery;
-	__s32 last_errno;
+	__s32 last_errno;    /* negative errno of the last failure, 0 if none */
 	__u32 last_syndrome;
 	__u32 reserved;
 	__u64 count;
@@ -186,6 +187,10 @@ struct cxprm_stats {
  * With CXPRM_RAW_DUMP and a 'dump' buffer the driver copies out the bytes
  * that went over the wire: struct cxprm_raw_dump followed by the input
  * then the output mailbox blocks (576 bytes each), as far as dump_len allows.
+ * 'st' and the dump are copied back even when the ioctl fails.  Commands
+ * that would break the driver's own state are refused for everyone
+ * (-EPERM): ENABLE/DISABLE/INIT/TEARDOWN_HCA, MANAGE_PAGES, SET_ISSI,
+ * CREATE/DESTROY_EQ, DEALLOC_UAR.
  */
 #define CXPRM_RAW_MAX (16 + 64 * 512)
 #define CXPRM_RAW_DUMP (1U << 0)
