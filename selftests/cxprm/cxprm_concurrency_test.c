@@ -174,12 +174,7 @@ TEST_F_TIMEOUT(conc, dct_lifecycles, 120)
 			if (fd < 0)
 				_exit(1);
 			for (m = 0; m < per && !rc; m++) {
-				memset(&d, 0, sizeof(d));
-				d.ctx.pd = 1;
-				d.ctx.cqn = 1;
-				d.ctx.srqn_xrqn = 1;
-				d.ctx.mtu = 3;
-				d.ctx.port = 1;
+				dct_minimal(&d);
 				d.ctx.user_index = (uint32_t)(k << 8 | m);
 				if (ioctl(fd, CXPRM_IOC_DCT_CREATE, &d) || d.st.status)
 					rc = 2;

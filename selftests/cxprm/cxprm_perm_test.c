@@ -57,12 +57,7 @@ static uint32_t root_dct(struct __test_metadata *_metadata, int fd)
 {
 	struct cxprm_dct d;
 
-	memset(&d, 0, sizeof(d));
-	d.ctx.pd = 1;
-	d.ctx.cqn = 1;
-	d.ctx.srqn_xrqn = 1;
-	d.ctx.mtu = 3;
-	d.ctx.port = 1;
+	dct_minimal(&d);
 	EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d));
 	EXPECT_EQ(ST_OK, d.st.status);
 	return d.dctn;
@@ -96,12 +91,7 @@ static void expect_all_privileged_eperm(struct __test_metadata *_metadata, int f
 	EPERM_IOCTL(CXPRM_IOC_NVMF_NS, &ns);
 	memset(&esw, 0, sizeof(esw));
 	EPERM_IOCTL(CXPRM_IOC_ESW_FUNCTIONS, &esw);
-	memset(&d, 0, sizeof(d));
-	d.ctx.pd = 1;
-	d.ctx.cqn = 1;
-	d.ctx.srqn_xrqn = 1;
-	d.ctx.mtu = 3;
-	d.ctx.port = 1;
+	dct_minimal(&d);
 	EPERM_IOCTL(CXPRM_IOC_DCT_CREATE, &d);
 	memset(&d, 0, sizeof(d));
 	d.dctn = dctn;
@@ -250,12 +240,7 @@ TEST_F(perm, net_admin_only)
 		errno = 0;
 		EXPECT_EQ(-1, read(fd, &ev, sizeof(ev)));
 		EXPECT_EQ(EAGAIN, errno) TH_LOG("read: %s", strerror(errno));
-		memset(&d, 0, sizeof(d));
-		d.ctx.pd = 1;
-		d.ctx.cqn = 1;
-		d.ctx.srqn_xrqn = 1;
-		d.ctx.mtu = 3;
-		d.ctx.port = 1;
+		dct_minimal(&d);
 		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d)) TH_LOG("%s", strerror(errno));
 		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &d)) TH_LOG("%s", strerror(errno));
 		EXPECT_EQ(0, raw_query_issi(fd, &cs, NULL)) TH_LOG("RAW query: %s", strerror(errno));

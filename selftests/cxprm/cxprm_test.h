@@ -358,6 +358,17 @@ static inline int raw_nvmf_detach(int fd, uint32_t xrqn, uint32_t nsid, struct c
 
 /* --- typed helpers ---------------------------------------------------------- */
 
+/* The smallest DCT the emulated firmware accepts (pd, cqn, srqn, mtu 1024, port 1). */
+static inline void dct_minimal(struct cxprm_dct *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->ctx.pd = 1;
+	d->ctx.cqn = 1;
+	d->ctx.srqn_xrqn = 1;
+	d->ctx.mtu = 3;
+	d->ctx.port = 1;
+}
+
 static inline int query_caps(int fd, uint16_t type, int max, struct cxprm_caps *c)
 {
 	memset(c, 0, sizeof(*c));

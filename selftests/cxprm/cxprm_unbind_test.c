@@ -145,12 +145,7 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	ASSERT_LE(0, fd2);
 	ASSERT_LE(0, rd.fd);
 	/* Something the driver must clean up: a DCT owned by fd2. */
-	memset(&d, 0, sizeof(d));
-	d.ctx.pd = 1;
-	d.ctx.cqn = 1;
-	d.ctx.srqn_xrqn = 1;
-	d.ctx.mtu = 3;
-	d.ctx.port = 1;
+	dct_minimal(&d);
 	ASSERT_EQ(0, ioctl(fd2, CXPRM_IOC_DCT_CREATE, &d));
 	ASSERT_EQ(ST_OK, d.st.status);
 	if (self->have_emu)
@@ -235,12 +230,7 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	 * The new device hands out DCT numbers from the start again: a file of
 	 * the old device closing now must not destroy the new owner's DCT.
 	 */
-	memset(&d, 0, sizeof(d));
-	d.ctx.pd = 1;
-	d.ctx.cqn = 1;
-	d.ctx.srqn_xrqn = 1;
-	d.ctx.mtu = 3;
-	d.ctx.port = 1;
+	dct_minimal(&d);
 	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d));
 	ASSERT_EQ(ST_OK, d.st.status);
 	errno = 0;
