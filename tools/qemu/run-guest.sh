@@ -52,15 +52,12 @@ Kernel and machine
                        warnings and worse; dmesg in the guest has all)
 Host side
   --emud               run cxprm-emud, the firmware emulator (the default
-                       when its binary exists; see --emud-bin)
+                       unless --emulator or --no-emulator; see --emud-bin)
   --emud-bin PATH      the cxprm-emud binary (default $CXPRM_EMUD, else
                        <repo>/build/tools/emulator/daemon/cxprm-emud)
   --profile cx5|cx7    emulated adapter (cxprm-emud --profile; default cx7)
   --emud-args STRING   more cxprm-emud options (split by the shell), e.g.
                        "--init-delay-ms 5000 --boot-pages 8 --verbose"
-  --fakedev            the placeholder tools/qemu/cxprm-fakedev instead
-                       (built automatically; the default when there is no
-                       cxprm-emud binary)
   --emulator CMD       any host program, run as: CMD RAM_FILE BAR_FILE (CMD
                        is split by the shell); must create $CXPRM_READY_FILE
                        once the BAR is set up
@@ -136,7 +133,6 @@ while [ $# -gt 0 ]; do
 	--emud-bin) emud_bin=$2; shift ;;
 	--profile) emud_profile=$2; shift ;;
 	--emud-args) emud_args=$2; shift ;;
-	--fakedev) host_kind=fakedev ;;
 	--ready-timeout) ready_timeout=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
 	--allow-splats) allow_splats=1 ;;
@@ -157,12 +153,9 @@ if [ $# -gt 0 ]; then
 fi
 [ -z "$guest_cmd" ] || [ -z "$guest_script" ] || die "--cmd and --script are exclusive"
 
-# The host program: cxprm-emud when asked for or when it is built, else the
-# placeholder.
+# The host program: cxprm-emud unless another one was given.
 [ -n "$emud_bin" ] || emud_bin=$repo/build/tools/emulator/daemon/cxprm-emud
-if [ -z "$host_kind" ]; then
-	if [ -x "$emud_bin" ]; then host_kind=emud; else host_kind=fakedev; fi
-fi
+[ -n "$host_kind" ] || host_kind=emud
 if [ "$with_emulator" = 1 ] && [ "$host_kind" = emud ]; then
 	[ -x "$emud_bin" ] || die "no cxprm-emud at $emud_bin: build it (cmake -S . -B build && cmake --build build --target cxprm-emud) or give --emud-bin"
 	case "${emud_profile:-cx7}" in
@@ -482,18 +475,6 @@ below_4g=$((ram_bytes < lowmem ? ram_bytes : lowmem))
 emu_log=$work/emulator.log
 : >"$emu_log"
 if [ "$with_emulator" = 1 ]; then
-	if [ "$host_kind" = fakedev ]; then
-		fakedev=${CXPRM_QEMU_CACHE:-$repo/.cache/qemu}/cxprm-fakedev
-		if ! [ "$fakedev" -nt "$here/cxprm-fakedev.c" ] ||
-			! [ "$fakedev" -nt "$repo/drivers/cxprm_selftest.h" ]; then
-			mkdir -p "$(dirname "$fakedev")"
-			${CC:-gcc} -O2 -Wall -Wextra -I"$repo/core-cpp/include" \
-				-o "$fakedev.$$" "$here/cxprm-fakedev.c" ||
-				die "cannot build cxprm-fakedev"
-			mv "$fakedev.$$" "$fakedev"
-		fi
-		emulator=$fakedev
-	fi
 	export CXPRM_READY_FILE=$work/emulator.ready
 	export CXPRM_RAM_FILE=$ram_file CXPRM_BAR_FILE=$bar_file
 	export CXPRM_RAM_SIZE=$ram_bytes CXPRM_BAR_SIZE=$bar_bytes

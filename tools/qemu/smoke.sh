@@ -12,11 +12,10 @@
 #      did to the device is checked through the emulator: nothing (no
 #      command reached it) or a complete bring-up (HCA INITIALIZED, the boot
 #      + init pages held), which unbind and rmmod undo (HCA DISABLED, no
-#      page held or leaked, no DMA outside guest RAM); the shim's C++
-#      self-test and its DMA proof while the module still has them; a
-#      control-page hook (SET_NUM_VFS) while bound; unbind, bind again, rmmod;
-#   4. on the host: the emulator saw the DMA pattern (if any) once per bind,
-#      at the guest-physical address the guest published.
+#      page held or leaked, no DMA outside guest RAM); a control-page hook
+#      (SET_NUM_VFS) while bound; unbind, bind again, rmmod;
+#   4. on the host: the emulator logged the guest's mark and one enable per
+#      bring-up.
 # Exit 0 on success.
 #
 #   tools/qemu/smoke.sh [--no-build] [run-guest.sh options...]
@@ -108,21 +107,12 @@ after_unbind() {
 	[ "\$(emuctl counter pages-leaked)" = 0 ] || fail "pages leaked at DISABLE_HCA after \$1"
 	[ "\$(emuctl counter dma-refused)" = 0 ] || fail "DMA outside guest RAM after \$1"
 }
-proofs() { dmesg | grep -c 'DMA proof: host read 4096 bytes at bus .* matches'; }
-selftest=0
-
 insmod /cxprm/cxprm.ko || fail "insmod"
 [ -e "/sys/bus/pci/devices/\$bdf/driver" ] && fail "cxprm bound without driver_override"
 cxprm-bind "\$bdf" || fail "bind"
 
 dmesg | grep -q "init segment: fw_rev $fw_rev cmdif_rev_fw_sub $cmdif" ||
 	fail "fw_rev $fw_rev not in dmesg"
-# The shim's temporary C++ self-test, while the module has it.
-if dmesg | grep -q "C++ selftest"; then
-	selftest=1
-	dmesg | grep -q "C++ selftest: host interface ok, fw_rev $fw_rev" || fail "C++ selftest"
-	[ "\$(proofs)" = 1 ] || fail "DMA proof"
-fi
 [ -c "/dev/cxprm/\$bdf" ] || fail "no /dev/cxprm/\$bdf"
 ls -l /dev/cxprm/
 after_bind
@@ -138,7 +128,6 @@ dmesg | grep -q "\$bdf: removed" || fail "remove"
 [ -e "/dev/cxprm/\$bdf" ] && fail "/dev/cxprm/\$bdf still there after unbind"
 after_unbind unbind
 cxprm-bind "\$bdf" || fail "rebind"
-[ \$selftest = 0 ] || [ "\$(proofs)" = 2 ] || fail "DMA proof after rebind"
 after_bind
 rmmod cxprm || fail "rmmod"
 grep -q '^cxprm ' /proc/modules && fail "cxprm still loaded"
@@ -147,7 +136,6 @@ grep -q '^cxprm ' /proc/modules && fail "cxprm still loaded"
 after_unbind rmmod
 emuctl mark 1 || fail "emuctl mark"
 dmesg | grep -E 'cxprm( |: )'
-echo "SMOKE-DMA-PROOFS \$(proofs)"
 echo "SMOKE-GUEST-OK"
 EOF
 
@@ -164,24 +152,15 @@ fail() {
 }
 [ "$rc" = 0 ] || fail "guest run failed with status $rc"
 tr -d '\r' <"$console" | grep -qx SMOKE-GUEST-OK || fail "guest checks did not finish"
-proofs=$(tr -d '\r' <"$console" | sed -n 's/^SMOKE-DMA-PROOFS \([0-9]*\)$/\1/p')
-n=$(grep -c 'DMA proof: .*"CXPRM-DMA-PROOF", pattern dwords 1020/1020 ok' "$emulog" || true)
-[ "$n" = "$proofs" ] || fail "the emulator saw the DMA pattern $n times, the guest says $proofs"
 grep -q 'guest mark 1' "$emulog" || fail "the emulator did not log the guest's mark"
 bringups=$(tr -d '\r' <"$console" | grep -c '^SMOKE-BRINGUP yes$' || true)
 if [ "$bringups" != 0 ]; then
 	n=$(grep -c 'HCA DISABLED -> ENABLED' "$emulog" || true)
 	[ "$n" -ge "$bringups" ] || fail "the emulator logged $n enables for $bringups bring-ups"
 fi
-# The host read the address the guest published, and hashed what the guest hashed.
-while read -r gpa fnv; do
-	tr -d '\r' <"$console" | grep -q "DMA proof: host read 4096 bytes at bus $gpa, fnv1a $fnv matches" ||
-		fail "host read $gpa/$fnv, the guest does not agree"
-done < <(sed -n 's/.*guest-phys \(0x[0-9a-f]*\) .*fnv1a \(0x[0-9a-f]*\)$/\1 \2/p' "$emulog")
-
 guest_init=$(tr -d '\r' <"$console" | sed -n 's/^CXPRM-GUEST: init at \([0-9.]*\)s.*/\1/p')
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v g="$guest_init" 'BEGIN {
 	printf "smoke: build %.1fs, QEMU run %.1fs (guest init after %ss of guest uptime)\n", b - a, d - c, g }'
 what="no command at probe"
 [ "$bringups" = 0 ] || what="$bringups bring-up/teardown cycles, no page left"
-echo "smoke: PASS (fw_rev $fw_rev seen by the guest, $what, DMA pattern seen by the emulator $proofs times)"
+echo "smoke: PASS (fw_rev $fw_rev seen by the guest, $what)"

@@ -5,10 +5,9 @@
 // the same files QEMU maps with share=on), runs cxprm::emu::Emulator over
 // them (BAR = the init segment and UAR pages, DMA = guest-physical
 // addresses in the RAM file), serves the test control page in the BAR's
-// last 4 KiB (control.h) and the shim self-test's DMA proof, and exits
-// cleanly on SIGTERM/SIGINT/SIGHUP.  Start it before the guest boots: it
-// owns the init segment from the start (initializing = 1 until the init
-// delay has passed).  See README.md.
+// last 4 KiB (control.h), and exits cleanly on SIGTERM/SIGINT/SIGHUP.
+// Start it before the guest boots: it owns the init segment from the start
+// (initializing = 1 until the init delay has passed).  See README.md.
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -28,7 +27,6 @@
 #include "control_server.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
-#include "dma_proof.h"
 #include "file_platform.h"
 #include "guest_ram.h"
 #include "log.h"
@@ -282,7 +280,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ControlServer ctrl(bar.data() + ctrl_off, *emu, plat, log);
-	DmaProof proof(plat, log);
 	ctrl.publish();
 	emu->start();
 
@@ -326,7 +323,7 @@ int main(int argc, char **argv)
 			sig = s;
 			break;
 		}
-		if (ctrl.poll() | proof.poll())
+		if (ctrl.poll())
 			last_req = clock::now();
 		auto now = clock::now();
 		if (now - last_beat >= std::chrono::milliseconds(1)) {
@@ -398,13 +395,13 @@ int main(int argc, char **argv)
 	double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 		     ru.ru_stime.tv_usec / 1e6;
 	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors), pages held %llu (given %llu, taken "
-		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, %u DMA proof(s), DMA %llu "
+		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, DMA %llu "
 		 "accesses (%llu above 4 GiB, %llu refused), %.2f s CPU",
 		 strsignal(sig), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
 		 (unsigned long long)c.delivery_errors, (unsigned long long)emu->pages_held(),
 		 (unsigned long long)emu->pages_given_total(), (unsigned long long)emu->pages_taken_total(),
 		 (unsigned long long)c.pages_leaked, (unsigned long long)c.eqes_written,
-		 (unsigned long long)ctrl.answered(), proof.served(), (unsigned long long)plat.dma_ops(),
+		 (unsigned long long)ctrl.answered(), (unsigned long long)plat.dma_ops(),
 		 (unsigned long long)plat.dma_ops_above_4g(), (unsigned long long)plat.dma_refused(), cpu);
 	emu.reset();
 	bar.close();
