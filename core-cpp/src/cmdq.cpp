@@ -386,7 +386,6 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 	res->slot = (u8)slot;
 	res->token = token;
 	mem_zero(out, outlen);
-	u64 start = host_->ops->now_ns(host_->ctx);
 	err = post(slot, token, in, inlen, outlen);
 	if (!err && cap) {
 		mem_copy(cap->entry_posted, entry(slot), ENTRY_BYTES);
@@ -395,6 +394,8 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 		capture_blocks(slots_[slot].in, cap, &cap->in_blocks);
 	}
 	if (!err) {
+		/* Latency and the timeout count from the doorbell. */
+		u64 start = host_->ops->now_ns(host_->ctx);
 		ring(slot);
 		err = wait_done(slot, start);
 		res->latency_ns = host_->ops->now_ns(host_->ctx) - start;
