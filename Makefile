@@ -8,6 +8,8 @@
 #                     (KDIR=/path/to/kernel/build overrides)
 #   make lint         W=1 + sparse (C=2) module build, checkpatch, shellcheck
 #   make check-guest  the kselftests in a QEMU guest with the emulator
+#   make check-guest-debug  the same on the debug test kernel
+#   make test-kernel  build (once, cached) the KUnit/KASAN/kmemleak test kernel
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
 #
 BUILD    ?= build
@@ -24,7 +26,8 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest smoke demo module-clean
+	module lint check-module check-guest check-guest-debug test-kernel smoke demo \
+	module-clean
 
 all: userspace
 
@@ -63,7 +66,19 @@ smoke: userspace module
 demo:
 	tools/demo/demo.sh
 
-check: check-userspace check-module check-guest demo
+# The debug-kernel run of the same kselftests (built and cached by
+# tools/kernel/build-test-kernel.sh); the guest adds its checker steps.
+check-guest-debug:
+	selftests/cxprm/run.sh -q --debug-kernel
+
+# The debug test kernel alone (cached; prints where it is).
+test-kernel:
+	tools/kernel/build-test-kernel.sh --print
+
+# Every stage (tools/check.sh prints a summary line per stage);
+# `make check STAGES="userspace module"` runs only those.
+check:
+	tools/check.sh $(STAGES)
 
 layout-dump: userspace
 	@$(BUILD)/tools/layout-dump/cxprm-layout-dump

@@ -16,6 +16,10 @@
 #   --timeout S        whole guest run (default 300)
 #   --tool PATH        a static cxprm CLI (default: built into .cache)
 #   --no-tool          do not build/ship the CLI (its tests SKIP)
+#   --debug-kernel     boot the cxprm debug test kernel (KASAN, kmemleak,
+#                      lockdep, DMA-API debug; tools/kernel/build-test-kernel.sh,
+#                      cached) with cxprm.ko built for it in .cache/debug-mod;
+#                      the guest runner adds its checker steps
 #   -q                 do not stream the console
 #   anything else      passed to tools/qemu/run-guest.sh (--keep, --verbose, ...)
 #   TEST...            steps of run_guest_tests.sh (default: all)
@@ -33,7 +37,7 @@ cache=$repo/.cache/selftests
 out=$cache/cxprm
 
 build=1 profile=cx7 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
-tool="" with_tool=1 rg_opts=() tests=()
+tool="" with_tool=1 rg_opts=() tests=() debug=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0 ;;
@@ -43,7 +47,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift ;;
 	--tool) tool=$2; shift ;;
 	--no-tool) with_tool=0 ;;
-	-h | --help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--debug-kernel) debug=1 ;;
+	-h | --help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac
@@ -54,9 +59,29 @@ say() { echo "selftests/cxprm: $*" >&2; }
 t0=$(date +%s.%N)
 
 # --- cxprm.ko ------------------------------------------------------------------
-# shellcheck source=tools/kdir.sh
-. "$repo/tools/kdir.sh"
-if [ "$build" = 1 ]; then
+ko=$repo/cxprm.ko
+if [ "$debug" = 1 ]; then
+	# The debug kernel is slower under TCG (KASAN, lockdep): more memory
+	# for KASAN's shadow and kmemleak, more time.
+	kvars=$("$repo/tools/kernel/build-test-kernel.sh" --print)
+	KDIR=$(echo "$kvars" | sed -n 's/^KDIR=//p')
+	kernel=$(echo "$kvars" | sed -n 's/^KERNEL=//p')
+	ko=$repo/.cache/debug-mod/cxprm.ko
+	if [ "$build" = 1 ]; then
+		say "building cxprm.ko for the debug kernel ($KDIR)"
+		mkdir -p "$cache"
+		if ! "$repo/tools/kernel/build-module.sh" --kdir "$KDIR" --out "$repo/.cache/debug-mod" \
+			-s >"$cache/debug-mod.log" 2>&1; then
+			cat "$cache/debug-mod.log" >&2
+			say "cxprm.ko did not build for the debug kernel"
+			exit 1
+		fi
+	fi
+	rg_opts=(--kernel "$kernel" --mem 1024 "${rg_opts[@]+"${rg_opts[@]}"}")
+	timeout_s=$((timeout_s * 3))
+elif [ "$build" = 1 ]; then
+	# shellcheck source=tools/kdir.sh
+	. "$repo/tools/kdir.sh"
 	if make -C "$repo" -n module >/dev/null 2>&1; then
 		say "make module"
 		make -s -C "$repo" module
@@ -66,7 +91,7 @@ if [ "$build" = 1 ]; then
 		make -s -C "$KDIR" M="$repo" modules 2>&1 | grep -v 'Skipping BTF generation' || true
 	fi
 fi
-[ -f "$repo/cxprm.ko" ] || { say "no $repo/cxprm.ko"; exit 1; }
+[ -f "$ko" ] || { say "no $ko"; exit 1; }
 
 # --- cxprm-emud and the CLI -----------------------------------------------------
 # Linked static: the CLI runs in the busybox guest (tools/qemu/build-static.sh).
@@ -115,7 +140,7 @@ say "booting the guest (cxprm-emud --profile $profile${emud_args:+ $emud_args})"
 console=$cache/console.log
 mkdir -p "$cache"
 rc=0
-"$repo/tools/qemu/run-guest.sh" --no-load --emud --emud-bin "$emud" --profile "$profile" \
+"$repo/tools/qemu/run-guest.sh" --no-load --ko "$ko" --emud --emud-bin "$emud" --profile "$profile" \
 	${emud_args:+--emud-args "$emud_args"} --timeout "$timeout_s" --console-log "$console" \
 	"${files[@]}" --script "$script" "${rg_opts[@]+"${rg_opts[@]}"}" || rc=$?
 t2=$(date +%s.%N)

@@ -44,6 +44,12 @@ ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test unload crash"
+# On a kernel with the checkers (the debug test kernel: kmemleak, DMA-API
+# debug, lockdep), the whole run is framed by debug-start (forget what boot
+# left) and debug-check (nothing leaked or reported since).
+if [ -e /sys/kernel/debug/kmemleak ] || [ -d /sys/kernel/debug/dma-api ]; then
+	ALL="debug-start $ALL debug-check"
+fi
 STEPS=${*:-$ALL}
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -151,6 +157,59 @@ step_crash() {
 	return $rc
 }
 
+# debug-start: kmemleak forgets every object allocated so far (boot), so
+# debug-check reports only what the tests leaked.
+step_debug_start() {
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		echo clear >/sys/kernel/debug/kmemleak || { echo "FAIL: kmemleak clear"; return 1; }
+		echo "kmemleak: cleared"
+	fi
+	if [ -r /sys/kernel/debug/dma-api/error_count ]; then
+		echo "dma-api: error_count $(cat /sys/kernel/debug/dma-api/error_count) at start"
+	fi
+	return 0
+}
+
+# debug-check: after every other step (cxprm.ko loaded, crashed, unloaded):
+# no kmemleak suspect, no DMA-API error, lockdep still on (it turns itself
+# off after its first report), and no checker report in dmesg.
+step_debug_check() {
+	rc=0
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		# An object must stay unreferenced for 5 s before kmemleak
+		# reports it; two scans catch what the first one only aged.
+		sleep 6
+		echo scan >/sys/kernel/debug/kmemleak
+		sleep 1
+		echo scan >/sys/kernel/debug/kmemleak
+		leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak)
+		echo "kmemleak: $leaks unreferenced objects"
+		if [ "$leaks" != 0 ]; then
+			head -n 60 /sys/kernel/debug/kmemleak
+			rc=1
+		fi
+	else
+		echo "kmemleak: not in this kernel"
+	fi
+	if [ -r /sys/kernel/debug/dma-api/error_count ]; then
+		errs=$(cat /sys/kernel/debug/dma-api/error_count)
+		echo "dma-api: error_count $errs, entries still mapped $(cat /sys/kernel/debug/dma-api/num_free_entries 2>/dev/null) free"
+		[ "$errs" = 0 ] || rc=1
+	fi
+	if [ -r /proc/lockdep_stats ]; then
+		dl=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats)
+		echo "lockdep: debug_locks $dl ($(sed -n 's/^ *lock-classes: *//p' /proc/lockdep_stats) lock classes)"
+		[ "$dl" = 1 ] || rc=1
+	fi
+	if dmesg | grep -Eq 'KASAN:|possible (circular|recursive) locking|inconsistent lock state|suspected memory leak|BUG: sleeping function'; then
+		echo "FAIL: checker reports in dmesg:"
+		dmesg | grep -E -A 12 'KASAN:|possible (circular|recursive) locking|inconsistent lock state|suspected memory leak|BUG: sleeping function' | head -n 80
+		rc=1
+	fi
+	[ $rc = 0 ] && echo "checkers: nothing reported"
+	return $rc
+}
+
 # --- the runner ----------------------------------------------------------------
 
 n=0
@@ -168,6 +227,8 @@ for s in $STEPS; do
 	case "$s" in
 	load | load:*) step_load "${s#load}" >"$out" 2>&1; rc=$? ;;
 	crash) step_crash >"$out" 2>&1; rc=$? ;;
+	debug-start) step_debug_start >"$out" 2>&1; rc=$? ;;
+	debug-check) step_debug_check >"$out" 2>&1; rc=$? ;;
 	unload) step_unload >"$out" 2>&1; rc=$? ;;
 	*:allow_raw_write=*)
 		prog=${s%%:*}

@@ -412,7 +412,7 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 echo "CXPRM-GUEST: init at $(cut -d' ' -f1 /proc/uptime)s, kernel $(uname -r)"
 
 finish() {
-	if dmesg | grep -Eq 'cut here|BUG:|Oops|general protection|Call Trace:|UBSAN:|KASAN:'; then
+	if dmesg | grep -Eq 'cut here|BUG:|Oops|general protection|Call Trace:|UBSAN:|KASAN:|suspected memory leak|inconsistent lock state'; then
 		echo "CXPRM-KERNEL-SPLAT"
 		dmesg | tail -n 80
 	fi

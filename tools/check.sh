@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: every test stage, in order, each a make target; prints a
+# summary line per stage as it ends and a table at the end.  Every stage
+# runs even when an earlier one failed (CHECK_STOP=1: stop at the first
+# failure); the exit status is 0 only if all passed.
+#
+#   tools/check.sh [STAGE...]        (default: all of them)
+#
+# Stages (make target):
+#   userspace    check-userspace    CTest: core, emulator, tools, corpus replay
+#   module       check-module       W=1 + sparse C=2 build, checkpatch, shellcheck
+#   fuzz         check-fuzz         libFuzzer targets, bounded run (ASan+UBSan)
+#   kunit        check-kunit        KUnit suites in QEMU on the debug kernel
+#   guest        check-guest        kselftests in QEMU, Debian kernel
+#   guest-debug  check-guest-debug  the same kselftests on the debug kernel
+#                                   (KASAN, kmemleak, lockdep, DMA-API debug)
+#   demo         demo               the README's demo session
+# Logs: .cache/check/<stage>.log (also streamed).
+set -uo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo" || exit 1
+
+all=(userspace:check-userspace module:check-module fuzz:check-fuzz kunit:check-kunit
+	guest:check-guest guest-debug:check-guest-debug demo:demo)
+want=("$@")
+logs=$repo/.cache/check
+mkdir -p "$logs"
+
+summary=()
+failed=0
+t_all=$(date +%s)
+for spec in "${all[@]}"; do
+	stage=${spec%%:*} target=${spec#*:}
+	if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$stage"; then
+		continue
+	fi
+	if [ "$failed" != 0 ] && [ "${CHECK_STOP:-0}" = 1 ]; then
+		summary+=("$(printf 'check: %-12s SKIP  (an earlier stage failed)' "$stage")")
+		continue
+	fi
+	echo "=== check: $stage (make $target) ==="
+	t0=$(date +%s)
+	make --no-print-directory "$target" 2>&1 | tee "$logs/$stage.log"
+	rc=${PIPESTATUS[0]}
+	dt=$(($(date +%s) - t0))
+	if [ "$rc" = 0 ]; then
+		line=$(printf 'check: %-12s PASS  %4ds' "$stage" "$dt")
+	else
+		line=$(printf 'check: %-12s FAIL  %4ds  (status %d, log %s)' "$stage" "$dt" "$rc" ".cache/check/$stage.log")
+		failed=1
+	fi
+	echo "$line"
+	summary+=("$line")
+done
+echo "=== check: summary ($(($(date +%s) - t_all))s) ==="
+printf '%s\n' "${summary[@]}"
+[ "$failed" = 0 ] && echo "check: all stages passed" || echo "check: FAILED"
+exit "$failed"

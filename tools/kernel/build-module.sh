@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds cxprm.ko (and every other module the Kbuild file defines for that
+# kernel's config, e.g. the KUnit suites when CONFIG_KUNIT=y) against any
+# kernel tree, in a directory of its own: Kbuild writes objects next to the
+# sources (M=), so a second kernel (the debug test kernel) must not build
+# in the checkout, where `make module` keeps the Debian objects.
+#
+#   tools/kernel/build-module.sh --kdir KDIR --out DIR [MAKE ARGS...]
+#
+# Copies Kbuild, drivers/, core-cpp/{include,src}/ and include/ into DIR
+# (mtimes kept, so a rebuild is incremental; files gone from the checkout
+# are removed), then runs make -C KDIR M=DIR modules MAKE ARGS.  The
+# modules end up in DIR (DIR/cxprm.ko).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+kdir="" out=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kdir) kdir=$2; shift ;;
+	--out) out=$2; shift ;;
+	-h | --help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--) shift; break ;;
+	*) break ;;
+	esac
+	shift
+done
+if [ -z "$kdir" ] || [ -z "$out" ]; then
+	echo "build-module: --kdir and --out are needed" >&2
+	exit 2
+fi
+[ -e "$kdir/Makefile" ] || { echo "build-module: $kdir is not a kernel build tree" >&2; exit 1; }
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# The copied source set; objects in DIR are kept between runs.
+srcs=(Kbuild drivers core-cpp/include core-cpp/src include)
+for s in "${srcs[@]}"; do
+	[ -e "$repo/$s" ] || continue
+	if [ -d "$repo/$s" ]; then
+		mkdir -p "$out/$s"
+		# Copy sources only (no objects from a checkout build), newest wins.
+		(cd "$repo/$s" && find . -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \
+			-o -name Kbuild -o -name Makefile \) -print0) |
+			(cd "$repo/$s" && cpio --null -pdmu --quiet "$out/$s")
+		# Drop sources that no longer exist in the checkout.
+		(cd "$out/$s" && find . -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \) -print0) |
+			while IFS= read -r -d '' f; do
+				[ -e "$repo/$s/$f" ] || rm -f "$out/$s/$f"
+			done
+	else
+		cp -p "$repo/$s" "$out/$s"
+	fi
+done
+make -C "$kdir" M="$out" modules "$@"
