@@ -6,7 +6,8 @@ set -eu
 PKGS="build-essential g++ cmake make libgtest-dev googletest
       linux-headers-amd64 linux-source-6.1 linux-image-amd64
       qemu-system-x86 busybox-static cpio sparse shellcheck
-      bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod"
+      bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod
+      libbenchmark-dev gnuplot-nox valgrind"
 
 missing=""
 for p in $PKGS; do

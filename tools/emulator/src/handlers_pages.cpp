@@ -11,6 +11,7 @@
 // (QUERY_PAGES regular answers -held), before that only what a negative
 // page request released.  Pages go back most recently given first.
 #include <algorithm>
+#include <unordered_set>
 #include <vector>
 
 #include "device.h"
@@ -98,13 +99,16 @@ Result Device::manage_pages(Cmd &c)
 			return fail(synd::GIVE_INLEN);
 		std::vector<uint64_t> batch;
 		batch.reserve(n);
+		// A set, not a search of batch: a 2^18-page GIVE must not be quadratic.
+		std::unordered_set<uint64_t> in_batch;
+		in_batch.reserve(n);
 		std::vector<uint8_t> probe(prm::ADAPTER_PAGE_SIZE);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *e = prm::tail_entry<tail_in>(in, i);
 			if (!reserved_clear<prm::cmd_pas>(e))
 				return fail(synd::GIVE_UNALIGNED);
 			uint64_t pa = prm::get_pas<tail_in>(in, i);
-			if (page_set.count(pa) || std::find(batch.begin(), batch.end(), pa) != batch.end())
+			if (page_set.count(pa) || !in_batch.insert(pa).second)
 				return fail(synd::GIVE_DUPLICATE);
 			if (!p_.dma_read(pa, probe.data(), probe.size()))
 				return fail(synd::GIVE_UNREACHABLE);
