@@ -9,7 +9,8 @@
 #
 #   tools/kernel/build-module.sh --kdir KDIR --out DIR [MAKE ARGS...]
 #
-# Copies Kbuild, drivers/, core-cpp/{include,src}/ and include/ into DIR
+# Copies Kbuild, drivers/, core-cpp/{include,src,ktests}/, include/ and
+# the emulator's control.h (for the KUnit suites) into DIR
 # (mtimes kept, so a rebuild is incremental; files gone from the checkout
 # are removed), then runs make -C KDIR M=DIR modules MAKE ARGS.  The
 # modules end up in DIR (DIR/cxprm.ko).
@@ -36,7 +37,8 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # The copied source set; objects in DIR are kept between runs.
-srcs=(Kbuild drivers core-cpp/include core-cpp/src include)
+srcs=(Kbuild drivers core-cpp/include core-cpp/src core-cpp/ktests include
+	tools/emulator/daemon/control.h)
 for s in "${srcs[@]}"; do
 	[ -e "$repo/$s" ] || continue
 	if [ -d "$repo/$s" ]; then
@@ -51,6 +53,7 @@ for s in "${srcs[@]}"; do
 				[ -e "$repo/$s/$f" ] || rm -f "$out/$s/$f"
 			done
 	else
+		mkdir -p "$(dirname "$out/$s")"
 		cp -p "$repo/$s" "$out/$s"
 	fi
 done

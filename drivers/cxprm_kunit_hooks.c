@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test hooks for cxprm_kunit.ko (see cxprm_kunit_hooks.h); part of
+ * cxprm.ko only when the kernel has CONFIG_KUNIT (Kbuild).
+ */
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include "cxprm_kunit_hooks.h"
+
+static int cxprm_kunit_match_any(struct device *dev, const void *data)
+{
+	return 1;
+}
+
+struct cxprm_dev *cxprm_kunit_get_dev(void)
+{
+	struct device_driver *drv = driver_find(KBUILD_MODNAME, &pci_bus_type);
+	struct cxprm_dev *cx = NULL;
+	struct device *dev;
+
+	if (!drv)
+		return NULL;
+	dev = driver_find_device(drv, NULL, NULL, cxprm_kunit_match_any);
+	if (!dev)
+		return NULL;
+	device_lock(dev);
+	if (dev->driver == drv) {
+		cx = pci_get_drvdata(to_pci_dev(dev));
+		if (cx) {
+			kref_get(&cx->kref);
+			pci_dev_get(cx->pdev);
+		}
+	}
+	device_unlock(dev);
+	put_device(dev);
+	return cx;
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_get_dev);
+
+void cxprm_kunit_put_dev(struct cxprm_dev *cx)
+{
+	struct pci_dev *pdev;
+
+	if (!cx)
+		return;
+	pdev = cx->pdev;
+	cxprm_dev_put(cx);
+	pci_dev_put(pdev);
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_put_dev);
+
+unsigned long cxprm_kunit_dma_count(struct cxprm_dev *cx)
+{
+	unsigned long n;
+
+	mutex_lock(&cx->dma_lock);
+	n = cx->dma_count;
+	mutex_unlock(&cx->dma_lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_dma_count);
+
+int cxprm_kunit_raw(struct cxprm_dev *cx, const void *in, u32 inlen,
+		    void *out, u32 outlen, struct cxprm_core_result *res)
+{
+	int err = -ENODEV;
+
+	down_read(&cx->rwsem);
+	if (cx->alive && cx->up)
+		err = cxprm_core_raw(cx->core, in, inlen, out, outlen, res,
+				     NULL);
+	up_read(&cx->rwsem);
+	return err;
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_raw);
+
+int cxprm_kunit_info(struct cxprm_dev *cx, struct cxprm_core_info *info)
+{
+	int err = -ENODEV;
+
+	down_read(&cx->rwsem);
+	if (cx->alive && cx->core) {
+		cxprm_core_get_info(cx->core, info);
+		err = 0;
+	}
+	up_read(&cx->rwsem);
+	return err;
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_info);
+
+int cxprm_kunit_event_stats(struct cxprm_dev *cx,
+			    struct cxprm_core_event_stats *st)
+{
+	int err = -ENODEV;
+
+	down_read(&cx->rwsem);
+	if (cx->alive && cx->core) {
+		cxprm_core_events_stats(cx->core, st);
+		err = 0;
+	}
+	up_read(&cx->rwsem);
+	return err;
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_event_stats);
