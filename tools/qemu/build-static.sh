@@ -15,6 +15,10 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 sbuild=${CXPRM_STATIC_BUILD:-$repo/.cache/static-build}
 mkdir -p "$sbuild"
+# One build at a time in this tree (the kselftests, KUnit, the demo and the
+# benchmarks all build here; two cmake --build runs in one tree collide).
+exec 9>"$sbuild/.lock"
+flock 9
 if [ ! -f "$sbuild/CMakeCache.txt" ]; then
 	cmake -S "$repo" -B "$sbuild" -DCMAKE_BUILD_TYPE=Release \
 		-DCMAKE_EXE_LINKER_FLAGS=-static >"$sbuild/cmake.log" 2>&1 ||
