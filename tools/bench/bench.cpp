@@ -55,24 +55,24 @@ void fill_pages(std::vector<uint64_t> &pas)
 	}
 }
 
-__attribute__((noinline)) int one_query_pages(Cmdq &q)
+__attribute__((noinline)) int bench_one_qpages(Cmdq &q)
 {
 	cmd::PagesQuery p{};
 	return cmd::query_pages(q, cmd::PagesKind::REGULAR, cmd::FunctionRef{}, &p);
 }
 
-__attribute__((noinline)) int one_issi(Cmdq &q)
+__attribute__((noinline)) int bench_one_issi(Cmdq &q)
 {
 	cmd::IssiInfo info{};
 	return cmd::query_issi(q, &info);
 }
 
-__attribute__((noinline)) int one_caps(Cmdq &q, cmd::GeneralCaps *caps)
+__attribute__((noinline)) int bench_one_caps(Cmdq &q, cmd::GeneralCaps *caps)
 {
 	return cmd::query_general_caps(q, prm::cap::CUR, caps);
 }
 
-__attribute__((noinline)) int give_pages(Cmdq &q, const std::vector<uint64_t> &pas, uint32_t per_cmd)
+__attribute__((noinline)) int bench_one_pages(Cmdq &q, const std::vector<uint64_t> &pas, uint32_t per_cmd)
 {
 	for (uint32_t i = 0; i < pas.size(); i += per_cmd) {
 		uint32_t n = (uint32_t)std::min<size_t>(per_cmd, pas.size() - i);
@@ -94,7 +94,7 @@ void BM_QueryPages(benchmark::State &st)
 	Cmdq &q = rig().cmdq();
 	uint64_t emu0 = Rig::thread_emu_ns();
 	for (auto _ : st)
-		if (one_query_pages(q))
+		if (bench_one_qpages(q))
 			st.SkipWithError("QUERY_PAGES failed");
 	report_emu(st, emu0, (double)st.iterations());
 	st.SetItemsProcessed(st.iterations());
@@ -106,7 +106,7 @@ void BM_QueryIssi(benchmark::State &st)
 	Cmdq &q = rig().cmdq();
 	uint64_t emu0 = Rig::thread_emu_ns();
 	for (auto _ : st)
-		if (one_issi(q))
+		if (bench_one_issi(q))
 			st.SkipWithError("QUERY_ISSI failed");
 	report_emu(st, emu0, (double)st.iterations());
 	st.SetItemsProcessed(st.iterations());
@@ -119,7 +119,7 @@ void BM_QueryHcaCap(benchmark::State &st)
 	auto caps = std::make_unique<cmd::GeneralCaps>();
 	uint64_t emu0 = Rig::thread_emu_ns();
 	for (auto _ : st)
-		if (one_caps(q, caps.get()))
+		if (bench_one_caps(q, caps.get()))
 			st.SkipWithError("QUERY_HCA_CAP failed");
 	report_emu(st, emu0, (double)st.iterations());
 	st.SetItemsProcessed(st.iterations());
@@ -134,7 +134,7 @@ void BM_InFlight(benchmark::State &st)
 {
 	Cmdq &q = rig().cmdq();
 	for (auto _ : st)
-		if (one_query_pages(q))
+		if (bench_one_qpages(q))
 			st.SkipWithError("QUERY_PAGES failed");
 	st.SetItemsProcessed(st.iterations());
 }
@@ -150,7 +150,7 @@ void BM_ManagePagesGive(benchmark::State &st)
 		st.PauseTiming();
 		fill_pages(pas);
 		st.ResumeTiming();
-		if (give_pages(q, pas, per_cmd))
+		if (bench_one_pages(q, pas, per_cmd))
 			st.SkipWithError("MANAGE_PAGES failed");
 	}
 	report_emu(st, emu0, (double)st.iterations());
@@ -163,7 +163,7 @@ void BM_ManagePagesGive(benchmark::State &st)
 // bytes a message: 16382 pages a command, as PageTracker would chunk).
 BENCHMARK(BM_ManagePagesGive)->Arg(kPages)->Arg(16382)->Iterations(8)->Unit(benchmark::kMillisecond);
 
-int count_mode(const char *what, long n)
+__attribute__((noinline)) int count_mode(const char *what, long n)
 {
 	Rig &r = rig();
 	if (r.bringup_err)
@@ -172,19 +172,19 @@ int count_mode(const char *what, long n)
 	int err = OK;
 	if (!std::strcmp(what, "qpages")) {
 		for (long i = 0; i < n && !err; i++)
-			err = one_query_pages(q);
+			err = bench_one_qpages(q);
 	} else if (!std::strcmp(what, "issi")) {
 		for (long i = 0; i < n && !err; i++)
-			err = one_issi(q);
+			err = bench_one_issi(q);
 	} else if (!std::strcmp(what, "caps")) {
 		auto caps = std::make_unique<cmd::GeneralCaps>();
 		for (long i = 0; i < n && !err; i++)
-			err = one_caps(q, caps.get());
+			err = bench_one_caps(q, caps.get());
 	} else if (!std::strcmp(what, "pages")) {
 		std::vector<uint64_t> pas(kPages);
 		for (long i = 0; i < n && !err; i++) {
 			fill_pages(pas);
-			err = give_pages(q, pas, kPages);
+			err = bench_one_pages(q, pas, kPages);
 		}
 	} else {
 		std::fprintf(stderr, "cxprm-bench: --count qpages|issi|caps|pages N\n");

@@ -57,7 +57,9 @@ private:
 
 } // namespace
 
-BenchHost::BenchHost() : HostBase(false), bar_(1u << 20, 0) { bind_bar(bar_.data(), bar_.size()); }
+BenchHost::BenchHost() : HostBase(false), bar_(1u << 20, 0), dma_mu_(std::make_unique<std::mutex>())
+{
+	 bind_bar(bar_.data(), bar_.size()); }
 
 BenchHost::~BenchHost()
 {
@@ -78,7 +80,7 @@ int BenchHost::dma_alloc(size_t size, size_t align, cxprm_dma_buf *buf)
 	std::memset(p, 0, size);
 	uint64_t bus = (uint64_t)p + kBusOffset;
 	{
-		std::lock_guard<std::mutex> g(dma_mu_);
+		std::lock_guard<std::mutex> g(*dma_mu_);
 		live_[bus] = size;
 	}
 	*buf = {p, bus, size, nullptr};
@@ -88,7 +90,7 @@ int BenchHost::dma_alloc(size_t size, size_t align, cxprm_dma_buf *buf)
 void BenchHost::dma_free(cxprm_dma_buf *buf)
 {
 	{
-		std::lock_guard<std::mutex> g(dma_mu_);
+		std::lock_guard<std::mutex> g(*dma_mu_);
 		auto it = live_.find(buf->bus);
 		if (it == live_.end())
 			std::abort();
@@ -99,13 +101,13 @@ void BenchHost::dma_free(cxprm_dma_buf *buf)
 
 size_t BenchHost::dma_live() const
 {
-	std::lock_guard<std::mutex> g(dma_mu_);
+	std::lock_guard<std::mutex> g(*dma_mu_);
 	return live_.size();
 }
 
 uint8_t *BenchHost::reach(uint64_t bus, size_t len)
 {
-	std::lock_guard<std::mutex> g(dma_mu_);
+	std::lock_guard<std::mutex> g(*dma_mu_);
 	auto it = live_.upper_bound(bus);
 	if (it == live_.begin())
 		return nullptr;

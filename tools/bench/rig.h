@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -51,7 +52,10 @@ private:
 	uint8_t *reach(uint64_t bus, size_t len);
 
 	std::vector<uint8_t> bar_;
-	mutable std::mutex dma_mu_;
+	// A block of its own: the emulator takes it for every DMA, and the
+	// bytes-written count (dhat_bytes.py) must not mistake that for the
+	// driver's writes into the rig.
+	std::unique_ptr<std::mutex> dma_mu_;
 	std::map<uint64_t, size_t> live_; // bus -> size
 };
 

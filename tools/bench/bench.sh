@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: benchmarks of the command path (Documentation/performance.rst).
+#
+#   tools/bench/bench.sh [--no-guest] [--quick]
+#
+# 1. cxprm-bench (Google Benchmark): ns per command against the in-process
+#    emulator answering inside the doorbell write, inline-only and with
+#    mailboxes; throughput with 1..32 threads; MANAGE_PAGES of 2^18 pages.
+# 2. callgrind: instructions per command, the driver's and the emulator's
+#    part; layout.h get<>/set<> against hand-written code (ratio).
+# 3. DHAT: bytes the driver writes for one 2^18-page GIVE against the floor
+#    (8 bytes a page).
+# 4. The userspace engine against cxprm-emud over shared files, and the same
+#    commands through the ioctls in the QEMU guest (TCG) against the same
+#    cxprm-emud binary: commands/s and the ratio (skipped with --no-guest).
+#
+# Prints the table and writes it to <build>/bench-results.txt; writes the
+# plot Documentation/performance-inflight.png (gnuplot).  Build trees:
+# $BENCH_BUILD (default <repo>/build-bench, Release) and <build>/static
+# (static cxprm-emud and the guest program, tools/qemu/build-static.sh).
+# --quick: shorter runs (a smoke test of the script, numbers rough).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${BENCH_BUILD:-$repo/build-bench}
+guest=1 quick=0
+for a in "$@"; do
+	case "$a" in
+	--no-guest) guest=0 ;;
+	--quick) quick=1 ;;
+	-h | --help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "bench: unknown option $a" >&2; exit 2 ;;
+	esac
+done
+say() { echo "bench: $*" >&2; }
+t0=$(date +%s)
+out=$build/bench-out
+mkdir -p "$out"
+results=$build/bench-results.txt
+
+# --- build ------------------------------------------------------------------
+if [ ! -f "$build/CMakeCache.txt" ]; then
+	cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 ||
+		{ cat "$out/cmake.log" >&2; exit 1; }
+fi
+say "building the benchmarks in $build"
+cmake --build "$build" -j"$(nproc)" --target cxprm-bench cxprm-bench-layout >"$out/build.log" 2>&1 ||
+	{ tail -30 "$out/build.log" >&2; exit 1; }
+bin=$build/tools/bench
+
+# --- 1. Google Benchmark ------------------------------------------------------
+min_time=0.5 reps=3
+[ "$quick" = 1 ] && min_time=0.05 reps=1
+say "cxprm-bench (min time ${min_time}s, $reps repetitions, median)"
+"$bin/cxprm-bench" --benchmark_min_time="$min_time" --benchmark_repetitions="$reps" \
+	--benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.txt" 2>&1 ||
+	{ cat "$out/bench.txt" >&2; exit 1; }
+
+# --- 2. callgrind -------------------------------------------------------------
+# Instructions per command: everything under bench_one_<what>() (toggle-collect),
+# of which Emulator::poll_once() is the emulator's answer.
+cg() { # what count -> "total emulator" Ir per command (pages: per GIVE)
+	local f=$out/cg.$1
+	valgrind --tool=callgrind --callgrind-out-file="$f" --toggle-collect="*bench_one_$1*" \
+		"$bin/cxprm-bench" --count "$1" "$2" >/dev/null 2>&1
+	callgrind_annotate --inclusive=yes --threshold=100 "$f" 2>/dev/null | awk -v n="$2" '
+		/PROGRAM TOTALS/ { gsub(",", "", $1); tot = $1 }
+		/cxprm::emu::Emulator::poll_once\(\)/ { gsub(",", "", $1); emu = $1 }
+		END { printf "%.0f %.0f\n", tot / n, emu / n }'
+}
+n_small=2000
+[ "$quick" = 1 ] && n_small=200
+say "callgrind: instructions per command"
+read -r cg_qp_tot cg_qp_emu < <(cg qpages "$n_small")
+read -r cg_issi_tot cg_issi_emu < <(cg issi "$n_small")
+read -r cg_caps_tot cg_caps_emu < <(cg caps $((n_small / 4)))
+read -r cg_pg_tot cg_pg_emu < <(cg pages 1)
+
+say "callgrind: layout get/set against hand-written code"
+valgrind --tool=callgrind --callgrind-out-file="$out/cg.layout" "$bin/cxprm-bench-layout" 100000 >/dev/null 2>&1
+read -r ir_layout ir_hand < <(callgrind_annotate --threshold=100 "$out/cg.layout" 2>/dev/null | awk '
+	match($0, /:[LH]_(get|set)_[a-z]+/) {
+		k = substr($0, RSTART + 1, 1); v = $1; gsub(",", "", v); s[k] += v
+	}
+	END { printf "%d %d\n", s["L"], s["H"] }')
+
+# --- 3. DHAT: bytes written for 2^18 pages --------------------------------------
+say "DHAT: bytes written for one GIVE of 2^18 pages (two runs, ~30 s)"
+for n in 1 2; do
+	valgrind --tool=dhat --dhat-out-file="$out/dhat.$n" "$bin/cxprm-bench" --count pages $n >/dev/null 2>&1
+done
+python3 "$repo/tools/bench/dhat_bytes.py" "$out/dhat.1" "$out/dhat.2" 262144 >"$out/dhat.txt"
+
+# --- 4. userspace vs guest against cxprm-emud ---------------------------------------
+emud_caps="" emud_raw="" guest_caps="" guest_raw=""
+if [ "$guest" = 1 ]; then
+	secs=3
+	[ "$quick" = 1 ] && secs=1
+	say "building cxprm-emud, cxprm-bench-emud and cxprm-bench-ioctl (static)"
+	sbuild=$(CXPRM_STATIC_BUILD=$build/static "$repo/tools/qemu/build-static.sh" \
+		cxprm-emud cxprm-bench-emud cxprm-bench-ioctl)
+	emud=$sbuild/tools/emulator/daemon/cxprm-emud
+	shm=$(mktemp -d "/dev/shm/cxprm-bench.XXXXXX")
+	trap 'rm -rf "$shm"' EXIT
+	truncate -s 64M "$shm/ram"
+	truncate -s 1M "$shm/bar"
+	"$emud" --ram "$shm/ram" --bar "$shm/bar" --profile cx7 --nvmf-auto-io-ms 0 \
+		--ready-file "$shm/ready" --log "$shm/log" &
+	emud_pid=$!
+	for _ in $(seq 500); do [ -e "$shm/ready" ] && break; sleep 0.02; done
+	say "userspace engine against cxprm-emud (${secs}s a command)"
+	"$sbuild/tools/bench/cxprm-bench-emud" "$shm/ram" "$shm/bar" "$secs" >"$out/emud.txt" 2>&1 || {
+		cat "$out/emud.txt" "$shm/log" >&2
+		kill "$emud_pid"
+		exit 1
+	}
+	kill "$emud_pid"
+	wait "$emud_pid" 2>/dev/null || true
+	emud_caps=$(awk '$2 == "caps" { print $3 }' "$out/emud.txt")
+	emud_raw=$(awk '$2 == "raw" { print $3 }' "$out/emud.txt")
+
+	say "make module"
+	make -s -C "$repo" module 2>&1 | grep -v 'Skipping BTF generation' || true
+	[ -f "$repo/cxprm.ko" ] || { say "cxprm.ko did not build"; exit 1; }
+	say "QEMU guest (TCG): ioctls against the same cxprm-emud"
+	rc=0
+	"$repo/tools/qemu/run-guest.sh" -q --emud --emud-bin "$emud" --profile cx7 \
+		--emud-args "--nvmf-auto-io-ms 0" \
+		--file "$sbuild/tools/bench/cxprm-bench-ioctl:/cxprm/cxprm-bench-ioctl" \
+		--console-log "$out/guest.log" --timeout 240 \
+		--cmd "/cxprm/cxprm-bench-ioctl $secs" || rc=$?
+	[ "$rc" = 0 ] || { say "guest run failed ($rc), console: $out/guest.log"; exit 1; }
+	guest_caps=$(tr -d '\r' <"$out/guest.log" | awk '$1 == "guest-ioctl" && $2 == "caps" { print $3 }')
+	guest_raw=$(tr -d '\r' <"$out/guest.log" | awk '$1 == "guest-ioctl" && $2 == "raw" { print $3 }')
+fi
+
+# --- the table and the plot -------------------------------------------------------
+python3 - "$out/bench.json" "$out/inflight.dat" >"$results" <<EOF
+import json, sys
+d = json.load(open(sys.argv[1]))
+med = {b["run_name"]: b for b in d["benchmarks"]
+       if b.get("aggregate_name", "median") == "median" or b.get("run_type") == "iteration"}
+def g(name):
+    return med[name]
+def ns(b):
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b["time_unit"]]
+    return b["cpu_time"] * scale, b["real_time"] * scale
+print("cxprm command path, in-process emulator answering in the doorbell write")
+print("(Release build; wall-clock figures are noisy on a shared machine:")
+print(" prefer CPU ns and the callgrind instruction counts)")
+print()
+print("ns: wall and CPU time per command; emu: wall time inside the emulator; driver = wall - emu.")
+print("Ir: instructions per command (callgrind), all / emulator / driver.")
+print(f"{'command':34} {'wall ns':>8} {'CPU ns':>7} {'emu ns':>7} {'driver ns':>9} {'Ir':>6} {'emu Ir':>7} {'drv Ir':>7}")
+rows = [("QUERY_PAGES (inline only)", "BM_QueryPages", $cg_qp_tot, $cg_qp_emu),
+        ("QUERY_ISSI (112 B out: 1 mailbox)", "BM_QueryIssi", $cg_issi_tot, $cg_issi_emu),
+        ("QUERY_HCA_CAP (4 KiB out: 8 mbox)", "BM_QueryHcaCap", $cg_caps_tot, $cg_caps_emu)]
+for label, name, tot, emu in rows:
+    b = g(name)
+    cpu, wall = ns(b)
+    e = b.get("emu_ns", 0)
+    print(f"{label:34} {wall:8.0f} {cpu:7.0f} {e:7.0f} {wall - e:9.0f} {tot:6d} {emu:7d} {tot - emu:7d}")
+print()
+print("throughput, QUERY_PAGES from N threads (one command each in flight; 2 CPUs)")
+print(f"{'threads':>7} {'commands/s':>12} {'wall ns/cmd':>12}")
+with open(sys.argv[2], "w") as dat:
+    dat.write("# threads commands_per_second\n")
+    n = 1
+    while n <= 32:
+        b = g(f"BM_InFlight/real_time/threads:{n}")
+        r = b["items_per_second"]
+        print(f"{n:7d} {r:12.0f} {1e9 / r:12.0f}")
+        dat.write(f"{n} {r:.0f}\n")
+        n *= 2
+print()
+print("MANAGE_PAGES(GIVE) of 2^18 pages (1 GiB of 4 KiB pages)")
+for k, label in (("262144", "1 command of 2^18 pages"), ("16382", "17 commands (default message limit)")):
+    b = g(f"BM_ManagePagesGive/{k}/iterations:8")
+    cpu, wall = ns(b)
+    e = b.get("emu_ns", 0)
+    print(f"  {label:36} wall {wall / 1e6:7.1f} ms  CPU {cpu / 1e6:7.1f} ms  emulator {e / 1e6:7.1f} ms"
+          f"  driver {(wall - e) / 1e6:5.1f} ms ({(wall - e) / 262144:.1f} ns/page)")
+print(f"  callgrind, 1 command: {$cg_pg_tot} Ir, emulator {$cg_pg_emu}, driver {$cg_pg_tot - $cg_pg_emu}"
+      f" ({($cg_pg_tot - $cg_pg_emu) / 262144:.1f} Ir/page)")
+print("  bytes written by the driver side (DHAT, steady state):")
+for line in open("$out/dhat.txt"):
+    print("  " + line.rstrip())
+print()
+lay, hand = $ir_layout, $ir_hand
+print(f"layout.h get/set vs hand-written shift/mask/bswap (callgrind, 12 fields x 100000):")
+print(f"  layout {lay} Ir, hand-written {hand} Ir, ratio {lay / hand:.3f}")
+guest = "$guest" == "1"
+if guest:
+    print()
+    print("ioctl path in the QEMU guest (TCG, polling) vs the userspace engine, same cxprm-emud")
+    print(f"{'command':38} {'userspace/s':>12} {'guest/s':>9} {'ratio':>6}")
+    for label, u, gr in (("QUERY_HCA_CAP (CXPRM_IOC_QUERY_CAPS)", "$emud_caps", "$guest_caps"),
+                         ("QUERY_PAGES (CXPRM_IOC_RAW)", "$emud_raw", "$guest_raw")):
+        u, gr = float(u), float(gr)
+        print(f"{label:38} {u:12.0f} {gr:9.0f} {gr / u:6.2f}")
+EOF
+cat "$results"
+
+plot=$repo/Documentation/performance-inflight.png
+gnuplot <<EOF
+set terminal pngcairo size 800,480 font ",11"
+set output "$plot"
+set title "cxprm: QUERY_PAGES throughput vs commands in flight (in-process emulator, 2 CPUs)"
+set xlabel "commands in flight (threads)"
+set ylabel "commands per second"
+set logscale x 2
+set xtics (1, 2, 4, 8, 16, 32)
+set yrange [0:*]
+set grid
+set key off
+plot "$out/inflight.dat" using 1:2 with linespoints lw 2 pt 7
+EOF
+say "plot: $plot; table: $results; done in $(($(date +%s) - t0)) s"
