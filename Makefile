@@ -11,6 +11,8 @@
 #   make check-guest-debug  the same on the debug test kernel
 #   make test-kernel  build (once, cached) the KUnit/KASAN/kmemleak test kernel
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
+#   make bench        benchmarks of the command path (not part of check;
+#                     Documentation/performance.rst)
 #
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
@@ -27,7 +29,7 @@ export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
 	module lint check-module check-guest check-guest-debug test-kernel smoke demo \
-	module-clean
+	module-clean bench
 
 all: userspace
 
@@ -65,6 +67,10 @@ smoke: userspace module
 
 demo:
 	tools/demo/demo.sh
+
+# Own Release tree (build-bench/); prints the table, writes the plot.
+bench:
+	tools/bench/bench.sh
 
 # The debug-kernel run of the same kselftests (built and cached by
 # tools/kernel/build-test-kernel.sh); the guest adds its checker steps.
