@@ -13,6 +13,10 @@
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
 #   make bench        benchmarks of the command path (not part of check;
 #                     Documentation/performance.rst)
+#   make fuzz         the libFuzzer targets, FUZZ_SECONDS (300) each, clang
+#                     build in build-fuzz/ (Documentation/fuzzing.rst)
+#   make check-fuzz   the same, bounded (45 s each); fails on any crash,
+#                     leak, UB report or hang
 #
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
@@ -71,6 +75,17 @@ demo:
 # Own Release tree (build-bench/); prints the table, writes the plot.
 bench:
 	tools/bench/bench.sh
+
+# libFuzzer targets (fuzz/, clang + ASan/UBSan in build-fuzz/): one summary
+# line per target (executions, corpus, crashes).  The committed corpus and
+# regressions also replay in check-userspace (CTest fuzz_replay_*).
+FUZZ_SECONDS ?= 300
+.PHONY: fuzz check-fuzz
+fuzz:
+	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS)
+
+check-fuzz:
+	tools/fuzz/run.sh --seconds 45
 
 # The debug-kernel run of the same kselftests (built and cached by
 # tools/kernel/build-test-kernel.sh); the guest adds its checker steps.

@@ -467,38 +467,41 @@ out:
 	return ret;
 }
 
-/* Mailbox blocks a message of len bytes needs (the first 16 are inline). */
-static u32 cxprm_blocks(u32 len)
-{
-	return len > 16 ? DIV_ROUND_UP(len - 16, 512) : 0;
-}
-
 /*
  * CXPRM_IOC_RAW.  Policy by opcode (cxprm_core_raw_scope): read-only
  * queries need CAP_NET_ADMIN; anything else CAP_SYS_RAWIO and
  * allow_raw_write=1; commands that would break the driver's own state
  * (HCA life cycle, pages, ISSI, EQs, UAR release) are refused always.
+ * Lengths, flags and the dump size are checked by cxprm_core_raw_check()
+ * (core-cpp/src/ioctl_check.cpp, fuzzed in userspace).
  */
 static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
 {
 	struct cxprm_core_capture cap = {};
 	struct cxprm_core_result r = {};
+	struct cxprm_core_raw_plan plan;
+	struct cxprm_core_raw_req req;
 	struct cxprm_raw_dump hdr;
 	struct cxprm_raw_cmd rc;
 	void *in = NULL, *out = NULL;
 	bool dump;
-	u32 want;
 	long ret;
 	int err;
 
+	BUILD_BUG_ON(CXPRM_CORE_RAW_MAX != CXPRM_RAW_MAX ||
+		     CXPRM_CORE_RAW_FLAG_DUMP != CXPRM_RAW_DUMP ||
+		     CXPRM_CORE_MAILBOX_BYTES != CXPRM_MAILBOX_BYTES ||
+		     CXPRM_CORE_RAW_DUMP_HDR != sizeof(hdr));
 	if (copy_from_user(&rc, arg, sizeof(rc)))
 		return -EFAULT;
-	if (rc.inlen < 16 || rc.inlen > CXPRM_RAW_MAX || rc.outlen < 16 ||
-	    rc.outlen > CXPRM_RAW_MAX || (rc.flags & ~CXPRM_RAW_DUMP))
+	req.inlen = rc.inlen;
+	req.outlen = rc.outlen;
+	req.flags = rc.flags;
+	req.dump_len = rc.dump_len;
+	req.dump = rc.dump;
+	if (cxprm_core_raw_check(&req, &plan))
 		return -EINVAL;
-	dump = (rc.flags & CXPRM_RAW_DUMP) && rc.dump;
-	if (dump && rc.dump_len < sizeof(hdr))
-		return -EINVAL;
+	dump = plan.dump;
 
 	in = kvmalloc(rc.inlen, GFP_KERNEL);
 	if (!in)
@@ -529,9 +532,7 @@ static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
 		goto out;
 	}
 	if (dump) {
-		want = cxprm_blocks(rc.inlen) + cxprm_blocks(rc.outlen);
-		cap.blocks_cap = min_t(u32, want, (rc.dump_len - sizeof(hdr)) /
-				       CXPRM_MAILBOX_BYTES);
+		cap.blocks_cap = plan.blocks_cap;
 		if (cap.blocks_cap) {
 			cap.blocks = kvmalloc_array(cap.blocks_cap,
 						    CXPRM_MAILBOX_BYTES,

@@ -315,6 +315,41 @@ int cxprm_core_raw_scope(cxprm_u16 opcode);
 /* The opcode of a command input (first two bytes, big-endian; no sleep). */
 cxprm_u16 cxprm_core_in_opcode(const void *in);
 
+/* --- ioctl request checks (ioctl_check.cpp: pure, no device, no sleep) --- */
+
+/*
+ * The UAPI's raw-command limits (include/uapi/linux/cxprm.h); the shim
+ * holds its CXPRM_RAW_MAX, CXPRM_RAW_DUMP, CXPRM_MAILBOX_BYTES and
+ * sizeof(struct cxprm_raw_dump) equal to these at build time.
+ */
+#define CXPRM_CORE_RAW_MAX (16u + 64u * 512u)
+#define CXPRM_CORE_RAW_FLAG_DUMP 1u
+#define CXPRM_CORE_RAW_DUMP_HDR 144u
+
+/* The scalar fields of a struct cxprm_raw_cmd as userspace passed them. */
+struct cxprm_core_raw_req {
+	cxprm_u32 inlen;
+	cxprm_u32 outlen;
+	cxprm_u32 flags;
+	cxprm_u32 dump_len;
+	cxprm_u64 dump;       /* user pointer: only whether it is 0 matters */
+};
+
+/* What an accepted raw request asks of the shim. */
+struct cxprm_core_raw_plan {
+	cxprm_u32 dump;       /* 1: copy the header and blocks to 'dump' */
+	cxprm_u32 blocks_cap; /* mailbox blocks that fit after the header */
+};
+
+/*
+ * CXPRM_IOC_RAW before anything is copied or allocated: lengths
+ * 16..CXPRM_CORE_RAW_MAX, known flags, a dump buffer that holds at least
+ * the header.  0 (plan filled) or -EINVAL.  The dump then never exceeds
+ * dump_len: CXPRM_CORE_RAW_DUMP_HDR + blocks_cap * CXPRM_CORE_MAILBOX_BYTES.
+ */
+int cxprm_core_raw_check(const struct cxprm_core_raw_req *req,
+			 struct cxprm_core_raw_plan *plan);
+
 /* --- statistics --- */
 
 /* Up to max per-opcode entries, sorted by opcode; *total = commands. */

@@ -75,6 +75,12 @@ Bytes parse_hex(const std::string &text, const std::string &what)
 		uint64_t off;
 		bool has_off = dump_offset(line, &pos, &off);
 		if (has_off) {
+			// A "*" before it repeats the last line up to the offset: a
+			// few bytes of text must not ask for gigabytes.
+			if (off > kMaxDumpBytes)
+				throw UsageError(what + ": line " + std::to_string(lineno) + ": dump offset " +
+						 hex_num(off) + " is beyond " + hex_num(kMaxDumpBytes) +
+						 " bytes, more than any message");
 			if (star && !last_line.empty())
 				while (out.size() + last_line.size() <= off)
 					out.insert(out.end(), last_line.begin(), last_line.end());

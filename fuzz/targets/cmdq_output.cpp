@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Fuzz target: the command engine's handling of what firmware hands back
+// (cmdq.cpp collect(), mailbox.cpp MailboxChain::read(), the capture for
+// `cxprm raw --dump`, stuck slots, device gone, dead firmware).
+//
+// A queue runs against the synchronous fake device; the input is a
+// configuration byte and then a list of commands.  For each command the
+// firmware answers with bytes from the input, and the input may corrupt
+// the completed entry and output blocks (optionally re-signing them so the
+// corruption gets past the signature checks), hold the completion back (a
+// timeout, completed at a later doorbell), make the device vanish or its
+// firmware die.
+//
+// Checks: the result is one of the engine's documented codes; an
+// untouched completion is delivered byte for byte; a capture never holds
+// more blocks than its buffer; after fini() no DMA memory, allocation or
+// lock is left.
+#include <cstring>
+
+#include "fake_device.h"
+#include "fuzz_input.h"
+
+#include "cxprm/cmdq.h"
+#include "cxprm/mailbox.h"
+#include "cxprm/prm/transport.h"
+
+using namespace cxprm;
+using cxprm::fuzz::FakeDevice;
+using cxprm::fuzz::FuzzInput;
+
+namespace {
+
+bool documented(int err)
+{
+	switch (err) {
+	case OK: case E_REMOTEIO: case E_IO: case E_BADMSG: case E_PROTO: case E_OVERFLOW:
+	case E_TIMEDOUT: case E_NODEV: case E_FWDEAD: case E_BUSY: case E_NOMEM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct Edit {
+	uint8_t where; // 0: the entry, k: output block k - 1
+	uint16_t offset;
+	uint8_t value; // XORed in
+};
+
+void resign_entry(uint8_t *e)
+{
+	prm::Ref<prm::cmd_queue_entry> r(e);
+	prm::set<prm::cmd_queue_entry::signature>(r, 0);
+	prm::set<prm::cmd_queue_entry::signature>(r, (u8)~xor8(e, 64));
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FuzzInput in(data, size);
+	uint8_t cfgb = in.u8();
+	uint32_t log_size = (cfgb >> 2) % 6;           // 1..32 entries
+	uint32_t log_stride = 5 + (cfgb >> 5) % 5;    // 32..512 bytes
+	FakeDevice dev(4u << 20, log_size, log_stride);
+	CmdqConfig cfg;
+	cfg.timeout_ns = 20ull * 1000 * 1000;
+	cfg.slot_wait_ns = 40ull * 1000 * 1000;
+	cfg.verify_signatures = !(cfgb & 1);
+	cfg.reserve_page_slot = !(cfgb & 2);
+	bool use_capture = cfgb & 0x80;
+
+	Cmdq q;
+	int err = q.init(dev.host(), cfg);
+	if (log_stride < 6 || log_size + log_stride > 12) {
+		// A geometry firmware must not report: refused, nothing kept.
+		FUZZ_CHECK(err == E_PROTO);
+		q.fini();
+		FUZZ_CHECK(dev.dma_live() == 0 && dev.mem_live() == 0 && dev.locks_live() == 0);
+		return 0;
+	}
+	FUZZ_CHECK(err == OK);
+
+	for (int cmd = 0; cmd < 12 && !in.empty(); cmd++) {
+		uint8_t f = in.u8();
+		uint32_t inlen = 8 + in.u16() % 3000;
+		uint32_t outlen = 16 + in.u16() % 6000;
+		uint8_t status = (f & 0x40) ? in.u8() : 0;
+		uint8_t delivery = (f & 0x80) ? (uint8_t)(in.u8() & 0x7f) : 0;
+		std::vector<Edit> edits(in.u8() % 8);
+		for (Edit &e : edits)
+			e = {in.u8(), in.u16(), in.u8()};
+		std::vector<uint8_t> body = in.bytes(in.u16() % 1024);
+
+		std::vector<uint8_t> msg(inlen);
+		for (uint32_t i = 0; i < inlen; i++)
+			msg[i] = (uint8_t)(i * 7 + cmd);
+		std::vector<uint8_t> answers[32]; // what the firmware wrote, by slot
+		dev.handler = [&](FakeDevice::Command &c) {
+			for (size_t i = 0; i < c.out.size(); i++)
+				c.out[i] = i < body.size() ? body[i] : (uint8_t)(i ^ 0x5a);
+			prm::Ref<prm::cmd_out> h(c.out.data());
+			prm::set<prm::cmd_out::status>(h, status);
+			c.delivery = delivery;
+			answers[c.slot] = c.out;
+		};
+		dev.after_complete = [&](FakeDevice::Completed &d) {
+			for (const Edit &e : edits) {
+				if (!e.value)
+					continue;
+				if (e.where % 4 == 0)
+					d.entry[e.offset % 64] ^= e.value;
+				else if (!d.blocks.empty())
+					d.blocks[(e.where / 4) % d.blocks.size()][e.offset % prm::MAILBOX_SIZE] ^= e.value;
+			}
+			if (f & 0x10)
+				resign_entry(d.entry);
+			if (f & 0x20)
+				for (uint8_t *b : d.blocks)
+					mailbox_sign(b);
+		};
+		bool hold = f & 1, gone = f & 4, dead = f & 8;
+		dev.complete = !hold;
+		if (gone)
+			dev.bar_write(prm::iseg::FW_REV, 0xffffffffu);
+		if (dead)
+			dev.bar_write(prm::iseg::HEALTH_COUNTER, 0x01000000u);
+
+		std::vector<uint8_t> out(outlen, 0xee);
+		CmdResult res{};
+		CmdCapture cap;
+		std::vector<uint8_t> blocks;
+		if (use_capture) {
+			cap.blocks_cap = in.u8() % 8;
+			blocks.resize((size_t)cap.blocks_cap * prm::MAILBOX_SIZE + 1);
+			cap.blocks = cap.blocks_cap ? blocks.data() : nullptr;
+		}
+		err = q.exec(msg.data(), inlen, out.data(), outlen, &res, (f & 2) ? (u32)EXEC_PAGE_SLOT : 0u,
+				 use_capture ? &cap : nullptr);
+		FUZZ_CHECK(documented(err));
+		if (use_capture) {
+			FUZZ_CHECK(cap.in_blocks + cap.out_blocks <= cap.blocks_cap);
+			if (cap.blocks_cap)
+				FUZZ_CHECK(blocks.back() == 0); // nothing beyond the caller's blocks
+		}
+		const std::vector<uint8_t> &answer = answers[res.slot];
+		bool clean = edits.empty() && !hold && !gone && !dead && !answer.empty();
+		if (clean && cfg.verify_signatures) {
+			if (delivery) {
+				FUZZ_CHECK(err == E_IO && res.delivery == delivery);
+			} else {
+				FUZZ_CHECK(err == (status ? E_REMOTEIO : OK));
+				FUZZ_CHECK(res.status == status);
+				FUZZ_CHECK(out == answer);
+			}
+		}
+		if (err == OK || err == E_REMOTEIO)
+			FUZZ_CHECK(res.delivery == 0);
+
+		// Undo the device-wide faults; a held command completes at the
+		// next doorbell (or stays stuck until fini).
+		dev.complete = true;
+		if (gone)
+			dev.bar_write(prm::iseg::FW_REV, 0x00270000u | 28);
+		if (dead)
+			dev.bar_write(prm::iseg::HEALTH_COUNTER, 1);
+	}
+	dev.after_complete = nullptr;
+	q.fini();
+	FUZZ_CHECK(dev.dma_live() == 0);
+	FUZZ_CHECK(dev.mem_live() == 0);
+	FUZZ_CHECK(dev.locks_live() == 0);
+	return 0;
+}

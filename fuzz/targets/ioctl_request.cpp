@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Fuzz target: the ioctl request checks, as the kernel shim
+// (drivers/cxprm_cdev.c) runs them on what userspace passes, and the core
+// calls behind them (capi.h), against the synchronous fake device.
+//
+//   CXPRM_IOC_RAW    cxprm_core_raw_check (lengths, flags, dump size),
+//                    cxprm_core_raw_scope (the opcode allow-list), then the
+//                    command with the wire capture the shim copies out
+//   CXPRM_IOC_DCT_*  cxprm_core_dct_create/query/drain/destroy: every dctc
+//                    field and the DCT number range-checked
+//   QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS: their argument checks
+//
+// Oracles are written from the UAPI header's text, not from the code: what
+// is accepted, what is refused for everyone, what the dump may hold (never
+// more than dump_len), and that a CREATE_DCT sends exactly the fields given.
+#include <cstring>
+#include <vector>
+
+#include "fake_device.h"
+#include "fuzz_input.h"
+
+#include "cxprm/capi.h"
+#include "cxprm/commands/dct.h"
+#include "cxprm/layout.h"
+#include "cxprm/prm/dct.h"
+#include "cxprm/prm/opcodes.h"
+
+using namespace cxprm;
+using cxprm::fuzz::FakeDevice;
+using cxprm::fuzz::FuzzInput;
+
+namespace {
+
+constexpr int EINVAL_ = -22;
+
+// One device brought up for all inputs (the checks keep no state).
+struct Rig {
+	FakeDevice dev{16u << 20};
+	cxprm_core *core = nullptr;
+	Rig()
+	{
+		FUZZ_CHECK(cxprm_core_create(dev.host(), &core) == 0);
+		cxprm_core_config cfg{};
+		cfg.cmd_timeout_ns = 20ull * 1000 * 1000;
+		FUZZ_CHECK(cxprm_core_bringup(core, &cfg) == 0);
+	}
+};
+
+Rig &rig()
+{
+	static Rig *r = new Rig;
+	return *r;
+}
+
+// include/uapi/linux/cxprm.h: "refused for everyone".
+bool uapi_forbidden(u16 op)
+{
+	namespace o = prm::op;
+	return op == o::ENABLE_HCA || op == o::DISABLE_HCA || op == o::INIT_HCA ||
+	       op == o::TEARDOWN_HCA || op == o::MANAGE_PAGES || op == o::SET_ISSI ||
+	       op == o::CREATE_EQ || op == o::DESTROY_EQ || op == o::DEALLOC_UAR;
+}
+
+void raw_request(FuzzInput &in)
+{
+	cxprm_core_raw_req req{};
+	uint8_t shape = in.u8();
+	// Mostly plausible lengths, sometimes any 32-bit value.
+	req.inlen = (shape & 1) ? in.u32() : in.u16() % (CXPRM_CORE_RAW_MAX + 64);
+	req.outlen = (shape & 2) ? in.u32() : in.u16() % (CXPRM_CORE_RAW_MAX + 64);
+	req.flags = (shape & 4) ? in.u32() : (shape >> 3) & 1;
+	req.dump_len = (shape & 0x10) ? in.u32() : in.u16();
+	req.dump = (shape & 0x20) ? 0 : 0x7fff0000ull;
+
+	bool want_dump = (req.flags & CXPRM_CORE_RAW_FLAG_DUMP) && req.dump;
+	bool ok = req.inlen >= 16 && req.inlen <= CXPRM_CORE_RAW_MAX && req.outlen >= 16 &&
+		  req.outlen <= CXPRM_CORE_RAW_MAX && !(req.flags & ~CXPRM_CORE_RAW_FLAG_DUMP) &&
+		  (!want_dump || req.dump_len >= CXPRM_CORE_RAW_DUMP_HDR);
+	cxprm_core_raw_plan plan;
+	int err = cxprm_core_raw_check(&req, &plan);
+	FUZZ_CHECK(err == 0 || err == EINVAL_);
+	FUZZ_CHECK((err == 0) == ok);
+	if (err)
+		return;
+	FUZZ_CHECK(plan.dump == (want_dump ? 1u : 0u));
+	if (plan.dump)
+		FUZZ_CHECK(CXPRM_CORE_RAW_DUMP_HDR + (uint64_t)plan.blocks_cap * CXPRM_CORE_MAILBOX_BYTES <=
+			   req.dump_len);
+	else
+		FUZZ_CHECK(plan.blocks_cap == 0);
+
+	// The input as copied from userspace: its opcode decides the scope.
+	std::vector<uint8_t> cmd(req.inlen);
+	in.fill(cmd.data(), cmd.size());
+	if (shape & 0x40) { // a known opcode, so the allow-list is exercised
+		u16 op = (u16)(0x100 + in.u8() % 0x40);
+		cmd[0] = (uint8_t)(op >> 8);
+		cmd[1] = (uint8_t)op;
+	}
+	u16 opcode = cxprm_core_in_opcode(cmd.data());
+	FUZZ_CHECK(opcode == (u16)(cmd[0] << 8 | cmd[1]));
+	int scope = cxprm_core_raw_scope(opcode);
+	FUZZ_CHECK(scope == CXPRM_RAW_SCOPE_QUERY || scope == CXPRM_RAW_SCOPE_WRITE ||
+		   scope == CXPRM_RAW_SCOPE_FORBIDDEN);
+	FUZZ_CHECK((scope == CXPRM_RAW_SCOPE_FORBIDDEN) == uapi_forbidden(opcode));
+	if (scope == CXPRM_RAW_SCOPE_QUERY)
+		FUZZ_CHECK(std::strncmp(cxprm_core_opcode_name(opcode), "QUERY_", 6) == 0);
+	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN)
+		return;
+
+	// What the shim does next: the command, with the capture it copies out.
+	std::vector<uint8_t> out(req.outlen);
+	std::vector<uint8_t> blocks((size_t)plan.blocks_cap * CXPRM_CORE_MAILBOX_BYTES + 1, 0);
+	cxprm_core_capture cap{};
+	cap.blocks_cap = plan.blocks_cap;
+	cap.blocks = plan.blocks_cap ? blocks.data() : nullptr;
+	cxprm_core_result res;
+	err = cxprm_core_raw(rig().core, cmd.data(), req.inlen, out.data(), req.outlen, &res,
+			     plan.dump ? &cap : nullptr);
+	FUZZ_CHECK(err == 0 || err == -121);
+	FUZZ_CHECK(res.opcode == opcode);
+	if (plan.dump) {
+		uint64_t nblk = (uint64_t)cap.in_blocks + cap.out_blocks;
+		FUZZ_CHECK(nblk <= plan.blocks_cap);
+		FUZZ_CHECK(CXPRM_CORE_RAW_DUMP_HDR + nblk * CXPRM_CORE_MAILBOX_BYTES <= req.dump_len);
+		FUZZ_CHECK(blocks.back() == 0);
+		uint32_t want = prm::mailbox_blocks(req.inlen) + prm::mailbox_blocks(req.outlen);
+		FUZZ_CHECK(cap.truncated == (want > plan.blocks_cap ? 1u : 0u));
+	}
+}
+
+#define CXPRM_FUZZ_DCTC_FIELDS(X)                                                          \
+	X(pd) X(cqn) X(srqn_xrqn) X(user_index) X(dc_access_key) X(flow_label) X(pkey_index) \
+	X(mtu) X(port) X(hop_limit) X(tclass) X(min_rnr_nak) X(my_addr_index) X(rre) X(rwe)   \
+	X(rae) X(atomic_mode) X(cs_res) X(counter_set_id) X(dscp) X(ecn) X(eth_prio)
+
+template <class T> void take(FuzzInput &in, T *v, bool wide)
+{
+	uint64_t x = wide ? in.u64() : in.u8() % 4 == 0 ? in.u64() : in.u8() % 8;
+	*v = (T)x;
+}
+
+void dct_request(FuzzInput &in)
+{
+	uint8_t how = in.u8();
+	cxprm_core_dctc k{};
+#define X(f) take(in, &k.f, how & 1);
+	CXPRM_FUZZ_DCTC_FIELDS(X)
+#undef X
+	bool fits = true;
+#define X(f) fits = fits && prm::fits<prm::dctc::f>(k.f);
+	CXPRM_FUZZ_DCTC_FIELDS(X)
+#undef X
+	uint64_t before = rig().dev.commands();
+	cxprm_u32 dctn = 0xdeadbeef;
+	cxprm_core_result res;
+	int err = cxprm_core_dct_create(rig().core, &k, &dctn, &res);
+	FUZZ_CHECK(fits ? err == 0 : err == EINVAL_);
+	if (!fits) {
+		FUZZ_CHECK(rig().dev.commands() == before); // nothing sent
+		return;
+	}
+	// Exactly the fields given went to the firmware.
+	const std::vector<uint8_t> &sent = rig().dev.last_in();
+	FUZZ_CHECK(sent.size() == prm::create_dct_in::size_bytes);
+	cmd::DctContext got;
+	cmd::decode_dctc(prm::bytes<prm::create_dct_in::dct_context_entry>(
+				 prm::CRef<prm::create_dct_in>(sent.data())),
+			 &got);
+#define X(f) FUZZ_CHECK(got.f == (uint64_t)k.f);
+	CXPRM_FUZZ_DCTC_FIELDS(X)
+#undef X
+	FUZZ_CHECK(got.state == 0 && got.dc_access_key_violation_count == 0);
+
+	uint32_t n = (how & 2) ? in.u32() : in.u32() & 0xffffff;
+	bool n_fits = n <= 0xffffff;
+	cxprm_core_dctc q;
+	err = cxprm_core_dct_query(rig().core, n, &q, &res);
+	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
+	err = cxprm_core_dct_drain(rig().core, n, &res);
+	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
+	err = cxprm_core_dct_destroy(rig().core, n, &res);
+	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
+}
+
+void other_requests(FuzzInput &in)
+{
+	static uint8_t image[CXPRM_CORE_CAP_BYTES];
+	cxprm_core_result res;
+	u16 cap_type = in.u16();
+	int max = in.u8() & 1;
+	int err = cxprm_core_query_caps(rig().core, cap_type, max, image, &res);
+	// op_mod = cap_type << 1 | mode is 16 bits.
+	FUZZ_CHECK(cap_type < 0x8000 ? err == 0 : err == EINVAL_);
+
+	uint32_t xrqn = in.u32(), nsid = in.u32();
+	cxprm_core_nvmf_ns ns;
+	err = cxprm_core_query_nvmf_ns(rig().core, xrqn, nsid, &ns, &res);
+	FUZZ_CHECK(xrqn <= 0xffffff ? err == 0 : err == EINVAL_);
+
+	cxprm_core_esw esw;
+	uint32_t words = in.u8() % 17; // the shim asks for CXPRM_ESW_MAX_SF_WORDS
+	std::vector<cxprm_u64> sf(words + 1, 0x5a5a5a5a5a5a5a5aull);
+	err = cxprm_core_query_esw(rig().core, &esw, words ? sf.data() : nullptr, words, &res);
+	FUZZ_CHECK(err == 0);
+	FUZZ_CHECK(sf[words] == 0x5a5a5a5a5a5a5a5aull); // nothing past the words asked
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FuzzInput in(data, size);
+	switch (in.u8() % 3) {
+	case 0: raw_request(in); break;
+	case 1: dct_request(in); break;
+	default: other_requests(in); break;
+	}
+	return 0;
+}

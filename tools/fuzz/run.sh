@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds the libFuzzer targets (fuzz/, Documentation/fuzzing.rst) with clang
+# into build-fuzz/ and runs each for a bounded time, starting from its
+# committed corpus (fuzz/corpus/<target>/) and regression inputs
+# (fuzz/regressions/<target>/).  Prints one summary line per target:
+#
+#   fuzz: cmdq_output    executions 91234     corpus 12 committed + 180 found   crashes: 0   ok
+#
+# and exits 1 when any target crashed, leaked, hit UB, hung (-timeout) or
+# ran out of memory; the input that did it is copied to
+# build-fuzz/artifacts/<target>/ (make it a regression:
+# fuzz/regressions/<target>/<name>, see the documentation).
+#
+#   tools/fuzz/run.sh [--seconds N] [--jobs N] [--seeds] [TARGET...]
+#     --seconds N  per target (default: $FUZZ_SECONDS, else 300)
+#     --jobs N     libFuzzer worker processes per target (default 1)
+#     --seeds      first rewrite fuzz/corpus/ with the seed generator
+#     TARGET       a subset (default: every target)
+#
+# New corpus entries stay in build-fuzz/corpus/<target>/ (not committed).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$repo"
+build=$repo/build-fuzz
+all="cmdq_output decoders eq_events ioctl_request cli_decode"
+
+seconds=${FUZZ_SECONDS:-300}
+jobs=1
+seeds=0
+targets=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--seconds) seconds=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--seeds) seeds=1; shift ;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) targets+=("$1"); shift ;;
+	esac
+done
+[ ${#targets[@]} -gt 0 ] || read -r -a targets <<<"$all"
+for t in "${targets[@]}"; do
+	case " $all " in *" $t "*) ;; *) echo "run.sh: no target '$t' (targets: $all)" >&2; exit 2 ;; esac
+done
+
+CXX=${FUZZ_CXX:-clang++}
+CC=${FUZZ_CC:-clang}
+command -v "$CXX" >/dev/null || { echo "run.sh: $CXX not found (make deps installs clang)" >&2; exit 1; }
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+	cmake -S "$repo" -B "$build" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_C_COMPILER="$CC" \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCXPRM_FUZZ=ON >"$build.configure.log" 2>&1 ||
+		{ cat "$build.configure.log"; exit 1; }
+	mv "$build.configure.log" "$build/configure.log"
+fi
+exes=()
+for t in "${targets[@]}"; do exes+=("fuzz_$t"); done
+echo "fuzz: building ${exes[*]} in build-fuzz/ ($CXX, ASan+UBSan+libFuzzer)"
+if ! cmake --build "$build" -j"$(nproc)" --target "${exes[@]}" >"$build/build.log" 2>&1; then
+	tail -n 40 "$build/build.log"
+	echo "fuzz: build failed (build-fuzz/build.log)" >&2
+	exit 1
+fi
+
+if [ "$seeds" = 1 ]; then
+	# The generator is an ordinary program; build it without sanitizers.
+	gen=$build/seeds
+	cmake -S "$repo" -B "$gen" >/dev/null
+	cmake --build "$gen" -j"$(nproc)" --target fuzz_make_seeds >/dev/null
+	rm -rf "$repo/fuzz/corpus"
+	"$gen/fuzz/fuzz_make_seeds" "$repo/fuzz/corpus"
+	echo "fuzz: seed corpus rewritten ($(find "$repo/fuzz/corpus" -type f | wc -l) files)"
+fi
+
+# UBSan reports abort (the targets are built -fno-sanitize-recover); leaks
+# are reported at exit of each input's process by LeakSanitizer.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+failed=0
+for t in "${targets[@]}"; do
+	work=$build/corpus/$t
+	art=$build/artifacts/$t
+	log=$build/logs/$t.log
+	rm -rf "$art"
+	mkdir -p "$work" "$art" "$(dirname "$log")"
+	seeds_dirs=("$repo/fuzz/corpus/$t")
+	[ -d "$repo/fuzz/regressions/$t" ] && seeds_dirs+=("$repo/fuzz/regressions/$t")
+	nseeds=$(find "${seeds_dirs[@]}" -type f | wc -l)
+	rc=0
+	if [ "$jobs" -gt 1 ]; then
+		(cd "$build" && "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
+			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+			-artifact_prefix="$art/" -jobs="$jobs" -workers="$jobs") >"$log" 2>&1 || rc=$?
+		cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
+		rm -f "$build"/fuzz-*.log
+	else
+		"$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
+			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+			-artifact_prefix="$art/" >"$log" 2>&1 || rc=$?
+	fi
+	execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
+	grown=$(find "$work" -type f | wc -l)
+	crashes=$(find "$art" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+	if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then
+		crashes=1 # died without an artifact (e.g. UB before the first input)
+	fi
+	if grep -qE 'runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$log"; then
+		[ "$crashes" -gt 0 ] || crashes=1
+	fi
+	result=ok
+	if [ "$crashes" -ne 0 ]; then
+		result="FAILED (build-fuzz/logs/$t.log, inputs in build-fuzz/artifacts/$t/)"
+		failed=1
+	fi
+	printf 'fuzz: %-14s executions %-9s corpus %s committed + %s found   crashes: %s   %s\n' \
+		"$t" "$execs" "$nseeds" "$grown" "$crashes" "$result"
+done
+exit "$failed"
