@@ -14,6 +14,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -173,25 +174,36 @@ static void cxprm_host_rmb(void *ctx)
 
 /*
  * Locks are mutexes: the core takes them around command submission, which
- * may sleep.  All of them share one lockdep class.
+ * may sleep.  Each has a lockdep class of its own: the core nests its
+ * locks (Events::poll holds the poll lock while dispatch takes the events
+ * lock), which lockdep reports as recursive locking when they share one.
  */
+struct cxprm_host_mutex {
+	struct mutex m;		/* first: the core's lock pointer is &m */
+	struct lock_class_key key;
+};
+
 static void *cxprm_host_lock_create(void *ctx)
 {
-	struct mutex *m = kmalloc(sizeof(*m), GFP_KERNEL);
+	struct cxprm_host_mutex *l = kzalloc(sizeof(*l), GFP_KERNEL);
 
-	if (m)
-		mutex_init(m);
-	return m;
+	if (!l)
+		return NULL;
+	lockdep_register_key(&l->key);
+	__mutex_init(&l->m, "cxprm_core_lock", &l->key);
+	return &l->m;
 }
 
 static void cxprm_host_lock_destroy(void *ctx, void *lock)
 {
-	struct mutex *m = lock;
+	struct cxprm_host_mutex *l;
 
-	if (!m)
+	if (!lock)
 		return;
-	mutex_destroy(m);
-	kfree(m);
+	l = container_of(lock, struct cxprm_host_mutex, m);
+	mutex_destroy(&l->m);
+	lockdep_unregister_key(&l->key);
+	kfree(l);
 }
 
 static void cxprm_host_lock(void *ctx, void *lock)
