@@ -8,6 +8,7 @@
 #                     (KDIR=/path/to/kernel/build overrides)
 #   make lint         W=1 + sparse (C=2) module build, checkpatch, shellcheck
 #   make check-guest  the kselftests in a QEMU guest with the emulator
+#   make check-kunit  the KUnit suites in the debug test kernel (QEMU)
 #   make check-guest-debug  the same on the debug test kernel
 #   make test-kernel  build (once, cached) the KUnit/KASAN/kmemleak test kernel
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
@@ -32,7 +33,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest check-guest-debug test-kernel smoke demo \
+	module lint check-module check-guest check-guest-debug check-kunit test-kernel smoke demo \
 	module-clean bench
 
 all: userspace
@@ -65,6 +66,12 @@ check-module: lint
 # and the test programs.)
 check-guest:
 	selftests/cxprm/run.sh -q
+
+# Builds the debug test kernel (cached), cxprm.ko and cxprm_kunit.ko for it
+# and a static cxprm-emud, boots it in QEMU (TCG) and runs the KUnit suites;
+# kunit.py counts the results (Documentation/kunit.rst).
+check-kunit:
+	tools/kernel/run-kunit.sh
 
 smoke: userspace module
 	tools/qemu/smoke.sh --no-build

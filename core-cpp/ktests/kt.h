@@ -26,9 +26,15 @@ inline bool check(kunit *t, bool ok, const char *file, int line, const char *exp
 	return ok;
 }
 
-inline bool check_cmp(kunit *t, bool ok, long long a, long long b, const char *file, int line,
+enum class Op { EQ, NE, LE, LT, GE };
+
+/* Operands arrive evaluated once (function arguments). */
+inline bool check_cmp(kunit *t, Op op, long long a, long long b, const char *file, int line,
 		      const char *expr)
 {
+	bool ok = op == Op::EQ ? a == b : op == Op::NE ? a != b : op == Op::LE ? a <= b
+		: op == Op::LT ? a < b : a >= b;
+
 	if (!ok)
 		cxprm_kt_fail(t, file, line, expr, 1, a, b);
 	return ok;
@@ -67,14 +73,14 @@ inline u8 xor_bytes(const u8 *p, u32 n)
 } // namespace cxprm::kt
 
 #define KT_EXPECT(t, cond) ::cxprm::kt::check((t), !!(cond), __FILE__, __LINE__, #cond)
-#define KT_CMP_(t, a, op, b)                                                       \
-	::cxprm::kt::check_cmp((t), (long long)(a) op (long long)(b), (long long)(a),  \
-			       (long long)(b), __FILE__, __LINE__, #a " " #op " " #b)
-#define KT_EXPECT_EQ(t, a, b) KT_CMP_(t, a, ==, b)
-#define KT_EXPECT_NE(t, a, b) KT_CMP_(t, a, !=, b)
-#define KT_EXPECT_LE(t, a, b) KT_CMP_(t, a, <=, b)
-#define KT_EXPECT_LT(t, a, b) KT_CMP_(t, a, <, b)
-#define KT_EXPECT_GE(t, a, b) KT_CMP_(t, a, >=, b)
+#define KT_CMP_(t, a, op, opname, b)                                                 \
+	::cxprm::kt::check_cmp((t), ::cxprm::kt::Op::opname, (long long)(a), (long long)(b), \
+			       __FILE__, __LINE__, #a " " #op " " #b)
+#define KT_EXPECT_EQ(t, a, b) KT_CMP_(t, a, ==, EQ, b)
+#define KT_EXPECT_NE(t, a, b) KT_CMP_(t, a, !=, NE, b)
+#define KT_EXPECT_LE(t, a, b) KT_CMP_(t, a, <=, LE, b)
+#define KT_EXPECT_LT(t, a, b) KT_CMP_(t, a, <, LT, b)
+#define KT_EXPECT_GE(t, a, b) KT_CMP_(t, a, >=, GE, b)
 
 #define KT_ASSERT(t, cond)                 \
 	do {                               \

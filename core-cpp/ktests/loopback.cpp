@@ -364,6 +364,8 @@ u8 Loopback::deliver(u8 *e, u32)
 	const u8 *inb = nin ? cpu(ip, BLOCK) : nullptr;
 	u8 *outb = nout ? cpu(op, BLOCK) : nullptr;
 	for (u32 k = 0; k < nout; k++) {
+		/* The chain as we found it, before a fault bends it. */
+		u8 *next_out = k + 1 < nout ? cpu(next_of(outb), BLOCK) : nullptr;
 		for (u32 x = 0; x < DATA; x++) {
 			u32 j = INLINE + k * DATA + x;
 			outb[x] = j < outlen ? out_byte(j, j < inlen, inb ? inb[x] : 0) : 0;
@@ -382,8 +384,7 @@ u8 Loopback::deliver(u8 *e, u32)
 			outb[SIG_AT] ^= 0x5a;
 		if (inb)
 			inb = next_of(inb) ? cpu(next_of(inb), BLOCK) : nullptr;
-		if (k + 1 < nout)
-			outb = cpu(next_of(outb), BLOCK);
+		outb = next_out;
 	}
 	return 0;
 }

@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The KUnit stage: builds the debug test kernel (cached), cxprm.ko and
+# cxprm_kunit.ko for it, and a static cxprm-emud; boots the kernel in QEMU
+# (TCG) with the emulator behind ivshmem, binds the device to cxprm, loads
+# cxprm_kunit.ko (its suites run at load, tools/kernel/kunit-guest.sh) and
+# parses the KTAP with the kernel's own kunit.py.
+#
+#   tools/kernel/run-kunit.sh [--mutate signature] [--kdir DIR] [--timeout S]
+#                             [--keep] [-v]
+#
+# Fails when a test failed or crashed, when no test ran, when a suite is
+# missing from the results, on any kernel splat (run-guest.sh), kmemleak
+# report, DMA-API debug error, lockdep switching itself off, or a buffer
+# the shim had to free for the core.
+#
+# --mutate signature  builds from a temporary copy of the sources whose
+#                     command-entry signature is broken (cmdq.cpp); the
+#                     stage must then FAIL: it proves the gate catches it.
+#                     Exits 0 only when the mutant was caught.
+# --kdir DIR          a debug kernel tree already built (its build/ dir,
+#                     with ../src), instead of build-test-kernel.sh --print
+# --timeout S         QEMU run limit (default 900)
+# --keep              keep the guest work directory
+# -v                  stream the guest console
+#
+# Output: <repo>/.cache/kunit/ (console.log, ktap.txt, kunit.json, the
+# module build in mod/ or, mutated, mutant/).  Documentation/kunit.rst.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=$repo/.cache/kunit
+mutate="" kdir="" timeout_s=900 rg_opts=(-q)
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--mutate) mutate=$2; shift ;;
+	--timeout) timeout_s=$2; shift ;;
+	--kdir) kdir=$2; shift ;;
+	--keep) rg_opts+=(--keep) ;;
+	-v) rg_opts=() ;;
+	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run-kunit: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+case "$mutate" in
+"" | signature) ;;
+*) echo "run-kunit: --mutate knows only: signature" >&2; exit 2 ;;
+esac
+
+say() { echo "run-kunit: $*" >&2; }
+t0=$(date +%s)
+mkdir -p "$cache"
+
+# --- kernel ------------------------------------------------------------------
+if [ -n "$kdir" ]; then
+	kdir=$(cd "$kdir" && pwd)
+	kvars="KDIR=$kdir
+KERNEL=$kdir/arch/x86/boot/bzImage
+KSRC=$(dirname "$kdir")/src"
+else
+	kvars=$("$here/build-test-kernel.sh" --print --quiet)
+fi
+KDIR=$(sed -n 's/^KDIR=//p' <<<"$kvars")
+KERNEL=$(sed -n 's/^KERNEL=//p' <<<"$kvars")
+KSRC=$(sed -n 's/^KSRC=//p' <<<"$kvars")
+if [ ! -d "$KDIR" ] || [ ! -f "$KERNEL" ] || [ ! -f "$KSRC/tools/testing/kunit/kunit.py" ]; then
+	say "no usable test kernel ($kvars)"
+	exit 1
+fi
+
+# --- modules -----------------------------------------------------------------
+src=$repo
+out=$cache/mod
+if [ -n "$mutate" ]; then
+	# A throw-away copy of what build-module.sh copies, then the mutation.
+	src=$cache/mutant-src
+	out=$cache/mutant
+	rm -rf "$src"
+	mkdir -p "$src/tools/kernel" "$src/tools/emulator/daemon" "$src/core-cpp"
+	cp -a "$repo/Kbuild" "$repo/drivers" "$repo/include" "$src/"
+	cp -a "$repo/core-cpp/include" "$repo/core-cpp/src" "$repo/core-cpp/ktests" "$src/core-cpp/"
+	cp -a "$repo/tools/emulator/daemon/control.h" "$src/tools/emulator/daemon/"
+	cp -a "$repo/tools/kernel/build-module.sh" "$src/tools/kernel/"
+	# signature: the entry is signed so that its bytes XOR to 0x00, not 0xff.
+	f=$src/core-cpp/src/cmdq.cpp
+	sed -i 's/(u8)~xor8(e, ENTRY_BYTES)/(u8)xor8(e, ENTRY_BYTES)/' "$f"
+	if cmp -s "$f" "$repo/core-cpp/src/cmdq.cpp"; then
+		say "mutation 'signature' did not apply to core-cpp/src/cmdq.cpp"
+		exit 1
+	fi
+	say "mutant: $(diff "$repo/core-cpp/src/cmdq.cpp" "$f" | grep '^>' | sed 's/^> *//')"
+fi
+say "building cxprm.ko and cxprm_kunit.ko for $(basename "$(dirname "$KDIR")") into $out"
+log=$cache/build.log
+if ! "$src/tools/kernel/build-module.sh" --kdir "$KDIR" --out "$out" -j"$(nproc)" >"$log" 2>&1; then
+	tail -n 40 "$log" >&2
+	say "module build failed (log: $log)"
+	exit 1
+fi
+for m in cxprm.ko cxprm_kunit.ko; do
+	[ -f "$out/$m" ] || { say "no $out/$m (is CONFIG_KUNIT set in $KDIR?)"; exit 1; }
+done
+
+# --- emulator ----------------------------------------------------------------
+say "building cxprm-emud (static)"
+sbuild=$("$repo/tools/qemu/build-static.sh" cxprm-emud)
+emud=$sbuild/tools/emulator/daemon/cxprm-emud
+t1=$(date +%s)
+
+# --- guest run ---------------------------------------------------------------
+# The bzImage through the BIOS: the KASAN kernel's vmlinux dies silently at
+# its PVH entry (nothing on the console, not even with earlyprintk).
+bzimage=$KDIR/arch/x86/boot/bzImage
+[ -f "$bzimage" ] || { say "no $bzimage"; exit 1; }
+console=$cache/console.log
+say "booting $bzimage with cxprm-emud"
+rc=0
+"$repo/tools/qemu/run-guest.sh" --kernel "$bzimage" --no-pvh --ko "$out/cxprm.ko" \
+	--file "$out/cxprm_kunit.ko:/cxprm/cxprm_kunit.ko" \
+	--emud --emud-bin "$emud" --mem 1024 --timeout "$timeout_s" \
+	--modparams "cmd_timeout_ms=3000" --append "kunit.enable=1" --console-log "$console" \
+	--script "$here/kunit-guest.sh" "${rg_opts[@]}" >"$cache/run-guest.log" 2>&1 || rc=$?
+t2=$(date +%s)
+if [ ! -s "$console" ]; then
+	cat "$cache/run-guest.log" >&2
+	say "no console log (run-guest status $rc)"
+	exit 1
+fi
+
+# --- results -----------------------------------------------------------------
+clean=$cache/console.txt
+tr -d '\r' <"$console" >"$clean"
+marker() { sed -n "s/^$1 //p" "$clean" | tail -n 1; }
+nsuites=$(marker CXPRM-KUNIT-SUITES)
+# The suites' output (dmesg, timestamps off) under a top-level KTAP header:
+# a module's suites print no plan of their own.
+ktap=$cache/ktap.txt
+{
+	echo "KTAP version 1"
+	echo "1..${nsuites:-0}"
+	# KUnit's lines only; the message lines of an expectation (printed
+	# without the indent) stay with it.
+	sed -n '/^CXPRM-KTAP-BEGIN$/,/^CXPRM-KTAP-END$/p' "$clean" |
+		sed 's/^\[ *[0-9.]*\] //' |
+		awk '/^(    |ok |not ok |# )/ { print; msg = /FAILED at /; next }
+		     msg { print "        " $0 }'
+} >"$ktap"
+json=$cache/kunit.json
+parse_rc=0
+python3 "$KSRC/tools/testing/kunit/kunit.py" parse --json="$json" "$ktap" \
+	>"$cache/kunit-parse.txt" 2>&1 || parse_rc=$?
+grep -E '\[(PASSED|FAILED|CRASHED|SKIPPED)\]|Testing complete|ERROR' "$cache/kunit-parse.txt" |
+	sed 's/^\[[0-9:]*\] //' >&2 || true
+
+fail=0
+counts=$(python3 - "$json" <<'EOF'
+import json, sys
+try:
+    top = json.load(open(sys.argv[1]))
+except Exception:
+    print("0 0 0 0 0 0 0")
+    sys.exit(0)
+suites = top.get("sub_groups", [])
+tests = [c for s in suites for c in s.get("test_cases", [])]
+st = [c["status"] for c in tests]
+sfail = sum(1 for s in suites if any(c["status"] not in ("PASS", "SKIP") for c in s.get("test_cases", [])) or not s.get("test_cases"))
+print(len(suites), len(suites) - sfail, sfail, len(tests), st.count("PASS"),
+      sum(1 for x in st if x not in ("PASS", "SKIP")), st.count("SKIP"))
+EOF
+)
+read -r s_all s_pass s_fail t_all t_pass t_fail t_skip <<<"$counts"
+echo "kunit: suites: $s_all ($s_pass passed, $s_fail failed) of ${nsuites:-?} registered; tests: $t_all ($t_pass passed, $t_fail failed or crashed, $t_skip skipped)"
+
+[ "$parse_rc" = 0 ] || { say "kunit.py parse: FAILED (status $parse_rc; $cache/kunit-parse.txt)"; fail=1; }
+[ "${t_all:-0}" -gt 0 ] || { say "no test ran"; fail=1; }
+[ "${t_fail:-0}" = 0 ] || fail=1
+if [ -z "$nsuites" ] || [ "$s_all" != "$nsuites" ]; then
+	say "suites parsed ($s_all) != registered (${nsuites:-none})"
+	fail=1
+fi
+grep -q '^CXPRM-KUNIT-INSMOD-FAILED' "$clean" && { say "insmod cxprm_kunit.ko failed"; fail=1; }
+grep -q '^CXPRM-KUNIT-GUEST-DONE$' "$clean" || { say "the guest script did not finish"; fail=1; }
+leaks=$(marker CXPRM-KMEMLEAK)
+[ "$leaks" = 0 ] || { say "kmemleak: ${leaks:-no report} (see $console)"; fail=1; }
+dma=$(marker CXPRM-DMA-API-ERRORS)
+[ "$dma" = 0 ] || { say "DMA-API debug errors: ${dma:-no report}"; fail=1; }
+read -r lock0 lock1 <<<"$(marker CXPRM-LOCKDEP)"
+if [ "${lock0:-}" = 1 ] && [ "${lock1:-}" != 1 ]; then
+	say "lockdep reported a problem and switched itself off"
+	fail=1
+elif [ "${lock0:-}" != 1 ]; then
+	say "lockdep was not active (debug_locks ${lock0:-?}): no lock checking"
+	fail=1
+fi
+if grep -qE 'freeing leaked [0-9]+-byte DMA buffer|DMA buffers allocated' "$clean"; then
+	say "the shim freed DMA buffers the core leaked"
+	fail=1
+fi
+case "$rc" in
+0) ;;
+120) say "kernel WARNING/BUG/KASAN splat in the guest (see $console)"; fail=1 ;;
+*) say "run-guest.sh status $rc (see $cache/run-guest.log)"; fail=1 ;;
+esac
+
+verdict=PASS
+[ "$fail" = 0 ] || verdict=FAIL
+echo "kunit: $verdict (build ${t1}-${t0}: $((t1 - t0))s, guest $((t2 - t1))s, total $(($(date +%s) - t0))s; logs in $cache)" |
+	sed 's/build [0-9]*-[0-9]*: /build /'
+if [ -n "$mutate" ]; then
+	if [ "$fail" = 1 ] && [ "${t_fail:-0}" -gt 0 ]; then
+		echo "kunit: mutant '$mutate' caught: $t_fail of $t_all tests failed"
+		exit 0
+	fi
+	echo "kunit: mutant '$mutate' NOT caught"
+	exit 1
+fi
+exit "$fail"
