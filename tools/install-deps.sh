@@ -7,7 +7,8 @@ PKGS="build-essential g++ cmake make libgtest-dev googletest
       linux-headers-amd64 linux-source-6.1 linux-image-amd64
       qemu-system-x86 busybox-static cpio sparse shellcheck
       bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod
-      libbenchmark-dev gnuplot-nox valgrind"
+      libbenchmark-dev gnuplot-nox valgrind
+      clang libclang-rt-14-dev llvm"
 
 missing=""
 for p in $PKGS; do

@@ -433,6 +433,31 @@ void eq()
 	op_poll(g, 4);
 	eq_seed("raw_entries", 2 << 1, g);
 
+	Bytes dies;
+	op_pages(dies, 7);
+	op_poll(dies, 8);
+	put8(dies, 4); // pages given ...
+	put8(dies, 0xff), put8(dies, 0); // ... then the firmware dies: they strand
+	eq_seed("firmware_dies_pages_strand", LOG8, dies);
+	Bytes gone;
+	op_pages(gone, 3);
+	op_poll(gone, 8);
+	put8(gone, 4);
+	put8(gone, 0xff), put8(gone, 1); // the device goes away
+	eq_seed("device_gone_with_pages", LOG8, gone);
+	Bytes lies;
+	op_pages(lies, 6);
+	op_poll(lies, 8);
+	put8(lies, 4); // GIVE 6
+	op_pages(lies, -4);
+	op_poll(lies, 8);
+	put8(lies, 4); // TAKE 4: the answer is doctored from here on
+	put8(lies, 2); // two addresses replaced ...
+	put8(lies, 0), put16(lies, 0x0001);
+	put8(lies, 1), put16(lies, 0x0001); // ... with one never given, twice
+	put8(lies, 1), put16(lies, 0x0100); // and a count beyond the answer
+	eq_seed("firmware_lies_about_pages", LOG8 | 0x40, lies);
+
 	Bytes t;
 	for (int i = 0; i < CXPRM_TEXT_COUNT; i++)
 		put8(t, 6), put16(t, 19999), put8(t, (uint8_t)i);

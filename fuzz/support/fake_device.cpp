@@ -248,7 +248,9 @@ void FakeDevice::doorbell(uint32_t mask)
 	if (n < 32 && (mask >> n))
 		die("doorbell for a slot the queue does not have");
 	pending_ |= mask;
-	if (!complete)
+	// Dead firmware (a health syndrome) and a vanished device answer nothing.
+	bool dead = from_dword<initial_seg::health_syndrome>(bar_read(iseg::HEALTH_COUNTER)) != 0;
+	if (!complete || dead || bar_read(iseg::FW_REV) == 0xffffffffu)
 		return;
 	uint32_t todo = pending_;
 	pending_ = 0;

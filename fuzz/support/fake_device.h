@@ -72,7 +72,8 @@ public:
 	std::function<void(Completed &)> after_complete;
 	// Slots rung while this is false stay owned by the device until a
 	// later doorbell with it true (a command that times out and completes
-	// late).
+	// late).  A health syndrome or fw_rev all ones (bar_write) also stops
+	// all answers: dead firmware, a device that is gone.
 	bool complete = true;
 	// Post a CMD event (completion vector) for each completion when the
 	// EQ subscribes CMD.
