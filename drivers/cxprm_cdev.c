@@ -488,10 +488,6 @@ static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
 	long ret;
 	int err;
 
-	BUILD_BUG_ON(CXPRM_CORE_RAW_MAX != CXPRM_RAW_MAX ||
-		     CXPRM_CORE_RAW_FLAG_DUMP != CXPRM_RAW_DUMP ||
-		     CXPRM_CORE_MAILBOX_BYTES != CXPRM_MAILBOX_BYTES ||
-		     CXPRM_CORE_RAW_DUMP_HDR != sizeof(hdr));
 	if (copy_from_user(&rc, arg, sizeof(rc)))
 		return -EFAULT;
 	req.inlen = rc.inlen;

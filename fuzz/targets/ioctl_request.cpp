@@ -26,6 +26,14 @@
 #include "cxprm/prm/dct.h"
 #include "cxprm/prm/opcodes.h"
 
+#include "uapi/linux/cxprm.h"
+
+// The core's copies of the UAPI's raw-command limits (capi.h).
+static_assert(CXPRM_CORE_RAW_MAX == CXPRM_RAW_MAX, "CXPRM_RAW_MAX");
+static_assert(CXPRM_CORE_RAW_FLAG_DUMP == CXPRM_RAW_DUMP, "CXPRM_RAW_DUMP");
+static_assert(CXPRM_CORE_MAILBOX_BYTES == CXPRM_MAILBOX_BYTES, "CXPRM_MAILBOX_BYTES");
+static_assert(CXPRM_CORE_RAW_DUMP_HDR == sizeof(struct cxprm_raw_dump), "struct cxprm_raw_dump");
+
 using namespace cxprm;
 using cxprm::fuzz::FakeDevice;
 using cxprm::fuzz::FuzzInput;

@@ -318,9 +318,10 @@ cxprm_u16 cxprm_core_in_opcode(const void *in);
 /* --- ioctl request checks (ioctl_check.cpp: pure, no device, no sleep) --- */
 
 /*
- * The UAPI's raw-command limits (include/uapi/linux/cxprm.h); the shim
- * holds its CXPRM_RAW_MAX, CXPRM_RAW_DUMP, CXPRM_MAILBOX_BYTES and
- * sizeof(struct cxprm_raw_dump) equal to these at build time.
+ * The UAPI's raw-command limits (include/uapi/linux/cxprm.h): equal to
+ * its CXPRM_RAW_MAX, CXPRM_RAW_DUMP, CXPRM_MAILBOX_BYTES and
+ * sizeof(struct cxprm_raw_dump), which fuzz/targets/ioctl_request.cpp
+ * asserts at build time (the core cannot include the UAPI header).
  */
 #define CXPRM_CORE_RAW_MAX (16u + 64u * 512u)
 #define CXPRM_CORE_RAW_FLAG_DUMP 1u
