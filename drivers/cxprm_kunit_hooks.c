@@ -62,15 +62,27 @@ unsigned long cxprm_kunit_dma_count(struct cxprm_dev *cx)
 }
 EXPORT_SYMBOL_GPL(cxprm_kunit_dma_count);
 
+/*
+ * Like an ioctl: under the rwsem, only while the device is alive (and up,
+ * with need_up).  Returns with the rwsem held when true.
+ */
+static bool cxprm_kunit_enter(struct cxprm_dev *cx, bool need_up)
+{
+	down_read(&cx->rwsem);
+	if (cx->alive && cx->core && (cx->up || !need_up))
+		return true;
+	up_read(&cx->rwsem);
+	return false;
+}
+
 int cxprm_kunit_raw(struct cxprm_dev *cx, const void *in, u32 inlen,
 		    void *out, u32 outlen, struct cxprm_core_result *res)
 {
-	int err = -ENODEV;
+	int err;
 
-	down_read(&cx->rwsem);
-	if (cx->alive && cx->up)
-		err = cxprm_core_raw(cx->core, in, inlen, out, outlen, res,
-				     NULL);
+	if (!cxprm_kunit_enter(cx, true))
+		return -ENODEV;
+	err = cxprm_core_raw(cx->core, in, inlen, out, outlen, res, NULL);
 	up_read(&cx->rwsem);
 	return err;
 }
@@ -78,29 +90,21 @@ EXPORT_SYMBOL_GPL(cxprm_kunit_raw);
 
 int cxprm_kunit_info(struct cxprm_dev *cx, struct cxprm_core_info *info)
 {
-	int err = -ENODEV;
-
-	down_read(&cx->rwsem);
-	if (cx->alive && cx->core) {
-		cxprm_core_get_info(cx->core, info);
-		err = 0;
-	}
+	if (!cxprm_kunit_enter(cx, false))
+		return -ENODEV;
+	cxprm_core_get_info(cx->core, info);
 	up_read(&cx->rwsem);
-	return err;
+	return 0;
 }
 EXPORT_SYMBOL_GPL(cxprm_kunit_info);
 
 int cxprm_kunit_event_stats(struct cxprm_dev *cx,
 			    struct cxprm_core_event_stats *st)
 {
-	int err = -ENODEV;
-
-	down_read(&cx->rwsem);
-	if (cx->alive && cx->core) {
-		cxprm_core_events_stats(cx->core, st);
-		err = 0;
-	}
+	if (!cxprm_kunit_enter(cx, false))
+		return -ENODEV;
+	cxprm_core_events_stats(cx->core, st);
 	up_read(&cx->rwsem);
-	return err;
+	return 0;
 }
 EXPORT_SYMBOL_GPL(cxprm_kunit_event_stats);

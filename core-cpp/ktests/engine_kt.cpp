@@ -50,7 +50,7 @@ CmdqConfig config(u64 timeout_ms)
 }
 
 /* A loopback and a queue on it; null (and a failed check) if not. */
-EngEnv *start(kunit *t, u64 timeout_ms = 50, u32 log_size = 5)
+EngEnv *start_with(kunit *t, const CmdqConfig &cfg, u32 log_size = 5, bool sign_inputs = true)
 {
 	EngEnv *e = make<EngEnv>(t);
 
@@ -58,11 +58,17 @@ EngEnv *start(kunit *t, u64 timeout_ms = 50, u32 log_size = 5)
 		return nullptr;
 	e->t = t;
 	e->lb.init(t, log_size);
-	if (!KT_EXPECT_EQ(t, e->q.init(e->lb.host(), config(timeout_ms)), OK)) {
+	e->lb.check_input_signatures = sign_inputs;
+	if (!KT_EXPECT_EQ(t, e->q.init(e->lb.host(), cfg), OK)) {
 		e->lb.fini();
 		return nullptr;
 	}
 	return e;
+}
+
+EngEnv *start(kunit *t, u64 timeout_ms = 50, u32 log_size = 5)
+{
+	return start_with(t, config(timeout_ms), log_size);
 }
 
 /* Frees the queue; every DMA buffer must be back. */
@@ -91,6 +97,20 @@ bool answered(EngEnv *e, u32 inlen, u32 outlen)
 u64 elapsed_ms(u64 t0)
 {
 	return (cxprm_kt_now_ns() - t0) / MS;
+}
+
+/*
+ * One command with the fault armed for it alone must fail with 'want'
+ * (its result in *res), the next one must go through.
+ */
+void once_then_ok(kunit *t, EngEnv *e, u32 outlen, int want, CmdResult *res = nullptr)
+{
+	CmdResult next;
+
+	e->lb.faults.once = true;
+	KT_EXPECT_EQ(t, run(e, 16, outlen, res), want);
+	KT_EXPECT_EQ(t, run(e, 16, outlen, &next), OK);
+	KT_EXPECT_EQ(t, next.delivery, 0);
 }
 } // namespace
 
@@ -366,25 +386,17 @@ void cxprm_kt_engine_corrupt_output_signature(kunit *t)
 	if (!e)
 		return;
 	for (u8 where = 1; where <= 2; where++) {
-		e->lb.faults.once = true;
 		e->lb.faults.corrupt_signature = where;
-		KT_EXPECT_EQ(t, run(e, 16, outlen), E_BADMSG);
-		KT_EXPECT_EQ(t, run(e, 16, outlen), OK); /* the next one is fine */
+		once_then_ok(t, e, outlen, E_BADMSG);
 	}
 	stop(t, e);
 
 	/* With signatures off, a bad output signature goes unnoticed. */
-	e = make<EngEnv>(t);
-	if (!KT_EXPECT(t, e != nullptr))
-		return;
-	e->lb.init(t);
-	e->lb.check_input_signatures = false;
 	CmdqConfig c = config(50);
 	c.verify_signatures = false;
-	if (!KT_EXPECT_EQ(t, e->q.init(e->lb.host(), c), OK)) {
-		e->lb.fini();
+	e = start_with(t, c, 5, false);
+	if (!e)
 		return;
-	}
 	e->lb.faults.corrupt_signature = 2;
 	KT_EXPECT_EQ(t, run(e, 16 + 600, outlen), OK);
 	KT_EXPECT(t, answered(e, 16 + 600, outlen));
@@ -399,10 +411,8 @@ void cxprm_kt_engine_wrong_token(kunit *t)
 	if (!e)
 		return;
 	for (u8 where = 1; where <= 2; where++) {
-		e->lb.faults.once = true;
 		e->lb.faults.wrong_token = where;
-		KT_EXPECT_EQ(t, run(e, 16, outlen), E_PROTO);
-		KT_EXPECT_EQ(t, run(e, 16, outlen), OK);
+		once_then_ok(t, e, outlen, E_PROTO);
 	}
 	stop(t, e);
 }
@@ -414,12 +424,9 @@ void cxprm_kt_engine_delivery_status(kunit *t)
 	if (!e)
 		return;
 	CmdResult res;
-	e->lb.faults.once = true;
 	e->lb.faults.delivery_status = 0x06;
-	KT_EXPECT_EQ(t, run(e, 16, 16 + 64, &res), E_IO);
+	once_then_ok(t, e, 16 + 64, E_IO, &res);
 	KT_EXPECT_EQ(t, res.delivery, 0x06);
-	KT_EXPECT_EQ(t, run(e, 16, 16 + 64, &res), OK);
-	KT_EXPECT_EQ(t, res.delivery, 0);
 	stop(t, e);
 }
 
@@ -432,10 +439,8 @@ void cxprm_kt_engine_output_length_lie(kunit *t)
 	static const u32 lies[] = {1, 4096};
 
 	for (u32 lie : lies) {
-		e->lb.faults.once = true;
 		e->lb.faults.length_lie = lie;
-		KT_EXPECT_EQ(t, run(e, 16, 16 + 512), E_OVERFLOW);
-		KT_EXPECT_EQ(t, run(e, 16, 16 + 512), OK);
+		once_then_ok(t, e, 16 + 512, E_OVERFLOW);
 	}
 	stop(t, e);
 }
@@ -453,10 +458,8 @@ void cxprm_kt_engine_broken_chain(kunit *t)
 	static const u32 outlens[] = {16 + 2 * 512, 16 + 512};
 
 	for (u32 outlen : outlens) {
-		e->lb.faults.once = true;
 		e->lb.faults.broken_chain = true;
-		KT_EXPECT_EQ(t, run(e, 16, outlen), E_PROTO);
-		KT_EXPECT_EQ(t, run(e, 16, outlen), OK);
+		once_then_ok(t, e, outlen, E_PROTO);
 	}
 	stop(t, e);
 }

@@ -6,20 +6,13 @@
 #include "kt.h"
 
 #include "cxprm/prm/transport.h"
+#include "test_layout.h"
 
 using namespace cxprm;
 using namespace cxprm::prm;
+using cxprm::test::test_layout;
 
 namespace {
-#define KT_TEST_LAYOUT(F)                                                      \
-	F(top_byte, 0x00, 8)                                                   \
-	F(one_bit, 0x08, 1)                                                    \
-	F(low_23, 0x09, 23)                                                    \
-	F(whole_dword, 0x20, 32)                                               \
-	F(quad, 0x40, 64)                                                      \
-	F(blob, 0x80, 0x80)
-CXPRM_LAYOUT(kt_layout, 0x100, KT_TEST_LAYOUT)
-
 bool same(const char *a, const char *b)
 {
 	while (*a && *a == *b)
@@ -38,38 +31,38 @@ bool bytes_equal(const u8 *a, const u8 *b, u32 n)
 
 void cxprm_kt_layout_sizes_and_descriptors(kunit *t)
 {
-	KT_EXPECT_EQ(t, kt_layout::size_bytes, 32);
-	KT_EXPECT_EQ(t, kt_layout::nfields, 6);
-	KT_EXPECT(t, same(kt_layout::fields[2].name, "low_23"));
-	KT_EXPECT_EQ(t, kt_layout::fields[2].offset, 9);
-	KT_EXPECT_EQ(t, kt_layout::fields[2].width, 23);
-	KT_EXPECT(t, same(kt_layout::desc.name, "kt_layout"));
-	KT_EXPECT_EQ(t, kt_layout::desc.size_bits, 0x100);
-	KT_EXPECT(t, fields_ordered(kt_layout::fields, kt_layout::nfields, kt_layout::size_bits));
+	KT_EXPECT_EQ(t, test_layout::size_bytes, 32);
+	KT_EXPECT_EQ(t, test_layout::nfields, 6);
+	KT_EXPECT(t, same(test_layout::fields[2].name, "low_23"));
+	KT_EXPECT_EQ(t, test_layout::fields[2].offset, 9);
+	KT_EXPECT_EQ(t, test_layout::fields[2].width, 23);
+	KT_EXPECT(t, same(test_layout::desc.name, "test_layout"));
+	KT_EXPECT_EQ(t, test_layout::desc.size_bits, 0x100);
+	KT_EXPECT(t, fields_ordered(test_layout::fields, test_layout::nfields, test_layout::size_bits));
 	/* One bit too small: the last field no longer fits. */
-	KT_EXPECT(t, !fields_ordered(kt_layout::fields, kt_layout::nfields, 0xff));
-	KT_EXPECT(t, names_unique(kt_layout::fields, kt_layout::nfields));
+	KT_EXPECT(t, !fields_ordered(test_layout::fields, test_layout::nfields, 0xff));
+	KT_EXPECT(t, names_unique(test_layout::fields, test_layout::nfields));
 }
 
 void cxprm_kt_layout_big_endian_placement(kunit *t)
 {
 	u8 b[32] = {};
-	Ref<kt_layout> r(b);
+	Ref<test_layout> r(b);
 
-	set<kt_layout::top_byte>(r, 0xab);
-	set<kt_layout::one_bit>(r, 1);
-	set<kt_layout::low_23>(r, 0x123456);
-	set<kt_layout::whole_dword>(r, 0xdeadbeef);
-	set<kt_layout::quad>(r, 0x0102030405060708ull);
+	set<test_layout::top_byte>(r, 0xab);
+	set<test_layout::one_bit>(r, 1);
+	set<test_layout::low_23>(r, 0x123456);
+	set<test_layout::whole_dword>(r, 0xdeadbeef);
+	set<test_layout::quad>(r, 0x0102030405060708ull);
 	const u8 want[16] = {0xab, 0x92, 0x34, 0x56, 0xde, 0xad, 0xbe, 0xef,
 			     1, 2, 3, 4, 5, 6, 7, 8};
 	KT_EXPECT(t, bytes_equal(b, want, 16));
-	KT_EXPECT_EQ(t, get<kt_layout::top_byte>(r), 0xab);
-	KT_EXPECT_EQ(t, get<kt_layout::one_bit>(r), 1);
-	KT_EXPECT_EQ(t, get<kt_layout::low_23>(r), 0x123456);
-	KT_EXPECT_EQ(t, get<kt_layout::whole_dword>(r), 0xdeadbeefu);
-	KT_EXPECT_EQ(t, get<kt_layout::quad>(r), 0x0102030405060708ull);
-	KT_EXPECT_EQ(t, bytes<kt_layout::blob>(r), b + 16);
+	KT_EXPECT_EQ(t, get<test_layout::top_byte>(r), 0xab);
+	KT_EXPECT_EQ(t, get<test_layout::one_bit>(r), 1);
+	KT_EXPECT_EQ(t, get<test_layout::low_23>(r), 0x123456);
+	KT_EXPECT_EQ(t, get<test_layout::whole_dword>(r), 0xdeadbeefu);
+	KT_EXPECT_EQ(t, get<test_layout::quad>(r), 0x0102030405060708ull);
+	KT_EXPECT_EQ(t, bytes<test_layout::blob>(r), b + 16);
 	KT_EXPECT_EQ(t, load_be32(b + 4), 0xdeadbeefu);
 	KT_EXPECT_EQ(t, load_be64(b + 8), 0x0102030405060708ull);
 }
@@ -80,18 +73,18 @@ void cxprm_kt_layout_set_truncates_keeps_neighbours(kunit *t)
 
 	for (u32 i = 0; i < sizeof(b); i++)
 		b[i] = 0xff;
-	Ref<kt_layout> r(b);
-	set<kt_layout::one_bit>(r, 2); /* only bit 0 of the value fits */
-	KT_EXPECT_EQ(t, get<kt_layout::one_bit>(r), 0);
-	KT_EXPECT_EQ(t, get<kt_layout::top_byte>(r), 0xff);
-	KT_EXPECT_EQ(t, get<kt_layout::low_23>(r), 0x7fffff);
+	Ref<test_layout> r(b);
+	set<test_layout::one_bit>(r, 2); /* only bit 0 of the value fits */
+	KT_EXPECT_EQ(t, get<test_layout::one_bit>(r), 0);
+	KT_EXPECT_EQ(t, get<test_layout::top_byte>(r), 0xff);
+	KT_EXPECT_EQ(t, get<test_layout::low_23>(r), 0x7fffff);
 	KT_EXPECT_EQ(t, b[1], 0x7f);
-	set<kt_layout::low_23>(r, 0);
+	set<test_layout::low_23>(r, 0);
 	KT_EXPECT_EQ(t, load_be32(b), 0xff000000u);
-	KT_EXPECT_EQ(t, get<kt_layout::whole_dword>(r), 0xffffffffu);
-	KT_EXPECT(t, fits<kt_layout::low_23>(0x7fffff));
-	KT_EXPECT(t, !fits<kt_layout::low_23>(0x800000));
-	KT_EXPECT(t, fits<kt_layout::quad>(~0ull));
+	KT_EXPECT_EQ(t, get<test_layout::whole_dword>(r), 0xffffffffu);
+	KT_EXPECT(t, fits<test_layout::low_23>(0x7fffff));
+	KT_EXPECT(t, !fits<test_layout::low_23>(0x800000));
+	KT_EXPECT(t, fits<test_layout::quad>(~0ull));
 }
 
 void cxprm_kt_layout_register_helpers(kunit *t)

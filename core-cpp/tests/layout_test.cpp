@@ -6,20 +6,12 @@
 #include <cstring>
 
 #include "cxprm/prm/transport.h"
+#include "../ktests/test_layout.h"
 
 using namespace cxprm;
 using namespace cxprm::prm;
 
-namespace {
-#define TEST_LAYOUT(F)                                                         \
-	F(top_byte, 0x00, 8)                                                   \
-	F(one_bit, 0x08, 1)                                                    \
-	F(low_23, 0x09, 23)                                                    \
-	F(whole_dword, 0x20, 32)                                               \
-	F(quad, 0x40, 64)                                                      \
-	F(blob, 0x80, 0x80)
-CXPRM_LAYOUT(test_layout, 0x100, TEST_LAYOUT)
-} // namespace
+using cxprm::test::test_layout;
 
 TEST(Layout, DerivedSizesAndDescriptors)
 {
