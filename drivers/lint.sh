@@ -3,7 +3,9 @@
 #
 # Static checks of the kernel module: a W=1 build with sparse on every C
 # file (C=2), checkpatch on drivers/, shellcheck on tools/qemu/.  Any
-# compiler, sparse, objtool or checkpatch warning fails.
+# compiler, sparse, objtool or checkpatch warning fails.  checkpatch also
+# covers the KUnit module's C files (drivers/kunit/), which only a
+# CONFIG_KUNIT kernel builds (tools/kernel/run-kunit.sh).
 #
 #   drivers/lint.sh        (KDIR / KVER as for tools/qemu/smoke.sh)
 #
@@ -48,7 +50,7 @@ if [ ! -f "$cp" ]; then
 fi
 echo "lint: checkpatch"
 shopt -s nullglob
-files=(drivers/*.c drivers/*.h drivers/*.cpp)
+files=(drivers/*.c drivers/*.h drivers/*.cpp drivers/kunit/*.c drivers/kunit/*.h)
 shopt -u nullglob
 if ! perl "$cp" --no-tree --quiet -f "${files[@]}"; then
 	fail=1
