@@ -7,7 +7,7 @@
 # cxprm_kunit.ko (its suites run at load, tools/kernel/kunit-guest.sh) and
 # parses the KTAP with the kernel's own kunit.py.
 #
-#   tools/kernel/run-kunit.sh [--mutate signature] [--kdir DIR] [--timeout S]
+#   tools/kernel/run-kunit.sh [--mutate KIND] [--kdir DIR] [--timeout S]
 #                             [--keep] [-v]
 #
 # Fails when a test failed or crashed, when no test ran, when a suite is
@@ -15,10 +15,13 @@
 # report, DMA-API debug error, lockdep switching itself off, or a buffer
 # the shim had to free for the core.
 #
-# --mutate signature  builds from a temporary copy of the sources whose
-#                     command-entry signature is broken (cmdq.cpp); the
-#                     stage must then FAIL: it proves the gate catches it.
-#                     Exits 0 only when the mutant was caught.
+# --mutate KIND       builds from a temporary copy of the sources with the
+#                     core deliberately broken; the stage must then FAIL:
+#                     it proves the gate catches it.  Exits 0 only when the
+#                     mutant was caught.  KIND:
+#                       signature          entries XOR to 0x00 (cmdq.cpp)
+#                       mailbox-signature  blocks XOR to 0x00 (mailbox.cpp)
+#                       token-zero         token 0 is used (cmdq.cpp)
 # --kdir DIR          a debug kernel tree already built (its build/ dir,
 #                     with ../src), instead of build-test-kernel.sh --print
 # --timeout S         QEMU run limit (default 900)
@@ -40,14 +43,18 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--keep) rg_opts+=(--keep) ;;
 	-v) rg_opts=() ;;
-	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run-kunit: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
+# KIND: file of core-cpp/src, sed expression.
 case "$mutate" in
-"" | signature) ;;
-*) echo "run-kunit: --mutate knows only: signature" >&2; exit 2 ;;
+"") ;;
+signature) mfile=cmdq.cpp msed='s/(u8)~xor8(e, ENTRY_BYTES)/(u8)xor8(e, ENTRY_BYTES)/' ;;
+mailbox-signature) mfile=mailbox.cpp msed='s/b\[SIG\] = (u8)~xor8(b, SIG)/b[SIG] = (u8)xor8(b, SIG)/' ;;
+token-zero) mfile=cmdq.cpp msed='s/if (++next_token_ == 0)/if (++next_token_ == 256)/' ;;
+*) echo "run-kunit: --mutate KIND: signature, mailbox-signature or token-zero" >&2; exit 2 ;;
 esac
 
 say() { echo "run-kunit: $*" >&2; }
@@ -76,22 +83,23 @@ src=$repo
 out=$cache/mod
 if [ -n "$mutate" ]; then
 	# A throw-away copy of what build-module.sh copies, then the mutation.
+	# A fresh build each time: the copies keep their mtimes, so objects of
+	# another mutant would look up to date.
 	src=$cache/mutant-src
 	out=$cache/mutant
-	rm -rf "$src"
+	rm -rf "$src" "$out"
 	mkdir -p "$src/tools/kernel" "$src/tools/emulator/daemon" "$src/core-cpp"
 	cp -a "$repo/Kbuild" "$repo/drivers" "$repo/include" "$src/"
 	cp -a "$repo/core-cpp/include" "$repo/core-cpp/src" "$repo/core-cpp/ktests" "$src/core-cpp/"
 	cp -a "$repo/tools/emulator/daemon/control.h" "$src/tools/emulator/daemon/"
 	cp -a "$repo/tools/kernel/build-module.sh" "$src/tools/kernel/"
-	# signature: the entry is signed so that its bytes XOR to 0x00, not 0xff.
-	f=$src/core-cpp/src/cmdq.cpp
-	sed -i 's/(u8)~xor8(e, ENTRY_BYTES)/(u8)xor8(e, ENTRY_BYTES)/' "$f"
-	if cmp -s "$f" "$repo/core-cpp/src/cmdq.cpp"; then
-		say "mutation 'signature' did not apply to core-cpp/src/cmdq.cpp"
+	f=$src/core-cpp/src/$mfile
+	sed -i "$msed" "$f"
+	if cmp -s "$f" "$repo/core-cpp/src/$mfile"; then
+		say "mutation '$mutate' did not apply to core-cpp/src/$mfile"
 		exit 1
 	fi
-	say "mutant: $(diff "$repo/core-cpp/src/cmdq.cpp" "$f" | grep '^>' | sed 's/^> *//')"
+	say "mutant ($mfile): $(diff "$repo/core-cpp/src/$mfile" "$f" | grep '^>' | sed 's/^> *//')"
 fi
 say "building cxprm.ko and cxprm_kunit.ko for $(basename "$(dirname "$KDIR")") into $out"
 log=$cache/build.log
