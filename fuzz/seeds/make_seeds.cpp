@@ -280,13 +280,26 @@ void cmd_bytes(Bytes &b, const Cmd &c, bool capture)
 		put8(b, c.capture);
 }
 
-void cmdq_seed(const std::string &name, uint8_t cfg, const std::vector<Cmd> &cmds)
+// typed: what follows the list (the typed commands, see the target).
+void cmdq_seed(const std::string &name, uint8_t cfg, const std::vector<Cmd> &cmds,
+	       const Bytes &typed = {})
 {
 	Bytes b;
 	put8(b, cfg);
+	put8(b, (uint8_t)cmds.size());
 	for (const Cmd &c : cmds)
 		cmd_bytes(b, c, cfg & 0x80);
+	append(b, typed);
 	write("cmdq_output", name, b);
+}
+
+// One typed command: which, the firmware's answer, then its own fields.
+void typed(Bytes &b, uint8_t which, const Bytes &answer, const Bytes &fields = {})
+{
+	put8(b, which);
+	put16(b, (uint16_t)answer.size());
+	append(b, answer);
+	append(b, fields);
 }
 
 void cmdq()
@@ -350,6 +363,19 @@ void cmdq()
 	cmdq_seed("capture", capture, {cap3, cap1, inline_only});
 	cmdq_seed("no_signatures", cmdq_cfg(5, 6, 0x01), {sig, one_block});
 	cmdq_seed("bad_geometry", cmdq_cfg(5, 8, 0), {});
+
+	Bytes t;
+	Bytes caps_answer = hca_cap_out(true);
+	caps_answer.resize(4999 < caps_answer.size() ? 4999 : caps_answer.size());
+	typed(t, 0 | 8, caps_answer);            // QUERY_HCA_CAP general CUR
+	typed(t, 1, esw_out(2), {5});            // 5 words asked, 2 answered
+	typed(t, 2, take_out(3, 3), {0, 3});     // TAKE 3
+	typed(t, 2, take_out(2, 40), {0, 8});    // a count beyond the answer
+	typed(t, 3, adapter_out());
+	typed(t, 4, query_dct_out_msg(), {0, 0, 0x10, 0});
+	typed(t, 5, pages_out(-2));
+	typed(t, 6, nvmf_out(), {0, 0, 0, 0x80, 0, 0, 0, 1});
+	cmdq_seed("typed_commands", base, {inline_only}, t);
 }
 
 // ---- eq_events: cfg, then operations ----

@@ -5,12 +5,17 @@
 // `cxprm raw --dump`, stuck slots, device gone, dead firmware).
 //
 // A queue runs against the synchronous fake device; the input is a
-// configuration byte and then a list of commands.  For each command the
+// configuration byte, a count and then a list of up to 12 commands.  For each command the
 // firmware answers with bytes from the input, and the input may corrupt
 // the completed entry and output blocks (optionally re-signing them so the
 // corruption gets past the signature checks), hold the completion back (a
 // timeout, completed at a later doorbell), make the device vanish or its
 // firmware die.
+//
+// After the list, typed commands (QUERY_HCA_CAP, QUERY_ESW_FUNCTIONS,
+// MANAGE_PAGES TAKE, QUERY_ADAPTER, QUERY_DCT, QUERY_PAGES,
+// QUERY_NVMF_NAMESPACE_CONTEXT) over the same queue, answered with input
+// bytes: nothing may be written past the caller's buffers.
 //
 // Checks: the result is one of the engine's documented codes; an
 // untouched completion is delivered byte for byte; a capture never holds
@@ -22,6 +27,12 @@
 #include "fuzz_input.h"
 
 #include "cxprm/cmdq.h"
+#include "cxprm/commands/adapter.h"
+#include "cxprm/commands/dct.h"
+#include "cxprm/commands/esw.h"
+#include "cxprm/commands/hca.h"
+#include "cxprm/commands/nvmf.h"
+#include "cxprm/commands/pages.h"
 #include "cxprm/mailbox.h"
 #include "cxprm/prm/transport.h"
 
@@ -55,6 +66,75 @@ void resign_entry(uint8_t *e)
 	prm::set<prm::cmd_queue_entry::signature>(r, (u8)~xor8(e, 64));
 }
 
+// The typed commands over the same queue, the firmware answering each with
+// input bytes: what their wrappers make of any answer (buffer sizes,
+// counts, strings), beyond what the offline decoders see.
+void typed_commands(Cmdq &q, FakeDevice &dev, FuzzInput &in)
+{
+	dev.complete = true;
+	dev.bar_write(prm::iseg::FW_REV, 0x00270000u | 28);
+	dev.bar_write(prm::iseg::HEALTH_COUNTER, 1);
+	for (int i = 0; i < 8 && !in.empty(); i++) {
+		uint8_t which = in.u8();
+		std::vector<uint8_t> body = in.bytes(in.u16() % 5000);
+		dev.handler = [&](FakeDevice::Command &c) {
+			for (size_t k = 0; k < c.out.size(); k++)
+				c.out[k] = k < body.size() ? body[k] : 0;
+		};
+		CmdResult res{};
+		int err;
+		switch (which % 7) {
+		case 0: {
+			std::vector<uint8_t> image(cmd::CAP_IMAGE_BYTES + 1, 0xa5);
+			err = cmd::query_hca_cap(q, which >> 3, (which & 8) ? prm::cap::CUR : prm::cap::MAX,
+						 image.data(), &res);
+			FUZZ_CHECK(image.back() == 0xa5);
+			break;
+		}
+		case 1: {
+			uint32_t words = in.u8() % 70;
+			std::vector<u64> sf(words + 1, 0x5a5a5a5a5a5a5a5aull);
+			cmd::EswFunctions f;
+			err = cmd::query_esw_functions(q, &f, words ? sf.data() : nullptr, words, &res);
+			FUZZ_CHECK(sf[words] == 0x5a5a5a5a5a5a5a5aull);
+			break;
+		}
+		case 2: {
+			uint32_t n = in.u16() % 700, got = 0;
+			std::vector<u64> pas(n + 1, 7);
+			err = cmd::manage_pages_take(q, {}, n, pas.data(), &got, &res);
+			FUZZ_CHECK(got <= n && pas[n] == 7);
+			break;
+		}
+		case 3: {
+			cmd::AdapterInfo a;
+			err = cmd::query_adapter(q, &a, &res);
+			if (!err) {
+				FUZZ_CHECK(std::memchr(a.vsd, 0, sizeof(a.vsd)) != nullptr);
+				FUZZ_CHECK(std::memchr(a.psid, 0, sizeof(a.psid)) != nullptr);
+			}
+			break;
+		}
+		case 4: {
+			cmd::DctContext d;
+			err = cmd::query_dct(q, in.u32() & 0xffffff, &d, &res);
+			break;
+		}
+		case 5: {
+			cmd::PagesQuery pq;
+			err = cmd::query_pages(q, cmd::PagesKind::REGULAR, {}, &pq, &res);
+			break;
+		}
+		default: {
+			cmd::NvmfNsCounters c;
+			err = cmd::query_nvmf_namespace(q, in.u32() & 0xffffff, in.u32(), &c, &res);
+			break;
+		}
+		}
+		FUZZ_CHECK(documented(err) || err == E_INVAL || err == E_RANGE);
+	}
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -82,7 +162,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(err == OK);
 
-	for (int cmd = 0; cmd < 12 && !in.empty(); cmd++) {
+	int ncmds = in.u8() % 13;
+	for (int cmd = 0; cmd < ncmds && !in.empty(); cmd++) {
 		uint8_t f = in.u8();
 		uint32_t inlen = 8 + in.u16() % 3000;
 		uint32_t outlen = 16 + in.u16() % 6000;
@@ -167,6 +248,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dev.bar_write(prm::iseg::HEALTH_COUNTER, 1);
 	}
 	dev.after_complete = nullptr;
+	typed_commands(q, dev, in);
 	q.fini();
 	FUZZ_CHECK(dev.dma_live() == 0);
 	FUZZ_CHECK(dev.mem_live() == 0);
