@@ -8,7 +8,7 @@
 // and "00 00 00 0a" are the same four bytes (an odd count is an error).
 // Lines in the format hexdump() prints ("0010: 00000000 ...", "*") are
 // read back exactly, so a saved dump is valid input; a dump offset beyond
-// kMaxDumpBytes (16 MiB, far more than any command message) is an error,
+// kMaxDumpBytes (1 MiB, eight times the largest command message) is an error,
 // so "*" cannot expand a few bytes of text into gigabytes.
 //
 // load_bytes(arg): "@FILE" reads hex text from FILE ("@-" = stdin),
@@ -24,7 +24,7 @@ namespace cxprm::tool {
 
 using Bytes = std::vector<uint8_t>;
 
-inline constexpr uint64_t kMaxDumpBytes = 16u << 20;
+inline constexpr uint64_t kMaxDumpBytes = 1u << 20;
 
 // Throws UsageError naming 'what' (the option) on bad input.
 Bytes parse_hex(const std::string &text, const std::string &what);
