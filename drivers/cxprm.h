@@ -95,6 +95,18 @@ struct cxprm_dev {
 	atomic64_t polls;	/* worker runs, for debugfs */
 	atomic64_t irqs;
 
+	/*
+	 * Health poller: every health_poll_ms, cxprm_core_health_poll() (a
+	 * health syndrome, the health counter stalled, or fw_rev all ones
+	 * marks the device failed in the core: commands waiting are woken,
+	 * later ones fail at once).  Runs from bring-up to teardown.
+	 */
+	struct delayed_work health_work;
+	bool health_on;		/* health_work initialised and queued */
+	bool health_stopping;	/* must not requeue itself */
+	unsigned int health_ms;	/* interval, read at probe */
+	int failed_err;		/* 0, or the errno the core fails commands with */
+
 	/* Open files. */
 	struct mutex files_lock;	/* files */
 	struct list_head files;
@@ -129,6 +141,9 @@ struct cxprm_file {
 extern bool cxprm_allow_raw_write;
 extern unsigned int cxprm_poll_interval_ms;
 
+/* cxprm_main.c: the errno of a failed device (0 while healthy), no sleep. */
+int cxprm_dev_failed(struct cxprm_dev *cx);
+
 /* cxprm_host.c */
 void cxprm_host_init(struct cxprm_dev *cx);
 /* Frees what the core did not; with keep_dma, leaves it allocated. */
@@ -139,6 +154,8 @@ int cxprm_cdev_register(struct cxprm_dev *cx);
 void cxprm_cdev_unregister(struct cxprm_dev *cx);
 /* The device is going away: wake readers, destroy every file's DCTs. */
 void cxprm_cdev_shutdown(struct cxprm_dev *cx);
+/* Wake every blocked reader (the device failed). */
+void cxprm_cdev_wake(struct cxprm_dev *cx);
 void cxprm_event_listener(void *ctx, u8 type, u8 sub_type, const u8 *data);
 void cxprm_dev_put(struct cxprm_dev *cx);
 

@@ -220,7 +220,7 @@ static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
 	i.fw_subminor = ci.fw_subminor;
 	i.cmdif_rev = ci.cmdif_rev;
 	i.state = ci.state;
-	i.flags = cx->info_flags;
+	i.flags = cx->info_flags | (ci.failed_err ? CXPRM_INFO_FAILED : 0);
 	i.cmdq_entries = ci.cmdq_entries;
 	i.cmdq_log_stride = ci.cmdq_log_stride;
 	i.issi = ci.issi;
@@ -300,7 +300,7 @@ static long cxprm_ioc_nvmf_ns(struct cxprm_dev *cx, void __user *arg)
 
 static long cxprm_ioc_esw(struct cxprm_dev *cx, void __user *arg)
 {
-	cxprm_u64 sf[CXPRM_ESW_MAX_SF_WORDS];
+	cxprm_u64 sf[CXPRM_ESW_MAX_SF_WORDS] = {};
 	struct cxprm_esw_functions e;
 	struct cxprm_core_result r;
 	struct cxprm_core_esw k;
@@ -672,11 +672,16 @@ static ssize_t cxprm_read(struct file *file, char __user *buf, size_t len,
 			return -ENODEV;
 		if (READ_ONCE(f->ev_count))
 			break;
+		/* A failed device sends no more events: do not wait for one. */
+		err = cxprm_dev_failed(cx);
+		if (err)
+			return err;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		err = wait_event_interruptible(f->ev_wait,
 					       READ_ONCE(f->ev_count) ||
-					       !READ_ONCE(cx->alive));
+					       !READ_ONCE(cx->alive) ||
+					       cxprm_dev_failed(cx));
 		if (err)
 			return err;
 	}
@@ -696,7 +701,9 @@ static __poll_t cxprm_poll(struct file *file, poll_table *wait)
 	poll_wait(file, &f->ev_wait, wait);
 	if (!READ_ONCE(cx->alive))
 		return EPOLLERR | EPOLLHUP;
-	return READ_ONCE(f->ev_count) ? EPOLLIN | EPOLLRDNORM : 0;
+	if (READ_ONCE(f->ev_count))
+		return EPOLLIN | EPOLLRDNORM;
+	return cxprm_dev_failed(cx) ? EPOLLERR : 0;
 }
 
 /* ---- open / release ---- */
@@ -818,6 +825,17 @@ void cxprm_cdev_unregister(struct cxprm_dev *cx)
 	cx->misc_registered = false;
 }
 
+/* Wakes every blocked reader (device failed or going away). */
+void cxprm_cdev_wake(struct cxprm_dev *cx)
+{
+	struct cxprm_file *f;
+
+	mutex_lock(&cx->files_lock);
+	list_for_each_entry(f, &cx->files, node)
+		wake_up_interruptible_all(&f->ev_wait);
+	mutex_unlock(&cx->files_lock);
+}
+
 /*
  * The device is going away (cx->alive is false: no ioctl runs, no file
  * opens): wake blocked readers, which then get -ENODEV, and destroy the
@@ -833,10 +851,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	u32 dctn = 0;
 	int err;
 
-	mutex_lock(&cx->files_lock);
-	list_for_each_entry(f, &cx->files, node)
-		wake_up_interruptible_all(&f->ev_wait);
-	mutex_unlock(&cx->files_lock);
+	cxprm_cdev_wake(cx);
 	if (!cx->cleanup_ok)
 		return;
 

@@ -186,6 +186,24 @@ module_param_cb(cmd_timeout_ms, &cxprm_uint_ops, &cxprm_cmd_timeout_arg,
 MODULE_PARM_DESC(cmd_timeout_ms,
 		 "firmware command timeout in ms, 100..600000 (default 60000); read at probe");
 
+static unsigned int cxprm_health_poll_ms = 1000;
+static struct cxprm_uint_param cxprm_health_poll_arg = {
+	.val = &cxprm_health_poll_ms, .min = 0, .max = 60000,
+};
+module_param_cb(health_poll_ms, &cxprm_uint_ops, &cxprm_health_poll_arg,
+		0644);
+MODULE_PARM_DESC(health_poll_ms,
+		 "health poller interval in ms, 0 (off) or 1..60000 (default 1000); read at probe");
+
+static unsigned int cxprm_health_stall_polls = 3;
+static struct cxprm_uint_param cxprm_health_stall_arg = {
+	.val = &cxprm_health_stall_polls, .min = 1, .max = 1000,
+};
+module_param_cb(health_stall_polls, &cxprm_uint_ops, &cxprm_health_stall_arg,
+		0644);
+MODULE_PARM_DESC(health_stall_polls,
+		 "health counter unchanged for this many polls = firmware dead, 1..1000 (default 3); read at probe");
+
 bool cxprm_allow_raw_write;
 module_param_named(allow_raw_write, cxprm_allow_raw_write, bool, 0644);
 MODULE_PARM_DESC(allow_raw_write,
@@ -342,6 +360,59 @@ static void cxprm_events_stop(struct cxprm_dev *cx)
 	cx->info_flags &= ~(CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ);
 }
 
+/* ---- health poller ---- */
+
+int cxprm_dev_failed(struct cxprm_dev *cx)
+{
+	return READ_ONCE(cx->failed_err);
+}
+
+static void cxprm_health_work(struct work_struct *work)
+{
+	struct cxprm_dev *cx = container_of(to_delayed_work(work),
+					    struct cxprm_dev, health_work);
+	struct cxprm_core_info info;
+	int err = cxprm_core_health_poll(cx->core);
+
+	if (err && err != READ_ONCE(cx->failed_err)) {
+		cxprm_core_get_info(cx->core, &info);
+		dev_err(&cx->pdev->dev,
+			"health: device failed (%s): health syndrome 0x%x, counter %u unchanged for %u polls of %u ms; commands now fail with %d\n",
+			err == -ENODEV ? "gone" : "firmware dead",
+			info.health_syndrome, info.health_counter,
+			info.health_stalled_polls, cx->health_ms, err);
+		WRITE_ONCE(cx->failed_err, err);
+		/* Blocked readers get the error instead of waiting for events. */
+		cxprm_cdev_wake(cx);
+	}
+	if (!READ_ONCE(cx->health_stopping))
+		queue_delayed_work(system_wq, &cx->health_work,
+				   msecs_to_jiffies(cx->health_ms));
+}
+
+static void cxprm_health_start(struct cxprm_dev *cx)
+{
+	cx->health_ms = READ_ONCE(cxprm_health_poll_ms);
+	if (!cx->health_ms) {
+		dev_info(&cx->pdev->dev, "health poller off (health_poll_ms=0)\n");
+		return;
+	}
+	INIT_DELAYED_WORK(&cx->health_work, cxprm_health_work);
+	WRITE_ONCE(cx->health_stopping, false);
+	cx->health_on = true;
+	queue_delayed_work(system_wq, &cx->health_work,
+			   msecs_to_jiffies(cx->health_ms));
+}
+
+static void cxprm_health_stop(struct cxprm_dev *cx)
+{
+	if (!cx->health_on)
+		return;
+	WRITE_ONCE(cx->health_stopping, true);
+	cancel_delayed_work_sync(&cx->health_work);
+	cx->health_on = false;
+}
+
 /* ---- bring-up and teardown ---- */
 
 static void cxprm_bringup(struct cxprm_dev *cx)
@@ -354,6 +425,7 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 
 	cfg.cmd_timeout_ns = (u64)READ_ONCE(cxprm_cmd_timeout_ms) *
 			     NSEC_PER_MSEC;
+	cfg.health_stall_polls = READ_ONCE(cxprm_health_stall_polls);
 	err = cxprm_core_bringup(cx->core, &cfg);
 	cx->bringup_err = err;
 	if (err) {
@@ -480,6 +552,8 @@ static void cxprm_stop(struct cxprm_dev *cx)
 	/* DCTs of open files, then no more cleanup by releases. */
 	cxprm_cdev_shutdown(cx);
 	cxprm_events_stop(cx);
+	/* The poller ran until here: it fails commands of a dying device. */
+	cxprm_health_stop(cx);
 	if (cx->core) {
 		keep_dma = cxprm_teardown(cx);
 		cxprm_core_destroy(cx->core);
@@ -554,8 +628,10 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_unmap;
 	}
 	cxprm_bringup(cx);
-	if (cx->up)
+	if (cx->up) {
 		cxprm_events_start(cx);
+		cxprm_health_start(cx);
+	}
 	cx->alive = true;
 	cx->cleanup_ok = cx->up;
 

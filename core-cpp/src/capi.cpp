@@ -455,6 +455,15 @@ void text_health(cxprm_core *c, Text &t)
 	t.str("health syndrome: ").hex(synd, 2).chr(' ').str(synd ? health_syndrome_name(synd) : "none");
 	t.str(" (").str(health_syndrome_text(synd)).str("), health counter ");
 	t.dec(prm::from_dword<I::health_counter>(hc)).chr('\n');
+	if (queue_up(c)) {
+		HealthStatus hs = c->dev.cmdq().health();
+		t.str("health poller: ").dec(hs.polls).str(" polls, counter unchanged for ");
+		t.dec(hs.stalled_polls).str(" (failed at ").dec(c->dev.cmdq().config().health_stall_polls);
+		t.str("), device ").str(hs.failed ? "FAILED: " : "ok");
+		if (hs.failed)
+			t.str(err_name(hs.failed)).str(", commands refused ").dec(hs.refused);
+		t.chr('\n');
+	}
 
 	u8 hb[prm::health_buffer::size_bytes];
 	for (u32 i = 0; i < sizeof(hb); i += 4)
@@ -530,6 +539,8 @@ int cxprm_core_bringup(cxprm_core *c, const cxprm_core_config *cfg)
 		if (cfg->max_msg_bytes)
 			b.cmdq.max_msg_bytes = cfg->max_msg_bytes;
 		b.pages_per_command = cfg->pages_per_command;
+		if (cfg->health_stall_polls)
+			b.cmdq.health_stall_polls = cfg->health_stall_polls;
 	}
 	c->bringup_called = true;
 	c->torn_down = false;
@@ -597,6 +608,8 @@ int cxprm_core_state(cxprm_core *c)
 	bool sick = prm::from_dword<prm::initial_seg::health_syndrome>(hc) != 0;
 	switch (c->dev.state()) {
 	case DeviceState::UP:
+		if (queue_up(c) && c->dev.cmdq().failed())
+			return c->dev.cmdq().failed() == E_NODEV ? CXPRM_CORE_GONE : CXPRM_CORE_ERROR;
 		return sick ? CXPRM_CORE_ERROR : CXPRM_CORE_UP;
 	case DeviceState::STRANDED:
 		return CXPRM_CORE_ERROR;
@@ -633,6 +646,11 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 		info->cmdq_log_stride = q.log_stride();
 		info->cmds_in_flight = q.in_flight();
 		info->commands = q.stats_total();
+		HealthStatus hs = q.health();
+		info->failed_err = hs.failed;
+		info->health_stalled_polls = hs.stalled_polls;
+		info->health_polls = hs.polls;
+		info->cmds_refused = hs.refused;
 	}
 	if (d.pages().initialized()) {
 		PageStats s = d.pages().stats();
@@ -644,6 +662,13 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 		info->pages_reclaimed = c->last_teardown.pages_reclaimed;
 		info->pages_live = c->last_teardown.pages_stranded;
 	}
+}
+
+int cxprm_core_health_poll(cxprm_core *c)
+{
+	if (!c || !queue_up(c) || c->dev.state() != DeviceState::UP)
+		return OK;
+	return c->dev.cmdq().health_poll();
 }
 
 int cxprm_core_query_caps(cxprm_core *c, cxprm_u16 cap_type, int max, cxprm_u8 *image,
@@ -689,6 +714,10 @@ int cxprm_core_query_esw(cxprm_core *c, cxprm_core_esw *esw, cxprm_u64 *sf_enabl
 {
 	if (!c || !esw || (sf_words && !sf_enable))
 		return E_INVAL;
+	/* Zero on every path: a firmware error leaves nothing decoded. */
+	*esw = {};
+	if (sf_words)
+		mem_zero(sf_enable, (usize)sf_words * sizeof(*sf_enable));
 	CmdResult r{};
 	cmd::EswFunctions f{};
 	int err = cmd::query_esw_functions(c->dev.cmdq(), &f, sf_enable, sf_words, &r);

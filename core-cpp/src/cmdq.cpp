@@ -85,6 +85,11 @@ int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 	busy_mask_ = done_mask_ = 0;
 	shutting_down_ = false;
 	mode_ = CmdqMode::POLLING;
+	__atomic_store_n(&failed_, OK, __ATOMIC_RELEASE);
+	__atomic_store_n(&refused_, 0, __ATOMIC_RELAXED);
+	have_counter_ = false;
+	stalled_polls_ = last_counter_ = last_syndrome_ = 0;
+	health_polls_ = 0;
 
 	/* cmdq_phy_addr_63_32, then the low half (size/stride bits are firmware's). */
 	host->ops->iowrite32be(host->ctx, prm::iseg::CMDQ_ADDR_H, (u32)(page_.bus >> 32));
@@ -195,6 +200,10 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot)
 			host_->ops->unlock(host_->ctx, lock_);
 			return E_SHUTDOWN;
 		}
+		if (int f = failed()) {
+			host_->ops->unlock(host_->ctx, lock_);
+			return f;
+		}
 		reclaim_stuck_locked();
 		u32 candidates = regular >= 32 ? ~0u : (1u << regular) - 1;
 		if (flags & EXEC_PAGE_SLOT)
@@ -279,16 +288,23 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 				pump_(pump_ctx_);
 			return OK;
 		}
+		/* Marked failed (health poller, another command): give up now. */
+		if (int f = failed())
+			return f;
 		u64 now = host_->ops->now_ns(host_->ctx);
 		if (now >= deadline)
 			return E_TIMEDOUT;
 		if (now >= next_check) {
 			next_check = now + HEALTH_CHECK_NS;
-			if (device_gone())
+			if (device_gone()) {
+				mark_failed(E_NODEV);
 				return E_NODEV;
+			}
 			u32 h = host_->ops->ioread32be(host_->ctx, prm::iseg::HEALTH_COUNTER);
-			if (prm::from_dword<prm::initial_seg::health_syndrome>(h))
-				return E_FWDEAD;
+			if (prm::from_dword<prm::initial_seg::health_syndrome>(h)) {
+				mark_failed(E_FWDEAD);
+				return failed();
+			}
 		}
 		if (mode_ == CmdqMode::EVENTS && slots_[slot].waiter) {
 			if (pump_) {
@@ -368,14 +384,22 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 
 	if (!page_.cpu)
 		return E_SHUTDOWN;
+	/* A failed device gets no more commands: fail fast, touch nothing. */
+	if (int f = failed()) {
+		__atomic_add_fetch(&refused_, 1, __ATOMIC_RELAXED);
+		return f;
+	}
 	if (!in || !out || inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
 	    inlen > cfg_.max_msg_bytes || outlen > cfg_.max_msg_bytes)
 		return E_INVAL;
 
 	u32 slot;
 	int err = alloc_slot(flags, &slot);
-	if (err)
+	if (err) {
+		if (err == failed())
+			__atomic_add_fetch(&refused_, 1, __ATOMIC_RELAXED);
 		return err;
+	}
 
 	host_->ops->lock(host_->ctx, lock_);
 	if (++next_token_ == 0) /* token 0 is never used */
@@ -432,6 +456,75 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 		busy_mask_ &= ~(1u << slot);
 	host_->ops->unlock(host_->ctx, lock_);
 	return err;
+}
+
+void Cmdq::mark_failed(int err)
+{
+	if (err != E_NODEV && err != E_FWDEAD)
+		return;
+	int cur = OK;
+	/* The first failure sticks; only "gone" replaces "dead firmware". */
+	if (!__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		if (cur != E_FWDEAD || err != E_NODEV ||
+		    !__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			return;
+	}
+	if (!page_.cpu)
+		return;
+	/* Wake every waiter; each sees failed_ and returns at once. */
+	for (u32 i = 0; i < nent_; i++)
+		if (slots_[i].waiter)
+			host_->ops->waiter_signal(host_->ctx, slots_[i].waiter);
+	if (cur == OK)
+		log(0, err == E_NODEV ? "cmdq: device gone (fw_rev reads all ones): device failed, "
+					"every command now fails with ENODEV"
+				      : "cmdq: firmware dead (health syndrome or stalled health counter): "
+					"device failed, every command now fails with EHOSTDOWN");
+}
+
+int Cmdq::health_poll()
+{
+	if (!page_.cpu)
+		return failed();
+	health_polls_++;
+	if (device_gone()) {
+		mark_failed(E_NODEV);
+		return failed();
+	}
+	if (failed())
+		return failed();
+	u32 h = host_->ops->ioread32be(host_->ctx, prm::iseg::HEALTH_COUNTER);
+	u32 synd = prm::from_dword<prm::initial_seg::health_syndrome>(h);
+	u32 counter = prm::from_dword<prm::initial_seg::health_counter>(h);
+	last_syndrome_ = synd;
+	if (synd) {
+		mark_failed(E_FWDEAD);
+		return failed();
+	}
+	if (have_counter_ && counter == last_counter_) {
+		stalled_polls_++;
+	} else {
+		stalled_polls_ = 0;
+	}
+	last_counter_ = counter;
+	have_counter_ = true;
+	if (cfg_.health_stall_polls && stalled_polls_ >= cfg_.health_stall_polls)
+		mark_failed(E_FWDEAD);
+	return failed();
+}
+
+HealthStatus Cmdq::health() const
+{
+	HealthStatus s{};
+	s.failed = failed();
+	s.syndrome = last_syndrome_;
+	s.counter = last_counter_;
+	s.stalled_polls = stalled_polls_;
+	s.polls = health_polls_;
+	s.refused = __atomic_load_n(&refused_, __ATOMIC_RELAXED);
+	return s;
 }
 
 void Cmdq::complete_vector(u32 mask)

@@ -16,10 +16,13 @@ constexpr u32 RECLAIM_POLL_US = 1000;
 
 } // namespace
 
-/* Device gone, or firmware reports a health syndrome: it answers nothing. */
+/*
+ * Device gone, firmware reports a health syndrome, or the health poller
+ * marked the device failed (a stalled health counter): it answers nothing.
+ */
 bool Device::fw_dead() const
 {
-	if (device_gone())
+	if (device_gone() || (cmdq_up_ && cmdq_.failed()))
 		return true;
 	using hs = prm::initial_seg::health_syndrome;
 	u32 v = host_->ops->ioread32be(host_->ctx, prm::dword_byte_offset<hs>());

@@ -8,6 +8,10 @@
  *     set-num-vfs N
  *     nvmf-io XRQN NSID READS WRITES [BLOCKS]
  *     mark N                     the daemon logs "guest mark N"
+ *     request-pages N            PAGE_REQUEST event (N < 0: firmware returns pages)
+ *     fault KNOB VALUE [VALUE2]  CXPRM_EMUD_FAULT_* by number (control.h)
+ *     fault-clear                every per-command knob and the selectors
+ *     function-reset             the host resets the function (crash/gone/stall end)
  *     pages-held | pages-given | pages-taken | commands | hca-state |
  *     num-vfs | issi | dcts | eqs | uars | nvmf-namespaces | crashed | gone
  *                                print that value
@@ -122,6 +126,20 @@ int main(int argc, char **argv)
 					   argc == 6 ? num(argv[5]) : 0), 0, 0);
 	if (!strcmp(argv[0], "mark") && argc == 2)
 		return done(emuctl_mark(&e, num(argv[1])), 0, 0);
+	if (!strcmp(argv[0], "request-pages") && argc == 2) {
+		uint32_t a[1] = { (uint32_t)strtol(argv[1], NULL, 0) };
+
+		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_REQUEST_PAGES, a, 1, NULL), 0, 0);
+	}
+	if (!strcmp(argv[0], "fault") && (argc == 3 || argc == 4)) {
+		uint32_t a[3] = { num(argv[1]), num(argv[2]), argc == 4 ? num(argv[3]) : 0 };
+
+		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_FAULT, a, 3, NULL), 0, 0);
+	}
+	if (!strcmp(argv[0], "fault-clear") && argc == 1)
+		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL), 0, 0);
+	if (!strcmp(argv[0], "function-reset") && argc == 1)
+		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_FUNCTION_RESET, NULL, 0, NULL), 0, 0);
 	if (!strcmp(argv[0], "counter") && argc == 2) {
 		for (k = 0; k < ARRAY_SIZE(counters); k++)
 			if (!strcmp(argv[1], counters[k].name)) {

@@ -11,6 +11,20 @@
  * and, only with CXPRM_TEST_CRASH=1 (sticky: the emulator stays crashed),
  * a firmware crash: INFO says ERROR and the health syndrome, commands fail
  * with -EHOSTDOWN instead of hanging, and unbinding still completes.
+ *
+ * Only with CXPRM_TEST_STALL=1 (the driver gives the device up for good:
+ * run last but the crash): hung firmware that still answers but whose
+ * health counter stops.  The health poller (health_poll_ms, load with a
+ * short one) marks the device failed within (health_stall_polls + 1)
+ * polls: commands stuck in the firmware are woken with -EHOSTDOWN long
+ * before cmd_timeout_ms, later ones fail at once without reaching it,
+ * INFO says ERROR + CXPRM_INFO_FAILED, read() and poll() do not wait for
+ * events that cannot come, debugfs health says FAILED.
+ *
+ * Only with CXPRM_TEST_GONE=1: surprise removal (the BAR reads all ones):
+ * commands stuck in the firmware end with -ENODEV at once, the poller
+ * marks the device GONE within health_poll_ms, later commands, read()
+ * and poll() as above with -ENODEV.
  */
 #define _GNU_SOURCE
 #include "kselftest_harness.h"
@@ -49,8 +63,8 @@ FIXTURE_SETUP(fault)
 {
 	int r;
 
-	if (getenv("CXPRM_TEST_CRASH"))
-		SKIP(return, "CXPRM_TEST_CRASH set: only the crash case runs");
+	if (getenv("CXPRM_TEST_CRASH") || getenv("CXPRM_TEST_STALL") || getenv("CXPRM_TEST_GONE"))
+		SKIP(return, "CXPRM_TEST_CRASH/STALL/GONE set: only that case runs");
 	self->fd = cxprm_open();
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
 	r = emuctl_open(&self->emu, cxprm_bdf());
@@ -239,7 +253,7 @@ FIXTURE_SETUP(crash)
 {
 	int r;
 
-	if (!getenv("CXPRM_TEST_CRASH"))
+	if (!getenv("CXPRM_TEST_CRASH") || getenv("CXPRM_TEST_STALL") || getenv("CXPRM_TEST_GONE"))
 		SKIP(return, "set CXPRM_TEST_CRASH=1 (the emulator stays crashed afterwards)");
 	self->fd = cxprm_open();
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
@@ -313,6 +327,263 @@ TEST_F_TIMEOUT(crash, firmware_crash, 90)
 	EXPECT_EQ(-1, fd2);
 	if (fd2 >= 0)
 		close(fd2);
+}
+
+/* ---- health counter stall: the driver gives up (CXPRM_TEST_STALL=1) ---- */
+
+FIXTURE(stall) {
+	int fd;
+	struct emuctl emu;
+	int run;
+};
+
+FIXTURE_SETUP(stall)
+{
+	int r;
+
+	if (!getenv("CXPRM_TEST_STALL"))
+		SKIP(return, "set CXPRM_TEST_STALL=1 (the driver gives the device up)");
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	r = emuctl_open(&self->emu, cxprm_bdf());
+	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault_clear(&self->emu));
+	self->run = 1;
+}
+
+FIXTURE_TEARDOWN(stall)
+{
+	if (self->emu.page) {
+		emu_fault(&self->emu, CXPRM_EMUD_FAULT_HEALTH_STALL, 0, 0);
+		emu_fault_clear(&self->emu);
+	}
+	emuctl_close(&self->emu);
+	if (self->fd > 0)
+		close(self->fd);
+}
+
+/*
+ * A device the driver gave up: commands fail at once with 'err' and never
+ * reach the firmware; read() and poll() do not wait for events.
+ */
+static void expect_failed_device(struct __test_metadata *_metadata, int fd, struct emuctl *emu, int err)
+{
+	struct cxprm_esw_functions f;
+	struct cxprm_event ev;
+	struct pollfd pfd;
+	long long esw0;
+	uint64_t t0;
+	int k, ret;
+
+	esw0 = emuctl_query(emu, CXPRM_EMUD_Q_OPCODE_COUNT, OP_QUERY_ESW_FUNCTIONS, 0, 0);
+	for (k = 0; k < 10; k++) {
+		memset(&f, 0, sizeof(f));
+		t0 = now_ns();
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &f));
+		EXPECT_EQ(err, errno) TH_LOG("%s", strerror(errno));
+		EXPECT_GT(100000000ull, now_ns() - t0);
+	}
+	EXPECT_EQ(esw0, emuctl_query(emu, CXPRM_EMUD_Q_OPCODE_COUNT, OP_QUERY_ESW_FUNCTIONS, 0, 0))
+		TH_LOG("a failed device sent commands");
+	errno = 0;
+	t0 = now_ns();
+	ret = (int)read(fd, &ev, sizeof(ev));
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(err, errno) TH_LOG("read: %s", strerror(errno));
+	EXPECT_GT(1000000000ull, now_ns() - t0);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	EXPECT_EQ(1, poll(&pfd, 1, 1000));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+}
+
+#define STUCK 4
+
+TEST_F_TIMEOUT(stall, health_counter_stall, 60)
+{
+	int poll_ms = cxprm_param("health_poll_ms"), stall_polls = cxprm_param("health_stall_polls");
+	int tmo = cxprm_param("cmd_timeout_ms");
+	uint64_t t0, t_failed = 0, dt, bound_ns;
+	struct cxprm_raw_cmd r;
+	struct cxprm_info i;
+	int pipes[2], k, st;
+	pid_t pids[STUCK];
+	char *health, path[300];
+
+	NEED_RUN();
+	if (poll_ms <= 0 || stall_polls <= 0 || tmo <= 0)
+		SKIP(return, "no health poller (health_poll_ms=%d)", poll_ms);
+	bound_ns = (uint64_t)(stall_polls + 1) * poll_ms * 1000000ull;
+	if (bound_ns + 1000000000ull >= (uint64_t)tmo * 1000000ull)
+		SKIP(return, "load with (health_stall_polls + 1) * health_poll_ms + 1 s < cmd_timeout_ms");
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	ASSERT_EQ(CXPRM_STATE_UP, i.state);
+	ASSERT_EQ(0, i.flags & CXPRM_INFO_FAILED);
+
+	/* STUCK commands the firmware swallows: they would wait cmd_timeout_ms. */
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, TARGET, 0));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_NEVER_COMPLETE, 1, 0));
+	ASSERT_EQ(0, pipe(pipes));
+	fflush(NULL);
+	for (k = 0; k < STUCK; k++) {
+		pids[k] = fork();
+		ASSERT_LE(0, pids[k]);
+		if (pids[k] == 0) {
+			int res[2];
+
+			close(pipes[0]);
+			errno = 0;
+			res[0] = issi(self->fd, &r, NULL, 0) ? errno : 0;
+			res[1] = (int)(now_ns() / 1000000);
+			_exit(write(pipes[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
+		}
+	}
+	close(pipes[1]);
+	sleep_ms(300);
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	EXPECT_EQ(CXPRM_STATE_UP, i.state) TH_LOG("failed before the stall");
+
+	/* The firmware's heart stops; no syndrome. */
+	t0 = now_ns();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_HEALTH_STALL, 1, 0));
+	while (now_ns() - t0 < 10000000000ull) {
+		ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+		if (i.flags & CXPRM_INFO_FAILED) {
+			t_failed = now_ns();
+			break;
+		}
+		sleep_ms(5);
+	}
+	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
+	dt = t_failed - t0;
+	TH_LOG("stalled health counter detected after %llu ms (bound (%d + 1) x %d ms = %llu ms)",
+	       (unsigned long long)dt / 1000000, stall_polls, poll_ms,
+	       (unsigned long long)bound_ns / 1000000);
+	EXPECT_GT(bound_ns + 1000000000ull, dt) TH_LOG("detection beyond the documented bound");
+	EXPECT_LE((uint64_t)(stall_polls - 1) * poll_ms * 1000000ull, dt) TH_LOG("detected too early");
+	EXPECT_EQ(CXPRM_STATE_ERROR, i.state);
+	EXPECT_EQ(0, i.health_syndrome);
+
+	/* Every stuck command was woken with EHOSTDOWN, not left to the timeout. */
+	for (k = 0; k < STUCK; k++) {
+		int res[2] = { -1, 0 };
+
+		EXPECT_EQ((ssize_t)sizeof(res), read(pipes[0], res, sizeof(res)));
+		EXPECT_EQ(EHOSTDOWN, res[0]) TH_LOG("stuck command %d: %s", k, strerror(res[0]));
+		EXPECT_GT(500, res[1] - (int)(t_failed / 1000000)) TH_LOG("stuck command %d woken %d ms late",
+									  k, res[1] - (int)(t_failed / 1000000));
+	}
+	for (k = 0; k < STUCK; k++) {
+		ASSERT_EQ(pids[k], waitpid(pids[k], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	close(pipes[0]);
+
+	expect_failed_device(_metadata, self->fd, &self->emu, EHOSTDOWN);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cxprm/%s/health", cxprm_bdf());
+	health = slurp(path, NULL);
+	ASSERT_NE(NULL, health) TH_LOG("%s: %s", path, strerror(errno));
+	EXPECT_NE(NULL, strstr(health, "device FAILED: EHOSTDOWN")) TH_LOG("%s", health);
+	free(health);
+}
+
+/* ---- surprise removal (CXPRM_TEST_GONE=1) ---- */
+
+FIXTURE(gone) {
+	int fd;
+	struct emuctl emu;
+	int run;
+};
+
+FIXTURE_SETUP(gone)
+{
+	int r;
+
+	if (!getenv("CXPRM_TEST_GONE"))
+		SKIP(return, "set CXPRM_TEST_GONE=1 (the device disappears)");
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	r = emuctl_open(&self->emu, cxprm_bdf());
+	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault_clear(&self->emu));
+	self->run = 1;
+}
+
+FIXTURE_TEARDOWN(gone)
+{
+	if (self->emu.page)
+		emu_fault_clear(&self->emu);
+	emuctl_close(&self->emu);
+	if (self->fd > 0)
+		close(self->fd);
+}
+
+TEST_F_TIMEOUT(gone, surprise_removal, 60)
+{
+	int poll_ms = cxprm_param("health_poll_ms");
+	uint64_t t0, t_failed = 0;
+	struct cxprm_raw_cmd r;
+	struct cxprm_info i;
+	int pipes[2], k, st;
+	pid_t pids[2];
+
+	NEED_RUN();
+	if (poll_ms <= 0)
+		SKIP(return, "no health poller (health_poll_ms=%d)", poll_ms);
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	ASSERT_EQ(CXPRM_STATE_UP, i.state);
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, TARGET, 0));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_NEVER_COMPLETE, 1, 0));
+	ASSERT_EQ(0, pipe(pipes));
+	fflush(NULL);
+	for (k = 0; k < 2; k++) {
+		pids[k] = fork();
+		ASSERT_LE(0, pids[k]);
+		if (pids[k] == 0) {
+			int res[2];
+
+			close(pipes[0]);
+			errno = 0;
+			res[0] = issi(self->fd, &r, NULL, 0) ? errno : 0;
+			res[1] = (int)(now_ns() / 1000000);
+			_exit(write(pipes[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
+		}
+	}
+	close(pipes[1]);
+	sleep_ms(300);
+
+	t0 = now_ns();
+	/* Answered once the device part of the BAR reads all ones. */
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_DEVICE_GONE, 1, 0));
+	for (k = 0; k < 2; k++) {
+		int res[2] = { -1, 0 };
+
+		EXPECT_EQ((ssize_t)sizeof(res), read(pipes[0], res, sizeof(res)));
+		EXPECT_EQ(ENODEV, res[0]) TH_LOG("stuck command %d: %s", k, strerror(res[0]));
+		EXPECT_GT(1000, res[1] - (int)(t0 / 1000000)) TH_LOG("stuck command %d ended %d ms after the removal",
+								     k, res[1] - (int)(t0 / 1000000));
+	}
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(pids[k], waitpid(pids[k], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	close(pipes[0]);
+	while (now_ns() - t0 < 10000000000ull) {
+		ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+		if (i.flags & CXPRM_INFO_FAILED) {
+			t_failed = now_ns();
+			break;
+		}
+		sleep_ms(5);
+	}
+	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
+	TH_LOG("surprise removal: device marked failed after %llu ms (health_poll_ms %d)",
+	       (unsigned long long)(t_failed - t0) / 1000000, poll_ms);
+	EXPECT_GT((uint64_t)poll_ms * 1000000ull + 1000000000ull, t_failed - t0);
+	EXPECT_EQ(CXPRM_STATE_GONE, i.state);
+	expect_failed_device(_metadata, self->fd, &self->emu, ENODEV);
 }
 
 TEST_HARNESS_MAIN

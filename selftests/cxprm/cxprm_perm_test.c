@@ -9,8 +9,17 @@
  * Each case runs in a child that gives its privileges up first and then
  * opens the device itself (the node is made world-accessible for the
  * duration, so 'nobody' can open it at all).
+ *
+ * Also (Documentation/security.rst): the forbidden raw opcodes stay
+ * forbidden with every privilege, whatever op_mod or input length they
+ * come with; another user's DCT cannot be drained or destroyed; debugfs is
+ * root's only (not even a non-root user with CAP_NET_ADMIN and
+ * CAP_SYS_RAWIO may read it); outputs of a firmware error are zero, not
+ * whatever the caller or the kernel had there.
  */
 #define _GNU_SOURCE
+#include <stddef.h>
+
 #include "kselftest_harness.h"
 #include "cxprm_test.h"
 
@@ -272,6 +281,154 @@ TEST_F(perm, sys_rawio_without_net_admin)
 		EXPECT_EQ(EPERM, errno);
 		close(fd);
 	});
+}
+
+/* Become uid 'id' keeping exactly the capabilities in 'keep'. */
+static int become_user_with_caps(uid_t id, uint64_t keep)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	/* setuid keeps the permitted set (not the effective one) with KEEPCAPS. */
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || become_user(id))
+		return -1;
+	memset(d, 0, sizeof(d));
+	d[0].effective = d[0].permitted = (uint32_t)keep;
+	d[1].effective = d[1].permitted = (uint32_t)(keep >> 32);
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+static const uint16_t forbidden_ops[] = {
+	OP_ENABLE_HCA, OP_DISABLE_HCA, OP_INIT_HCA, OP_TEARDOWN_HCA, OP_MANAGE_PAGES,
+	OP_SET_ISSI, OP_CREATE_EQ, OP_DESTROY_EQ, OP_DEALLOC_UAR,
+};
+
+TEST_F(perm, forbidden_raw_with_every_privilege)
+{
+	uint8_t in[256], out[256];
+	struct cxprm_cmd_status cs;
+	long long total0 = stats_total(self->fd);
+	unsigned int k, v;
+
+	if (cxprm_param("allow_raw_write") != 1)
+		SKIP(return, "needs allow_raw_write=1 (raw writes allowed, yet these never)");
+	for (k = 0; k < ARRAY_SIZE(forbidden_ops); k++)
+		for (v = 0; v < 3; v++) {
+			uint32_t len = v == 2 ? sizeof(in) : CMD_HDR;
+
+			memset(in, v ? 0xff : 0, sizeof(in));
+			cmd_hdr(in, len, forbidden_ops[k], v ? 0xffff : 0);
+			errno = 0;
+			EXPECT_EQ(-1, raw_cmd(self->fd, in, len, out, sizeof(out), &cs))
+				TH_LOG("opcode 0x%x (variant %u) allowed", forbidden_ops[k], v);
+			EXPECT_EQ(EPERM, errno) TH_LOG("opcode 0x%x: %s", forbidden_ops[k], strerror(errno));
+		}
+	EXPECT_EQ(total0, stats_total(self->fd)) TH_LOG("a forbidden command reached the firmware");
+}
+
+TEST_F(perm, other_users_dct)
+{
+	uint32_t dctn = root_dct(_metadata, self->fd);
+	struct cxprm_dct d;
+
+	IN_CHILD({
+		struct cxprm_dct c;
+		int fd;
+
+		ASSERT_EQ(0, become_user_with_caps(1000, CAPBIT(CAP_NET_ADMIN)));
+		fd = cxprm_open();
+		ASSERT_LE(0, fd);
+		memset(&c, 0, sizeof(c));
+		c.dctn = dctn;
+		/* Anyone with CAP_NET_ADMIN may look (documented)... */
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_QUERY, &c)) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(ST_OK, c.st.status);
+		/* ...but only the creating file may drain or destroy. */
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_DCT_DRAIN, &c));
+		EXPECT_EQ(ENOENT, errno);
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &c));
+		EXPECT_EQ(ENOENT, errno);
+		close(fd);
+	});
+	memset(&d, 0, sizeof(d));
+	d.dctn = dctn;
+	EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_QUERY, &d));
+	EXPECT_EQ(0, d.ctx.state) TH_LOG("the other user drained it");
+	EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_DESTROY, &d)) TH_LOG("%s", strerror(errno));
+}
+
+static const char *const dbg_files[] = {
+	"caps", "cmd_stats", "cmdq", "last_cmds", "eq", "pages", "health",
+};
+
+static void expect_debugfs_closed(struct __test_metadata *_metadata)
+{
+	char path[300];
+	unsigned int k;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cxprm/%s", cxprm_bdf());
+	errno = 0;
+	EXPECT_EQ(NULL, opendir(path)) TH_LOG("%s can be listed", path);
+	for (k = 0; k < ARRAY_SIZE(dbg_files); k++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/cxprm/%s/%s", cxprm_bdf(), dbg_files[k]);
+		errno = 0;
+		fd = open(path, O_RDONLY);
+		EXPECT_EQ(-1, fd) TH_LOG("%s can be opened", path);
+		EXPECT_EQ(EACCES, errno) TH_LOG("%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+TEST_F(perm, debugfs_root_only)
+{
+	char path[300];
+	struct stat sb;
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(dbg_files); k++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/cxprm/%s/%s", cxprm_bdf(), dbg_files[k]);
+		ASSERT_EQ(0, stat(path, &sb)) TH_LOG("%s: %s (debugfs not mounted?)", path, strerror(errno));
+		EXPECT_EQ(0400, sb.st_mode & 07777) TH_LOG("%s: mode %o", path, sb.st_mode & 07777);
+		EXPECT_EQ(0, sb.st_uid);
+	}
+	IN_CHILD({
+		ASSERT_EQ(0, become_user(NOBODY));
+		expect_debugfs_closed(_metadata);
+	});
+	IN_CHILD({
+		ASSERT_EQ(0, become_user_with_caps(1000, CAPBIT(CAP_NET_ADMIN) | CAPBIT(CAP_SYS_RAWIO)));
+		expect_debugfs_closed(_metadata);
+	});
+}
+
+/* A firmware error is ioctl 0 with st: the output fields must be zero. */
+TEST_F(perm, firmware_error_outputs_are_zeroed)
+{
+	struct cxprm_nvmf_ns ns;
+	struct cxprm_dct d;
+
+	memset(&d, 0, sizeof(d));
+	d.dctn = 0xfffff0;
+	memset(&d.ctx, 0xa5, offsetof(struct cxprm_dctc, reserved0));
+	d.ctx.key_violations = 0xa5a5a5a5;
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_QUERY, &d)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(ST_BAD_RES, d.st.status);
+	EXPECT_TRUE(all_zero(&d.ctx, sizeof(d.ctx))) TH_LOG("QUERY_DCT of an unknown DCT left data");
+
+	memset(&ns, 0xa5, sizeof(ns));
+	ns.xrqn = 0x7fff;
+	ns.nsid = 77;
+	ns.reserved = 0;
+	memset(&ns.st, 0, sizeof(ns.st));
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_NVMF_NS, &ns)) TH_LOG("%s", strerror(errno));
+	EXPECT_NE(ST_OK, ns.st.status);
+	EXPECT_TRUE(all_zero(&ns.read_cmds, sizeof(ns) - offsetof(struct cxprm_nvmf_ns, read_cmds) -
+					    sizeof(ns.reserved)))
+		TH_LOG("NVMF_NS of an unknown namespace left data");
 }
 
 TEST_HARNESS_MAIN

@@ -10,9 +10,11 @@
 #
 # Steps: load (insmod + bind), cxprm_raw_test with allow_raw_write=0, the
 # test programs with allow_raw_write=1, the CLI test, injected transport
-# faults, unbind/rebind with open files, unload (rmmod: every page back,
-# nothing leaked), and last a firmware crash (load again, crash the
-# emulator for good, unbind and rmmod must still complete).
+# faults, unbind/rebind with open files, stress (processes x ioctls under
+# injected faults, unbind and rmmod under load), unload (rmmod: every page
+# back, nothing leaked), and last the health poller on a stalled health
+# counter, a surprise removal and a firmware crash (load again, the driver
+# gives the device up, unbind and rmmod must still complete).
 #
 # Environment: CXPRM_BDF (set by run-guest.sh), CXPRM_KO (default
 # /cxprm/cxprm.ko), CXPRM_MODPARAMS (default "allow_raw_write=1
@@ -42,8 +44,8 @@ export CXPRM_TOOL
 
 ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_concurrency_test
-cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test unload
-load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test unload crash"
+cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test stress unload
+load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test unload stall gone crash"
 # On a kernel with the checkers (the debug test kernel: kmemleak, DMA-API
 # debug, lockdep), the whole run is framed by debug-start (forget what boot
 # left) and debug-check (nothing leaked or reported since).
@@ -143,6 +145,112 @@ step_unload() {
 	return $rc
 }
 
+# Stress: cxprm_stress_test (processes x ioctls under injected faults,
+# unbind under load, rebind); then rmmod under load: processes hammering
+# and the firmware asking for pages and back; rmmod is refused at once
+# while files are open, the unbind they then see completes, rmmod
+# completes with every page back; the module is loaded again.
+step_stress() {
+	timeout -s KILL "$TMO" "$here/cxprm_stress_test" || return 1
+	rc=0
+	emu fault-clear >/dev/null 2>&1
+	cxprm_emuctl fault 7 2 >/dev/null || echo "warning: cannot make the firmware slow"
+	CXPRM_STRESS_HAMMER=30 "$here/cxprm_stress_test" &
+	hp=$!
+	(
+		i=0
+		while [ $i -lt 200 ] && [ ! -e /tmp/cxprm-storm-stop ]; do
+			emu request-pages 16 >/dev/null 2>&1
+			emu request-pages -16 >/dev/null 2>&1
+			i=$((i + 1))
+		done
+		echo "page requests sent: $((i * 2))"
+	) &
+	sp=$!
+	sleep 2
+	ts=$(uptime_s)
+	if rmmod cxprm 2>/dev/null; then
+		echo "FAIL: rmmod succeeded while processes hold the device"
+		rc=1
+	fi
+	echo "rmmod with 4 processes hammering refused after $(elapsed "$ts")s"
+	mark=$(dmesg | wc -l)
+	ts=$(uptime_s)
+	echo "$CXPRM_BDF" >/sys/bus/pci/drivers/cxprm/unbind || { echo "FAIL: unbind"; rc=1; }
+	echo "unbind under load took $(elapsed "$ts")s"
+	wait $hp || { echo "FAIL: a hammering process saw an error other than ENODEV"; rc=1; }
+	ts=$(uptime_s)
+	rmmod cxprm || { echo "FAIL: rmmod after the unbind"; rc=1; }
+	echo "rmmod took $(elapsed "$ts")s"
+	touch /tmp/cxprm-storm-stop
+	wait $sp
+	rm -f /tmp/cxprm-storm-stop
+	cxprm_emuctl fault 7 0 >/dev/null
+	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'pages given' | tail -n 1)
+	echo "dmesg: $line"
+	given=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\1/p')
+	reclaimed=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\2/p')
+	if [ -z "$given" ] || [ "$given" != "$reclaimed" ]; then
+		echo "FAIL: pages given '$given' reclaimed '$reclaimed'"
+		rc=1
+	fi
+	held=$(emu pages-held 2>&1)
+	[ "$held" = 0 ] || { echo "FAIL: the firmware still holds $held pages"; rc=1; }
+	dcts=$(emu dcts 2>&1)
+	[ "$dcts" = 0 ] || { echo "FAIL: the firmware still has $dcts DCTs"; rc=1; }
+	# Back for the steps that follow.
+	# shellcheck disable=SC2086 # MODPARAMS is a list of words
+	insmod "$KO" $MODPARAMS || { echo "insmod failed"; return 1; }
+	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
+	return $rc
+}
+
+# Health poller: load with a short interval, stop the emulator's health
+# counter under commands it never answers; the driver gives the device up
+# (sticky): run after the last unload, before the crash.
+step_stall() {
+	# shellcheck disable=SC2086 # MODPARAMS is a list of words
+	insmod "$KO" $MODPARAMS health_poll_ms=100 health_stall_polls=3 ||
+		{ echo "insmod failed"; return 1; }
+	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
+	CXPRM_TEST_STALL=1 timeout -s KILL "$TMO" "$here/cxprm_fault_test"
+	rc=$?
+	dmesg | grep 'health: device failed' | tail -n 1 | sed 's/^/dmesg: /'
+	dmesg | grep -q 'health: device failed' || { echo "FAIL: no 'health: device failed' in dmesg"; rc=1; }
+	ts=$(uptime_s)
+	rmmod cxprm || { echo "rmmod of a failed device failed"; return 1; }
+	echo "rmmod of the failed device took $(elapsed "$ts")s"
+	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 3 | sed 's/^/dmesg: /'
+	# The host resets the function (what the driver could not on ivshmem).
+	cxprm_emuctl function-reset || { echo "FAIL: emulator function reset"; rc=1; }
+	return $rc
+}
+
+# Surprise removal: load with a short health poll, the device reads all
+# ones; the driver marks it GONE, every command fails with ENODEV, rmmod
+# completes and frees every page (a gone device cannot DMA).  Then the
+# function comes back (emulator function reset) for the steps after.
+step_gone() {
+	# shellcheck disable=SC2086 # MODPARAMS is a list of words
+	insmod "$KO" $MODPARAMS health_poll_ms=100 || { echo "insmod failed"; return 1; }
+	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
+	CXPRM_TEST_GONE=1 timeout -s KILL "$TMO" "$here/cxprm_fault_test"
+	rc=$?
+	mark=$(dmesg | wc -l)
+	ts=$(uptime_s)
+	rmmod cxprm || { echo "rmmod of a gone device failed"; return 1; }
+	echo "rmmod of the gone device took $(elapsed "$ts")s"
+	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'pages given' | tail -n 1)
+	echo "dmesg: $line"
+	case "$line" in
+	*"stranded 0)"*) ;;
+	*) echo "FAIL: pages of a gone device not all freed"; rc=1 ;;
+	esac
+	cxprm_emuctl function-reset || { echo "FAIL: emulator function reset"; rc=1; }
+	return $rc
+}
+
+
 # The emulator stays crashed after this: run it last.
 step_crash() {
 	# shellcheck disable=SC2086 # MODPARAMS is a list of words
@@ -227,6 +335,9 @@ for s in $STEPS; do
 	case "$s" in
 	load | load:*) step_load "${s#load}" >"$out" 2>&1; rc=$? ;;
 	crash) step_crash >"$out" 2>&1; rc=$? ;;
+	stress) step_stress >"$out" 2>&1; rc=$? ;;
+	stall) step_stall >"$out" 2>&1; rc=$? ;;
+	gone) step_gone >"$out" 2>&1; rc=$? ;;
 	debug-start) step_debug_start >"$out" 2>&1; rc=$? ;;
 	debug-check) step_debug_check >"$out" 2>&1; rc=$? ;;
 	unload) step_unload >"$out" 2>&1; rc=$? ;;

@@ -56,6 +56,8 @@ struct cxprm_core_config {
 	cxprm_u64 reclaim_timeout_ns; /* page reclaim without progress (5 s) */
 	cxprm_u32 max_msg_bytes;      /* per direction (16 + 256 * 512) */
 	cxprm_u32 pages_per_command;  /* MANAGE_PAGES chunk (as many as fit) */
+	cxprm_u32 health_stall_polls; /* health counter stalled this many polls = dead (3) */
+	cxprm_u32 reserved;
 };
 
 /* What happened to one firmware command. */
@@ -90,6 +92,10 @@ struct cxprm_core_info {
 	cxprm_u64 pages_reclaimed;
 	cxprm_u64 pages_live;
 	cxprm_u64 commands;       /* completed, any result */
+	cxprm_s32 failed_err;     /* 0, or -EHOSTDOWN / -ENODEV: the device was marked failed */
+	cxprm_u32 health_stalled_polls; /* health polls in a row without the counter moving */
+	cxprm_u64 health_polls;   /* cxprm_core_health_poll() calls this bring-up */
+	cxprm_u64 cmds_refused;   /* commands failed at once because the device had failed */
 };
 
 /* Page accounting of a teardown. */
@@ -280,6 +286,18 @@ cxprm_u64 cxprm_core_release_stranded(struct cxprm_core *core);
 void cxprm_core_get_info(struct cxprm_core *core, struct cxprm_core_info *info);
 /* enum cxprm_core_state (reads the init segment). */
 int cxprm_core_state(struct cxprm_core *core);
+
+/*
+ * The health poller: the host calls this periodically while the device is
+ * up (the kernel: a delayed work item every health_poll_ms), from one
+ * context at a time and never concurrently with bringup/teardown.  fw_rev
+ * all ones, a health syndrome, or the health counter unchanged for
+ * health_stall_polls polls in a row marks the device failed: commands
+ * waiting are woken and fail, later ones fail at once, with -EHOSTDOWN
+ * (dead firmware) or -ENODEV (device gone).  Returns 0 while healthy (or
+ * when the queue is down), else that errno.
+ */
+int cxprm_core_health_poll(struct cxprm_core *core);
 
 /* --- typed commands (0, -EREMOTEIO with res->status, or -errno) --- */
 

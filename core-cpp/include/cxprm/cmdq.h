@@ -51,6 +51,22 @@ struct CmdqConfig {
 	u32 max_msg_bytes = 16 + 256 * 512; /* per direction */
 	bool verify_signatures = true;    /* check output entry/block signatures */
 	bool reserve_page_slot = true;    /* last slot only for MANAGE_PAGES */
+	/*
+	 * Health poller (health_poll()): the device is failed once the health
+	 * counter has not moved for this many consecutive polls (0: the
+	 * counter is not watched; the syndrome and fw_rev still are).
+	 */
+	u32 health_stall_polls = 3;
+};
+
+/* What health_poll() saw. */
+struct HealthStatus {
+	int failed;          /* OK, or the device's failure (see failed()) */
+	u32 syndrome;        /* initial_seg.health_syndrome */
+	u32 counter;         /* initial_seg.health_counter */
+	u32 stalled_polls;   /* consecutive polls without the counter moving */
+	u64 polls;           /* health_poll() calls since init() */
+	u64 refused;         /* commands refused at once because the device failed */
 };
 
 enum class CmdqMode { POLLING, EVENTS };
@@ -114,6 +130,25 @@ public:
 	/* Whether the device looks gone (fw_rev reads all ones). */
 	bool device_gone() const;
 
+	/*
+	 * Health poller, called periodically by the host (the kernel's
+	 * health work item) from one context at a time: fw_rev all ones ->
+	 * failed with E_NODEV; a health syndrome, or the health counter
+	 * unchanged for cfg.health_stall_polls polls in a row -> failed with
+	 * E_FWDEAD.  Returns failed() after the poll.
+	 */
+	int health_poll();
+	/*
+	 * Marks the device failed (err: E_FWDEAD or E_NODEV; E_NODEV replaces
+	 * E_FWDEAD, nothing else replaces a failure): every waiting command
+	 * is woken and returns err, every later exec() returns err at once
+	 * without touching the device.  Sticky until the next init().
+	 */
+	void mark_failed(int err);
+	/* OK, or why the device was marked failed (no lock, no sleep). */
+	int failed() const { return __atomic_load_n(&failed_, __ATOMIC_ACQUIRE); }
+	HealthStatus health() const;
+
 private:
 	struct Slot {
 		MailboxChain in, out;
@@ -147,6 +182,13 @@ private:
 	u32 done_mask_ = 0;  /* slots signalled by complete_vector */
 	u8 next_token_ = 0;
 	bool shutting_down_ = false;
+	int failed_ = OK;             /* atomic: see mark_failed() */
+	u32 last_counter_ = 0;        /* health_poll() state (one caller) */
+	bool have_counter_ = false;
+	u32 stalled_polls_ = 0;
+	u32 last_syndrome_ = 0;
+	u64 health_polls_ = 0;
+	u64 refused_ = 0;             /* atomic */
 	void (*pump_)(void *ctx) = nullptr;
 	void *pump_ctx_ = nullptr;
 };

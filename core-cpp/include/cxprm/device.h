@@ -25,7 +25,8 @@
  * MANAGE_PAGES(TAKE) rounds while firmware says it has pages to return
  * (negative num_pages) and the tracker holds some, a round without progress
  * retried until reclaim_timeout_ns; DISABLE_HCA; Cmdq::fini.  With firmware
- * dead (health syndrome) or the device gone no command is sent.
+ * dead (health syndrome), the device gone, or the queue marked failed by
+ * the health poller (Cmdq::health_poll) no command is sent.
  *
  * Page policy: pages firmware did not return are freed after DISABLE_HCA
  * answered OK (firmware has released the function and its memory).  When

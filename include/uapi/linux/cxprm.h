@@ -44,6 +44,8 @@ enum cxprm_state {
 #define CXPRM_INFO_EMULATED   (1U << 0) /* the QEMU ivshmem emulated device */
 #define CXPRM_INFO_EVENT_MODE (1U << 1) /* command completion by CMD events */
 #define CXPRM_INFO_IRQ        (1U << 2) /* EQ interrupts (else EQ polling) */
+#define CXPRM_INFO_FAILED     (1U << 3) /* the driver gave the device up (firmware dead
+					  * or device gone): every command fails at once */
 
 struct cxprm_info {
 	char pci_addr[32];   /* "0000:00:03.0" */

@@ -65,6 +65,8 @@
 #define CXPRM_EMUD_CMD_FAULT		0x10	/* arg0 CXPRM_EMUD_FAULT_*, arg1 value, arg2 value 2;
 						 * result = previous value */
 #define CXPRM_EMUD_CMD_FAULT_CLEAR	0x11	/* Faults::clear_command_faults (not crash/gone) */
+#define CXPRM_EMUD_CMD_FUNCTION_RESET	0x12	/* Emulator::function_reset: crash/gone/stall end,
+						 * HCA DISABLED, pages and objects dropped */
 #define CXPRM_EMUD_CMD_QUERY		0x20	/* arg0 CXPRM_EMUD_Q_*, arg1.. parameters */
 #define CXPRM_EMUD_CMD_MARK		0x30	/* arg0 a number: the daemon logs "guest mark N" */
 
@@ -81,6 +83,7 @@
 #define CXPRM_EMUD_FAULT_ONLY_OPCODE		10	/* value opcode, 0xffffffff = every opcode */
 #define CXPRM_EMUD_FAULT_ONCE			11	/* value 0/1 */
 #define CXPRM_EMUD_FAULT_CRASH_INT_ERR		12	/* value 0/1: crashed firmware answers INT_ERR */
+#define CXPRM_EMUD_FAULT_HEALTH_STALL		13	/* value 0/1: the health counter stops (no syndrome) */
 
 /* Queries (CXPRM_EMUD_CMD_QUERY arg0); result is 64-bit. */
 #define CXPRM_EMUD_Q_PAGES_HELD		1	/* Emulator::pages_held */

@@ -22,6 +22,7 @@ const char *cmd_name(uint32_t c)
 	case CXPRM_EMUD_CMD_POST_EVENT: return "POST_EVENT";
 	case CXPRM_EMUD_CMD_FAULT: return "FAULT";
 	case CXPRM_EMUD_CMD_FAULT_CLEAR: return "FAULT_CLEAR";
+	case CXPRM_EMUD_CMD_FUNCTION_RESET: return "FUNCTION_RESET";
 	case CXPRM_EMUD_CMD_QUERY: return "QUERY";
 	case CXPRM_EMUD_CMD_MARK: return "MARK";
 	default: return "?";
@@ -43,6 +44,7 @@ const char *fault_name(uint32_t k)
 	case CXPRM_EMUD_FAULT_ONLY_OPCODE: return "only_opcode";
 	case CXPRM_EMUD_FAULT_ONCE: return "once";
 	case CXPRM_EMUD_FAULT_CRASH_INT_ERR: return "crash_answers_int_err";
+	case CXPRM_EMUD_FAULT_HEALTH_STALL: return "health_stall";
 	default: return "?";
 	}
 }
@@ -157,6 +159,10 @@ ControlServer::Result ControlServer::execute(uint32_t cmd, const uint32_t *arg)
 		emu_.faults().clear_command_faults();
 		log_.info("control: per-command faults cleared");
 		break;
+	case CXPRM_EMUD_CMD_FUNCTION_RESET:
+		emu_.function_reset();
+		log_.info("control: function reset (crash, gone, stall cleared; HCA DISABLED)");
+		break;
 	case CXPRM_EMUD_CMD_QUERY:
 		r = query(arg);
 		break;
@@ -220,6 +226,9 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 		break;
 	case CXPRM_EMUD_FAULT_CRASH_INT_ERR:
 		r.value = f.crash_answers_int_err.exchange(v != 0);
+		break;
+	case CXPRM_EMUD_FAULT_HEALTH_STALL:
+		r.value = f.health_stall.exchange(v != 0);
 		break;
 	case CXPRM_EMUD_FAULT_DEVICE_GONE:
 		r.value = f.device_gone.exchange(v != 0);

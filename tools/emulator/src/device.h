@@ -112,6 +112,8 @@ public:
 
 	bool set_num_vfs(uint16_t n);
 	bool request_pages(int32_t n);
+	// A function reset (FLR) from outside: what DISABLE_HCA does, ISSI 0.
+	void function_reset();
 	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
 
 	bool checksums_enabled() const;
@@ -166,6 +168,9 @@ private:
 	Result set_driver_version(Cmd &c);
 	Result nop(Cmd &c);
 	void drop_objects(); // TEARDOWN/DISABLE: everything still alive is gone
+	// DISABLE_HCA's effect: pages not reclaimed counted as leaked and
+	// dropped, objects dropped, DISABLED.
+	void release_function();
 
 	// handlers_pages.cpp
 	Result query_pages(Cmd &c);

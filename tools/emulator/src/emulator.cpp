@@ -105,7 +105,7 @@ struct Emulator::Impl {
 		}
 		start_clock();
 		uint64_t now = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count();
-		if (!crashed && tick_health)
+		if (!crashed && tick_health && !faults.health_stall.load())
 			iseg.tick_health();
 		if (initializing) {
 			if (now < (uint64_t)prof.init_delay_ms * 1000000ull)
@@ -280,6 +280,21 @@ bool Emulator::request_pages(int32_t n)
 unsigned Emulator::post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28)
 {
 	return with_irqs(*impl_, [&] { return impl_->gone ? 0u : impl_->dev.post_event(type, sub_type, data28); });
+}
+
+void Emulator::function_reset()
+{
+	std::lock_guard<std::mutex> g(impl_->mu);
+	Faults &f = impl_->faults;
+	f.crash = false;
+	f.crash_answers_int_err = false;
+	f.device_gone = false;
+	f.health_stall = false;
+	impl_->crashed = impl_->gone = false;
+	impl_->dev.function_reset();
+	impl_->dev.pending_irqs.clear();
+	impl_->initializing = false;
+	impl_->iseg.reset(false);
 }
 
 bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)

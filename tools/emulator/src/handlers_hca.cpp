@@ -48,6 +48,12 @@ Result Device::disable_hca(Cmd &c)
 	CRef<prm::disable_hca_in> in(c.in);
 	if (prm::get<prm::disable_hca_in::function_id>(in) || prm::get<prm::disable_hca_in::embedded_cpu_function>(in))
 		return fail(synd::DISABLE_BAD_FUNCTION);
+	release_function();
+	return Result::ok();
+}
+
+void Device::release_function()
+{
 	// Pages the driver did not reclaim are lost to it: count them.
 	counters.pages_leaked += pages.size();
 	pages.clear();
@@ -55,7 +61,12 @@ Result Device::disable_hca(Cmd &c)
 	drop_objects();
 	state = HcaState::DISABLED;
 	owed_boot = owed_init = owed_regular = 0;
-	return Result::ok();
+}
+
+void Device::function_reset()
+{
+	release_function();
+	issi = 0;
 }
 
 Result Device::query_issi(Cmd &c)

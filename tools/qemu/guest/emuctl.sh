@@ -38,7 +38,10 @@ Faults
         slow-ms N                    crash [int-err] (sticky)
         device-gone (sticky)         crash-int-err on|off
         only-opcode OP|any           once on|off
+        health-stall on|off          (health counter stops, no syndrome)
   fault-clear                clear every per-command knob and the selectors
+  function-reset             the host resets the function: crash/gone/stall end,
+                             HCA DISABLED, pages and objects dropped
 Queries (print the value)
   pages-held  commands  hca-state  num-vfs  issi  initializing  crashed  gone
   health-counter  pages-given  pages-taken  pages-wanted boot|init|regular
@@ -64,7 +67,7 @@ O_SEQ=0x010 O_CMD=0x014 O_ACK=0x018 O_STATUS=0x01c
 O_RES_LO=0x020 O_RES_HI=0x024 O_DEVICE_ID=0x028 O_FW_REV=0x02c O_ARG0=0x040
 MAGIC=0x4d455843
 C_NOP=0x00 C_SET_NUM_VFS=0x01 C_NVMF_IO=0x02 C_REQUEST_PAGES=0x03
-C_POST_EVENT=0x04 C_FAULT=0x10 C_FAULT_CLEAR=0x11 C_QUERY=0x20 C_MARK=0x30
+C_POST_EVENT=0x04 C_FAULT=0x10 C_FAULT_CLEAR=0x11 C_FUNCTION_RESET=0x12 C_QUERY=0x20 C_MARK=0x30
 
 die() { echo "emuctl: $*" >&2; exit 2; }
 
@@ -343,6 +346,7 @@ fault)
 		;;
 	once) k=11 v=$(onoff "${1:-on}") || v= ;;
 	crash-int-err) k=12 v=$(onoff "${1:-on}") || v= ;;
+	health-stall) k=13 v=$(onoff "${1:-on}") || v= ;;
 	*) die "unknown fault knob $knob" ;;
 	esac
 	[ -n "$v" ] || die "fault $knob: bad value ${1:-}"
@@ -355,6 +359,9 @@ fault)
 	;;
 fault-clear)
 	run $C_FAULT_CLEAR
+	;;
+function-reset)
+	run $C_FUNCTION_RESET
 	;;
 pages-held) query 1 ;;
 commands) query 2 ;;

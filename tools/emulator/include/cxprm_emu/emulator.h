@@ -171,6 +171,11 @@ struct Faults {
 	std::atomic<bool> device_gone{false};
 	// Each command takes this long (sleep before the answer is written).
 	std::atomic<uint32_t> slow_ms{0};
+	// Hung firmware that still looks healthy: the health counter stops
+	// ticking (no syndrome); commands are still answered.  Global, not
+	// sticky (clearing it lets the counter tick again), not cleared by
+	// clear_command_faults().
+	std::atomic<bool> health_stall{false};
 
 	// Selectors.
 	std::atomic<int32_t> only_opcode{-1};
@@ -285,6 +290,11 @@ public:
 	// Posts an arbitrary event (28-byte payload) to the EQs subscribed to
 	// its type.  Returns how many EQs got it.
 	unsigned post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28 = nullptr);
+	// The host resets the function (an FLR the driver could not do, or a
+	// device that comes back): crash, device_gone and health_stall end,
+	// the init segment is rewritten (not initializing), the HCA is
+	// DISABLED with its pages and objects dropped (counted as leaked).
+	void function_reset();
 	// Adds I/O to a namespace; false when it does not exist.
 	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
 	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, uint64_t reads, uint64_t writes,

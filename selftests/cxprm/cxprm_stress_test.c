@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stress under injected faults: PROCS (8) processes x PER (300) ioctls at once, mixed
+ * (typed QUERY_CAPS and ESW_FUNCTIONS, RAW QUERY_ISSI, RAW NOP when
+ * allow_raw_write=1, DCT create/query/destroy, INFO, STATS) while the
+ * emulator makes QUERY_ISSI slow and fails some of them with a delivery
+ * status (control page SLOW_MS, DELIVERY_STATUS re-armed by a chaos
+ * process that also fires page requests both ways).  Afterwards:
+ *   - every ioctl got its own answer (DCT queries see the creator's key,
+ *     ISSI outputs are well formed), none failed in any other way;
+ *   - no completion lost or duplicated: per opcode, STATS grew by exactly
+ *     the commands the children sent, the emulator executed exactly those
+ *     that were not failed on purpose, and the -EIO count equals the
+ *     delivery errors the emulator injected (and STATS' error count);
+ *   - DCTs balanced: created == destroyed, the emulator holds none extra;
+ *   - the page books agree with the firmware's, the async EQ never overran.
+ * The figures (commands, errors injected, time) are printed.
+ *
+ * unbind_under_load: the device is unbound while processes hammer it;
+ * remove completes in bounded time, every process gets ENODEV and exits,
+ * every page comes back, no DCT is left; then it is bound again.
+ *
+ * With CXPRM_STRESS_HAMMER=SECONDS set the program only hammers (4
+ * processes, until ENODEV or the time is up) for run_guest_tests.sh's
+ * rmmod-under-load step; it exits 0 when every ioctl either worked or
+ * failed with ENODEV.
+ */
+#define _GNU_SOURCE
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "cxprm_test.h"
+
+#define PROCS	8
+#define PER	300
+#define INJECT	3	/* delivery errors per arming of the knob */
+
+enum { K_CAPS, K_ESW, K_ISSI, K_NOP, K_DCT_CREATE, K_DCT_QUERY, K_DCT_DESTROY, K_NUM };
+
+static const uint16_t k_opcode[K_NUM] = {
+	[K_CAPS] = OP_QUERY_HCA_CAP, [K_ESW] = OP_QUERY_ESW_FUNCTIONS, [K_ISSI] = OP_QUERY_ISSI,
+	[K_NOP] = OP_NOP, [K_DCT_CREATE] = OP_CREATE_DCT, [K_DCT_QUERY] = OP_QUERY_DCT,
+	[K_DCT_DESTROY] = OP_DESTROY_DCT,
+};
+
+static const char *const k_name[K_NUM] = {
+	"QUERY_HCA_CAP", "QUERY_ESW_FUNCTIONS", "QUERY_ISSI", "NOP", "CREATE_DCT", "QUERY_DCT",
+	"DESTROY_DCT",
+};
+
+/* Per child, in shared memory. */
+struct tally {
+	long long sent[K_NUM];	/* reached the engine: ioctl 0, or -EIO (delivery) */
+	long long eio[K_NUM];
+	long long other_err;	/* any other failure: must stay 0 */
+	long long wrong;	/* an answer that was not ours: must stay 0 */
+	long long dct_created, dct_destroyed;
+	long long info, stats;	/* ioctls that send no command */
+	int first_errno, first_kind;
+};
+
+struct stats_snap {
+	long long total;
+	long long count[K_NUM], errors[K_NUM];
+	long long manage_pages, query_pages;
+};
+
+static void snap(int fd, struct stats_snap *s)
+{
+	struct cxprm_opcode_stats e[64];
+	struct cxprm_stats st;
+	uint32_t i;
+	int k;
+
+	memset(s, 0, sizeof(*s));
+	memset(&st, 0, sizeof(st));
+	st.capacity = ARRAY_SIZE(e);
+	st.entries = (uintptr_t)e;
+	if (ioctl(fd, CXPRM_IOC_STATS, &st)) {
+		s->total = -1;
+		return;
+	}
+	s->total = (long long)st.total;
+	for (i = 0; i < st.count; i++) {
+		for (k = 0; k < K_NUM; k++)
+			if (e[i].opcode == k_opcode[k]) {
+				s->count[k] = (long long)e[i].count;
+				s->errors[k] = (long long)e[i].errors;
+			}
+		if (e[i].opcode == OP_MANAGE_PAGES)
+			s->manage_pages = (long long)e[i].count;
+		if (e[i].opcode == OP_QUERY_PAGES)
+			s->query_pages = (long long)e[i].count;
+	}
+}
+
+static int emu_fault(struct emuctl *e, uint32_t knob, uint32_t v, uint32_t v2)
+{
+	uint32_t a[3] = { knob, v, v2 };
+
+	return emuctl_cmd(e, CXPRM_EMUD_CMD_FAULT, a, 3, NULL);
+}
+
+static int emu_request_pages(struct emuctl *e, int32_t n)
+{
+	uint32_t a[1] = { (uint32_t)n };
+
+	return emuctl_cmd(e, CXPRM_EMUD_CMD_REQUEST_PAGES, a, 1, NULL);
+}
+
+static long long emu_counter(struct emuctl *e, uint32_t c)
+{
+	return emuctl_query(e, CXPRM_EMUD_Q_COUNTER, c, 0, 0);
+}
+
+static void fail_once(struct tally *t, int kind)
+{
+	if (!t->first_errno) {
+		t->first_errno = errno ? errno : -1;
+		t->first_kind = kind;
+	}
+}
+
+/* One ioctl that sends a command: counts it, returns 0 if it worked. */
+static int account(struct tally *t, int kind, int ret, const struct cxprm_cmd_status *st)
+{
+	if (ret == 0) {
+		t->sent[kind]++;
+		if (st->delivery || st->opcode != k_opcode[kind]) {
+			t->wrong++;
+			fail_once(t, kind);
+			return -1;
+		}
+		return 0;
+	}
+	if (errno == EIO) {
+		t->sent[kind]++;
+		t->eio[kind]++;
+		return -1;
+	}
+	t->other_err++;
+	fail_once(t, kind);
+	return -1;
+}
+
+static void child(int fd_shared, int id, struct tally *t, int with_nop)
+{
+	struct cxprm_caps *c = malloc(sizeof(*c));
+	int fd = (id & 1) ? cxprm_open() : fd_shared;
+	struct cxprm_esw_functions f;
+	struct cxprm_cmd_status st;
+	struct cxprm_stats s;
+	struct cxprm_info info;
+	struct cxprm_dct d;
+	uint8_t out[QUERY_ISSI_OUT];
+	uint32_t live[4];
+	int nlive = 0, n, j;
+
+	if (!c || fd < 0) {
+		t->other_err++;
+		fail_once(t, -1);
+		return;
+	}
+	for (n = 0; n < PER; n++) {
+		switch ((n + id) % 8) {
+		case 0:
+			if (!account(t, K_CAPS, query_caps(fd, CAP_GENERAL, n & 1, c), &c->st) &&
+			    c->st.status)
+				t->wrong++;
+			break;
+		case 1:
+		case 5:
+			memset(out, 0, sizeof(out));
+			if (!account(t, K_ISSI, raw_query_issi(fd, &st, out), &st) &&
+			    (st.status || !(be32_at(out, 0x6c) & 2)))
+				t->wrong++; /* supported_issi_dw0 has ISSI 1 */
+			break;
+		case 2:
+			memset(&f, 0, sizeof(f));
+			if (!account(t, K_ESW, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &f), &f.st) &&
+			    (f.st.status || !f.host_total_vfs))
+				t->wrong++;
+			break;
+		case 3:
+			if (with_nop)
+				account(t, K_NOP, raw_nop(fd, &st), &st);
+			else if (!ioctl(fd, CXPRM_IOC_INFO, &info))
+				t->info++;
+			break;
+		case 4:
+			if (nlive == (int)ARRAY_SIZE(live))
+				break;
+			dct_minimal(&d);
+			d.ctx.dc_access_key = (uint64_t)id << 32 | (uint32_t)n;
+			if (!account(t, K_DCT_CREATE, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d), &d.st) &&
+			    !d.st.status) {
+				live[nlive++] = d.dctn;
+				t->dct_created++;
+				/* Our own DCT, with our own key. */
+				j = d.dctn;
+				memset(&d, 0, sizeof(d));
+				d.dctn = j;
+				if (!account(t, K_DCT_QUERY, ioctl(fd, CXPRM_IOC_DCT_QUERY, &d), &d.st) &&
+				    (d.st.status || d.ctx.dc_access_key != ((uint64_t)id << 32 | (uint32_t)n)))
+					t->wrong++;
+			}
+			break;
+		case 6:
+		case 7:
+			if (!nlive || ((n + id) % 8 == 7 && nlive < 2)) {
+				memset(&s, 0, sizeof(s));
+				if (!ioctl(fd, CXPRM_IOC_STATS, &s))
+					t->stats++;
+				break;
+			}
+			memset(&d, 0, sizeof(d));
+			d.dctn = live[nlive - 1];
+			if (!account(t, K_DCT_DESTROY, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &d), &d.st) &&
+			    !d.st.status) {
+				nlive--;
+				t->dct_destroyed++;
+			}
+			break;
+		}
+	}
+	while (nlive) {
+		memset(&d, 0, sizeof(d));
+		d.dctn = live[nlive - 1];
+		if (account(t, K_DCT_DESTROY, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &d), &d.st) || d.st.status)
+			break;
+		nlive--;
+		t->dct_destroyed++;
+	}
+	if (fd != fd_shared)
+		close(fd);
+	free(c);
+}
+
+/* The chaos process: re-arms the delivery errors, fires page requests. */
+static void chaos(const char *bdf, volatile int *stop, long long *armed, long long *page_reqs)
+{
+	struct emuctl e;
+	int32_t held = 0, n;
+	int round = 0;
+
+	if (emuctl_open(&e, bdf))
+		_exit(1);
+	while (!*stop) {
+		if (emu_fault(&e, CXPRM_EMUD_FAULT_DELIVERY_STATUS, 0x6, INJECT) == CXPRM_EMUD_ST_OK)
+			(*armed)++;
+		n = (round % 3 == 2 && held) ? -held : 8 + round % 5;
+		if (emu_request_pages(&e, n) == CXPRM_EMUD_ST_OK) {
+			held += n;
+			(*page_reqs)++;
+		}
+		round++;
+		usleep(40000);
+	}
+	/* Give back what we asked for. */
+	if (held && emu_request_pages(&e, -held) == CXPRM_EMUD_ST_OK)
+		(*page_reqs)++;
+	emuctl_close(&e);
+	_exit(0);
+}
+
+FIXTURE(stress) {
+	int fd;
+	struct emuctl emu;
+};
+
+FIXTURE_SETUP(stress)
+{
+	int r;
+
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	r = emuctl_open(&self->emu, cxprm_bdf());
+	if (r)
+		SKIP(return, "no emulator control page (%s): the stress test needs the fault knobs",
+		     strerror(-r));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL));
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	if (self->emu.page) {
+		emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL);
+		emuctl_close(&self->emu);
+	}
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The firmware's page count matches the driver's (page requests settled). */
+static int pages_agree(int fd, struct emuctl *e, long long *held, long long *live)
+{
+	struct cxprm_info i;
+	int n;
+
+	for (n = 0; n < 300; n++) {
+		if (ioctl(fd, CXPRM_IOC_INFO, &i))
+			return 0;
+		*live = (long long)(i.pages_given - i.pages_reclaimed);
+		*held = emuctl_query(e, CXPRM_EMUD_Q_PAGES_HELD, 0, 0, 0);
+		if (*held == *live)
+			return 1;
+		sleep_ms(10);
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
+{
+	long long emu_ops0[K_NUM], emu_ops1[K_NUM], deliv0, deliv1, dcts0, over0, held = -1, live = -1;
+	long long sent = 0, eio = 0, created = 0, destroyed = 0, nocmd = 0;
+	int with_nop = cxprm_param("allow_raw_write") == 1;
+	struct stats_snap s0, s1;
+	struct tally *t, sum;
+	volatile int *stop;
+	long long *armed, *page_reqs;
+	pid_t pids[PROCS], cpid;
+	uint64_t t0, dt;
+	int k, p, st;
+
+	if (!self->emu.page)
+		return;
+	t = mmap(NULL, 4096 * 4, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, t);
+	stop = (volatile int *)(t + PROCS);
+	armed = (long long *)(t + PROCS + 1);
+	page_reqs = armed + 1;
+	*stop = 0;
+
+	snap(self->fd, &s0);
+	ASSERT_LT(0, s0.total);
+	for (k = 0; k < K_NUM; k++)
+		emu_ops0[k] = emuctl_query(&self->emu, CXPRM_EMUD_Q_OPCODE_COUNT, k_opcode[k], 0, 0);
+	deliv0 = emu_counter(&self->emu, CXPRM_EMUD_COUNTER_DELIVERY_ERRORS);
+	over0 = emu_counter(&self->emu, CXPRM_EMUD_COUNTER_EQ_OVERRUNS);
+	dcts0 = emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0);
+
+	/* QUERY_ISSI only: slow, and some of them refused with a delivery status. */
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, OP_QUERY_ISSI, 0));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 2, 0));
+
+	t0 = now_ns();
+	fflush(NULL);
+	cpid = fork();
+	ASSERT_LE(0, cpid);
+	if (cpid == 0)
+		chaos(cxprm_bdf(), stop, armed, page_reqs);
+	for (p = 0; p < PROCS; p++) {
+		pids[p] = fork();
+		ASSERT_LE(0, pids[p]);
+		if (pids[p] == 0) {
+			memset(&t[p], 0, sizeof(t[p]));
+			child(self->fd, p, &t[p], with_nop);
+			_exit(0);
+		}
+	}
+	for (p = 0; p < PROCS; p++) {
+		ASSERT_EQ(pids[p], waitpid(pids[p], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("child %d: status 0x%x", p, st);
+	}
+	dt = now_ns() - t0;
+	*stop = 1;
+	ASSERT_EQ(cpid, waitpid(cpid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("chaos process: status 0x%x", st);
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL));
+
+	memset(&sum, 0, sizeof(sum));
+	for (p = 0; p < PROCS; p++) {
+		for (k = 0; k < K_NUM; k++) {
+			sum.sent[k] += t[p].sent[k];
+			sum.eio[k] += t[p].eio[k];
+		}
+		sum.other_err += t[p].other_err;
+		sum.wrong += t[p].wrong;
+		created += t[p].dct_created;
+		destroyed += t[p].dct_destroyed;
+		nocmd += t[p].info + t[p].stats;
+		EXPECT_EQ(0, t[p].other_err) TH_LOG("child %d: %s failed: %s", p,
+						    t[p].first_kind >= 0 ? k_name[t[p].first_kind] : "open",
+						    strerror(t[p].first_errno));
+		EXPECT_EQ(0, t[p].wrong) TH_LOG("child %d: an answer that was not its own", p);
+		EXPECT_EQ(t[p].dct_created, t[p].dct_destroyed) TH_LOG("child %d: DCTs unbalanced", p);
+	}
+	for (k = 0; k < K_NUM; k++) {
+		sent += sum.sent[k];
+		eio += sum.eio[k];
+	}
+
+	snap(self->fd, &s1);
+	for (k = 0; k < K_NUM; k++)
+		emu_ops1[k] = emuctl_query(&self->emu, CXPRM_EMUD_Q_OPCODE_COUNT, k_opcode[k], 0, 0);
+	deliv1 = emu_counter(&self->emu, CXPRM_EMUD_COUNTER_DELIVERY_ERRORS);
+
+	TH_LOG("%d processes x %d ioctls: %lld commands (+%lld ioctls without one) in %llu ms, "
+	       "%lld delivery errors injected (%lld armings), %lld page requests",
+	       PROCS, PER, sent, nocmd, (unsigned long long)dt / 1000000, deliv1 - deliv0, *armed,
+	       *page_reqs);
+	for (k = 0; k < K_NUM; k++) {
+		TH_LOG("  %-20s sent %4lld  EIO %3lld  STATS +%lld (errors +%lld)  firmware ran +%lld",
+		       k_name[k], sum.sent[k], sum.eio[k], s1.count[k] - s0.count[k],
+		       s1.errors[k] - s0.errors[k], emu_ops1[k] - emu_ops0[k]);
+		/* Every command counted once, by the engine and by the firmware. */
+		EXPECT_EQ(sum.sent[k], s1.count[k] - s0.count[k]) TH_LOG("%s: STATS", k_name[k]);
+		EXPECT_EQ(sum.sent[k] - sum.eio[k], emu_ops1[k] - emu_ops0[k]) TH_LOG("%s: firmware", k_name[k]);
+		if (k != K_ISSI)
+			EXPECT_EQ(0, sum.eio[k]) TH_LOG("%s: delivery errors on the wrong opcode", k_name[k]);
+	}
+	EXPECT_EQ(deliv1 - deliv0, eio) TH_LOG("EIO seen %lld, injected %lld", eio, deliv1 - deliv0);
+	EXPECT_EQ(eio, s1.errors[K_ISSI] - s0.errors[K_ISSI]);
+	EXPECT_LT(0, eio) TH_LOG("no delivery error was injected: the test proved nothing");
+	EXPECT_EQ(s0.total + sent + (s1.manage_pages - s0.manage_pages) + (s1.query_pages - s0.query_pages),
+		  s1.total) TH_LOG("STATS total");
+	TH_LOG("DCTs created %lld destroyed %lld, emulator DCTs %lld (before %lld)", created, destroyed,
+	       emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0), dcts0);
+	EXPECT_EQ(created, destroyed);
+	EXPECT_LT(0, created);
+	EXPECT_EQ(dcts0, emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0));
+	EXPECT_TRUE(pages_agree(self->fd, &self->emu, &held, &live))
+		TH_LOG("pages: firmware holds %lld, driver says %lld", held, live);
+	TH_LOG("pages: firmware holds %lld, driver lent %lld", held, live);
+	EXPECT_EQ(over0, emu_counter(&self->emu, CXPRM_EMUD_COUNTER_EQ_OVERRUNS));
+	EXPECT_GT(60000000000ull, dt) TH_LOG("took %llu ms", (unsigned long long)dt / 1000000);
+	munmap(t, 4096 * 4);
+}
+
+static int sysfs_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -errno;
+}
+
+/* Until ENODEV or 'secs': 0 when every failure was ENODEV (or EIO). */
+static int hammer(int secs, int id)
+{
+	uint64_t end = now_ns() + (uint64_t)secs * 1000000000ull;
+	struct cxprm_cmd_status st;
+	struct cxprm_dct d;
+	uint32_t dctn = 0;
+	int fd = cxprm_open(), n = 0, r;
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENODEV ? 0 : 1;
+	while (now_ns() < end) {
+		if (n % 3 == 0 && !dctn) {
+			dct_minimal(&d);
+			r = ioctl(fd, CXPRM_IOC_DCT_CREATE, &d);
+			if (!r && !d.st.status)
+				dctn = d.dctn;
+		} else if (n % 3 == 1 && dctn) {
+			memset(&d, 0, sizeof(d));
+			d.dctn = dctn;
+			r = ioctl(fd, CXPRM_IOC_DCT_DESTROY, &d);
+			if (!r)
+				dctn = 0;
+		} else {
+			r = raw_query_issi(fd, &st, NULL);
+		}
+		n++;
+		if (r && errno == ENODEV)
+			break;
+		if (r && errno != EIO) {
+			fprintf(stderr, "# hammer %d: ioctl %d: %s\n", id, n, strerror(errno));
+			close(fd);
+			return 1;
+		}
+	}
+	close(fd); /* a DCT still owned goes with the file (or with the unbind) */
+	return 0;
+}
+
+TEST_F_TIMEOUT(stress, unbind_under_load, 120)
+{
+	char drv[300], path[300];
+	uint64_t t0, dt;
+	pid_t pids[4];
+	int p, st, r;
+
+	if (!self->emu.page)
+		return;
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 5, 0));
+	close(self->fd);
+	self->fd = -1;
+	fflush(NULL);
+	for (p = 0; p < 4; p++) {
+		pids[p] = fork();
+		ASSERT_LE(0, pids[p]);
+		if (pids[p] == 0)
+			_exit(hammer(60, p));
+	}
+	sleep_ms(1500);
+	t0 = now_ns();
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers/cxprm/unbind", cxprm_bdf()));
+	dt = now_ns() - t0;
+	TH_LOG("unbind with 4 processes hammering took %llu ms", (unsigned long long)dt / 1000000);
+	EXPECT_GT(10000000000ull, dt);
+	for (p = 0; p < 4; p++) {
+		ASSERT_EQ(pids[p], waitpid(pids[p], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("hammer %d: status 0x%x", p, st);
+	}
+	TH_LOG("no processes left %llu ms after the unbind began", (unsigned long long)(now_ns() - t0) / 1000000);
+	EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_PAGES_HELD, 0, 0, 0));
+	EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0));
+	EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_HCA_STATE, 0, 0, 0));
+	EXPECT_EQ(0, emu_counter(&self->emu, CXPRM_EMUD_COUNTER_OBJECTS_LEAKED));
+	emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL);
+
+	/* Bind again for whatever runs next. */
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override", cxprm_bdf());
+	ASSERT_EQ(0, sysfs_write(path, "cxprm"));
+	sysfs_write("/sys/bus/pci/drivers_probe", cxprm_bdf());
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", cxprm_bdf());
+	r = (int)readlink(path, drv, sizeof(drv) - 1);
+	ASSERT_LT(0, r);
+	drv[r] = 0;
+	EXPECT_NE(NULL, strstr(drv, "cxprm"));
+	self->fd = cxprm_open();
+	ASSERT_LE(0, self->fd);
+}
+
+/* CXPRM_STRESS_HAMMER=SECONDS: only hammer (before the harness starts). */
+static void __attribute__((constructor)) hammer_mode(void)
+{
+	const char *h = getenv("CXPRM_STRESS_HAMMER");
+	pid_t pids[4];
+	int p, st, bad = 0;
+
+	if (!h)
+		return;
+	fflush(NULL);
+	for (p = 0; p < 4; p++) {
+		pids[p] = fork();
+		if (pids[p] == 0)
+			_exit(hammer(atoi(h), p));
+	}
+	for (p = 0; p < 4; p++)
+		if (pids[p] < 0 || waitpid(pids[p], &st, 0) != pids[p] || !WIFEXITED(st) || WEXITSTATUS(st))
+			bad = 1;
+	_exit(bad);
+}
+
+TEST_HARNESS_MAIN
