@@ -146,8 +146,8 @@ int cxprm_dev_failed(struct cxprm_dev *cx);
 
 /* cxprm_host.c */
 void cxprm_host_init(struct cxprm_dev *cx);
-/* Frees what the core did not; with keep_dma, leaves it allocated. */
-void cxprm_host_fini(struct cxprm_dev *cx, bool keep_dma);
+/* Frees what the core did not. */
+void cxprm_host_fini(struct cxprm_dev *cx);
 
 /* cxprm_cdev.c */
 int cxprm_cdev_register(struct cxprm_dev *cx);

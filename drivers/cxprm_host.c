@@ -326,31 +326,18 @@ void cxprm_host_init(struct cxprm_dev *cx)
 
 /*
  * Frees what the core did not: a leak is a core bug, but not a reason to
- * leave coherent memory behind after the device is gone.  With keep_dma
- * (pages lent to a function that could be neither reset nor told to give
- * them back: it may still write to them) the buffers stay allocated for
- * good, which is the lesser evil.
+ * leave coherent memory behind after the device is gone.
  */
-void cxprm_host_fini(struct cxprm_dev *cx, bool keep_dma)
+void cxprm_host_fini(struct cxprm_dev *cx)
 {
 	struct cxprm_dma_chunk *c, *tmp;
-	unsigned long n = 0;
 
 	list_for_each_entry_safe(c, tmp, &cx->dma_list, node) {
 		list_del(&c->node);
-		n++;
-		if (keep_dma) {
-			kfree(c);
-			continue;
-		}
 		dev_warn(&cx->pdev->dev, "freeing leaked %zu-byte DMA buffer\n",
 			 c->size);
 		cxprm_dma_chunk_free(cx, c);
 	}
-	if (keep_dma && n)
-		dev_err(&cx->pdev->dev,
-			"leaving %lu DMA buffers allocated: the function may still write to them\n",
-			n);
 	cx->dma_count = 0;
 	mutex_destroy(&cx->dma_lock);
 }

@@ -443,11 +443,8 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 		 div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 }
 
-/*
- * TEARDOWN_HCA, page reclaim, DISABLE_HCA.  Returns true when pages stay
- * lent to a function that could not be reset: their memory must stay.
- */
-static bool cxprm_teardown(struct cxprm_dev *cx)
+/* TEARDOWN_HCA, page reclaim, DISABLE_HCA; then no page stays lent. */
+static void cxprm_teardown(struct cxprm_dev *cx)
 {
 	struct device *dev = &cx->pdev->dev;
 	struct cxprm_core_teardown_report rep;
@@ -456,7 +453,7 @@ static bool cxprm_teardown(struct cxprm_dev *cx)
 
 	cxprm_core_teardown(cx->core, &rep);
 	if (!rep.steps)
-		return false;	/* bring-up had failed: nothing was up */
+		return;	/* bring-up had failed: nothing was up */
 	if (rep.err)
 		dev_warn(dev, "teardown: %s failed with %s (%d)\n",
 			 rep.failed_step, cxprm_core_err_name(rep.err),
@@ -467,23 +464,25 @@ static bool cxprm_teardown(struct cxprm_dev *cx)
 		 (unsigned long long)rep.pages_freed,
 		 (unsigned long long)rep.pages_stranded);
 	if (!rep.pages_stranded)
-		return false;
+		return;
 
 	/*
 	 * Firmware kept pages and could not be told to release the function
-	 * (dead or timing out): only a function reset makes them safe to free.
-	 * remove() runs with the device lock held, hence the _locked variant.
+	 * (dead or timing out).  A function reset makes them safe to free;
+	 * without one, clearing Bus Master Enable (command register bit 2)
+	 * does: the function can no longer write to memory.  remove() runs
+	 * with the device lock held, hence the _locked variant.
 	 */
 	err = pci_reset_function_locked(cx->pdev);
 	if (err) {
-		dev_err(dev, "%llu pages stay lent to the function (reset failed: %d): leaking them\n",
-			(unsigned long long)rep.pages_stranded, err);
-		return true;
+		pci_clear_master(cx->pdev);
+		dev_warn(dev, "function reset failed (%d): bus mastering off before freeing the stranded pages\n",
+			 err);
 	}
 	freed = cxprm_core_release_stranded(cx->core);
-	dev_info(dev, "function reset: freed %llu stranded pages\n",
+	dev_info(dev, "%s: freed %llu stranded pages\n",
+		 err ? "bus mastering off" : "function reset",
 		 (unsigned long long)freed);
-	return false;
 }
 
 /* ---- PCI ---- */
@@ -541,8 +540,6 @@ static struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev,
 /* Everything probe set up after mapping the BAR, in reverse. */
 static void cxprm_stop(struct cxprm_dev *cx)
 {
-	bool keep_dma = false;
-
 	cxprm_debugfs_remove(cx);
 	/* No new ioctls; wait for those in flight (bounded by the timeout). */
 	down_write(&cx->rwsem);
@@ -555,12 +552,12 @@ static void cxprm_stop(struct cxprm_dev *cx)
 	/* The poller ran until here: it fails commands of a dying device. */
 	cxprm_health_stop(cx);
 	if (cx->core) {
-		keep_dma = cxprm_teardown(cx);
+		cxprm_teardown(cx);
 		cxprm_core_destroy(cx->core);
 		cx->core = NULL;
 	}
 	cx->up = false;
-	cxprm_host_fini(cx, keep_dma);
+	cxprm_host_fini(cx);
 }
 
 static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -624,7 +621,7 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = cxprm_core_create(&cx->host, &cx->core);
 	if (err) {
 		dev_err(&pdev->dev, "cannot create the core: %d\n", err);
-		cxprm_host_fini(cx, false);
+		cxprm_host_fini(cx);
 		goto err_unmap;
 	}
 	cxprm_bringup(cx);

@@ -3,7 +3,7 @@
 #
 # Builds the cxprm test kernel: Debian's linux-source-6.1, allnoconfig plus
 # tools/kernel/cxprm-debug.config (PCI, MSI, modules, debugfs, devtmpfs,
-# serial console, initramfs, PVH boot; KUnit, KASAN, kmemleak, lockdep,
+# serial console, initramfs; KUnit, KASAN, kmemleak, lockdep,
 # atomic-sleep and DMA-API debugging).
 #
 #   tools/kernel/build-test-kernel.sh [--print] [--jobs N] [--quiet]
@@ -15,8 +15,7 @@
 # second run costs nothing.  A finished tree has a file "ready" and:
 #   src/                the kernel source (also tools/testing/kunit/kunit.py)
 #   build/              O= build tree: KDIR for out-of-tree modules
-#   build/vmlinux       PVH-bootable image (run-guest.sh --kernel)
-#   build/arch/x86/boot/bzImage
+#   build/arch/x86/boot/bzImage   the image (run-guest.sh --kernel)
 #
 # --print prints "KDIR=... KERNEL=... KSRC=... KREL=..." lines (shell
 # assignments) of the tree, building it first if needed.
@@ -56,7 +55,7 @@ report() {
 	krel=$(cat "$dir/build/include/config/kernel.release")
 	if [ "$print" = 1 ]; then
 		printf 'KDIR=%s\nKERNEL=%s\nKSRC=%s\nKREL=%s\n' "$dir/build" \
-			"$dir/build/vmlinux" "$dir/src" "$krel"
+			"$dir/build/arch/x86/boot/bzImage" "$dir/src" "$krel"
 	fi
 }
 
@@ -108,8 +107,6 @@ if ! make -C "$dir/src" O="$dir/build" ARCH=x86_64 -j"$jobs" bzImage modules >>"
 	tail -n 60 "$log"
 	die "kernel build failed (log: $log)"
 fi
-readelf -n "$dir/build/vmlinux" | grep -q 'Unknown note type: (0x00000012)' ||
-	die "vmlinux has no PVH entry note"
 t1=$(date +%s)
 echo "$((t1 - t0))" >"$dir/build-seconds"
 touch "$dir/ready"
