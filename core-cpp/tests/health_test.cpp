@@ -109,6 +109,28 @@ struct HealthTest : ::testing::Test {
 		return cxprm_core_raw(core, in, sizeof(in), out, sizeof(out), r ? r : &local, nullptr);
 	}
 
+	// Four threads sending QUERY_ISSI until stop_load(), which returns
+	// how many of them failed.
+	std::atomic<bool> stop_issi{false};
+	std::atomic<int> issi_failed{0};
+	std::vector<std::thread> load;
+	void start_load()
+	{
+		for (int i = 0; i < 4; i++)
+			load.emplace_back([this] {
+				while (!stop_issi)
+					issi_failed += issi() != 0;
+			});
+	}
+	int stop_load()
+	{
+		stop_issi = true;
+		for (auto &x : load)
+			x.join();
+		load.clear();
+		return issi_failed.load();
+	}
+
 	cxprm_core_info info()
 	{
 		cxprm_core_info i{};
@@ -155,19 +177,9 @@ TEST_F(HealthTest, HealthyBusyDeviceNeverFails)
 {
 	bringup();
 	h.emu.faults().slow_ms = 3;
-	std::atomic<bool> stop{false};
-	std::atomic<int> bad{0};
-	std::vector<std::thread> t;
-	for (int i = 0; i < 4; i++)
-		t.emplace_back([&] {
-			while (!stop)
-				bad += issi() != 0;
-		});
+	start_load();
 	EXPECT_EQ(polls_until_failed(20, milliseconds(25)), 21) << "false positive on a healthy device";
-	stop = true;
-	for (auto &x : t)
-		x.join();
-	EXPECT_EQ(bad.load(), 0);
+	EXPECT_EQ(stop_load(), 0) << "commands failed on a healthy device";
 	cxprm_core_info i = info();
 	EXPECT_EQ(i.failed_err, 0);
 	EXPECT_EQ(i.state, (uint32_t)CXPRM_CORE_UP);
@@ -365,14 +377,7 @@ TEST_F(HealthTest, PageRequestStormUnderLoad)
 	bringup();
 	start_events(false);
 	const int64_t base = (int64_t)h.emu.pages_held();
-	std::atomic<bool> stop{false};
-	std::atomic<int> bad{0};
-	std::vector<std::thread> t;
-	for (int i = 0; i < 4; i++)
-		t.emplace_back([&] {
-			while (!stop)
-				bad += issi() != 0;
-		});
+	start_load();
 	int64_t net = 0;
 	for (int i = 0; i < 400; i++) {
 		int32_t n = (i % 2) ? -(int32_t)(i % 7 + 1) : (int32_t)(i % 5 + 2);
@@ -402,10 +407,7 @@ TEST_F(HealthTest, PageRequestStormUnderLoad)
 			break;
 		std::this_thread::sleep_for(milliseconds(1));
 	}
-	stop = true;
-	for (auto &x : t)
-		x.join();
-	EXPECT_EQ(bad.load(), 0);
+	EXPECT_EQ(stop_load(), 0) << "commands failed on a healthy device";
 	EXPECT_EQ(st.page_requests, 400u);
 	EXPECT_EQ(st.page_request_errors, 0u);
 	// The books agree with the firmware's.  (Not necessarily base + net:

@@ -269,18 +269,6 @@ FIXTURE_TEARDOWN(crash)
 		close(self->fd);
 }
 
-static int sysfs_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -errno;
-}
-
 TEST_F_TIMEOUT(crash, firmware_crash, 90)
 {
 	struct cxprm_esw_functions f;
@@ -329,20 +317,27 @@ TEST_F_TIMEOUT(crash, firmware_crash, 90)
 		close(fd2);
 }
 
-/* ---- health counter stall: the driver gives up (CXPRM_TEST_STALL=1) ---- */
+/*
+ * ---- the driver gives the device up (sticky: run last but the crash) ----
+ * CXPRM_TEST_STALL=1: the health counter stops; CXPRM_TEST_GONE=1: the
+ * device disappears.
+ */
 
-FIXTURE(stall) {
+FIXTURE(given_up) {
 	int fd;
 	struct emuctl emu;
 	int run;
+	int pipes[2];		/* stuck commands report {errno, ms} here */
+	pid_t pids[4];
+	int nstuck;
 };
 
-FIXTURE_SETUP(stall)
+FIXTURE_SETUP(given_up)
 {
 	int r;
 
-	if (!getenv("CXPRM_TEST_STALL"))
-		SKIP(return, "set CXPRM_TEST_STALL=1 (the driver gives the device up)");
+	if (!getenv("CXPRM_TEST_STALL") && !getenv("CXPRM_TEST_GONE"))
+		SKIP(return, "set CXPRM_TEST_STALL=1 or CXPRM_TEST_GONE=1 (the driver gives the device up)");
 	self->fd = cxprm_open();
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
 	r = emuctl_open(&self->emu, cxprm_bdf());
@@ -351,7 +346,7 @@ FIXTURE_SETUP(stall)
 	self->run = 1;
 }
 
-FIXTURE_TEARDOWN(stall)
+FIXTURE_TEARDOWN(given_up)
 {
 	if (self->emu.page) {
 		emu_fault(&self->emu, CXPRM_EMUD_FAULT_HEALTH_STALL, 0, 0);
@@ -399,63 +394,95 @@ static void expect_failed_device(struct __test_metadata *_metadata, int fd, stru
 	EXPECT_TRUE(pfd.revents & POLLERR);
 }
 
-#define STUCK 4
+/* n processes each send a command the firmware swallows (would wait cmd_timeout_ms). */
+static void start_stuck(struct __test_metadata *_metadata, FIXTURE_DATA(given_up) *self, int n)
+{
+	struct cxprm_raw_cmd r;
+	struct cxprm_info i;
+	int k;
 
-TEST_F_TIMEOUT(stall, health_counter_stall, 60)
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	ASSERT_EQ(CXPRM_STATE_UP, i.state);
+	ASSERT_EQ(0, i.flags & CXPRM_INFO_FAILED);
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, TARGET, 0));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_NEVER_COMPLETE, 1, 0));
+	ASSERT_EQ(0, pipe(self->pipes));
+	fflush(NULL);
+	for (k = 0; k < n; k++) {
+		self->pids[k] = fork();
+		ASSERT_LE(0, self->pids[k]);
+		if (self->pids[k] == 0) {
+			int res[2];
+
+			close(self->pipes[0]);
+			errno = 0;
+			res[0] = issi(self->fd, &r, NULL, 0) ? errno : 0;
+			res[1] = (int)(now_ns() / 1000000);
+			_exit(write(self->pipes[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
+		}
+	}
+	self->nstuck = n;
+	close(self->pipes[1]);
+	sleep_ms(300);
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	EXPECT_EQ(CXPRM_STATE_UP, i.state) TH_LOG("failed before the fault");
+}
+
+/* Each stuck command ended with err within max_ms of 'since'. */
+static void expect_stuck_ended(struct __test_metadata *_metadata, FIXTURE_DATA(given_up) *self,
+			       int err, uint64_t since, int max_ms)
+{
+	int k, st;
+
+	for (k = 0; k < self->nstuck; k++) {
+		int res[2] = { -1, 0 };
+
+		EXPECT_EQ((ssize_t)sizeof(res), read(self->pipes[0], res, sizeof(res)));
+		EXPECT_EQ(err, res[0]) TH_LOG("stuck command %d: %s", k, strerror(res[0]));
+		EXPECT_GT(max_ms, res[1] - (int)(since / 1000000))
+			TH_LOG("stuck command %d ended %d ms late", k, res[1] - (int)(since / 1000000));
+	}
+	for (k = 0; k < self->nstuck; k++) {
+		ASSERT_EQ(self->pids[k], waitpid(self->pids[k], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	close(self->pipes[0]);
+}
+
+/* When INFO first says CXPRM_INFO_FAILED (0 if not within 10 s); *i as then. */
+static uint64_t wait_failed(struct __test_metadata *_metadata, int fd, uint64_t t0, struct cxprm_info *i)
+{
+	while (now_ns() - t0 < 10000000000ull) {
+		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_INFO, i));
+		if (i->flags & CXPRM_INFO_FAILED)
+			return now_ns();
+		sleep_ms(5);
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(given_up, health_counter_stall, 60)
 {
 	int poll_ms = cxprm_param("health_poll_ms"), stall_polls = cxprm_param("health_stall_polls");
 	int tmo = cxprm_param("cmd_timeout_ms");
-	uint64_t t0, t_failed = 0, dt, bound_ns;
-	struct cxprm_raw_cmd r;
+	uint64_t t0, t_failed, dt, bound_ns;
 	struct cxprm_info i;
-	int pipes[2], k, st;
-	pid_t pids[STUCK];
 	char *health, path[300];
 
 	NEED_RUN();
+	if (!getenv("CXPRM_TEST_STALL"))
+		SKIP(return, "set CXPRM_TEST_STALL=1");
 	if (poll_ms <= 0 || stall_polls <= 0 || tmo <= 0)
 		SKIP(return, "no health poller (health_poll_ms=%d)", poll_ms);
 	bound_ns = (uint64_t)(stall_polls + 1) * poll_ms * 1000000ull;
 	if (bound_ns + 1000000000ull >= (uint64_t)tmo * 1000000ull)
 		SKIP(return, "load with (health_stall_polls + 1) * health_poll_ms + 1 s < cmd_timeout_ms");
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
-	ASSERT_EQ(CXPRM_STATE_UP, i.state);
-	ASSERT_EQ(0, i.flags & CXPRM_INFO_FAILED);
-
-	/* STUCK commands the firmware swallows: they would wait cmd_timeout_ms. */
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, TARGET, 0));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_NEVER_COMPLETE, 1, 0));
-	ASSERT_EQ(0, pipe(pipes));
-	fflush(NULL);
-	for (k = 0; k < STUCK; k++) {
-		pids[k] = fork();
-		ASSERT_LE(0, pids[k]);
-		if (pids[k] == 0) {
-			int res[2];
-
-			close(pipes[0]);
-			errno = 0;
-			res[0] = issi(self->fd, &r, NULL, 0) ? errno : 0;
-			res[1] = (int)(now_ns() / 1000000);
-			_exit(write(pipes[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
-		}
-	}
-	close(pipes[1]);
-	sleep_ms(300);
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
-	EXPECT_EQ(CXPRM_STATE_UP, i.state) TH_LOG("failed before the stall");
+	start_stuck(_metadata, self, 4);
 
 	/* The firmware's heart stops; no syndrome. */
 	t0 = now_ns();
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_HEALTH_STALL, 1, 0));
-	while (now_ns() - t0 < 10000000000ull) {
-		ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
-		if (i.flags & CXPRM_INFO_FAILED) {
-			t_failed = now_ns();
-			break;
-		}
-		sleep_ms(5);
-	}
+	t_failed = wait_failed(_metadata, self->fd, t0, &i);
 	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
 	dt = t_failed - t0;
 	TH_LOG("stalled health counter detected after %llu ms (bound (%d + 1) x %d ms = %llu ms)",
@@ -465,21 +492,8 @@ TEST_F_TIMEOUT(stall, health_counter_stall, 60)
 	EXPECT_LE((uint64_t)(stall_polls - 1) * poll_ms * 1000000ull, dt) TH_LOG("detected too early");
 	EXPECT_EQ(CXPRM_STATE_ERROR, i.state);
 	EXPECT_EQ(0, i.health_syndrome);
-
-	/* Every stuck command was woken with EHOSTDOWN, not left to the timeout. */
-	for (k = 0; k < STUCK; k++) {
-		int res[2] = { -1, 0 };
-
-		EXPECT_EQ((ssize_t)sizeof(res), read(pipes[0], res, sizeof(res)));
-		EXPECT_EQ(EHOSTDOWN, res[0]) TH_LOG("stuck command %d: %s", k, strerror(res[0]));
-		EXPECT_GT(500, res[1] - (int)(t_failed / 1000000)) TH_LOG("stuck command %d woken %d ms late",
-									  k, res[1] - (int)(t_failed / 1000000));
-	}
-	for (k = 0; k < STUCK; k++) {
-		ASSERT_EQ(pids[k], waitpid(pids[k], &st, 0));
-		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	}
-	close(pipes[0]);
+	/* Woken with EHOSTDOWN, not left to the timeout. */
+	expect_stuck_ended(_metadata, self, EHOSTDOWN, t_failed, 500);
 
 	expect_failed_device(_metadata, self->fd, &self->emu, EHOSTDOWN);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/cxprm/%s/health", cxprm_bdf());
@@ -489,95 +503,24 @@ TEST_F_TIMEOUT(stall, health_counter_stall, 60)
 	free(health);
 }
 
-/* ---- surprise removal (CXPRM_TEST_GONE=1) ---- */
-
-FIXTURE(gone) {
-	int fd;
-	struct emuctl emu;
-	int run;
-};
-
-FIXTURE_SETUP(gone)
-{
-	int r;
-
-	if (!getenv("CXPRM_TEST_GONE"))
-		SKIP(return, "set CXPRM_TEST_GONE=1 (the device disappears)");
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	r = emuctl_open(&self->emu, cxprm_bdf());
-	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault_clear(&self->emu));
-	self->run = 1;
-}
-
-FIXTURE_TEARDOWN(gone)
-{
-	if (self->emu.page)
-		emu_fault_clear(&self->emu);
-	emuctl_close(&self->emu);
-	if (self->fd > 0)
-		close(self->fd);
-}
-
-TEST_F_TIMEOUT(gone, surprise_removal, 60)
+TEST_F_TIMEOUT(given_up, surprise_removal, 60)
 {
 	int poll_ms = cxprm_param("health_poll_ms");
-	uint64_t t0, t_failed = 0;
-	struct cxprm_raw_cmd r;
+	uint64_t t0, t_failed;
 	struct cxprm_info i;
-	int pipes[2], k, st;
-	pid_t pids[2];
 
 	NEED_RUN();
+	if (!getenv("CXPRM_TEST_GONE"))
+		SKIP(return, "set CXPRM_TEST_GONE=1");
 	if (poll_ms <= 0)
 		SKIP(return, "no health poller (health_poll_ms=%d)", poll_ms);
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
-	ASSERT_EQ(CXPRM_STATE_UP, i.state);
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, TARGET, 0));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_NEVER_COMPLETE, 1, 0));
-	ASSERT_EQ(0, pipe(pipes));
-	fflush(NULL);
-	for (k = 0; k < 2; k++) {
-		pids[k] = fork();
-		ASSERT_LE(0, pids[k]);
-		if (pids[k] == 0) {
-			int res[2];
-
-			close(pipes[0]);
-			errno = 0;
-			res[0] = issi(self->fd, &r, NULL, 0) ? errno : 0;
-			res[1] = (int)(now_ns() / 1000000);
-			_exit(write(pipes[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
-		}
-	}
-	close(pipes[1]);
-	sleep_ms(300);
+	start_stuck(_metadata, self, 2);
 
 	t0 = now_ns();
 	/* Answered once the device part of the BAR reads all ones. */
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_DEVICE_GONE, 1, 0));
-	for (k = 0; k < 2; k++) {
-		int res[2] = { -1, 0 };
-
-		EXPECT_EQ((ssize_t)sizeof(res), read(pipes[0], res, sizeof(res)));
-		EXPECT_EQ(ENODEV, res[0]) TH_LOG("stuck command %d: %s", k, strerror(res[0]));
-		EXPECT_GT(1000, res[1] - (int)(t0 / 1000000)) TH_LOG("stuck command %d ended %d ms after the removal",
-								     k, res[1] - (int)(t0 / 1000000));
-	}
-	for (k = 0; k < 2; k++) {
-		ASSERT_EQ(pids[k], waitpid(pids[k], &st, 0));
-		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	}
-	close(pipes[0]);
-	while (now_ns() - t0 < 10000000000ull) {
-		ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
-		if (i.flags & CXPRM_INFO_FAILED) {
-			t_failed = now_ns();
-			break;
-		}
-		sleep_ms(5);
-	}
+	expect_stuck_ended(_metadata, self, ENODEV, t0, 1000);
+	t_failed = wait_failed(_metadata, self->fd, t0, &i);
 	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
 	TH_LOG("surprise removal: device marked failed after %llu ms (health_poll_ms %d)",
 	       (unsigned long long)(t_failed - t0) / 1000000, poll_ms);

@@ -427,18 +427,6 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 	munmap(t, 4096 * 4);
 }
 
-static int sysfs_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -errno;
-}
-
 /* Until ENODEV or 'secs': 0 when every failure was ENODEV (or EIO). */
 static int hammer(int secs, int id)
 {

@@ -756,6 +756,19 @@ static inline int all_zero(const void *p, size_t n)
 }
 
 /* Waits for POLLIN on fd up to ms; 1 readable, 0 timeout, -1 error. */
+/* Writes val to a sysfs file: 0, or -errno. */
+static inline int sysfs_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -errno;
+}
+
 static inline int wait_readable(int fd, int ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };

@@ -33,18 +33,6 @@ FIXTURE_TEARDOWN(unbind)
 	emuctl_close(&self->emu);
 }
 
-static int sysfs_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -errno;
-}
-
 static int bound_to_cxprm(const char *bdf)
 {
 	char path[320], link[256];
