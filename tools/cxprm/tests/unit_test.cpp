@@ -82,6 +82,19 @@ TEST(Hex, DumpReadsBackIncludingCompressedRuns)
 	EXPECT_EQ(to_hex(c.data(), 3), "010203");
 }
 
+// A '*' repeats the last line up to the next offset, which may not be
+// beyond kMaxDumpBytes (fuzz/regressions/cli_decode/hexdump_star_*).
+TEST(Hex, DumpOffsetsAreBounded)
+{
+	const std::string line = "00000000 11111111 22222222 33333333\n*\n";
+	Bytes b = parse_hex(line + "0100000: 00\n", "dump");
+	EXPECT_EQ(b.size(), kMaxDumpBytes + 1);
+	EXPECT_EQ(b[kMaxDumpBytes - 1], 0x33);
+	EXPECT_THROW(parse_hex(line + "0100010: 00\n", "dump"), UsageError);
+	EXPECT_THROW(parse_hex(line + "7fffffff: 00\n", "dump"), UsageError);
+	EXPECT_THROW(parse_hex("ffffffffffffffff: 00\n", "dump"), UsageError);
+}
+
 TEST(Args, LongShortInlineRepeatAndErrors)
 {
 	CommandSpec spec = {"t", "DEV", "", nullptr,
