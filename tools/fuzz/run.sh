@@ -50,7 +50,7 @@ CXX=${FUZZ_CXX:-clang++}
 CC=${FUZZ_CC:-clang}
 command -v "$CXX" >/dev/null || { echo "run.sh: $CXX not found (make deps installs clang)" >&2; exit 1; }
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
+if ! grep -qs '^CXPRM_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
 	cmake -S "$repo" -B "$build" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_C_COMPILER="$CC" \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCXPRM_FUZZ=ON >"$build.configure.log" 2>&1 ||
 		{ cat "$build.configure.log"; exit 1; }
