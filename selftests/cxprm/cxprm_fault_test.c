@@ -59,17 +59,23 @@ static int arm(struct emuctl *e, uint32_t knob, uint32_t v, uint32_t v2)
 	return emu_fault(e, knob, v, v2);
 }
 
-FIXTURE_SETUP(fault)
+/* The device and the control page, no fault armed (0, or the test failed). */
+static void open_dev_and_emu(struct __test_metadata *_metadata, int *fd, struct emuctl *emu)
 {
 	int r;
 
+	*fd = cxprm_open();
+	ASSERT_LE(0, *fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
+	r = emuctl_open(emu, cxprm_bdf());
+	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault_clear(emu));
+}
+
+FIXTURE_SETUP(fault)
+{
 	if (getenv("CXPRM_TEST_CRASH") || getenv("CXPRM_TEST_STALL") || getenv("CXPRM_TEST_GONE"))
 		SKIP(return, "CXPRM_TEST_CRASH/STALL/GONE set: only that case runs");
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	r = emuctl_open(&self->emu, cxprm_bdf());
-	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault_clear(&self->emu));
+	open_dev_and_emu(_metadata, &self->fd, &self->emu);
 	self->run = 1;
 }
 
@@ -334,15 +340,9 @@ FIXTURE(given_up) {
 
 FIXTURE_SETUP(given_up)
 {
-	int r;
-
 	if (!getenv("CXPRM_TEST_STALL") && !getenv("CXPRM_TEST_GONE"))
 		SKIP(return, "set CXPRM_TEST_STALL=1 or CXPRM_TEST_GONE=1 (the driver gives the device up)");
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	r = emuctl_open(&self->emu, cxprm_bdf());
-	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s", strerror(-r));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault_clear(&self->emu));
+	open_dev_and_emu(_metadata, &self->fd, &self->emu);
 	self->run = 1;
 }
 
