@@ -34,7 +34,8 @@
  * back and firmware may still write to them, so they stay allocated
  * ("stranded", state STRANDED) unless the device is known gone (fw_rev reads
  * all ones).  The host frees them with release_stranded_pages() once it has
- * reset (FLR) or removed the function.  stranded_pages() counts them.
+ * reset (FLR) or removed the function, or turned its bus mastering off.
+ * stranded_pages() counts them.
  *
  * Not thread-safe against itself: bringup/teardown from one context; other
  * threads may issue commands through cmdq() between them.  A Device is a
