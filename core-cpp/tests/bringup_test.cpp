@@ -34,13 +34,7 @@ BringupConfig quick_config()
 	return cfg;
 }
 
-emu::Profile small_profile(emu::Profile p = emu::Profile::connectx7())
-{
-	p.boot_pages = 16;
-	p.init_pages = 16;
-	p.nvmf.auto_io_ms = 0;
-	return p;
-}
+using test::small_profile;
 
 struct Rig {
 	test::Harness h;

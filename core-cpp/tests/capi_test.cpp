@@ -27,14 +27,7 @@ namespace {
 
 constexpr uint64_t MS = 1000 * 1000;
 
-emu::Profile small_profile()
-{
-	emu::Profile p = emu::Profile::connectx7();
-	p.boot_pages = 16;
-	p.init_pages = 16;
-	p.nvmf.auto_io_ms = 0;
-	return p;
-}
+using test::small_profile;
 
 cxprm_core_config quick_config()
 {

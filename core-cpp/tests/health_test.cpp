@@ -33,14 +33,7 @@ namespace {
 constexpr uint64_t MS = 1000 * 1000;
 constexpr int EHOSTDOWN_ = 112, ENODEV_ = 19, EIO_ = 5;
 
-emu::Profile small_profile()
-{
-	emu::Profile p = emu::Profile::connectx7();
-	p.boot_pages = 16;
-	p.init_pages = 16;
-	p.nvmf.auto_io_ms = 0;
-	return p;
-}
+using test::small_profile;
 
 long ms_since(clk::time_point t0)
 {

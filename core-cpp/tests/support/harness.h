@@ -71,4 +71,13 @@ public:
 	Cmdq cmdq;
 };
 
+// A profile that comes up fast: few boot/init pages, no NVMF traffic.
+inline emu::Profile small_profile(emu::Profile p = emu::Profile::connectx7())
+{
+	p.boot_pages = 16;
+	p.init_pages = 16;
+	p.nvmf.auto_io_ms = 0;
+	return p;
+}
+
 } // namespace cxprm::test
