@@ -143,6 +143,7 @@ extern unsigned int cxprm_poll_interval_ms;
 
 /* cxprm_main.c: the errno of a failed device (0 while healthy), no sleep. */
 int cxprm_dev_failed(struct cxprm_dev *cx);
+void cxprm_dev_note_failed(struct cxprm_dev *cx);
 
 /* cxprm_host.c */
 void cxprm_host_init(struct cxprm_dev *cx);

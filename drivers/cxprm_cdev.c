@@ -647,6 +647,8 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		ret = -ENOTTY;
 		break;
 	}
+	if (ret == -EHOSTDOWN || ret == -ENODEV)
+		cxprm_dev_note_failed(cx);
 out:
 	up_read(&cx->rwsem);
 	return ret;

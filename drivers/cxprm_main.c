@@ -367,6 +367,22 @@ int cxprm_dev_failed(struct cxprm_dev *cx)
 	return READ_ONCE(cx->failed_err);
 }
 
+/*
+ * A command found the firmware dead or the device gone and the core marked
+ * it failed: blocked readers learn it now, not at the next health poll
+ * (health_poll_ms=0 turns those off).  Called with the device up.
+ */
+void cxprm_dev_note_failed(struct cxprm_dev *cx)
+{
+	int err = cxprm_core_failed(cx->core);
+
+	if (!err || cmpxchg(&cx->failed_err, 0, err) != 0)
+		return;
+	dev_err(&cx->pdev->dev, "device failed (%s), found by a command; commands now fail with %d\n",
+		err == -ENODEV ? "gone" : "firmware dead", err);
+	cxprm_cdev_wake(cx);
+}
+
 static void cxprm_health_work(struct work_struct *work)
 {
 	struct cxprm_dev *cx = container_of(to_delayed_work(work),
@@ -458,17 +474,18 @@ static void cxprm_teardown(struct cxprm_dev *cx)
 		dev_warn(dev, "teardown: %s failed with %s (%d)\n",
 			 rep.failed_step, cxprm_core_err_name(rep.err),
 			 rep.err);
-	dev_info(dev, "pages given %llu reclaimed %llu (freed unreturned %llu, stranded %llu)\n",
+	dev_info(dev, "pages given %llu reclaimed %llu (freed unreturned %llu, stranded %llu), cmdq buffers kept %u\n",
 		 (unsigned long long)rep.pages_given,
 		 (unsigned long long)rep.pages_reclaimed,
 		 (unsigned long long)rep.pages_freed,
-		 (unsigned long long)rep.pages_stranded);
-	if (!rep.pages_stranded)
+		 (unsigned long long)rep.pages_stranded, rep.cmdq_stranded);
+	if (!rep.pages_stranded && !rep.cmdq_stranded)
 		return;
 
 	/*
 	 * Firmware kept pages and could not be told to release the function
-	 * (dead or timing out).  A function reset makes them safe to free;
+	 * (dead or timing out), or still owns a timed-out command's queue
+	 * entry and mailboxes.  A function reset makes them safe to free;
 	 * without one, clearing Bus Master Enable (command register bit 2)
 	 * does: the function can no longer write to memory.  remove() runs
 	 * with the device lock held, hence the _locked variant.
@@ -480,9 +497,9 @@ static void cxprm_teardown(struct cxprm_dev *cx)
 			 err);
 	}
 	freed = cxprm_core_release_stranded(cx->core);
-	dev_info(dev, "%s: freed %llu stranded pages\n",
+	dev_info(dev, "%s: freed %llu stranded pages and %u cmdq buffers\n",
 		 err ? "bus mastering off" : "function reset",
-		 (unsigned long long)freed);
+		 (unsigned long long)freed, rep.cmdq_stranded);
 }
 
 /* ---- PCI ---- */

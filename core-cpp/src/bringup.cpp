@@ -52,6 +52,7 @@ const char *step_name(Step s)
 	case Step::RECLAIM_PAGES: return "RECLAIM_PAGES";
 	case Step::DISABLE_HCA: return "DISABLE_HCA";
 	case Step::FREE_STRANDED_PAGES: return "FREE_STRANDED_PAGES";
+	case Step::FREE_STRANDED_CMDQ: return "FREE_STRANDED_CMDQ";
 	case Step::CMDQ_FINI: return "CMDQ_FINI";
 	}
 	return "UNKNOWN";

@@ -411,6 +411,9 @@ void text_pages(cxprm_core *c, Text &t)
 		t.str("reclaimed    ").dec(r.pages_reclaimed).chr('\n');
 		t.str("freed        ").dec(r.pages_freed).str(" (never returned)\n");
 		t.str("stranded     ").dec(r.pages_stranded).chr('\n');
+		if (r.cmdq_stranded)
+			t.str("cmdq kept    ").dec(r.cmdq_stranded)
+				.str(" DMA buffers of a timed-out command\n");
 	}
 }
 
@@ -579,6 +582,7 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 		}
 	}
 	r.pages_stranded = c->dev.stranded_pages();
+	r.cmdq_stranded = c->dev.stranded_cmdq_buffers();
 	r.steps = tr.n - from;
 	if (was_up || !c->torn_down) {
 		c->last_teardown = r;
@@ -596,6 +600,7 @@ cxprm_u64 cxprm_core_release_stranded(cxprm_core *c)
 	u64 n = c->dev.release_stranded_pages();
 	c->last_teardown.pages_freed += n;
 	c->last_teardown.pages_stranded = c->dev.stranded_pages();
+	c->last_teardown.cmdq_stranded = c->dev.stranded_cmdq_buffers();
 	return n;
 }
 
@@ -669,6 +674,11 @@ int cxprm_core_health_poll(cxprm_core *c)
 	if (!c || !queue_up(c) || c->dev.state() != DeviceState::UP)
 		return OK;
 	return c->dev.cmdq().health_poll();
+}
+
+int cxprm_core_failed(cxprm_core *c)
+{
+	return c ? c->dev.cmdq().failed() : OK;
 }
 
 int cxprm_core_query_caps(cxprm_core *c, cxprm_u16 cap_type, int max, cxprm_u8 *image,

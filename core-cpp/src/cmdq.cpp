@@ -40,7 +40,7 @@ bool Cmdq::device_gone() const
 
 int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 {
-	if (!host || !host->ops || page_.cpu)
+	if (!host || !host->ops || page_.cpu || stranded_bufs_)
 		return E_INVAL;
 	host_ = host;
 	cfg_ = cfg;
@@ -109,7 +109,7 @@ free_page:
 	return err;
 }
 
-void Cmdq::fini()
+void Cmdq::fini(bool strand_stuck)
 {
 	if (!page_.cpu)
 		return;
@@ -131,19 +131,53 @@ void Cmdq::fini()
 			break;
 		host_->ops->sleep_us(host_->ctx, 100);
 	}
+	bool strand = false;
+	if (strand_stuck && !device_gone())
+		for (u32 i = 0; i < nent_; i++)
+			strand = strand || slots_[i].stuck;
 	for (u32 i = 0; i < nent_; i++) {
-		slots_[i].in.release(host_);
-		slots_[i].out.release(host_);
-		if (slots_[i].waiter)
-			host_->ops->waiter_destroy(host_->ctx, slots_[i].waiter);
-		slots_[i] = Slot{};
+		Slot &s = slots_[i];
+		if (s.waiter)
+			host_->ops->waiter_destroy(host_->ctx, s.waiter);
+		s.waiter = nullptr;
+		if (strand && s.stuck) {
+			stranded_bufs_ += (s.in.capacity() ? 1 : 0) + (s.out.capacity() ? 1 : 0);
+			continue; /* its chains stay until release_stranded() */
+		}
+		s.in.release(host_);
+		s.out.release(host_);
+		s = Slot{};
 	}
 	host_->ops->lock_destroy(host_->ctx, lock_);
 	lock_ = nullptr;
-	host_->ops->dma_free(host_->ctx, &page_);
+	if (strand) {
+		stranded_page_ = page_;
+		stranded_bufs_++;
+		log(1, "cmdq: the queue page and the chains of quarantined slots stay "
+		       "allocated until the function is reset");
+	} else {
+		host_->ops->dma_free(host_->ctx, &page_);
+	}
 	page_ = none;
 	nent_ = 0;
 	busy_mask_ = 0;
+}
+
+u32 Cmdq::release_stranded()
+{
+	u32 n = stranded_bufs_;
+
+	if (!n)
+		return 0;
+	for (Slot &s : slots_) {
+		s.in.release(host_);
+		s.out.release(host_);
+		s = Slot{};
+	}
+	host_->ops->dma_free(host_->ctx, &stranded_page_);
+	stranded_page_ = {};
+	stranded_bufs_ = 0;
+	return n;
 }
 
 /* Readers lock only while the queue is up; after fini() nothing writes. */

@@ -141,11 +141,13 @@ void Device::unwind()
 	}
 	finish_pages(released);
 	if (cmdq_up_) {
-		cmdq_.fini();
-		step(Step::CMDQ_FINI, OK);
+		/* A quarantined command may still complete: its DMA stays. */
+		cmdq_.fini(true);
+		step(Step::CMDQ_FINI, OK, nullptr, (s64)cmdq_.stranded_buffers());
 		cmdq_up_ = false;
 	}
-	state_ = pages_.initialized() ? DeviceState::STRANDED : DeviceState::OFF;
+	state_ = pages_.initialized() || cmdq_.stranded_buffers() ? DeviceState::STRANDED
+								  : DeviceState::OFF;
 }
 
 void Device::teardown()
@@ -158,12 +160,17 @@ void Device::teardown()
 u64 Device::release_stranded_pages()
 {
 	/* Only after teardown: while UP, firmware owns these pages. */
-	if (state_ != DeviceState::STRANDED || !pages_.initialized())
+	if (state_ != DeviceState::STRANDED)
 		return 0;
-	u64 n = pages_.free_all_live();
-	pages_.destroy();
+	u64 n = 0;
+	if (pages_.initialized()) {
+		n = pages_.free_all_live();
+		pages_.destroy();
+	}
 	if (n)
 		trace_.add(Step::FREE_STRANDED_PAGES, OK, nullptr, (s64)n);
+	if (u32 bufs = cmdq_.release_stranded())
+		trace_.add(Step::FREE_STRANDED_CMDQ, OK, nullptr, (s64)bufs);
 	if (!cmdq_up_)
 		state_ = DeviceState::OFF;
 	return n;

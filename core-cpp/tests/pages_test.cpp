@@ -247,6 +247,12 @@ TEST(Pages, LostGiveAnswerKeepsPagesTracked)
 	EXPECT_EQ(pt.live(), live + 7);
 	EXPECT_EQ(rig.h.emu.pages_held(), live + 7);
 	rig.expect_in_sync();
+	// The lost answer's slot is quarantined: its DMA outlives teardown
+	// until the host has reset the function.
+	rig.dev.teardown();
+	EXPECT_EQ(rig.dev.state(), DeviceState::STRANDED);
+	EXPECT_EQ(rig.dev.stranded_cmdq_buffers(), 2u); // queue page, input chain (16-byte output: inline)
+	EXPECT_EQ(rig.dev.release_stranded_pages(), 0u);
 	rig.down_and_check();
 }
 

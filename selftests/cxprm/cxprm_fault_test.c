@@ -10,7 +10,9 @@
  *   no completion         -ETIMEDOUT after cmd_timeout_ms, device still UP
  * and, only with CXPRM_TEST_CRASH=1 (sticky: the emulator stays crashed),
  * a firmware crash: INFO says ERROR and the health syndrome, commands fail
- * with -EHOSTDOWN instead of hanging, and unbinding still completes.
+ * with -EHOSTDOWN instead of hanging, the device is marked failed and a
+ * reader blocked in read() is woken with -EHOSTDOWN (with the health poller
+ * off too: the failing command marks it), and unbinding still completes.
  *
  * Only with CXPRM_TEST_STALL=1 (the driver gives the device up for good:
  * run last but the crash): hung firmware that still answers but whose
@@ -281,11 +283,30 @@ TEST_F_TIMEOUT(crash, firmware_crash, 90)
 	struct cxprm_raw_cmd r;
 	struct cxprm_info i;
 	uint64_t t0, dt;
-	int fd2;
+	int fd2, n, status = 0;
+	pid_t reader;
 
 	NEED_RUN();
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
 	ASSERT_EQ(CXPRM_STATE_UP, i.state);
+	/*
+	 * A reader blocked for events: once a command finds the firmware
+	 * dead it is woken with -EHOSTDOWN, even with the health poller off
+	 * (step crash loads health_poll_ms=0).
+	 */
+	reader = fork();
+	ASSERT_LE(0, reader);
+	if (reader == 0) {
+		struct cxprm_event ev;
+		int rfd = cxprm_open();
+
+		if (rfd < 0)
+			_exit(100);
+		if (read(rfd, &ev, sizeof(ev)) < 0)
+			_exit(errno);
+		_exit(101);
+	}
+	usleep(200000);
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_CRASH, 1, 0));
 	/* The emulator applies the crash on its next poll. */
 	for (int n = 0; n < 200 && emuctl_query(&self->emu, CXPRM_EMUD_Q_CRASHED, 0, 0, 0) != 1; n++)
@@ -303,6 +324,21 @@ TEST_F_TIMEOUT(crash, firmware_crash, 90)
 	dt = now_ns() - t0;
 	EXPECT_EQ(EHOSTDOWN, errno) TH_LOG("%s", strerror(errno));
 	EXPECT_GT(5000000000ull, dt) TH_LOG("took %llu ms", (unsigned long long)dt / 1000000);
+	/* The device is failed now: INFO says so, the reader is woken. */
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	EXPECT_EQ(CXPRM_INFO_FAILED, i.flags & CXPRM_INFO_FAILED);
+	for (n = 0; n < 500 && waitpid(reader, &status, WNOHANG) == 0; n++)
+		usleep(10000);
+	EXPECT_LT(n, 500) TH_LOG("a reader blocked in read() was not woken by the failure");
+	if (n == 500) {
+		kill(reader, SIGKILL);
+		waitpid(reader, &status, 0);
+	} else {
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(EHOSTDOWN, WEXITSTATUS(status))
+			TH_LOG("read() ended with %d", WEXITSTATUS(status));
+		TH_LOG("blocked reader woken after %d ms", n * 10);
+	}
 	memset(&f, 0, sizeof(f));
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_ESW_FUNCTIONS, &f));

@@ -104,6 +104,8 @@ struct cxprm_core_teardown_report {
 	cxprm_u64 pages_reclaimed; /* firmware returned them (MANAGE_PAGES TAKE) */
 	cxprm_u64 pages_freed;     /* freed after DISABLE_HCA / device gone, never returned */
 	cxprm_u64 pages_stranded;  /* still lent: see cxprm_core_release_stranded() */
+	cxprm_u32 cmdq_stranded;   /* queue DMA buffers kept for a command firmware
+				    * still owns (timed out): same release */
 	cxprm_s32 err;             /* first teardown step that failed, or 0 */
 	cxprm_u32 steps;           /* trace records the teardown added */
 	const char *failed_step;   /* its name ("TEARDOWN_GRACEFUL"...), or "" */
@@ -278,8 +280,10 @@ int cxprm_core_bringup(struct cxprm_core *core, const struct cxprm_core_config *
 /* TEARDOWN_HCA, page reclaim, DISABLE_HCA, queue freed; rep may be NULL. */
 void cxprm_core_teardown(struct cxprm_core *core, struct cxprm_core_teardown_report *rep);
 /*
- * After a teardown that left pages lent to a function the host has since
- * reset (FLR) or that is gone: frees them; returns how many.
+ * After a teardown that left pages lent (pages_stranded) or command queue
+ * memory kept (cmdq_stranded) for a function the host has since reset (FLR),
+ * or whose bus mastering it turned off, or that is gone: frees them; returns
+ * how many pages.
  */
 cxprm_u64 cxprm_core_release_stranded(struct cxprm_core *core);
 
@@ -298,6 +302,12 @@ int cxprm_core_state(struct cxprm_core *core);
  * when the queue is down), else that errno.
  */
 int cxprm_core_health_poll(struct cxprm_core *core);
+/*
+ * 0, or the errno commands fail with because the device was marked failed
+ * (by the health poller, or by a command that found the firmware dead or
+ * the device gone).  No lock, no sleep, no device access.
+ */
+int cxprm_core_failed(struct cxprm_core *core);
 
 /* --- typed commands (0, -EREMOTEIO with res->status, or -errno) --- */
 

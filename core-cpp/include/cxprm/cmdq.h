@@ -86,8 +86,22 @@ public:
 	int init(const cxprm_host *host, const CmdqConfig &cfg);
 	/* Commands in flight right now. */
 	u32 in_flight() const;
-	/* Waits for in-flight commands (bounded), fails new ones, frees all. */
-	void fini();
+	/*
+	 * Waits for in-flight commands (bounded), fails new ones, frees all.
+	 * With 'strand_stuck', a quarantined slot (a command that timed out
+	 * or was abandoned when the firmware died: the device may still
+	 * complete it) keeps its mailbox chains and the queue page allocated
+	 * ("stranded"), unless the device is gone: DMA memory the device may
+	 * still write is never freed while it can.  The host frees them with
+	 * release_stranded() once it has reset the function or turned off its
+	 * bus mastering.  Without it (test rigs whose device has stopped)
+	 * everything is freed.
+	 */
+	void fini(bool strand_stuck = false);
+	/* DMA buffers fini() kept (queue page and chains), 0 when none. */
+	u32 stranded_buffers() const { return stranded_bufs_; }
+	/* Frees what fini() kept; returns how many buffers. */
+	u32 release_stranded();
 
 	/*
 	 * Runs one command: 'in' (inlen >= 8 bytes) to 'out' (outlen >= 16).
@@ -181,6 +195,8 @@ private:
 	u32 busy_mask_ = 0;  /* slots in use (incl. stuck ones) */
 	u32 done_mask_ = 0;  /* slots signalled by complete_vector */
 	u8 next_token_ = 0;
+	cxprm_dma_buf stranded_page_{}; /* the queue page, kept by fini() */
+	u32 stranded_bufs_ = 0;
 	bool shutting_down_ = false;
 	int failed_ = OK;             /* atomic: see mark_failed() */
 	u32 last_counter_ = 0;        /* health_poll() state (one caller) */

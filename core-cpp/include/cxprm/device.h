@@ -33,9 +33,12 @@
  * DISABLE_HCA fails -- dead firmware, timeout -- the core cannot get pages
  * back and firmware may still write to them, so they stay allocated
  * ("stranded", state STRANDED) unless the device is known gone (fw_rev reads
- * all ones).  The host frees them with release_stranded_pages() once it has
- * reset (FLR) or removed the function, or turned its bus mastering off.
- * stranded_pages() counts them.
+ * all ones).  The same holds for the command queue page and the mailbox
+ * chains of a quarantined slot (a command that timed out or was abandoned
+ * when firmware died: the device still owns it), see Cmdq::fini.  The host
+ * frees them with release_stranded_pages() once it has reset (FLR) or
+ * removed the function, or turned its bus mastering off.  stranded_pages()
+ * and stranded_cmdq_buffers() count them.
  *
  * Not thread-safe against itself: bringup/teardown from one context; other
  * threads may issue commands through cmdq() between them.  A Device is a
@@ -115,7 +118,8 @@ enum class Step : u8 {
 	RECLAIM_PAGES,
 	DISABLE_HCA,
 	FREE_STRANDED_PAGES,
-	CMDQ_FINI,
+	CMDQ_FINI,           /* value: DMA buffers kept (Cmdq::fini) */
+	FREE_STRANDED_CMDQ,  /* value: the queue page and chains freed */
 };
 
 const char *step_name(Step s);
@@ -147,7 +151,8 @@ struct BringupTrace {
 enum class DeviceState : u8 {
 	OFF,          /* nothing set up (before bringup, after teardown) */
 	UP,           /* INIT_HCA done */
-	STRANDED,     /* torn down, but pages firmware never returned remain */
+	STRANDED,     /* torn down, but pages firmware never returned, or the
+		       * command queue memory of a command it still owns, remain */
 };
 
 struct FwVersion {
@@ -179,9 +184,11 @@ public:
 
 	/* Pages still lent to firmware after teardown (see the policy above). */
 	u64 stranded_pages() const { return pages_.live(); }
+	/* Command queue DMA buffers kept after teardown (see the policy above). */
+	u32 stranded_cmdq_buffers() const { return cmdq_.stranded_buffers(); }
 	/*
-	 * The host reset or removed the function: frees the stranded pages and
-	 * the tracker; state becomes OFF.  Returns how many pages were freed
+	 * The host reset or removed the function: frees the stranded pages,
+	 * the tracker and stranded command queue memory; state becomes OFF.  Returns how many pages were freed
 	 * (0, doing nothing, unless the state is STRANDED).
 	 */
 	u64 release_stranded_pages();
