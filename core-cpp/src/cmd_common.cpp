@@ -36,8 +36,13 @@ void HostMem::release()
 
 int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res, u32 flags)
 {
+	return exec(q, MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags);
+}
+
+int exec(Cmdq &q, const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags)
+{
 	CmdResult r{};
-	int err = q.exec(in, inlen, out, outlen, &r, flags);
+	int err = q.exec(in, out, outlen, &r, flags);
 	if (res)
 		*res = r;
 	return err;

@@ -67,18 +67,25 @@ int manage_pages_give(Cmdq &q, const FunctionRef &fn, const u64 *pas, u32 n, Cmd
 	for (u32 i = 0; i < n; i++)
 		if (pas[i] & PAGE_MASK)
 			return E_INVAL;
-	u32 inlen = manage_pages_in_pas::bytes_for(n);
-	HostMem in;
-	int err = in.alloc(q.host(), inlen);
-	if (err)
-		return err;
-	auto r = begin_in<manage_pages_in>(in.data(), op::MANAGE_PAGES, manage_pages_op::GIVE);
+	/*
+	 * The fixed part is the 16 inline bytes; the pas list is written
+	 * once, by fill_pas, straight into the input mailboxes (no flat
+	 * message of n * 8 bytes to build and then copy).
+	 */
+	u8 head[manage_pages_in::size_bytes];
+	auto r = begin_in<manage_pages_in>(head, op::MANAGE_PAGES, manage_pages_op::GIVE);
 	set_function(r, fn);
 	set<manage_pages_in::input_num_entries>(r, n);
-	for (u32 i = 0; i < n; i++)
-		set_pas<manage_pages_in_pas>(r, i, pas[i]);
+	MsgSource in;
+	in.head = head;
+	in.head_len = sizeof(head);
+	in.len = manage_pages_in_pas::bytes_for(n);
+	in.fill = [](const void *ctx, u32 off, u8 *dst, u32 len) {
+		fill_pas<manage_pages_in_pas>((const u64 *)ctx, off, dst, len);
+	};
+	in.ctx = pas;
 	u8 out[out_size<manage_pages_out>()];
-	return exec(q, in.data(), inlen, out, sizeof(out), res, EXEC_PAGE_SLOT);
+	return exec(q, in, out, sizeof(out), res, EXEC_PAGE_SLOT);
 }
 
 int manage_pages_cant_give(Cmdq &q, const FunctionRef &fn, CmdResult *res)

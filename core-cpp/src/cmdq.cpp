@@ -269,15 +269,17 @@ void Cmdq::free_slot(u32 slot)
 	host_->ops->unlock(host_->ctx, lock_);
 }
 
-int Cmdq::post(u32 slot, u8 token, const u8 *in, u32 inlen, u32 outlen)
+int Cmdq::post(u32 slot, u8 token, const MsgSource &msg, u32 outlen)
 {
+	const u8 *in = msg.head;
+	const u32 inlen = msg.len;
 	Slot &s = slots_[slot];
 	int err = s.in.reserve(host_, prm::mailbox_blocks(inlen));
 	if (!err)
 		err = s.out.reserve(host_, prm::mailbox_blocks(outlen));
 	if (err)
 		return err;
-	s.in.format(in, inlen, token, cfg_.verify_signatures);
+	s.in.format(msg, token, cfg_.verify_signatures);
 	s.out.format(nullptr, outlen, token, cfg_.verify_signatures);
 
 	u8 *e = entry(slot);
@@ -407,10 +409,18 @@ void Cmdq::capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count)
 	}
 }
 
-int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *res_, u32 flags,
+int Cmdq::exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res, u32 flags,
 	       CmdCapture *cap)
 {
-	const u8 *in = (const u8 *)in_;
+	return exec(MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags, cap);
+}
+
+int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u32 flags,
+	       CmdCapture *cap)
+{
+	/* The head holds the inline bytes, so cmd_in and the record come from it. */
+	const u8 *in = msg.head;
+	const u32 inlen = msg.len;
 	u8 *out = (u8 *)out_;
 	CmdResult local{};
 	CmdResult *res = res_ ? res_ : &local;
@@ -423,7 +433,7 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 		__atomic_add_fetch(&refused_, 1, __ATOMIC_RELAXED);
 		return f;
 	}
-	if (!in || !out || inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
+	if (!msg.valid() || !out || inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
 	    inlen > cfg_.max_msg_bytes || outlen > cfg_.max_msg_bytes)
 		return E_INVAL;
 
@@ -444,7 +454,7 @@ int Cmdq::exec(const void *in_, u32 inlen, void *out_, u32 outlen, CmdResult *re
 	res->slot = (u8)slot;
 	res->token = token;
 	mem_zero(out, outlen);
-	err = post(slot, token, in, inlen, outlen);
+	err = post(slot, token, msg, outlen);
 	if (!err && cap) {
 		mem_copy(cap->entry_posted, entry(slot), ENTRY_BYTES);
 		cap->in_blocks = cap->out_blocks = 0;

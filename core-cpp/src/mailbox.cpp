@@ -55,8 +55,29 @@ void MailboxChain::release(const cxprm_host *host)
 	nblocks_ = 0;
 }
 
+void MsgSource::copy(u32 off, u8 *dst, u32 n) const
+{
+	u32 h = off < head_len ? min_of(n, head_len - off) : 0;
+	if (h)
+		mem_copy(dst, head + off, h);
+	if (n > h)
+		fill(ctx, off + h, dst + h, n - h);
+}
+
 void MailboxChain::format(const u8 *msg, u32 len, u8 token, bool sign)
 {
+	if (msg) {
+		format(MsgSource::flat(msg, len), token, sign);
+		return;
+	}
+	MsgSource none{};
+	none.len = len;
+	format(none, token, sign);
+}
+
+void MailboxChain::format(const MsgSource &src, u8 token, bool sign)
+{
+	const u32 len = src.len;
 	nblocks_ = prm::mailbox_blocks(len);
 	for (u32 i = 0; i < nblocks_; i++) {
 		prm::Ref<cmd_if_box> b(block(i));
@@ -66,9 +87,9 @@ void MailboxChain::format(const u8 *msg, u32 len, u8 token, bool sign)
 		 * the rest of the last block's data and the control part are
 		 * zeroed (each byte written once; Documentation/performance.rst).
 		 */
-		u32 n = msg ? min_of(prm::MAILBOX_DATA, len - off) : 0;
+		u32 n = src.head ? min_of(prm::MAILBOX_DATA, len - off) : 0;
 		if (n)
-			mem_copy(prm::bytes<cmd_if_box::mailbox_data>(b), msg + off, n);
+			src.copy(off, prm::bytes<cmd_if_box::mailbox_data>(b), n);
 		mem_zero(b.p + n, cmd_if_box::size_bytes - n);
 		u64 next = i + 1 < nblocks_ ? block_bus(i + 1) : 0;
 		prm::set<cmd_if_box::next_pointer_63_32>(b, next >> 32);

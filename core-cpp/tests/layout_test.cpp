@@ -3,8 +3,11 @@
 // left alone, register helpers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
+#include "cxprm/prm/pages.h"
 #include "cxprm/prm/transport.h"
 #include "../ktests/test_layout.h"
 
@@ -71,4 +74,29 @@ TEST(Layout, RegisterHelpers)
 	EXPECT_EQ(mailbox_blocks(17), 1u);
 	EXPECT_EQ(mailbox_blocks(528), 1u);
 	EXPECT_EQ(mailbox_blocks(529), 2u);
+}
+
+// fill_pas writes any byte range of a pas message exactly as set_pas lays
+// out the whole of it: whole entries, and ranges that start or end inside
+// one (low 12 bits of each address dropped, as cmd_pas reserves them).
+TEST(Flex, FillPasMatchesSetPas)
+{
+	using T = prm::manage_pages_in_pas;
+	constexpr uint32_t N = 70;
+	uint64_t addrs[N];
+	for (uint32_t i = 0; i < N; i++)
+		addrs[i] = 0x1234567000ull * (i + 1) + 0xabc;
+	std::vector<uint8_t> flat(T::bytes_for(N), 0);
+	prm::Ref<prm::manage_pages_in> r(flat.data());
+	for (uint32_t i = 0; i < N; i++)
+		prm::set_pas<T>(r, i, addrs[i] & ~0xfffull);
+	const uint32_t base = prm::manage_pages_in::size_bytes;
+	for (uint32_t off : {base, base + 1, base + 7, base + 8, base + 13, base + 512})
+		for (uint32_t n : {1u, 7u, 8u, 9u, 64u, 301u}) {
+			if (off + n > flat.size())
+				continue;
+			std::vector<uint8_t> got(n, 0xee);
+			prm::fill_pas<T>(addrs, off, got.data(), n);
+			EXPECT_TRUE(std::equal(got.begin(), got.end(), flat.begin() + off)) << off << "+" << n;
+		}
 }

@@ -3,6 +3,7 @@
 // every way a device could tamper with an output chain.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include "cxprm/errors.h"
@@ -56,6 +57,48 @@ TEST_F(MailboxTest, BoundariesRoundTrip)
 	}
 }
 
+// A message given as a head plus a fill lays out the same blocks, byte for
+// byte, as the flat message: head ends inside the inline part's boundary,
+// inside a block and past one; fills start at odd offsets.
+TEST_F(MailboxTest, MsgSourceMatchesFlatMessage)
+{
+	struct Ctx {
+		const uint8_t *msg;
+		uint32_t calls;
+	};
+	auto fill = [](const void *c, u32 off, u8 *dst, u32 n) {
+		auto *x = (Ctx *)c;
+		x->calls++;
+		memcpy(dst, x->msg + off, n);
+	};
+	for (uint32_t len : {16u, 17u, 528u, 529u, 1041u, 4112u})
+		for (uint32_t head : {16u, 21u, 527u, 600u, 1041u}) {
+			if (head > len)
+				continue;
+			auto msg = pattern(len);
+			uint32_t n = prm::mailbox_blocks(len);
+			ASSERT_EQ(chain.reserve(uh.host(), n), OK);
+			chain.format(msg.data(), len, 0x33, true);
+			std::vector<uint8_t> flat(chain.block(0), chain.block(0) + n * MailboxChain::STRIDE);
+			Ctx ctx{msg.data(), 0};
+			MsgSource src{msg.data(), head, len, fill, &ctx};
+			ASSERT_TRUE(src.valid());
+			memset(chain.block(0), 0xee, n * MailboxChain::STRIDE);
+			chain.format(src, 0x33, true);
+			for (uint32_t i = 0; i < n; i++)
+				EXPECT_EQ(0, memcmp(chain.block(i), flat.data() + i * MailboxChain::STRIDE,
+						    cmd_if_box::size_bytes))
+					<< "len " << len << " head " << head << " block " << i;
+			EXPECT_EQ(ctx.calls > 0, head < len) << len << " " << head;
+		}
+	// A fill is needed for a tail, and the head covers the inline bytes.
+	uint8_t m[32] = {};
+	EXPECT_FALSE((MsgSource{m, 16, 32, nullptr, nullptr}.valid()));
+	EXPECT_FALSE((MsgSource{m, 8, 32, fill, nullptr}.valid()));
+	EXPECT_FALSE((MsgSource{nullptr, 16, 16, nullptr, nullptr}.valid()));
+	EXPECT_TRUE(MsgSource::flat(m, 12).valid());
+}
+
 TEST_F(MailboxTest, TamperingIsDetected)
 {
 	const uint32_t len = 16 + 3 * 512;
@@ -106,4 +149,18 @@ TEST_F(MailboxTest, AllocationFailureIsReported)
 	EXPECT_EQ(chain.capacity(), 2u);
 	EXPECT_EQ(chain.reserve(uh.host(), 1), OK); // kept
 	EXPECT_EQ(uh.dma_live(), 1u);
+}
+
+// The signatures' XOR (eight bytes at a time) is the byte-wise XOR for
+// every length and alignment.
+TEST(Signature, XorMatchesByteWise)
+{
+	auto buf = pattern(700);
+	for (uint32_t start = 0; start < 9; start++)
+		for (uint32_t n = 0; n <= 600; n += (n < 80 ? 1 : 37)) {
+			uint8_t want = 0;
+			for (uint32_t i = 0; i < n; i++)
+				want ^= buf[start + i];
+			EXPECT_EQ(xor8(buf.data() + start, n), want) << start << "+" << n;
+		}
 }

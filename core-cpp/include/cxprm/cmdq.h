@@ -113,6 +113,13 @@ public:
 	 */
 	int exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res = nullptr,
 		 u32 flags = 0, CmdCapture *cap = nullptr);
+	/*
+	 * The same with the input as a MsgSource: its tail is written by
+	 * in.fill straight into the slot's input mailboxes (E_INVAL unless
+	 * in.valid()).
+	 */
+	int exec(const MsgSource &in, void *out, u32 outlen, CmdResult *res = nullptr,
+		 u32 flags = 0, CmdCapture *cap = nullptr);
 
 	/* Event-driven completion: bit i set = slot i completed. */
 	void complete_vector(u32 mask);
@@ -175,7 +182,7 @@ private:
 	void reclaim_stuck_locked();
 	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }
 	u8 owner_byte(u32 slot) const;
-	int post(u32 slot, u8 token, const u8 *in, u32 inlen, u32 outlen);
+	int post(u32 slot, u8 token, const MsgSource &in, u32 outlen);
 	void ring(u32 slot);
 	int wait_done(u32 slot, u64 start_ns);
 	int collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult *res);

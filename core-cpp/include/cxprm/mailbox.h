@@ -18,8 +18,36 @@
 
 #include "host.h"
 #include "types.h"
+#include "prm/transport.h"
 
 namespace cxprm {
+
+/*
+ * An input message in two parts: bytes [0, head_len) from 'head', bytes
+ * [head_len, len) written by 'fill' straight into the mailbox blocks.  A
+ * command with a long array (MANAGE_PAGES' pas) then writes each entry
+ * once, into the DMA blocks, instead of into a flat message that is then
+ * copied (Documentation/performance.rst).  A flat message is head_len ==
+ * len and no fill.
+ */
+struct MsgSource {
+	const u8 *head = nullptr;
+	u32 head_len = 0;
+	u32 len = 0;
+	/* Writes message bytes [off, off + n) to dst; off >= head_len. */
+	void (*fill)(const void *ctx, u32 off, u8 *dst, u32 n) = nullptr;
+	const void *ctx = nullptr;
+
+	static MsgSource flat(const u8 *msg, u32 len) { return {msg, len, len, nullptr, nullptr}; }
+	/* head_len covers the inline part, and fill the rest. */
+	bool valid() const
+	{
+		return head && head_len <= len && (head_len == len || fill) &&
+		       (head_len >= prm::INLINE_BYTES || head_len == len);
+	}
+	/* Bytes [off, off + n) to dst, from the head and/or fill. */
+	void copy(u32 off, u8 *dst, u32 n) const;
+};
 
 class MailboxChain {
 public:
@@ -35,6 +63,8 @@ public:
 	 * block numbers, token; signs the blocks when 'sign' is set.
 	 */
 	void format(const u8 *msg, u32 len, u8 token, bool sign);
+	/* The same for a message given as a MsgSource (src.len bytes). */
+	void format(const MsgSource &src, u8 token, bool sign);
 
 	/*
 	 * Copies the message bytes beyond the inline 16 into msg[16..len),

@@ -49,13 +49,27 @@ inline void store_be64(void *p, u64 v)
 inline void mem_zero(void *p, usize n) { __builtin_memset(p, 0, n); }
 inline void mem_copy(void *d, const void *s, usize n) { __builtin_memcpy(d, s, n); }
 
-/* Byte-wise XOR used by the command-interface signatures. */
+/*
+ * XOR of n bytes, used by the command-interface signatures.  Eight bytes
+ * at a time, folded at the end: XOR does not care about byte order, so the
+ * result is the byte-wise XOR at an eighth of the loop iterations.
+ */
 inline u8 xor8(const void *p, usize n)
 {
 	const u8 *b = (const u8 *)p;
-	u8 x = 0;
+	u64 w = 0;
+	usize i = 0;
 
-	for (usize i = 0; i < n; i++)
+	for (; i + 8 <= n; i += 8) {
+		u64 v;
+		__builtin_memcpy(&v, b + i, 8);
+		w ^= v;
+	}
+	w ^= w >> 32;
+	w ^= w >> 16;
+	w ^= w >> 8;
+	u8 x = (u8)w;
+	for (; i < n; i++)
 		x ^= b[i];
 	return x;
 }

@@ -53,6 +53,7 @@ private:
  */
 int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res,
 	 u32 flags = 0);
+int exec(Cmdq &q, const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags = 0);
 
 /* Zeroes an input of layout In and writes its opcode and op_mod. */
 template <class In> inline prm::Ref<In> begin_in(void *buf, u16 opcode, u16 op_mod = 0)

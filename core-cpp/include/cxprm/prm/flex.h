@@ -57,6 +57,31 @@ template <class T> inline void set_pas(Ref<typename T::layout> r, u32 i, u64 add
 	store_be64(tail_entry<T>(r, i), addr & ~(u64)0xfff);
 }
 
+/*
+ * Bytes [off, off + n) of a message whose pas tail T holds addrs[] (off at
+ * or past the fixed part): the fill of a MsgSource that writes a pas list
+ * straight into mailbox blocks.  Whole entries are one big-endian store.
+ */
+template <class T> inline void fill_pas(const u64 *addrs, u32 off, u8 *dst, u32 n)
+{
+	static_assert(T::elem_bits == cmd_pas::size_bits, "not a pas tail");
+	u32 pos = off - T::layout::size_bytes;
+	while (n) {
+		u32 i = pos / T::elem_bytes, k = pos % T::elem_bytes;
+		u32 take = min_of(T::elem_bytes - k, n);
+		if (take == T::elem_bytes) {
+			store_be64(dst, addrs[i] & ~(u64)0xfff);
+		} else {
+			u8 e[T::elem_bytes];
+			store_be64(e, addrs[i] & ~(u64)0xfff);
+			mem_copy(dst, e + k, take);
+		}
+		dst += take;
+		pos += take;
+		n -= take;
+	}
+}
+
 template <class T> inline u64 get_pas(CRef<typename T::layout> r, u32 i)
 {
 	static_assert(T::elem_bits == cmd_pas::size_bits, "not a pas tail");
