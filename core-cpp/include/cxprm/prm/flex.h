@@ -65,20 +65,24 @@ template <class T> inline void set_pas(Ref<typename T::layout> r, u32 i, u64 add
 template <class T> inline void fill_pas(const u64 *addrs, u32 off, u8 *dst, u32 n)
 {
 	static_assert(T::elem_bits == cmd_pas::size_bits, "not a pas tail");
+	constexpr u32 E = T::elem_bytes;
+	constexpr u64 MASK = ~(u64)0xfff;
 	u32 pos = off - T::layout::size_bytes;
-	while (n) {
-		u32 i = pos / T::elem_bytes, k = pos % T::elem_bytes;
-		u32 take = min_of(T::elem_bytes - k, n);
-		if (take == T::elem_bytes) {
-			store_be64(dst, addrs[i] & ~(u64)0xfff);
-		} else {
-			u8 e[T::elem_bytes];
-			store_be64(e, addrs[i] & ~(u64)0xfff);
-			mem_copy(dst, e + k, take);
-		}
+	u32 i = pos / E, k = pos % E;
+	u8 e[E];
+
+	if (k) { /* the range starts inside entry i */
+		u32 take = min_of(E - k, n);
+		store_be64(e, addrs[i++] & MASK);
+		mem_copy(dst, e + k, take);
 		dst += take;
-		pos += take;
 		n -= take;
+	}
+	for (; n >= E; n -= E, dst += E)
+		store_be64(dst, addrs[i++] & MASK);
+	if (n) { /* and ends inside one */
+		store_be64(e, addrs[i] & MASK);
+		mem_copy(dst, e, n);
 	}
 }
 
