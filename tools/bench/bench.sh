@@ -209,7 +209,7 @@ plot=$repo/Documentation/performance-inflight.png
 gnuplot <<EOF
 set terminal pngcairo size 800,480 font ",11"
 set output "$plot"
-set title "cxprm: QUERY_PAGES throughput vs commands in flight (in-process emulator, 2 CPUs)"
+set title "cxprm: QUERY_PAGES throughput vs commands in flight (in-process emulator, 2 CPUs)" noenhanced
 set xlabel "commands in flight (threads)"
 set ylabel "commands per second"
 set logscale x 2
