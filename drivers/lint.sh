@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Static checks of the kernel module: a W=1 build with sparse on every C
-# file (C=2), checkpatch on drivers/, shellcheck on tools/qemu/.  Any
-# compiler, sparse, objtool or checkpatch warning fails.  checkpatch also
+# file (C=2), checkpatch on drivers/, shellcheck on the scripts.  Any
+# compiler, sparse, objtool, modpost or checkpatch warning fails.  checkpatch also
 # covers the KUnit module's C files (drivers/kunit/), which only a
 # CONFIG_KUNIT kernel builds (tools/kernel/run-kunit.sh).
 #
 #   drivers/lint.sh        (KDIR / KVER as for tools/qemu/smoke.sh)
 #
-# checkpatch.pl and its data files are taken from the kernel source tarball
-# (/usr/src/linux-source-*.tar.xz) into .cache/linux/ once.
+# checkpatch.pl and its data files are taken from Debian's linux-source-6.1
+# tarball (/usr/src/linux-source-6.1.tar.xz, the source of the debug test
+# kernel too) into .cache/linux/ once.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -30,25 +31,32 @@ if ! make -C "$KDIR" M="$repo" W=1 C=2 modules >"$log" 2>&1; then
 	echo "lint: build failed" >&2
 	exit 1
 fi
-if grep -E 'warning|error|: (sparse|objtool)' "$log" | grep -v 'Skipping BTF generation'; then
+# modpost writes "WARNING: modpost: ..." (upper case); the BTF line is
+# information.
+if grep -E 'warning|error|WARNING|ERROR|: (sparse|objtool)' "$log" | grep -v 'Skipping BTF generation'; then
 	echo "lint: the build is not warning-free" >&2
 	fail=1
 fi
 # Leave the ordinary (non-W=1) objects behind.
 make -s -C "$KDIR" M="$repo" modules 2>&1 | grep -v 'Skipping BTF generation' || true
 
+# checkpatch of linux-source-6.1, whatever other linux-source-* is installed;
+# .cache/linux/source names the tarball it came from (an extraction from
+# another one is replaced).
 cp=$repo/.cache/linux/scripts/checkpatch.pl
-if [ ! -f "$cp" ]; then
-	src=$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.*' | sort -V | tail -n 1)
-	[ -n "$src" ] || { echo "lint: no /usr/src/linux-source-*.tar.* for checkpatch" >&2; exit 1; }
+src=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1.tar.*' | sort | head -n 1)
+[ -n "$src" ] || { echo "lint: no /usr/src/linux-source-6.1.tar.* for checkpatch (apt-get install linux-source-6.1)" >&2; exit 1; }
+if [ ! -f "$cp" ] || [ "$(cat "$repo/.cache/linux/source" 2>/dev/null)" != "$src" ]; then
 	# (tar dies of SIGPIPE once head has its line: not an error)
 	top=$( (tar -tf "$src" || true) | head -n 1 | cut -d/ -f1)
+	rm -rf "$repo/.cache/linux"
 	mkdir -p "$repo/.cache/linux"
 	tar -xf "$src" -C "$repo/.cache/linux" --strip-components=1 \
 		"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
 		"$top/scripts/const_structs.checkpatch"
+	echo "$src" >"$repo/.cache/linux/source"
 fi
-echo "lint: checkpatch"
+echo "lint: checkpatch from $src"
 shopt -s nullglob
 files=(drivers/*.c drivers/*.h drivers/*.cpp drivers/kunit/*.c drivers/kunit/*.h)
 shopt -u nullglob

@@ -18,8 +18,11 @@
 #   --no-tool          do not build/ship the CLI (its tests SKIP)
 #   --debug-kernel     boot the cxprm debug test kernel (KASAN, kmemleak,
 #                      lockdep, DMA-API debug; tools/kernel/build-test-kernel.sh,
-#                      cached) with cxprm.ko built for it in .cache/debug-mod;
-#                      the guest runner adds its checker steps
+#                      cached) with cxprm.ko built for it in .cache/debug-mod
+#                      and a 4 MiB kernel log buffer; the guest runner must
+#                      run its checker steps (debug-start, debug-check):
+#                      the run fails if debug-check did not run and pass
+#                      (with TEST... given, only if debug-check is one)
 #   -q                 do not stream the console
 #   anything else      passed to tools/qemu/run-guest.sh (--keep, --verbose, ...)
 #   TEST...            steps of run_guest_tests.sh (default: all)
@@ -48,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--tool) tool=$2; shift ;;
 	--no-tool) with_tool=0 ;;
 	--debug-kernel) debug=1 ;;
-	-h | --help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac
@@ -77,7 +80,9 @@ if [ "$debug" = 1 ]; then
 			exit 1
 		fi
 	fi
-	rg_opts=(--kernel "$kernel" --mem 1024 "${rg_opts[@]+"${rg_opts[@]}"}")
+	# A 4 MiB log buffer (the default is 128 KiB): the checker step
+	# greps dmesg after the whole run.
+	rg_opts=(--kernel "$kernel" --mem 1024 --append "log_buf_len=4M" "${rg_opts[@]+"${rg_opts[@]}"}")
 	timeout_s=$((timeout_s * 3))
 elif [ "$build" = 1 ]; then
 	# shellcheck source=tools/kdir.sh
@@ -130,6 +135,8 @@ script=$(mktemp "${TMPDIR:-/tmp}/cxprm-selftests.XXXXXXXX")
 trap 'rm -f "$script"' EXIT
 {
 	printf 'CXPRM_MODPARAMS=%q\nexport CXPRM_MODPARAMS\n' "$modparams"
+	# The debug kernel's checkers are required, not just used if found.
+	[ "$debug" = 0 ] || printf 'CXPRM_REQUIRE_DEBUG=1\nexport CXPRM_REQUIRE_DEBUG\n'
 	printf 'exec sh /cxprm/selftests/run_guest_tests.sh'
 	printf ' %q' "${tests[@]+"${tests[@]}"}"
 	printf '\n'
@@ -148,6 +155,14 @@ t2=$(date +%s.%N)
 if [ -s "$console" ]; then
 	say "results (full console: $console):"
 	tr -d '\r' <"$console" | grep -aE '^(ok|not ok) [0-9]+ selftests: |^# cxprm selftests: ' >&2 || true
+fi
+# On the debug kernel the checkers must have run and passed: a guest
+# runner that left its debug-check step out must not pass silently.
+if [ "$debug" = 1 ] && { [ ${#tests[@]} = 0 ] || printf '%s\n' "${tests[@]}" | grep -qx debug-check; }; then
+	if ! tr -d '\r' <"$console" 2>/dev/null | grep -aqE '^ok [0-9]+ selftests: cxprm: debug-check # [0-9.]+s$'; then
+		say "--debug-kernel: the debug-check step did not run or did not pass"
+		[ "$rc" != 0 ] || rc=1
+	fi
 fi
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v rc="$rc" 'BEGIN {
 	printf "selftests/cxprm: build %.1fs, guest run %.1fs: %s (status %d)\n", b - a, c - b,

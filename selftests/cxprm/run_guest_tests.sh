@@ -18,7 +18,8 @@
 #
 # Environment: CXPRM_BDF (set by run-guest.sh), CXPRM_KO (default
 # /cxprm/cxprm.ko), CXPRM_MODPARAMS (default "allow_raw_write=1
-# cmd_timeout_ms=3000"),
+# cmd_timeout_ms=3000"), CXPRM_REQUIRE_DEBUG (1: the checker steps always
+# run and fail without kmemleak, DMA-API debug and lockdep),
 # CXPRM_TEST_TIMEOUT (seconds per program, default 120), CXPRM_TOOL (the
 # cxprm CLI, default: cxprm next to this script or in PATH).
 # Needs the emulator's control page: the guest kernel runs with
@@ -48,8 +49,11 @@ cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test unload stall gone crash"
 # On a kernel with the checkers (the debug test kernel: kmemleak, DMA-API
 # debug, lockdep), the whole run is framed by debug-start (forget what boot
-# left) and debug-check (nothing leaked or reported since).
-if [ -e /sys/kernel/debug/kmemleak ] || [ -d /sys/kernel/debug/dma-api ]; then
+# left) and debug-check (nothing leaked or reported since).  With
+# CXPRM_REQUIRE_DEBUG=1 (run.sh --debug-kernel) they are always there, and
+# debug-check fails if a checker is missing from the kernel.
+if [ "$CXPRM_REQUIRE_DEBUG" = 1 ] || [ -e /sys/kernel/debug/kmemleak ] ||
+	[ -d /sys/kernel/debug/dma-api ]; then
 	ALL="debug-start $ALL debug-check"
 fi
 STEPS=${*:-$ALL}
@@ -280,6 +284,13 @@ step_debug_start() {
 	return 0
 }
 
+# A checker the kernel lacks: fine, unless CXPRM_REQUIRE_DEBUG=1.
+need_checker() {
+	[ "$CXPRM_REQUIRE_DEBUG" = 1 ] || return 0
+	echo "FAIL: no $1 in this kernel (CXPRM_REQUIRE_DEBUG=1)"
+	return 1
+}
+
 # debug-check: after every other step (cxprm.ko loaded, crashed, unloaded):
 # no kmemleak suspect, no DMA-API error, lockdep still on (it turns itself
 # off after its first report), and no checker report in dmesg.
@@ -300,20 +311,29 @@ step_debug_check() {
 		fi
 	else
 		echo "kmemleak: not in this kernel"
+		need_checker kmemleak || rc=1
 	fi
 	if [ -r /sys/kernel/debug/dma-api/error_count ]; then
 		errs=$(cat /sys/kernel/debug/dma-api/error_count)
 		echo "dma-api: error_count $errs"
 		[ "$errs" = 0 ] || rc=1
+	else
+		echo "dma-api: not in this kernel"
+		need_checker "DMA-API debug" || rc=1
 	fi
 	if [ -r /proc/lockdep_stats ]; then
 		dl=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats)
 		echo "lockdep: debug_locks $dl ($(sed -n 's/^ *lock-classes: *//p' /proc/lockdep_stats) lock classes)"
 		[ "$dl" = 1 ] || rc=1
+	else
+		echo "lockdep: not in this kernel"
+		need_checker lockdep || rc=1
 	fi
-	if dmesg | grep -Eq 'KASAN:|possible (circular|recursive) locking|inconsistent lock state|suspected memory leak|BUG: sleeping function'; then
+	re='KASAN:|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage'
+	re="$re|possible irq lock inversion|lock order detected|suspected memory leak|BUG: sleeping function"
+	if dmesg | grep -Eq "$re"; then
 		echo "FAIL: checker reports in dmesg:"
-		dmesg | grep -E -A 12 'KASAN:|possible (circular|recursive) locking|inconsistent lock state|suspected memory leak|BUG: sleeping function' | head -n 80
+		dmesg | grep -E -A 12 "$re" | head -n 80
 		rc=1
 	fi
 	[ $rc = 0 ] && echo "checkers: nothing reported"

@@ -18,7 +18,10 @@ debug_locks() {
 	awk '/debug_locks:/ { print $2; exit }' /proc/lockdep_stats 2>/dev/null || echo "?"
 }
 
-# Reports from boot and bring-up are not ours: forget them.
+# The KTAP dump below is only the log since the load.  A report during
+# bring-up is not lost with what dmesg -c erases: run-guest.sh checks the
+# whole console log (warnings and worse reach it) and the taint flags.
+# kmemleak's reports from boot are not ours: forget them.
 if [ -w "$KM" ]; then
 	echo scan >"$KM"
 	echo clear >"$KM"

@@ -11,9 +11,11 @@
 #                             [--keep] [-v]
 #
 # Fails when a test failed or crashed, when no test ran, when a suite is
-# missing from the results, on any kernel splat (run-guest.sh), kmemleak
-# report, DMA-API debug error, lockdep switching itself off, or a buffer
-# the shim had to free for the core.
+# missing from the results, on any compiler or modpost warning in the W=1
+# module build, on any kernel report or bad taint (run-guest.sh: the whole
+# console log, bring-up included), kmemleak report, DMA-API debug error,
+# lockdep switching itself off, or a buffer the shim had to free for the
+# core.
 #
 # --mutate KIND       builds from a temporary copy of the sources with the
 #                     core deliberately broken; the stage must then FAIL:
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--keep) rg_opts+=(--keep) ;;
 	-v) rg_opts=() ;;
-	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run-kunit: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -101,9 +103,21 @@ if [ -n "$mutate" ]; then
 	fi
 	say "mutant ($mfile): $(diff "$repo/core-cpp/src/$mfile" "$f" | grep '^>' | sed 's/^> *//')"
 fi
-say "building cxprm.ko and cxprm_kunit.ko for $(basename "$(dirname "$KDIR")") into $out"
+# W=1: the only build of drivers/kunit/*.c, drivers/cxprm_kunit_hooks.c and
+# core-cpp/ktests/*.cpp (drivers/lint.sh builds against Debian's headers,
+# without CONFIG_KUNIT); any warning fails the stage.  (W=1 adds to the C
+# flags; the C++ files get the Kbuild C++ rule's -Wall -Wextra either way.)  The build is
+# incremental, and an object that warned is not compiled again while its
+# source stays the same: after a build that warned, the next one starts
+# from scratch, so the warning is not lost.
 log=$cache/build.log
-if ! "$src/tools/kernel/build-module.sh" --kdir "$KDIR" --out "$out" -j"$(nproc)" >"$log" 2>&1; then
+warned=$out.build-warned
+if [ -e "$warned" ]; then
+	say "the last build had warnings: rebuilding $out from scratch"
+	rm -rf "$out" "$warned"
+fi
+say "building cxprm.ko and cxprm_kunit.ko (W=1) for $(basename "$(dirname "$KDIR")") into $out"
+if ! "$src/tools/kernel/build-module.sh" --kdir "$KDIR" --out "$out" -j"$(nproc)" W=1 >"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	say "module build failed (log: $log)"
 	exit 1
@@ -111,6 +125,15 @@ fi
 for m in cxprm.ko cxprm_kunit.ko; do
 	[ -f "$out/$m" ] || { say "no $out/$m (is CONFIG_KUNIT set in $KDIR?)"; exit 1; }
 done
+# Compiler (C, C++, objtool) warnings and modpost's "WARNING: modpost:".
+# Not restricted to our files: the W=1 build of these sources against this
+# kernel's headers has none from the headers either.
+build_warnings=$(grep -E '(warning|WARNING):' "$log" || true)
+if [ -n "$build_warnings" ]; then
+	printf '%s\n' "$build_warnings" >&2
+	say "the module build is not warning-free (log: $log)"
+	: >"$warned"
+fi
 
 # --- emulator ----------------------------------------------------------------
 say "building cxprm-emud (static)"
@@ -129,7 +152,7 @@ rc=0
 "$repo/tools/qemu/run-guest.sh" --kernel "$bzimage" --no-pvh --ko "$out/cxprm.ko" \
 	--file "$out/cxprm_kunit.ko:/cxprm/cxprm_kunit.ko" \
 	--emud --emud-bin "$emud" --mem 1024 --timeout "$timeout_s" \
-	--modparams "cmd_timeout_ms=3000" --append "kunit.enable=1" --console-log "$console" \
+	--modparams "cmd_timeout_ms=3000" --append "kunit.enable=1 log_buf_len=4M" --console-log "$console" \
 	--script "$here/kunit-guest.sh" "${rg_opts[@]}" >"$cache/run-guest.log" 2>&1 || rc=$?
 t2=$(date +%s)
 if [ ! -s "$console" ]; then
@@ -182,6 +205,7 @@ EOF
 read -r s_all s_pass s_fail t_all t_pass t_fail t_skip <<<"$counts"
 echo "kunit: suites: $s_all ($s_pass passed, $s_fail failed) of ${nsuites:-?} registered; tests: $t_all ($t_pass passed, $t_fail failed or crashed, $t_skip skipped)"
 
+[ -z "$build_warnings" ] || { say "module build warnings (W=1): see above and $log"; fail=1; }
 [ "$parse_rc" = 0 ] || { say "kunit.py parse: FAILED (status $parse_rc; $cache/kunit-parse.txt)"; fail=1; }
 [ "${t_all:-0}" -gt 0 ] || { say "no test ran"; fail=1; }
 [ "${t_fail:-0}" = 0 ] || fail=1
@@ -209,7 +233,7 @@ if grep -qE 'freeing leaked [0-9]+-byte DMA buffer|DMA buffers allocated' "$clea
 fi
 case "$rc" in
 0) ;;
-120) say "kernel WARNING/BUG/KASAN splat in the guest (see $console)"; fail=1 ;;
+120) say "kernel WARNING/BUG/KASAN/lockdep report or bad taint in the guest (see $console and $cache/run-guest.log)"; fail=1 ;;
 *) say "run-guest.sh status $rc (see $cache/run-guest.log)"; fail=1 ;;
 esac
 

@@ -47,7 +47,7 @@ Kernel and machine
   --mem MB             guest RAM in MiB (default 512)
   --smp N              vCPUs (default 2)
   --bar-size SIZE      ivshmem BAR size, power of two (default 1M)
-  --append ARGS        extra kernel command-line arguments
+  --append ARGS        extra kernel command-line arguments (repeatable)
   --verbose            all kernel messages on the console (default: only
                        warnings and worse; dmesg in the guest has all)
 Host side
@@ -65,7 +65,7 @@ Host side
   --ready-timeout S    wait this long for $CXPRM_READY_FILE (default 30)
 Run control
   --timeout S          kill the guest after S seconds (default 300)
-  --allow-splats       do not fail on a kernel WARNING/BUG/Oops in dmesg
+  --allow-splats       do not fail on a kernel report (below)
   --console-log FILE   save the guest console output
   --emulator-log FILE  save the host program's output
   --keep               keep the work directory (initramfs, logs)
@@ -74,8 +74,14 @@ Run control
 
 Exit status: the guest command's exit status; 124 timeout; 125 harness,
 QEMU or guest setup failure (no exit marker, insmod or bind failed);
-126 emulator failure; 120 kernel WARNING/BUG/Oops (with a zero guest
-status, unless --allow-splats).
+126 emulator failure; 120 kernel report (with a zero guest status, unless
+--allow-splats).  A kernel report is any of: a WARNING/BUG/Oops/KASAN/
+UBSAN/lockdep/kmemleak report in the guest's dmesg at the end of the run
+or anywhere in the console log (messages of warning level and up reach the
+console, even those a guest script erased from dmesg with dmesg -c, or
+that scrolled out of the log buffer), or the kernel tainted at the end of
+the run by a bad page (B, KASAN), a die (D, Oops), a WARN (W) or a soft
+lockup (L); O and E (an out-of-tree, unsigned module: ours) do not count.
 
 The guest command runs with CXPRM_BDF (the ivshmem device) in its
 environment; /bin/cxprm-bind [BDF] and /bin/cxprm-unbind [BDF] bind and
@@ -125,7 +131,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--bar-size) bar_size=$2; shift ;;
-	--append) append=$2; shift ;;
+	--append) append="${append:+$append }$2"; shift ;;
 	--verbose) verbose=1 ;;
 	--emulator) emulator=$2; host_kind=custom; shift ;;
 	--no-emulator) with_emulator=0 ;;
@@ -347,6 +353,18 @@ else
 	printf '%s\n' "${guest_cmd:-true}" >"$root/cxprm/cmd.sh"
 fi
 
+# Kernel reports: the headers of WARN(), BUG(), Oops, KASAN, UBSAN, lockdep
+# (kernel/locking/lockdep.c: every report starts "WARNING: "; the usual ones
+# are named as well), kmemleak and sleeping in atomic context.  The guest's
+# finish greps its dmesg for them, the host the console log (kernel lines
+# only, those with a printk timestamp).
+splat_re='cut here|WARNING:|BUG:|Oops|general protection|Call Trace:|UBSAN:|KASAN:'
+splat_re+='|suspected memory leak|inconsistent lock state|possible recursive locking detected'
+splat_re+='|possible circular locking dependency detected|suspicious RCU usage'
+splat_re+='|possible irq lock inversion dependency detected|lock order detected'
+splat_re+='|bad unlock balance detected|held lock freed|sleeping function called from invalid context'
+printf '%s\n' "$splat_re" >"$root/cxprm/splat.re"
+
 cat >"$root/cxprm/config" <<EOF
 CXPRM_LOAD=$load
 CXPRM_BIND=$bind
@@ -412,7 +430,25 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 echo "CXPRM-GUEST: init at $(cut -d' ' -f1 /proc/uptime)s, kernel $(uname -r)"
 
 finish() {
-	if dmesg | grep -Eq 'cut here|BUG:|Oops|general protection|Call Trace:|UBSAN:|KASAN:|suspected memory leak|inconsistent lock state'; then
+	splat=0
+	if dmesg | grep -Eqf /cxprm/splat.re; then
+		splat=1
+	fi
+	# Taint flags that a report leaves behind, even when its lines are gone
+	# from dmesg: B (bit 5, bad page: KASAN), D (7, die: Oops), W (9, WARN),
+	# L (14, soft lockup).  Not O (12) or E (13): loading cxprm.ko sets them.
+	taint=$(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0)
+	bad=$((taint & 0x42a0))
+	if [ "$bad" != 0 ]; then
+		flags=
+		[ $((bad & 0x20)) = 0 ] || flags="${flags}B"
+		[ $((bad & 0x80)) = 0 ] || flags="${flags}D"
+		[ $((bad & 0x200)) = 0 ] || flags="${flags}W"
+		[ $((bad & 0x4000)) = 0 ] || flags="${flags}L"
+		echo "CXPRM-KERNEL-TAINTED $flags ($taint)"
+		splat=1
+	fi
+	if [ "$splat" = 1 ]; then
 		echo "CXPRM-KERNEL-SPLAT"
 		dmesg | tail -n 80
 	fi
@@ -570,13 +606,25 @@ if [ -z "$marker" ]; then
 fi
 rc=${marker#CXPRM-EXIT }
 splat=0
-tr -d '\r' <"$log" | grep -qx 'CXPRM-KERNEL-SPLAT' && splat=1
+tr -d '\r' <"$log" | grep -aqx 'CXPRM-KERNEL-SPLAT' && splat=1
+# The whole console too: what reached it before a guest script cleared
+# dmesg (a report during probe) or what dmesg lost when its buffer wrapped.
+# Kernel lines only (a printk timestamp before the header), so the output
+# of the guest's own scripts does not count.
+console_splats=$(tr -d '\r' <"$log" | grep -aE "\[ *[0-9]+\.[0-9]+\] .*($splat_re)" | head -n 20 || true)
+if [ -n "$console_splats" ]; then
+	splat=1
+	echo "run-guest: kernel reports in the console log:" >&2
+	printf '%s\n' "$console_splats" >&2
+fi
+taint_line=$(tr -d '\r' <"$log" | grep -a '^CXPRM-KERNEL-TAINTED ' | tail -n 1 || true)
+[ -z "$taint_line" ] || echo "run-guest: guest kernel tainted: ${taint_line#CXPRM-KERNEL-TAINTED }" >&2
 if [ "$quiet" = 1 ] && { [ "$rc" != 0 ] || [ "$splat" = 1 ]; }; then
 	tr -d '\r' <"$log"
 fi
 echo "run-guest: guest exit status $rc, QEMU ran ${elapsed}s" >&2
 if [ "$splat" = 1 ] && [ "$allow_splats" = 0 ] && [ "$rc" = 0 ]; then
-	echo "run-guest: kernel WARNING/BUG/Oops in the guest log" >&2
+	echo "run-guest: kernel WARNING/BUG/Oops/KASAN/lockdep report or taint in the guest" >&2
 	exit 120
 fi
 exit "$rc"
