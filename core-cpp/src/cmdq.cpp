@@ -254,7 +254,20 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot)
 			*slot = i;
 			return OK;
 		}
+		/*
+		 * Every slot we could use is quarantined: no command in flight
+		 * will free one, only the device handing one back can.  Fail at
+		 * once rather than make every caller wait slot_wait_ns.
+		 */
+		u32 stuck = 0;
+		for (u32 i = 0; i < nent_; i++)
+			if (slots_[i].stuck)
+				stuck |= 1u << i;
 		host_->ops->unlock(host_->ctx, lock_);
+		if ((candidates & ~stuck) == 0) {
+			log(1, "cmdq: every usable slot holds a timed-out command: E_BUSY at once");
+			return E_BUSY;
+		}
 		if (host_->ops->now_ns(host_->ctx) > deadline)
 			return E_BUSY;
 		host_->ops->sleep_us(host_->ctx, sleep);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <thread>
 #include <vector>
@@ -343,6 +344,34 @@ TEST_F(CmdqTest, StuckSlotIsReusedOnlyAfterTheDeviceHandsItBack)
 	// Both late completions arrived; their slots come back.
 	EXPECT_EQ(run(in, out, &res), OK);
 	EXPECT_EQ(h.cmdq.in_flight(), 0u);
+}
+
+// Firmware that swallows every command: once all regular slots hold a
+// timed-out command, the next one fails with E_BUSY at once instead of
+// waiting slot_wait_ns for a slot no live command will free; the slot kept
+// for MANAGE_PAGES still works.
+TEST_F(CmdqTest, AllSlotsQuarantinedFailsAtOnce)
+{
+	CmdqConfig c = fast(20);
+	c.slot_wait_ns = 10000 * MS;
+	ASSERT_EQ(h.start(c), OK);
+	ASSERT_EQ(enable_hca(), OK);
+	auto in = make_in<prm::query_issi_in>(op::QUERY_ISSI);
+	std::vector<uint8_t> out(prm::query_issi_out::size_bytes);
+	h.emu.faults().only_opcode = op::QUERY_ISSI;
+	h.emu.faults().never_complete = true;
+	const uint32_t regular = h.cmdq.entries() - 1;
+	for (uint32_t i = 0; i < regular; i++)
+		ASSERT_EQ(run(in, out), E_TIMEDOUT) << i;
+	EXPECT_EQ(h.cmdq.in_flight(), regular);
+	auto t0 = std::chrono::steady_clock::now();
+	EXPECT_EQ(run(in, out), E_BUSY);
+	auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+	EXPECT_LT(ms, 2000) << "waited for a slot that only the device can free";
+	// The page slot is not quarantined: MANAGE_PAGES still gets through.
+	auto qp = make_in<prm::query_pages_in>(op::QUERY_PAGES, prm::query_pages_op::BOOT);
+	std::vector<uint8_t> qout(prm::query_pages_out::size_bytes);
+	EXPECT_EQ(h.cmdq.exec(qp.data(), (u32)qp.size(), qout.data(), (u32)qout.size(), nullptr, EXEC_PAGE_SLOT), OK);
 }
 
 TEST_F(CmdqTest, ShutdownRefusesNewCommands)
