@@ -43,10 +43,18 @@ for s in "${srcs[@]}"; do
 	[ -e "$repo/$s" ] || continue
 	if [ -d "$repo/$s" ]; then
 		mkdir -p "$out/$s"
-		# Copy sources only (no objects from a checkout build), newest wins.
+		# Copy sources only (no objects from a checkout build), and only
+		# those whose content differs, stamped with the time of the copy:
+		# Kbuild then rebuilds exactly what changed.  (Keeping the
+		# checkout's mtimes could leave an object stale for good when a
+		# file was edited between an earlier copy and its compile.)
 		(cd "$repo/$s" && find . -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \
 			-o -name Kbuild -o -name Makefile \) -print0) |
-			(cd "$repo/$s" && cpio --null -pdmu --quiet "$out/$s")
+			while IFS= read -r -d '' f; do
+				cmp -s "$repo/$s/$f" "$out/$s/$f" && continue
+				mkdir -p "$(dirname "$out/$s/$f")"
+				cp "$repo/$s/$f" "$out/$s/$f"
+			done
 		# Drop sources that no longer exist in the checkout.
 		(cd "$out/$s" && find . -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \) -print0) |
 			while IFS= read -r -d '' f; do
@@ -54,7 +62,7 @@ for s in "${srcs[@]}"; do
 			done
 	else
 		mkdir -p "$(dirname "$out/$s")"
-		cp -p "$repo/$s" "$out/$s"
+		cmp -s "$repo/$s" "$out/$s" || cp "$repo/$s" "$out/$s"
 	fi
 done
 make -C "$kdir" M="$out" modules "$@"
