@@ -142,9 +142,11 @@ t() {
 }
 if t; then ok "cxprm -j esw functions: host_num_of_vfs after emuctl set-num-vfs"; else nok "cxprm -j esw functions"; fi
 
-# 7: esw watch sees the event
+# 7: esw watch sees the event.  The event of test 6's last set-num-vfs may
+# still be on its way when the watch starts, so the watch runs for a fixed
+# time and the last event it printed is the one checked.
 t() {
-	"$TOOL" -j esw watch "$BDF" --count 1 --timeout 15 >"$TMP/watch.out" 2>"$TMP/watch.err" &
+	"$TOOL" -j esw watch "$BDF" --timeout 4 >"$TMP/watch.all" 2>"$TMP/watch.err" &
 	pid=$!
 	sleep 1
 	emu set-num-vfs 2 >/dev/null
@@ -152,12 +154,14 @@ t() {
 	rc=$?
 	emu set-num-vfs 0 >/dev/null
 	[ $rc = 0 ] || { echo "# esw watch exited $rc"; diag "$TMP/watch.err"; return 1; }
-	"$JC" -l -t object <"$TMP/watch.out" || return 1
+	"$JC" -l -t object <"$TMP/watch.all" || return 1
+	[ -s "$TMP/watch.all" ] || { echo "# esw watch printed no event"; return 1; }
+	tail -n 1 "$TMP/watch.all" >"$TMP/watch.out"
 	expect watch type "$(jget watch type)" ESW_FUNCTIONS_CHANGED &&
 		expect watch type_code "$(jget watch type_code)" 14 &&
 		expect watch esw.functions.host_num_of_vfs "$(jget watch esw.functions.host_num_of_vfs)" 2
 }
-if t; then ok "cxprm -j esw watch --count 1: JSON line for ESW_FUNCTIONS_CHANGED"; else nok "cxprm -j esw watch"; fi
+if t; then ok "cxprm -j esw watch: JSON line for ESW_FUNCTIONS_CHANGED"; else nok "cxprm -j esw watch"; fi
 
 # 8: stats
 t() {
