@@ -289,6 +289,15 @@ int PageTracker::take(u32 n, u32 *got, CmdResult *res)
 		u32 k = min_of(n - returned, chunk), g = 0;
 		err = cmd::manage_pages_take(*q_, cmd::FunctionRef{function_id_, ecpf_}, k, pas, &g,
 					     res);
+		/*
+		 * No memory for the output (buffer or mailbox chain, 8 bytes a
+		 * page): nothing was sent, so ask for fewer pages at a time.
+		 * Under memory pressure, getting pages back is what frees it.
+		 */
+		if (err == E_NOMEM && k > 1) {
+			chunk = k / 2;
+			continue;
+		}
 		if (err)
 			break;
 		if (!g)
