@@ -16,8 +16,8 @@
 #                     Documentation/performance.rst)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS (300) each, clang
 #                     build in build-fuzz/ (Documentation/fuzzing.rst)
-#   make check-fuzz   the same, bounded (45 s each); fails on any crash,
-#                     leak, UB report or hang
+#   make check-fuzz   the same, bounded (45 s each, fixed seed); fails on
+#                     any crash, leak, UB report or hang
 #
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
@@ -92,7 +92,7 @@ fuzz:
 	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
 check-fuzz:
-	tools/fuzz/run.sh --seconds 45
+	tools/fuzz/run.sh --seconds 45 --seed 1
 
 # The debug-kernel run of the same kselftests (built and cached by
 # tools/kernel/build-test-kernel.sh); the guest adds its checker steps.

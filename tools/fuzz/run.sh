@@ -13,8 +13,13 @@
 # build-fuzz/artifacts/<target>/ (make it a regression:
 # fuzz/regressions/<target>/<name>, see the documentation).
 #
-#   tools/fuzz/run.sh [--seconds N] [--jobs N] [--seeds] [TARGET...]
+#   tools/fuzz/run.sh [--seconds N] [--seed N] [--jobs N] [--seeds] [TARGET...]
 #     --seconds N  per target (default: $FUZZ_SECONDS, else 300)
+#     --seed N     libFuzzer's random seed (default: a new one each run).
+#                  make check-fuzz fixes it, so that a run on the same
+#                  corpus tries the same inputs first: a finding there is
+#                  reproducible, and the gate does not turn red at random
+#                  on inputs an earlier run never reached in its time
 #     --jobs N     libFuzzer worker processes per target (default 1)
 #     --seeds      first rewrite fuzz/corpus/ with the seed generator
 #     TARGET       a subset (default: every target)
@@ -28,6 +33,7 @@ build=$repo/build-fuzz
 all="cmdq_output decoders eq_events ioctl_request cli_decode"
 
 seconds=${FUZZ_SECONDS:-300}
+seed_args=()
 jobs=1
 seeds=0
 targets=()
@@ -35,8 +41,9 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--seconds) seconds=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--seed) seed_args=(-seed="$2"); shift 2 ;;
 	--seeds) seeds=1; shift ;;
-	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1"); shift ;;
 	esac
@@ -94,13 +101,13 @@ for t in "${targets[@]}"; do
 	if [ "$jobs" -gt 1 ]; then
 		(cd "$build" && "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
 			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-			-artifact_prefix="$art/" -jobs="$jobs" -workers="$jobs") >"$log" 2>&1 || rc=$?
+			-artifact_prefix="$art/" -jobs="$jobs" -workers="$jobs" "${seed_args[@]}") >"$log" 2>&1 || rc=$?
 		cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
 		rm -f "$build"/fuzz-*.log
 	else
 		"$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
 			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-			-artifact_prefix="$art/" >"$log" 2>&1 || rc=$?
+			-artifact_prefix="$art/" "${seed_args[@]}" >"$log" 2>&1 || rc=$?
 	fi
 	execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
 	grown=$(find "$work" -type f | wc -l)
