@@ -124,7 +124,15 @@ struct cxprm_file {
 	struct cxprm_dev *cx;
 	struct list_head node;		/* cx->files */
 
-	struct mutex dct_lock;		/* ndcts, dcts */
+	/*
+	 * dct_lock serialises the file's DCT ioctls (held while their
+	 * command runs); dct_table_lock guards the table itself and is never
+	 * held across a command, so that remove can take DCTs from it under
+	 * files_lock without waiting for a command (whose event pump may
+	 * need files_lock to deliver an event: see cxprm_cdev_shutdown()).
+	 */
+	struct mutex dct_lock;
+	spinlock_t dct_table_lock;	/* ndcts, dcts */
 	u32 ndcts;
 	u32 dcts[CXPRM_FILE_MAX_DCTS];
 

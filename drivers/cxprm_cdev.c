@@ -339,7 +339,7 @@ static bool cxprm_dct_reserved(const struct cxprm_dct *d)
 	       d->ctx.reserved1[1] || d->ctx.reserved1[2];
 }
 
-/* Index of dctn in the file's table, or -1.  Under f->dct_lock. */
+/* Index of dctn in the file's table, or -1.  Under f->dct_table_lock. */
 static int cxprm_file_dct_find(struct cxprm_file *f, u32 dctn)
 {
 	u32 i;
@@ -377,8 +377,11 @@ static long cxprm_ioc_dct(struct cxprm_file *f, unsigned int cmd,
 		}
 		cxprm_dctc_to_core(&d.ctx, &k);
 		err = cxprm_core_dct_create(cx->core, &k, &d.dctn, &r);
-		if (!err)
+		if (!err) {
+			spin_lock(&f->dct_table_lock);
 			f->dcts[f->ndcts++] = d.dctn;
+			spin_unlock(&f->dct_table_lock);
+		}
 		memset(&d.ctx, 0, sizeof(d.ctx));
 		break;
 	case CXPRM_IOC_DCT_QUERY:
@@ -388,7 +391,9 @@ static long cxprm_ioc_dct(struct cxprm_file *f, unsigned int cmd,
 	case CXPRM_IOC_DCT_DRAIN:
 	case CXPRM_IOC_DCT_DESTROY:
 		/* Only the file that created a DCT may drain or destroy it. */
+		spin_lock(&f->dct_table_lock);
 		idx = cxprm_file_dct_find(f, d.dctn);
+		spin_unlock(&f->dct_table_lock);
 		if (idx < 0) {
 			ret = -ENOENT;
 			goto out;
@@ -399,8 +404,12 @@ static long cxprm_ioc_dct(struct cxprm_file *f, unsigned int cmd,
 			break;
 		}
 		err = cxprm_core_dct_destroy(cx->core, d.dctn, &r);
-		if (!err)
+		if (!err) {
+			/* dct_lock held: no other ioctl of this file moved it. */
+			spin_lock(&f->dct_table_lock);
 			f->dcts[idx] = f->dcts[--f->ndcts];
+			spin_unlock(&f->dct_table_lock);
+		}
 		break;
 	default:
 		ret = -ENOTTY;
@@ -725,6 +734,7 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->dct_lock);
+	spin_lock_init(&f->dct_table_lock);
 	spin_lock_init(&f->ev_lock);
 	init_waitqueue_head(&f->ev_wait);
 	f->mask[0] = BIT_ULL(CXPRM_EVENT_ESW_FUNCTIONS_CHANGED) |
@@ -755,9 +765,15 @@ static void cxprm_file_destroy_dcts(struct cxprm_file *f)
 	u32 dctn;
 	int err;
 
-	mutex_lock(&f->dct_lock);
-	while (f->ndcts) {
+	/* One at a time, taken from the table, no lock held while it runs. */
+	for (;;) {
+		spin_lock(&f->dct_table_lock);
+		if (!f->ndcts) {
+			spin_unlock(&f->dct_table_lock);
+			break;
+		}
 		dctn = f->dcts[--f->ndcts];
+		spin_unlock(&f->dct_table_lock);
 		err = cxprm_core_dct_destroy(cx->core, dctn, &r);
 		if (err)
 			dev_warn(&cx->pdev->dev,
@@ -765,7 +781,6 @@ static void cxprm_file_destroy_dcts(struct cxprm_file *f)
 				 dctn, cxprm_core_err_name(err), err,
 				 cxprm_core_status_name(r.status), r.syndrome);
 	}
-	mutex_unlock(&f->dct_lock);
 }
 
 static int cxprm_release(struct inode *inode, struct file *file)
@@ -775,7 +790,7 @@ static int cxprm_release(struct inode *inode, struct file *file)
 
 	/*
 	 * During remove (alive false) this may race with cxprm_cdev_shutdown():
-	 * each DCT is taken from the table under dct_lock by one of them.
+	 * each DCT is taken from the table under dct_table_lock by one of them.
 	 */
 	down_read(&cx->rwsem);
 	if (cx->cleanup_ok)
@@ -860,14 +875,19 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	/* One at a time, no lock held while the command runs. */
 	for (;;) {
 		found = false;
+		/*
+		 * files_lock, then only the table's spinlock: a file's
+		 * dct_lock may be held by a command waiting on the event pump,
+		 * whose listener needs files_lock.
+		 */
 		mutex_lock(&cx->files_lock);
 		list_for_each_entry(f, &cx->files, node) {
-			mutex_lock(&f->dct_lock);
+			spin_lock(&f->dct_table_lock);
 			if (f->ndcts) {
 				dctn = f->dcts[--f->ndcts];
 				found = true;
 			}
-			mutex_unlock(&f->dct_lock);
+			spin_unlock(&f->dct_table_lock);
 			if (found)
 				break;
 		}
