@@ -468,17 +468,19 @@ static void cxprm_teardown(struct cxprm_dev *cx)
 	int err;
 
 	cxprm_core_teardown(cx->core, &rep);
-	if (!rep.steps)
-		return;	/* bring-up had failed: nothing was up */
-	if (rep.err)
+	/* No steps: bring-up had failed and unwound already. */
+	if (rep.steps && rep.err)
 		dev_warn(dev, "teardown: %s failed with %s (%d)\n",
 			 rep.failed_step, cxprm_core_err_name(rep.err),
 			 rep.err);
-	dev_info(dev, "pages given %llu reclaimed %llu (freed unreturned %llu, stranded %llu), cmdq buffers kept %u\n",
-		 (unsigned long long)rep.pages_given,
-		 (unsigned long long)rep.pages_reclaimed,
-		 (unsigned long long)rep.pages_freed,
-		 (unsigned long long)rep.pages_stranded, rep.cmdq_stranded);
+	if (rep.steps || rep.pages_stranded || rep.cmdq_stranded)
+		dev_info(dev, "pages given %llu reclaimed %llu (freed unreturned %llu, stranded %llu), cmdq buffers kept %u\n",
+			 (unsigned long long)rep.pages_given,
+			 (unsigned long long)rep.pages_reclaimed,
+			 (unsigned long long)rep.pages_freed,
+			 (unsigned long long)rep.pages_stranded,
+			 rep.cmdq_stranded);
+	/* A failed bring-up's unwind can strand memory too. */
 	if (!rep.pages_stranded && !rep.cmdq_stranded)
 		return;
 

@@ -439,6 +439,39 @@ TEST_F(CapiTest, FailedBringupKeepsTheTrace)
 	EXPECT_EQ(rep.pages_reclaimed, rep.pages_given);
 }
 
+// INIT_HCA never answers: bring-up unwinds, but the firmware still owns
+// that command's queue entry and mailboxes.  The report of the (empty)
+// teardown after it says so, and release frees them: what the shim does
+// at remove after a failed probe.
+TEST_F(CapiTest, FailedBringupWithALostAnswerKeepsItsQueueMemory)
+{
+	h.emu.faults().only_opcode = op::INIT_HCA;
+	h.emu.faults().once = true;
+	h.emu.faults().never_complete = true;
+	cxprm_core_config cfg = quick_config();
+	cfg.cmd_timeout_ns = 200ull * 1000 * 1000;
+	EXPECT_EQ(cxprm_core_bringup(core, &cfg), -110); // ETIMEDOUT
+	cxprm_core_teardown_report rep;
+	cxprm_core_teardown(core, &rep);
+	EXPECT_EQ(rep.steps, 0u);
+	// The HCA may be initialised (the answer was lost, not the command):
+	// DISABLE_HCA is refused, so the boot pages stay lent too.
+	EXPECT_NE(text(CXPRM_TEXT_HEALTH).find("DISABLE_HCA           EREMOTEIO"), std::string::npos);
+	EXPECT_GT(rep.pages_stranded, 0u);
+	EXPECT_EQ(rep.cmdq_stranded, 3u); // queue page, INIT_HCA's two chains
+	EXPECT_EQ(cxprm_core_state(core), (int)CXPRM_CORE_ERROR);
+	EXPECT_EQ(h.uh.dma_live(), rep.pages_stranded + rep.cmdq_stranded);
+	// The host resets the function, then frees.
+	h.emu.function_reset();
+	EXPECT_EQ(cxprm_core_release_stranded(core), rep.pages_stranded);
+	EXPECT_EQ(h.uh.dma_live(), 0u);
+	// And the function can be brought up again.
+	h.emu.faults().clear_command_faults();
+	ASSERT_EQ(cxprm_core_bringup(core, &cfg), 0);
+	cxprm_core_teardown(core, &rep);
+	EXPECT_EQ(rep.pages_reclaimed, rep.pages_given);
+}
+
 TEST_F(CapiTest, DeadFirmwareStrandsPagesUntilReleased)
 {
 	cxprm_core_config cfg = quick_config();
