@@ -46,7 +46,7 @@ export CXPRM_TOOL
 ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test stress unload
-load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress unload stall gone crash"
+load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress unload bringup-fail stall gone crash"
 # On a kernel with the checkers (the debug test kernel: kmemleak, DMA-API
 # debug, lockdep), the whole run is framed by debug-start (forget what boot
 # left) and debug-check (nothing leaked or reported since).  With
@@ -206,6 +206,43 @@ step_stress() {
 	# shellcheck disable=SC2086 # MODPARAMS is a list of words
 	insmod "$KO" $MODPARAMS || { echo "insmod failed"; return 1; }
 	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
+	return $rc
+}
+
+# A bring-up whose INIT_HCA answer is lost (the command ran): the function
+# stays bound in state ERROR.  Its unwind cannot get the boot pages back
+# (DISABLE_HCA is refused on an HCA that may be initialised) and the lost
+# command still owns its queue entry and mailboxes: unbind turns bus
+# mastering off, then frees both.  Runs with the module unloaded, after the
+# last `unload`: the emulator's function reset counts the pages it never
+# got back in its pages-leaked counter, which `unload` wants at 0.
+step_bringup_fail() {
+	rc=0
+	emu fault-clear >/dev/null
+	# Only INIT_HCA, once, never completed; armed before insmod, which
+	# binds at once when driver_override is still set.
+	if ! emu fault 10 $((0x102)) >/dev/null || ! emu fault 11 1 >/dev/null ||
+		! emu fault 1 1 >/dev/null; then
+		echo "FAIL: emulator faults"
+		return 1
+	fi
+	mark=$(dmesg | wc -l)
+	# shellcheck disable=SC2086 # MODPARAMS is a list of words
+	insmod "$KO" $MODPARAMS || { echo "insmod failed"; return 1; }
+	bind_dev || { echo "FAIL: the function did not stay bound after a failed bring-up"; rc=1; }
+	dmesg | tail -n +"$((mark + 1))" | grep -q 'bring-up failed: ETIMEDOUT' ||
+		{ echo "FAIL: no 'bring-up failed: ETIMEDOUT' in dmesg"; rc=1; }
+	echo "$CXPRM_BDF" >/sys/bus/pci/drivers/cxprm/unbind || { echo "FAIL: unbind"; rc=1; }
+	dmesg | tail -n +"$((mark + 1))" | grep -E 'cxprm .*(bring-up failed|pages given|freed)' |
+		sed 's/^/dmesg: /'
+	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'stranded pages and' | tail -n 1)
+	case "$line" in
+	*"freed "*" stranded pages and 3 cmdq buffers"*) ;;
+	*) echo "FAIL: the stranded pages and the lost command's 3 queue buffers were not freed"; rc=1 ;;
+	esac
+	emu fault-clear >/dev/null
+	emu function-reset >/dev/null || { echo "FAIL: emulator function reset"; rc=1; }
+	rmmod cxprm || { echo "FAIL: rmmod"; rc=1; }
 	return $rc
 }
 
@@ -370,6 +407,7 @@ for s in $STEPS; do
 	crash) step_crash >"$out" 2>&1; rc=$? ;;
 	stress) step_stress >"$out" 2>&1; rc=$? ;;
 	stall) step_stall >"$out" 2>&1; rc=$? ;;
+	bringup-fail) step_bringup_fail >"$out" 2>&1; rc=$? ;;
 	gone) step_gone >"$out" 2>&1; rc=$? ;;
 	debug-start) step_debug_start >"$out" 2>&1; rc=$? ;;
 	debug-check) step_debug_check >"$out" 2>&1; rc=$? ;;
