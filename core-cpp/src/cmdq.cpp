@@ -211,14 +211,25 @@ u8 Cmdq::owner_byte(u32 slot) const
 	return __atomic_load_n(entry(slot) + OWNER_BYTE, __ATOMIC_ACQUIRE);
 }
 
-/* A slot that timed out is reused only once the device has handed it back. */
-void Cmdq::reclaim_stuck_locked()
+/*
+ * A slot that timed out is reused only once the device has handed it back.
+ * Returns the slots still quarantined.
+ */
+u32 Cmdq::reclaim_stuck_locked()
 {
-	for (u32 i = 0; i < nent_; i++)
-		if (slots_[i].stuck && !(owner_byte(i) & 1)) {
+	u32 stuck = 0;
+
+	for (u32 i = 0; i < nent_; i++) {
+		if (!slots_[i].stuck)
+			continue;
+		if (owner_byte(i) & 1) {
+			stuck |= 1u << i;
+		} else {
 			slots_[i].stuck = false;
 			busy_mask_ &= ~(1u << i);
 		}
+	}
+	return stuck;
 }
 
 int Cmdq::alloc_slot(u32 flags, u32 *slot)
@@ -238,7 +249,7 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot)
 			host_->ops->unlock(host_->ctx, lock_);
 			return f;
 		}
-		reclaim_stuck_locked();
+		u32 stuck = reclaim_stuck_locked();
 		u32 candidates = regular >= 32 ? ~0u : (1u << regular) - 1;
 		if (flags & EXEC_PAGE_SLOT)
 			candidates |= 1u << (nent_ - 1);
@@ -259,10 +270,6 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot)
 		 * will free one, only the device handing one back can.  Fail at
 		 * once rather than make every caller wait slot_wait_ns.
 		 */
-		u32 stuck = 0;
-		for (u32 i = 0; i < nent_; i++)
-			if (slots_[i].stuck)
-				stuck |= 1u << i;
 		host_->ops->unlock(host_->ctx, lock_);
 		if ((candidates & ~stuck) == 0) {
 			log(1, "cmdq: every usable slot holds a timed-out command: E_BUSY at once");

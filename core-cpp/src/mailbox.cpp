@@ -66,13 +66,8 @@ void MsgSource::copy(u32 off, u8 *dst, u32 n) const
 
 void MailboxChain::format(const u8 *msg, u32 len, u8 token, bool sign)
 {
-	if (msg) {
-		format(MsgSource::flat(msg, len), token, sign);
-		return;
-	}
-	MsgSource none{};
-	none.len = len;
-	format(none, token, sign);
+	/* No msg (an output chain): a source without a head, data zeroed. */
+	format(MsgSource::flat(msg, len), token, sign);
 }
 
 void MailboxChain::format(const MsgSource &src, u8 token, bool sign)

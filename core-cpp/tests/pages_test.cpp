@@ -42,6 +42,14 @@ emu::Profile small_profile(int32_t boot = 8, int32_t init = 8)
 	return p;
 }
 
+// MANAGE_PAGES in chunks of 128 pages, so a few hundred pages take several.
+BringupConfig chunked_config()
+{
+	BringupConfig cfg = quick_config();
+	cfg.pages_per_command = 128;
+	return cfg;
+}
+
 struct UpRig {
 	test::Harness h;
 	Device dev;
@@ -75,9 +83,7 @@ struct UpRig {
 
 TEST(Pages, ChunkedGiveAndTake)
 {
-	BringupConfig cfg = quick_config();
-	cfg.pages_per_command = 128;
-	UpRig rig(small_profile(300, 200), cfg);
+	UpRig rig(small_profile(300, 200), chunked_config());
 	ASSERT_EQ(rig.up, OK);
 	EXPECT_EQ(rig.dev.pages().chunk_pages(), 128u);
 	EXPECT_EQ(rig.h.emu.pages_held(), 500u);
@@ -100,9 +106,7 @@ TEST(Pages, ChunkedGiveAndTake)
 // eq_events/reclaim_take_out_of_dma_memory).
 TEST(Pages, TakeUnderMemoryPressureAsksForFewerPages)
 {
-	BringupConfig cfg = quick_config();
-	cfg.pages_per_command = 128;
-	UpRig rig(small_profile(300, 200), cfg);
+	UpRig rig(small_profile(300, 200), chunked_config());
 	ASSERT_EQ(rig.up, OK);
 	ASSERT_EQ(rig.dev.pages().live(), 500u);
 	// take(): its scratch list, then the first TAKE's output buffer fails.
@@ -221,9 +225,7 @@ TEST(Pages, AllocationFailureTellsFirmwareCantGive)
 
 TEST(Pages, AllocationFailureInALaterChunkKeepsEarlierChunks)
 {
-	BringupConfig cfg = quick_config();
-	cfg.pages_per_command = 128;
-	UpRig rig(small_profile(), cfg);
+	UpRig rig(small_profile(), chunked_config());
 	ASSERT_EQ(rig.up, OK);
 	PageTracker &pt = rig.dev.pages();
 	uint64_t live = pt.live();

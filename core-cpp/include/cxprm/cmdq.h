@@ -179,7 +179,7 @@ private:
 
 	int alloc_slot(u32 flags, u32 *slot);
 	void free_slot(u32 slot);
-	void reclaim_stuck_locked();
+	u32 reclaim_stuck_locked();
 	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }
 	u8 owner_byte(u32 slot) const;
 	int post(u32 slot, u8 token, const MsgSource &in, u32 outlen);

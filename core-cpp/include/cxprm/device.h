@@ -188,8 +188,9 @@ public:
 	u32 stranded_cmdq_buffers() const { return cmdq_.stranded_buffers(); }
 	/*
 	 * The host reset or removed the function: frees the stranded pages,
-	 * the tracker and stranded command queue memory; state becomes OFF.  Returns how many pages were freed
-	 * (0, doing nothing, unless the state is STRANDED).
+	 * the tracker and stranded command queue memory; state becomes OFF.
+	 * Returns how many pages were freed (0, doing nothing, unless the
+	 * state is STRANDED).
 	 */
 	u64 release_stranded_pages();
 	/* fw_rev reads all ones (only meaningful once bringup was called). */
