@@ -339,6 +339,20 @@ static bool cxprm_dct_reserved(const struct cxprm_dct *d)
 	       d->ctx.reserved1[1] || d->ctx.reserved1[2];
 }
 
+/* Takes one DCT off the file's table (false when empty); no command runs. */
+static bool cxprm_file_pop_dct(struct cxprm_file *f, u32 *dctn)
+{
+	bool found = false;
+
+	spin_lock(&f->dct_table_lock);
+	if (f->ndcts) {
+		*dctn = f->dcts[--f->ndcts];
+		found = true;
+	}
+	spin_unlock(&f->dct_table_lock);
+	return found;
+}
+
 /* Index of dctn in the file's table, or -1.  Under f->dct_table_lock. */
 static int cxprm_file_dct_find(struct cxprm_file *f, u32 dctn)
 {
@@ -766,14 +780,7 @@ static void cxprm_file_destroy_dcts(struct cxprm_file *f)
 	int err;
 
 	/* One at a time, taken from the table, no lock held while it runs. */
-	for (;;) {
-		spin_lock(&f->dct_table_lock);
-		if (!f->ndcts) {
-			spin_unlock(&f->dct_table_lock);
-			break;
-		}
-		dctn = f->dcts[--f->ndcts];
-		spin_unlock(&f->dct_table_lock);
+	while (cxprm_file_pop_dct(f, &dctn)) {
 		err = cxprm_core_dct_destroy(cx->core, dctn, &r);
 		if (err)
 			dev_warn(&cx->pdev->dev,
@@ -882,12 +889,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 		 */
 		mutex_lock(&cx->files_lock);
 		list_for_each_entry(f, &cx->files, node) {
-			spin_lock(&f->dct_table_lock);
-			if (f->ndcts) {
-				dctn = f->dcts[--f->ndcts];
-				found = true;
-			}
-			spin_unlock(&f->dct_table_lock);
+			found = cxprm_file_pop_dct(f, &dctn);
 			if (found)
 				break;
 		}
