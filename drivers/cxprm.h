@@ -106,6 +106,7 @@ struct cxprm_dev {
 	bool health_stopping;	/* must not requeue itself */
 	unsigned int health_ms;	/* interval, read at probe */
 	int failed_err;		/* 0, or the errno the core fails commands with */
+	int health_err;		/* what the health work last reported (its own) */
 
 	/* Open files. */
 	struct mutex files_lock;	/* files */

@@ -390,7 +390,12 @@ static void cxprm_health_work(struct work_struct *work)
 	struct cxprm_core_info info;
 	int err = cxprm_core_health_poll(cx->core);
 
-	if (err && err != READ_ONCE(cx->failed_err)) {
+	/*
+	 * Report what the poll itself saw once (a command may have marked the
+	 * device failed a moment before: cxprm_dev_note_failed()).
+	 */
+	if (err && err != cx->health_err) {
+		cx->health_err = err;
 		cxprm_core_get_info(cx->core, &info);
 		dev_err(&cx->pdev->dev,
 			"health: device failed (%s): health syndrome 0x%x, counter %u unchanged for %u polls of %u ms; commands now fail with %d\n",
