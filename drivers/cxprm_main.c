@@ -13,9 +13,12 @@
  * (unbind it from its current driver first, if any:
  *   echo <bdf> > /sys/bus/pci/devices/<bdf>/driver/unbind).
  *
- * Besides ConnectX it drives QEMU's ivshmem-plain device, whose BAR2 is a
- * shared memory file behind which the firmware emulator runs as a host
- * process (tools/emulator/daemon/, tools/qemu/).
+ * Besides ConnectX it drives QEMU's ivshmem device, whose BAR2 is a shared
+ * memory file behind which the firmware emulator runs as a host process
+ * (tools/emulator/daemon/, tools/qemu/): ivshmem-plain (no interrupts) or
+ * ivshmem-doorbell (MSI-X, the emulator its ivshmem server).  The test
+ * harness's cxswap.ko may have swapped BAR0 and BAR2 for mlx5_core: the
+ * init segment is in whichever of the two is the shared memory.
  *
  * Probe brings the function up through the core (ENABLE_HCA ... INIT_HCA,
  * firmware pages from dma_alloc_coherent), starts the async EQ and a worker
@@ -212,7 +215,7 @@ MODULE_PARM_DESC(allow_raw_write,
 static bool cxprm_use_msix = true;
 module_param_named(use_msix, cxprm_use_msix, bool, 0644);
 MODULE_PARM_DESC(use_msix,
-		 "ConnectX: interrupt (MSI-X vector 0) for the async EQ, besides polling (default 1); read at probe");
+		 "interrupt (MSI-X vector 0) for the async EQ, besides polling, where the device has MSI-X (default 1); read at probe");
 
 /* ---- events: the async EQ, polled by a worker ---- */
 
@@ -263,8 +266,9 @@ static irqreturn_t cxprm_irq(int irq, void *data)
 }
 
 /*
- * MSI-X vector 0 for the EQ (intr 0) on a real ConnectX.  ivshmem-plain
- * has no interrupt at all: the worker's polling is the whole mechanism.
+ * MSI-X vector 0 for the EQ (intr 0) on a ConnectX and on ivshmem-doorbell
+ * (whose vector v is the emulator's raise_irq(v)).  ivshmem-plain has no
+ * interrupt at all: the worker's polling is the whole mechanism.
  */
 static void cxprm_irq_setup(struct cxprm_dev *cx)
 {
@@ -272,8 +276,12 @@ static void cxprm_irq_setup(struct cxprm_dev *cx)
 	int err;
 
 	cx->irq = -1;
-	if (cx->kind != CXPRM_KIND_CONNECTX || !cxprm_use_msix)
+	if (!cxprm_use_msix)
 		return;
+	if (!pdev->msix_cap) {
+		dev_info(&pdev->dev, "no MSI-X capability: polling the EQ only\n");
+		return;
+	}
 	err = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX);
 	if (err < 0) {
 		dev_info(&pdev->dev, "no MSI-X (%d): polling the EQ only\n",
@@ -287,6 +295,8 @@ static void cxprm_irq_setup(struct cxprm_dev *cx)
 	if (err) {
 		dev_warn(&pdev->dev, "cannot request the EQ interrupt: %d\n",
 			 err);
+		pci_free_irq_vectors(pdev);
+		cx->msix = false;
 		return;
 	}
 	cx->irq = pci_irq_vector(pdev, 0);
@@ -344,16 +354,25 @@ static void cxprm_events_start(struct cxprm_dev *cx)
 		 ec.command_events ? "CMD events" : "polling");
 }
 
+/*
+ * The EQ goes before its vector, as in Linux (mlx5_unload: the EQ table,
+ * then the IRQ table): pci_free_irq_vectors() turns INTx back on, and an
+ * EQE written in between would raise an interrupt nobody handles.  The
+ * handler queues nothing once 'stopping' is set.
+ */
 static void cxprm_events_stop(struct cxprm_dev *cx)
 {
 	if (!cx->wq)
 		return;
 	WRITE_ONCE(cx->stopping, true);
-	cxprm_irq_teardown(cx);
+	/* A handler that saw 'stopping' still false has queued by now. */
+	if (cx->irq >= 0)
+		synchronize_irq(cx->irq);
 	cancel_delayed_work_sync(&cx->poll_work);
 	cancel_work_sync(&cx->service_work);
 	/* Back to polled completion, DESTROY_EQ, DEALLOC_UAR. */
 	cxprm_core_events_stop(cx->core);
+	cxprm_irq_teardown(cx);
 	destroy_workqueue(cx->wq);
 	cx->wq = NULL;
 	cx->events_on = false;
@@ -547,7 +566,7 @@ static struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev,
 	kref_init(&cx->kref);
 	cx->pdev = pdev;
 	cx->kind = kind;
-	cx->bar_idx = kind == CXPRM_KIND_IVSHMEM ? 2 : 0;
+	cx->bar_idx = 0;
 	cx->irq = -1;
 	strscpy(cx->bdf, pci_name(pdev), sizeof(cx->bdf));
 	init_rwsem(&cx->rwsem);
@@ -584,6 +603,25 @@ static void cxprm_stop(struct cxprm_dev *cx)
 	cxprm_host_fini(cx);
 }
 
+static bool cxprm_bar_fits(struct pci_dev *pdev, int bar)
+{
+	return (pci_resource_flags(pdev, bar) & IORESOURCE_MEM) &&
+	       pci_resource_len(pdev, bar) >= CXPRM_BAR_MIN_LEN;
+}
+
+/*
+ * ivshmem's shared memory is BAR2 (BAR0 is its 256-byte register BAR), or
+ * BAR0 after the test harness's cxswap.ko swapped the two for mlx5_core:
+ * the one large enough for the init segment and the UAR pages.  BAR2 when
+ * neither is (probe then says so).
+ */
+static int cxprm_ivshmem_bar(struct pci_dev *pdev)
+{
+	if (!cxprm_bar_fits(pdev, 2) && cxprm_bar_fits(pdev, 0))
+		return 0;
+	return 2;
+}
+
 static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	enum cxprm_kind kind = id->driver_data;
@@ -606,6 +644,8 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_free;
 	}
 
+	if (kind == CXPRM_KIND_IVSHMEM)
+		cx->bar_idx = cxprm_ivshmem_bar(pdev);
 	if (!(pci_resource_flags(pdev, cx->bar_idx) & IORESOURCE_MEM) ||
 	    pci_resource_len(pdev, cx->bar_idx) < CXPRM_BAR_MIN_LEN) {
 		dev_err(&pdev->dev, "BAR%d is not a memory BAR of >= %u bytes\n",

@@ -47,6 +47,13 @@ Kernel and machine
   --mem MB             guest RAM in MiB (default 512)
   --smp N              vCPUs (default 2)
   --bar-size SIZE      ivshmem BAR size, power of two (default 1M)
+  --msix N             ivshmem-doorbell with N MSI-X vectors (1..64) instead
+                       of ivshmem-plain (no interrupts): the host program is
+                       its ivshmem server (cxprm-emud --ivshmem-server
+                       $CXPRM_IVSHMEM_SOCK --vectors N; a --emulator CMD
+                       must serve $CXPRM_IVSHMEM_SOCK itself)
+  --cxswap PATH        cxswap.ko (tools/qemu/guest/) for the guest's
+                       /bin/mlx5-bind: /cxprm/cxswap.ko
   --append ARGS        extra kernel command-line arguments (repeatable)
   --verbose            all kernel messages on the console (default: only
                        warnings and worse; dmesg in the guest has all)
@@ -101,7 +108,7 @@ with_module=1 load=1 bind=1 modparams=""
 guest_cmd="" guest_script=""
 files=() extra_modules=()
 kver="" kernel="" moddir="" pvh=1
-mem=512 smp=2 bar_size=1M append="" verbose=0
+mem=512 smp=2 bar_size=1M append="" verbose=0 msix=0 cxswap_ko=""
 emulator="" with_emulator=1 ready_timeout=30
 host_kind="" emud_bin=${CXPRM_EMUD:-} emud_profile="" emud_args=""
 timeout_s=300 allow_splats=0 console_log="" emulator_log="" keep=0 quiet=0
@@ -131,6 +138,8 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--bar-size) bar_size=$2; shift ;;
+	--msix) msix=$2; shift ;;
+	--cxswap) cxswap_ko=$2; shift ;;
 	--append) append="${append:+$append }$2"; shift ;;
 	--verbose) verbose=1 ;;
 	--emulator) emulator=$2; host_kind=custom; shift ;;
@@ -158,6 +167,14 @@ if [ $# -gt 0 ]; then
 	guest_cmd="$*"
 fi
 [ -z "$guest_cmd" ] || [ -z "$guest_script" ] || die "--cmd and --script are exclusive"
+case "$msix" in
+'' | *[!0-9]*) die "--msix needs a number of vectors (1..64)" ;;
+esac
+[ "$msix" -le 64 ] || die "--msix needs a number of vectors (1..64)"
+if [ "$msix" -gt 0 ] && [ "$with_emulator" = 0 ]; then
+	die "--msix needs a host program to be the ivshmem server (not --no-emulator)"
+fi
+[ -z "$cxswap_ko" ] || [ -f "$cxswap_ko" ] || die "--cxswap $cxswap_ko: no such file"
 
 # The host program: cxprm-emud unless another one was given.
 [ -n "$emud_bin" ] || emud_bin=$repo/build/tools/emulator/daemon/cxprm-emud
@@ -369,123 +386,22 @@ cat >"$root/cxprm/config" <<EOF
 CXPRM_LOAD=$load
 CXPRM_BIND=$bind
 CXPRM_MODPARAMS='$modparams'
+CXPRM_MSIX=$msix
 EOF
 
 # The guest side of cxprm-emud's control page.
 cp "$here/guest/emuctl.sh" "$root/bin/emuctl"
 
-cat >"$root/bin/cxprm-bind" <<'EOF'
-#!/bin/sh
-# cxprm-bind [BDF]: bind BDF (default: every ivshmem-plain device) to cxprm.
-rc=0
-if [ $# -gt 0 ]; then
-	devs=$*
-else
-	devs=
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
-			devs="$devs ${d##*/}"
-	done
-fi
-[ -n "$devs" ] || { echo "cxprm-bind: no ivshmem device" >&2; exit 1; }
-for bdf in $devs; do
-	d=/sys/bus/pci/devices/$bdf
-	[ -e "$d/driver" ] && [ "$(basename "$(readlink "$d/driver")")" != cxprm ] &&
-		echo "$bdf" >"$d/driver/unbind"
-	echo cxprm >"$d/driver_override"
-	echo "$bdf" >/sys/bus/pci/drivers_probe
-	if [ "$(basename "$(readlink "$d/driver" 2>/dev/null)")" = cxprm ]; then
-		echo "cxprm-bind: $bdf bound to cxprm"
-	else
-		echo "cxprm-bind: $bdf did not bind to cxprm" >&2
-		rc=1
-	fi
+# Guest helpers: bind/unbind cxprm (and mlx5_core, tools/qemu/guest/).
+for g in cxprm-bind cxprm-unbind mlx5-bind mlx5-unbind; do
+	cp "$here/guest/$g.sh" "$root/bin/$g"
 done
-exit $rc
-EOF
-cat >"$root/bin/cxprm-unbind" <<'EOF'
-#!/bin/sh
-# cxprm-unbind [BDF]: unbind BDF (default: all devices bound to cxprm).
-drv=/sys/bus/pci/drivers/cxprm
-if [ $# -gt 0 ]; then
-	devs=$*
-else
-	devs=$(cd "$drv" 2>/dev/null && ls -d ????:??:??.? 2>/dev/null)
-fi
-for bdf in $devs; do
-	echo "$bdf" >"$drv/unbind" && echo "cxprm-unbind: $bdf unbound"
-done
-EOF
+[ -z "$cxswap_ko" ] || cp "$cxswap_ko" "$root/cxprm/cxswap.ko"
 
-cat >"$root/init" <<'EOF'
-#!/bin/sh
-export PATH=/bin:/sbin
-mount -t devtmpfs devtmpfs /dev
-exec </dev/console >/dev/console 2>&1
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t tmpfs tmpfs /tmp
-mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-. /cxprm/config
-echo "CXPRM-GUEST: init at $(cut -d' ' -f1 /proc/uptime)s, kernel $(uname -r)"
-
-finish() {
-	splat=0
-	if dmesg | grep -Eqf /cxprm/splat.re; then
-		splat=1
-	fi
-	# Taint flags that a report leaves behind, even when its lines are gone
-	# from dmesg: B (bit 5, bad page: KASAN), D (7, die: Oops), W (9, WARN),
-	# L (14, soft lockup).  Not O (12) or E (13): loading cxprm.ko sets them.
-	taint=$(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0)
-	bad=$((taint & 0x42a0))
-	if [ "$bad" != 0 ]; then
-		flags=
-		[ $((bad & 0x20)) = 0 ] || flags="${flags}B"
-		[ $((bad & 0x80)) = 0 ] || flags="${flags}D"
-		[ $((bad & 0x200)) = 0 ] || flags="${flags}W"
-		[ $((bad & 0x4000)) = 0 ] || flags="${flags}L"
-		echo "CXPRM-KERNEL-TAINTED $flags ($taint)"
-		splat=1
-	fi
-	if [ "$splat" = 1 ]; then
-		echo "CXPRM-KERNEL-SPLAT"
-		dmesg | tail -n 80
-	fi
-	echo "CXPRM-EXIT $1"
-	sleep 0.2	# let the UART drain before the power goes
-	poweroff -f
-	sleep 5
-	echo o >/proc/sysrq-trigger
-}
-setup_failed() {
-	echo "CXPRM-SETUP-FAILED: $*"
-	dmesg | tail -n 30
-	finish 125
-}
-
-for m in $(cat /cxprm/modules.list); do
-	insmod "/lib/modules/extra/$m" || setup_failed "insmod $m"
-done
-if [ "$CXPRM_LOAD" = 1 ]; then
-	# shellcheck disable=SC2086
-	insmod /cxprm/cxprm.ko $CXPRM_MODPARAMS || setup_failed "insmod cxprm.ko $CXPRM_MODPARAMS"
-fi
-export CXPRM_BDF=
-for d in /sys/bus/pci/devices/*; do
-	[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
-		CXPRM_BDF=${d##*/}
-done
-if [ "$CXPRM_BIND" = 1 ]; then
-	cxprm-bind "$CXPRM_BDF" || setup_failed "bind $CXPRM_BDF"
-fi
-echo "CXPRM-GUEST: running command at $(cut -d' ' -f1 /proc/uptime)s"
-cd /cxprm
-sh /cxprm/cmd.sh
-finish $?
-EOF
-chmod +x "$root/init" "$root/bin/cxprm-bind" "$root/bin/cxprm-unbind" "$root/bin/emuctl" \
-	"$root/cxprm/cmd.sh"
+# The guest's init (boot, load, bind, run the command, report, power off).
+cp "$here/guest/init.sh" "$root/init"
+chmod +x "$root/init" "$root/bin/cxprm-bind" "$root/bin/cxprm-unbind" "$root/bin/mlx5-bind" \
+	"$root/bin/mlx5-unbind" "$root/bin/emuctl" "$root/cxprm/cmd.sh"
 
 initrd=$work/initramfs.cpio
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet --owner=0:0) >"$initrd"
@@ -515,6 +431,14 @@ if [ "$with_emulator" = 1 ]; then
 	export CXPRM_RAM_FILE=$ram_file CXPRM_BAR_FILE=$bar_file
 	export CXPRM_RAM_SIZE=$ram_bytes CXPRM_BAR_SIZE=$bar_bytes
 	export CXPRM_RAM_BELOW_4G=$below_4g
+	if [ "$msix" -gt 0 ]; then
+		# In the run's own directory: parallel runs never share a socket.
+		export CXPRM_IVSHMEM_SOCK=$work/ivshmem.sock CXPRM_IVSHMEM_VECTORS=$msix
+		[ "${#CXPRM_IVSHMEM_SOCK}" -lt 108 ] ||
+			die "ivshmem socket path $CXPRM_IVSHMEM_SOCK is too long: set a shorter TMPDIR"
+		[ "$host_kind" != emud ] ||
+			emulator="$emulator --ivshmem-server $CXPRM_IVSHMEM_SOCK --vectors $msix"
+	fi
 	# Own process group, so cleanup stops it and anything it starts.
 	setsid bash -c "exec $emulator \"\$@\"" emulator "$ram_file" "$bar_file" \
 		</dev/null >"$emu_log" 2>&1 &
@@ -542,6 +466,17 @@ loglevel=5
 # iomem=relaxed: /dev/mem (emuctl's devmem) may reach the BAR while cxprm.ko
 # has requested it (CONFIG_IO_STRICT_DEVMEM would refuse).
 cmdline="console=ttyS0 panic=-1 loglevel=$loglevel iomem=relaxed $append"
+# ivshmem-plain: the BAR is a file QEMU maps itself.  ivshmem-doorbell: the
+# BAR is the descriptor the ivshmem server (the host program) sends.
+if [ "$msix" -gt 0 ]; then
+	[ -S "$CXPRM_IVSHMEM_SOCK" ] || die "the host program did not create the ivshmem socket $CXPRM_IVSHMEM_SOCK"
+	ivshmem_args=(-chardev "socket,path=$CXPRM_IVSHMEM_SOCK,id=ivsh"
+		-device "ivshmem-doorbell,chardev=ivsh,vectors=$msix")
+else
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	ivshmem_args=(-object "memory-backend-file,id=bar,size=$bar_bytes,share=on,mem-path=$bar_file"
+		-device ivshmem-plain,memdev=bar)
+fi
 log=$work/console.log
 : >"$log"
 start=$(date +%s.%N)
@@ -549,8 +484,7 @@ timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
 	-accel tcg -machine q35,memory-backend=mem -m "${mem}M" -smp "$smp" \
 	-nographic -nodefaults -no-user-config -no-reboot -serial stdio \
 	-object "memory-backend-file,id=mem,size=${mem}M,share=on,mem-path=$ram_file" \
-	-object "memory-backend-file,id=bar,size=$bar_bytes,share=on,mem-path=$bar_file" \
-	-device ivshmem-plain,memdev=bar \
+	"${ivshmem_args[@]}" \
 	-kernel "$boot_image" -initrd "$initrd" -append "$cmdline" \
 	</dev/null >"$log" 2>&1 &
 qemu_pid=$!

@@ -55,12 +55,18 @@ void usage(FILE *f)
 		"  --nvmf-auto-io-ms N   automatic NVMF namespace I/O period (0 = off)\n"
 		"  --below-4g BYTES      guest RAM below 4 GiB (default $CXPRM_RAM_BELOW_4G,\n"
 		"                        else QEMU q35's rule for the RAM file's size)\n"
+		"  --ivshmem-server SOCK be the ivshmem server of QEMU's ivshmem-doorbell on the\n"
+		"                        UNIX socket SOCK: MSI-X interrupts (QEMU: -chardev\n"
+		"                        socket,path=SOCK,id=ivsh -device ivshmem-doorbell,\n"
+		"                        chardev=ivsh,vectors=N); exits when QEMU disconnects\n"
+		"  --vectors N           MSI-X vectors the server offers, 1..64 (default 8)\n"
 		"  --ready-file FILE     create FILE once serving (default $CXPRM_READY_FILE)\n"
 		"  --log FILE            log there (appending) instead of stdout\n"
 		"  --verbose             log every control command and opcode counts\n"
 		"  -h, --help\n"
 		"\n"
-		"Exit status: 0 after SIGTERM/SIGINT/SIGHUP, 2 usage, 1 setup failure.\n",
+		"Exit status: 0 after SIGTERM/SIGINT/SIGHUP or QEMU's disconnect from the\n"
+		"ivshmem server, 2 usage, 1 setup failure (also: the ivshmem socket in use).\n",
 		f);
 }
 
@@ -107,14 +113,14 @@ struct Watch {
 
 int main(int argc, char **argv)
 {
-	std::string ram_path, bar_path, log_path, ready_path, profile_name = "cx7";
+	std::string ram_path, bar_path, log_path, ready_path, ivsh_path, profile_name = "cx7";
 	emu::Profile prof;
 	bool have_below = false, verbose = false;
 	uint64_t below = 0;
 	struct Override {
 		bool set = false;
 		uint64_t v = 0;
-	} init_delay, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io;
+	} init_delay, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
 	const char *fw = nullptr;
 	std::vector<std::string> pos;
 
@@ -164,7 +170,11 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			have_below = true;
-		} else if (a == "--ready-file")
+		} else if (a == "--ivshmem-server")
+			ivsh_path = need("a socket path");
+		else if (a == "--vectors")
+			num(vectors, IvshmemServer::MAX_VECTORS);
+		else if (a == "--ready-file")
 			ready_path = need("a file");
 		else if (a == "--log")
 			log_path = need("a file");
@@ -190,6 +200,11 @@ int main(int argc, char **argv)
 	}
 	if (ram_path.empty() || bar_path.empty()) {
 		usage(stderr);
+		return 2;
+	}
+	if (vectors.set && (ivsh_path.empty() || vectors.v < 1)) {
+		std::fprintf(stderr, "cxprm-emud: --vectors needs --ivshmem-server and is 1..%u\n",
+			     IvshmemServer::MAX_VECTORS);
 		return 2;
 	}
 
@@ -272,6 +287,22 @@ int main(int argc, char **argv)
 	GuestRam layout(ram.size(), have_below ? below : GuestRam::q35_below_4g(ram.size()));
 
 	FilePlatform plat(ram, layout, bar, ctrl_off);
+	// Listening before the ready file: QEMU connects as it starts.
+	IvshmemServer ivsh(log);
+	int shm_fd = -1;
+	if (!ivsh_path.empty()) {
+		shm_fd = open(bar_path.c_str(), O_RDWR | O_CLOEXEC);
+		if (shm_fd < 0) {
+			log.info("error: %s: %s", bar_path.c_str(), std::strerror(errno));
+			return 1;
+		}
+		if (!ivsh.start(ivsh_path, shm_fd, vectors.set ? (uint32_t)vectors.v : 8, &err)) {
+			log.info("error: %s", err.c_str());
+			close(shm_fd);
+			return 1;
+		}
+		plat.set_ivshmem(&ivsh);
+	}
 	std::unique_ptr<emu::Emulator> emu;
 	try {
 		emu = std::make_unique<emu::Emulator>(plat, prof);
@@ -311,6 +342,7 @@ int main(int argc, char **argv)
 	w.initializing = p.init_delay_ms != 0;
 	w.vfs = p.esw.num_vfs;
 	int sig = 0;
+	std::string why;
 	// Control page latency: 0.1 ms within 100 ms of the last request, 1 ms
 	// otherwise (the guest's devmem takes far longer either way).
 	const struct timespec fast = {0, 100 * 1000}, slow = {0, 1000 * 1000};
@@ -321,6 +353,11 @@ int main(int argc, char **argv)
 		int s = sigtimedwait(&sigs, &si, before - last_req < std::chrono::milliseconds(100) ? &fast : &slow);
 		if (s > 0) {
 			sig = s;
+			why = strsignal(sig);
+			break;
+		}
+		if (!ivsh.poll()) {
+			why = "QEMU's disconnect";
 			break;
 		}
 		if (ctrl.poll())
@@ -396,14 +433,19 @@ int main(int argc, char **argv)
 		     ru.ru_stime.tv_usec / 1e6;
 	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors), pages held %llu (given %llu, taken "
 		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, DMA %llu "
-		 "accesses (%llu above 4 GiB, %llu refused), %.2f s CPU",
-		 strsignal(sig), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
+		 "accesses (%llu above 4 GiB, %llu refused), %llu interrupts raised (%s%llu dropped), %.2f s CPU",
+		 why.c_str(), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
 		 (unsigned long long)c.delivery_errors, (unsigned long long)emu->pages_held(),
 		 (unsigned long long)emu->pages_given_total(), (unsigned long long)emu->pages_taken_total(),
 		 (unsigned long long)c.pages_leaked, (unsigned long long)c.eqes_written,
 		 (unsigned long long)ctrl.answered(), (unsigned long long)plat.dma_ops(),
-		 (unsigned long long)plat.dma_ops_above_4g(), (unsigned long long)plat.dma_refused(), cpu);
+		 (unsigned long long)plat.dma_ops_above_4g(), (unsigned long long)plat.dma_refused(),
+		 (unsigned long long)plat.irqs(), ivsh_path.empty() ? "no MSI-X: all " : "",
+		 (unsigned long long)(ivsh_path.empty() ? plat.irqs() : ivsh.dropped()), cpu);
 	emu.reset();
+	plat.set_ivshmem(nullptr);
+	if (shm_fd >= 0)
+		close(shm_fd);
 	bar.close();
 	ram.close();
 	if (logf)

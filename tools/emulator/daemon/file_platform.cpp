@@ -98,7 +98,12 @@ bool FilePlatform::dma_write(uint64_t bus, const void *src, size_t len)
 	return true;
 }
 
-void FilePlatform::raise_irq(uint32_t) { irqs_++; }
+void FilePlatform::raise_irq(uint32_t vec)
+{
+	irqs_++;
+	if (ivshmem_)
+		ivshmem_->raise(vec);
+}
 
 void FilePlatform::last_refused(uint64_t *bus, uint64_t *len) const
 {

@@ -15,6 +15,7 @@
 
 #include "cxprm_emu/platform.h"
 #include "guest_ram.h"
+#include "ivshmem_server.h"
 
 namespace cxprm::emud {
 
@@ -49,8 +50,11 @@ public:
 	size_t bar_size() const override { return device_bar_; }
 	bool dma_read(uint64_t bus, void *dst, size_t len) override;
 	bool dma_write(uint64_t bus, const void *src, size_t len) override;
-	// ivshmem-plain has no interrupt line: counted, the driver polls.
+	// Counted; delivered as MSI-X vector 'vec' through the ivshmem server
+	// when there is one (ivshmem-doorbell), else dropped: ivshmem-plain has
+	// no interrupt line and the driver polls.
 	void raise_irq(uint32_t vec) override;
+	void set_ivshmem(IvshmemServer *s) { ivshmem_ = s; }
 
 	const GuestRam &layout() const { return layout_; }
 	uint64_t dma_refused() const { return refused_.load(); }
@@ -71,6 +75,7 @@ private:
 	std::atomic<uint64_t> refused_{0};
 	std::atomic<uint64_t> last_bus_{0}, last_len_{0};
 	std::atomic<uint64_t> irqs_{0};
+	IvshmemServer *ivshmem_ = nullptr;
 	std::atomic<uint64_t> ops_{0}, ops_high_{0};
 };
 

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds cxswap.ko (tools/qemu/guest/cxswap.c, the guest helper that puts
+# an ivshmem device's shared memory at BAR0 for mlx5_core) against the
+# guest kernel, out of tree in .cache/cxswap/<kernel tree>/, and prints its path.
+#
+#   tools/qemu/build-cxswap.sh [EXTRA MAKE ARGS, e.g. W=1 C=2]
+#
+# KDIR / KVER as for tools/kdir.sh (default: the newest /boot/vmlinuz-*).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tools/kdir.sh
+. "$repo/tools/kdir.sh"
+[ -n "${KDIR:-}" ] || { echo "build-cxswap: no kernel build tree; set KDIR" >&2; exit 1; }
+# One build directory per kernel tree.
+out=$repo/.cache/cxswap/$(readlink -f "$KDIR" | tr -c 'A-Za-z0-9.\n-' _)
+mkdir -p "$out"
+cp "$here/guest/cxswap.c" "$here/guest/Kbuild" "$out/"
+log=$out/build.log
+if ! make -C "$KDIR" M="$out" "$@" modules >"$log" 2>&1; then
+	cat "$log" >&2
+	echo "build-cxswap: cxswap.ko did not build against $KDIR" >&2
+	exit 1
+fi
+grep -E 'warning|error|WARNING|ERROR|: (sparse|objtool)' "$log" | grep -v 'Skipping BTF generation' >&2 || true
+echo "$out/cxswap.ko"

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxswap: a QEMU guest helper of the cxprm test harness, never loaded on a
+ * real machine.  Linux's mlx5_core finds the init segment and the UAR pages
+ * at pci_resource_start(pdev, 0); QEMU's ivshmem device has its shared
+ * memory (the emulated ConnectX BAR) at BAR2 and a 256-byte register BAR
+ * at BAR0.  At insmod, for every ivshmem device (1af4:1110) that no driver
+ * holds, cxswap releases resource[0] and resource[2], swaps their ranges
+ * and flags and claims both again, so resource[0] is the shared memory and
+ * the resource tree stays consistent.  Config space is not touched (the
+ * MSI-X table is found through its capability, in BAR1).  rmmod swaps the
+ * devices it swapped back, if no driver holds them then.
+ *
+ * Anything that programs BARs from resource[] (pci_update_resource, a
+ * reset that restores BARs) would program the wrong ones: fine for tests.
+ */
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#define CXSWAP_VENDOR	0x1af4
+#define CXSWAP_DEVICE	0x1110
+#define CXSWAP_MAX	16
+
+static struct pci_dev *cxswap_devs[CXSWAP_MAX];
+static unsigned int cxswap_count;
+
+/* Called with the device lock held and no driver bound. */
+static int cxswap_swap(struct pci_dev *pdev)
+{
+	struct resource *r0 = &pdev->resource[0];
+	struct resource *r2 = &pdev->resource[2];
+	resource_size_t start = r0->start, end = r0->end;
+	unsigned long flags = r0->flags;
+	int e0, e2;
+
+	if (!(r0->flags & IORESOURCE_MEM) || !(r2->flags & IORESOURCE_MEM)) {
+		pci_warn(pdev, "cxswap: BAR0 or BAR2 is not a memory BAR: not swapped\n");
+		return -ENODEV;
+	}
+	if (r0->parent)
+		release_resource(r0);
+	if (r2->parent)
+		release_resource(r2);
+	r0->start = r2->start;
+	r0->end = r2->end;
+	r0->flags = r2->flags;
+	r2->start = start;
+	r2->end = end;
+	r2->flags = flags;
+	e0 = pci_claim_resource(pdev, 0);
+	e2 = pci_claim_resource(pdev, 2);
+	pci_info(pdev, "cxswap: BAR0 <-> BAR2: resource0 %pR (claim %d), resource2 %pR (claim %d)\n",
+		 r0, e0, r2, e2);
+	return e0 ? e0 : e2;
+}
+
+static int __init cxswap_init(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	while ((pdev = pci_get_device(CXSWAP_VENDOR, CXSWAP_DEVICE, pdev))) {
+		bool swapped = false;
+
+		if (cxswap_count == CXSWAP_MAX) {
+			pci_warn(pdev, "cxswap: more than %d devices: not swapped\n",
+				 CXSWAP_MAX);
+			continue;
+		}
+		device_lock(&pdev->dev);
+		if (pdev->dev.driver)
+			pci_info(pdev, "cxswap: bound to %s: not swapped\n",
+				 pdev->dev.driver->name);
+		else
+			swapped = !cxswap_swap(pdev);
+		device_unlock(&pdev->dev);
+		if (swapped)
+			cxswap_devs[cxswap_count++] = pci_dev_get(pdev);
+	}
+	return 0;
+}
+
+static void __exit cxswap_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < cxswap_count; i++) {
+		struct pci_dev *pdev = cxswap_devs[i];
+
+		device_lock(&pdev->dev);
+		if (pdev->dev.driver)
+			pci_warn(pdev, "cxswap: bound to %s: BAR0 and BAR2 stay swapped\n",
+				 pdev->dev.driver->name);
+		else
+			cxswap_swap(pdev);
+		device_unlock(&pdev->dev);
+		pci_dev_put(pdev);
+	}
+}
+
+module_init(cxswap_init);
+module_exit(cxswap_exit);
+
+MODULE_DESCRIPTION("cxprm test harness: swap BAR0 and BAR2 of ivshmem devices for mlx5_core");
+MODULE_LICENSE("GPL");
