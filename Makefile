@@ -8,6 +8,9 @@
 #                     (KDIR=/path/to/kernel/build overrides)
 #   make lint         W=1 + sparse (C=2) module build, checkpatch, shellcheck
 #   make check-guest  the kselftests in a QEMU guest with the emulator
+#   make check-guest-msix  the same on MSI-X (ivshmem-doorbell)
+#   make check-mlx5   Linux's mlx5_core on the emulator (MSI-X), checked
+#   make mlx5         the same, bound, its dmesg printed (MLX5_ARGS=...)
 #   make check-kunit  the KUnit suites in the debug test kernel (QEMU)
 #   make check-guest-debug  the same on the debug test kernel
 #   make test-kernel  build (once, cached) the KUnit/KASAN/kmemleak test kernel
@@ -33,7 +36,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest check-guest-debug check-kunit test-kernel smoke demo \
+	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-kunit test-kernel smoke demo \
 	module-clean bench
 
 all: userspace
@@ -67,6 +70,11 @@ check-module: lint
 check-guest:
 	selftests/cxprm/run.sh -q
 
+# The same guest in MSI-X mode: ivshmem-doorbell, cxprm-emud its ivshmem
+# server; the MSI-X step list asserts interrupts were delivered.
+check-guest-msix:
+	selftests/cxprm/run.sh -q --msix 8
+
 # Builds the debug test kernel (cached), cxprm.ko and cxprm_kunit.ko for it
 # and a static cxprm-emud, boots it in QEMU (TCG) and runs the KUnit suites;
 # kunit.py counts the results (Documentation/kunit.rst).
@@ -93,6 +101,17 @@ fuzz:
 
 check-fuzz:
 	tools/fuzz/run.sh --seconds 45 --seed 1
+
+# Linux's own mlx5_core (Debian's, unmodified) on the emulated ConnectX-7,
+# on MSI-X: bind, unbind, rebind, rmmod; one summary line
+# (tools/qemu/run-mlx5.sh --check).  `make mlx5` binds it and prints its
+# dmesg (MLX5_ARGS: more run-mlx5.sh options, e.g. --mlx5-ko PATH).
+MLX5_ARGS ?=
+check-mlx5:
+	tools/qemu/run-mlx5.sh --check -q $(MLX5_ARGS)
+
+mlx5:
+	tools/qemu/run-mlx5.sh $(MLX5_ARGS)
 
 # The debug-kernel run of the same kselftests (built and cached by
 # tools/kernel/build-test-kernel.sh); the guest adds its checker steps.

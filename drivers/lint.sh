@@ -5,7 +5,8 @@
 # file (C=2), checkpatch on drivers/, shellcheck on the scripts.  Any
 # compiler, sparse, objtool, modpost or checkpatch warning fails.  checkpatch also
 # covers the KUnit module's C files (drivers/kunit/), which only a
-# CONFIG_KUNIT kernel builds (tools/kernel/run-kunit.sh).
+# CONFIG_KUNIT kernel builds (tools/kernel/run-kunit.sh), and the mlx5
+# stage's guest helper module tools/qemu/guest/cxswap.c (built W=1 C=2 too).
 #
 #   drivers/lint.sh        (KDIR / KVER as for tools/qemu/smoke.sh)
 #
@@ -40,6 +41,18 @@ fi
 # Leave the ordinary (non-W=1) objects behind.
 make -s -C "$KDIR" M="$repo" modules 2>&1 | grep -v 'Skipping BTF generation' || true
 
+# The guest helper of the mlx5 stage (tools/qemu/guest/cxswap.c), W=1 C=2.
+echo "lint: W=1 C=2 build of tools/qemu/guest/cxswap.c"
+if ! out=$(KDIR=$KDIR tools/qemu/build-cxswap.sh W=1 C=2 2>&1); then
+	echo "$out"
+	echo "lint: cxswap.ko did not build" >&2
+	fail=1
+elif [ "$(echo "$out" | wc -l)" != 1 ]; then
+	echo "$out"
+	echo "lint: the cxswap.ko build is not warning-free" >&2
+	fail=1
+fi
+
 # checkpatch of linux-source-6.1, whatever other linux-source-* is installed;
 # .cache/linux/source names the tarball it came from (an extraction from
 # another one is replaced).
@@ -58,7 +71,7 @@ if [ ! -f "$cp" ] || [ "$(cat "$repo/.cache/linux/source" 2>/dev/null)" != "$src
 fi
 echo "lint: checkpatch from $src"
 shopt -s nullglob
-files=(drivers/*.c drivers/*.h drivers/*.cpp drivers/kunit/*.c drivers/kunit/*.h)
+files=(drivers/*.c drivers/*.h drivers/*.cpp drivers/kunit/*.c drivers/kunit/*.h tools/qemu/guest/*.c)
 shopt -u nullglob
 if ! perl "$cp" --no-tree --quiet -f "${files[@]}"; then
 	fail=1

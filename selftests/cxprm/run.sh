@@ -16,6 +16,9 @@
 #   --timeout S        whole guest run (default 300)
 #   --tool PATH        a static cxprm CLI (default: built into .cache)
 #   --no-tool          do not build/ship the CLI (its tests SKIP)
+#   --msix N           MSI-X mode: ivshmem-doorbell with N vectors, the
+#                      emulator its ivshmem server (run-guest.sh --msix);
+#                      the guest runs its MSI-X step list
 #   --debug-kernel     boot the cxprm debug test kernel (KASAN, kmemleak,
 #                      lockdep, DMA-API debug; tools/kernel/build-test-kernel.sh,
 #                      cached) with cxprm.ko built for it in .cache/debug-mod
@@ -50,8 +53,9 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift ;;
 	--tool) tool=$2; shift ;;
 	--no-tool) with_tool=0 ;;
+	--msix) rg_opts+=(--msix "$2"); shift ;;
 	--debug-kernel) debug=1 ;;
-	-h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac

@@ -21,7 +21,8 @@
 # cmd_timeout_ms=3000"), CXPRM_REQUIRE_DEBUG (1: the checker steps always
 # run and fail without kmemleak, DMA-API debug and lockdep),
 # CXPRM_TEST_TIMEOUT (seconds per program, default 120), CXPRM_TOOL (the
-# cxprm CLI, default: cxprm next to this script or in PATH).
+# cxprm CLI, default: cxprm next to this script or in PATH), CXPRM_MSIX
+# (set by run-guest.sh: > 0 = MSI-X vectors, the MSI-X mode's step list).
 # Needs the emulator's control page: the guest kernel runs with
 # iomem=relaxed (run-guest.sh adds it).
 
@@ -50,9 +51,21 @@ SPLAT_RE=$(cat /cxprm/splat.re 2>/dev/null) ||
 	SPLAT_RE='cut here|WARNING:|BUG:|Oops|general protection|UBSAN:|KASAN:'
 
 ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
-cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_concurrency_test
+cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress unload bringup-fail stall gone crash"
+# MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
+# event path on a real vector, polled and CMD-event completion, each framed
+# by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's
+# /proc/interrupts and debugfs counts going up).
+if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
+	CXPRM_TEST_MSIX=1
+	export CXPRM_TEST_MSIX
+	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
+cxprm_fault_test cxprm_irq_test unload
+load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress cxprm_irq_test
+unload gone"
+fi
 # On a kernel with the checkers (the debug test kernel: kmemleak, DMA-API
 # debug, lockdep), the whole run is framed by debug-start (forget what boot
 # left) and debug-check (nothing leaked or reported since).  With

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Linux's own mlx5_core on the emulated ConnectX: boots the Debian kernel
+# in QEMU (TCG) with cxprm-emud behind ivshmem-doorbell (MSI-X, the
+# emulator its ivshmem server), loads mlx5_core and its dependencies from
+# /lib/modules/<kver> (or a mlx5_core.ko of your own), puts the shared
+# memory at BAR0 (cxswap.ko) and binds mlx5_core (/bin/mlx5-bind).
+#
+#   tools/qemu/run-mlx5.sh [options] [--] [GUEST COMMAND...]
+#
+#   (default)          bind, print mlx5_core's dmesg and /proc/interrupts,
+#                      or run GUEST COMMAND after the bind
+#   --check            the `make check` stage mlx5: bind, unbind, bind
+#                      again, unbind, rmmod (tools/qemu/guest/mlx5-check.sh);
+#                      passes only when mlx5_core was bound, its MSI-X
+#                      vectors interrupted, no "mlx5_core ... failed" line
+#                      (but the harmless ones that script lists), no kernel
+#                      report, and the emulator's exit line has 0 unknown
+#                      opcodes, 0 delivery errors and 0 pages held; prints
+#                      one summary line
+#   --mlx5-ko PATH     your mlx5_core.ko (built for the same kernel) instead
+#                      of Debian's; its dependencies still come from
+#                      /lib/modules/<kver>
+#   --kver VERSION     kernel release (default: the newest /boot/vmlinuz-*)
+#   --vectors N        MSI-X vectors (default 8)
+#   --emud-args STR    more cxprm-emud options, e.g. "--trace --verbose"
+#   --emud-bin PATH    cxprm-emud (default build/tools/emulator/daemon/cxprm-emud)
+#   --no-build         use the cxprm-emud and cxswap.ko already built
+#   -q                 do not stream the console
+#   anything else      passed to tools/qemu/run-guest.sh (--keep, --verbose,
+#                      --timeout S, --emulator-log FILE, ...)
+#
+# Exit status: run-guest.sh's (the guest command's; 120 kernel report,
+# 124 timeout, 125/126 setup), with --check 1 when a condition failed.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+
+check=0 mlx5_ko="" kver="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=() cmd=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--check) check=1 ;;
+	--mlx5-ko) mlx5_ko=$2; shift ;;
+	--kver) kver=$2; shift ;;
+	--vectors) vectors=$2; shift ;;
+	--emud-args) emud_args=$2; shift ;;
+	--emud-bin) emud_bin=$2; shift ;;
+	--no-build) build=0 ;;
+	-h | --help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--) shift; cmd=("$@"); break ;;
+	-*)
+		rg_opts+=("$1")
+		case "$1" in
+		--timeout | --emulator-log | --console-log | --mem | --smp | --append | --file | --bar-size)
+			rg_opts+=("$2"); shift ;;
+		esac
+		;;
+	*) cmd=("$@"); break ;;
+	esac
+	shift
+done
+say() { echo "run-mlx5: $*" >&2; }
+[ "$check" = 0 ] || [ ${#cmd[@]} = 0 ] || { say "--check runs its own guest script"; exit 125; }
+
+if [ -z "$kver" ]; then
+	kver=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
+	kver=${kver#/boot/vmlinuz-}
+fi
+[ -n "$kver" ] || { say "no /boot/vmlinuz-*"; exit 125; }
+moddir=/lib/modules/$kver
+
+# --- host side: cxprm-emud and cxswap.ko ------------------------------------
+[ -n "$emud_bin" ] || emud_bin=$repo/build/tools/emulator/daemon/cxprm-emud
+if [ "$build" = 1 ]; then
+	say "building cxprm-emud and cxswap.ko"
+	if [ ! -f "$repo/build/CMakeCache.txt" ]; then
+		cmake -S "$repo" -B "$repo/build" >/dev/null || { say "cmake configure failed"; exit 125; }
+	fi
+	cmake --build "$repo/build" --target cxprm-emud -j"$(nproc)" >/dev/null ||
+		{ say "cxprm-emud did not build"; exit 125; }
+	cxswap=$(KVER=$kver KDIR=${KDIR:-} "$here/build-cxswap.sh") || exit 125
+else
+	cxswap=$(find "$repo/.cache/cxswap" -name cxswap.ko 2>/dev/null | head -n 1)
+fi
+[ -x "$emud_bin" ] || { say "no cxprm-emud at $emud_bin"; exit 125; }
+[ -f "${cxswap:-}" ] || { say "no cxswap.ko (run without --no-build)"; exit 125; }
+
+# mlx5_core and what it needs, from modules.dep (or a .ko of your own last).
+mods=(--module mlx5_core)
+if [ -n "$mlx5_ko" ]; then
+	[ -f "$mlx5_ko" ] || { say "--mlx5-ko $mlx5_ko: no such file"; exit 125; }
+	deps=$(awk -F: '$1 ~ /\/mlx5_core\.ko(\.[a-z]+)?$/ { print $2; exit }' "$moddir/modules.dep")
+	mods=()
+	for d in $deps; do mods=(--module "$moddir/$d" "${mods[@]+"${mods[@]}"}"); done
+	mods+=(--module "$mlx5_ko")
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cxprm-mlx5.XXXXXXXX")
+trap 'rm -rf "$work"' EXIT
+emu_log=$work/emulator.log
+console=$work/console.log
+if [ "$check" = 1 ]; then
+	script=(--file "$here/guest/mlx5-check.sh:/bin/mlx5-check" --cmd "sh /bin/mlx5-check")
+elif [ ${#cmd[@]} -gt 0 ]; then
+	script=(--cmd "mlx5-bind && ${cmd[*]}")
+else
+	script=(--cmd "mlx5-bind; dmesg | grep -E 'mlx5|cxswap'; grep mlx5_ /proc/interrupts; true")
+fi
+
+rc=0
+"$here/run-guest.sh" --no-module --kver "$kver" "${mods[@]}" --cxswap "$cxswap" \
+	--msix "$vectors" --emud --emud-bin "$emud_bin" ${emud_args:+--emud-args "$emud_args"} \
+	--timeout 180 --emulator-log "$emu_log" --console-log "$console" \
+	"${script[@]}" "${rg_opts[@]+"${rg_opts[@]}"}" || rc=$?
+[ "$check" = 1 ] || exit "$rc"
+
+# --- the stage's verdict ---------------------------------------------------------
+num() { # the number before the words $2 in line $1, or "?"
+	local v
+	v=$(echo "$1" | grep -oE "[0-9]+ $2" | head -n 1 | cut -d' ' -f1)
+	echo "${v:-?}"
+}
+exit_line=$(grep 'cxprm-emud: exiting on' "$emu_log" 2>/dev/null | tail -n 1 || true)
+guest=$(tr -d '\r' <"$console" | grep -a '^MLX5-CHECK: bound=' | tail -n 1 || true)
+commands=$(num "$exit_line" commands)
+unknown=$(num "$exit_line" 'unknown opcode')
+delivery=$(num "$exit_line" 'delivery error')
+held=$(echo "$exit_line" | grep -oE 'pages held [0-9]+' | grep -oE '[0-9]+' || echo '?')
+irqs=$(echo "$guest" | sed -n 's/.* irqs=\([0-9]*\).*/\1/p')
+rebind=$(echo "$guest" | sed -n 's/.* irqs_rebind=\([0-9]*\).*/\1/p')
+bound=$(echo "$guest" | sed -n 's/.*bound=\([a-z]*\).*/\1/p')
+failed=$(echo "$guest" | sed -n 's/.* failed_lines=\([0-9]*\).*/\1/p')
+splat=0
+[ "$rc" != 120 ] || splat=1
+
+why=()
+[ -n "$exit_line" ] || why+=("no emulator exit line")
+[ "$rc" = 0 ] || why+=("guest status $rc")
+[ "$bound" = yes ] || why+=("mlx5_core not bound")
+[ "${irqs:-0}" -gt 0 ] || why+=("no MSI-X interrupts")
+[ "${failed:-?}" = 0 ] || why+=("mlx5_core failure lines")
+[ "$unknown" = 0 ] || why+=("unknown opcodes: $unknown")
+[ "$delivery" = 0 ] || why+=("delivery errors: $delivery")
+[ "$held" = 0 ] || why+=("pages held: $held")
+verdict=PASS
+if [ ${#why[@]} -gt 0 ]; then
+	verdict=FAIL
+	tr -d '\r' <"$console" | grep -a '^MLX5-CHECK: ' >&2 || true
+	sed 's/^/[emulator] /' "$emu_log" | tail -n 20 >&2
+fi
+echo "mlx5: $verdict: mlx5_core bound ${bound:-?}, MSI-X interrupts ${irqs:-?} (rebind ${rebind:-?})," \
+	"failed lines ${failed:-?}, kernel reports $splat; emulator: $commands commands, $unknown unknown opcodes," \
+	"$delivery delivery errors, pages held $held${why[0]:+ -- ${why[*]}}"
+[ "$verdict" = PASS ]
