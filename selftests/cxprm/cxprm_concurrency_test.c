@@ -150,17 +150,21 @@ TEST_F_TIMEOUT(conc, processes_16x200, 240)
 
 /*
  * 8 processes each create, query and destroy up to 16 DCTs at the same
- * time (fewer when the profile has fewer: ConnectX-5 has 64).
+ * time (fewer when the profile has fewer: ConnectX-5 has 64).  No process
+ * destroys any before all have reported theirs (the 'go' pipe): a freed
+ * number may be handed out again, so only numbers alive together must
+ * differ.
  */
 TEST_F_TIMEOUT(conc, dct_lifecycles, 120)
 {
 	int per = self->prof->max_dcts / 8 - 1 < 16 ? (int)self->prof->max_dcts / 8 - 1 : 16;
-	int pipes[2];
+	int pipes[2], go[2];
 	pid_t pids[8];
 	uint32_t seen[8 * 16];
 	int k, j, n = 0;
 
 	ASSERT_EQ(0, pipe(pipes));
+	ASSERT_EQ(0, pipe(go));
 	fflush(NULL);
 	for (k = 0; k < 8; k++) {
 		pids[k] = fork();
@@ -170,7 +174,10 @@ TEST_F_TIMEOUT(conc, dct_lifecycles, 120)
 			struct cxprm_dct d;
 			int fd = cxprm_open(), m, rc = 0;
 
+			char c;
+
 			close(pipes[0]);
+			close(go[1]);
 			if (fd < 0)
 				_exit(1);
 			for (m = 0; m < per && !rc; m++) {
@@ -191,7 +198,9 @@ TEST_F_TIMEOUT(conc, dct_lifecycles, 120)
 				else if (d.ctx.user_index != (uint32_t)(k << 8 | m))
 					rc = 5;
 			}
-			sleep_ms(200); /* overlap with the others */
+			/* Until the parent has every number (EOF on 'go'). */
+			if (read(go[0], &c, 1) != 0)
+				rc = 7;
 			for (m = 0; m < per && !rc; m += 2) {
 				memset(&d, 0, sizeof(d));
 				d.dctn = nums[m];
@@ -203,13 +212,16 @@ TEST_F_TIMEOUT(conc, dct_lifecycles, 120)
 		}
 	}
 	close(pipes[1]);
-	for (;;) {
+	close(go[0]);
+	/* Each child writes its numbers at once (one write, < PIPE_BUF). */
+	while (n < 8 * per && wait_readable(pipes[0], 60000) > 0) {
 		ssize_t r = read(pipes[0], seen + n, sizeof(seen) - n * sizeof(seen[0]));
 
 		if (r <= 0)
 			break;
 		n += (int)(r / sizeof(seen[0]));
 	}
+	close(go[1]);
 	close(pipes[0]);
 	for (k = 0; k < 8; k++) {
 		int st;

@@ -457,6 +457,24 @@ static inline void emuctl_wr(struct emuctl *e, uint32_t off, uint32_t v)
 	__sync_synchronize();
 }
 
+/* The current length of BAR 'bar' from sysfs "resource"; 0 if unknown. */
+static inline unsigned long long emuctl_bar_len(const char *bdf, int bar)
+{
+	unsigned long long start = 0, end = 0, flags;
+	char path[300];
+	FILE *f;
+	int i, n = 0;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", bdf);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	for (i = 0; i <= bar; i++)
+		n = fscanf(f, "%llx %llx %llx", &start, &end, &flags);
+	fclose(f);
+	return n == 3 && end > start ? end - start + 1 : 0;
+}
+
 /*
  * Maps the last page of the ivshmem BAR through sysfs.  While cxprm holds
  * the BAR (pci_request_regions) this needs the guest kernel booted with
@@ -481,6 +499,19 @@ static inline int emuctl_open(struct emuctl *e, const char *bdf)
 		return -EINVAL;
 	}
 	e->bar_size = (size_t)sb.st_size;
+	/*
+	 * After cxswap.ko (mlx5_core's guest helper) the shared memory is
+	 * resource[0] (the sysfs files keep their sizes from boot, the
+	 * "resource" table is current): the BAR of at least 64 KiB.
+	 */
+	if (emuctl_bar_len(bdf, 2) < 65536 && emuctl_bar_len(bdf, 0) >= 65536) {
+		close(fd);
+		e->bar_size = (size_t)emuctl_bar_len(bdf, 0);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0", bdf);
+		fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	}
 	m = mmap(NULL, CXPRM_EMUD_CTRL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 (off_t)CXPRM_EMUD_CTRL_OFFSET(e->bar_size));
 	close(fd);

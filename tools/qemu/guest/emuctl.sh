@@ -104,12 +104,21 @@ find_base() {
 		done
 	fi
 	[ -n "$bdf" ] || { echo "emuctl: no ivshmem device (1af4:1110)" >&2; exit 3; }
-	# resource: one line per BAR, "start end flags"; BAR2 is line 3.
+	# resource: one line per BAR, "start end flags"; the shared memory is
+	# BAR2 (line 3), or BAR0 (line 1) once cxswap.ko swapped them for
+	# mlx5_core: the one of at least 64 KiB (the register BAR has 256 bytes).
 	line=$(sed -n 3p "$sysfs/$bdf/resource" 2>/dev/null)
 	[ -n "$line" ] || { echo "emuctl: $sysfs/$bdf/resource unreadable" >&2; exit 3; }
 	# shellcheck disable=SC2086 # split the line into its fields
 	set -- $line
 	start=$(($1)) end=$(($2))
+	if [ $((end - start + 1)) -lt 65536 ]; then
+		# shellcheck disable=SC2046 # split the line into its fields
+		set -- $(sed -n 1p "$sysfs/$bdf/resource")
+		if [ $(($2 - $1 + 1)) -ge 65536 ]; then
+			start=$(($1)) end=$(($2))
+		fi
+	fi
 	[ "$start" -ne 0 ] || { echo "emuctl: $bdf has no BAR2" >&2; exit 3; }
 	bar_start=$start
 	bar_size=$((end - start + 1))
