@@ -10,7 +10,9 @@
 #   tools/qemu/run-mlx5.sh [options] [--] [GUEST COMMAND...]
 #
 #   (default)          bind, print mlx5_core's dmesg and /proc/interrupts,
-#                      or run GUEST COMMAND after the bind
+#                      or run GUEST COMMAND after the bind (e.g.
+#                      "mlx5-faults crash|gone|stuck": the emulator's
+#                      faults, tools/qemu/guest/mlx5-faults.sh)
 #   --check            the `make check` stage mlx5: bind, unbind, bind
 #                      again, unbind, rmmod (tools/qemu/guest/mlx5-check.sh);
 #                      passes only when mlx5_core was bound, its MSI-X
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--emud-args) emud_args=$2; shift ;;
 	--emud-bin) emud_bin=$2; shift ;;
 	--no-build) build=0 ;;
-	-h | --help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; cmd=("$@"); break ;;
 	-*)
 		rg_opts+=("$1")
@@ -111,6 +113,7 @@ fi
 
 rc=0
 "$here/run-guest.sh" --no-module --kver "$kver" "${mods[@]}" --cxswap "$cxswap" \
+	--file "$here/guest/mlx5-faults.sh:/bin/mlx5-faults" \
 	--msix "$vectors" --emud --emud-bin "$emud_bin" ${emud_args:+--emud-args "$emud_args"} \
 	--timeout 180 --emulator-log "$emu_log" --console-log "$console" \
 	"${script[@]}" "${rg_opts[@]+"${rg_opts[@]}"}" || rc=$?
