@@ -18,6 +18,7 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -292,6 +293,18 @@ static void cxprm_host_log(void *ctx, int level, const char *msg)
 	}
 }
 
+/* INIT_HCA sw_owner_id, as Linux mlx5_core draws its own. */
+static void cxprm_host_get_random(void *ctx, void *buf, cxprm_size n)
+{
+	get_random_bytes(buf, n);
+}
+
+/* SET_HCA_CAP log_uar_page_sz and uar_4k follow the kernel's page size. */
+static cxprm_u32 cxprm_host_page_shift(void *ctx)
+{
+	return PAGE_SHIFT;
+}
+
 static const struct cxprm_host_ops cxprm_host_ops = {
 	.dma_alloc = cxprm_host_dma_alloc,
 	.dma_free = cxprm_host_dma_free,
@@ -313,6 +326,8 @@ static const struct cxprm_host_ops cxprm_host_ops = {
 	.waiter_wait = cxprm_host_waiter_wait,
 	.waiter_signal = cxprm_host_waiter_signal,
 	.log = cxprm_host_log,
+	.get_random = cxprm_host_get_random,
+	.page_shift = cxprm_host_page_shift,
 };
 
 /* Needs cx->pdev, cx->bar and cx->bar_len. */

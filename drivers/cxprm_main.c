@@ -466,6 +466,9 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 	cfg.cmd_timeout_ns = (u64)READ_ONCE(cxprm_cmd_timeout_ms) *
 			     NSEC_PER_MSEC;
 	cfg.health_stall_polls = READ_ONCE(cxprm_health_stall_polls);
+	/* Linux set_hca_ctrl: HOST_ENDIANNESS is written by a PF only. */
+	if (cx->pdev->is_virtfn)
+		cfg.flags |= CXPRM_CORE_CFG_VF;
 	err = cxprm_core_bringup(cx->core, &cfg);
 	cx->bringup_err = err;
 	if (err) {

@@ -5,6 +5,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
+#include <random>
+#include <unistd.h>
 #include <thread>
 
 namespace cxprm::hosted {
@@ -60,6 +63,8 @@ const cxprm_host_ops kOpsWithWaiters = {
 		w->cv.notify_all();
 	},
 	.log = [](void *c, int level, const char *msg) { self(c)->log(level, msg); },
+	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
+	.page_shift = [](void *c) { return self(c)->page_shift(); },
 };
 
 // No interrupt line (e.g. behind ivshmem-plain): the core polls.
@@ -70,9 +75,34 @@ const cxprm_host_ops kOpsPolling = {
 	.waiter_wait = nullptr,
 	.waiter_signal = nullptr,
 	.log = [](void *c, int level, const char *msg) { self(c)->log(level, msg); },
+	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
+	.page_shift = [](void *c) { return self(c)->page_shift(); },
 };
 
 } // namespace
+
+cxprm_u32 HostBase::system_page_shift()
+{
+	long sz = sysconf(_SC_PAGESIZE);
+	cxprm_u32 s = 12;
+	while (sz > 0 && (1l << s) < sz && s < 30)
+		s++;
+	return s;
+}
+
+void HostBase::fill_random(void *buf, cxprm_size n)
+{
+	auto *p = static_cast<unsigned char *>(buf);
+	if (random_byte_ >= 0) {
+		std::memset(p, random_byte_, n);
+		return;
+	}
+	std::random_device rd;
+	for (cxprm_size i = 0; i < n; i += 4) {
+		unsigned v = rd();
+		std::memcpy(p + i, &v, n - i < 4 ? n - i : 4);
+	}
+}
 
 HostBase::HostBase(bool with_waiters)
 {

@@ -43,6 +43,13 @@ public:
 	std::vector<std::string> logs() const;
 	// The (n+1)-th allocation (DMA or not) from now fails; -1 = never.
 	void fail_alloc_after(int n) { fail_after_.store(n); }
+	// The page_shift op's answer (default: this system's page size); a
+	// test sets another to play a 64 KiB-page host.
+	void set_page_shift(cxprm_u32 s) { page_shift_ = s; }
+	cxprm_u32 page_shift() const { return page_shift_; }
+	// The get_random op: std::random_device, or a fixed byte for tests.
+	void set_random_byte(int b) { random_byte_ = b; }
+	void fill_random(void *buf, cxprm_size n);
 
 protected:
 	// with_waiters: offer the waiter_* callbacks (event-driven completion).
@@ -59,6 +66,9 @@ protected:
 
 private:
 	cxprm_host host_{};
+	cxprm_u32 page_shift_ = system_page_shift();
+	int random_byte_ = -1;
+	static cxprm_u32 system_page_shift();
 	uint8_t *bar_ = nullptr;
 	size_t bar_size_ = 0;
 	std::map<void *, size_t> mem_used_;

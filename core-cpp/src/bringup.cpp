@@ -7,6 +7,7 @@
 #include "cxprm/device.h"
 
 #include "cxprm/commands/issi.h"
+#include "cxprm/commands/reg.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
 #include "cxprm/text.h"
@@ -39,6 +40,7 @@ const char *step_name(Step s)
 	case Step::SET_ISSI: return "SET_ISSI";
 	case Step::QUERY_BOOT_PAGES: return "QUERY_BOOT_PAGES";
 	case Step::GIVE_BOOT_PAGES: return "GIVE_BOOT_PAGES";
+	case Step::SET_HOST_ENDIANNESS: return "SET_HOST_ENDIANNESS";
 	case Step::QUERY_CAPS_MAX: return "QUERY_CAPS_MAX";
 	case Step::QUERY_CAPS_CUR: return "QUERY_CAPS_CUR";
 	case Step::SET_HCA_CAP: return "SET_HCA_CAP";
@@ -193,6 +195,52 @@ int Device::give_pages(cmd::PagesKind kind, Step query_step, Step give_step)
 }
 
 /*
+ * Linux set_hca_ctrl: a PF (an ECPF too) writes HOST_ENDIANNESS through
+ * ACCESS_REG before SET_HCA_CAP; a VF does not.
+ */
+int Device::set_host_endianness()
+{
+	if (cfg_.is_vf)
+		return OK;
+	CmdResult r{};
+	const bool big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	return step(Step::SET_HOST_ENDIANNESS, cmd::set_host_endianness(cmdq_, big, &r), &r, big);
+}
+
+/* A fresh nonzero sw_owner_id from the host's random source (or the clock). */
+void Device::pick_sw_owner_id()
+{
+	bool given = false;
+	for (u32 i = 0; i < 4; i++) {
+		sw_owner_id_[i] = cfg_.sw_owner_id[i];
+		given |= sw_owner_id_[i] != 0;
+	}
+	if (given)
+		return;
+	for (int attempt = 0; attempt < 4; attempt++) {
+		if (host_->ops->get_random) {
+			host_->ops->get_random(host_->ctx, sw_owner_id_, sizeof(sw_owner_id_));
+		} else {
+			/* splitmix64 over the clock: differs between loads, not secret. */
+			u64 x = host_->ops->now_ns(host_->ctx) + (u64)attempt * 0x9e3779b97f4a7c15ull;
+			for (u32 i = 0; i < 4; i += 2) {
+				x += 0x9e3779b97f4a7c15ull;
+				u64 z = x;
+				z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+				z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+				z ^= z >> 31;
+				sw_owner_id_[i] = (u32)z;
+				sw_owner_id_[i + 1] = (u32)(z >> 32);
+			}
+		}
+		for (u32 i = 0; i < 4; i++)
+			if (sw_owner_id_[i])
+				return;
+	}
+	sw_owner_id_[3] = 1; /* a random source that gives only zeros */
+}
+
+/*
  * General capabilities: MAX and CUR, then SET_HCA_CAP from CUR with the
  * configured edits (Linux handle_hca_cap does the same, with more edits),
  * then CUR again.
@@ -222,15 +270,16 @@ int Device::setup_caps()
 	prm::Ref<C> c(image.data());
 	if (cfg_.cmdif_checksum && !caps_max_.cmdif_checksum)
 		return step(Step::SET_HCA_CAP, E_NOTSUP, nullptr, cfg_.cmdif_checksum);
-	if (!prm::fits<C::cmdif_checksum>(cfg_.cmdif_checksum) ||
-	    !prm::fits<C::log_uar_page_sz>(cfg_.log_uar_page_sz))
+	const s64 log_uar = cfg_.log_uar_page_sz >= 0 ? cfg_.log_uar_page_sz : (s64)page_shift_ - 12;
+	if (!prm::fits<C::cmdif_checksum>(cfg_.cmdif_checksum) || !prm::fits<C::log_uar_page_sz>((u64)log_uar))
 		return step(Step::SET_HCA_CAP, E_RANGE);
 	prm::set<C::cmdif_checksum>(c, cfg_.cmdif_checksum);
 	if (cfg_.enable_dct && caps_max_.dct)
 		prm::set<C::dct>(c, 1);
-	if (cfg_.uar_4k && caps_max_.uar_4k)
+	/* Linux handle_hca_cap: uar_4k only on hosts with pages over 4 KiB. */
+	if (caps_max_.uar_4k && (cfg_.uar_4k > 0 || (cfg_.uar_4k < 0 && page_shift_ > 12)))
 		prm::set<C::uar_4k>(c, 1);
-	prm::set<C::log_uar_page_sz>(c, cfg_.log_uar_page_sz);
+	prm::set<C::log_uar_page_sz>(c, (u64)log_uar);
 	if (cfg_.pkey_table_size >= 0) {
 		if ((u64)cfg_.pkey_table_size > caps_max_.pkey_table_size)
 			return step(Step::SET_HCA_CAP, E_RANGE, nullptr, cfg_.pkey_table_size);
@@ -248,6 +297,11 @@ int Device::setup_caps()
 	return step(Step::QUERY_CAPS_FINAL, OK, &r);
 }
 
+u64 Device::uar_offset(u32 uar) const
+{
+	return caps_cur_.uar_4k ? (u64)uar * prm::ADAPTER_PAGE_SIZE : (u64)uar << page_shift_;
+}
+
 int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 {
 	if (state_ != DeviceState::OFF || cmdq_up_)
@@ -261,6 +315,10 @@ int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 	issi_ = 0;
 	fw_ = FwVersion{};
 	caps_cur_ = caps_max_ = cmd::GeneralCaps{};
+	mem_zero(sw_owner_id_, sizeof(sw_owner_id_));
+	page_shift_ = host->ops->page_shift ? host->ops->page_shift(host->ctx) : 12;
+	if (page_shift_ < 12 || page_shift_ > 30)
+		return E_INVAL;
 
 	int err = wait_ready();
 	if (err)
@@ -292,6 +350,8 @@ int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 		goto fail;
 	if ((err = give_pages(cmd::PagesKind::BOOT, Step::QUERY_BOOT_PAGES, Step::GIVE_BOOT_PAGES)))
 		goto fail;
+	if ((err = set_host_endianness()))
+		goto fail;
 	if ((err = setup_caps()))
 		goto fail;
 	if ((err = give_pages(cmd::PagesKind::INIT, Step::QUERY_INIT_PAGES, Step::GIVE_INIT_PAGES)))
@@ -300,9 +360,10 @@ int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 	{
 		cmd::InitHcaParams p{};
 		if (caps_cur_.sw_owner_id) {
+			pick_sw_owner_id();
 			p.set_sw_owner_id = true;
 			for (u32 i = 0; i < 4; i++)
-				p.sw_owner_id[i] = cfg.sw_owner_id[i];
+				p.sw_owner_id[i] = sw_owner_id_[i];
 		}
 		CmdResult r{};
 		err = step(Step::INIT_HCA, cmd::init_hca(cmdq_, p, &r), &r);

@@ -544,6 +544,7 @@ int cxprm_core_bringup(cxprm_core *c, const cxprm_core_config *cfg)
 		b.pages_per_command = cfg->pages_per_command;
 		if (cfg->health_stall_polls)
 			b.cmdq.health_stall_polls = cfg->health_stall_polls;
+		b.is_vf = cfg->flags & CXPRM_CORE_CFG_VF;
 	}
 	c->bringup_called = true;
 	c->torn_down = false;

@@ -8,7 +8,9 @@
 #include "cxprm/commands/issi.h"
 #include "cxprm/commands/nvmf.h"
 #include "cxprm/commands/pages.h"
+#include "cxprm/commands/reg.h"
 #include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/reg.h"
 #include "cxprm/prm/registry.h"
 #include "cxprm/status.h"
 
@@ -198,6 +200,17 @@ int out_body(u16 opcode, u16 op_mod, const u8 *out, u32 outlen, KvWriter &kv)
 		kv.dec("last_write_req_latency", c.last_write_latency);
 		return OK;
 	}
+	case op::ACCESS_REG: {
+		/* The register id is in the input only: the data as words. */
+		const u8 *data;
+		u32 n;
+		if (int err = decode_access_reg(out, outlen, &data, &n))
+			return err;
+		kv.dec("register_bytes", n);
+		for (u32 i = 0; i + 4 <= n; i += 4)
+			kv.hex("register_data", load_be32(data + i));
+		return OK;
+	}
 	/* Header-only answers. */
 	case op::INIT_HCA:
 	case op::ENABLE_HCA:
@@ -275,6 +288,31 @@ int decode_input(const void *in, u32 inlen, KvWriter &kv)
 			return E_INVAL;
 		return emit_capability(kv, op_mod,
 				       bytes<set_hca_cap_in::capability>(CRef<set_hca_cap_in>(in)));
+	case op::ACCESS_REG: {
+		if (inlen < access_register_in::size_bytes)
+			return E_INVAL;
+		CRef<access_register_in> r(in);
+		u16 id = (u16)get<access_register_in::register_id>(r);
+		kv.text("access", op_mod == access_reg_op::WRITE ? "WRITE" : op_mod == access_reg_op::READ ? "READ" : "?");
+		const char *rn = register_name(id);
+		if (rn)
+			kv.text("register", rn);
+		kv.hex("register_id", id);
+		kv.hex("argument", get<access_register_in::argument>(r));
+		const u8 *data = (const u8 *)in + access_register_in::size_bytes;
+		u32 n = inlen - access_register_in::size_bytes;
+		if (id == reg_id::HOST_ENDIANNESS && n >= register_host_endianness::size_bytes)
+			kv.dec("he", get<register_host_endianness::he>(CRef<register_host_endianness>(data)));
+		else if (id == reg_id::PCAM && n >= pcam_reg::size_bytes) {
+			kv.dec("feature_group", get<pcam_reg::feature_group>(CRef<pcam_reg>(data)));
+			kv.dec("access_reg_group", get<pcam_reg::access_reg_group>(CRef<pcam_reg>(data)));
+		} else if (id == reg_id::MCAM && n >= mcam_reg::size_bytes) {
+			kv.dec("feature_group", get<mcam_reg::feature_group>(CRef<mcam_reg>(data)));
+			kv.dec("access_reg_group", get<mcam_reg::access_reg_group>(CRef<mcam_reg>(data)));
+		}
+		kv.dec("register_bytes", n);
+		return OK;
+	}
 	case op::MANAGE_PAGES: {
 		if (inlen < manage_pages_in::size_bytes)
 			return E_INVAL;

@@ -87,7 +87,7 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 		if (err)
 			goto fail;
 		eq_created_ = true;
-		ring_.attach(eqn, uar_ * prm::ADAPTER_PAGE_SIZE);
+		ring_.attach(eqn, dev.uar_offset(uar_));
 	}
 	ring_.doorbell(true);
 	if (cfg.command_events) {

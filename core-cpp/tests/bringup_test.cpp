@@ -83,7 +83,8 @@ cmd::GeneralCaps caps_of(const std::vector<uint8_t> &image)
 const Step kBringupSteps[] = {
 	Step::READ_FW_REV,	Step::WAIT_INIT,	Step::CHECK_CMDIF,	Step::CMDQ_INIT,
 	Step::PAGES_INIT,	Step::ENABLE_HCA,	Step::QUERY_ISSI,	Step::SET_ISSI,
-	Step::QUERY_BOOT_PAGES, Step::GIVE_BOOT_PAGES,	Step::QUERY_CAPS_MAX,	Step::QUERY_CAPS_CUR,
+	Step::QUERY_BOOT_PAGES, Step::GIVE_BOOT_PAGES,	Step::SET_HOST_ENDIANNESS, Step::QUERY_CAPS_MAX,
+	Step::QUERY_CAPS_CUR,
 	Step::SET_HCA_CAP,	Step::QUERY_CAPS_FINAL, Step::QUERY_INIT_PAGES, Step::GIVE_INIT_PAGES,
 	Step::INIT_HCA,
 };
@@ -240,7 +241,8 @@ TEST(Bringup, FailureAtEachCommandUnwinds)
 	} cases[] = {
 		{op::ENABLE_HCA, Step::ENABLE_HCA},	    {op::QUERY_ISSI, Step::QUERY_ISSI},
 		{op::SET_ISSI, Step::SET_ISSI},		    {op::QUERY_PAGES, Step::QUERY_BOOT_PAGES},
-		{op::MANAGE_PAGES, Step::GIVE_BOOT_PAGES}, {op::QUERY_HCA_CAP, Step::QUERY_CAPS_MAX},
+		{op::MANAGE_PAGES, Step::GIVE_BOOT_PAGES}, {op::ACCESS_REG, Step::SET_HOST_ENDIANNESS},
+		{op::QUERY_HCA_CAP, Step::QUERY_CAPS_MAX},
 		{op::SET_HCA_CAP, Step::SET_HCA_CAP},	    {op::INIT_HCA, Step::INIT_HCA},
 	};
 	for (auto c : cases) {

@@ -57,8 +57,11 @@ struct cxprm_core_config {
 	cxprm_u32 max_msg_bytes;      /* per direction (16 + 256 * 512) */
 	cxprm_u32 pages_per_command;  /* MANAGE_PAGES chunk (as many as fit) */
 	cxprm_u32 health_stall_polls; /* health counter stalled this many polls = dead (3) */
-	cxprm_u32 reserved;
+	cxprm_u32 flags;              /* CXPRM_CORE_CFG_* */
 };
+
+/* cxprm_core_config.flags */
+#define CXPRM_CORE_CFG_VF 0x1u /* a virtual function: no ACCESS_REG HOST_ENDIANNESS */
 
 /* What happened to one firmware command. */
 struct cxprm_core_result {

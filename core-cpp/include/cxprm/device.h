@@ -76,20 +76,33 @@ struct BringupConfig {
 	 *    MAX cmdif_checksum != 0 (E_NOTSUP otherwise), and the engine
 	 *    must then sign its messages.
 	 *  enable_dct: sets dct when MAX has it.
-	 *  uar_4k: sets uar_4k when MAX has it; log_uar_page_sz is written
-	 *    as given (0 = 4 KiB pages).
+	 *  uar_4k: -1 (default) as Linux handle_hca_cap: set when MAX has it
+	 *    and the host page is larger than 4 KiB; 0 never; 1 whenever MAX
+	 *    has it.
+	 *  log_uar_page_sz: -1 (default) as Linux, the host's page shift - 12
+	 *    (host page_shift op; 4 KiB without it); >= 0 written as given.
 	 *  pkey_table_size: firmware encoding (0 = 128 entries, ...); -1 keeps
 	 *    CUR; larger than MAX -> E_RANGE.
 	 */
 	u8 cmdif_checksum = 0;
 	bool enable_dct = true;
-	bool uar_4k = true;
-	u16 log_uar_page_sz = 0;
+	int uar_4k = -1;
+	s32 log_uar_page_sz = -1;
 	s32 pkey_table_size = -1;
 	bool skip_set_hca_cap = false;
 
-	/* INIT_HCA sw_owner_id, sent when CUR cap sw_owner_id is set. */
+	/*
+	 * INIT_HCA sw_owner_id, sent when CUR cap sw_owner_id is set.  All
+	 * zero (default): a fresh random one per bring-up from the host's
+	 * get_random op, as Linux draws one per module load (main.c).
+	 */
 	u32 sw_owner_id[4] = {};
+
+	/*
+	 * A virtual function: no ACCESS_REG HOST_ENDIANNESS (Linux
+	 * set_hca_ctrl runs on a PF, ECPF included, only).
+	 */
+	bool is_vf = false;
 };
 
 /* Steps of bring-up and teardown, for the trace. */
@@ -104,6 +117,7 @@ enum class Step : u8 {
 	SET_ISSI,
 	QUERY_BOOT_PAGES,
 	GIVE_BOOT_PAGES,
+	SET_HOST_ENDIANNESS, /* ACCESS_REG HOST_ENDIANNESS write (PF only) */
 	QUERY_CAPS_MAX,
 	QUERY_CAPS_CUR,
 	SET_HCA_CAP,
@@ -175,6 +189,13 @@ public:
 	Cmdq &cmdq() { return cmdq_; }
 	PageTracker &pages() { return pages_; }
 	const cmd::GeneralCaps &caps_cur() const { return caps_cur_; }
+	/*
+	 * BAR offset of UAR page 'uar' (Linux uar.c uar2pfn): 4 KiB pages with
+	 * uar_4k, else one host page each.
+	 */
+	u64 uar_offset(u32 uar) const;
+	/* The sw_owner_id INIT_HCA sent at the last bring-up (zeros: none). */
+	const u32 *sw_owner_id() const { return sw_owner_id_; }
 	const cmd::GeneralCaps &caps_max() const { return caps_max_; }
 	DeviceState state() const { return state_; }
 	FwVersion fw_version() const { return fw_; }
@@ -201,6 +222,8 @@ private:
 	int negotiate_issi();
 	int give_pages(cmd::PagesKind kind, Step query_step, Step give_step);
 	int setup_caps();
+	int set_host_endianness();
+	void pick_sw_owner_id();
 	void unwind();
 	void reclaim_pages();
 	void finish_pages(bool released);
@@ -215,6 +238,8 @@ private:
 	DeviceState state_ = DeviceState::OFF;
 	FwVersion fw_{};
 	u16 issi_ = 0;
+	u32 page_shift_ = 12;     /* the host's, from its page_shift op */
+	u32 sw_owner_id_[4] = {};
 	BringupTrace trace_{};
 	/* What is up, for exact unwinding. */
 	bool cmdq_up_ = false;

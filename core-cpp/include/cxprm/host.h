@@ -86,6 +86,18 @@ struct cxprm_host_ops {
 
 	/* Optional log sink (NULL: silent). level 0 err, 1 warn, 2 info, 3 dbg. */
 	void (*log)(void *ctx, int level, const char *msg);
+
+	/*
+	 * Optional: n random bytes (kernel: get_random_bytes; hosted: the
+	 * system's random source).  The core draws INIT_HCA's sw_owner_id
+	 * from it at every bring-up.  NULL: the core mixes now_ns() instead.
+	 */
+	void (*get_random)(void *ctx, void *buf, cxprm_size n);
+	/*
+	 * Optional: log2 of the host's page size (kernel: PAGE_SHIFT), for
+	 * SET_HCA_CAP log_uar_page_sz and uar_4k as Linux sets them.  NULL: 12.
+	 */
+	cxprm_u32 (*page_shift)(void *ctx);
 };
 
 struct cxprm_host {

@@ -153,6 +153,8 @@ int main()
 	CXPRM_IFC_TAIL_(query_eq_out, pas, query_eq_out_pas);
 	CXPRM_IFC_TAIL_(query_esw_functions_out, host_sf_enable,
 			query_esw_functions_out_host_sf_enable);
+	CXPRM_IFC_TAIL_(access_register_in, register_data, access_register_in_data);
+	CXPRM_IFC_TAIL_(access_register_out, register_data, access_register_out_data);
 
 	for (unsigned i = 0; i < n_expected; i++)
 		if (!expected_used[i]) {

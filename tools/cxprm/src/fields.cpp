@@ -42,6 +42,7 @@ struct Alias {
 const Alias kAliases[] = {
 	{prm::op::QUERY_NVMF_NAMESPACE_CONTEXT, "query_nvmf_namespace"},
 	{prm::op::ARM_DCT_FOR_KEY_VIOLATION, "arm_dct"},
+	{prm::op::ACCESS_REG, "access_register"},
 };
 
 } // namespace

@@ -62,6 +62,7 @@ void usage(FILE *f)
 		"  --vectors N           MSI-X vectors the server offers, 1..64 (default 8)\n"
 		"  --ready-file FILE     create FILE once serving (default $CXPRM_READY_FILE)\n"
 		"  --log FILE            log there (appending) instead of stdout\n"
+		"  --trace FILE          one line per command there (truncated first; '-' = the log)\n"
 		"  --verbose             log every control command and opcode counts\n"
 		"  -h, --help\n"
 		"\n"
@@ -113,7 +114,7 @@ struct Watch {
 
 int main(int argc, char **argv)
 {
-	std::string ram_path, bar_path, log_path, ready_path, ivsh_path, profile_name = "cx7";
+	std::string ram_path, bar_path, log_path, ready_path, ivsh_path, trace_path, profile_name = "cx7";
 	emu::Profile prof;
 	bool have_below = false, verbose = false;
 	uint64_t below = 0;
@@ -178,6 +179,8 @@ int main(int argc, char **argv)
 			ready_path = need("a file");
 		else if (a == "--log")
 			log_path = need("a file");
+		else if (a == "--trace")
+			trace_path = need("a file (or -)");
 		else if (a == "--verbose" || a == "-v")
 			verbose = true;
 		else if (a == "-h" || a == "--help") {
@@ -260,6 +263,14 @@ int main(int argc, char **argv)
 		log.set_file(logf);
 	}
 	log.set_verbose(verbose);
+	FILE *tracef = nullptr;
+	if (!trace_path.empty() && trace_path != "-") {
+		tracef = std::fopen(trace_path.c_str(), "we");
+		if (!tracef) {
+			std::fprintf(stderr, "cxprm-emud: %s: %s\n", trace_path.c_str(), std::strerror(errno));
+			return 1;
+		}
+	}
 
 	// Signals are taken synchronously by the main loop (sigtimedwait); block
 	// them before any thread exists so the emulator thread never gets one.
@@ -310,6 +321,15 @@ int main(int argc, char **argv)
 		log.info("error: %s", e.what());
 		return 1;
 	}
+	if (tracef)
+		emu->set_trace([tracef](const emu::TraceRecord &t) {
+			std::string line = emu::trace_line(t);
+			line += '\n';
+			std::fputs(line.c_str(), tracef);
+			std::fflush(tracef);
+		});
+	else if (!trace_path.empty())
+		emu->set_trace([&log](const emu::TraceRecord &t) { log.info("trace %s", emu::trace_line(t).c_str()); });
 	ControlServer ctrl(bar.data() + ctrl_off, *emu, plat, log);
 	ctrl.publish();
 	emu->start();
@@ -431,21 +451,35 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 		     ru.ru_stime.tv_usec / 1e6;
-	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors), pages held %llu (given %llu, taken "
+	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors, %llu unknown opcodes), pages held %llu (given %llu, taken "
 		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, DMA %llu "
 		 "accesses (%llu above 4 GiB, %llu refused), %llu interrupts raised (%s%llu dropped), %.2f s CPU",
 		 why.c_str(), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
-		 (unsigned long long)c.delivery_errors, (unsigned long long)emu->pages_held(),
+		 (unsigned long long)c.delivery_errors, (unsigned long long)c.unknown_opcodes,
+		 (unsigned long long)emu->pages_held(),
 		 (unsigned long long)emu->pages_given_total(), (unsigned long long)emu->pages_taken_total(),
 		 (unsigned long long)c.pages_leaked, (unsigned long long)c.eqes_written,
 		 (unsigned long long)ctrl.answered(), (unsigned long long)plat.dma_ops(),
 		 (unsigned long long)plat.dma_ops_above_4g(), (unsigned long long)plat.dma_refused(),
 		 (unsigned long long)plat.irqs(), ivsh_path.empty() ? "no MSI-X: all " : "",
 		 (unsigned long long)(ivsh_path.empty() ? plat.irqs() : ivsh.dropped()), cpu);
+	// The machine-readable summary (README.md "Exit summary"; scripts grep it).
+	log.info("summary: hca=%s commands=%llu unknown_opcodes=%llu delivery_errors=%llu pages_held=%llu "
+		 "pages_given=%llu pages_taken=%llu pages_leaked=%llu fast_teardowns=%llu "
+		 "pages_released_fast_teardown=%llu objects_leaked=%llu irqs=%llu",
+		 state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
+		 (unsigned long long)c.unknown_opcodes, (unsigned long long)c.delivery_errors,
+		 (unsigned long long)emu->pages_held(), (unsigned long long)emu->pages_given_total(),
+		 (unsigned long long)emu->pages_taken_total(), (unsigned long long)c.pages_leaked,
+		 (unsigned long long)c.fast_teardowns, (unsigned long long)c.pages_released_fast_teardown,
+		 (unsigned long long)c.objects_leaked, (unsigned long long)plat.irqs());
+	emu->set_trace(nullptr);
 	emu.reset();
 	plat.set_ivshmem(nullptr);
 	if (shm_fd >= 0)
 		close(shm_fd);
+	if (tracef)
+		std::fclose(tracef);
 	bar.close();
 	ram.close();
 	if (logf)

@@ -129,6 +129,9 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 	const uint32_t outlen = (uint32_t)prm::get<cmd_queue_entry::output_length>(ent);
 	CRef<prm::cmd_in> inl(prm::bytes<cmd_queue_entry::command_input_inline_data>(ent));
 	r.opcode = (uint16_t)prm::get<prm::cmd_in::opcode>(inl);
+	r.op_mod = (uint16_t)prm::get<prm::cmd_in::op_mod>(inl);
+	r.inlen = inlen;
+	r.outlen = outlen;
 
 	const FaultPlan plan = plan_faults(faults, r.opcode);
 

@@ -32,7 +32,8 @@ struct SlotResult {
 		SWALLOWED,   // consumed, never handed back (Faults::never_complete)
 	} kind = IGNORED;
 	uint8_t delivery = 0;
-	uint16_t opcode = 0;
+	uint16_t opcode = 0, op_mod = 0; // from the inline input (even when not executed)
+	uint32_t inlen = 0, outlen = 0;  // the entry's input_length / output_length
 	bool executed = false;
 };
 

@@ -132,6 +132,8 @@ public:
 	std::map<uint32_t, Dct> dcts;
 	std::map<std::pair<uint32_t, uint32_t>, Namespace> namespaces; // (xrqn, nsid)
 	uint16_t num_vfs = 0;
+	uint8_t host_endianness = 0;        // HOST_ENDIANNESS.he (ACCESS_REG)
+	std::array<uint32_t, 4> sw_owner_id{}; // of the last INIT_HCA
 	std::map<uint16_t, uint64_t> opcode_counts;
 	uint8_t last_status = 0;
 	uint32_t last_syndrome = 0;
@@ -172,10 +174,20 @@ private:
 	// dropped, objects dropped, DISABLED.
 	void release_function();
 
+public:
+	// nic_interface = DISABLED written after PREPARE_FAST_TEARDOWN: pages
+	// released, objects dropped, DISABLED.
+	void finish_fast_teardown();
+	bool fast_teardown_prepared = false;
+
+private:
+
 	// handlers_pages.cpp
 	Result query_pages(Cmd &c);
 	Result manage_pages(Cmd &c);
 	void reset_pages();
+	// TAKE of k pages before INIT_HCA: that much boot/init demand is owed again.
+	void owe_again(uint32_t k);
 
 	// handlers_eq.cpp
 	Result alloc_uar(Cmd &c);
@@ -193,6 +205,9 @@ private:
 
 	// handlers_esw.cpp
 	Result query_esw_functions(Cmd &c);
+
+	// handlers_reg.cpp
+	Result access_reg(Cmd &c);
 
 	// handlers_nvmf.cpp
 	Result attach_nvmf_ns(Cmd &c);

@@ -22,6 +22,7 @@
 #include "cxprm/prm/issi.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/pages.h"
+#include "cxprm/prm/reg.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
 #include "layout_check.h"
@@ -148,6 +149,7 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 		opd<query_dct_in, query_dct_out>(op::QUERY_DCT, INIT, &Device::query_dct),
 		opd<arm_dct_in, arm_dct_out>(op::ARM_DCT_FOR_KEY_VIOLATION,
 										 INIT, &Device::arm_dct),
+		opd<access_register_in, access_register_out>(op::ACCESS_REG, UP, &Device::access_reg),
 		opd<query_esw_functions_in, query_esw_functions_out>(op::QUERY_ESW_FUNCTIONS, INIT,
 								     &Device::query_esw_functions),
 		opd<attach_nvmf_namespace_in, attach_nvmf_namespace_out>(op::ATTACH_NVMF_NAMESPACE, INIT,
@@ -182,8 +184,10 @@ uint32_t Device::uar_limit() const
 Result Device::dispatch(Cmd &c)
 {
 	const OpDesc *d = find_op(c.opcode);
-	if (!d)
+	if (!d) {
+		counters.unknown_opcodes++;
 		return fail(synd::BAD_OPCODE);
+	}
 	if (c.inlen < d->in_bytes)
 		return fail(synd::INLEN_TOO_SHORT);
 	if (c.outlen < d->out_bytes)

@@ -23,6 +23,7 @@
 #include "cmd_transport.h"
 #include "device.h"
 #include "init_segment.h"
+#include "trace.h"
 
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
@@ -57,6 +58,9 @@ struct Emulator::Impl {
 	bool initializing = true;
 	bool crashed = false;
 	bool gone = false;
+	bool nic_disabled = false; // fast teardown done, queue not programmed again
+	std::function<void(const TraceRecord &)> trace_fn;
+	uint64_t trace_seq = 0;
 	uint8_t last_delivery = 0;
 
 	void start_clock()
@@ -117,6 +121,15 @@ struct Emulator::Impl {
 
 		bool did = false;
 		if (!crashed)
+			did |= check_nic_interface();
+		if (nic_disabled) {
+			// The command interface is off (fast teardown): a doorbell is
+			// not served until the driver programs the queue again.
+			if (iseg.take_doorbell())
+				dev.counters.doorbells_while_disabled++;
+			return did;
+		}
+		if (!crashed)
 			did |= dev.scan_eq_doorbells();
 
 		uint32_t bell = iseg.take_doorbell();
@@ -131,6 +144,26 @@ struct Emulator::Impl {
 		return did;
 	}
 
+	// nic_interface (cmdq_addr_l_sz bits 9:8) as the driver wrote it.
+	// DISABLED after PREPARE_FAST_TEARDOWN completes the fast teardown; the
+	// interface stays off until a queue address write puts FULL_DRIVER (0)
+	// back.  DISABLED without the prepare is left alone.
+	bool check_nic_interface()
+	{
+		constexpr uint8_t FULL_DRIVER = 0, DISABLED = 1; // MLX5_NIC_IFC_*
+		uint8_t nic = iseg.nic_interface();
+		if (!nic_disabled && nic == DISABLED && dev.fast_teardown_prepared) {
+			dev.finish_fast_teardown();
+			nic_disabled = true;
+			return true;
+		}
+		if (nic_disabled && nic == FULL_DRIVER) {
+			nic_disabled = false;
+			return true;
+		}
+		return false;
+	}
+
 	void process_slot(unsigned slot)
 	{
 		const bool int_err = faults.crash_answers_int_err.load();
@@ -140,15 +173,20 @@ struct Emulator::Impl {
 			return;
 		}
 		std::set<uint8_t> eligible = crashed ? std::set<uint8_t>{} : dev.cmd_eq_snapshot();
-		ExecFn exec;
-		if (crashed)
-			exec = [this](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+		TraceRecord t;
+		const bool tracing = (bool)trace_fn;
+		ExecFn exec = [this, &t, tracing](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+			if (crashed)
 				dev.execute_crashed(in, inlen, out, outlen);
-			};
-		else
-			exec = [this](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+			else
 				dev.execute(in, inlen, out, outlen);
-			};
+			if (tracing) {
+				t.opcode = (uint16_t)prm::get<prm::cmd_in::opcode>(prm::CRef<prm::cmd_in>(in));
+				t.op_mod = (uint16_t)prm::get<prm::cmd_in::op_mod>(prm::CRef<prm::cmd_in>(in));
+				trace_fill_input(t, in, inlen);
+				trace_fill_output(t, out, outlen);
+			}
+		};
 		SlotResult r = transport.process(iseg.cmdq_base(), slot, dev.checksums_enabled(), faults, exec);
 		switch (r.kind) {
 		case SlotResult::IGNORED:
@@ -167,6 +205,21 @@ struct Emulator::Impl {
 				dev.counters.delivery_errors++;
 			dev.post_cmd_completion(1u << slot, eligible);
 			break;
+		}
+		if (tracing && (r.kind == SlotResult::COMPLETED || r.kind == SlotResult::SWALLOWED)) {
+			t.seq = ++trace_seq;
+			t.time_ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0)
+					    .count();
+			t.slot = slot;
+			t.opcode = r.opcode;
+			t.op_mod = r.op_mod;
+			t.inlen = r.inlen;
+			t.outlen = r.outlen;
+			t.completed = r.kind == SlotResult::COMPLETED;
+			t.delivery = r.delivery;
+			if (!r.executed)
+				t.executed = false;
+			trace_fn(t);
 		}
 	}
 
@@ -246,6 +299,12 @@ bool Emulator::running() const
 bool Emulator::poll_once() { return impl_->step(true); }
 
 Faults &Emulator::faults() { return impl_->faults; }
+
+void Emulator::set_trace(std::function<void(const TraceRecord &)> fn)
+{
+	std::lock_guard<std::mutex> g(impl_->mu);
+	impl_->trace_fn = std::move(fn);
+}
 const Profile &Emulator::profile() const { return impl_->prof; }
 
 // --- hooks ---
@@ -291,6 +350,8 @@ void Emulator::function_reset()
 	f.device_gone = false;
 	f.health_stall = false;
 	impl_->crashed = impl_->gone = false;
+	impl_->nic_disabled = false;
+	impl_->dev.fast_teardown_prepared = false;
 	impl_->dev.function_reset();
 	impl_->dev.pending_irqs.clear();
 	impl_->initializing = false;
@@ -341,6 +402,7 @@ uint32_t Emulator::dct_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_
 uint16_t Emulator::num_vfs() const { CXPRM_EMU_LOCKED_; return impl_->dev.num_vfs; }
 uint32_t Emulator::nvmf_namespace_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.namespaces.size(); }
 bool Emulator::checksums_enabled() const { CXPRM_EMU_LOCKED_; return impl_->dev.checksums_enabled(); }
+std::array<uint32_t, 4> Emulator::last_sw_owner_id() const { CXPRM_EMU_LOCKED_; return impl_->dev.sw_owner_id; }
 
 uint64_t Emulator::opcode_count(uint16_t opcode) const
 {

@@ -101,6 +101,8 @@ Result Device::init_hca(Cmd &c)
 		owner_set |= owner[i] != 0;
 	if (owner_set && !cap_cur<prm::cmd_hca_cap::sw_owner_id>())
 		return fail(synd::INIT_BAD_SW_OWNER);
+	for (uint32_t i = 0; i < 4; i++)
+		sw_owner_id[i] = load_be32(owner + 4 * i);
 	state = HcaState::INITIALIZED;
 	owed_regular = prof_.regular_pages;
 	return Result::ok();
@@ -120,12 +122,35 @@ Result Device::teardown_hca(Cmd &c)
 		prm::set<prm::teardown_hca_out::state>(out, prm::teardown_state::SUCCESS);
 		return Result::ok();
 	case prm::teardown_profile::PREPARE_FAST_TEARDOWN:
-		// Fast teardown is not emulated: answer FAIL so the driver falls
-		// back to a graceful teardown (what mlx5_core does on FAIL).
-		prm::set<prm::teardown_hca_out::state>(out, prm::teardown_state::FAIL);
+		// mlx5_cmd_fast_teardown_hca: SUCCESS here, then the driver writes
+		// nic_interface = DISABLED into cmdq_addr_l_sz and polls it back;
+		// the emulator's step sees the write and completes the teardown
+		// (finish_fast_teardown).  Only with the capability.
+		if (!cap_cur<prm::cmd_hca_cap::fast_teardown>())
+			return fail(synd::TEARDOWN_FAST_UNSUPPORTED);
+		fast_teardown_prepared = true;
+		prm::set<prm::teardown_hca_out::state>(out, prm::teardown_state::SUCCESS);
 		return Result::ok();
 	}
 	return fail(synd::TEARDOWN_BAD_PROFILE);
+}
+
+void Device::finish_fast_teardown()
+{
+	// Firmware stops using host memory: the pages are released (not
+	// leaked, mlx5_core never takes them back after a fast teardown), the
+	// objects die with the function, which is DISABLED until the driver
+	// programs the command queue again.
+	counters.pages_released_fast_teardown += pages.size();
+	pages.clear();
+	page_set.clear();
+	uint64_t leaked = counters.objects_leaked;
+	drop_objects();
+	counters.objects_leaked = leaked;
+	state = HcaState::DISABLED;
+	owed_boot = owed_init = owed_regular = 0;
+	fast_teardown_prepared = false;
+	counters.fast_teardowns++;
 }
 
 Result Device::query_hca_cap(Cmd &c)
@@ -198,6 +223,11 @@ Result Device::set_hca_cap(Cmd &c)
 				     cap::relaxed_ordering_write, cap::relaxed_ordering_read>(img, want,
 											      next.data()))
 			return fail(synd::SET_CAP_ABOVE_MAX);
+		// uar_4k only makes sense with system pages over 4 KiB (Linux sets
+		// it only then); uar_4k + 4 KiB pages is refused when strict.
+		if (prof_.strict_uar_page_size && prm::get<cap::uar_4k>(CRef<cap>(next.data())) &&
+		    prm::get<cap::log_uar_page_sz>(CRef<cap>(next.data())) == 0)
+			return fail(synd::SET_CAP_UAR_4K_SMALL_PAGE);
 	}
 	img.cur = next;
 	return Result::ok();

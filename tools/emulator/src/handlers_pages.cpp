@@ -7,9 +7,12 @@
 // INIT_HCA on, changed by request_pages(); negative = firmware wants pages
 // back).  GIVE pays boot first, then init (before INIT_HCA) or regular
 // (after); pages beyond the demand are kept too.  TAKE returns pages only
-// when firmware has some to give back: after TEARDOWN_HCA all of them
-// (QUERY_PAGES regular answers -held), before that only what a negative
-// page request released.  Pages go back most recently given first.
+// when firmware has some to give back: before INIT_HCA (ENABLED) and after
+// TEARDOWN_HCA all of them (a bring-up that stops after the boot or init
+// pages takes them back, as mlx5_core's error paths do; the pages taken in
+// ENABLED are owed again, so INIT_HCA needs them given anew); while
+// INITIALIZED only what a negative page request released.  Pages go back
+// most recently given first.
 #include <algorithm>
 #include <unordered_set>
 #include <vector>
@@ -135,9 +138,8 @@ Result Device::manage_pages(Cmd &c)
 	}
 
 	case mp::TAKE: {
-		uint32_t releasable = state == HcaState::TORN_DOWN ? (uint32_t)pages.size()
-				      : state == HcaState::INITIALIZED ? (uint32_t)std::max(-owed_regular, 0)
-									: 0;
+		uint32_t releasable = state == HcaState::INITIALIZED ? (uint32_t)std::max(-owed_regular, 0)
+									: (uint32_t)pages.size();
 		releasable = std::min<uint32_t>(releasable, (uint32_t)pages.size());
 		uint32_t k = std::min(n, releasable);
 		if (c.outlen < tail_out::bytes_for(k))
@@ -153,10 +155,26 @@ Result Device::manage_pages(Cmd &c)
 		pages_taken += k;
 		if (state == HcaState::INITIALIZED)
 			owed_regular += (int32_t)k;
+		else if (state == HcaState::ENABLED)
+			owe_again(k);
 		return Result::ok();
 	}
 	}
 	return fail(synd::MANAGE_PAGES_BAD_OPMOD);
+}
+
+void Device::owe_again(uint32_t k)
+{
+	// What was given beyond the boot and init demand goes first, then the
+	// init pages, then the boot pages (the reverse of the order GIVE pays).
+	int64_t paid_boot = prof_.boot_pages - std::max(owed_boot, 0);
+	int64_t paid_init = prof_.init_pages - std::max(owed_init, 0);
+	int64_t extra = (int64_t)pages.size() + k - paid_boot - paid_init;
+	int64_t left = (int64_t)k - std::min<int64_t>(std::max<int64_t>(extra, 0), k);
+	int64_t from_init = std::min(left, std::max<int64_t>(paid_init, 0));
+	owed_init += (int32_t)from_init;
+	left -= from_init;
+	owed_boot += (int32_t)std::min(left, std::max<int64_t>(paid_boot, 0));
 }
 
 bool Device::request_pages(int32_t n)

@@ -221,4 +221,12 @@ Profile Profile::connectx7()
 	return p;
 }
 
+void Profile::make_lenient()
+{
+	// ACCESS_REG: register data longer than the register is accepted.
+	regs.exact_length = false;
+	// SET_HCA_CAP: uar_4k with 4 KiB pages is taken.
+	strict_uar_page_size = false;
+}
+
 } // namespace cxprm::emu

@@ -65,15 +65,62 @@ TEST_F(PagesTest, BadOpModAndFunction)
 		  synd::MANAGE_PAGES_BAD_OPMOD);
 }
 
-TEST_F(PagesTest, TakeBeforeTeardownReturnsNothing)
+// Before INIT_HCA firmware gives back whatever it holds, most recently given
+// first (mlx5_core's reclaim_boot_pages and the failed function_open path
+// take boot and init pages back while the HCA is ENABLED and WARN when any
+// stays with firmware).  The old behaviour answered 0 pages here.
+TEST_F(PagesTest, TakeBeforeInitReturnsHeldPages)
 {
-	ASSERT_EQ(drv.give_pages(4).status, st::OK);
+	std::vector<uint64_t> given;
+	ASSERT_EQ(drv.give_pages(4, &given).status, st::OK);
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::BOOT), emu.profile().boot_pages - 4);
 	Msg m = make_in<prm::manage_pages_in>(op::MANAGE_PAGES, prm::manage_pages_op::TAKE);
-	prm::set<prm::manage_pages_in::input_num_entries>(m.as<prm::manage_pages_in>(), 4);
-	Answer r = drv.run<prm::manage_pages_out>(m, 32);
+	prm::set<prm::manage_pages_in::input_num_entries>(m.as<prm::manage_pages_in>(), 3);
+	Answer r = drv.run<prm::manage_pages_out>(m, 3 * 8);
 	ASSERT_EQ(r.status, st::OK);
-	EXPECT_EQ(prm::get<prm::manage_pages_out::output_num_entries>(r.as<prm::manage_pages_out>()), 0u);
-	EXPECT_EQ(emu.pages_held(), 4u);
+	ASSERT_EQ(prm::get<prm::manage_pages_out::output_num_entries>(r.as<prm::manage_pages_out>()), 3u);
+	for (uint32_t i = 0; i < 3; i++)
+		EXPECT_EQ(prm::get_pas<prm::manage_pages_out_pas>(r.as<prm::manage_pages_out>(), i), given[3 - i]);
+	EXPECT_EQ(emu.pages_held(), 1u);
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::BOOT), emu.profile().boot_pages - 1)
+		<< "pages taken back are owed again";
+}
+
+// A bring-up that stops after the boot and init pages (as when SET_HCA_CAP
+// or INIT_HCA fails): TAKE until firmware has nothing left, then
+// DISABLE_HCA, and nothing is leaked.
+TEST_F(PagesTest, AbortedBringupGetsAllPagesBack)
+{
+	int32_t boot = emu.pages_wanted(prm::query_pages_op::BOOT);
+	int32_t init = emu.pages_wanted(prm::query_pages_op::INIT);
+	ASSERT_EQ(drv.give_pages((uint32_t)boot).status, st::OK);
+	ASSERT_EQ(drv.give_pages((uint32_t)init + 5).status, st::OK) << "5 beyond the demand";
+	ASSERT_EQ(emu.pages_wanted(prm::query_pages_op::INIT), 0);
+	uint64_t total = emu.pages_held();
+	ASSERT_EQ(total, (uint64_t)(boot + init + 5));
+	uint64_t back = 0;
+	for (int rounds = 0; rounds < 100; rounds++) {
+		Msg m = make_in<prm::manage_pages_in>(op::MANAGE_PAGES, prm::manage_pages_op::TAKE);
+		prm::set<prm::manage_pages_in::input_num_entries>(m.as<prm::manage_pages_in>(), 768);
+		Answer r = drv.run<prm::manage_pages_out>(m, 768 * 8);
+		ASSERT_EQ(r.status, st::OK);
+		uint64_t n = prm::get<prm::manage_pages_out::output_num_entries>(r.as<prm::manage_pages_out>());
+		if (!n)
+			break;
+		back += n;
+	}
+	EXPECT_EQ(back, total);
+	EXPECT_EQ(emu.pages_held(), 0u);
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::BOOT), boot);
+	EXPECT_EQ(emu.pages_wanted(prm::query_pages_op::INIT), init);
+	Msg si = make_in<prm::set_issi_in>(op::SET_ISSI);
+	prm::set<prm::set_issi_in::current_issi>(si.as<prm::set_issi_in>(), 1);
+	ASSERT_EQ(drv.run<prm::set_issi_out>(si).status, st::OK);
+	EXPECT_EQ(drv.run<prm::init_hca_out>(make_in<prm::init_hca_in>(op::INIT_HCA)).syndrome,
+		  synd::INIT_BOOT_PAGES_MISSING);
+	ASSERT_EQ(drv.run<prm::disable_hca_out>(make_in<prm::disable_hca_in>(op::DISABLE_HCA)).status, st::OK);
+	EXPECT_EQ(emu.counters().pages_leaked, 0u);
+	EXPECT_EQ(emu.pages_taken_total(), total);
 }
 
 struct PageRequestTest : InitializedTest {};

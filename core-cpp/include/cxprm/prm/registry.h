@@ -18,6 +18,7 @@
 #include "esw.h"
 #include "dct.h"
 #include "nvmf.h"
+#include "reg.h"
 
 namespace cxprm::prm {
 
@@ -106,7 +107,16 @@ namespace cxprm::prm {
 	X(attach_nvmf_namespace_in, CXPRM_ATTACH_NVMF_NAMESPACE_IN)     \
 	X(attach_nvmf_namespace_out, CXPRM_ATTACH_NVMF_NAMESPACE_OUT)   \
 	X(detach_nvmf_namespace_in, CXPRM_DETACH_NVMF_NAMESPACE_IN)     \
-	X(detach_nvmf_namespace_out, CXPRM_DETACH_NVMF_NAMESPACE_OUT)
+	X(detach_nvmf_namespace_out, CXPRM_DETACH_NVMF_NAMESPACE_OUT) \
+	/* reg.h */                                                     \
+	X(access_register_in, CXPRM_ACCESS_REGISTER_IN)                 \
+	X(access_register_out, CXPRM_ACCESS_REGISTER_OUT)               \
+	X(register_host_endianness, CXPRM_REGISTER_HOST_ENDIANNESS)     \
+	X(pcam_reg, CXPRM_PCAM_REG)                                     \
+	X(mcam_reg, CXPRM_MCAM_REG)                                     \
+	X(mcam_access_reg, CXPRM_MCAM_ACCESS_REG)                       \
+	X(default_timeout, CXPRM_DEFAULT_TIMEOUT)                       \
+	X(dtor_reg, CXPRM_DTOR_REG)
 
 /* Every registered layout, in the order above; *count gets their number. */
 const LayoutDesc *const *all_layouts(u32 *count);

@@ -36,6 +36,7 @@
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/transport.h"
+#include "cxprm/status.h"
 #include "file_host.h"
 #include "file_platform.h"
 #include "guest_ram.h"
@@ -600,6 +601,83 @@ TEST(Emud, CoreBringupTeardownAcrossProcesses)
 	using ms = std::chrono::duration<double, std::milli>;
 	std::printf("[ timing ] bring-up %.1f ms (1540 pages), teardown %.1f ms (1548 pages)\n",
 		    ms(t_up - t0).count(), ms(t_down - t_down0).count());
+}
+
+// --trace: one line per command in the stable format of README.md
+// ("Trace"); the log ends with the key=value exit summary the mlx5 stage
+// reads (0 unknown opcodes, 0 delivery errors, 0 pages held).
+TEST(Emud, TraceFileAndExitSummary)
+{
+	char tpl[] = "/tmp/cxprm-emud-trace-XXXXXX";
+	int fd = mkstemp(tpl);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	std::string trace_path = tpl;
+	Daemon d;
+	ASSERT_TRUE(d.start({"--profile", "cx5", "--boot-pages", "8", "--init-pages", "8", "--trace", trace_path}));
+	GuestRam layout(64 * MiB, 64 * MiB);
+	FileHost fh(d.ram(), layout, d.bar(), d.bar_size(), 1 * MiB);
+	{
+		Device dev;
+		ASSERT_EQ(dev.bringup(fh.host(), config()), OK) << d.log();
+		dev.teardown();
+	}
+	EXPECT_EQ(d.stop(), 0);
+	std::string t = slurp(trace_path);
+	unlink(trace_path.c_str());
+	EXPECT_EQ(t.rfind("seq=1 t=", 0), 0u) << t;
+	EXPECT_NE(t.find(" slot=0 op=ENABLE_HCA(0x104) op_mod=0x0 in=16 out=16 fn=0 ec=0 delivery=0x0 status=0x0 "
+			 "syndrome=0x0\n"),
+		  std::string::npos)
+		<< t;
+	EXPECT_NE(t.find("op=MANAGE_PAGES(0x108) op_mod=0x1 in=80 out=16 fn=0 ec=0 delivery=0x0 status=0x0 "
+			 "syndrome=0x0 pages=8\n"),
+		  std::string::npos)
+		<< t;
+	EXPECT_NE(t.find("op=ACCESS_REG(0x805) op_mod=0x0 in=32 out=32 fn=- ec=- delivery=0x0 status=0x0"),
+		  std::string::npos)
+		<< t;
+	EXPECT_NE(t.find("op=QUERY_PAGES(0x107) op_mod=0x1 in=16 out=16 fn=0 ec=0 delivery=0x0 status=0x0 "
+			 "syndrome=0x0 pages=8\n"),
+		  std::string::npos)
+		<< t;
+	EXPECT_NE(t.find("op=DISABLE_HCA(0x105)"), std::string::npos) << t;
+	std::string log = d.log();
+	size_t at = log.find("cxprm-emud: summary: ");
+	ASSERT_NE(at, std::string::npos) << log;
+	EXPECT_NE(log.find("summary: hca=DISABLED commands=", at), std::string::npos) << log;
+	EXPECT_NE(log.find(" unknown_opcodes=0 delivery_errors=0 pages_held=0 pages_given=16 pages_taken=16 "
+			   "pages_leaked=0 ",
+			   at),
+		  std::string::npos)
+		<< log;
+	EXPECT_NE(log.find("0 unknown opcodes"), std::string::npos) << log;
+}
+
+// An unknown opcode is counted in the exit line and the summary.
+TEST(Emud, UnknownOpcodeCounted)
+{
+	Daemon d;
+	ASSERT_TRUE(d.start({"--trace", "-"}));
+	GuestRam layout(64 * MiB, 64 * MiB);
+	FileHost fh(d.ram(), layout, d.bar(), d.bar_size(), 1 * MiB);
+	{
+		Device dev;
+		ASSERT_EQ(dev.bringup(fh.host(), config()), OK) << d.log();
+		uint8_t in[16] = {0x07, 0xff}, out[16] = {};
+		CmdResult r{};
+		EXPECT_EQ(dev.cmdq().exec(in, sizeof(in), out, sizeof(out), &r), E_REMOTEIO);
+		EXPECT_EQ(r.status, cmd_status::BAD_OP_ERR);
+		dev.teardown();
+	}
+	EXPECT_EQ(d.stop(), 0);
+	std::string log = d.log();
+	EXPECT_NE(log.find(" unknown_opcodes=1 "), std::string::npos) << log;
+	EXPECT_NE(log.find("trace seq=1 t="), std::string::npos) << log;
+	EXPECT_NE(log.find("op=UNKNOWN(0x7ff) op_mod=0x0 in=16 out=16 fn=- ec=- delivery=0x0 status=0x2 "
+			   "syndrome=0xe3000001"),
+		  std::string::npos)
+		<< log;
 }
 
 // DMA the device must not do: a command queue outside guest RAM.  The

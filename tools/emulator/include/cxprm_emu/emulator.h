@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -86,6 +87,27 @@ struct NvmfProfile {
 	uint32_t auto_io_ms = 50; // every this many ms each namespace sees some I/O; 0 = off
 };
 
+// The registers ACCESS_REG serves (handlers_reg.cpp).  HOST_ENDIANNESS is
+// stored and read back; PCAM (cap pcam_reg), MCAM (cap mcam_reg) and DTOR
+// (cap dtor) are read-only and come from here.  Zero bitmaps = no optional
+// registers or features (mlx5_core then uses none).
+struct RegisterProfile {
+	// PCAM, feature group 0 / access-register group 0.
+	std::array<uint8_t, 16> pcam_port_access_reg_cap_mask{};
+	std::array<uint8_t, 16> pcam_feature_cap_mask{};
+	// MCAM access-register groups 0, 1, 2 (0x9000.., 0x9080.., 0x9100..);
+	// feature group 0.
+	std::array<std::array<uint8_t, 16>, 3> mcam_access_reg_cap_mask{};
+	std::array<uint8_t, 16> mcam_feature_cap_mask{};
+	// DTOR timeouts in ms, in dtor_reg field order: pcie_toggle, health_poll,
+	// full_crdump, fw_reset, flush_on_err, pci_sync_update, tear_down,
+	// fsm_reactivate, reclaim_pages, reclaim_vfs_pages (Linux's defaults).
+	std::array<uint32_t, 10> dtor_ms{2000, 2000, 60000, 60000, 2000, 5000, 3000, 5000, 5000, 120000};
+	// Strict: register data longer than the register -> BAD_INP/OUTP_LEN.
+	// Lenient (false): longer is accepted, the rest ignored / zero.
+	bool exact_length = true;
+};
+
 struct Profile {
 	std::string name;
 	uint16_t vendor_id = 0x15b3;
@@ -108,6 +130,7 @@ struct Profile {
 	CapImages &cap(uint16_t type) { return caps[type]; }
 
 	EswProfile esw;
+	RegisterProfile regs;
 	DctProfile dct;
 	NvmfProfile nvmf;
 
@@ -121,6 +144,9 @@ struct Profile {
 	uint32_t min_out_bytes = 16;              // shorter output_length -> OUT_LENGTH_ERR
 	bool always_check_entry_signature = true; // entry XOR checked even with cmdif_checksum off
 	bool check_entry_reserved = true;         // reserved entry bits -> RES_FLD_NOT_CLR_ERR
+	// SET_HCA_CAP uar_4k = 1 with log_uar_page_sz = 0 refused (strict; no
+	// reference driver sends it).  Lenient: taken.
+	bool strict_uar_page_size = true;
 
 	// Resources.
 	uint32_t max_uars = 16;       // also bounded by the BAR size
@@ -129,6 +155,11 @@ struct Profile {
 
 	static Profile connectx5();
 	static Profile connectx7();
+
+	// Switches every knob that has a strict default (where real firmware's
+	// behaviour is unknown) to its lenient alternative; the driver must work
+	// under both (Documentation/prm-notes.rst lists them).
+	void make_lenient();
 };
 
 // ---------------------------------------------------------------------------
@@ -247,7 +278,37 @@ struct Counters {
 	uint64_t irqs_raised = 0;
 	uint64_t pages_leaked = 0;       // pages still held at DISABLE_HCA
 	uint64_t objects_leaked = 0;     // EQs/UARs/DCTs/namespaces still alive at TEARDOWN_HCA
+	uint64_t unknown_opcodes = 0;    // commands answered BAD_OP because the opcode is not emulated
+	uint64_t fast_teardowns = 0;     // PREPARE_FAST_TEARDOWN + nic_interface DISABLED completed
+	uint64_t pages_released_fast_teardown = 0; // pages firmware let go at a fast teardown (not leaked)
+	uint64_t doorbells_while_disabled = 0; // doorbells while nic_interface is DISABLED (not served)
+	uint64_t host_endianness_writes = 0;   // ACCESS_REG HOST_ENDIANNESS writes
 };
+
+// One command as the emulator answered it (Emulator::set_trace).
+struct TraceRecord {
+	uint64_t seq = 0;     // 1, 2, ... per command consumed (answered or swallowed)
+	uint64_t time_ns = 0; // since the emulator's clock started
+	unsigned slot = 0;
+	uint16_t opcode = 0, op_mod = 0;
+	uint32_t inlen = 0, outlen = 0; // the entry's lengths
+	bool has_function = false;      // the *_in names a function (HCA, pages)
+	uint16_t function_id = 0;
+	bool ec = false;                // embedded_cpu_function
+	bool completed = true;          // false: swallowed (never_complete)
+	uint8_t delivery = 0;           // entry status, 0 = delivered
+	bool executed = false;          // the device model ran it (status/syndrome valid)
+	uint8_t status = 0;
+	uint32_t syndrome = 0;
+	bool has_pages = false;         // MANAGE_PAGES: pages moved; QUERY_PAGES: num_pages
+	int64_t pages = 0;
+};
+
+// The trace line of a record (one line, no newline), stable for scripts:
+//   seq=N t=S.UUUUUU slot=N op=NAME(0xHEX) op_mod=0xH in=N out=N fn=N|- ec=0|1|-
+//   delivery=0xH status=0xH|- syndrome=0xH|- [pages=N] [swallowed]
+// (tools/emulator/daemon/README.md, "Trace").
+std::string trace_line(const TraceRecord &r);
 
 // ---------------------------------------------------------------------------
 // The emulator
@@ -278,6 +339,11 @@ public:
 
 	Faults &faults();
 	const Profile &profile() const;
+
+	// Calls fn for every command consumed, on the emulator's thread (or
+	// inside poll_once) with the emulator's lock held: keep it short and
+	// never call back into the Emulator.  An empty fn turns tracing off.
+	void set_trace(std::function<void(const TraceRecord &)> fn);
 
 	// --- test hooks ---
 	// Changes the eswitch state (host_num_of_vfs) and posts
@@ -331,6 +397,8 @@ public:
 	// The CUR image of a capability type (empty if unsupported).
 	std::vector<uint8_t> cap_cur(uint16_t type) const;
 	bool checksums_enabled() const; // CUR cmdif_checksum != 0
+	// INIT_HCA's sw_owner_id, last one run (dword 0 first, as sent).
+	std::array<uint32_t, 4> last_sw_owner_id() const;
 
 	struct Impl;
 

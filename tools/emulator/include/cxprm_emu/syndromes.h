@@ -4,7 +4,7 @@
 // site, returned in cmd_out.syndrome together with a non-OK cmd_out.status.
 // Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
 // AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
-// 05 eswitch, 06 NVMF), nnnn = site.  README.md carries the same table.
+// 05 eswitch, 06 NVMF, 07 ACCESS_REG), nnnn = site.  README.md carries the same table.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,8 @@ namespace cxprm::emu {
 	X(SET_CAP_ABOVE_MAX, 0xE301000c, BAD_PARAM_ERR, "SET_HCA_CAP settable field above its MAX value") \
 	X(SET_CAP_BAD_CHECKSUM, 0xE301000d, BAD_PARAM_ERR, "SET_HCA_CAP cmdif_checksum neither 0 nor MAX") \
 	X(INIT_BAD_SW_OWNER, 0xE301000e, BAD_PARAM_ERR, "INIT_HCA sw_owner_id set while cap sw_owner_id is 0") \
+	X(SET_CAP_UAR_4K_SMALL_PAGE, 0xE3010010, BAD_PARAM_ERR, "SET_HCA_CAP uar_4k with log_uar_page_sz 0 (Profile::strict_uar_page_size)") \
+	X(TEARDOWN_FAST_UNSUPPORTED, 0xE301000f, BAD_PARAM_ERR, "TEARDOWN_HCA PREPARE_FAST_TEARDOWN while cap fast_teardown is 0") \
 	/* pages */                                                                                    \
 	X(QUERY_PAGES_BAD_OPMOD, 0xE3020001, BAD_PARAM_ERR, "QUERY_PAGES op_mod not 1, 2 or 3")     \
 	X(QUERY_PAGES_BAD_FUNCTION, 0xE3020002, BAD_PARAM_ERR, "QUERY_PAGES function_id/embedded_cpu_function not 0") \
@@ -90,7 +92,16 @@ namespace cxprm::emu {
 	X(NVMF_NS_LIMIT, 0xE3060004, NO_RES_ERR, "ATTACH_NVMF_NAMESPACE: namespace table full")     \
 	X(NVMF_NS_UNKNOWN_DETACH, 0xE3060005, BAD_RES_ERR, "DETACH_NVMF_NAMESPACE of a namespace not attached") \
 	X(NVMF_NS_UNKNOWN_QUERY, 0xE3060006, BAD_RES_ERR, "QUERY_NVMF_NAMESPACE_CONTEXT of a namespace not attached") \
-	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size is 0")
+	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size is 0") \
+	/* ACCESS_REG */                                                                               \
+	X(REG_UNKNOWN, 0xE3070001, BAD_PARAM_ERR, "ACCESS_REG of a register the emulator does not model") \
+	X(REG_NOT_ADVERTISED, 0xE3070002, BAD_PARAM_ERR, "ACCESS_REG of a register its capability bit (pcam_reg, mcam_reg, dtor) does not advertise") \
+	X(REG_INLEN, 0xE3070003, BAD_INP_LEN_ERR, "ACCESS_REG input not 16 bytes + the register's size") \
+	X(REG_OUTLEN, 0xE3070004, BAD_OUTP_LEN_ERR, "ACCESS_REG output not 16 bytes + the register's size") \
+	X(REG_READ_ONLY, 0xE3070005, BAD_PARAM_ERR, "ACCESS_REG write of a read-only register (PCAM, MCAM, DTOR)") \
+	X(REG_BAD_ARGUMENT, 0xE3070006, BAD_PARAM_ERR, "ACCESS_REG argument not 0 for a register that takes none") \
+	X(REG_BAD_GROUP, 0xE3070007, BAD_PARAM_ERR, "PCAM/MCAM feature_group or access_reg_group not modelled") \
+	X(REG_RESERVED, 0xE3070008, BAD_PARAM_ERR, "ACCESS_REG reserved bits of the register data set")
 
 namespace synd {
 #define CXPRM_EMU_SYND_ENUM_(n, v, s, t) n = v,

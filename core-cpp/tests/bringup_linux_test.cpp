@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Bring-up steps Linux's mlx5_core performs and cxprm once skipped (audit
+// A9/A10): ACCESS_REG HOST_ENDIANNESS on a PF before SET_HCA_CAP,
+// INIT_HCA with a fresh random sw_owner_id per load, uar_4k and
+// log_uar_page_sz from the host's page size, and the UAR doorbell address
+// scaled by it.  Checked on the wire, through the emulator's trace.
+#include "support/harness.h"
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <vector>
+
+#include "cxprm/device.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/status.h"
+
+using namespace cxprm;
+namespace op = cxprm::prm::op;
+
+namespace {
+
+constexpr uint64_t MS = 1000 * 1000;
+
+BringupConfig quick_config()
+{
+	BringupConfig cfg;
+	cfg.cmdq.timeout_ns = 2000 * MS;
+	cfg.init_timeout_ns = 5000 * MS;
+	cfg.init_poll_us = 200;
+	cfg.reclaim_timeout_ns = 500 * MS;
+	return cfg;
+}
+
+struct Rig {
+	test::Harness h;
+	Device dev;
+	std::mutex mu;
+	std::vector<emu::TraceRecord> trace;
+	explicit Rig(emu::Profile p = test::small_profile()) : h(std::move(p))
+	{
+		h.emu.set_trace([this](const emu::TraceRecord &t) {
+			std::lock_guard<std::mutex> g(mu);
+			trace.push_back(t);
+		});
+	}
+	int up(const BringupConfig &cfg = quick_config())
+	{
+		h.emu.start();
+		return dev.bringup(h.host(), cfg);
+	}
+	// Index of the first traced command with this opcode, or -1.
+	int first(uint16_t opcode)
+	{
+		std::lock_guard<std::mutex> g(mu);
+		for (size_t i = 0; i < trace.size(); i++)
+			if (trace[i].opcode == opcode)
+				return (int)i;
+		return -1;
+	}
+};
+
+bool nonzero(const std::array<uint32_t, 4> &a) { return a[0] || a[1] || a[2] || a[3]; }
+
+} // namespace
+
+TEST(BringupLinux, HostEndiannessBeforeSetHcaCapOnAPf)
+{
+	Rig rig;
+	ASSERT_EQ(rig.up(), OK);
+	int ar = rig.first(op::ACCESS_REG), set = rig.first(op::SET_HCA_CAP), boot = rig.first(op::MANAGE_PAGES);
+	ASSERT_GE(ar, 0) << "no ACCESS_REG: the old bring-up skipped HOST_ENDIANNESS";
+	EXPECT_LT(boot, ar) << "after the boot pages (Linux: function_enable, then set_hca_ctrl)";
+	EXPECT_LT(ar, set);
+	EXPECT_LT(ar, rig.first(op::QUERY_HCA_CAP));
+	EXPECT_EQ(rig.trace[ar].op_mod, 0u) << "a write";
+	EXPECT_EQ(rig.trace[ar].inlen, 32u);
+	EXPECT_EQ(rig.trace[ar].outlen, 32u);
+	EXPECT_EQ(rig.trace[ar].status, cmd_status::OK);
+	EXPECT_EQ(rig.h.emu.counters().host_endianness_writes, 1u);
+	const StepRecord *s = rig.dev.trace().find(Step::SET_HOST_ENDIANNESS);
+	ASSERT_NE(s, nullptr);
+	EXPECT_EQ(s->err, OK);
+	EXPECT_EQ(s->value, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	rig.dev.teardown();
+}
+
+TEST(BringupLinux, NoHostEndiannessOnAVf)
+{
+	Rig rig;
+	BringupConfig cfg = quick_config();
+	cfg.is_vf = true;
+	ASSERT_EQ(rig.up(cfg), OK);
+	EXPECT_EQ(rig.first(op::ACCESS_REG), -1);
+	EXPECT_EQ(rig.dev.trace().find(Step::SET_HOST_ENDIANNESS), nullptr);
+	rig.dev.teardown();
+}
+
+TEST(BringupLinux, SwOwnerIdRandomPerLoad)
+{
+	Rig rig;
+	ASSERT_EQ(rig.up(), OK);
+	std::array<uint32_t, 4> a = rig.h.emu.last_sw_owner_id();
+	EXPECT_TRUE(nonzero(a)) << "the old bring-up sent all zeros";
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(rig.dev.sw_owner_id()[i], a[i]);
+	rig.dev.teardown();
+	ASSERT_EQ(rig.dev.bringup(rig.h.host(), quick_config()), OK);
+	std::array<uint32_t, 4> b = rig.h.emu.last_sw_owner_id();
+	EXPECT_TRUE(nonzero(b));
+	EXPECT_NE(a, b) << "a second load draws a new one";
+	rig.dev.teardown();
+}
+
+TEST(BringupLinux, SwOwnerIdNeverZeroEvenFromABadSource)
+{
+	Rig rig;
+	rig.h.uh.set_random_byte(0);
+	ASSERT_EQ(rig.up(), OK);
+	EXPECT_TRUE(nonzero(rig.h.emu.last_sw_owner_id()));
+	rig.dev.teardown();
+}
+
+TEST(BringupLinux, SwOwnerIdGivenByTheConfigIsSent)
+{
+	Rig rig;
+	BringupConfig cfg = quick_config();
+	cfg.sw_owner_id[0] = 0x11223344;
+	cfg.sw_owner_id[3] = 0x55;
+	ASSERT_EQ(rig.up(cfg), OK);
+	EXPECT_EQ(rig.h.emu.last_sw_owner_id(), (std::array<uint32_t, 4>{0x11223344, 0, 0, 0x55}));
+	rig.dev.teardown();
+}
+
+// handle_hca_cap: uar_4k only when PAGE_SIZE > 4 KiB, log_uar_page_sz =
+// PAGE_SHIFT - 12.  The old bring-up set uar_4k whenever MAX allowed it.
+TEST(BringupLinux, UarPageSettingsFollowTheHostPage)
+{
+	Rig rig;
+	rig.h.uh.set_page_shift(12);
+	ASSERT_EQ(rig.up(), OK);
+	EXPECT_EQ(rig.dev.caps_max().uar_4k, 1u);
+	EXPECT_EQ(rig.dev.caps_cur().uar_4k, 0u);
+	EXPECT_EQ(rig.dev.caps_cur().log_uar_page_sz, 0u);
+	EXPECT_EQ(rig.dev.uar_offset(16), 16u * 4096);
+	rig.dev.teardown();
+}
+
+TEST(BringupLinux, SixtyFourKiBHost)
+{
+	using C = prm::cmd_hca_cap;
+	// The emulator's stock MAX log_uar_page_sz is 0 (4 KiB UAR pages): a
+	// 64 KiB host's log_uar_page_sz 4 is above MAX and refused.
+	{
+		Rig rig;
+		rig.h.uh.set_page_shift(16);
+		EXPECT_EQ(rig.up(), E_REMOTEIO);
+		const StepRecord *s = rig.dev.trace().find(Step::SET_HCA_CAP);
+		ASSERT_NE(s, nullptr);
+		EXPECT_EQ(s->err, E_REMOTEIO);
+		EXPECT_EQ(rig.h.emu.pages_held(), 0u);
+	}
+	// A device that takes 64 KiB pages: uar_4k set (MAX has it), UARs
+	// stay 4 KiB apart.
+	{
+		emu::Profile p = test::small_profile();
+		prm::set<C::log_uar_page_sz>(prm::Ref<C>(p.cap(prm::cap::GENERAL).max.data()), 4);
+		Rig rig(p);
+		rig.h.uh.set_page_shift(16);
+		ASSERT_EQ(rig.up(), OK);
+		EXPECT_EQ(rig.dev.caps_cur().uar_4k, 1u);
+		EXPECT_EQ(rig.dev.caps_cur().log_uar_page_sz, 4u);
+		EXPECT_EQ(rig.dev.uar_offset(16), 16u * 4096);
+		rig.dev.teardown();
+	}
+	// Without uar_4k in MAX (ConnectX-4): one UAR per 64 KiB host page.
+	{
+		emu::Profile p = test::small_profile();
+		prm::set<C::log_uar_page_sz>(prm::Ref<C>(p.cap(prm::cap::GENERAL).max.data()), 4);
+		prm::set<C::uar_4k>(prm::Ref<C>(p.cap(prm::cap::GENERAL).max.data()), 0);
+		Rig rig(p);
+		rig.h.uh.set_page_shift(16);
+		ASSERT_EQ(rig.up(), OK);
+		EXPECT_EQ(rig.dev.caps_cur().uar_4k, 0u);
+		EXPECT_EQ(rig.dev.uar_offset(16), 16u << 16);
+		rig.dev.teardown();
+	}
+}
