@@ -394,13 +394,18 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 		     ru.ru_stime.tv_usec / 1e6;
-	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors), pages held %llu (given %llu, taken "
-		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, DMA %llu "
+	// Pages still held at DISABLE_HCA: the driver freed (or lost) memory
+	// the device still had; an error, said so first on the exit line.
+	log.info("exiting on %s: %sHCA %s, %llu commands (%llu delivery errors), pages held %llu (given %llu, "
+		 "taken %llu, held at DISABLE_HCA %llu, dropped by function reset %llu), %llu EQEs, "
+		 "%llu EQ overruns, %llu control commands, DMA %llu "
 		 "accesses (%llu above 4 GiB, %llu refused), %.2f s CPU",
-		 strsignal(sig), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
+		 strsignal(sig), c.pages_leaked ? "ERROR pages still held at DISABLE_HCA, " : "",
+		 state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
 		 (unsigned long long)c.delivery_errors, (unsigned long long)emu->pages_held(),
 		 (unsigned long long)emu->pages_given_total(), (unsigned long long)emu->pages_taken_total(),
-		 (unsigned long long)c.pages_leaked, (unsigned long long)c.eqes_written,
+		 (unsigned long long)c.pages_leaked, (unsigned long long)c.pages_dropped_at_reset,
+		 (unsigned long long)c.eqes_written, (unsigned long long)c.eq_overruns,
 		 (unsigned long long)ctrl.answered(), (unsigned long long)plat.dma_ops(),
 		 (unsigned long long)plat.dma_ops_above_4g(), (unsigned long long)plat.dma_refused(), cpu);
 	emu.reset();

@@ -137,6 +137,9 @@ public:
 	uint32_t last_syndrome = 0;
 	Counters counters;
 	std::vector<uint32_t> pending_irqs;
+	// A fatal health syndrome the model raised (EQ overrun: 0xc); the
+	// emulator moves it into the health buffer (with rfr) and crashes.
+	uint8_t fatal_synd = 0;
 	uint64_t now_ns = 0;          // time of the current step
 	uint64_t last_nvmf_tick_ns = 0;
 
@@ -170,7 +173,7 @@ private:
 	void drop_objects(); // TEARDOWN/DISABLE: everything still alive is gone
 	// DISABLE_HCA's effect: pages not reclaimed counted as leaked and
 	// dropped, objects dropped, DISABLED.
-	void release_function();
+	void release_function(bool reset = false);
 
 	// handlers_pages.cpp
 	Result query_pages(Cmd &c);
