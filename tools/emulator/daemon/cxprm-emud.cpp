@@ -46,6 +46,7 @@ void usage(FILE *f)
 		"  --bar FILE            ivshmem BAR2 file (power of two, >= 128 KiB)\n"
 		"  --profile cx5|cx7     adapter profile (default cx7)\n"
 		"  --init-delay-ms N     'initializing' clears N ms after the start (profile: 5)\n"
+		"  --health-tick-ms N    the health counter ticks every N ms (default 100; 0 = every step)\n"
 		"  --boot-pages N        pages QUERY_PAGES(BOOT) asks for\n"
 		"  --init-pages N        pages QUERY_PAGES(INIT) asks for\n"
 		"  --regular-pages N     pages QUERY_PAGES(REGULAR) asks for after INIT_HCA\n"
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
 	struct Override {
 		bool set = false;
 		uint64_t v = 0;
-	} init_delay, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io;
+	} init_delay, health_tick, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io;
 	const char *fw = nullptr;
 	std::vector<std::string> pos;
 
@@ -143,6 +144,8 @@ int main(int argc, char **argv)
 			profile_name = need("cx5 or cx7");
 		else if (a == "--init-delay-ms")
 			num(init_delay, 24 * 3600 * 1000ull);
+		else if (a == "--health-tick-ms")
+			num(health_tick, 60 * 1000ull);
 		else if (a == "--boot-pages")
 			num(boot_pages, 1u << 22);
 		else if (a == "--init-pages")
@@ -203,6 +206,8 @@ int main(int argc, char **argv)
 	}
 	if (init_delay.set)
 		prof.init_delay_ms = (uint32_t)init_delay.v;
+	if (health_tick.set)
+		prof.health_tick_ms = (uint32_t)health_tick.v;
 	if (boot_pages.set)
 		prof.boot_pages = (int32_t)boot_pages.v;
 	if (init_pages.set)
