@@ -97,9 +97,12 @@ struct cxprm_dev {
 
 	/*
 	 * Health poller: every health_poll_ms, cxprm_core_health_poll() (a
-	 * health syndrome, the health counter stalled, or fw_rev all ones
-	 * marks the device failed in the core: commands waiting are woken,
-	 * later ones fail at once).  Runs from bring-up to teardown.
+	 * fatal sensor as Linux's health.c: reads all ones, nic_interface
+	 * DISABLED/SW_RESET, rfr && synd marks the device failed in the core:
+	 * commands waiting are woken, later ones fail at once).  A syndrome
+	 * without rfr or a stalled counter is reported (dmesg, a
+	 * CXPRM_EVENT_HEALTH record) and the device kept.  Runs from bring-up
+	 * to teardown.
 	 */
 	struct delayed_work health_work;
 	bool health_on;		/* health_work initialised and queued */
@@ -107,6 +110,8 @@ struct cxprm_dev {
 	unsigned int health_ms;	/* interval, read at probe */
 	int failed_err;		/* 0, or the errno the core fails commands with */
 	int health_err;		/* what the health work last reported (its own) */
+	u64 health_stall_seen;	/* core's stall / syndrome report counts reported */
+	u64 health_synd_seen;
 
 	/* Open files. */
 	struct mutex files_lock;	/* files */

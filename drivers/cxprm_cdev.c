@@ -753,6 +753,7 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	init_waitqueue_head(&f->ev_wait);
 	f->mask[0] = BIT_ULL(CXPRM_EVENT_ESW_FUNCTIONS_CHANGED) |
 		     BIT_ULL(CXPRM_EVENT_DCT_DRAINED);
+	f->mask[CXPRM_EVENT_HEALTH / 64] |= BIT_ULL(CXPRM_EVENT_HEALTH % 64);
 
 	down_read(&cx->rwsem);
 	if (!cx->alive) {

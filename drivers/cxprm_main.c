@@ -189,14 +189,14 @@ module_param_cb(cmd_timeout_ms, &cxprm_uint_ops, &cxprm_cmd_timeout_arg,
 MODULE_PARM_DESC(cmd_timeout_ms,
 		 "firmware command timeout in ms, 100..600000 (default 60000); read at probe");
 
-static unsigned int cxprm_health_poll_ms = 1000;
+static unsigned int cxprm_health_poll_ms = 2000;
 static struct cxprm_uint_param cxprm_health_poll_arg = {
 	.val = &cxprm_health_poll_ms, .min = 0, .max = 60000,
 };
 module_param_cb(health_poll_ms, &cxprm_uint_ops, &cxprm_health_poll_arg,
 		0644);
 MODULE_PARM_DESC(health_poll_ms,
-		 "health poller interval in ms, 0 (off) or 1..60000 (default 1000); read at probe");
+		 "health poller interval in ms, 0 (off) or 1..60000 (default 2000, as Linux); read at probe");
 
 static unsigned int cxprm_health_stall_polls = 3;
 static struct cxprm_uint_param cxprm_health_stall_arg = {
@@ -205,7 +205,7 @@ static struct cxprm_uint_param cxprm_health_stall_arg = {
 module_param_cb(health_stall_polls, &cxprm_uint_ops, &cxprm_health_stall_arg,
 		0644);
 MODULE_PARM_DESC(health_stall_polls,
-		 "health counter unchanged for this many polls = firmware dead, 1..1000 (default 3); read at probe");
+		 "health counter unchanged for this many polls = a warning (not fatal), 1..1000 (default 3, as Linux); read at probe");
 
 bool cxprm_allow_raw_write;
 module_param_named(allow_raw_write, cxprm_allow_raw_write, bool, 0644);
@@ -402,6 +402,32 @@ void cxprm_dev_note_failed(struct cxprm_dev *cx)
 	cxprm_cdev_wake(cx);
 }
 
+/* A health finding that does not fail the device: dmesg and readers. */
+static void cxprm_health_report(struct cxprm_dev *cx, u8 kind,
+				const struct cxprm_core_info *info)
+{
+	u8 data[28] = {};
+	__be32 v;
+
+	if (kind == CXPRM_HEALTH_STALL)
+		dev_warn(&cx->pdev->dev,
+			 "health: counter %u unchanged for %u polls of %u ms (firmware may be hung); device kept\n",
+			 info->health_counter, info->health_stalled_polls,
+			 cx->health_ms);
+	else
+		dev_warn(&cx->pdev->dev,
+			 "health: syndrome 0x%x without reset request (rfr %u); device kept\n",
+			 info->health_syndrome, info->health_rfr);
+	data[0] = info->health_syndrome;
+	data[1] = info->health_rfr;
+	v = cpu_to_be32(info->health_counter);
+	memcpy(&data[4], &v, sizeof(v));
+	v = cpu_to_be32(info->health_stalled_polls);
+	memcpy(&data[8], &v, sizeof(v));
+	data[12] = info->nic_interface;
+	cxprm_event_listener(cx, CXPRM_EVENT_HEALTH, kind, data);
+}
+
 static void cxprm_health_work(struct work_struct *work)
 {
 	struct cxprm_dev *cx = container_of(to_delayed_work(work),
@@ -409,22 +435,29 @@ static void cxprm_health_work(struct work_struct *work)
 	struct cxprm_core_info info;
 	int err = cxprm_core_health_poll(cx->core);
 
+	cxprm_core_get_info(cx->core, &info);
 	/*
 	 * Report what the poll itself saw once (a command may have marked the
 	 * device failed a moment before: cxprm_dev_note_failed()).
 	 */
 	if (err && err != cx->health_err) {
 		cx->health_err = err;
-		cxprm_core_get_info(cx->core, &info);
 		dev_err(&cx->pdev->dev,
-			"health: device failed (%s): health syndrome 0x%x, counter %u unchanged for %u polls of %u ms; commands now fail with %d\n",
+			"health: device failed (%s): fatal sensor %u, health syndrome 0x%x rfr %u, nic_interface %u, counter %u; commands now fail with %d\n",
 			err == -ENODEV ? "gone" : "firmware dead",
-			info.health_syndrome, info.health_counter,
-			info.health_stalled_polls, cx->health_ms, err);
+			info.health_sensor, info.health_syndrome,
+			info.health_rfr, info.nic_interface,
+			info.health_counter, err);
 		WRITE_ONCE(cx->failed_err, err);
 		/* Blocked readers get the error instead of waiting for events. */
 		cxprm_cdev_wake(cx);
 	}
+	if (!err && info.health_synd_reports != cx->health_synd_seen)
+		cxprm_health_report(cx, CXPRM_HEALTH_SYNDROME, &info);
+	if (!err && info.health_stall_reports != cx->health_stall_seen)
+		cxprm_health_report(cx, CXPRM_HEALTH_STALL, &info);
+	cx->health_synd_seen = info.health_synd_reports;
+	cx->health_stall_seen = info.health_stall_reports;
 	if (!READ_ONCE(cx->health_stopping))
 		queue_delayed_work(system_wq, &cx->health_work,
 				   msecs_to_jiffies(cx->health_ms));
@@ -433,6 +466,8 @@ static void cxprm_health_work(struct work_struct *work)
 static void cxprm_health_start(struct cxprm_dev *cx)
 {
 	cx->health_ms = READ_ONCE(cxprm_health_poll_ms);
+	cx->health_synd_seen = 0;
+	cx->health_stall_seen = 0;
 	if (!cx->health_ms) {
 		dev_info(&cx->pdev->dev, "health poller off (health_poll_ms=0)\n");
 		return;

@@ -484,6 +484,25 @@ void cxprm_kt_engine_dead_or_gone_while_waiting(kunit *t)
 	}
 }
 
+/*
+ * Linux's rule: a syndrome without rfr is no reason to give up, nor is the
+ * old initial_seg.health_syndrome byte (never read): the command times out
+ * like any other, the device is not marked failed.
+ */
+void cxprm_kt_engine_syndrome_without_rfr_not_fatal(kunit *t)
+{
+	EngEnv *e = start(t, 300);
+
+	if (!e)
+		return;
+	e->lb.faults.stuck_owner = true;
+	e->lb.set_health_syndrome(0x10, false);
+	KT_EXPECT_EQ(t, run(e, 16, 16), E_TIMEDOUT);
+	KT_EXPECT_EQ(t, e->q.failed(), OK);
+	KT_EXPECT_EQ(t, e->q.health_poll(), OK);
+	stop(t, e);
+}
+
 void cxprm_kt_engine_page_slot_reserved(kunit *t)
 {
 	EngEnv *e = start(t, 20, 2); /* 4 entries: 3 regular, 1 for MANAGE_PAGES */

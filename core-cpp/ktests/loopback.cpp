@@ -232,10 +232,18 @@ void Loopback::set_gone(bool gone)
 	__atomic_store_n(&gone_, gone, __ATOMIC_RELEASE);
 }
 
-void Loopback::set_health_syndrome(u8 syndrome)
+/*
+ * Firmware's word on its health, where Linux reads it: the health buffer's
+ * synd, with rfr (reset required) when 'rfr' (fatal), without it a warning.
+ */
+void Loopback::set_health_syndrome(u8 syndrome, bool rfr)
 {
-	__atomic_store_n(&iseg_[prm::iseg::HEALTH_COUNTER / 4],
-			 prm::to_dword<prm::initial_seg::health_syndrome>(syndrome), __ATOMIC_RELEASE);
+	using H = prm::health_buffer;
+	u32 rfr_off = prm::iseg::HEALTH + prm::dword_byte_offset<H::rfr>();
+	u32 synd_off = prm::iseg::HEALTH + prm::dword_byte_offset<H::synd>();
+
+	__atomic_store_n(&iseg_[synd_off / 4], prm::to_dword<H::synd>(syndrome), __ATOMIC_RELEASE);
+	__atomic_store_n(&iseg_[rfr_off / 4], prm::to_dword<H::rfr>(rfr ? 1 : 0), __ATOMIC_RELEASE);
 }
 
 /*

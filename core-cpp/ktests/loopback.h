@@ -64,7 +64,7 @@ public:
 
 	/* Device state. */
 	void set_gone(bool gone);
-	void set_health_syndrome(u8 syndrome);
+	void set_health_syndrome(u8 syndrome, bool rfr = true);
 	/* Completes a slot that was left stuck (owner bit still 1). */
 	void complete_late(u32 slot);
 

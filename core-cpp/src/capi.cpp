@@ -14,6 +14,7 @@
 #include "cxprm/commands/nvmf.h"
 #include "cxprm/device.h"
 #include "cxprm/events.h"
+#include "cxprm/health.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
@@ -453,18 +454,24 @@ void text_health(cxprm_core *c, Text &t)
 	t.dec(prm::from_dword<I::fw_rev_minor>(fw)).chr('.').dec(prm::from_dword<I::fw_rev_subminor>(rev));
 	t.str(" (dwords ").hex(fw, 8).chr(' ').hex(rev, 8).str("), cmd_interface_rev ");
 	t.dec(prm::from_dword<I::cmd_interface_rev>(rev)).chr('\n');
-	u32 hc = read_iseg(h, prm::iseg::HEALTH_COUNTER);
-	u8 synd = (u8)prm::from_dword<I::health_syndrome>(hc);
-	t.str("health syndrome: ").hex(synd, 2).chr(' ').str(synd ? health_syndrome_name(synd) : "none");
-	t.str(" (").str(health_syndrome_text(synd)).str("), health counter ");
-	t.dec(prm::from_dword<I::health_counter>(hc)).chr('\n');
+	HealthRead hr = health_read(h);
+	t.str("health syndrome: ").hex(hr.synd, 2).chr(' ').str(hr.synd ? health_syndrome_name(hr.synd) : "none");
+	t.str(" (").str(health_syndrome_text(hr.synd)).str("), rfr ").dec(hr.rfr);
+	t.str(", health counter ").dec(hr.counter).str(", nic_interface ").dec(hr.nic_state);
+	t.chr(' ').str(nic_state_name(hr.nic_state)).chr('\n');
+	HealthSensor fs = health_fatal_sensor(hr);
+	t.str("fatal sensor: ").str(health_sensor_name(fs)).chr('\n');
 	if (queue_up(c)) {
 		HealthStatus hs = c->dev.cmdq().health();
 		t.str("health poller: ").dec(hs.polls).str(" polls, counter unchanged for ");
-		t.dec(hs.stalled_polls).str(" (failed at ").dec(c->dev.cmdq().config().health_stall_polls);
-		t.str("), device ").str(hs.failed ? "FAILED: " : "ok");
-		if (hs.failed)
+		t.dec(hs.stalled_polls).str(" (warning at ").dec(c->dev.cmdq().config().health_stall_polls);
+		t.str("), stall warnings ").dec(hs.stall_reports).str(", syndromes without rfr ");
+		t.dec(hs.synd_reports).str(", device ").str(hs.failed ? "FAILED: " : "ok");
+		if (hs.failed) {
 			t.str(err_name(hs.failed)).str(", commands refused ").dec(hs.refused);
+			if (hs.sensor)
+				t.str(", sensor ").str(health_sensor_name((HealthSensor)hs.sensor));
+		}
 		t.chr('\n');
 	}
 
@@ -610,8 +617,7 @@ int cxprm_core_state(cxprm_core *c)
 	const cxprm_host *h = c->host;
 	if (read_iseg(h, prm::iseg::FW_REV) == 0xffffffffu)
 		return CXPRM_CORE_GONE;
-	u32 hc = read_iseg(h, prm::iseg::HEALTH_COUNTER);
-	bool sick = prm::from_dword<prm::initial_seg::health_syndrome>(hc) != 0;
+	bool sick = health_fatal_sensor(health_read(h)) != HealthSensor::NONE;
 	switch (c->dev.state()) {
 	case DeviceState::UP:
 		if (queue_up(c) && c->dev.cmdq().failed())
@@ -638,10 +644,13 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 	info->cmdif_rev = fw.cmdif_rev;
 	info->state = (u32)cxprm_core_state(c);
 	info->issi = d.issi();
-	u32 hc = read_iseg(c->host, prm::iseg::HEALTH_COUNTER);
-	if (hc != 0xffffffffu) {
-		info->health_syndrome = prm::from_dword<prm::initial_seg::health_syndrome>(hc);
-		info->health_counter = prm::from_dword<prm::initial_seg::health_counter>(hc);
+	HealthRead hr = health_read(c->host);
+	if (hr.fw_rev != 0xffffffffu) {
+		info->health_syndrome = hr.synd;
+		info->health_counter = hr.counter;
+		info->health_rfr = hr.rfr;
+		info->nic_interface = hr.nic_state;
+		info->health_sensor = (u32)health_fatal_sensor(hr);
 	}
 	info->async_eqn = c->ev.running() ? c->ev.eqn() : NO_EQN;
 	info->events_running = c->ev.running();
@@ -657,6 +666,10 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 		info->health_stalled_polls = hs.stalled_polls;
 		info->health_polls = hs.polls;
 		info->cmds_refused = hs.refused;
+		if (hs.sensor)
+			info->health_sensor = hs.sensor;
+		info->health_stall_reports = hs.stall_reports;
+		info->health_synd_reports = hs.synd_reports;
 	}
 	if (d.pages().initialized()) {
 		PageStats s = d.pages().stats();
@@ -853,8 +866,10 @@ int cxprm_core_dct_destroy(cxprm_core *c, cxprm_u32 dctn, cxprm_core_result *res
 	if (!c)
 		return E_INVAL;
 	CmdResult r{};
-	int err = cmd::destroy_dct(c->dev.cmdq(), dctn, 0, &r);
-	fill_result_op(res, r, prm::op::DESTROY_DCT);
+	u16 op = prm::op::DESTROY_DCT;
+	/* Drain, wait for DRAINED, destroy: the same for ioctl, close, remove. */
+	int err = cmd::destroy_dct_drained(c->dev.cmdq(), dctn, cmd::DCT_DRAIN_TIMEOUT_NS, &r, &op);
+	fill_result_op(res, r, op);
 	return err == E_RANGE ? E_INVAL : err;
 }
 

@@ -115,3 +115,48 @@ int destroy_dct(Cmdq &q, u32 dctn, u16 uid, CmdResult *res)
 }
 
 } // namespace cxprm::cmd
+
+namespace cxprm::cmd {
+
+/*
+ * As Linux ib/qpc.c _mlx5_core_destroy_dct: DRAIN_DCT, wait until the DCT is
+ * DRAINED, then DESTROY_DCT.  The wait polls QUERY_DCT's dctc.state (the
+ * DCT_DRAINED event needs the event queue, which may not run), backing off
+ * from 10 us to 10 ms, for at most timeout_ns; then DESTROY_DCT is sent
+ * anyway and firmware's answer decides (Linux waits forever).  A DCT
+ * already draining (the DRAIN ioctl) or drained is not drained again.
+ */
+int destroy_dct_drained(Cmdq &q, u32 dctn, u64 timeout_ns, CmdResult *res, u16 *failed_op)
+{
+	const cxprm_host *h = q.host();
+	CmdResult local{};
+	CmdResult *r = res ? res : &local;
+	u16 op = prm::op::QUERY_DCT;
+	DctContext c{};
+	int err = query_dct(q, dctn, &c, r);
+	if (!err && c.state == DCT_STATE_ACTIVE) {
+		op = prm::op::DRAIN_DCT;
+		err = drain_dct(q, dctn, 0, r);
+		c.state = DCT_STATE_DRAINING;
+	}
+	if (!err && c.state != DCT_STATE_DRAINED) {
+		op = prm::op::QUERY_DCT;
+		u64 deadline = h->ops->now_ns(h->ctx) + timeout_ns;
+		u32 sleep_us = 10;
+		while (!err && c.state != DCT_STATE_DRAINED && h->ops->now_ns(h->ctx) < deadline) {
+			h->ops->sleep_us(h->ctx, sleep_us);
+			sleep_us = min_of<u32>(sleep_us * 2, 10000);
+			err = query_dct(q, dctn, &c, r);
+		}
+	}
+	if (err) {
+		if (failed_op)
+			*failed_op = op;
+		return err;
+	}
+	if (failed_op)
+		*failed_op = prm::op::DESTROY_DCT;
+	return destroy_dct(q, dctn, 0, r);
+}
+
+} // namespace cxprm::cmd

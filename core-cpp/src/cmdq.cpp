@@ -88,8 +88,10 @@ int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 	__atomic_store_n(&failed_, OK, __ATOMIC_RELEASE);
 	__atomic_store_n(&refused_, 0, __ATOMIC_RELAXED);
 	have_counter_ = false;
-	stalled_polls_ = last_counter_ = last_syndrome_ = 0;
-	health_polls_ = 0;
+	stalled_polls_ = last_counter_ = 0;
+	last_synd_ = sensor_ = 0;
+	last_ = HealthRead{};
+	health_polls_ = stall_reports_ = synd_reports_ = 0;
 
 	/* cmdq_phy_addr_63_32, then the low half (size/stride bits are firmware's). */
 	host->ops->iowrite32be(host->ctx, prm::iseg::CMDQ_ADDR_H, (u32)(page_.bus >> 32));
@@ -352,15 +354,8 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 			return E_TIMEDOUT;
 		if (now >= next_check) {
 			next_check = now + HEALTH_CHECK_NS;
-			if (device_gone()) {
-				mark_failed(E_NODEV);
-				return E_NODEV;
-			}
-			u32 h = host_->ops->ioread32be(host_->ctx, prm::iseg::HEALTH_COUNTER);
-			if (prm::from_dword<prm::initial_seg::health_syndrome>(h)) {
-				mark_failed(E_FWDEAD);
-				return failed();
-			}
+			if (int f = check_fatal())
+				return f;
 		}
 		if (mode_ == CmdqMode::EVENTS && slots_[slot].waiter) {
 			if (pump_) {
@@ -544,51 +539,8 @@ void Cmdq::mark_failed(int err)
 	if (cur == OK)
 		log(0, err == E_NODEV ? "cmdq: device gone (fw_rev reads all ones): device failed, "
 					"every command now fails with ENODEV"
-				      : "cmdq: firmware dead (health syndrome or stalled health counter): "
+				      : "cmdq: firmware dead (fatal health sensor): "
 					"device failed, every command now fails with EHOSTDOWN");
-}
-
-int Cmdq::health_poll()
-{
-	if (!page_.cpu)
-		return failed();
-	health_polls_++;
-	if (device_gone()) {
-		mark_failed(E_NODEV);
-		return failed();
-	}
-	if (failed())
-		return failed();
-	u32 h = host_->ops->ioread32be(host_->ctx, prm::iseg::HEALTH_COUNTER);
-	u32 synd = prm::from_dword<prm::initial_seg::health_syndrome>(h);
-	u32 counter = prm::from_dword<prm::initial_seg::health_counter>(h);
-	last_syndrome_ = synd;
-	if (synd) {
-		mark_failed(E_FWDEAD);
-		return failed();
-	}
-	if (have_counter_ && counter == last_counter_) {
-		stalled_polls_++;
-	} else {
-		stalled_polls_ = 0;
-	}
-	last_counter_ = counter;
-	have_counter_ = true;
-	if (cfg_.health_stall_polls && stalled_polls_ >= cfg_.health_stall_polls)
-		mark_failed(E_FWDEAD);
-	return failed();
-}
-
-HealthStatus Cmdq::health() const
-{
-	HealthStatus s{};
-	s.failed = failed();
-	s.syndrome = last_syndrome_;
-	s.counter = last_counter_;
-	s.stalled_polls = stalled_polls_;
-	s.polls = health_polls_;
-	s.refused = __atomic_load_n(&refused_, __ATOMIC_RELAXED);
-	return s;
 }
 
 void Cmdq::complete_vector(u32 mask)

@@ -5,6 +5,7 @@
  */
 #include "cxprm/device.h"
 
+#include "cxprm/health.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/text.h"
 
@@ -17,51 +18,41 @@ constexpr u32 RECLAIM_POLL_US = 1000;
 } // namespace
 
 /*
- * Device gone, firmware reports a health syndrome, or the health poller
- * marked the device failed (a stalled health counter): it answers nothing.
+ * Device gone, a fatal health sensor fires (health.h: nic_interface
+ * DISABLED/SW_RESET, rfr && synd), or the device was marked failed: it
+ * answers nothing.  A syndrome without rfr or a stalled counter is not
+ * death (Linux keeps sending commands then).
  */
 bool Device::fw_dead() const
 {
 	if (device_gone() || (cmdq_up_ && cmdq_.failed()))
 		return true;
-	using hs = prm::initial_seg::health_syndrome;
-	u32 v = host_->ops->ioread32be(host_->ctx, prm::dword_byte_offset<hs>());
-	return prm::from_dword<hs>(v) != 0;
+	return health_fatal_sensor(health_read(host_)) != HealthSensor::NONE;
 }
 
 /*
- * MANAGE_PAGES(TAKE) rounds while firmware says it has pages to return
- * (QUERY_PAGES(REGULAR) negative).  Like Linux mlx5_reclaim_startup_pages, a
- * round that returns nothing is retried until reclaim_timeout_ns passes
- * without progress; a transport error (dead firmware, gone device) stops it.
+ * After TEARDOWN_HCA, as Linux mlx5_reclaim_startup_pages: MANAGE_PAGES(TAKE)
+ * rounds for as long as our own books still hold pages for the function.
+ * QUERY_PAGES is not asked (nothing says what it answers after teardown).
+ * A round that returns nothing is retried until reclaim_timeout_ns (5 s)
+ * passes without progress (every page back resets it); a transport error
+ * or a firmware error status stops it.  What firmware keeps is stranded by
+ * finish_pages(), never freed while it may still use it.
  */
 void Device::reclaim_pages()
 {
-	cmd::FunctionRef fn{cfg_.function_id, cfg_.embedded_cpu_function};
 	CmdResult r{};
 	u64 freed = 0;
 	int err = OK;
-	bool first = true;
 	u64 last_progress = host_->ops->now_ns(host_->ctx);
 
 	while (u64 live = pages_.live()) {
-		cmd::PagesQuery pq{};
-		r = CmdResult{};
-		int e = cmd::query_pages(cmdq_, cmd::PagesKind::REGULAR, fn, &pq, &r);
-		if (first)
-			step(Step::QUERY_RECLAIM_PAGES, e, &r, e ? 0 : pq.num_pages);
-		first = false;
-		if (e && e != E_REMOTEIO) {
-			err = e;
-			break;
-		}
-		/* Firmware's word that it has nothing to give back. */
-		if (!e && pq.num_pages >= 0)
-			break;
-		u64 want = e ? live : min_of<u64>((u64)-(s64)pq.num_pages, live);
 		u32 got = 0;
+		/* take() sends TAKEs of a chunk each until 'want' came back or a
+		 * round returned none (the chunk halves under memory pressure). */
+		u32 want = (u32)min_of<u64>(live, 0xffffffffu);
 		r = CmdResult{};
-		e = pages_.take((u32)min_of<u64>(want, 0xffffffffu), &got, &r);
+		int e = pages_.take(want, &got, &r);
 		freed += got;
 		if (e == E_PROTO) {
 			err = E_PROTO; /* bad addresses were counted, not freed */
@@ -84,21 +75,25 @@ void Device::reclaim_pages()
 }
 
 /*
- * Pages firmware did not return: freed when firmware released the function
- * (DISABLE_HCA answered OK) or the device is gone; otherwise stranded.
+ * Pages firmware did not return: freed only when the device is gone (it
+ * cannot write memory any more).  Otherwise stranded, even after DISABLE_HCA
+ * answered OK (Linux leaks them with a WARN): the host frees them with
+ * release_stranded_pages() once it reset the function or turned its bus
+ * mastering off.  'released' (DISABLE_HCA OK) only changes the message.
  */
 void Device::finish_pages(bool released)
 {
 	if (!pages_.initialized())
 		return;
 	if (u64 live = pages_.live()) {
-		if (!released && !device_gone()) {
+		if (!device_gone()) {
 			step(Step::FREE_STRANDED_PAGES, E_BUSY, nullptr, (s64)live);
 			if (host_->ops->log) {
 				char buf[128];
 				Text t(buf, sizeof(buf));
-				t.str("cxprm: ").dec(live).str(
-					" pages lent to firmware stay allocated until the function is reset");
+				t.str("cxprm: ").dec(live).str(released ? " pages firmware never returned"
+									   : " pages lent to firmware");
+				t.str(" stay allocated until the function is reset");
 				host_->ops->log(host_->ctx, 1, t.c_str());
 			}
 			return;

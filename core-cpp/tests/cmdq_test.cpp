@@ -451,7 +451,7 @@ TEST(CmdqConcurrency, ManyThreadsManyCommandsNothingLostOrMixed)
 	EXPECT_TRUE(found);
 	EXPECT_EQ(dev.cmdq().in_flight(), 0u);
 	for (int t = 0; t < kThreads; t++)
-		EXPECT_EQ(cmd::destroy_dct(dev.cmdq(), dctn[t]), OK);
+		EXPECT_EQ(cmd::destroy_dct_drained(dev.cmdq(), dctn[t]), OK);
 	dev.teardown();
 	EXPECT_EQ(h.emu.pages_held(), 0u);
 }

@@ -89,6 +89,7 @@ void cxprm_kt_engine_delivery_status(struct kunit *test);
 void cxprm_kt_engine_output_length_lie(struct kunit *test);
 void cxprm_kt_engine_broken_chain(struct kunit *test);
 void cxprm_kt_engine_dead_or_gone_while_waiting(struct kunit *test);
+void cxprm_kt_engine_syndrome_without_rfr_not_fatal(struct kunit *test);
 void cxprm_kt_engine_page_slot_reserved(struct kunit *test);
 void cxprm_kt_engine_allocation_failures(struct kunit *test);
 void cxprm_kt_engine_event_mode_completion(struct kunit *test);

@@ -242,6 +242,7 @@ static struct kunit_case cxprm_core_engine_cases[] = {
 	CXPRM_KT_CASE(engine, output_length_lie),
 	CXPRM_KT_CASE(engine, broken_chain),
 	CXPRM_KT_CASE(engine, dead_or_gone_while_waiting),
+	CXPRM_KT_CASE(engine, syndrome_without_rfr_not_fatal),
 	CXPRM_KT_CASE(engine, page_slot_reserved),
 	CXPRM_KT_CASE(engine, allocation_failures),
 	CXPRM_KT_CASE(engine, event_mode_completion),

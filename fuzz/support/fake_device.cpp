@@ -221,6 +221,13 @@ uint8_t *FakeDevice::dma(uint64_t bus, size_t len)
 	return it->second.cpu + off;
 }
 
+void FakeDevice::set_fw_dead(bool dead)
+{
+	using H = health_buffer;
+	bar_write(iseg::HEALTH + dword_byte_offset<H::rfr>(), to_dword<H::rfr>(dead ? 1 : 0));
+	bar_write(iseg::HEALTH + dword_byte_offset<H::synd>(), to_dword<H::synd>(dead ? 1 : 0));
+}
+
 uint32_t FakeDevice::bar_read(uint32_t off) const
 {
 	if (off % 4 || off >= bar_.size())
@@ -248,8 +255,9 @@ void FakeDevice::doorbell(uint32_t mask)
 	if (n < 32 && (mask >> n))
 		die("doorbell for a slot the queue does not have");
 	pending_ |= mask;
-	// Dead firmware (a health syndrome) and a vanished device answer nothing.
-	bool dead = from_dword<initial_seg::health_syndrome>(bar_read(iseg::HEALTH_COUNTER)) != 0;
+	// Dead firmware (rfr + synd) and a vanished device answer nothing.
+	bool dead = from_dword<health_buffer::synd>(
+			    bar_read(iseg::HEALTH + dword_byte_offset<health_buffer::synd>())) != 0;
 	if (!complete || dead || bar_read(iseg::FW_REV) == 0xffffffffu)
 		return;
 	uint32_t todo = pending_;

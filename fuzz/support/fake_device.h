@@ -50,6 +50,8 @@ public:
 	uint8_t *dma(uint64_t bus, size_t len);
 	uint32_t bar_read(uint32_t off) const;
 	void bar_write(uint32_t off, uint32_t v); // as the device (no doorbell)
+	// Firmware death as the driver judges it: health buffer rfr + synd.
+	void set_fw_dead(bool dead);
 
 	// A command as the firmware saw it, and what it answers.
 	struct Command {
@@ -72,7 +74,7 @@ public:
 	std::function<void(Completed &)> after_complete;
 	// Slots rung while this is false stay owned by the device until a
 	// later doorbell with it true (a command that times out and completes
-	// late).  A health syndrome or fw_rev all ones (bar_write) also stops
+	// late).  Dead firmware (set_fw_dead) or fw_rev all ones also stops
 	// all answers: dead firmware, a device that is gone.
 	bool complete = true;
 	// Post a CMD event (completion vector) for each completion when the

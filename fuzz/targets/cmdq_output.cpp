@@ -206,7 +206,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (gone)
 			dev.bar_write(prm::iseg::FW_REV, 0xffffffffu);
 		if (dead)
-			dev.bar_write(prm::iseg::HEALTH_COUNTER, 0x01000000u);
+			dev.set_fw_dead(true);
 
 		std::vector<uint8_t> out(outlen, 0xee);
 		CmdResult res{};
@@ -245,7 +245,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (gone)
 			dev.bar_write(prm::iseg::FW_REV, 0x00270000u | 28);
 		if (dead)
-			dev.bar_write(prm::iseg::HEALTH_COUNTER, 1);
+			dev.set_fw_dead(false);
 	}
 	dev.after_complete = nullptr;
 	typed_commands(q, dev, in);

@@ -111,7 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (in.u8() & 1)
 				dev.bar_write(prm::iseg::FW_REV, 0xffffffffu);
 			else
-				dev.bar_write(prm::iseg::HEALTH_COUNTER, 0x07000000u);
+				dev.set_fw_dead(true);
 			break;
 		}
 		switch (kind % 8) {

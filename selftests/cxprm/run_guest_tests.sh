@@ -265,9 +265,10 @@ step_bringup_fail() {
 	return $rc
 }
 
-# Health poller: load with a short interval, stop the emulator's health
-# counter under commands it never answers; the driver gives the device up
-# (sticky): run after the last unload, before the crash.
+# Health poller: load with a short interval; a stopped health counter and a
+# syndrome without rfr are only warned about, then a firmware reset
+# (nic_interface SW_RESET) under commands it never answers: the driver gives
+# the device up (sticky): run after the last unload, before the crash.
 step_stall() {
 	# shellcheck disable=SC2086 # MODPARAMS is a list of words
 	insmod "$KO" $MODPARAMS health_poll_ms=100 health_stall_polls=3 ||
@@ -275,6 +276,8 @@ step_stall() {
 	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
 	CXPRM_TEST_STALL=1 timeout -s KILL "$TMO" "$here/cxprm_fault_test"
 	rc=$?
+	dmesg | grep -E 'health: (counter|syndrome)' | tail -n 2 | sed 's/^/dmesg: /'
+	dmesg | grep -q 'health: counter .* device kept' || { echo "FAIL: no stall warning in dmesg"; rc=1; }
 	dmesg | grep 'health: device failed' | tail -n 1 | sed 's/^/dmesg: /'
 	dmesg | grep -q 'health: device failed' || { echo "FAIL: no 'health: device failed' in dmesg"; rc=1; }
 	ts=$(uptime_s)

@@ -56,7 +56,7 @@ struct cxprm_core_config {
 	cxprm_u64 reclaim_timeout_ns; /* page reclaim without progress (5 s) */
 	cxprm_u32 max_msg_bytes;      /* per direction (16 + 256 * 512) */
 	cxprm_u32 pages_per_command;  /* MANAGE_PAGES chunk (as many as fit) */
-	cxprm_u32 health_stall_polls; /* health counter stalled this many polls = dead (3) */
+	cxprm_u32 health_stall_polls; /* health counter stalled this many polls = warning (3) */
 	cxprm_u32 flags;              /* CXPRM_CORE_CFG_* */
 };
 
@@ -85,7 +85,7 @@ struct cxprm_core_info {
 	cxprm_u32 cmdq_entries;   /* 0 while the queue is down */
 	cxprm_u32 cmdq_log_stride;
 	cxprm_u32 issi;
-	cxprm_u32 health_syndrome; /* initial_seg.health_syndrome */
+	cxprm_u32 health_syndrome; /* health buffer synd (0x1010[31:24] is never read) */
 	cxprm_u32 health_counter;
 	cxprm_u32 async_eqn;      /* ~0 when events are not running */
 	cxprm_u32 events_running;
@@ -99,6 +99,21 @@ struct cxprm_core_info {
 	cxprm_u32 health_stalled_polls; /* health polls in a row without the counter moving */
 	cxprm_u64 health_polls;   /* cxprm_core_health_poll() calls this bring-up */
 	cxprm_u64 cmds_refused;   /* commands failed at once because the device had failed */
+	cxprm_u32 health_rfr;     /* health buffer rfr (reset required) */
+	cxprm_u32 nic_interface;  /* cmdq_addr_l_sz bits 10:8 (0 full, 1 disabled, 7 sw reset) */
+	cxprm_u32 health_sensor;  /* CXPRM_HEALTH_SENSOR_*: the fatal one, 0 none */
+	cxprm_u32 reserved2;
+	cxprm_u64 health_stall_reports; /* counter reached health_stall_polls misses (warnings) */
+	cxprm_u64 health_synd_reports;  /* new syndromes without rfr (warnings, not fatal) */
+};
+
+/* cxprm_core_info.health_sensor (= cxprm::HealthSensor) */
+enum cxprm_health_sensor {
+	CXPRM_HEALTH_SENSOR_NONE = 0,
+	CXPRM_HEALTH_SENSOR_PCI_COMM_ERR = 1, /* reads all ones */
+	CXPRM_HEALTH_SENSOR_NIC_DISABLED = 2,
+	CXPRM_HEALTH_SENSOR_NIC_SW_RESET = 3,
+	CXPRM_HEALTH_SENSOR_FW_SYND_RFR = 4,
 };
 
 /* Page accounting of a teardown. */
@@ -297,11 +312,14 @@ int cxprm_core_state(struct cxprm_core *core);
 /*
  * The health poller: the host calls this periodically while the device is
  * up (the kernel: a delayed work item every health_poll_ms), from one
- * context at a time and never concurrently with bringup/teardown.  fw_rev
- * all ones, a health syndrome, or the health counter unchanged for
- * health_stall_polls polls in a row marks the device failed: commands
- * waiting are woken and fail, later ones fail at once, with -EHOSTDOWN
- * (dead firmware) or -ENODEV (device gone).  Returns 0 while healthy (or
+ * context at a time and never concurrently with bringup/teardown.  A
+ * fatal sensor as Linux's health.c has them (reads all ones; nic_interface
+ * DISABLED or SW_RESET; health buffer rfr && synd) marks the device failed:
+ * commands waiting are woken and fail, later ones fail at once, with
+ * -EHOSTDOWN (dead firmware) or -ENODEV (device gone).  A syndrome without
+ * rfr and the counter unchanged for health_stall_polls polls only count
+ * (cxprm_core_info.health_synd_reports / health_stall_reports) for the host
+ * to report; the device keeps working.  Returns 0 while not failed (or
  * when the queue is down), else that errno.
  */
 int cxprm_core_health_poll(struct cxprm_core *core);
@@ -330,6 +348,7 @@ int cxprm_core_dct_query(struct cxprm_core *core, cxprm_u32 dctn,
 			 struct cxprm_core_dctc *ctx, struct cxprm_core_result *res);
 int cxprm_core_dct_drain(struct cxprm_core *core, cxprm_u32 dctn,
 			 struct cxprm_core_result *res);
+/* DESTROY as Linux: DRAIN_DCT, wait (bounded) for DRAINED, then DESTROY_DCT; res is the failing command's. */
 int cxprm_core_dct_destroy(struct cxprm_core *core, cxprm_u32 dctn,
 			   struct cxprm_core_result *res);
 

@@ -15,6 +15,7 @@
 #include "errors.h"
 #include "mailbox.h"
 #include "cmd_stats.h"
+#include "health.h"
 #include "prm/transport.h"
 
 namespace cxprm {
@@ -52,9 +53,10 @@ struct CmdqConfig {
 	bool verify_signatures = true;    /* check output entry/block signatures */
 	bool reserve_page_slot = true;    /* last slot only for MANAGE_PAGES */
 	/*
-	 * Health poller (health_poll()): the device is failed once the health
-	 * counter has not moved for this many consecutive polls (0: the
-	 * counter is not watched; the syndrome and fw_rev still are).
+	 * Health poller (health_poll()): a warning (stall_reports) once the
+	 * health counter has not moved for this many consecutive polls, as
+	 * Linux's MAX_MISSES; it does not fail the device (0: the counter is
+	 * not watched; the fatal sensors still are).
 	 */
 	u32 health_stall_polls = 3;
 };
@@ -62,11 +64,17 @@ struct CmdqConfig {
 /* What health_poll() saw. */
 struct HealthStatus {
 	int failed;          /* OK, or the device's failure (see failed()) */
-	u32 syndrome;        /* initial_seg.health_syndrome */
+	u32 syndrome;        /* health buffer synd at the last poll */
 	u32 counter;         /* initial_seg.health_counter */
 	u32 stalled_polls;   /* consecutive polls without the counter moving */
 	u64 polls;           /* health_poll() calls since init() */
 	u64 refused;         /* commands refused at once because the device failed */
+	u8 rfr;              /* health buffer rfr at the last poll */
+	u8 nic_state;        /* nic_interface (bits 10:8) at the last poll */
+	u8 sensor;           /* HealthSensor that failed the device, or NONE */
+	u16 ext_synd;
+	u64 stall_reports;   /* times the counter reached health_stall_polls misses */
+	u64 synd_reports;    /* new syndromes seen without rfr (not fatal) */
 };
 
 enum class CmdqMode { POLLING, EVENTS };
@@ -152,11 +160,13 @@ public:
 	bool device_gone() const;
 
 	/*
-	 * Health poller, called periodically by the host (the kernel's
-	 * health work item) from one context at a time: fw_rev all ones ->
-	 * failed with E_NODEV; a health syndrome, or the health counter
-	 * unchanged for cfg.health_stall_polls polls in a row -> failed with
-	 * E_FWDEAD.  Returns failed() after the poll.
+	 * Health poller (health.cpp), called periodically by the host (the
+	 * kernel's health work item) from one context at a time.  The fatal
+	 * sensors of health.h fail the device: all ones -> E_NODEV;
+	 * nic_interface DISABLED/SW_RESET or health buffer rfr && synd ->
+	 * E_FWDEAD.  A new syndrome without rfr (synd_reports) and the counter
+	 * unchanged for cfg.health_stall_polls polls (stall_reports) are only
+	 * counted and logged: the host reports them.  Returns failed().
 	 */
 	int health_poll();
 	/*
@@ -188,6 +198,7 @@ private:
 	int collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult *res);
 	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
+	int check_fatal(); /* the fatal sensors: marks failed, returns failed() */
 	void reader_lock() const;
 	void reader_unlock() const;
 
@@ -209,8 +220,12 @@ private:
 	u32 last_counter_ = 0;        /* health_poll() state (one caller) */
 	bool have_counter_ = false;
 	u32 stalled_polls_ = 0;
-	u32 last_syndrome_ = 0;
+	u8 last_synd_ = 0;
+	u8 sensor_ = 0;               /* HealthSensor, atomic */
+	HealthRead last_{};
 	u64 health_polls_ = 0;
+	u64 stall_reports_ = 0;       /* atomic */
+	u64 synd_reports_ = 0;        /* atomic */
 	u64 refused_ = 0;             /* atomic */
 	void (*pump_)(void *ctx) = nullptr;
 	void *pump_ctx_ = nullptr;

@@ -223,11 +223,26 @@ struct cxprm_raw_cmd {
  * smaller than one record is -EINVAL); poll()/select() report POLLIN when
  * one is queued.  Each open file has its own queue (CXPRM_EVENT_QUEUE
  * records; on overflow the oldest are dropped and 'dropped' says how many)
- * and its own subscription: by default ESW_FUNCTIONS_CHANGED (0x0e) and
- * DCT_DRAINED (0x1c); CXPRM_IOC_SUBSCRIBE replaces it (bit n of mask[n/64]
- * = event type n).  Reading needs CAP_NET_ADMIN.
+ * and its own subscription: by default ESW_FUNCTIONS_CHANGED (0x0e),
+ * DCT_DRAINED (0x1c) and CXPRM_EVENT_HEALTH; CXPRM_IOC_SUBSCRIBE replaces
+ * it (bit n of mask[n/64] = event type n).  Reading needs CAP_NET_ADMIN.
  */
 #define CXPRM_EVENT_QUEUE 256
+
+/*
+ * type CXPRM_EVENT_HEALTH: not an EQE but the driver's own health report
+ * (no MLX5_EVENT_TYPE_* uses 0xf0): a finding that does not fail the
+ * device.  sub_type CXPRM_HEALTH_*; data (big-endian like an EQE):
+ *   data[0]    health buffer synd     data[1]    rfr
+ *   data[2..3] ext_synd               data[4..7] health counter
+ *   data[8..11] polls the counter has not moved
+ *   data[12]   nic_interface (cmdq_addr_l_sz bits 10:8)
+ * A fatal finding is not an event: the device fails (reads return
+ * -EHOSTDOWN or -ENODEV).
+ */
+#define CXPRM_EVENT_HEALTH 0xf0
+#define CXPRM_HEALTH_SYNDROME 1 /* a new syndrome without rfr (reset required) */
+#define CXPRM_HEALTH_STALL    2 /* the counter missed health_stall_polls polls */
 struct cxprm_event {
 	__u64 timestamp_ns;  /* CLOCK_MONOTONIC when the EQE was seen */
 	__u32 seq;           /* per-device event sequence number */

@@ -84,6 +84,8 @@
 #define CXPRM_EMUD_FAULT_ONCE			11	/* value 0/1 */
 #define CXPRM_EMUD_FAULT_CRASH_INT_ERR		12	/* value 0/1: crashed firmware answers INT_ERR */
 #define CXPRM_EMUD_FAULT_HEALTH_STALL		13	/* value 0/1: the health counter stops (no syndrome) */
+#define CXPRM_EMUD_FAULT_HEALTH_SYNDROME	14	/* value: syndrome without rfr (0x10 HIGH_TEMP), 0 clears */
+#define CXPRM_EMUD_FAULT_SW_RESET		15	/* value 1 (sticky until function reset): nic_interface 7 */
 
 /* Queries (CXPRM_EMUD_CMD_QUERY arg0); result is 64-bit. */
 #define CXPRM_EMUD_Q_PAGES_HELD		1	/* Emulator::pages_held */
@@ -109,6 +111,7 @@
 #define CXPRM_EMUD_Q_FAULTS_FIRED	21	/* Faults::fired */
 #define CXPRM_EMUD_Q_CHECKSUMS		22	/* CUR cmdif_checksum != 0 */
 #define CXPRM_EMUD_Q_NVMF_COUNTER	23	/* arg1 xrqn, arg2 nsid, arg3 CXPRM_EMUD_NVMF_* */
+#define CXPRM_EMUD_Q_SW_RESET		24	/* Emulator::sw_resetting */
 
 /* CXPRM_EMUD_Q_COUNTER selectors (cxprm::emu::Counters). */
 #define CXPRM_EMUD_COUNTER_COMMANDS_PROCESSED	0

@@ -45,6 +45,8 @@ const char *fault_name(uint32_t k)
 	case CXPRM_EMUD_FAULT_ONCE: return "once";
 	case CXPRM_EMUD_FAULT_CRASH_INT_ERR: return "crash_answers_int_err";
 	case CXPRM_EMUD_FAULT_HEALTH_STALL: return "health_stall";
+	case CXPRM_EMUD_FAULT_HEALTH_SYNDROME: return "health_syndrome";
+	case CXPRM_EMUD_FAULT_SW_RESET: return "sw_reset";
 	default: return "?";
 	}
 }
@@ -230,6 +232,16 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 	case CXPRM_EMUD_FAULT_HEALTH_STALL:
 		r.value = f.health_stall.exchange(v != 0);
 		break;
+	case CXPRM_EMUD_FAULT_HEALTH_SYNDROME:
+		if (v > 0xff) {
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+			break;
+		}
+		r.value = f.health_syndrome.exchange((uint8_t)v);
+		break;
+	case CXPRM_EMUD_FAULT_SW_RESET:
+		r.value = f.sw_reset.exchange(v != 0);
+		break;
 	case CXPRM_EMUD_FAULT_DEVICE_GONE:
 		r.value = f.device_gone.exchange(v != 0);
 		if (v) {
@@ -271,6 +283,7 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 	case CXPRM_EMUD_Q_ISSI: r.value = emu_.current_issi(); break;
 	case CXPRM_EMUD_Q_INITIALIZING: r.value = emu_.initializing(); break;
 	case CXPRM_EMUD_Q_CRASHED: r.value = emu_.crashed(); break;
+	case CXPRM_EMUD_Q_SW_RESET: r.value = emu_.sw_resetting(); break;
 	case CXPRM_EMUD_Q_GONE: r.value = emu_.gone(); break;
 	case CXPRM_EMUD_Q_HEALTH_COUNTER: r.value = emu_.health_counter(); break;
 	case CXPRM_EMUD_Q_PAGES_GIVEN: r.value = emu_.pages_given_total(); break;

@@ -46,6 +46,7 @@ void usage(FILE *f)
 		"  --bar FILE            ivshmem BAR2 file (power of two, >= 128 KiB)\n"
 		"  --profile cx5|cx7     adapter profile (default cx7)\n"
 		"  --init-delay-ms N     'initializing' clears N ms after the start (profile: 5)\n"
+		"  --health-tick-ms N    the health counter ticks every N ms (default 100; 0 = every step)\n"
 		"  --boot-pages N        pages QUERY_PAGES(BOOT) asks for\n"
 		"  --init-pages N        pages QUERY_PAGES(INIT) asks for\n"
 		"  --regular-pages N     pages QUERY_PAGES(REGULAR) asks for after INIT_HCA\n"
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 	struct Override {
 		bool set = false;
 		uint64_t v = 0;
-	} init_delay, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
+	} init_delay, health_tick, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
 	const char *fw = nullptr;
 	std::vector<std::string> pos;
 
@@ -150,6 +151,8 @@ int main(int argc, char **argv)
 			profile_name = need("cx5 or cx7");
 		else if (a == "--init-delay-ms")
 			num(init_delay, 24 * 3600 * 1000ull);
+		else if (a == "--health-tick-ms")
+			num(health_tick, 60 * 1000ull);
 		else if (a == "--boot-pages")
 			num(boot_pages, 1u << 22);
 		else if (a == "--init-pages")
@@ -221,6 +224,8 @@ int main(int argc, char **argv)
 	}
 	if (init_delay.set)
 		prof.init_delay_ms = (uint32_t)init_delay.v;
+	if (health_tick.set)
+		prof.health_tick_ms = (uint32_t)health_tick.v;
 	if (boot_pages.set)
 		prof.boot_pages = (int32_t)boot_pages.v;
 	if (init_pages.set)
@@ -451,14 +456,19 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 		     ru.ru_stime.tv_usec / 1e6;
-	log.info("exiting on %s: HCA %s, %llu commands (%llu delivery errors, %llu unknown opcodes), pages held %llu (given %llu, taken "
-		 "%llu, leaked at DISABLE_HCA %llu), %llu EQEs, %llu control commands, DMA %llu "
+	// Pages still held at DISABLE_HCA: the driver freed (or lost) memory
+	// the device still had; an error, said so first on the exit line.
+	log.info("exiting on %s: %sHCA %s, %llu commands (%llu delivery errors, %llu unknown opcodes), pages held %llu "
+		 "(given %llu, taken %llu, held at DISABLE_HCA %llu, dropped by function reset %llu), %llu EQEs, "
+		 "%llu EQ overruns, %llu control commands, DMA %llu "
 		 "accesses (%llu above 4 GiB, %llu refused), %llu interrupts raised (%s%llu dropped), %.2f s CPU",
-		 why.c_str(), state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
+		 why.c_str(), c.pages_leaked ? "ERROR pages still held at DISABLE_HCA, " : "",
+		 state_name(emu->hca_state()), (unsigned long long)c.commands_processed,
 		 (unsigned long long)c.delivery_errors, (unsigned long long)c.unknown_opcodes,
 		 (unsigned long long)emu->pages_held(),
 		 (unsigned long long)emu->pages_given_total(), (unsigned long long)emu->pages_taken_total(),
-		 (unsigned long long)c.pages_leaked, (unsigned long long)c.eqes_written,
+		 (unsigned long long)c.pages_leaked, (unsigned long long)c.pages_dropped_at_reset,
+		 (unsigned long long)c.eqes_written, (unsigned long long)c.eq_overruns,
 		 (unsigned long long)ctrl.answered(), (unsigned long long)plat.dma_ops(),
 		 (unsigned long long)plat.dma_ops_above_4g(), (unsigned long long)plat.dma_refused(),
 		 (unsigned long long)plat.irqs(), ivsh_path.empty() ? "no MSI-X: all " : "",

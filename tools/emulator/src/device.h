@@ -139,6 +139,9 @@ public:
 	uint32_t last_syndrome = 0;
 	Counters counters;
 	std::vector<uint32_t> pending_irqs;
+	// A fatal health syndrome the model raised (EQ overrun: 0xc); the
+	// emulator moves it into the health buffer (with rfr) and crashes.
+	uint8_t fatal_synd = 0;
 	uint64_t now_ns = 0;          // time of the current step
 	uint64_t last_nvmf_tick_ns = 0;
 
@@ -172,7 +175,7 @@ private:
 	void drop_objects(); // TEARDOWN/DISABLE: everything still alive is gone
 	// DISABLE_HCA's effect: pages not reclaimed counted as leaked and
 	// dropped, objects dropped, DISABLED.
-	void release_function();
+	void release_function(bool reset = false);
 
 public:
 	// nic_interface = DISABLED written after PREPARE_FAST_TEARDOWN: pages

@@ -61,6 +61,11 @@ struct Emulator::Impl {
 	bool nic_disabled = false; // fast teardown done, queue not programmed again
 	std::function<void(const TraceRecord &)> trace_fn;
 	uint64_t trace_seq = 0;
+	bool sw_reset = false;     // nic_interface SW_RESET: nothing is answered
+	bool ticked = false;
+	uint64_t last_tick_ns = 0; // health counter
+	// Answers nothing (crashed without crash_answers_int_err, or resetting).
+	bool mute() const { return (crashed && !faults.crash_answers_int_err.load()) || sw_reset; }
 	uint8_t last_delivery = 0;
 
 	void start_clock()
@@ -94,6 +99,16 @@ struct Emulator::Impl {
 		}
 	}
 
+	// A fatal syndrome the device model raised (EQ overrun): firmware
+	// death with that syndrome and rfr.
+	void take_fatal()
+	{
+		if (dev.fatal_synd && !crashed) {
+			crashed = true;
+			iseg.set_health_error(dev.fatal_synd);
+		}
+	}
+
 	bool step_locked(bool tick_health)
 	{
 		if (gone)
@@ -107,10 +122,22 @@ struct Emulator::Impl {
 			crashed = true;
 			iseg.set_health_error(cxprm::health_synd::FW_INTERNAL_ERR);
 		}
+		take_fatal();
+		if (!crashed && iseg.health_synd() != faults.health_syndrome.load())
+			iseg.set_health_warning(faults.health_syndrome.load());
+		if (faults.sw_reset.load())
+			sw_reset = true;
+		if (sw_reset) // firmware's, whatever the driver writes there
+			iseg.set_nic_interface(7);
 		start_clock();
 		uint64_t now = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count();
-		if (!crashed && tick_health && !faults.health_stall.load())
-			iseg.tick_health();
+		uint64_t period = (uint64_t)prof.health_tick_ms * 1000000ull;
+		if (tick_health && (!ticked || now - last_tick_ns >= period)) {
+			ticked = true;
+			last_tick_ns = period ? now - (now - last_tick_ns) % period : now;
+			if (!crashed && !faults.health_stall.load())
+				iseg.tick_health();
+		}
 		if (initializing) {
 			if (now < (uint64_t)prof.init_delay_ms * 1000000ull)
 				return false;
@@ -120,7 +147,7 @@ struct Emulator::Impl {
 		iseg.enforce_geometry();
 
 		bool did = false;
-		if (!crashed)
+		if (!crashed && !sw_reset)
 			did |= check_nic_interface();
 		if (nic_disabled) {
 			// The command interface is off (fast teardown): a doorbell is
@@ -129,7 +156,7 @@ struct Emulator::Impl {
 				dev.counters.doorbells_while_disabled++;
 			return did;
 		}
-		if (!crashed)
+		if (!crashed && !sw_reset)
 			did |= dev.scan_eq_doorbells();
 
 		uint32_t bell = iseg.take_doorbell();
@@ -139,8 +166,9 @@ struct Emulator::Impl {
 			did = true;
 			process_slot(slot);
 		}
-		if (!crashed)
+		if (!crashed && !sw_reset)
 			did |= dev.tick(now);
+		take_fatal();
 		return did;
 	}
 
@@ -166,9 +194,8 @@ struct Emulator::Impl {
 
 	void process_slot(unsigned slot)
 	{
-		const bool int_err = faults.crash_answers_int_err.load();
-		if (crashed && !int_err) {
-			// Dead firmware: the doorbell is swallowed, nothing answers.
+		if (mute()) {
+			// Dead or resetting firmware: the doorbell is swallowed, nothing answers.
 			dev.counters.commands_processed++;
 			return;
 		}
@@ -224,19 +251,15 @@ struct Emulator::Impl {
 	}
 
 	// Polls every ~50 us while there is traffic, every ~200 us after 10 ms
-	// of idleness; the health counter ticks once per millisecond.
+	// of idleness; the health counter ticks every Profile::health_tick_ms.
 	void thread_main()
 	{
-		auto last_tick = clock::now();
-		auto last_work = last_tick;
+		auto last_work = clock::now();
 		std::unique_lock<std::mutex> lk(thread_mu);
 		while (!stop_req) {
 			lk.unlock();
 			auto now = clock::now();
-			bool tick = now - last_tick >= std::chrono::milliseconds(1);
-			if (tick)
-				last_tick = now;
-			bool did = step(tick);
+			bool did = step(true);
 			if (did)
 				last_work = now;
 			lk.lock();
@@ -319,6 +342,7 @@ template <class F> auto with_irqs(Emulator::Impl &m, F &&f)
 		if (!m.crashed && !m.gone)
 			m.dev.scan_eq_doorbells(); // fresh consumer indexes before posting
 		r = f();
+		m.take_fatal();
 		irqs.swap(m.dev.pending_irqs);
 	}
 	m.raise(irqs);
@@ -349,7 +373,9 @@ void Emulator::function_reset()
 	f.crash_answers_int_err = false;
 	f.device_gone = false;
 	f.health_stall = false;
-	impl_->crashed = impl_->gone = false;
+	f.health_syndrome = 0;
+	f.sw_reset = false;
+	impl_->crashed = impl_->gone = impl_->sw_reset = false;
 	impl_->nic_disabled = false;
 	impl_->dev.fast_teardown_prepared = false;
 	impl_->dev.function_reset();
@@ -383,6 +409,7 @@ HcaState Emulator::hca_state() const { CXPRM_EMU_LOCKED_; return impl_->dev.stat
 uint16_t Emulator::current_issi() const { CXPRM_EMU_LOCKED_; return impl_->dev.issi; }
 bool Emulator::initializing() const { CXPRM_EMU_LOCKED_; return impl_->initializing; }
 bool Emulator::crashed() const { CXPRM_EMU_LOCKED_; return impl_->crashed; }
+bool Emulator::sw_resetting() const { CXPRM_EMU_LOCKED_; return impl_->sw_reset; }
 bool Emulator::gone() const { CXPRM_EMU_LOCKED_; return impl_->gone; }
 uint32_t Emulator::health_counter() const { CXPRM_EMU_LOCKED_; return impl_->gone ? 0xffffff : impl_->iseg.health_counter(); }
 uint64_t Emulator::pages_held() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages.size(); }

@@ -14,9 +14,14 @@
 // emulator consumes a write by swapping EQ_DB_IDLE into the dword; two
 // writes to the same dword between two polls leave only the last one
 // (harmless: consumer indexes only grow).  A ring with 2^log_size entries
-// not yet consumed is full: the event is dropped and counted as an overrun
-// (real firmware would raise ASYNC_EQ_BUF_OVERRUN as a health error; the
-// emulator does not), unless the EQ was created with oi (overrun ignore).
+// not yet consumed is full: the event is dropped and counted as an overrun,
+// and, as on real firmware, the fatal health syndrome ASYNC_EQ_BUF_OVERRUN
+// (0xc) with rfr is raised (Profile::eq_overrun_fatal; off: only counted),
+// unless the EQ was created with oi (overrun ignore).
+//
+// Interrupts: with Profile::strict_eq_arm (default) an EQE raises the EQ's
+// vector only when the EQ is armed (a doorbell at UAR + 0x40 since the
+// last interrupt), as on hardware; the driver must re-arm after each pass.
 #include <atomic>
 #include <cstring>
 
@@ -24,6 +29,7 @@
 
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/transport.h"
+#include "cxprm/status.h"
 
 namespace cxprm::emu {
 
@@ -73,8 +79,17 @@ void Device::eq_doorbell(uint32_t value, bool arm)
 		return;
 	}
 	eq.consumer = ci;
-	if (arm)
-		eq.armed = true;
+	if (!arm)
+		return;
+	// Arming with EQEs past ci fires at once (as on hardware, which Linux's
+	// mlx5 relies on: an EQE written between the driver's last look and
+	// its arm doorbell is not lost).
+	if (prof_.strict_eq_arm && eq.producer != ci) {
+		pending_irqs.push_back(eq.intr);
+		eq.armed = false;
+		return;
+	}
+	eq.armed = true;
 }
 
 bool Device::write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *data28)
@@ -87,6 +102,8 @@ bool Device::write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *da
 	if (!eq.oi && ((eq.producer - eq.consumer) & CI_MASK) >= nent) {
 		eq.overruns++;
 		counters.eq_overruns++;
+		if (prof_.eq_overrun_fatal && !fatal_synd)
+			fatal_synd = cxprm::health_synd::ASYNCHRONOUS_EQ_BUF_OVERRUN;
 		return false;
 	}
 	uint8_t e[prm::EQE_BYTES] = {};

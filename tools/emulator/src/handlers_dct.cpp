@@ -70,8 +70,14 @@ Result Device::destroy_dct(Cmd &c)
 	if (!cap_cur<prm::cmd_hca_cap::dct>())
 		return fail(synd::FEATURE_OFF);
 	uint32_t dctn = (uint32_t)prm::get<prm::destroy_dct_in::dctn>(CRef<prm::destroy_dct_in>(c.in));
-	if (!dcts.erase(dctn))
+	auto it = dcts.find(dctn);
+	if (it == dcts.end())
 		return fail(synd::DCT_UNKNOWN_DESTROY);
+	// Strict: Linux always drains and waits for DCT_DRAINED first, so
+	// nothing shows firmware destroying an active DCT.
+	if (prof_.dct.destroy_requires_drained && it->second.state != DctState::DRAINED)
+		return fail(synd::DCT_NOT_DRAINED);
+	dcts.erase(it);
 	return Result::ok();
 }
 

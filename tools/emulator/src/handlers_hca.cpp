@@ -52,10 +52,14 @@ Result Device::disable_hca(Cmd &c)
 	return Result::ok();
 }
 
-void Device::release_function()
+void Device::release_function(bool reset)
 {
-	// Pages the driver did not reclaim are lost to it: count them.
-	counters.pages_leaked += pages.size();
+	// Pages the driver did not reclaim at DISABLE_HCA: an error (the
+	// daemon's exit line shows it).  A function reset just drops them.
+	if (reset)
+		counters.pages_dropped_at_reset += pages.size();
+	else
+		counters.pages_leaked += pages.size();
 	pages.clear();
 	page_set.clear();
 	drop_objects();
@@ -65,7 +69,8 @@ void Device::release_function()
 
 void Device::function_reset()
 {
-	release_function();
+	release_function(true);
+	fatal_synd = 0;
 	issi = 0;
 }
 

@@ -47,6 +47,10 @@ int32_t Device::pages_wanted(uint16_t op_mod) const
 	case HcaState::DISABLED:
 		return 0;
 	case HcaState::TORN_DOWN:
+		// Strict: firmware says nothing about what it still holds (Linux
+		// never asks; it TAKEs while its own list is not empty).
+		if (!prof_.torn_down_query_reports_held)
+			return 0;
 		return op_mod == qp::REGULAR ? -(int32_t)pages.size() : 0;
 	case HcaState::ENABLED:
 	case HcaState::INITIALIZED:

@@ -51,7 +51,28 @@ void InitSegment::set_health_error(uint8_t synd)
 	bar_.set<hb::valid>(1, HEALTH);
 	bar_.set<hb::rfr>(1, HEALTH);
 	bar_.set<hb::severity>(2, HEALTH); // CRIT
-	bar_.set<iseg::health_syndrome>(synd);
+	if (prof_.crash_copies_iseg_syndrome)
+		bar_.set<iseg::health_syndrome>(synd);
+}
+
+void InitSegment::set_health_warning(uint8_t synd)
+{
+	if (bar_.get<hb::rfr>(HEALTH))
+		return; // fatal already: that syndrome stays
+	bar_.set<hb::synd>(synd, HEALTH);
+	bar_.set<hb::ext_synd>(synd ? 0x2 : 0, HEALTH);
+	bar_.set<hb::valid>(synd ? 1 : 0, HEALTH);
+	bar_.set<hb::severity>(synd ? 4 : 0, HEALTH); // WARNING
+}
+
+uint8_t InitSegment::health_synd() const { return (uint8_t)bar_.get<hb::synd>(HEALTH); }
+
+void InitSegment::set_nic_interface(uint8_t state)
+{
+	// Three bits, 10:8 of the cmdq_phy_addr_31_12 dword, as Linux reads
+	// them (mlx5_get_nic_state); mlx5_ifc.h names only the low two.
+	uint32_t off = prm::dword_byte_offset<iseg::nic_interface>();
+	bar_.update32(off, 0x7u << 8, (uint32_t)(state & 7) << 8);
 }
 
 void InitSegment::fill_gone()
@@ -82,7 +103,10 @@ uint64_t InitSegment::cmdq_base() const
 	return hi << 32 | lo << 12;
 }
 
-uint8_t InitSegment::nic_interface() const { return (uint8_t)bar_.get<iseg::nic_interface>(); }
+uint8_t InitSegment::nic_interface() const
+{
+	return (uint8_t)((bar_.read32(prm::dword_byte_offset<iseg::nic_interface>()) >> 8) & 7);
+}
 
 uint32_t InitSegment::take_doorbell()
 {

@@ -24,8 +24,15 @@ public:
 	// health_counter += 1 (24 bits); the syndrome byte is left alone.
 	void tick_health();
 	uint32_t health_counter() const;
-	// Firmware death: health buffer synd/rfr/valid and health_syndrome.
+	// Firmware death: health buffer synd/rfr/valid (and health_syndrome
+	// with Profile::crash_copies_iseg_syndrome).
 	void set_health_error(uint8_t synd);
+	// A syndrome firmware survives: synd, valid, severity WARNING, no rfr
+	// (0 clears it).  Ignored once a fatal one is there.
+	void set_health_warning(uint8_t synd);
+	uint8_t health_synd() const;
+	// nic_interface (bits 10:8 of cmdq_addr_l_sz): 7 = SW_RESET.
+	void set_nic_interface(uint8_t state);
 	// Surprise removal: every BAR dword reads 0xffffffff.
 	void fill_gone();
 
@@ -33,7 +40,7 @@ public:
 	// cmdq_phy_addr_31_12 dword changed them, put the profile's back.
 	void enforce_geometry();
 	uint64_t cmdq_base() const;
-	uint8_t nic_interface() const;
+	uint8_t nic_interface() const; // bits 10:8
 
 	// Takes the pending doorbell bits (atomic exchange with 0).
 	uint32_t take_doorbell();

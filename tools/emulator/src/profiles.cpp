@@ -221,8 +221,19 @@ Profile Profile::connectx7()
 	return p;
 }
 
+// The lenient alternatives of the strict defaults (prm-notes.rst says
+// which real behaviour each one stands in for).
 void Profile::make_lenient()
 {
+	// A4/B3 health: firmware death also writes initial_seg.health_syndrome.
+	crash_copies_iseg_syndrome = true;
+	// A5/B4 reclaim: after TEARDOWN_HCA, QUERY_PAGES(REGULAR) = -held.
+	torn_down_query_reports_held = true;
+	// A6 DCT destroy: DESTROY_DCT accepted in any state.
+	dct.destroy_requires_drained = false;
+	// B6: EQ overrun only drops the event; interrupts whether armed or not.
+	eq_overrun_fatal = false;
+	strict_eq_arm = false;
 	// ACCESS_REG: register data longer than the register is accepted.
 	regs.exact_length = false;
 	// SET_HCA_CAP: uar_4k with 4 KiB pages is taken.

@@ -130,6 +130,31 @@ TEST_F(DctTest, Validation)
 	EXPECT_EQ(emu.dct_count(), 0u);
 }
 
+// Strict default: DESTROY_DCT of a DCT not DRAINED is refused (Linux always
+// drains first); ACTIVE and DRAINING both; the lenient knob accepts it.
+TEST_F(DctTest, DestroyOfUndrainedDctRefused)
+{
+	uint32_t dctn = create();
+	Answer a = drv.exec(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, dctn), 16);
+	EXPECT_EQ(a.status, st::BAD_RES_STATE_ERR);
+	EXPECT_EQ(a.syndrome, synd::DCT_NOT_DRAINED);
+	EXPECT_EQ(emu.dct_count(), 1u);
+	ASSERT_EQ(drv.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn)).status, st::OK);
+	EXPECT_EQ(drv.run<prm::destroy_dct_out>(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, dctn)).status, st::OK);
+	EXPECT_EQ(emu.dct_count(), 0u);
+
+	FakePlatform p2(32u << 20);
+	Profile pr = quiet();
+	pr.make_lenient();
+	Emulator e2(p2, pr);
+	TestDriver d2(p2, e2);
+	d2.init_queue();
+	d2.bring_up();
+	Answer c = d2.run<prm::create_dct_out>(create_msg());
+	uint32_t n2 = (uint32_t)prm::get<prm::create_dct_out::dctn>(c.as<prm::create_dct_out>());
+	EXPECT_EQ(d2.run<prm::destroy_dct_out>(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, n2)).status, st::OK);
+}
+
 TEST_F(DctTest, Exhaustion)
 {
 	uint32_t n = emu.profile().dct.max_dcts;

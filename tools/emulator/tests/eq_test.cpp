@@ -81,6 +81,8 @@ TEST_F(EqTest, CmdCompletionEvent)
 {
 	EqRing r = create(2, bit(prm::event::CMD), 7);
 	EXPECT_EQ(next_eqe(r), nullptr) << "CREATE_EQ's own completion is not posted to the new EQ";
+	doorbell(r, true); // armed, as a driver does after CREATE_EQ (strict_eq_arm)
+	emu.poll_once();
 	plat.clear_irqs();
 
 	Prepared pr = drv.prepare(5, make_in<prm::nop_in>(op::NOP).b, 16);
@@ -97,14 +99,29 @@ TEST_F(EqTest, CmdCompletionEvent)
 	EXPECT_EQ(emu.counters().eqes_written, 1u);
 }
 
-TEST_F(EqTest, OwnerPhaseWrapAndOverrun)
+// As firmware: an overrun is the fatal health syndrome ASYNC_EQ_BUF_OVERRUN
+// (0xc) with rfr; the device stops answering.
+TEST_F(EqTest, OverrunRaisesFatalSyndrome)
+{
+	create(2, bit(prm::event::GENERAL_EVENT)); // 4 entries
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, (uint8_t)i), 1u);
+	EXPECT_FALSE(emu.crashed());
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 4), 0u);
+	EXPECT_EQ(emu.counters().eq_overruns, 1u);
+	EXPECT_TRUE(emu.crashed());
+	using hb = prm::health_buffer;
+	uint32_t base = prm::iseg::HEALTH;
+	EXPECT_EQ(prm::from_dword<hb::synd>(plat.rd(base + prm::dword_byte_offset<hb::synd>())), 0xcu);
+	EXPECT_EQ(prm::from_dword<hb::rfr>(plat.rd(base + prm::dword_byte_offset<hb::rfr>())), 1u);
+}
+
+TEST_F(EqTest, OwnerPhaseWrap)
 {
 	EqRing r = create(2, bit(prm::event::GENERAL_EVENT)); // 4 entries
 	for (int i = 0; i < 4; i++)
 		EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, (uint8_t)i), 1u);
-	// Ring full (nothing consumed): the 5th is dropped and counted.
-	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 4), 0u);
-	EXPECT_EQ(emu.counters().eq_overruns, 1u);
+	EXPECT_EQ(emu.counters().eq_overruns, 0u);
 
 	for (int i = 0; i < 4; i++) {
 		const uint8_t *e = next_eqe(r);
@@ -282,6 +299,25 @@ TEST_F(EqTest, OverrunIgnoreBit)
 	for (int i = 0; i < 5; i++)
 		EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 1u);
 	EXPECT_EQ(emu.counters().eq_overruns, 0u);
+}
+
+// Arming with EQEs past the consumer index fires at once (none is lost
+// between the driver's last look and its arm doorbell).
+TEST_F(EqTest, ArmWithPendingEqesFiresAtOnce)
+{
+	EqRing r = create(2, bit(prm::event::GENERAL_EVENT), 5);
+	plat.clear_irqs();
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 1u);
+	EXPECT_TRUE(plat.irqs().empty()) << "not armed: no interrupt";
+	doorbell(r, true); // ci 0, one EQE pending
+	emu.poll_once();
+	EXPECT_EQ(plat.irqs(), std::vector<uint32_t>{5});
+	r.ci = 1;
+	doorbell(r, true);
+	emu.poll_once();
+	EXPECT_EQ(plat.irqs().size(), 1u) << "nothing pending: armed quietly";
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 1u);
+	EXPECT_EQ(plat.irqs().size(), 2u);
 }
 
 TEST(EqStrictArm, InterruptOnlyWhenArmed)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Every fault knob, and the selectors.
+#include <chrono>
+#include <thread>
+
 #include "cmd_transport.h"
 #include "test_driver.h"
 
@@ -116,7 +119,8 @@ TEST_F(FaultsTest, CrashHangs)
 	emu.poll_once();
 	EXPECT_TRUE(emu.crashed());
 	uint32_t v = plat.rd(hc);
-	EXPECT_EQ(prm::from_dword<iseg::health_syndrome>(v), 0x1u);
+	// As hardware is known to: the health buffer, not 0x1010[31:24].
+	EXPECT_EQ(prm::from_dword<iseg::health_syndrome>(v), 0x0u);
 	using hb = prm::health_buffer;
 	uint32_t base = prm::iseg::HEALTH;
 	EXPECT_EQ(prm::from_dword<hb::synd>(plat.rd(base + prm::dword_byte_offset<hb::synd>())), 0x1u);
@@ -130,6 +134,71 @@ TEST_F(FaultsTest, CrashHangs)
 	EXPECT_FALSE(drv.wait(pr, 5));
 	emu.faults().crash = false; // sticky
 	EXPECT_FALSE(drv.wait(pr, 5));
+}
+
+TEST(FaultsHealth, CrashCopiesIsegSyndromeOnlyWithTheKnob)
+{
+	FakePlatform plat{32u << 20};
+	Profile p = quiet();
+	p.crash_copies_iseg_syndrome = true;
+	Emulator emu{plat, p};
+	emu.faults().crash = true;
+	emu.poll_once();
+	uint32_t v = plat.rd(prm::dword_byte_offset<iseg::health_syndrome>());
+	EXPECT_EQ(prm::from_dword<iseg::health_syndrome>(v), 0x1u);
+}
+
+// A syndrome firmware survives: no rfr, commands still answered.
+TEST_F(FaultsTest, NonFatalSyndromeKeepsAnswering)
+{
+	using hb = prm::health_buffer;
+	uint32_t base = prm::iseg::HEALTH;
+	emu.faults().health_syndrome = 0x10;
+	emu.poll_once();
+	EXPECT_EQ(prm::from_dword<hb::synd>(plat.rd(base + prm::dword_byte_offset<hb::synd>())), 0x10u);
+	EXPECT_EQ(prm::from_dword<hb::rfr>(plat.rd(base + prm::dword_byte_offset<hb::rfr>())), 0u);
+	EXPECT_FALSE(emu.crashed());
+	EXPECT_EQ(run_nop().delivery, 0);
+	emu.faults().health_syndrome = 0;
+	emu.poll_once();
+	EXPECT_EQ(prm::from_dword<hb::synd>(plat.rd(base + prm::dword_byte_offset<hb::synd>())), 0u);
+}
+
+// A firmware reset: nic_interface (bits 10:8 of cmdq_addr_l_sz) reads 7,
+// whatever the driver writes there, and nothing is answered, until the
+// function is reset.
+TEST_F(FaultsTest, SwResetShowsNicInterface7)
+{
+	uint32_t off = prm::dword_byte_offset<iseg::cmdq_phy_addr_31_12>();
+	EXPECT_EQ((plat.rd(off) >> 8) & 7, 0u);
+	emu.faults().sw_reset = true;
+	emu.poll_once();
+	EXPECT_TRUE(emu.sw_resetting());
+	EXPECT_EQ((plat.rd(off) >> 8) & 7, 7u);
+	Prepared pr = drv.prepare(1, make_in<prm::nop_in>(op::NOP).b, 16);
+	drv.ring(1);
+	EXPECT_FALSE(drv.wait(pr, 5));
+	emu.function_reset();
+	EXPECT_FALSE(emu.sw_resetting());
+	EXPECT_EQ((plat.rd(off) >> 8) & 7, 0u);
+}
+
+// The counter ticks at the profile's period, not on every step.
+TEST(FaultsHealth, CounterTicksAtTheProfilePeriod)
+{
+	FakePlatform plat{32u << 20};
+	Profile p = quiet();
+	p.health_tick_ms = 50;
+	Emulator emu{plat, p};
+	uint32_t hc = prm::dword_byte_offset<iseg::health_counter>();
+	emu.poll_once();
+	uint32_t c0 = prm::from_dword<iseg::health_counter>(plat.rd(hc));
+	for (int i = 0; i < 20; i++)
+		emu.poll_once();
+	EXPECT_EQ(prm::from_dword<iseg::health_counter>(plat.rd(hc)), c0) << "ticked faster than 50 ms";
+	std::this_thread::sleep_for(std::chrono::milliseconds(60));
+	emu.poll_once();
+	EXPECT_EQ(prm::from_dword<iseg::health_counter>(plat.rd(hc)), c0 + 1);
 }
 
 TEST_F(FaultsTest, CrashAnswersIntErr)

@@ -88,7 +88,9 @@ TEST_F(HcaTest, FullLifeCycle)
 	ASSERT_EQ(a.status, st::OK);
 	EXPECT_EQ(prm::get<prm::teardown_hca_out::state>(a.as<prm::teardown_hca_out>()), prm::teardown_state::SUCCESS);
 	EXPECT_EQ(emu.hca_state(), HcaState::TORN_DOWN);
-	int32_t back = query_pages(prm::query_pages_op::REGULAR);
+	// Strict: after TEARDOWN_HCA, QUERY_PAGES says nothing about what is held.
+	EXPECT_EQ(query_pages(prm::query_pages_op::REGULAR), 0);
+	int32_t back = -(int32_t)emu.pages_held();
 	EXPECT_EQ(back, -(pr.boot_pages + pr.init_pages));
 
 	// Reclaim in two rounds; never more than asked.
@@ -125,6 +127,22 @@ TEST_F(HcaTest, ReturnedPagesAreTheGivenOnes)
 	for (uint32_t i = 0; i < n; i++)
 		back.insert(prm::get_pas<prm::manage_pages_out_pas>(o, i));
 	EXPECT_EQ(back, std::set<uint64_t>(given.begin(), given.end()));
+}
+
+TEST(HcaLenient, TornDownQueryReportsHeldWhenAsked)
+{
+	FakePlatform plat(32u << 20);
+	Profile p = quiet();
+	p.torn_down_query_reports_held = true;
+	Emulator emu(plat, p);
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	drv.bring_up();
+	ASSERT_EQ(drv.run<prm::teardown_hca_out>(make_in<prm::teardown_hca_in>(op::TEARDOWN_HCA)).status, st::OK);
+	Msg m = make_in<prm::query_pages_in>(op::QUERY_PAGES, prm::query_pages_op::REGULAR);
+	Answer a = drv.run<prm::query_pages_out>(m);
+	EXPECT_EQ((int32_t)prm::get<prm::query_pages_out::num_pages>(a.as<prm::query_pages_out>()),
+		  -(int32_t)emu.pages_held());
 }
 
 TEST_F(HcaTest, DisableWithPagesStillHeldCountsLeak)

@@ -82,6 +82,7 @@ TEST(InitSegment, HealthCounterTicksAndThreadClearsInitializing)
 	FakePlatform plat;
 	Profile p = quick_profile();
 	p.init_delay_ms = 10;
+	p.health_tick_ms = 1;
 	Emulator emu(plat, p);
 	uint32_t off = prm::dword_byte_offset<iseg::health_counter>();
 	uint32_t c0 = prm::from_dword<iseg::health_counter>(plat.rd(off));

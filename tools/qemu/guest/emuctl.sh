@@ -39,6 +39,8 @@ Faults
         device-gone (sticky)         crash-int-err on|off
         only-opcode OP|any           once on|off
         health-stall on|off          (health counter stops, no syndrome)
+        health-syndrome N            (syndrome without rfr, 0 clears)
+        sw-reset (sticky)            (nic_interface SW_RESET until function reset)
   fault-clear                clear every per-command knob and the selectors
   function-reset             the host resets the function: crash/gone/stall end,
                              HCA DISABLED, pages and objects dropped
@@ -356,6 +358,8 @@ fault)
 	once) k=11 v=$(onoff "${1:-on}") || v= ;;
 	crash-int-err) k=12 v=$(onoff "${1:-on}") || v= ;;
 	health-stall) k=13 v=$(onoff "${1:-on}") || v= ;;
+	health-syndrome) k=14 v=$(N "${1:-16}") || v= ;;
+	sw-reset) k=15 v=$(onoff "${1:-on}") || v= ;;
 	*) die "unknown fault knob $knob" ;;
 	esac
 	[ -n "$v" ] || die "fault $knob: bad value ${1:-}"

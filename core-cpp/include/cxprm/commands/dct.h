@@ -36,6 +36,15 @@ int query_dct(Cmdq &q, u32 dctn, DctContext *c, CmdResult *res = nullptr);
 int decode_query_dct(const void *out, u32 outlen, DctContext *c);
 int drain_dct(Cmdq &q, u32 dctn, u16 uid = 0, CmdResult *res = nullptr);
 int destroy_dct(Cmdq &q, u32 dctn, u16 uid = 0, CmdResult *res = nullptr);
+/*
+ * The whole destroy as Linux does it (cmd_dct.cpp): DRAIN_DCT unless it is
+ * draining or drained already, wait (bounded by timeout_ns, QUERY_DCT) for
+ * DRAINED, DESTROY_DCT.  *failed_op (optional) = the opcode whose result
+ * res holds (the failing one, or DESTROY_DCT).
+ */
+inline constexpr u64 DCT_DRAIN_TIMEOUT_NS = 10ull * 1000 * 1000 * 1000;
+int destroy_dct_drained(Cmdq &q, u32 dctn, u64 timeout_ns = DCT_DRAIN_TIMEOUT_NS,
+			CmdResult *res = nullptr, u16 *failed_op = nullptr);
 
 /* Writes/reads a dctc layout (64 bytes); encode fails with E_RANGE. */
 int encode_dctc(const DctContext &c, u8 *dctc);

@@ -62,6 +62,14 @@ inline constexpr u32 INITIALIZING = initial_seg::initializing::offset / 32 * 4;
 inline constexpr u32 HEALTH = initial_seg::health_buffer::offset / 8;
 inline constexpr u32 HEALTH_COUNTER = initial_seg::health_syndrome::offset / 8;
 inline constexpr u32 SIZE = initial_seg::size_bytes;
+/*
+ * The NIC interface state as Linux reads it (mlx5_get_nic_state): three
+ * bits, 10:8, of the cmdq_phy_addr_31_12 dword.  mlx5_ifc.h names only the
+ * low two (nic_interface); SW_RESET is 7, so the third bit matters.
+ */
+inline constexpr u32 NIC_STATE_SHIFT = 8;
+inline constexpr u32 NIC_STATE_MASK = 7;
+static_assert(initial_seg::nic_interface::offset == 0xa0 + 32 - NIC_STATE_SHIFT - 2);
 } // namespace iseg
 
 #define CXPRM_CMD_QUEUE_ENTRY(F)                                               \

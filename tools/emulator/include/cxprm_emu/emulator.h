@@ -77,6 +77,10 @@ struct DctProfile {
 	uint32_t first_dctn = 0x100; // DCT numbers handed out: [first, first + max)
 	uint32_t max_dcts = 64;
 	uint32_t drain_delay_us = 0; // DRAINING -> DRAINED after this (next poll at the earliest)
+	// DESTROY_DCT of a DCT that is not DRAINED: refused with BAD_RES_STATE
+	// and syndrome DCT_NOT_DRAINED (strict: Linux always drains first);
+	// false accepts it in any state (the old, lenient model).
+	bool destroy_requires_drained = true;
 };
 
 struct NvmfProfile {
@@ -151,7 +155,27 @@ struct Profile {
 	// Resources.
 	uint32_t max_uars = 16;       // also bounded by the BAR size
 	uint32_t num_irq_vectors = 64; // eqc.intr must be below this
-	bool strict_eq_arm = false;    // raise_irq only when the EQ is armed (default: always)
+	bool strict_eq_arm = true;     // raise_irq only when the EQ is armed (false: on every EQE)
+	// An EQE that finds its EQ full: true (firmware's behaviour) raises the
+	// fatal health syndrome ASYNC_EQ_BUF_OVERRUN (0xc) with rfr; false only
+	// drops the event and counts it (the old model).
+	bool eq_overrun_fatal = true;
+
+	// Health.  The health counter ticks every health_tick_ms (0: on every
+	// processing step).  100 ms: well inside Linux's 2 s poll (3 misses =
+	// a warning), slow enough that a driver polling faster sees the
+	// counter "stall" between ticks and must not call that death.
+	uint32_t health_tick_ms = 100;
+	// Firmware death also copies the syndrome into initial_seg
+	// health_syndrome (0x1010[31:24]), as the old model did.  Default off:
+	// Linux never reads that byte and rdma-core masks it off, so nothing
+	// says firmware writes it.
+	bool crash_copies_iseg_syndrome = false;
+
+	// Page reclaim.  After TEARDOWN_HCA, QUERY_PAGES(REGULAR) answers 0
+	// (strict: nothing documents that firmware reports what it still
+	// holds; Linux never asks); true answers -held (the old model).
+	bool torn_down_query_reports_held = false;
 
 	static Profile connectx5();
 	static Profile connectx7();
@@ -191,8 +215,8 @@ struct Faults {
 	// when the output has blocks).
 	std::atomic<bool> broken_output_chain{false};
 	// Firmware death: health syndrome FW_INTERNAL_ERR (0x1) in the health
-	// buffer and initial_seg.health_syndrome, rfr+valid set, the health
-	// counter stops.  Commands then hang (consumed, never completed), or,
+	// buffer with rfr+valid set (initial_seg.health_syndrome too only with
+	// Profile::crash_copies_iseg_syndrome), the health counter stops.  Commands then hang (consumed, never completed), or,
 	// with crash_answers_int_err, complete with status INT_ERR and syndrome
 	// FW_CRASHED.  Sticky: clearing the flag does not revive the device.
 	std::atomic<bool> crash{false};
@@ -207,6 +231,15 @@ struct Faults {
 	// sticky (clearing it lets the counter tick again), not cleared by
 	// clear_command_faults().
 	std::atomic<bool> health_stall{false};
+	// A syndrome firmware survives (no rfr): health buffer synd = this
+	// (e.g. 0x10 HIGH_TEMP), valid set, severity WARNING, rfr 0; commands
+	// are still answered.  0 clears it.  Not cleared by
+	// clear_command_faults().
+	std::atomic<uint8_t> health_syndrome{0};
+	// Firmware/SW reset in progress: nic_interface reads SW_RESET (7) and
+	// commands are no longer answered (swallowed).  Sticky until
+	// function_reset().
+	std::atomic<bool> sw_reset{false};
 
 	// Selectors.
 	std::atomic<int32_t> only_opcode{-1};
@@ -276,7 +309,8 @@ struct Counters {
 	uint64_t eqe_dma_errors = 0;
 	uint64_t bad_eq_doorbells = 0;   // doorbell for an unknown EQ / impossible ci
 	uint64_t irqs_raised = 0;
-	uint64_t pages_leaked = 0;       // pages still held at DISABLE_HCA
+	uint64_t pages_leaked = 0;       // pages still held at DISABLE_HCA (an error: the driver did not reclaim)
+	uint64_t pages_dropped_at_reset = 0; // pages dropped by function_reset (not the driver's fault)
 	uint64_t objects_leaked = 0;     // EQs/UARs/DCTs/namespaces still alive at TEARDOWN_HCA
 	uint64_t unknown_opcodes = 0;    // commands answered BAD_OP because the opcode is not emulated
 	uint64_t fast_teardowns = 0;     // PREPARE_FAST_TEARDOWN + nic_interface DISABLED completed
@@ -371,6 +405,7 @@ public:
 	uint16_t current_issi() const;
 	bool initializing() const;
 	bool crashed() const;
+	bool sw_resetting() const; // Faults::sw_reset seen: nic_interface SW_RESET
 	bool gone() const;
 	uint32_t health_counter() const;
 	uint64_t pages_held() const;

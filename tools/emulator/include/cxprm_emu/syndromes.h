@@ -83,6 +83,7 @@ namespace cxprm::emu {
 	X(DCT_UNKNOWN_QUERY, 0xE304000b, BAD_RES_ERR, "QUERY_DCT of a DCT that does not exist")     \
 	X(DCT_DRAIN_NOT_ACTIVE, 0xE304000c, BAD_RES_STATE_ERR, "DRAIN_DCT of a DCT already draining/drained") \
 	X(DCT_UNKNOWN_ARM, 0xE304000d, BAD_RES_ERR, "ARM_DCT_FOR_KEY_VIOLATION of an unknown DCT")  \
+	X(DCT_NOT_DRAINED, 0xE304000e, BAD_RES_STATE_ERR, "DESTROY_DCT of a DCT not DRAINED (strict)") \
 	/* eswitch */                                                                                  \
 	X(ESW_NOT_MANAGER, 0xE3050001, BAD_OP_ERR, "QUERY_ESW_FUNCTIONS without eswitch_manager/esw_functions_changed") \
 	/* NVMF */                                                                                     \
