@@ -96,6 +96,8 @@ struct cxprm_core_info {
 	cxprm_u32 health_stalled_polls; /* health polls in a row without the counter moving */
 	cxprm_u64 health_polls;   /* cxprm_core_health_poll() calls this bring-up */
 	cxprm_u64 cmds_refused;   /* commands failed at once because the device had failed */
+	cxprm_u32 ecpf;           /* init segment embedded_cpu was set at bring-up */
+	cxprm_u32 page_functions; /* functions the driver holds firmware pages for */
 };
 
 /* Page accounting of a teardown. */
@@ -317,6 +319,13 @@ int cxprm_core_query_caps(struct cxprm_core *core, cxprm_u16 cap_type, int max,
 int cxprm_core_query_nvmf_ns(struct cxprm_core *core, cxprm_u32 xrqn, cxprm_u32 nsid,
 			     struct cxprm_core_nvmf_ns *ns, struct cxprm_core_result *res);
 /* sf_enable (optional) receives sf_words host_sf_enable bitmap words. */
+/*
+ * The function is an ECPF (init segment embedded_cpu) and CUR eswitch_manager
+ * is set: Linux's mlx5_core_is_ecpf_esw_manager, the only function that
+ * queries the eswitch functions and subscribes ESW_FUNCTIONS_CHANGED.
+ */
+int cxprm_core_is_ecpf_esw_manager(struct cxprm_core *core);
+/* E_NOTSUP unless cxprm_core_is_ecpf_esw_manager(). */
 int cxprm_core_query_esw(struct cxprm_core *core, struct cxprm_core_esw *esw,
 			 cxprm_u64 *sf_enable, cxprm_u32 sf_words,
 			 struct cxprm_core_result *res);
