@@ -55,6 +55,7 @@ const char *step_name(Step s)
 	case Step::DISABLE_HCA: return "DISABLE_HCA";
 	case Step::FREE_STRANDED_PAGES: return "FREE_STRANDED_PAGES";
 	case Step::FREE_STRANDED_CMDQ: return "FREE_STRANDED_CMDQ";
+	case Step::RECLAIM_FUNCTION_PAGES: return "RECLAIM_FUNCTION_PAGES";
 	case Step::CMDQ_FINI: return "CMDQ_FINI";
 	}
 	return "UNKNOWN";
@@ -122,13 +123,19 @@ int Device::wait_ready()
 		u32 v = iseg_read<iseg_t::initializing>(host_);
 		if (v == ALL_ONES && iseg_read<iseg_t::fw_rev_major>(host_) == ALL_ONES)
 			return step(Step::WAIT_INIT, E_NODEV);
-		if (!prm::from_dword<iseg_t::initializing>(v))
+		if (!prm::from_dword<iseg_t::initializing>(v)) {
+			/* Linux mlx5_read_embedded_cpu: bit 23 of the same dword. */
+			ecpf_ = prm::from_dword<iseg_t::embedded_cpu>(v) != 0;
 			break;
+		}
 		if (host_->ops->now_ns(host_->ctx) - start > cfg_.init_timeout_ns)
 			return step(Step::WAIT_INIT, E_TIMEDOUT);
 		host_->ops->sleep_us(host_->ctx, cfg_.init_poll_us ? cfg_.init_poll_us : 1);
 	}
 	step(Step::WAIT_INIT, OK, nullptr, (s64)(host_->ops->now_ns(host_->ctx) - start));
+	if (ecpf_ && host_->ops->log)
+		host_->ops->log(host_->ctx, 2,
+				"cxprm: embedded CPU function (ECPF): own commands use embedded_cpu_function=1");
 
 	/* Firmware may fill the revisions in while initializing: read again. */
 	fw = iseg_read<iseg_t::fw_rev_major>(host_);
@@ -177,8 +184,7 @@ int Device::give_pages(cmd::PagesKind kind, Step query_step, Step give_step)
 {
 	cmd::PagesQuery pq{};
 	CmdResult r{};
-	cmd::FunctionRef fn{cfg_.function_id, cfg_.embedded_cpu_function};
-	int err = cmd::query_pages(cmdq_, kind, fn, &pq, &r);
+	int err = cmd::query_pages(cmdq_, kind, own_function(), &pq, &r);
 	if (err)
 		return step(query_step, err, &r);
 	/* A startup demand is never negative; a huge one is not honoured. */
@@ -312,6 +318,7 @@ int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 	cfg_ = cfg;
 	trace_.clear();
 	gone_ = false;
+	ecpf_ = false;
 	issi_ = 0;
 	fw_ = FwVersion{};
 	caps_cur_ = caps_max_ = cmd::GeneralCaps{};
@@ -331,16 +338,16 @@ int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 	}
 	cmdq_up_ = true;
 
-	err = step(Step::PAGES_INIT, pages_.init(host, &cmdq_, cfg.function_id,
-						 cfg.embedded_cpu_function));
+	err = step(Step::PAGES_INIT, pages_.init(host, &cmdq_, own_function().function_id,
+						 own_function().embedded_cpu_function));
 	if (err)
 		goto fail;
 	pages_.set_chunk_limit(cfg.pages_per_command);
 
 	{
 		CmdResult r{};
-		cmd::FunctionRef fn{cfg.function_id, cfg.embedded_cpu_function};
-		err = step(Step::ENABLE_HCA, cmd::enable_hca(cmdq_, fn, &r), &r);
+		err = step(Step::ENABLE_HCA, cmd::enable_hca(cmdq_, own_function(), &r), &r,
+			   own_function().embedded_cpu_function);
 		if (err)
 			goto fail;
 		hca_enabled_ = true;

@@ -372,7 +372,9 @@ void text_eq(cxprm_core *c, Text &t)
 	t.str("command completion: ").str(c->command_events ? "CMD events" : "polling").chr('\n');
 	t.str("events: ").dec(s.total).str(", cmd completions ").dec(s.cmd_completions);
 	t.str(", page requests ").dec(s.page_requests).str(" (pages requested ").sdec(s.pages_requested);
-	t.str(", service errors ").dec(s.page_request_errors).str(")\n");
+	t.str(", service errors ").dec(s.page_request_errors);
+	t.str(", merged ").dec(s.page_requests_merged).str(", dropped ").dec(s.page_requests_dropped);
+	t.str(", release_all ").dec(s.page_release_all).str(")\n");
 	col(t, "type", 32);
 	t.str("count\n");
 	for (u32 ty = 0; ty < 64; ty++) {
@@ -671,6 +673,8 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 		info->health_stall_reports = hs.stall_reports;
 		info->health_synd_reports = hs.synd_reports;
 	}
+	info->ecpf = d.ecpf();
+	info->page_functions = d.pages().functions(nullptr, 0);
 	if (d.pages().initialized()) {
 		PageStats s = d.pages().stats();
 		info->pages_given = s.given;
@@ -733,6 +737,11 @@ int cxprm_core_query_nvmf_ns(cxprm_core *c, cxprm_u32 xrqn, cxprm_u32 nsid,
 	return OK;
 }
 
+int cxprm_core_is_ecpf_esw_manager(cxprm_core *c)
+{
+	return c && c->dev.ecpf() && c->dev.caps_cur().eswitch_manager;
+}
+
 int cxprm_core_query_esw(cxprm_core *c, cxprm_core_esw *esw, cxprm_u64 *sf_enable,
 			 cxprm_u32 sf_words, cxprm_core_result *res)
 {
@@ -742,6 +751,12 @@ int cxprm_core_query_esw(cxprm_core *c, cxprm_core_esw *esw, cxprm_u64 *sf_enabl
 	*esw = {};
 	if (sf_words)
 		mem_zero(sf_enable, (usize)sf_words * sizeof(*sf_enable));
+	/*
+	 * Linux asks only as an ECPF eswitch manager (eswitch.c
+	 * mlx5_esw_query_functions behind mlx5_esw_is_funcs_handler).
+	 */
+	if (!cxprm_core_is_ecpf_esw_manager(c))
+		return E_NOTSUP;
 	CmdResult r{};
 	cmd::EswFunctions f{};
 	int err = cmd::query_esw_functions(c->dev.cmdq(), &f, sf_enable, sf_words, &r);

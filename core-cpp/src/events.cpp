@@ -12,12 +12,14 @@ namespace {
 void subscribe(u64 *mask, u8 type) { mask[type / 64] |= 1ull << (type % 64); }
 
 /*
- * ESW_FUNCTIONS_CHANGED goes to the eswitch manager when the eswitch
- * capability says the device raises it (e_switch_cap.esw_functions_changed).
+ * ESW_FUNCTIONS_CHANGED goes to an ECPF eswitch manager only (Linux eq.c
+ * behind mlx5_esw_is_funcs_handler = mlx5_core_is_ecpf_esw_manager), and
+ * only when the eswitch capability says the device raises it
+ * (e_switch_cap.esw_functions_changed; Linux does not check this one).
  */
 bool esw_events_supported(Device &dev)
 {
-	if (!dev.caps_cur().eswitch_manager)
+	if (!dev.ecpf() || !dev.caps_cur().eswitch_manager)
 		return false;
 	cmd::HostMem image;
 	if (image.alloc(dev.cmdq().host(), cmd::CAP_IMAGE_BYTES))
@@ -39,7 +41,7 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 	dev_ = &dev;
 	cfg_ = cfg;
 	stats_ = {};
-	pending_pages_ = 0;
+	head_ = count_ = 0;
 	lock_ = host->ops->lock_create(host->ctx);
 	poll_lock_ = host->ops->lock_create(host->ctx);
 	if (!lock_ || !poll_lock_) {
@@ -147,10 +149,15 @@ void Events::dispatch(void *ctx, const EqEvent &ev)
 		self->stats_.cmd_completions++;
 	} else if (ev.type == prm::event::PAGE_REQUEST) {
 		prm::CRef<prm::pages_req_event> d(ev.data);
-		s32 n = (s32)(u32)prm::get<prm::pages_req_event::num_pages>(d);
+		PageRequest rq{};
+		rq.function_id = (u16)prm::get<prm::pages_req_event::function_id>(d);
+		rq.ec_function = prm::get<prm::pages_req_event::ec_function>(d) != 0;
+		rq.release_all = prm::get<prm::pages_req_event::release_all>(d) != 0;
+		rq.num_pages = (s32)(u32)prm::get<prm::pages_req_event::num_pages>(d);
 		self->stats_.page_requests++;
-		self->stats_.pages_requested += n;
-		self->pending_pages_ += n;
+		if (!rq.release_all)
+			self->stats_.pages_requested += rq.num_pages;
+		self->queue_page_request_locked(rq);
 	}
 	host->ops->unlock(host->ctx, self->lock_);
 
@@ -178,35 +185,105 @@ void Events::pump(void *ctx)
 
 bool Events::pending() const
 {
-	if (!running_)
-		return false;
-	const cxprm_host *host = dev_->cmdq().host();
-	host->ops->lock(host->ctx, lock_);
-	bool p = pending_pages_ != 0;
-	host->ops->unlock(host->ctx, lock_);
-	return p;
+	return queued_page_requests() != 0;
 }
 
+u32 Events::queued_page_requests() const
+{
+	if (!running_)
+		return 0;
+	const cxprm_host *host = dev_->cmdq().host();
+	host->ops->lock(host->ctx, lock_);
+	u32 n = count_;
+	host->ops->unlock(host->ctx, lock_);
+	return n;
+}
+
+/* Under lock_ (see events.h for the full-queue rule). */
+void Events::queue_page_request_locked(const PageRequest &rq)
+{
+	if (!rq.release_all && !rq.num_pages)
+		return;
+	if (count_ < PAGE_QUEUE) {
+		queue_[(head_ + count_) % PAGE_QUEUE] = rq;
+		count_++;
+		return;
+	}
+	/* The newest queued request of the function, if it goes the same way. */
+	for (u32 i = count_; i--;) {
+		PageRequest &q = queue_[(head_ + i) % PAGE_QUEUE];
+		if (q.function_id != rq.function_id || q.ec_function != rq.ec_function)
+			continue;
+		s64 sum = (s64)q.num_pages + rq.num_pages;
+		bool same_way = !q.release_all && !rq.release_all &&
+				(q.num_pages > 0) == (rq.num_pages > 0);
+		if (same_way && sum <= 0x7fffffff && sum >= -0x7fffffff) {
+			q.num_pages = (s32)sum;
+			stats_.page_requests_merged++;
+			return;
+		}
+		if (q.release_all && rq.release_all) {
+			stats_.page_requests_merged++; /* the same request twice */
+			return;
+		}
+		break;
+	}
+	stats_.page_requests_dropped++;
+}
+
+bool Events::pop_page_request(PageRequest *rq)
+{
+	const cxprm_host *host = dev_->cmdq().host();
+	host->ops->lock(host->ctx, lock_);
+	bool got = count_ != 0;
+	if (got) {
+		*rq = queue_[head_];
+		head_ = (head_ + 1) % PAGE_QUEUE;
+		count_--;
+	}
+	host->ops->unlock(host->ctx, lock_);
+	return got;
+}
+
+/* Linux pages_work_handler: release_all, else take, else give. */
+int Events::serve(const PageRequest &rq)
+{
+	PageTracker &pt = dev_->pages();
+	cmd::FunctionRef fn{rq.function_id, rq.ec_function};
+	if (rq.release_all) {
+		pt.release_all(fn);
+		const cxprm_host *host = dev_->cmdq().host();
+		host->ops->lock(host->ctx, lock_);
+		stats_.page_release_all++;
+		host->ops->unlock(host->ctx, lock_);
+		return OK;
+	}
+	return pt.handle_page_request(fn, rq.num_pages);
+}
+
+/*
+ * Serves the requests queued when it is called, each for its function, in
+ * order; a failed one is counted and does not stop the rest.  Returns the
+ * first error.
+ */
 int Events::service()
 {
 	if (!running_)
 		return OK;
-	const cxprm_host *host = dev_->cmdq().host();
-	host->ops->lock(host->ctx, lock_);
-	s64 n = pending_pages_;
-	pending_pages_ = 0;
-	host->ops->unlock(host->ctx, lock_);
-	if (!n)
-		return OK;
-	/* One request at most s32 either way; the rest stays queued. */
-	s64 now = n > 0x7fffffff ? 0x7fffffff : (n < -0x7fffffff ? -0x7fffffff : n);
-	int err = dev_->pages().handle_page_request((s32)now);
-	host->ops->lock(host->ctx, lock_);
-	pending_pages_ += n - now;
-	if (err)
+	int first = OK;
+	PageRequest rq;
+	for (u32 budget = PAGE_QUEUE; budget-- && pop_page_request(&rq);) {
+		int err = serve(rq);
+		if (!err)
+			continue;
+		const cxprm_host *host = dev_->cmdq().host();
+		host->ops->lock(host->ctx, lock_);
 		stats_.page_request_errors++;
-	host->ops->unlock(host->ctx, lock_);
-	return err;
+		host->ops->unlock(host->ctx, lock_);
+		if (!first)
+			first = err;
+	}
+	return first;
 }
 
 EventStats Events::stats() const

@@ -63,6 +63,9 @@ int PageTracker::init(const cxprm_host *host, Cmdq *q, u16 function_id,
 	ecpf_ = embedded_cpu_function;
 	chunk_limit_ = 0;
 	st_ = PageStats{};
+	for (FnCount &f : fns_)
+		f = FnCount{NO_FN, 0};
+	fns_[0].key = fn_key(own()); /* the own function keeps entry 0 */
 	return OK;
 }
 
@@ -99,10 +102,13 @@ long PageTracker::find_locked(u64 bus) const
 	return -1;
 }
 
-int PageTracker::insert_locked(const cxprm_dma_buf &b)
+int PageTracker::insert_locked(const cxprm_dma_buf &b, u32 fn)
 {
 	if ((used_ + 1) * 2 > cap_)
 		return E_NOMEM; /* grow first */
+	FnCount *fc = fn_count_locked(fn, true);
+	if (!fc)
+		return E_NOMEM; /* MAX_FUNCTIONS functions hold pages already */
 	u32 i = hash_bus(b.bus, cap_);
 	while (tab_[i].buf.cpu) {
 		if (tab_[i].buf.bus == b.bus)
@@ -110,16 +116,22 @@ int PageTracker::insert_locked(const cxprm_dma_buf &b)
 		i = (i + 1) & (cap_ - 1);
 	}
 	tab_[i].buf = b;
+	tab_[i].fn = fn;
+	fc->live++;
 	used_++;
 	return OK;
 }
 
-bool PageTracker::remove_locked(u64 bus, cxprm_dma_buf *out)
+bool PageTracker::remove_locked(u64 bus, cxprm_dma_buf *out, u32 *fn)
 {
 	long at = find_locked(bus);
 	if (at < 0)
 		return false;
 	*out = tab_[at].buf;
+	if (fn)
+		*fn = tab_[at].fn;
+	if (FnCount *fc = fn_count_locked(tab_[at].fn, false))
+		fc->live--;
 	/* Backward-shift deletion keeps every probe chain unbroken. */
 	u32 hole = (u32)at;
 	for (u32 j = (hole + 1) & (cap_ - 1); tab_[j].buf.cpu; j = (j + 1) & (cap_ - 1)) {
@@ -131,7 +143,7 @@ bool PageTracker::remove_locked(u64 bus, cxprm_dma_buf *out)
 			hole = j;
 		}
 	}
-	tab_[hole].buf = cxprm_dma_buf{};
+	tab_[hole] = Slot{};
 	used_--;
 	return true;
 }
@@ -164,9 +176,11 @@ int PageTracker::reserve(u32 extra)
 	tab_ = nt;
 	cap_ = (u32)ncap;
 	used_ = 0;
+	for (FnCount &f : fns_)
+		f.live = 0;
 	for (u32 i = 0; i < ocap; i++)
 		if (old[i].buf.cpu)
-			insert_locked(old[i].buf);
+			insert_locked(old[i].buf, old[i].fn);
 	unlock();
 	if (old)
 		host_->ops->mem_free(host_->ctx, old);
@@ -202,7 +216,7 @@ int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n)
 	return OK;
 }
 
-int PageTracker::give_chunk(u32 n, CmdResult *res)
+int PageTracker::give_chunk(const cmd::FunctionRef &fn, u32 n, CmdResult *res)
 {
 	cmd::HostMem scratch;
 	int err = scratch.alloc(host_, (usize)n * (sizeof(cxprm_dma_buf) + sizeof(u64)));
@@ -222,7 +236,7 @@ int PageTracker::give_chunk(u32 n, CmdResult *res)
 	lock();
 	u32 ins = 0;
 	for (; ins < n; ins++)
-		if ((err = insert_locked(bufs[ins])))
+		if ((err = insert_locked(bufs[ins], fn_key(fn))))
 			break;
 	if (err)
 		for (u32 i = 0; i < ins; i++)
@@ -236,7 +250,7 @@ int PageTracker::give_chunk(u32 n, CmdResult *res)
 		return err;
 	}
 
-	err = cmd::manage_pages_give(*q_, cmd::FunctionRef{function_id_, ecpf_}, pas, n, res);
+	err = cmd::manage_pages_give(*q_, fn, pas, n, res);
 	if (err && give_not_executed(err)) {
 		lock();
 		for (u32 i = 0; i < n; i++)
@@ -250,7 +264,7 @@ int PageTracker::give_chunk(u32 n, CmdResult *res)
 	return err;
 }
 
-int PageTracker::give(u32 n, CmdResult *res)
+int PageTracker::give(const cmd::FunctionRef &fn, u32 n, CmdResult *res)
 {
 	if (!host_)
 		return E_INVAL;
@@ -259,7 +273,7 @@ int PageTracker::give(u32 n, CmdResult *res)
 		return E_RANGE;
 	while (n) {
 		u32 k = min_of(n, chunk);
-		int err = give_chunk(k, res);
+		int err = give_chunk(fn, k, res);
 		if (err)
 			return err;
 		n -= k;
@@ -267,7 +281,7 @@ int PageTracker::give(u32 n, CmdResult *res)
 	return OK;
 }
 
-int PageTracker::take(u32 n, u32 *got, CmdResult *res)
+int PageTracker::take(const cmd::FunctionRef &fn, u32 n, u32 *got, CmdResult *res)
 {
 	if (got)
 		*got = 0;
@@ -287,8 +301,7 @@ int PageTracker::take(u32 n, u32 *got, CmdResult *res)
 	/* Bounded by what firmware returns: each round returns >= 1 or stops. */
 	while (returned < n) {
 		u32 k = min_of(n - returned, chunk), g = 0;
-		err = cmd::manage_pages_take(*q_, cmd::FunctionRef{function_id_, ecpf_}, k, pas, &g,
-					     res);
+		err = cmd::manage_pages_take(*q_, fn, k, pas, &g, res);
 		/*
 		 * No memory for the output (buffer or mailbox chain, 8 bytes a
 		 * page): nothing was sent, so ask for fewer pages at a time.
@@ -304,7 +317,8 @@ int PageTracker::take(u32 n, u32 *got, CmdResult *res)
 			break;
 		returned += g;
 		for (u32 i = 0; i < g; i++) {
-			if (release(pas[i]) == OK)
+			/* A page of another function is as wrong as an unknown one. */
+			if (release_for(fn_key(fn), pas[i]) == OK)
 				freed++;
 			else
 				proto = true;
@@ -317,38 +331,47 @@ int PageTracker::take(u32 n, u32 *got, CmdResult *res)
 	return proto ? E_PROTO : OK;
 }
 
-int PageTracker::cant_give(CmdResult *res)
+int PageTracker::cant_give(const cmd::FunctionRef &fn, CmdResult *res)
 {
 	lock();
 	st_.cant_give++;
 	unlock();
-	return cmd::manage_pages_cant_give(*q_, cmd::FunctionRef{function_id_, ecpf_}, res);
+	return cmd::manage_pages_cant_give(*q_, fn, res);
 }
 
-int PageTracker::handle_page_request(s32 num_pages, CmdResult *res)
+int PageTracker::handle_page_request(const cmd::FunctionRef &fn, s32 num_pages, CmdResult *res)
 {
 	if (!host_)
 		return E_INVAL;
 	if (num_pages > 0) {
-		int err = give((u32)num_pages, res);
+		int err = give(fn, (u32)num_pages, res);
 		if (err == E_NOMEM) {
-			cant_give(nullptr);
+			cant_give(fn, nullptr);
 			return E_NOMEM;
 		}
 		return err;
 	}
 	if (num_pages < 0)
-		return take((u32)(-(s64)num_pages), nullptr, res);
+		return take(fn, (u32)(-(s64)num_pages), nullptr, res);
 	return OK;
 }
 
 int PageTracker::release(u64 bus)
 {
+	return release_for(NO_FN, bus);
+}
+
+/* Frees bus if we hold it for function key (any function: NO_FN). */
+int PageTracker::release_for(u32 key, u64 bus)
+{
 	if (!host_)
 		return E_INVAL;
 	cxprm_dma_buf b{};
 	lock();
-	bool found = remove_locked(bus, &b);
+	long at = find_locked(bus);
+	bool found = at >= 0 && (key == NO_FN || tab_[at].fn == key);
+	if (found)
+		remove_locked(bus, &b);
 	if (found)
 		st_.reclaimed++;
 	else
@@ -369,6 +392,8 @@ u64 PageTracker::free_all_live()
 	u32 cap = cap_, n = used_;
 	tab_ = nullptr;
 	cap_ = used_ = 0;
+	for (FnCount &f : fns_)
+		f.live = 0;
 	st_.forced_free += n;
 	unlock();
 	for (u32 i = 0; i < cap; i++)

@@ -41,18 +41,19 @@ bool Device::fw_dead() const
  */
 void Device::reclaim_pages()
 {
+	cmd::FunctionRef fn = own_function();
 	CmdResult r{};
 	u64 freed = 0;
 	int err = OK;
 	u64 last_progress = host_->ops->now_ns(host_->ctx);
 
-	while (u64 live = pages_.live()) {
+	while (u64 live = pages_.live(fn)) {
 		u32 got = 0;
 		/* take() sends TAKEs of a chunk each until 'want' came back or a
 		 * round returned none (the chunk halves under memory pressure). */
 		u32 want = (u32)min_of<u64>(live, 0xffffffffu);
 		r = CmdResult{};
-		int e = pages_.take(want, &got, &r);
+		int e = pages_.take(fn, want, &got, &r);
 		freed += got;
 		if (e == E_PROTO) {
 			err = E_PROTO; /* bad addresses were counted, not freed */
@@ -121,15 +122,16 @@ void Device::unwind()
 		hca_initialized_ = false;
 	}
 	dead = dead || (cmdq_up_ && fw_dead());
-	if (cmdq_up_ && pages_.initialized() && pages_.live() && !dead)
+	if (cmdq_up_ && pages_.initialized() && pages_.live(own_function()) && !dead)
 		reclaim_pages();
+	if (cmdq_up_ && pages_.initialized() && !dead && !fw_dead())
+		reclaim_other_functions();
 
 	bool released = !hca_enabled_; /* never enabled: firmware never had pages */
 	if (hca_enabled_) {
 		dead = dead || fw_dead();
 		r = CmdResult{};
-		cmd::FunctionRef fn{cfg_.function_id, cfg_.embedded_cpu_function};
-		int err = dead ? E_FWDEAD : cmd::disable_hca(cmdq_, fn, &r);
+		int err = dead ? E_FWDEAD : cmd::disable_hca(cmdq_, own_function(), &r);
 		step(Step::DISABLE_HCA, err, &r);
 		released = !err;
 		hca_enabled_ = false;

@@ -30,7 +30,9 @@ bool all_zero(const void *p, size_t n)
 
 emu::Profile no_esw_profile()
 {
-	emu::Profile p = emu::Profile::connectx7();
+	// An ECPF eswitch manager (else the core does not ask at all, A8)
+	// whose firmware lacks the eswitch functions.
+	emu::Profile p = emu::Profile::bluefield3();
 	p.boot_pages = p.init_pages = 8;
 	p.nvmf.auto_io_ms = 0;
 	p.esw.supported = false; // QUERY_ESW_FUNCTIONS answers BAD_OP

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -178,17 +179,15 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(res.status, 0x03);
 	EXPECT_NE(res.syndrome, 0u);
 
-	// Eswitch: VFs change, the event reaches the listener.
+	// Eswitch: a plain PF is no ECPF eswitch manager (A8): refused
+	// without asking firmware.  EcpfEswAndInfo has the BlueField side.
 	cxprm_core_esw esw;
 	uint64_t sf[4] = {1, 1, 1, 1};
-	ASSERT_EQ(cxprm_core_query_esw(core, &esw, sf, 4, &res), 0);
-	EXPECT_EQ(esw.host_total_vfs, p.esw.total_vfs);
-	EXPECT_EQ(esw.host_num_of_vfs, 0);
-	EXPECT_EQ(sf[0], 0u);
-	ASSERT_TRUE(h.emu.set_num_vfs(3));
-	ASSERT_TRUE(pump([&] { return count_events(0x0e) == 1; }));
-	ASSERT_EQ(cxprm_core_query_esw(core, &esw, nullptr, 0, &res), 0);
-	EXPECT_EQ(esw.host_num_of_vfs, 3);
+	EXPECT_EQ(info.ecpf, 0u);
+	EXPECT_EQ(cxprm_core_is_ecpf_esw_manager(core), 0);
+	uint64_t esw_cmds = h.emu.opcode_count(op::QUERY_ESW_FUNCTIONS);
+	EXPECT_EQ(cxprm_core_query_esw(core, &esw, sf, 4, &res), -95); /* EOPNOTSUPP */
+	EXPECT_EQ(h.emu.opcode_count(op::QUERY_ESW_FUNCTIONS), esw_cmds);
 
 	// DCT life cycle and the drained event.
 	cxprm_core_dctc ctx{};
@@ -284,7 +283,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	cxprm_core_events_stats(core, &es);
 	EXPECT_EQ(es.page_requests, 1u);
 	EXPECT_EQ(es.pages_requested, 8);
-	EXPECT_EQ(es.by_type[0x0e], 1u);
+	EXPECT_EQ(es.by_type[0x0e], 0u); // a plain PF: not subscribed (A8)
 
 	// Statistics.
 	std::vector<cxprm_core_opstats> st(CXPRM_CORE_MAX_OPCODES);
@@ -328,7 +327,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_NE(t.find("MANAGE_PAGES(0x108)"), std::string::npos) << t;
 	t = text(CXPRM_TEXT_EQ);
 	EXPECT_NE(t.find("PAGE_REQUEST(0x0b)"), std::string::npos) << t;
-	EXPECT_NE(t.find("ESW_FUNCTIONS_CHANGED(0x0e)"), std::string::npos) << t;
+	EXPECT_EQ(t.find("ESW_FUNCTIONS_CHANGED(0x0e)"), std::string::npos) << t;
 	t = text(CXPRM_TEXT_PAGES);
 	EXPECT_NE(t.find("given        40"), std::string::npos) << t;
 	t = text(CXPRM_TEXT_HEALTH);
@@ -547,3 +546,47 @@ TEST(CapiPolicy, CreateRejectsBadArguments)
 }
 
 } // namespace
+
+// A3, A8: an ECPF reports itself in the info and is the one function that
+// queries the eswitch and gets its change events.
+TEST(CapiEcpfTest, EcpfEswAndInfo)
+{
+	test::Harness h{small_profile(emu::Profile::bluefield3())};
+	h.emu.start();
+	cxprm_core *core = nullptr;
+	ASSERT_EQ(cxprm_core_create(h.host(), &core), 0);
+	cxprm_core_config c = quick_config();
+	ASSERT_EQ(cxprm_core_bringup(core, &c), 0);
+	cxprm_core_info info;
+	cxprm_core_get_info(core, &info);
+	EXPECT_EQ(info.ecpf, 1u);
+	EXPECT_EQ(info.page_functions, 1u);
+	EXPECT_EQ(cxprm_core_is_ecpf_esw_manager(core), 1);
+	std::atomic<int> changed{0};
+	cxprm_core_events_config ec{};
+	ec.listener = [](void *ctx, uint8_t type, uint8_t, const uint8_t *) {
+		if (type == 0x0e)
+			++*static_cast<std::atomic<int> *>(ctx);
+	};
+	ec.listener_ctx = &changed;
+	ASSERT_EQ(cxprm_core_events_start(core, &ec), 0);
+	cxprm_core_esw esw;
+	uint64_t sf[4] = {1, 1, 1, 1};
+	cxprm_core_result res;
+	ASSERT_EQ(cxprm_core_query_esw(core, &esw, sf, 4, &res), 0);
+	EXPECT_EQ(esw.host_total_vfs, h.emu.profile().esw.total_vfs);
+	EXPECT_EQ(esw.host_num_of_vfs, 0);
+	EXPECT_EQ(sf[0], 0u);
+	ASSERT_TRUE(h.emu.set_num_vfs(3));
+	for (int i = 0; i < 3000 && !changed; i++) {
+		cxprm_core_events_poll(core, 128);
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	}
+	EXPECT_EQ(changed.load(), 1);
+	ASSERT_EQ(cxprm_core_query_esw(core, &esw, nullptr, 0, &res), 0);
+	EXPECT_EQ(esw.host_num_of_vfs, 3);
+	cxprm_core_destroy(core);
+	h.emu.stop();
+	EXPECT_EQ(h.uh.dma_live(), 0u);
+	EXPECT_EQ(h.uh.mem_live(), 0u);
+}

@@ -438,8 +438,16 @@ TEST_F(UpTest, NvmfCountersFollowIo)
 	EXPECT_EQ(r.syndrome, emu::synd::NVMF_NS_UNKNOWN_DETACH);
 }
 
-TEST_F(UpTest, EswFunctionsFollowVfCount)
+// The eswitch functions: an ECPF eswitch manager (BlueField) only (A8/B9).
+TEST(EcpfUp, EswFunctionsFollowVfCount)
 {
+	auto prof = emu::Profile::bluefield3();
+	prof.nvmf.auto_io_ms = 0;
+	test::Harness h{prof};
+	Device dev;
+	h.emu.start();
+	ASSERT_EQ(dev.bringup(h.host(), quick_config()), OK);
+	auto q = [&]() -> Cmdq & { return dev.cmdq(); };
 	auto &ep = h.emu.profile().esw;
 	EswFunctions f{};
 	CmdResult r{};
@@ -461,6 +469,8 @@ TEST_F(UpTest, EswFunctionsFollowVfCount)
 	EXPECT_EQ(f.host_num_of_vfs, 0);
 	EXPECT_EQ(sf[0], 0u); // the emulator has no SFs
 	EXPECT_EQ(sf[1], 0u);
+	dev.teardown();
+	EXPECT_EQ(dev.state(), DeviceState::OFF);
 }
 
 TEST_F(UpTest, UarAndEq)

@@ -10,12 +10,14 @@
 
 #include <atomic>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "cxprm/commands/dct.h"
 #include "cxprm/commands/esw.h"
 #include "cxprm/commands/hca.h"
+#include "cxprm/commands/issi.h"
 #include "cxprm/device.h"
 #include "cxprm/events.h"
 #include "cxprm/prm/eq.h"
@@ -48,14 +50,22 @@ struct Seen {
 };
 
 struct EventsTest : ::testing::Test {
-	test::Harness h{profile()};
+	test::Harness h{profile(esw_test())};
 	Device dev;
 	Events events;
 	Seen seen;
 
-	static emu::Profile profile()
+	// ESW events exist only on an ECPF eswitch manager (A8/B9): the tests
+	// whose name says Esw run on the BlueField profile.
+	static bool esw_test()
 	{
-		emu::Profile p = emu::Profile::connectx7();
+		const ::testing::TestInfo *t = ::testing::UnitTest::GetInstance()->current_test_info();
+		return t && std::string(t->name()).find("Esw") != std::string::npos;
+	}
+
+	static emu::Profile profile(bool bluefield)
+	{
+		emu::Profile p = bluefield ? emu::Profile::bluefield3() : emu::Profile::connectx7();
 		p.boot_pages = p.init_pages = 8;
 		p.nvmf.auto_io_ms = 0;
 		return p;
@@ -120,12 +130,20 @@ TEST_F(EventsTest, AsyncEqIsCreatedWithTheSubscription)
 	EXPECT_EQ(info.uar, events.uar());
 	EXPECT_TRUE(info.armed);
 	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::PAGE_REQUEST));
-	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::ESW_FUNCTIONS_CHANGED));
+	// A plain PF (A8): no ESW_FUNCTIONS_CHANGED; EswSubscribedOnAnEcpf has it.
+	EXPECT_FALSE(events.subscribed(0) & (1ull << ev::ESW_FUNCTIONS_CHANGED));
 	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::DCT_DRAINED));
 	EXPECT_FALSE(events.subscribed(0) & (1ull << ev::CMD));
 	events.stop();
 	EXPECT_EQ(h.emu.eq_count(), 0u);
 	EXPECT_EQ(h.emu.uar_count(), 0u);
+}
+
+TEST_F(EventsTest, EswSubscribedOnAnEcpf)
+{
+	ASSERT_EQ(start(), OK);
+	EXPECT_TRUE(dev.ecpf());
+	EXPECT_TRUE(events.subscribed(0) & (1ull << ev::ESW_FUNCTIONS_CHANGED));
 }
 
 TEST_F(EventsTest, EswFunctionsChangedArrivesAndQueryAgrees)
@@ -222,8 +240,8 @@ TEST_F(EventsTest, WaitingThreadsPumpTheEqSoItNeverOverflows)
 	for (int t = 0; t < 8; t++)
 		th.emplace_back([&] {
 			for (int i = 0; i < 100; i++) {
-				cmd::EswFunctions f{};
-				if (cmd::query_esw_functions(dev.cmdq(), &f) != OK)
+				cmd::IssiInfo f{};
+				if (cmd::query_issi(dev.cmdq(), &f) != OK)
 					errors++;
 			}
 		});
@@ -247,8 +265,8 @@ TEST_F(EventsTest, CommandsCompleteByCmdEvents)
 		}
 	});
 	for (int i = 0; i < 50; i++) {
-		cmd::EswFunctions f{};
-		ASSERT_EQ(cmd::query_esw_functions(dev.cmdq(), &f), OK);
+		cmd::IssiInfo f{};
+		ASSERT_EQ(cmd::query_issi(dev.cmdq(), &f), OK);
 	}
 	stop = true;
 	irq.join();

@@ -359,23 +359,35 @@ void FakeDevice::default_handler(Command &c)
 	uint8_t *o = c.out.data();
 	switch (opcode) {
 	case op::QUERY_PAGES:
-		if (outlen >= query_pages_out::size_bytes && op_mod == query_pages_op::REGULAR)
-			set<query_pages_out::num_pages>(Ref<query_pages_out>(o), (uint32_t)-(int32_t)pages_.size());
+		if (outlen >= query_pages_out::size_bytes && op_mod == query_pages_op::REGULAR &&
+		    inlen >= query_pages_in::size_bytes) {
+			CRef<query_pages_in> q(c.in.data());
+			uint32_t fn = (uint32_t)get<query_pages_in::function_id>(q) |
+				      (uint32_t)get<query_pages_in::embedded_cpu_function>(q) << 16;
+			int32_t held = 0;
+			for (const auto &p : pages_)
+				held += p.second == fn;
+			set<query_pages_out::num_pages>(Ref<query_pages_out>(o), (uint32_t)-held);
+		}
 		break;
 	case op::MANAGE_PAGES: {
 		if (inlen < manage_pages_in::size_bytes || outlen < manage_pages_out::size_bytes)
 			break;
 		CRef<manage_pages_in> in(c.in.data());
 		uint64_t n = get<manage_pages_in::input_num_entries>(in);
+		uint32_t fn = (uint32_t)get<manage_pages_in::function_id>(in) |
+			      (uint32_t)get<manage_pages_in::embedded_cpu_function>(in) << 16;
 		if (op_mod == manage_pages_op::GIVE) {
 			for (uint32_t i = 0; i < n && i < manage_pages_in_pas::entries_in(inlen); i++)
-				pages_.push_back(get_pas<manage_pages_in_pas>(in, i));
+				pages_.push_back({get_pas<manage_pages_in_pas>(in, i), fn});
 		} else if (op_mod == manage_pages_op::TAKE) {
 			Ref<manage_pages_out> out(o);
 			uint32_t k = 0;
-			while (k < n && k < manage_pages_out_pas::entries_in(outlen) && !pages_.empty()) {
-				set_pas<manage_pages_out_pas>(out, k++, pages_.back());
-				pages_.pop_back();
+			for (size_t i = pages_.size(); i-- && k < n && k < manage_pages_out_pas::entries_in(outlen);) {
+				if (pages_[i].second != fn)
+					continue;
+				set_pas<manage_pages_out_pas>(out, k++, pages_[i].first);
+				pages_.erase(pages_.begin() + (long)i);
 			}
 			set<manage_pages_out::output_num_entries>(out, k);
 		}

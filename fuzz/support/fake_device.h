@@ -125,7 +125,9 @@ private:
 	uint32_t pending_ = 0; // rung, not completed yet
 	uint64_t commands_ = 0;
 	std::vector<uint8_t> last_in_;
-	std::vector<uint64_t> pages_; // lent by MANAGE_PAGES GIVE
+	// Lent by MANAGE_PAGES GIVE: (bus address, function id | ec << 16);
+	// TAKE returns only the function's own (per-function accounting, A7).
+	std::vector<std::pair<uint64_t, uint32_t>> pages_;
 	std::vector<uint64_t> eq_pas_;
 	uint32_t eq_log_size_ = 0, eq_pi_ = 0, eq_ci_ = 0;
 	bool eq_cmd_ = false;

@@ -466,4 +466,48 @@ TEST_F_TIMEOUT(ev, no_loss_under_command_load, 120)
 	emuctl_set_num_vfs(&self->emu, self->vfs);
 }
 
+/* Waits (bounded) until the emulator holds 'want' pages for the function. */
+static int wait_fn_pages(struct emuctl *e, uint16_t fn, int ec, long long want)
+{
+	uint64_t deadline = now_ns() + (uint64_t)EVENT_WAIT_MS * 1000000ull;
+	long long v;
+
+	while ((v = emuctl_query(e, CXPRM_EMUD_Q_FN_PAGES_HELD, fn, ec, 0)) != want &&
+	       now_ns() < deadline)
+		usleep(2000);
+	return v == want;
+}
+
+/*
+ * A3/A7: on an ECPF (BlueField profile) the driver provides the external
+ * host PF's pages: a page request naming function 0 / ec 0 is given to
+ * that function, not to the ECPF (0 / ec 1), and a negative one takes them
+ * back from it.
+ */
+TEST_F(ev, host_pf_page_requests)
+{
+	struct cxprm_info i;
+	long long own;
+
+	memset(&i, 0, sizeof(i));
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	if (!(i.flags & CXPRM_INFO_ECPF))
+		SKIP(return, "not an ECPF (run with the bf3 profile)");
+	own = emuctl_query(&self->emu, CXPRM_EMUD_Q_FN_PAGES_HELD, 0, 1, 0);
+	ASSERT_LT(0, own);
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fn_pages(&self->emu, 7, 0, 0, 0));
+	EXPECT_TRUE(wait_fn_pages(&self->emu, 0, 0, 7)) TH_LOG("host PF pages not given");
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fn_pages(&self->emu, -7, 0, 0, 0));
+	EXPECT_TRUE(wait_fn_pages(&self->emu, 0, 0, 0)) TH_LOG("host PF pages not taken back");
+	EXPECT_EQ(own, emuctl_query(&self->emu, CXPRM_EMUD_Q_FN_PAGES_HELD, 0, 1, 0));
+	/* release_all: the emulator drops them, the driver frees its copies. */
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fn_pages(&self->emu, 3, 0, 0, 0));
+	EXPECT_TRUE(wait_fn_pages(&self->emu, 0, 0, 3));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fn_pages(&self->emu, 0, 0, 0, 1));
+	EXPECT_TRUE(wait_fn_pages(&self->emu, 0, 0, 0));
+	/* An unknown function: the emulator refuses to ask for it. */
+	EXPECT_EQ(CXPRM_EMUD_ST_REFUSED, emuctl_fn_pages(&self->emu, 1, 9, 0, 0));
+	settle(self->fd);
+}
+
 TEST_HARNESS_MAIN

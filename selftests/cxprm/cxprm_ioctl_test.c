@@ -70,7 +70,8 @@ TEST_F(dev, info_fields)
 
 	EXPECT_EQ(CXPRM_STATE_UP, i.state);
 	EXPECT_EQ(CXPRM_INFO_EMULATED, i.flags & CXPRM_INFO_EMULATED) TH_LOG("flags 0x%x", i.flags);
-	EXPECT_EQ(0, i.flags & ~(CXPRM_INFO_EMULATED | CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ))
+	EXPECT_EQ(0, i.flags & ~(CXPRM_INFO_EMULATED | CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ |
+				 CXPRM_INFO_ECPF))
 		TH_LOG("unknown flags 0x%x", i.flags);
 	EXPECT_EQ(5, i.cmdif_rev);
 	EXPECT_EQ(32, i.cmdq_entries);   /* profile: log_cmdq_size 5 */

@@ -106,7 +106,10 @@ TEST_F(raw_ioctl, query_adapter)
 	psid[16] = 0;
 	EXPECT_NE(NULL, strstr(vsd, "cxprm emulator")) TH_LOG("vsd '%s'", vsd);
 	EXPECT_NE(NULL, strstr(vsd, self->prof->name)) TH_LOG("vsd '%s'", vsd);
-	EXPECT_STREQ(self->prof->device_id == 0x1021 ? "MT_0000000834" : "MT_0000000008", psid);
+	EXPECT_STREQ(self->prof->device_id == 0x1021   ? "MT_0000000834"
+		     : self->prof->device_id == 0xa2dc ? "MT_0000000884"
+						       : "MT_0000000008",
+		     psid);
 }
 
 TEST_F(raw_ioctl, query_issi)

@@ -597,6 +597,15 @@ static inline int emuctl_nvmf_io(struct emuctl *e, uint32_t xrqn, uint32_t nsid,
 	return emuctl_cmd(e, CXPRM_EMUD_CMD_NVMF_IO, args, 5, NULL);
 }
 
+/* A PAGE_REQUEST naming a function (n signed; release_all drops its pages). */
+static inline int emuctl_fn_pages(struct emuctl *e, int32_t n, uint16_t function_id, int ec,
+				  int release_all)
+{
+	uint32_t args[4] = { (uint32_t)n, function_id, ec ? 1 : 0, release_all ? 1 : 0 };
+
+	return emuctl_cmd(e, CXPRM_EMUD_CMD_FN_PAGES, args, 4, NULL);
+}
+
 static inline int emuctl_mark(struct emuctl *e, uint32_t n)
 {
 	return emuctl_cmd(e, CXPRM_EMUD_CMD_MARK, &n, 1, NULL);
@@ -681,6 +690,22 @@ struct emu_profile {
 	{ &CAP_nvmf_target_offload, 1, 1 }
 
 static const struct emu_profile emu_profiles[] = {
+	{
+		/* Profile::bluefield3(): ConnectX-7 caps, an ECPF (embedded_cpu). */
+		.name = "BlueField-3", .device_id = 0xa2dc,
+		.fw_major = 32, .fw_minor = 39, .fw_subminor = 1002,
+		.total_vfs = 16, .esw_pci_bus = 0x81,
+		.first_dctn = 0x1000, .max_dcts = 256,
+		.first_xrqn = 0x80, .num_xrqs = 64,
+		.boot_pages = 32, .init_pages = 4096,
+		.caps = {
+			COMMON_CAPS,
+			{ &CAP_log_max_qp, 20, 20 }, { &CAP_log_max_eq, 8, 8 },
+			{ &CAP_hca_cap_2, 1, 1 }, { &CAP_ece_support, 1, 1 },
+			{ &CAP_device_frequency_khz, 1000000, 1000000 },
+			{ &CAP_device_frequency_mhz, 1000, 1000 },
+		},
+	},
 	{
 		.name = "ConnectX-7", .device_id = 0x1021,
 		.fw_major = 28, .fw_minor = 39, .fw_subminor = 1002,

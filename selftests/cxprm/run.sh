@@ -9,7 +9,10 @@
 #   selftests/cxprm/run.sh [options] [-- TEST...]
 #
 #   --no-build         use what is built
-#   --profile cx5|cx7  emulated adapter (default cx7)
+#   --profile bf3|cx7|cx5  emulated adapter (default bf3: the BlueField-3
+#                      Arm side, an ECPF eswitch manager -- the tests use
+#                      QUERY_ESW_FUNCTIONS and ESW_FUNCTIONS_CHANGED, which
+#                      exist only there; cx7/cx5 are plain PFs)
 #   --emud-args STR    more cxprm-emud options (e.g. "--nvmf-auto-io-ms 0")
 #   --modparams STR    insmod parameters (default "allow_raw_write=1
 #                      cmd_timeout_ms=3000")
@@ -42,7 +45,7 @@ repo=$(cd "$here/../.." && pwd)
 cache=$repo/.cache/selftests
 out=$cache/cxprm
 
-build=1 profile=cx7 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
+build=1 profile=bf3 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
 tool="" with_tool=1 rg_opts=() tests=() debug=0
 while [ $# -gt 0 ]; do
 	case "$1" in

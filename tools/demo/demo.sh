@@ -18,12 +18,12 @@ make -s module 2>&1 | grep -v 'Skipping BTF generation' || true
 echo "demo: building cxprm-emud and the cxprm CLI (static)"
 sbuild=$(tools/qemu/build-static.sh cxprm-emud cxprm)
 
-echo "demo: booting QEMU with an emulated ConnectX-7 (built in $(($(date +%s) - t0)) s)"
+echo "demo: booting QEMU with an emulated BlueField-3 (Arm side, ECPF) (built in $(($(date +%s) - t0)) s)"
 console=$(mktemp "${TMPDIR:-/tmp}/cxprm-demo.XXXXXXXX")
 trap 'rm -f "$console"' EXIT
 rc=0
 tools/qemu/run-guest.sh -q --emud --emud-bin "$sbuild/tools/emulator/daemon/cxprm-emud" \
-	--profile cx7 --emud-args "--nvmf-auto-io-ms 0" \
+	--profile bf3 --emud-args "--nvmf-auto-io-ms 0" \
 	--modparams "allow_raw_write=1" \
 	--file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm" \
 	--script tools/demo/guest-demo.sh --console-log "$console" --timeout 120 || rc=$?

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The cxprm demo session, run inside the QEMU guest (busybox sh) once the
-# module is loaded and the emulated ConnectX-7 is bound: what a user types,
+# module is loaded and the emulated BlueField-3 (its Arm side: an ECPF, the
+# eswitch manager, which is what 'cxprm esw' needs) is bound: what a user types,
 # and what they see.
 export PATH="/cxprm:$PATH"
 dev=$(for d in /dev/cxprm/*; do [ -e "$d" ] && echo "${d##*/}" && break; done)

@@ -105,6 +105,8 @@ struct cxprm_core_info {
 	cxprm_u32 reserved2;
 	cxprm_u64 health_stall_reports; /* counter reached health_stall_polls misses (warnings) */
 	cxprm_u64 health_synd_reports;  /* new syndromes without rfr (warnings, not fatal) */
+	cxprm_u32 ecpf;           /* init segment embedded_cpu was set at bring-up */
+	cxprm_u32 page_functions; /* functions the driver holds firmware pages for */
 };
 
 /* cxprm_core_info.health_sensor (= cxprm::HealthSensor) */
@@ -338,6 +340,13 @@ int cxprm_core_query_caps(struct cxprm_core *core, cxprm_u16 cap_type, int max,
 int cxprm_core_query_nvmf_ns(struct cxprm_core *core, cxprm_u32 xrqn, cxprm_u32 nsid,
 			     struct cxprm_core_nvmf_ns *ns, struct cxprm_core_result *res);
 /* sf_enable (optional) receives sf_words host_sf_enable bitmap words. */
+/*
+ * The function is an ECPF (init segment embedded_cpu) and CUR eswitch_manager
+ * is set: Linux's mlx5_core_is_ecpf_esw_manager, the only function that
+ * queries the eswitch functions and subscribes ESW_FUNCTIONS_CHANGED.
+ */
+int cxprm_core_is_ecpf_esw_manager(struct cxprm_core *core);
+/* E_NOTSUP unless cxprm_core_is_ecpf_esw_manager(). */
 int cxprm_core_query_esw(struct cxprm_core *core, struct cxprm_core_esw *esw,
 			 cxprm_u64 *sf_enable, cxprm_u32 sf_words,
 			 struct cxprm_core_result *res);

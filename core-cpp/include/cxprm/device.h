@@ -24,7 +24,9 @@
  * has cap force_teardown; then the pages: QUERY_PAGES(REGULAR) and
  * MANAGE_PAGES(TAKE) rounds while firmware says it has pages to return
  * (negative num_pages) and the tracker holds some, a round without progress
- * retried until reclaim_timeout_ns; DISABLE_HCA; Cmdq::fini.  With firmware
+ * retried until reclaim_timeout_ns; then MANAGE_PAGES(TAKE) for every other
+ * function the tracker holds pages of (VFs, an ECPF's host PF: Linux
+ * mlx5_reclaim_startup_pages walks every function); DISABLE_HCA; Cmdq::fini.  With firmware
  * dead (health syndrome), the device gone, or the queue marked failed by
  * the health poller (Cmdq::health_poll) no command is sent.
  *
@@ -66,6 +68,12 @@ struct BringupConfig {
 	/* Pages per MANAGE_PAGES (0: as many as a message holds). */
 	u32 pages_per_command = 0;
 
+	/*
+	 * The own function in ENABLE/DISABLE_HCA, QUERY_PAGES, MANAGE_PAGES.
+	 * embedded_cpu_function is also set when the init segment says the
+	 * function is an ECPF (initializing dword bit 23, embedded_cpu), as
+	 * Linux's mlx5_read_embedded_cpu decides it; this field only forces it.
+	 */
 	u16 function_id = 0;
 	bool embedded_cpu_function = false;
 
@@ -134,6 +142,8 @@ enum class Step : u8 {
 	FREE_STRANDED_PAGES,
 	CMDQ_FINI,           /* value: DMA buffers kept (Cmdq::fini) */
 	FREE_STRANDED_CMDQ,  /* value: the queue page and chains freed */
+	RECLAIM_FUNCTION_PAGES, /* another function's pages; value:
+				 * (ec << 16 | function_id) << 32 | pages freed */
 };
 
 const char *step_name(Step s);
@@ -198,6 +208,13 @@ public:
 	const u32 *sw_owner_id() const { return sw_owner_id_; }
 	const cmd::GeneralCaps &caps_max() const { return caps_max_; }
 	DeviceState state() const { return state_; }
+	/* The init segment's embedded_cpu bit (a BlueField's Arm side). */
+	bool ecpf() const { return ecpf_; }
+	/* What ENABLE_HCA, QUERY/MANAGE_PAGES and DISABLE_HCA name as "us". */
+	cmd::FunctionRef own_function() const
+	{
+		return cmd::FunctionRef{cfg_.function_id, cfg_.embedded_cpu_function || ecpf_};
+	}
 	FwVersion fw_version() const { return fw_; }
 	u16 issi() const { return issi_; }
 	const BringupTrace &trace() const { return trace_; }
@@ -226,6 +243,7 @@ private:
 	void pick_sw_owner_id();
 	void unwind();
 	void reclaim_pages();
+	void reclaim_other_functions();
 	void finish_pages(bool released);
 	bool fw_dead() const;
 	int step(Step s, int err, const CmdResult *r = nullptr, s64 value = 0);
@@ -246,6 +264,7 @@ private:
 	bool hca_enabled_ = false;
 	bool hca_initialized_ = false;
 	bool gone_ = false;
+	bool ecpf_ = false;
 };
 
 } // namespace cxprm

@@ -3,16 +3,25 @@
  * Asynchronous events of an initialised device: one async EQ (ALLOC_UAR,
  * CREATE_EQ on an EqRing) subscribed to
  *   PAGE_REQUEST (0x0b)            always (unless caps say page_request_disable)
- *   ESW_FUNCTIONS_CHANGED (0x0e)   when the device is the eswitch manager and
+ *   ESW_FUNCTIONS_CHANGED (0x0e)   when the device is an ECPF eswitch manager and
  *                                  e_switch_cap.esw_functions_changed is set
  *   DCT_DRAINED (0x1c)             when cmd_hca_cap.dct
  *   CMD (0x0a)                     when command completion by events is wanted
  *   extra_mask                     whatever the host adds
  * and the dispatch of what arrives:
  *   CMD              -> Cmdq::complete_vector (the waiting thread wakes)
- *   PAGE_REQUEST     -> queued; service() gives or reclaims the pages
- *                       (issuing MANAGE_PAGES needs a context that may wait
- *                       for a command, so never from poll())
+ *   PAGE_REQUEST     -> queued, one entry per event with the function it
+ *                       names (function_id, ec_function) and release_all;
+ *                       service() gives, takes or releases each for that
+ *                       function in arrival order (MANAGE_PAGES needs a
+ *                       context that may wait for a command, so never from
+ *                       poll()).  The queue holds PAGE_QUEUE requests; when
+ *                       it is full a request is merged into a queued one for
+ *                       the same function in the same direction (a GIVE of
+ *                       N1 + N2 instead of two), else dropped and counted in
+ *                       page_requests_dropped (firmware asks again or stays
+ *                       short, as with Linux when its work item cannot be
+ *                       allocated); never a GIVE turned into a TAKE.
  *   everything       -> the listener callback (the shim's event files)
  *
  * The EQ doorbell is in the UAR page ALLOC_UAR returned: BAR offset
@@ -47,6 +56,17 @@ struct EventStats {
 	s64 pages_requested;     /* sum of their num_pages */
 	u64 page_request_errors; /* service() failures */
 	u64 cmd_completions;     /* CMD events */
+	u64 page_requests_merged;  /* queue full: added to a queued request */
+	u64 page_requests_dropped; /* queue full and nothing to merge with */
+	u64 page_release_all;      /* release_all requests served */
+};
+
+/* One PAGE_REQUEST as firmware sent it. */
+struct PageRequest {
+	u16 function_id;
+	bool ec_function;
+	bool release_all;
+	s32 num_pages;  /* > 0 give, < 0 take, with release_all: ignored */
 };
 
 class Events {
@@ -71,10 +91,17 @@ public:
 	u32 uar() const { return uar_; }
 	EventStats stats() const;
 	u64 subscribed(u32 word) const { return word < 4 ? mask_[word] : 0; }
+	/* Requests queued now. */
+	u32 queued_page_requests() const;
+
+	static constexpr u32 PAGE_QUEUE = 64;
 
 private:
 	static void dispatch(void *ctx, const EqEvent &ev);
 	static void pump(void *ctx);
+	void queue_page_request_locked(const PageRequest &rq);
+	bool pop_page_request(PageRequest *rq);
+	int serve(const PageRequest &rq);
 
 	Device *dev_ = nullptr;
 	EventsConfig cfg_{};
@@ -86,7 +113,9 @@ private:
 	void *poll_lock_ = nullptr; /* one poller at a time */
 	u64 mask_[4] = {};
 	void *lock_ = nullptr;     /* guards stats and the page-request queue */
-	s64 pending_pages_ = 0;    /* +give / -reclaim, summed */
+	PageRequest queue_[PAGE_QUEUE] = {}; /* ring: head_, count_ */
+	u32 head_ = 0;
+	u32 count_ = 0;
 	EventStats stats_{};
 };
 

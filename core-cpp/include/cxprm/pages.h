@@ -21,6 +21,15 @@
  *    only for a device that is gone or that the host has reset (FLR), since
  *    firmware may still write to a page it was lent.
  *
+ * Functions: every page belongs to one function (function_id and
+ * embedded_cpu_function, Linux's get_function key).  The tracker's own
+ * function is the one init() names; give/take/handle_page_request with a
+ * FunctionRef serve another (a VF, or the external host PF an ECPF
+ * provides pages for).  A TAKE answer for one function that returns a page
+ * of another is a protocol error (bad_returns), like an unknown address.
+ * At most MAX_FUNCTIONS functions hold pages at once; a GIVE for one more
+ * answers E_NOMEM (handle_page_request then sends CANT_GIVE for it).
+ *
  * Thread-safety: the table and counters are under a host lock; commands are
  * issued outside it.  give()/take() may run from the page-request handler
  * while other commands run, but not two of them at once for one tracker,
@@ -30,6 +39,7 @@
 #pragma once
 
 #include "cmdq.h"
+#include "commands/pages.h"
 #include "host.h"
 #include "types.h"
 
@@ -47,6 +57,8 @@ struct PageStats {
 
 class PageTracker {
 public:
+	static constexpr u32 MAX_FUNCTIONS = 32;
+
 	PageTracker() = default;
 	~PageTracker() = default; /* call destroy(); no hidden frees */
 	PageTracker(const PageTracker &) = delete;
@@ -67,19 +79,35 @@ public:
 	 * GIVE commands as the message size needs.  E_NOMEM when an allocation
 	 * fails (pages given so far stay given), or the command's error.
 	 */
-	int give(u32 n, CmdResult *res = nullptr);
+	int give(u32 n, CmdResult *res = nullptr) { return give(own(), n, res); }
+	int give(const cmd::FunctionRef &fn, u32 n, CmdResult *res = nullptr);
 	/*
 	 * Asks firmware for up to n pages back (TAKE, in chunks) until n came
 	 * back or firmware returns none; *got (optional) = pages freed.
 	 * E_PROTO when firmware returned more than asked or unknown/duplicate
 	 * addresses (still frees the valid ones).
 	 */
-	int take(u32 n, u32 *got = nullptr, CmdResult *res = nullptr);
+	int take(u32 n, u32 *got = nullptr, CmdResult *res = nullptr)
+	{
+		return take(own(), n, got, res);
+	}
+	int take(const cmd::FunctionRef &fn, u32 n, u32 *got = nullptr, CmdResult *res = nullptr);
 	/*
 	 * PAGE_REQUEST event: num_pages > 0 gives (on E_NOMEM it tells firmware
 	 * CANT_GIVE), < 0 takes -num_pages, 0 does nothing.
 	 */
-	int handle_page_request(s32 num_pages, CmdResult *res = nullptr);
+	int handle_page_request(s32 num_pages, CmdResult *res = nullptr)
+	{
+		return handle_page_request(own(), num_pages, res);
+	}
+	int handle_page_request(const cmd::FunctionRef &fn, s32 num_pages,
+				CmdResult *res = nullptr);
+	/*
+	 * PAGE_REQUEST with release_all: firmware has already dropped every
+	 * page of fn (the function was reset), so they are freed without a
+	 * command (Linux release_all_pages).  Returns how many.
+	 */
+	u64 release_all(const cmd::FunctionRef &fn);
 
 	/*
 	 * Frees a page firmware handed back (bus address from a TAKE answer).
@@ -90,6 +118,14 @@ public:
 	u64 free_all_live();
 
 	u64 live() const;
+	/* Pages of one function. */
+	u64 live(const cmd::FunctionRef &fn) const;
+	/*
+	 * Functions that hold pages now, own function first when it does;
+	 * fills up to max of out[] and returns how many there are.
+	 */
+	u32 functions(cmd::FunctionRef *out, u32 max) const;
+	cmd::FunctionRef own() const { return cmd::FunctionRef{function_id_, ecpf_}; }
 	PageStats stats() const;
 	bool holds(u64 bus) const;
 	u16 function_id() const { return function_id_; }
@@ -105,18 +141,35 @@ public:
 private:
 	struct Slot {
 		cxprm_dma_buf buf; /* buf.cpu == nullptr: empty */
+		u32 fn;            /* function key (fn_key) */
 	};
+	struct FnCount {
+		u32 key;  /* fn_key; NO_FN when the entry is free */
+		u64 live; /* pages of the function in the table */
+	};
+	static constexpr u32 NO_FN = 0xffffffffu;
+	static u32 fn_key(const cmd::FunctionRef &fn)
+	{
+		return (u32)fn.function_id | (fn.embedded_cpu_function ? 1u << 16 : 0);
+	}
+	static cmd::FunctionRef fn_ref(u32 key)
+	{
+		return cmd::FunctionRef{(u16)key, (key >> 16) != 0};
+	}
 
 	void lock() const;
 	void unlock() const;
-	int insert_locked(const cxprm_dma_buf &b);
-	bool remove_locked(u64 bus, cxprm_dma_buf *out);
+	int insert_locked(const cxprm_dma_buf &b, u32 fn);
+	bool remove_locked(u64 bus, cxprm_dma_buf *out, u32 *fn = nullptr);
+	/* The count entry of key; with create, a free one is claimed (or null). */
+	FnCount *fn_count_locked(u32 key, bool create);
+	int release_for(u32 key, u64 bus);
 	long find_locked(u64 bus) const;
 	int reserve(u32 extra);
 	void free_page(cxprm_dma_buf *b);
 	int alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n);
-	int give_chunk(u32 n, CmdResult *res);
-	int cant_give(CmdResult *res);
+	int give_chunk(const cmd::FunctionRef &fn, u32 n, CmdResult *res);
+	int cant_give(const cmd::FunctionRef &fn, CmdResult *res);
 
 	const cxprm_host *host_ = nullptr;
 	Cmdq *q_ = nullptr;
@@ -127,6 +180,7 @@ private:
 	u32 chunk_limit_ = 0;
 	u16 function_id_ = 0;
 	bool ecpf_ = false;
+	FnCount fns_[MAX_FUNCTIONS] = {};
 	PageStats st_{};
 };
 

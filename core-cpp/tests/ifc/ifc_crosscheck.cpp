@@ -41,6 +41,8 @@ namespace {
 const char *const expected_absent[] = {
 	"cmd_in.uid",                      /* reserved in cmd_in; most *_in call it uid */
 	"cmd_hca_cap.nvmf_target_offload", /* vendor bit in a reserved range */
+	"pages_req_event.ec_function",     /* device.h mlx5_eqe_page_req bit 15 */
+	"pages_req_event.release_all",     /* device.h mlx5_eqe_page_req bit 14 */
 	"nvmf_cap",                        /* cap type 0xe: vendor (RESERVED_14 upstream) */
 	"query_nvmf_namespace_in",         /* NVMF: vendor out-of-tree headers */
 	"query_nvmf_namespace_out",

@@ -46,6 +46,10 @@ enum cxprm_state {
 #define CXPRM_INFO_IRQ        (1U << 2) /* EQ interrupts (else EQ polling) */
 #define CXPRM_INFO_FAILED     (1U << 3) /* the driver gave the device up (firmware dead
 					  * or device gone): every command fails at once */
+#define CXPRM_INFO_ECPF       (1U << 4) /* an embedded CPU function (BlueField Arm
+					  * side, init segment embedded_cpu): the
+					  * driver's own commands carry
+					  * embedded_cpu_function = 1 */
 
 struct cxprm_info {
 	char pci_addr[32];   /* "0000:00:03.0" */

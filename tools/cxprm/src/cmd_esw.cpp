@@ -81,6 +81,7 @@ int run_watch(Ctx &ctx, const Args &args)
 	cxprm_subscribe sub;
 	std::memset(&sub, 0, sizeof(sub));
 	std::vector<std::string> evs = args.all("event");
+	bool esw_default = evs.empty();
 	if (evs.empty())
 		evs.push_back("ESW_FUNCTIONS_CHANGED");
 	for (const std::string &s : evs) {
@@ -103,6 +104,12 @@ int run_watch(Ctx &ctx, const Args &args)
 
 	DevPath p = dev_arg(args);
 	DevFile f(p);
+	// Only an ECPF eswitch manager gets ESW_FUNCTIONS_CHANGED (Linux eq.c).
+	if (esw_default && !(f.info().flags & CXPRM_INFO_ECPF))
+		throw OsError(p.bdf +
+			      " is not an ECPF eswitch manager: ESW_FUNCTIONS_CHANGED is raised only "
+			      "on a BlueField's embedded CPU function (cxprm info shows flag ECPF); "
+			      "use --event TYPE to watch other events");
 	f.subscribe(sub);
 	if (!args.json()) {
 		ctx.err << "cxprm: watching " << p.bdf << " (";

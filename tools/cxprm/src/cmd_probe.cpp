@@ -27,7 +27,8 @@ const CommandSpec spec = {
 	"  QUERY_ADAPTER, QUERY_ISSI,\n"
 	"  QUERY_HCA_CAP GENERAL CUR (op_mod 0x1) and MAX (op_mod 0x0),\n"
 	"  QUERY_NVMF_NAMESPACE_CONTEXT of --xrq (default 0) / --nsid (default 1),\n"
-	"  QUERY_ESW_FUNCTIONS,\n"
+	"  QUERY_ESW_FUNCTIONS (only on an ECPF eswitch manager, flag ECPF in\n"
+	"  'cxprm info', as Linux sends it),\n"
 	"and prints each output as a hexdump next to its decoding.  A firmware\n"
 	"error is part of the report (a function without NVMF or an external host\n"
 	"answers one); it makes the exit code 3 after everything is printed, an\n"
@@ -54,7 +55,7 @@ struct ProbeCmd {
 	Bytes in;
 };
 
-std::vector<ProbeCmd> command_set(const Args &a)
+std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
 {
 	namespace op = prm::op;
 	namespace cap = prm::cap;
@@ -77,7 +78,7 @@ std::vector<ProbeCmd> command_set(const Args &a)
 		c.params.set("xrqn", xrq);
 		c.params.set("nsid", nsid);
 	}
-	if (!a.has("no-esw"))
+	if (!a.has("no-esw") && ecpf)
 		add("query_esw_functions", op::QUERY_ESW_FUNCTIONS, 0);
 	return v;
 }
@@ -112,10 +113,10 @@ void side_by_side(std::ostream &out, const std::vector<std::string> &left, const
 int run(Ctx &ctx, const Args &args)
 {
 	bool lat = args.has("with-latency");
-	std::vector<ProbeCmd> cmds = command_set(args);
 	DevPath p = dev_arg(args);
 	DevFile f(p);
 	cxprm_info info = f.info();
+	std::vector<ProbeCmd> cmds = command_set(args, (info.flags & CXPRM_INFO_ECPF) != 0);
 
 	Json dev = Json::object();
 	dev.set("pci_addr", std::string(info.pci_addr));

@@ -241,7 +241,21 @@ void DevFile::query_caps(cxprm_caps &c) { call(CXPRM_IOC_QUERY_CAPS, &c, "CXPRM_
 void DevFile::nvmf_ns(cxprm_nvmf_ns &n) { call(CXPRM_IOC_NVMF_NS, &n, "CXPRM_IOC_NVMF_NS", PRIV_NET_ADMIN); }
 void DevFile::esw_functions(cxprm_esw_functions &f)
 {
-	call(CXPRM_IOC_ESW_FUNCTIONS, &f, "CXPRM_IOC_ESW_FUNCTIONS", PRIV_NET_ADMIN);
+	for (;;) {
+		if (sys::ioctl(fd_, CXPRM_IOC_ESW_FUNCTIONS, &f) == 0)
+			return;
+		if (errno != EINTR)
+			break;
+	}
+	int err = errno;
+	/* The driver refuses before asking firmware (as Linux's eswitch.c does). */
+	if (err == EOPNOTSUPP)
+		throw OsError("CXPRM_IOC_ESW_FUNCTIONS on " + where_.path +
+			      ": not an ECPF eswitch manager: QUERY_ESW_FUNCTIONS and "
+			      "ESW_FUNCTIONS_CHANGED exist only on a BlueField's embedded CPU "
+			      "function that manages the eswitch (cxprm info shows flag ECPF); "
+			      "this is a host function");
+	throw OsError(ioctl_error(err, "CXPRM_IOC_ESW_FUNCTIONS", where_.path, PRIV_NET_ADMIN));
 }
 void DevFile::stats(cxprm_stats &s) { call(CXPRM_IOC_STATS, &s, "CXPRM_IOC_STATS", PRIV_NET_ADMIN); }
 int DevFile::raw(cxprm_raw_cmd &r)

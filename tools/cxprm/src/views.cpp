@@ -39,6 +39,7 @@ const Flag kFlags[] = {
 	{CXPRM_INFO_EMULATED, "EMULATED"},
 	{CXPRM_INFO_EVENT_MODE, "EVENT_MODE"},
 	{CXPRM_INFO_IRQ, "IRQ"},
+	{CXPRM_INFO_ECPF, "ECPF"},
 };
 
 std::string pci_id(uint16_t v, uint16_t d)
@@ -116,6 +117,7 @@ Json info_json(const cxprm_info &i, const DevPath &where)
 	if (i.flags & ~known)
 		flags.push(hex_num(i.flags & ~known));
 	j.set_json("flags", flags);
+	j.set_json("ecpf", Json::boolean((i.flags & CXPRM_INFO_ECPF) != 0));
 	j.set("cmdq_entries", i.cmdq_entries);
 	j.set("cmdq_log_stride", i.cmdq_log_stride);
 	j.set("issi", i.issi);
@@ -143,6 +145,8 @@ KvList info_kv(const cxprm_info &i, const DevPath &where)
 		{"firmware", fw_version(i) + " (cmdif rev " + std::to_string(i.cmdif_rev) + ")"},
 		{"state", state_name(i.state)},
 		{"flags", flags.empty() ? "-" : flags},
+		{"function", i.flags & CXPRM_INFO_ECPF ? "ECPF (embedded CPU, embedded_cpu_function=1)"
+						       : "host function"},
 		{"command queue", std::to_string(i.cmdq_entries) + " entries, stride " +
 					  std::to_string(i.cmdq_log_stride < 32 ? 1u << i.cmdq_log_stride : 0) + " bytes"},
 		{"issi", std::to_string(i.issi)},

@@ -333,7 +333,7 @@ TEST_F(DevDir, Info)
 	ASSERT_EQ(r.rc, 0) << r.err;
 	Json j = r.json();
 	const char *keys[] = {"pci_addr", "dev_name", "path", "pci_id", "vendor_id", "device_id", "model",
-			      "fw_version", "cmdif_rev", "state", "state_code", "flags", "cmdq_entries",
+			      "fw_version", "cmdif_rev", "state", "state_code", "flags", "ecpf", "cmdq_entries",
 			      "cmdq_log_stride", "issi", "health_syndrome", "health", "pages_given",
 			      "pages_reclaimed", "commands", "async_eqn"};
 	ASSERT_EQ(j.members().size(), sizeof(keys) / sizeof(keys[0]));
@@ -341,6 +341,8 @@ TEST_F(DevDir, Info)
 		EXPECT_EQ(j.members()[i].first, keys[i]); // stable order
 	EXPECT_EQ(j.get("pci_id")->as_str(), "15b3:1021");
 	EXPECT_EQ(j.get("flags")->items()[0].as_str(), "EMULATED");
+	EXPECT_EQ(j.get("ecpf")->kind(), Json::Kind::BOOL);
+	EXPECT_EQ(j.get("ecpf")->as_uint(), 0u);
 	EXPECT_TRUE(j.get("async_eqn")->is_null());
 	Result t = cli({"info", dir_ + "/0000:00:03.0"}); // by path
 	EXPECT_EQ(t.rc, 0);
@@ -438,11 +440,12 @@ TEST_F(DevDir, NvmfNamespace)
 
 TEST_F(DevDir, EswFunctionsAndWatch)
 {
-	fake("0000:00:03.0", "esw_events=2\n");
+	// The eswitch functions exist on an ECPF eswitch manager (BlueField).
+	fake("0000:00:03.0", "profile=bluefield3\nesw_events=2\n");
 	Result f = cli({"esw", "functions", "00:03.0", "-j"});
 	ASSERT_EQ(f.rc, 0) << f.err;
 	EXPECT_EQ(f.json().get("functions")->get("host_total_vfs")->as_uint(), 16u);
-	EXPECT_EQ(f.json().get("functions")->get("host_pci_bus")->as_uint(), 0x41u);
+	EXPECT_EQ(f.json().get("functions")->get("host_pci_bus")->as_uint(), 0x81u);
 
 	Result w = cli({"esw", "watch", "00:03.0", "--count", "2", "--timeout", "5", "-j"});
 	ASSERT_EQ(w.rc, 0) << w.err;
@@ -459,11 +462,32 @@ TEST_F(DevDir, EswFunctionsAndWatch)
 	EXPECT_NE(h.out.find("ESW_FUNCTIONS_CHANGED (0xe)"), std::string::npos) << h.out;
 	EXPECT_NE(h.out.find("host VFs"), std::string::npos) << h.out;
 
-	fake("0000:00:04.0");
+	fake("0000:00:04.0", "profile=bluefield3\n");
 	Result t = cli({"esw", "watch", "00:04.0", "--count", "1", "--timeout", "0.1"});
 	EXPECT_EQ(t.rc, 4);
 	EXPECT_NE(t.err.find("timed out"), std::string::npos);
 	EXPECT_EQ(cli({"esw", "watch", "00:04.0", "--timeout", "0.1"}).rc, 0); // no --count: a timeout is the end
+}
+
+// A3: an ECPF says so in info (flag, function line, JSON); A8: on a plain
+// PF 'cxprm esw' explains why there is nothing to show.
+TEST_F(DevDir, EcpfInfoAndEswOnAPlainPf)
+{
+	fake("0000:00:03.0", "profile=bluefield3\n");
+	Result j = cli({"info", "00:03.0", "--json"});
+	ASSERT_EQ(j.rc, 0) << j.err;
+	EXPECT_EQ(j.json().get("ecpf")->as_uint(), 1u);
+	EXPECT_EQ(j.json().get("flags")->items()[1].as_str(), "ECPF");
+	Result t = cli({"info", "00:03.0"});
+	EXPECT_NE(t.out.find("ECPF (embedded CPU"), std::string::npos) << t.out;
+
+	fake("0000:00:04.0");
+	Result e = cli({"esw", "functions", "00:04.0"});
+	EXPECT_EQ(e.rc, 2);
+	EXPECT_NE(e.err.find("not an ECPF eswitch manager"), std::string::npos) << e.err;
+	Result w = cli({"esw", "watch", "00:04.0", "--count", "1", "--timeout", "0.1"});
+	EXPECT_EQ(w.rc, 2);
+	EXPECT_NE(w.err.find("not an ECPF eswitch manager"), std::string::npos) << w.err;
 }
 
 TEST_F(DevDir, DctLifecycleInOneProcess)
@@ -652,13 +676,13 @@ TEST_F(DevDir, Stats)
 
 TEST_F(DevDir, ProbeIsDiffable)
 {
-	fake("0000:00:03.0");
+	fake("0000:00:03.0", "profile=bluefield3\n"); // an ECPF: the eswitch query is in the set
 	Result a = cli({"probe", "00:03.0", "--xrq", "0x80", "--nsid", "1", "-j"});
 	ASSERT_EQ(a.rc, 0) << a.err;
 	Result b = cli({"probe", "00:03.0", "--xrq", "0x80", "--nsid", "1", "-j"});
 	EXPECT_EQ(a.out, b.out); // nothing that changes between runs
 	Json j = a.json();
-	EXPECT_EQ(j.get("device")->get("fw_version")->as_str(), "28.39.1002");
+	EXPECT_EQ(j.get("device")->get("fw_version")->as_str(), "32.39.1002");
 	const Json &cmds = *j.get("commands");
 	ASSERT_EQ(cmds.size(), 6u);
 	EXPECT_EQ(cmds.items()[2].get("name")->as_str(), "query_hca_cap_general_cur");
@@ -678,6 +702,11 @@ TEST_F(DevDir, ProbeIsDiffable)
 	EXPECT_NE(d.out.find("NVMF_BAD_XRQN"), std::string::npos) << d.out;
 	EXPECT_NE(d.out.find("| log_max_qp:"), std::string::npos) << d.out; // decoding next to the hex
 	EXPECT_EQ(cli({"probe", "00:03.0", "--no-nvmf", "--no-esw", "-j"}).json().get("commands")->size(), 4u);
+	// A plain PF is asked no QUERY_ESW_FUNCTIONS (A8).
+	fake("0000:00:04.0");
+	Result pf = cli({"probe", "00:04.0", "--xrq", "0x80", "-j"});
+	EXPECT_EQ(pf.rc, 0) << pf.err;
+	EXPECT_EQ(pf.json().get("commands")->size(), 5u);
 }
 
 } // namespace

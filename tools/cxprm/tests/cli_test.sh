@@ -114,7 +114,8 @@ expect 0 "$CXPRM" decode --layout dctc --data 00 -j
 json_ok "$TMP/out"
 
 # --- every subcommand on a fake device (cxprm-fake) --------------------------
-printf 'cxprm-fake\nesw_events=2\n' >"$TMP/dev/0000:00:03.0"
+# 00:03.0 is a BlueField's ECPF (the eswitch functions exist there only)
+printf 'cxprm-fake\nprofile=bluefield3\nesw_events=2\n' >"$TMP/dev/0000:00:03.0"
 printf 'cxprm-fake\nprofile=connectx5\n' >"$TMP/dev/0000:00:04.0"
 for args in "list" "info 00:03.0" "caps 00:03.0" "caps 00:03.0 --max --hex" "caps 00:04.0 --type nvmf" \
 	"caps 00:03.0 --type roce" "nvmf ns 00:03.0 --xrq 0x80 --nsid 1" "esw functions 00:03.0" \
@@ -135,8 +136,12 @@ expect 3 "$FAKE" probe 00:03.0 -j
 json_ok "$TMP/out"
 expect 0 "$FAKE" esw watch 00:03.0 --count 2 --timeout 5 -j
 json_lines_ok "$TMP/out"
-expect 4 "$FAKE" esw watch 00:04.0 --count 1 --timeout 0.2 -j
+expect 4 "$FAKE" esw watch 00:03.0 --event DCT_DRAINED --count 1 --timeout 0.2 -j
 err_has "timed out"
+expect 2 "$FAKE" esw watch 00:04.0 --count 1 --timeout 0.2 -j
+err_has "not an ECPF eswitch manager"
+expect 2 "$FAKE" esw functions 00:04.0
+err_has "not an ECPF eswitch manager"
 expect 0 "$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 --then query,drain,wait,destroy -j
 json_lines_ok "$TMP/out"
 checks=$((checks + 1))

@@ -44,7 +44,8 @@
 #define CXPRM_EMUD_CTRL_STATUS		0x01c	/* daemon: CXPRM_EMUD_ST_* */
 #define CXPRM_EMUD_CTRL_RESULT_LO	0x020	/* daemon: result bits 31..0 */
 #define CXPRM_EMUD_CTRL_RESULT_HI	0x024	/* daemon: result bits 63..32 */
-#define CXPRM_EMUD_CTRL_DEVICE_ID	0x028	/* daemon: profile PCI device id (0x1017 cx5, 0x1021 cx7) */
+#define CXPRM_EMUD_CTRL_DEVICE_ID	0x028	/* daemon: profile PCI device id (0x1017 cx5, 0x1021 cx7,
+							 * 0xa2dc bf3) */
 #define CXPRM_EMUD_CTRL_FW_REV		0x02c	/* daemon: major << 24 | minor << 16 | subminor */
 #define CXPRM_EMUD_CTRL_DONE		0x030	/* daemon: commands answered so far */
 #define CXPRM_EMUD_CTRL_ARG(i)		(0x040 + 4 * (i))	/* client: argument i */
@@ -62,6 +63,10 @@
 #define CXPRM_EMUD_CMD_POST_EVENT	0x04	/* arg0 type, arg1 sub_type, arg2..arg8 the 28 data
 						 * bytes, each arg big-endian (arg2 = bytes 0..3);
 						 * result = EQs that got it */
+#define CXPRM_EMUD_CMD_FN_PAGES	0x05	/* arg0 n (signed), arg1 function_id, arg2 ec_function,
+						 * arg3 release_all: PAGE_REQUEST naming that function
+						 * (Emulator::request_pages(n, id, ec), or with arg3 = 1
+						 * release_all_pages(id, ec), n ignored) */
 #define CXPRM_EMUD_CMD_FAULT		0x10	/* arg0 CXPRM_EMUD_FAULT_*, arg1 value, arg2 value 2;
 						 * result = previous value */
 #define CXPRM_EMUD_CMD_FAULT_CLEAR	0x11	/* Faults::clear_command_faults (not crash/gone) */
@@ -100,6 +105,7 @@
 #define CXPRM_EMUD_Q_PAGES_GIVEN	10	/* pages_given_total */
 #define CXPRM_EMUD_Q_PAGES_TAKEN	11	/* pages_taken_total */
 #define CXPRM_EMUD_Q_PAGES_WANTED	12	/* arg1 op_mod (1 boot, 2 init, 3 regular), signed */
+#define CXPRM_EMUD_Q_FN_PAGES_HELD	40	/* arg1 function_id, arg2 ec_function: pages_held(id, ec) */
 #define CXPRM_EMUD_Q_OPCODE_COUNT	13	/* arg1 opcode */
 #define CXPRM_EMUD_Q_LAST_STATUS	14	/* lo: last cmd_out.status, hi: its syndrome */
 #define CXPRM_EMUD_Q_LAST_DELIVERY	15	/* last delivery status */

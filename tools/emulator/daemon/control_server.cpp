@@ -139,6 +139,16 @@ ControlServer::Result ControlServer::execute(uint32_t cmd, const uint32_t *arg)
 			r.status = CXPRM_EMUD_ST_REFUSED;
 		log_.info("control: request_pages(%d): %s", (int32_t)arg[0], r.status ? "refused" : "ok");
 		break;
+	case CXPRM_EMUD_CMD_FN_PAGES: {
+		bool ok = arg[1] <= 0xffff && arg[2] <= 1 &&
+			  (arg[3] ? emu_.release_all_pages((uint16_t)arg[1], arg[2] != 0)
+				  : emu_.request_pages((int32_t)arg[0], (uint16_t)arg[1], arg[2] != 0));
+		if (!ok)
+			r.status = CXPRM_EMUD_ST_REFUSED;
+		log_.info("control: page request for function %u ec %u (%d%s): %s", arg[1], arg[2],
+			  (int32_t)arg[0], arg[3] ? ", release_all" : "", r.status ? "refused" : "ok");
+		break;
+	}
 	case CXPRM_EMUD_CMD_POST_EVENT: {
 		if (arg[0] > 0xff || arg[1] > 0xff) {
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
@@ -293,6 +303,9 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
 		else
 			r.value = (uint64_t)(int64_t)emu_.pages_wanted((uint16_t)arg[1]);
+		break;
+	case CXPRM_EMUD_Q_FN_PAGES_HELD:
+		r.value = arg[1] > 0xffff ? 0 : emu_.pages_held((uint16_t)arg[1], arg[2] != 0);
 		break;
 	case CXPRM_EMUD_Q_OPCODE_COUNT:
 		r.value = arg[1] > 0xffff ? 0 : emu_.opcode_count((uint16_t)arg[1]);

@@ -44,7 +44,8 @@ void usage(FILE *f)
 		"\n"
 		"  --ram FILE            guest-RAM file (QEMU memory-backend-file, share=on)\n"
 		"  --bar FILE            ivshmem BAR2 file (power of two, >= 128 KiB)\n"
-		"  --profile cx5|cx7     adapter profile (default cx7)\n"
+		"  --profile cx5|cx7|bf3 adapter profile (default cx7; bf3 = BlueField-3 Arm side:\n"
+		"                        an ECPF eswitch manager with an external host PF)\n"
 		"  --init-delay-ms N     'initializing' clears N ms after the start (profile: 5)\n"
 		"  --health-tick-ms N    the health counter ticks every N ms (default 100; 0 = every step)\n"
 		"  --boot-pages N        pages QUERY_PAGES(BOOT) asks for\n"
@@ -148,7 +149,7 @@ int main(int argc, char **argv)
 		else if (a == "--bar")
 			bar_path = need("a file");
 		else if (a == "--profile")
-			profile_name = need("cx5 or cx7");
+			profile_name = need("cx5, cx7 or bf3");
 		else if (a == "--init-delay-ms")
 			num(init_delay, 24 * 3600 * 1000ull);
 		else if (a == "--health-tick-ms")
@@ -214,12 +215,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (profile_name == "cx5" || profile_name == "connectx5" || profile_name == "ConnectX-5")
-		prof = emu::Profile::connectx5();
-	else if (profile_name == "cx7" || profile_name == "connectx7" || profile_name == "ConnectX-7")
-		prof = emu::Profile::connectx7();
-	else {
-		std::fprintf(stderr, "cxprm-emud: unknown profile %s (cx5, cx7)\n", profile_name.c_str());
+	if (!emu::Profile::by_name(profile_name, &prof)) {
+		std::fprintf(stderr, "cxprm-emud: unknown profile %s (cx5, cx7, bf3)\n", profile_name.c_str());
 		return 2;
 	}
 	if (init_delay.set)

@@ -82,6 +82,17 @@ struct Dct {
 	uint64_t drained_at_ns = 0;
 };
 
+// A function other than the BAR's own: a VF, or an ECPF's external host
+// PF (handlers_functions.cpp).  Its pages are the BAR function's driver's
+// to provide, and are accounted here, apart from the BAR function's.
+struct OtherFunction {
+	bool enabled = false;
+	std::vector<uint64_t> pages; // held, in the order given
+	std::set<uint64_t> page_set;
+	int32_t owed = 0;    // wanted by page requests, not given yet
+	int32_t release = 0; // asked back by page requests, not taken yet
+};
+
 struct Namespace {
 	uint32_t backend_nsid = 0;
 	uint16_t lba_data_size = 0;
@@ -112,6 +123,18 @@ public:
 
 	bool set_num_vfs(uint16_t n);
 	bool request_pages(int32_t n);
+	bool request_pages(int32_t n, uint32_t key);
+	bool release_all_pages(uint32_t key);
+
+	// Functions: Linux's get_function() key, id | ec << 16.
+	static uint32_t fn_key(uint32_t id, bool ec) { return (id & 0xffff) | (ec ? 1u << 16 : 0); }
+	uint32_t self_key() const;
+	// The other function of key, or null (the BAR's own or unknown).
+	OtherFunction *other(uint32_t key);
+	const OtherFunction *other(uint32_t key) const;
+	// Whether any function holds page pa.
+	bool page_held(uint64_t pa) const;
+	uint64_t pages_held(uint32_t key) const;
 	// A function reset (FLR) from outside: what DISABLE_HCA does, ISSI 0.
 	void function_reset();
 	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
@@ -126,10 +149,15 @@ public:
 	std::vector<uint64_t> pages;  // held, in the order given
 	std::set<uint64_t> page_set;
 	int32_t owed_boot = 0, owed_init = 0, owed_regular = 0;
+	// Pages negative page requests asked back and TAKE has not returned
+	// yet: kept apart from owed_regular, so +N then -M is a GIVE of N and
+	// a TAKE of M (as each request is its own for firmware), not N - M.
+	int32_t owed_release = 0;
 	uint64_t pages_given = 0, pages_taken = 0;
 	std::set<uint32_t> uars;
 	std::map<uint8_t, Eq> eqs;
 	std::map<uint32_t, Dct> dcts;
+	std::map<uint32_t, OtherFunction> others; // by fn_key
 	std::map<std::pair<uint32_t, uint32_t>, Namespace> namespaces; // (xrqn, nsid)
 	uint16_t num_vfs = 0;
 	uint8_t host_endianness = 0;        // HOST_ENDIANNESS.he (ACCESS_REG)
@@ -191,6 +219,15 @@ private:
 	void reset_pages();
 	// TAKE of k pages before INIT_HCA: that much boot/init demand is owed again.
 	void owe_again(uint32_t k);
+
+	// handlers_functions.cpp: ENABLE/DISABLE_HCA and MANAGE_PAGES for
+	// another function, and what happens to them with the BAR's function.
+	Result enable_other(OtherFunction &f);
+	Result disable_other(uint32_t key, OtherFunction &f);
+	Result manage_other_pages(Cmd &c, uint32_t key, OtherFunction &f);
+	void post_page_request(uint32_t key, int32_t n, bool release_all);
+	void init_functions();
+	void drop_other_pages(); // the BAR's function went away: count as leaked
 
 	// handlers_eq.cpp
 	Result alloc_uar(Cmd &c);

@@ -124,8 +124,10 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 {
 	using namespace prm;
 	static const OpDesc table[] = {
-		opd<enable_hca_in, enable_hca_out>(op::ENABLE_HCA, DIS, &Device::enable_hca),
-		opd<disable_hca_in, disable_hca_out>(op::DISABLE_HCA, EN | TD, &Device::disable_hca),
+		// States checked by the handlers: the BAR's own function
+		// (DISABLED / ENABLED or TORN_DOWN) or another one (B5).
+		opd<enable_hca_in, enable_hca_out>(op::ENABLE_HCA, ANY, &Device::enable_hca),
+		opd<disable_hca_in, disable_hca_out>(op::DISABLE_HCA, ANY, &Device::disable_hca),
 		opd<query_issi_in, query_issi_out>(op::QUERY_ISSI, UP, &Device::query_issi),
 		opd<set_issi_in, set_issi_out>(op::SET_ISSI, EN, &Device::set_issi),
 		opd<query_pages_in, query_pages_out>(op::QUERY_PAGES, UP, &Device::query_pages),
@@ -171,6 +173,7 @@ Device::Device(Platform &platform, Bar &bar, const Profile &profile) : p_(platfo
 {
 	caps = profile.caps;
 	num_vfs = profile.esw.num_vfs;
+	init_functions();
 }
 
 bool Device::checksums_enabled() const { return cap_cur<prm::cmd_hca_cap::cmdif_checksum>() != 0; }

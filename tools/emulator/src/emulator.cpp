@@ -360,6 +360,22 @@ bool Emulator::request_pages(int32_t n)
 	return with_irqs(*impl_, [&] { return !impl_->gone && !impl_->crashed && impl_->dev.request_pages(n); });
 }
 
+bool Emulator::request_pages(int32_t n, uint16_t function_id, bool ec_function)
+{
+	return with_irqs(*impl_, [&] {
+		return !impl_->gone && !impl_->crashed &&
+		       impl_->dev.request_pages(n, Device::fn_key(function_id, ec_function));
+	});
+}
+
+bool Emulator::release_all_pages(uint16_t function_id, bool ec_function)
+{
+	return with_irqs(*impl_, [&] {
+		return !impl_->gone && !impl_->crashed &&
+		       impl_->dev.release_all_pages(Device::fn_key(function_id, ec_function));
+	});
+}
+
 unsigned Emulator::post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28)
 {
 	return with_irqs(*impl_, [&] { return impl_->gone ? 0u : impl_->dev.post_event(type, sub_type, data28); });
@@ -413,6 +429,26 @@ bool Emulator::sw_resetting() const { CXPRM_EMU_LOCKED_; return impl_->sw_reset;
 bool Emulator::gone() const { CXPRM_EMU_LOCKED_; return impl_->gone; }
 uint32_t Emulator::health_counter() const { CXPRM_EMU_LOCKED_; return impl_->gone ? 0xffffff : impl_->iseg.health_counter(); }
 uint64_t Emulator::pages_held() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages.size(); }
+uint64_t Emulator::pages_held(uint16_t function_id, bool ec_function) const
+{
+	CXPRM_EMU_LOCKED_;
+	return impl_->dev.pages_held(Device::fn_key(function_id, ec_function));
+}
+bool Emulator::function_exists(uint16_t function_id, bool ec_function) const
+{
+	CXPRM_EMU_LOCKED_;
+	uint32_t key = Device::fn_key(function_id, ec_function);
+	return key == impl_->dev.self_key() || impl_->dev.other(key);
+}
+bool Emulator::function_enabled(uint16_t function_id, bool ec_function) const
+{
+	CXPRM_EMU_LOCKED_;
+	uint32_t key = Device::fn_key(function_id, ec_function);
+	if (key == impl_->dev.self_key())
+		return impl_->dev.state != HcaState::DISABLED;
+	const OtherFunction *f = impl_->dev.other(key);
+	return f && f->enabled;
+}
 uint64_t Emulator::pages_given_total() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages_given; }
 uint64_t Emulator::pages_taken_total() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages_taken; }
 std::vector<uint64_t> Emulator::held_pages() const { CXPRM_EMU_LOCKED_; return impl_->dev.pages; }

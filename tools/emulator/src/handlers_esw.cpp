@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The eswitch as an ECPF eswitch manager sees it: QUERY_ESW_FUNCTIONS
+// The eswitch as an ECPF eswitch manager sees it (served only to an ECPF,
+// FunctionsProfile::embedded_cpu, unless EswProfile::ecpf_only is off): QUERY_ESW_FUNCTIONS
 // reports the host PF's situation (host_params_context) and
 // ESW_FUNCTIONS_CHANGED (0x0e, no payload) tells it to look again.  Only
 // offered when the profile has eswitch support and the capabilities say so
@@ -20,6 +21,8 @@ Result Device::query_esw_functions(Cmd &c)
 	if (!prof_.esw.supported || !cap_cur<prm::cmd_hca_cap::eswitch_manager>() ||
 	    !cap_cur<prm::e_switch_cap::esw_functions_changed>())
 		return fail(synd::ESW_NOT_MANAGER);
+	if (prof_.esw.ecpf_only && !prof_.functions.embedded_cpu)
+		return fail(synd::ESW_NOT_ECPF);
 	Ref<host_params_context> h =
 		prm::sub<prm::query_esw_functions_out::host_params_context, host_params_context>(
 			Ref<prm::query_esw_functions_out>(c.out));
@@ -36,6 +39,9 @@ Result Device::query_esw_functions(Cmd &c)
 bool Device::set_num_vfs(uint16_t n)
 {
 	if (!prof_.esw.supported || n > prof_.esw.total_vfs)
+		return false;
+	// The external host's VFs exist only behind an ECPF eswitch manager.
+	if (prof_.esw.ecpf_only && !prof_.functions.embedded_cpu)
 		return false;
 	num_vfs = n;
 	post_event(prm::event::ESW_FUNCTIONS_CHANGED, 0, nullptr);

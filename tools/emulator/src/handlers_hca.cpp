@@ -33,8 +33,14 @@ void Device::drop_objects()
 Result Device::enable_hca(Cmd &c)
 {
 	CRef<prm::enable_hca_in> in(c.in);
-	if (prm::get<prm::enable_hca_in::function_id>(in) || prm::get<prm::enable_hca_in::embedded_cpu_function>(in))
-		return fail(synd::ENABLE_BAD_FUNCTION);
+	uint32_t key = fn_key((uint32_t)prm::get<prm::enable_hca_in::function_id>(in),
+			      prm::get<prm::enable_hca_in::embedded_cpu_function>(in) != 0);
+	if (key != self_key()) {
+		OtherFunction *f = other(key);
+		return f ? enable_other(*f) : fail(synd::ENABLE_BAD_FUNCTION);
+	}
+	if (state != HcaState::DISABLED)
+		return fail(synd::WRONG_STATE);
 	// A fresh function: default ISSI, the profile's capabilities, page demand.
 	state = HcaState::ENABLED;
 	issi = 0;
@@ -46,8 +52,14 @@ Result Device::enable_hca(Cmd &c)
 Result Device::disable_hca(Cmd &c)
 {
 	CRef<prm::disable_hca_in> in(c.in);
-	if (prm::get<prm::disable_hca_in::function_id>(in) || prm::get<prm::disable_hca_in::embedded_cpu_function>(in))
-		return fail(synd::DISABLE_BAD_FUNCTION);
+	uint32_t key = fn_key((uint32_t)prm::get<prm::disable_hca_in::function_id>(in),
+			      prm::get<prm::disable_hca_in::embedded_cpu_function>(in) != 0);
+	if (key != self_key()) {
+		OtherFunction *f = other(key);
+		return f ? disable_other(key, *f) : fail(synd::DISABLE_BAD_FUNCTION);
+	}
+	if (state != HcaState::ENABLED && state != HcaState::TORN_DOWN)
+		return fail(synd::WRONG_STATE);
 	release_function();
 	return Result::ok();
 }
@@ -62,9 +74,10 @@ void Device::release_function(bool reset)
 		counters.pages_leaked += pages.size();
 	pages.clear();
 	page_set.clear();
+	drop_other_pages();
 	drop_objects();
 	state = HcaState::DISABLED;
-	owed_boot = owed_init = owed_regular = 0;
+	owed_boot = owed_init = owed_regular = owed_release = 0;
 }
 
 void Device::function_reset()
@@ -123,7 +136,7 @@ Result Device::teardown_hca(Cmd &c)
 		// Objects the driver did not destroy die with the HCA (counted).
 		drop_objects();
 		state = HcaState::TORN_DOWN;
-		owed_boot = owed_init = owed_regular = 0;
+		owed_boot = owed_init = owed_regular = owed_release = 0;
 		prm::set<prm::teardown_hca_out::state>(out, prm::teardown_state::SUCCESS);
 		return Result::ok();
 	case prm::teardown_profile::PREPARE_FAST_TEARDOWN:

@@ -4,8 +4,10 @@
 //
 // Demand is three counters: boot and init pages (owed from ENABLE_HCA on;
 // INIT_HCA refuses while either is still owed) and regular pages (owed from
-// INIT_HCA on, changed by request_pages(); negative = firmware wants pages
-// back).  GIVE pays boot first, then init (before INIT_HCA) or regular
+// INIT_HCA on, raised by positive request_pages()); negative requests add
+// to owed_release, what TAKE may return, kept apart so that +N then -M is
+// a GIVE of N and a TAKE of M.  QUERY_PAGES(REGULAR) answers the net.
+// Other functions (VFs, an ECPF's host PF): handlers_functions.cpp.  GIVE pays boot first, then init (before INIT_HCA) or regular
 // (after); pages beyond the demand are kept too.  TAKE returns pages only
 // when firmware has some to give back: before INIT_HCA (ENABLED) and after
 // TEARDOWN_HCA all of them (a bring-up that stops after the boot or init
@@ -39,6 +41,7 @@ void Device::reset_pages()
 	owed_boot = prof_.boot_pages;
 	owed_init = prof_.init_pages;
 	owed_regular = 0;
+	owed_release = 0;
 }
 
 int32_t Device::pages_wanted(uint16_t op_mod) const
@@ -62,7 +65,7 @@ int32_t Device::pages_wanted(uint16_t op_mod) const
 	case qp::INIT:
 		return std::max(owed_init, 0);
 	case qp::REGULAR:
-		return owed_regular;
+		return owed_regular - owed_release;
 	}
 	return 0;
 }
@@ -72,11 +75,16 @@ Result Device::query_pages(Cmd &c)
 	CRef<prm::query_pages_in> in(c.in);
 	if (c.op_mod < qp::BOOT || c.op_mod > qp::REGULAR)
 		return fail(synd::QUERY_PAGES_BAD_OPMOD);
-	if (prm::get<prm::query_pages_in::function_id>(in) || prm::get<prm::query_pages_in::embedded_cpu_function>(in))
+	uint16_t fid = (uint16_t)prm::get<prm::query_pages_in::function_id>(in);
+	uint32_t key = fn_key(fid, prm::get<prm::query_pages_in::embedded_cpu_function>(in) != 0);
+	const OtherFunction *f = key == self_key() ? nullptr : other(key);
+	if (key != self_key() && !f)
 		return fail(synd::QUERY_PAGES_BAD_FUNCTION);
 	Ref<prm::query_pages_out> out(c.out);
-	prm::set<prm::query_pages_out::function_id>(out, 0);
-	prm::set<prm::query_pages_out::num_pages>(out, (uint32_t)pages_wanted(c.op_mod));
+	prm::set<prm::query_pages_out::function_id>(out, fid);
+	// Another function has only what its page requests asked for.
+	int32_t n = !f ? pages_wanted(c.op_mod) : c.op_mod == qp::REGULAR ? f->owed - f->release : 0;
+	prm::set<prm::query_pages_out::num_pages>(out, (uint32_t)n);
 	return Result::ok();
 }
 
@@ -87,9 +95,12 @@ Result Device::manage_pages(Cmd &c)
 	CRef<prm::manage_pages_in> in(c.in);
 	if (c.op_mod > mp::TAKE)
 		return fail(synd::MANAGE_PAGES_BAD_OPMOD);
-	if (prm::get<prm::manage_pages_in::function_id>(in) ||
-	    prm::get<prm::manage_pages_in::embedded_cpu_function>(in))
-		return fail(synd::MANAGE_PAGES_BAD_FUNCTION);
+	uint32_t key = fn_key((uint32_t)prm::get<prm::manage_pages_in::function_id>(in),
+			      prm::get<prm::manage_pages_in::embedded_cpu_function>(in) != 0);
+	if (key != self_key()) {
+		OtherFunction *f = other(key);
+		return f ? manage_other_pages(c, key, *f) : fail(synd::MANAGE_PAGES_BAD_FUNCTION);
+	}
 	const uint32_t n = (uint32_t)prm::get<prm::manage_pages_in::input_num_entries>(in);
 
 	switch (c.op_mod) {
@@ -115,7 +126,7 @@ Result Device::manage_pages(Cmd &c)
 			if (!reserved_clear<prm::cmd_pas>(e))
 				return fail(synd::GIVE_UNALIGNED);
 			uint64_t pa = prm::get_pas<tail_in>(in, i);
-			if (page_set.count(pa) || !in_batch.insert(pa).second)
+			if (page_held(pa) || !in_batch.insert(pa).second)
 				return fail(synd::GIVE_DUPLICATE);
 			if (!p_.dma_read(pa, probe.data(), probe.size()))
 				return fail(synd::GIVE_UNREACHABLE);
@@ -142,8 +153,9 @@ Result Device::manage_pages(Cmd &c)
 	}
 
 	case mp::TAKE: {
-		uint32_t releasable = state == HcaState::INITIALIZED ? (uint32_t)std::max(-owed_regular, 0)
-									: (uint32_t)pages.size();
+		uint32_t releasable = state == HcaState::INITIALIZED
+					      ? (uint32_t)(owed_release + std::max(-owed_regular, 0))
+					      : (uint32_t)pages.size();
 		releasable = std::min<uint32_t>(releasable, (uint32_t)pages.size());
 		uint32_t k = std::min(n, releasable);
 		if (c.outlen < tail_out::bytes_for(k))
@@ -157,10 +169,13 @@ Result Device::manage_pages(Cmd &c)
 		}
 		prm::set<prm::manage_pages_out::output_num_entries>(out, k);
 		pages_taken += k;
-		if (state == HcaState::INITIALIZED)
-			owed_regular += (int32_t)k;
-		else if (state == HcaState::ENABLED)
+		if (state == HcaState::INITIALIZED) {
+			int32_t r = std::min((int32_t)k, owed_release);
+			owed_release -= r;
+			owed_regular += (int32_t)k - r;
+		} else if (state == HcaState::ENABLED) {
 			owe_again(k);
+		}
 		return Result::ok();
 	}
 	}
@@ -185,14 +200,14 @@ bool Device::request_pages(int32_t n)
 {
 	if (state != HcaState::INITIALIZED || n == 0)
 		return false;
-	if (n < 0 && (uint64_t)-(int64_t)n > pages.size())
+	// Back at most what it holds or was promised by requests not served yet.
+	if (n < 0 && (int64_t)owed_release - n > (int64_t)pages.size() + std::max(owed_regular, 0))
 		return false;
-	owed_regular += n;
-	uint8_t data[prm::pages_req_event::size_bytes] = {};
-	Ref<prm::pages_req_event> ev(data);
-	prm::set<prm::pages_req_event::function_id>(ev, 0);
-	prm::set<prm::pages_req_event::num_pages>(ev, (uint32_t)n);
-	post_event(prm::event::PAGE_REQUEST, 0, data);
+	if (n > 0)
+		owed_regular += n;
+	else
+		owed_release += -n;
+	post_page_request(self_key(), n, false); // names the BAR's function (an ECPF: ec 1)
 	return true;
 }
 

@@ -25,6 +25,8 @@ void InitSegment::reset(bool initializing)
 	bar_.set<iseg::log_cmdq_stride>(prof_.log_cmdq_stride);
 	bar_.set<iseg::nic_interface>(0); // FULL_DRIVER
 	bar_.set<iseg::initializing>(initializing ? 1 : 0);
+	// Same dword, bit 23 (Linux mlx5_read_embedded_cpu).
+	bar_.set<iseg::embedded_cpu>(prof_.functions.embedded_cpu ? 1 : 0);
 
 	uint32_t ver = (uint32_t)(prof_.fw_rev.major & 0xff) << 24 | (uint32_t)(prof_.fw_rev.minor & 0xff) << 16 |
 		       (prof_.fw_rev.subminor & 0xffff);

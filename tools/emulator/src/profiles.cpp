@@ -210,6 +210,7 @@ Profile Profile::connectx7()
 	p.esw.total_vfs = 16;
 	p.esw.num_vfs = 0;
 	p.esw.pci_bus = 0x41;
+	p.functions.num_vfs = 4; // VFs 1..4 as page-owning functions (B5)
 	other_caps(p, p.esw.supported);
 	p.dct.first_dctn = 0x1000;
 	p.dct.max_dcts = 256;
@@ -219,6 +220,41 @@ Profile Profile::connectx7()
 	p.max_uars = 32;
 	p.num_irq_vectors = 128;
 	return p;
+}
+
+Profile Profile::bluefield3()
+{
+	// The Arm side of a BlueField-3: a ConnectX-7 class core whose BAR
+	// function is the ECPF and the eswitch manager, with the external host
+	// PF behind it (Linux ecpf.c, eswitch.c).
+	Profile p = connectx7();
+	p.name = "BlueField-3";
+	p.device_id = 0xa2dc;
+	p.fw_rev = {32, 39, 1002};
+	p.psid = "MT_0000000884";
+	p.vsd = "BlueField-3 DPU, Arm side (cxprm emulator)";
+	p.functions.embedded_cpu = true;
+	p.functions.external_host_pf = true;
+	p.functions.host_pf_enabled = true;
+	p.functions.num_vfs = 0;
+	p.esw.supported = true;
+	p.esw.total_vfs = 16;
+	p.esw.host_number = 0;
+	p.esw.pci_bus = 0x81;
+	return p;
+}
+
+bool Profile::by_name(const std::string &name, Profile *out)
+{
+	if (name == "cx5" || name == "connectx5" || name == "ConnectX-5")
+		*out = connectx5();
+	else if (name == "cx7" || name == "connectx7" || name == "ConnectX-7")
+		*out = connectx7();
+	else if (name == "bf3" || name == "bluefield3" || name == "BlueField-3")
+		*out = bluefield3();
+	else
+		return false;
+	return true;
 }
 
 // The lenient alternatives of the strict defaults (prm-notes.rst says
@@ -238,6 +274,9 @@ void Profile::make_lenient()
 	regs.exact_length = false;
 	// SET_HCA_CAP: uar_4k with 4 KiB pages is taken.
 	strict_uar_page_size = false;
+	// A8/B9: QUERY_ESW_FUNCTIONS and ESW_FUNCTIONS_CHANGED on any eswitch
+	// manager, not only an ECPF.
+	esw.ecpf_only = false;
 }
 
 } // namespace cxprm::emu

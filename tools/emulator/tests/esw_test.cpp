@@ -8,7 +8,18 @@ namespace {
 
 using prm::host_params_context;
 
-struct EswTest : InitializedTest {
+// The eswitch functions exist on an ECPF eswitch manager (B9).
+struct EswTest : ::testing::Test {
+	FakePlatform plat{32u << 20};
+	Emulator emu{plat, quiet(Profile::bluefield3())};
+	TestDriver drv{plat, emu};
+	void SetUp() override
+	{
+		drv.init_queue();
+		drv.bring_up();
+		ASSERT_EQ(emu.hca_state(), HcaState::INITIALIZED);
+	}
+
 	Answer query()
 	{
 		return drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
@@ -64,10 +75,41 @@ TEST_F(EswTest, QueryAndChange)
 	EXPECT_EQ(drv.exec(q, prm::query_hca_cap_out::size_bytes).syndrome, synd::QUERY_CAP_BAD_FUNCTION);
 }
 
-TEST(EswOff, NotOfferedWithoutSupport)
+// B9: a plain PF (strict default) has no external host to report.
+TEST(EswOff, NotOfferedToAPlainPf)
+{
+	FakePlatform plat(32u << 20);
+	Emulator emu(plat, quiet());
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	drv.bring_up();
+	Answer a = drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
+			    prm::query_esw_functions_out::size_bytes);
+	EXPECT_EQ(a.status, st::BAD_OP_ERR);
+	EXPECT_EQ(a.syndrome, synd::ESW_NOT_ECPF);
+	EXPECT_FALSE(emu.set_num_vfs(1));
+}
+
+// The lenient knob: the old plain-PF behaviour.
+TEST(EswOff, LenientServesAPlainPf)
 {
 	FakePlatform plat(32u << 20);
 	Profile p = quiet();
+	p.make_lenient();
+	Emulator emu(plat, p);
+	TestDriver drv(plat, emu);
+	drv.init_queue();
+	drv.bring_up();
+	Answer a = drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
+			    prm::query_esw_functions_out::size_bytes);
+	EXPECT_EQ(a.status, st::OK);
+	EXPECT_TRUE(emu.set_num_vfs(1));
+}
+
+TEST(EswOff, NotOfferedWithoutSupport)
+{
+	FakePlatform plat(32u << 20);
+	Profile p = quiet(Profile::bluefield3());
 	p.esw.supported = false;
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);
@@ -83,7 +125,7 @@ TEST(EswOff, NotOfferedWithoutSupport)
 TEST(EswOff, NotOfferedWithoutCapBit)
 {
 	FakePlatform plat(32u << 20);
-	Profile p = quiet();
+	Profile p = quiet(Profile::bluefield3());
 	auto &img = p.cap(prm::cap::ESWITCH);
 	prm::set<prm::e_switch_cap::esw_functions_changed>(Ref<prm::e_switch_cap>(img.cur.data()), 0);
 	Emulator emu(plat, p);

@@ -285,6 +285,9 @@ inline Answer TestDriver::give_pages(uint32_t n, std::vector<uint64_t> *addrs)
 	using tail = prm::manage_pages_in_pas;
 	Msg m = make_in<prm::manage_pages_in>(op::MANAGE_PAGES, prm::manage_pages_op::GIVE, n * 8);
 	prm::set<prm::manage_pages_in::input_num_entries>(m.as<prm::manage_pages_in>(), n);
+	// The BAR's own function (an ECPF names itself with ec 1).
+	prm::set<prm::manage_pages_in::embedded_cpu_function>(m.as<prm::manage_pages_in>(),
+							      emu_.profile().functions.embedded_cpu);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t pa = p_.alloc(4096, 4096);
 		prm::set_pas<tail>(m.as<prm::manage_pages_in>(), i, pa);
@@ -296,7 +299,10 @@ inline Answer TestDriver::give_pages(uint32_t n, std::vector<uint64_t> *addrs)
 
 inline void TestDriver::bring_up()
 {
-	Answer a = run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA));
+	const bool ec = emu_.profile().functions.embedded_cpu;
+	Msg en = make_in<prm::enable_hca_in>(op::ENABLE_HCA);
+	prm::set<prm::enable_hca_in::embedded_cpu_function>(en.as<prm::enable_hca_in>(), ec);
+	Answer a = run<prm::enable_hca_out>(en);
 	ASSERT_EQ(a.status, st::OK);
 	a = run<prm::query_issi_out>(make_in<prm::query_issi_in>(op::QUERY_ISSI));
 	ASSERT_EQ(a.status, st::OK);
@@ -305,7 +311,9 @@ inline void TestDriver::bring_up()
 	prm::set<prm::set_issi_in::current_issi>(si.as<prm::set_issi_in>(), 1);
 	ASSERT_EQ(run<prm::set_issi_out>(si).status, st::OK);
 	for (uint16_t opm : {prm::query_pages_op::BOOT, prm::query_pages_op::INIT}) {
-		a = run<prm::query_pages_out>(make_in<prm::query_pages_in>(op::QUERY_PAGES, opm));
+		Msg qm = make_in<prm::query_pages_in>(op::QUERY_PAGES, opm);
+		prm::set<prm::query_pages_in::embedded_cpu_function>(qm.as<prm::query_pages_in>(), ec);
+		a = run<prm::query_pages_out>(qm);
 		ASSERT_EQ(a.status, st::OK);
 		int32_t n = (int32_t)prm::get<prm::query_pages_out::num_pages>(a.as<prm::query_pages_out>());
 		if (n > 0) {

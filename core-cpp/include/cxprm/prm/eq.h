@@ -92,10 +92,14 @@ CXPRM_LAYOUT(cmd_inter_comp_event, 0xe0, CXPRM_CMD_INTER_COMP_EVENT)
 
 /*
  * event::PAGE_REQUEST: num_pages is signed (negative = take pages back).
- * 6.1 leaves bits 0x0..0xf reserved; newer headers put ec_function (bit 0)
- * and release_all (bit 1) there: not listed.
+ * 6.1's mlx5_ifc.h leaves bits 0x0..0xf reserved, but its device.h
+ * (struct mlx5_eqe_page_req, be16 ec_function) and pagealloc.c read
+ * ec_function = bit 15 (EC_FUNCTION_MASK 0x8000) and release_all = bit 14
+ * (RELEASE_ALL_PAGES_MASK 0x4000) of that be16: bits 0x0 and 0x1 here.
  */
 #define CXPRM_PAGES_REQ_EVENT(F)                                                \
+	F(ec_function, 0x0, 0x1)                                                \
+	F(release_all, 0x1, 0x1)                                                \
 	F(function_id, 0x10, 0x10)                                              \
 	F(num_pages, 0x20, 0x20)
 CXPRM_LAYOUT(pages_req_event, 0xe0, CXPRM_PAGES_REQ_EVENT)

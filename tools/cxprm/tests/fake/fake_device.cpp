@@ -54,7 +54,8 @@ struct Config {
 
 emu::Profile make_profile(const Config &c)
 {
-	emu::Profile p = c.profile == "connectx5" ? emu::Profile::connectx5() : emu::Profile::connectx7();
+	emu::Profile p = emu::Profile::connectx7();
+	emu::Profile::by_name(c.profile, &p); // connectx5, bluefield3, ...
 	p.boot_pages = 8;
 	p.init_pages = 8;
 	p.init_delay_ms = 0;
@@ -164,7 +165,7 @@ int Dev::info(cxprm_info *i)
 	i->fw_subminor = fw.subminor;
 	i->cmdif_rev = fw.cmdif_rev;
 	i->state = up_ ? CXPRM_STATE_UP : CXPRM_STATE_ERROR;
-	i->flags = CXPRM_INFO_EMULATED;
+	i->flags = CXPRM_INFO_EMULATED | (dev_.ecpf() ? CXPRM_INFO_ECPF : 0);
 	i->cmdq_entries = dev_.cmdq().entries();
 	i->cmdq_log_stride = dev_.cmdq().log_stride();
 	i->issi = dev_.issi();
@@ -210,6 +211,9 @@ int Dev::esw(cxprm_esw_functions *f)
 	cmd::EswFunctions e{};
 	CmdResult r{};
 	u64 sf[CXPRM_ESW_MAX_SF_WORDS] = {};
+	/* As the driver: an ECPF eswitch manager only (A8). */
+	if (!dev_.ecpf() || !dev_.caps_cur().eswitch_manager)
+		return fail(EOPNOTSUPP);
 	int err = cmd::query_esw_functions(dev_.cmdq(), &e, sf, 0, &r);
 	std::memset((u8 *)f + sizeof(f->st), 0, sizeof(*f) - sizeof(f->st));
 	if (err == OK) {

@@ -38,7 +38,7 @@ fail() {
 
 truncate -s 16M "$dir/ram"
 truncate -s 1M "$dir/bar"
-"$emud" --ram "$dir/ram" --bar "$dir/bar" --init-delay-ms 0 --profile cx7 \
+"$emud" --ram "$dir/ram" --bar "$dir/bar" --init-delay-ms 0 --profile bf3 \
 	--log "$dir/log" --ready-file "$dir/ready" &
 pid=$!
 for _ in $(seq 100); do
@@ -83,8 +83,8 @@ expect_rc() { # expect_rc RC CMD...
 t0=$(date +%s.%N)
 expect "cxprm-emud control version 1" ping
 info=$(ctl info)
-grep -q '^device id   0x1021$' <<<"$info" || fail "info: device id"
-grep -q '^firmware    28.39.1002$' <<<"$info" || fail "info: firmware"
+grep -q '^device id   0xa2dc$' <<<"$info" || fail "info: device id"
+grep -q '^firmware    32.39.1002$' <<<"$info" || fail "info: firmware"
 grep -q "^pid         $pid\$" <<<"$info" || fail "info: pid"
 expect DISABLED hca-state
 expect 0 pages-held

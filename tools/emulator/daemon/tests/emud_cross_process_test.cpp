@@ -466,7 +466,8 @@ TEST(Emud, CoreBringupTeardownAcrossProcesses)
 	Daemon d;
 	// 64 MiB "guest" with only 32 MiB below 4 GiB: the other 32 MiB are at
 	// guest-physical 4 GiB, file offset 32 MiB.
-	ASSERT_TRUE(d.start({"--profile", "cx7", "--fw-version", "28.41.777", "--boot-pages", "40", "--init-pages",
+	// bf3: an ECPF eswitch manager, so the ESW commands and events below exist.
+	ASSERT_TRUE(d.start({"--profile", "bf3", "--fw-version", "28.41.777", "--boot-pages", "40", "--init-pages",
 			     "1500", "--nvmf-auto-io-ms", "0", "--verbose"},
 			    64 * MiB, 1 * MiB, 32 * MiB));
 	GuestRam layout(64 * MiB, 32 * MiB);

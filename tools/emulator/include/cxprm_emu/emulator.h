@@ -64,6 +64,10 @@ struct CapImages {
 
 struct EswProfile {
 	bool supported = true; // QUERY_ESW_FUNCTIONS + ESW_FUNCTIONS_CHANGED
+	// Served to (and posted for) an ECPF eswitch manager only, as Linux
+	// uses them (mlx5_esw_is_funcs_handler).  false (lenient): to any
+	// eswitch manager, the old plain-PF behaviour.
+	bool ecpf_only = true;
 	uint16_t num_vfs = 0;
 	uint16_t total_vfs = 8;
 	uint8_t host_number = 0;
@@ -71,6 +75,24 @@ struct EswProfile {
 	uint16_t pci_device = 0x00;
 	uint16_t pci_function = 0x0;
 	bool pf_disabled = false;
+};
+
+// The functions behind the BAR (B5).  Function keys are Linux's
+// get_function(): function_id | embedded_cpu_function << 16.
+struct FunctionsProfile {
+	// The BAR's own function is an ECPF (a BlueField's Arm side): the init
+	// segment's embedded_cpu bit is set and the function is addressed as
+	// function_id 0, embedded_cpu_function 1.
+	bool embedded_cpu = false;
+	// An ECPF's external host PF (function_id 0, embedded_cpu_function 0),
+	// whose pages the ECPF provides.  Enabled by the host's own driver from
+	// the start unless host_pf_enabled is false (then the ECPF enables it
+	// with ENABLE_HCA(0, 0), as Linux's mlx5_host_pf_init does).
+	bool external_host_pf = false;
+	bool host_pf_enabled = true;
+	// VFs of the BAR's function: function_id 1..num_vfs, ec 0; DISABLED
+	// until the BAR's function (INITIALIZED) sends ENABLE_HCA for them.
+	uint16_t num_vfs = 0;
 };
 
 struct DctProfile {
@@ -135,6 +157,7 @@ struct Profile {
 
 	EswProfile esw;
 	RegisterProfile regs;
+	FunctionsProfile functions;
 	DctProfile dct;
 	NvmfProfile nvmf;
 
@@ -179,6 +202,11 @@ struct Profile {
 
 	static Profile connectx5();
 	static Profile connectx7();
+	// BlueField-3 Arm side: an ECPF eswitch manager with an external host
+	// PF and ESW functions (QUERY_ESW_FUNCTIONS, ESW_FUNCTIONS_CHANGED).
+	static Profile bluefield3();
+	// By name ("cx5", "cx7", "bf3", or the profile's name); false if unknown.
+	static bool by_name(const std::string &name, Profile *out);
 
 	// Switches every knob that has a strict default (where real firmware's
 	// behaviour is unknown) to its lenient alternative; the driver must work
@@ -387,6 +415,15 @@ public:
 	// Firmware asks for n more pages (n < 0: wants -n back) with a
 	// PAGE_REQUEST event.  Needs INITIALIZED; false otherwise.
 	bool request_pages(int32_t n);
+	// The same for another function (a VF, an ECPF's host PF, or the BAR's
+	// own function named explicitly): the event carries function_id and
+	// ec_function.  False when the function does not exist, is not enabled,
+	// or (n < 0) holds fewer than -n pages.
+	bool request_pages(int32_t n, uint16_t function_id, bool ec_function);
+	// Firmware dropped every page of the function (as after its FLR) and
+	// says so with a release_all PAGE_REQUEST; the pages are no longer
+	// held.  False for the BAR's own function or one that does not exist.
+	bool release_all_pages(uint16_t function_id, bool ec_function);
 	// Posts an arbitrary event (28-byte payload) to the EQs subscribed to
 	// its type.  Returns how many EQs got it.
 	unsigned post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28 = nullptr);
@@ -409,6 +446,11 @@ public:
 	bool gone() const;
 	uint32_t health_counter() const;
 	uint64_t pages_held() const;
+	// Pages held for one function (the BAR's own included); 0 if unknown.
+	uint64_t pages_held(uint16_t function_id, bool ec_function) const;
+	// Whether that function exists / is enabled.
+	bool function_exists(uint16_t function_id, bool ec_function) const;
+	bool function_enabled(uint16_t function_id, bool ec_function) const;
 	uint64_t pages_given_total() const;
 	uint64_t pages_taken_total() const;
 	std::vector<uint64_t> held_pages() const;

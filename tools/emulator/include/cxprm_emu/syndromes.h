@@ -25,8 +25,8 @@ namespace cxprm::emu {
 	X(FW_CRASHED, 0xE3000009, INT_ERR, "firmware crashed (Faults::crash_answers_int_err)")      \
 	X(BAD_OP_MOD, 0xE300000a, BAD_PARAM_ERR, "op_mod not defined for this opcode")             \
 	/* HCA, ISSI, capabilities */                                                                \
-	X(ENABLE_BAD_FUNCTION, 0xE3010001, BAD_PARAM_ERR, "ENABLE_HCA function_id/embedded_cpu_function not 0") \
-	X(DISABLE_BAD_FUNCTION, 0xE3010002, BAD_PARAM_ERR, "DISABLE_HCA function_id/embedded_cpu_function not 0") \
+	X(ENABLE_BAD_FUNCTION, 0xE3010001, BAD_PARAM_ERR, "ENABLE_HCA for a function that does not exist (function_id, embedded_cpu_function)") \
+	X(DISABLE_BAD_FUNCTION, 0xE3010002, BAD_PARAM_ERR, "DISABLE_HCA for a function that does not exist (function_id, embedded_cpu_function)") \
 	X(SET_ISSI_UNSUPPORTED, 0xE3010003, BAD_PARAM_ERR, "SET_ISSI to an ISSI not in supported_issi") \
 	X(INIT_ISSI_NOT_SET, 0xE3010004, BAD_SYS_STATE_ERR, "INIT_HCA before SET_ISSI(1) on an ISSI-1 device") \
 	X(INIT_BOOT_PAGES_MISSING, 0xE3010005, BAD_SYS_STATE_ERR, "INIT_HCA while boot pages are still owed") \
@@ -41,11 +41,13 @@ namespace cxprm::emu {
 	X(INIT_BAD_SW_OWNER, 0xE301000e, BAD_PARAM_ERR, "INIT_HCA sw_owner_id set while cap sw_owner_id is 0") \
 	X(SET_CAP_UAR_4K_SMALL_PAGE, 0xE3010010, BAD_PARAM_ERR, "SET_HCA_CAP uar_4k with log_uar_page_sz 0 (Profile::strict_uar_page_size)") \
 	X(TEARDOWN_FAST_UNSUPPORTED, 0xE301000f, BAD_PARAM_ERR, "TEARDOWN_HCA PREPARE_FAST_TEARDOWN while cap fast_teardown is 0") \
+	X(FUNCTION_MANAGER_DOWN, 0xE3010020, BAD_SYS_STATE_ERR, "ENABLE/DISABLE_HCA of another function while this one is not INITIALIZED") \
+	X(FUNCTION_STATE, 0xE3010021, BAD_SYS_STATE_ERR, "ENABLE_HCA of an enabled function or DISABLE_HCA of a disabled one") \
 	/* pages */                                                                                    \
 	X(QUERY_PAGES_BAD_OPMOD, 0xE3020001, BAD_PARAM_ERR, "QUERY_PAGES op_mod not 1, 2 or 3")     \
-	X(QUERY_PAGES_BAD_FUNCTION, 0xE3020002, BAD_PARAM_ERR, "QUERY_PAGES function_id/embedded_cpu_function not 0") \
+	X(QUERY_PAGES_BAD_FUNCTION, 0xE3020002, BAD_PARAM_ERR, "QUERY_PAGES for a function that does not exist (function_id, embedded_cpu_function)") \
 	X(MANAGE_PAGES_BAD_OPMOD, 0xE3020003, BAD_PARAM_ERR, "MANAGE_PAGES op_mod not 0, 1 or 2")   \
-	X(MANAGE_PAGES_BAD_FUNCTION, 0xE3020004, BAD_PARAM_ERR, "MANAGE_PAGES function_id/embedded_cpu_function not 0") \
+	X(MANAGE_PAGES_BAD_FUNCTION, 0xE3020004, BAD_PARAM_ERR, "MANAGE_PAGES for a function that does not exist (function_id, embedded_cpu_function)") \
 	X(GIVE_INLEN, 0xE3020005, BAD_INP_LEN_ERR, "MANAGE_PAGES GIVE: input_num_entries beyond input_length") \
 	X(GIVE_UNALIGNED, 0xE3020006, BAD_PARAM_ERR, "MANAGE_PAGES GIVE: a page address not 4 KiB aligned") \
 	X(GIVE_UNREACHABLE, 0xE3020007, BAD_PARAM_ERR, "MANAGE_PAGES GIVE: a page the device cannot DMA") \
@@ -53,6 +55,7 @@ namespace cxprm::emu {
 	X(GIVE_TORN_DOWN, 0xE3020009, BAD_SYS_STATE_ERR, "MANAGE_PAGES GIVE after TEARDOWN_HCA")     \
 	X(TAKE_OUTLEN, 0xE302000a, BAD_OUTP_LEN_ERR, "MANAGE_PAGES TAKE: output too short for the pages returned") \
 	X(GIVE_TOO_MANY, 0xE302000b, BAD_PARAM_ERR, "MANAGE_PAGES GIVE: more entries than the emulator accepts at once") \
+	X(GIVE_FUNCTION_DOWN, 0xE3020020, BAD_SYS_STATE_ERR, "MANAGE_PAGES GIVE for another function that is not enabled, or before this one is INITIALIZED") \
 	/* EQ / UAR */                                                                                 \
 	X(EQ_BAD_LOG_SIZE, 0xE3030001, BAD_PARAM_ERR, "CREATE_EQ log_eq_size above cap log_max_eq_sz") \
 	X(EQ_BAD_UAR, 0xE3030002, BAD_PARAM_ERR, "CREATE_EQ uar_page not allocated by ALLOC_UAR")  \
@@ -86,6 +89,7 @@ namespace cxprm::emu {
 	X(DCT_NOT_DRAINED, 0xE304000e, BAD_RES_STATE_ERR, "DESTROY_DCT of a DCT not DRAINED (strict)") \
 	/* eswitch */                                                                                  \
 	X(ESW_NOT_MANAGER, 0xE3050001, BAD_OP_ERR, "QUERY_ESW_FUNCTIONS without eswitch_manager/esw_functions_changed") \
+	X(ESW_NOT_ECPF, 0xE3050020, BAD_OP_ERR, "QUERY_ESW_FUNCTIONS on a function that is not an ECPF (EswProfile::ecpf_only)") \
 	/* NVMF */                                                                                     \
 	X(NVMF_BAD_XRQN, 0xE3060001, BAD_RES_ERR, "NVMF command for an xrqn outside the profile's XRQ range") \
 	X(NVMF_BAD_NSID, 0xE3060002, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE frontend/backend nsid 0 or 0xffffffff") \
