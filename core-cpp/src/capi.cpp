@@ -530,11 +530,14 @@ int cxprm_core_bringup(cxprm_core *c, const cxprm_core_config *cfg)
 	if (!c)
 		return E_INVAL;
 	BringupConfig b;
+	b.cmd_timeout_from_device = true; /* unless configured (below) */
 	if (cfg) {
 		if (cfg->cmd_timeout_ns) {
 			b.cmdq.timeout_ns = cfg->cmd_timeout_ns;
 			b.cmdq.slot_wait_ns = cfg->cmd_timeout_ns;
+			b.cmd_timeout_from_device = false;
 		}
+		b.request_checksum = cfg->flags & CXPRM_CORE_CFG_CHECKSUM;
 		if (cfg->init_timeout_ns)
 			b.init_timeout_ns = cfg->init_timeout_ns;
 		if (cfg->reclaim_timeout_ns)
@@ -656,6 +659,8 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 		info->health_stalled_polls = hs.stalled_polls;
 		info->health_polls = hs.polls;
 		info->cmds_refused = hs.refused;
+		info->cmd_timeout_ns = q.config().timeout_ns;
+		info->cmd_checksum = d.checksums();
 	}
 	if (d.pages().initialized()) {
 		PageStats s = d.pages().stats();

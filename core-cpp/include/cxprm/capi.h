@@ -50,14 +50,17 @@ enum cxprm_core_state {
 #define CXPRM_CORE_LAST_CMDS 64u   /* ring of the last commands */
 
 /* Bring-up parameters; 0 everywhere = the core's defaults. */
+/* cxprm_core_config.flags */
+#define CXPRM_CORE_CFG_CHECKSUM (1u << 0) /* ask for command checksums (cmdif_checksum) */
+
 struct cxprm_core_config {
-	cxprm_u64 cmd_timeout_ns;     /* per command (60 s) */
+	cxprm_u64 cmd_timeout_ns;     /* per command (0: the device's cmd_exec_to, else 60 s) */
 	cxprm_u64 init_timeout_ns;    /* initializing bit (120 s) */
 	cxprm_u64 reclaim_timeout_ns; /* page reclaim without progress (5 s) */
 	cxprm_u32 max_msg_bytes;      /* per direction (16 + 256 * 512) */
 	cxprm_u32 pages_per_command;  /* MANAGE_PAGES chunk (as many as fit) */
 	cxprm_u32 health_stall_polls; /* health counter stalled this many polls = dead (3) */
-	cxprm_u32 reserved;
+	cxprm_u32 flags;              /* CXPRM_CORE_CFG_* */
 };
 
 /* What happened to one firmware command. */
@@ -96,6 +99,9 @@ struct cxprm_core_info {
 	cxprm_u32 health_stalled_polls; /* health polls in a row without the counter moving */
 	cxprm_u64 health_polls;   /* cxprm_core_health_poll() calls this bring-up */
 	cxprm_u64 cmds_refused;   /* commands failed at once because the device had failed */
+	cxprm_u64 cmd_timeout_ns; /* the command timeout in use (cmd_exec_to or configured) */
+	cxprm_u32 cmd_checksum;   /* 1: command checksums on (CUR cmdif_checksum != 0), verified */
+	cxprm_u32 reserved_cs;
 };
 
 /* Page accounting of a teardown. */
