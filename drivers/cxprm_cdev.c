@@ -221,7 +221,8 @@ static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
 	i.cmdif_rev = ci.cmdif_rev;
 	i.state = ci.state;
 	i.flags = cx->info_flags | (ci.failed_err ? CXPRM_INFO_FAILED : 0) |
-		  (ci.ecpf ? CXPRM_INFO_ECPF : 0);
+		  (ci.ecpf ? CXPRM_INFO_ECPF : 0) |
+		  (ci.cmd_checksum ? CXPRM_INFO_CMD_CHECKSUM : 0);
 	i.cmdq_entries = ci.cmdq_entries;
 	i.cmdq_log_stride = ci.cmdq_log_stride;
 	i.issi = ci.issi;

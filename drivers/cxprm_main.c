@@ -143,6 +143,7 @@ struct cxprm_uint_param {
 	unsigned int *val;
 	unsigned int min;
 	unsigned int max;
+	bool zero_ok;		/* 0 is also accepted (means "the default") */
 };
 
 static int cxprm_param_set_uint(const char *val, const struct kernel_param *kp)
@@ -150,9 +151,11 @@ static int cxprm_param_set_uint(const char *val, const struct kernel_param *kp)
 	const struct cxprm_uint_param *p = kp->arg;
 	unsigned int v;
 
-	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max) {
-		pr_err("%s=%s: must be an integer from %u to %u\n",
-		       kp->name, val, p->min, p->max);
+	if (kstrtouint(val, 0, &v) ||
+	    ((v < p->min || v > p->max) && !(v == 0 && p->zero_ok))) {
+		pr_err("%s=%s: must be an integer from %u to %u%s\n",
+		       kp->name, val, p->min, p->max,
+		       p->zero_ok ? ", or 0" : "");
 		return -EINVAL;
 	}
 	WRITE_ONCE(*p->val, v);
@@ -180,14 +183,19 @@ module_param_cb(poll_interval_ms, &cxprm_uint_ops, &cxprm_poll_interval_arg,
 MODULE_PARM_DESC(poll_interval_ms,
 		 "event queue polling interval in ms, 1..1000 (default 10); takes effect at once");
 
-static unsigned int cxprm_cmd_timeout_ms = 60000;
+static unsigned int cxprm_cmd_timeout_ms;
 static struct cxprm_uint_param cxprm_cmd_timeout_arg = {
-	.val = &cxprm_cmd_timeout_ms, .min = 100, .max = 600000,
+	.val = &cxprm_cmd_timeout_ms, .min = 100, .max = 600000, .zero_ok = true,
 };
 module_param_cb(cmd_timeout_ms, &cxprm_uint_ops, &cxprm_cmd_timeout_arg,
 		0644);
 MODULE_PARM_DESC(cmd_timeout_ms,
-		 "firmware command timeout in ms, 100..600000 (default 60000); read at probe");
+		 "firmware command timeout in ms, 100..600000, or 0 (default): the device's cmd_exec_to, else 60000; read at probe");
+
+static bool cxprm_cmd_checksum;
+module_param_named(cmd_checksum, cxprm_cmd_checksum, bool, 0644);
+MODULE_PARM_DESC(cmd_checksum,
+		 "command checksums: SET_HCA_CAP cmdif_checksum on when the device offers it, then signatures are written and verified (default 0, as Linux); read at probe");
 
 static unsigned int cxprm_health_poll_ms = 2000;
 static struct cxprm_uint_param cxprm_health_poll_arg = {
@@ -504,6 +512,8 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 	/* Linux set_hca_ctrl: HOST_ENDIANNESS is written by a PF only. */
 	if (cx->pdev->is_virtfn)
 		cfg.flags |= CXPRM_CORE_CFG_VF;
+	if (READ_ONCE(cxprm_cmd_checksum))
+		cfg.flags |= CXPRM_CORE_CFG_CHECKSUM;
 	err = cxprm_core_bringup(cx->core, &cfg);
 	cx->bringup_err = err;
 	if (err) {
@@ -513,9 +523,13 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 	}
 	cx->up = true;
 	cxprm_core_get_info(cx->core, &info);
-	dev_info(dev, "HCA up: firmware %u.%u.%u, cmdif rev %u, ISSI %u, %u command slots, %llu pages given, %llu commands in %llu ms\n",
+	if (READ_ONCE(cxprm_cmd_checksum) && !info.cmd_checksum)
+		dev_warn(dev, "cmd_checksum=1, but the device offers no cmdif_checksum: checksums stay off\n");
+	dev_info(dev, "HCA up: firmware %u.%u.%u, cmdif rev %u, ISSI %u, %u command slots (checksums %s, timeout %llu ms), %llu pages given, %llu commands in %llu ms\n",
 		 info.fw_major, info.fw_minor, info.fw_subminor, info.cmdif_rev,
 		 info.issi, info.cmdq_entries,
+		 info.cmd_checksum ? "on" : "off",
+		 div_u64(info.cmd_timeout_ns, NSEC_PER_MSEC),
 		 (unsigned long long)info.pages_given,
 		 (unsigned long long)info.commands,
 		 div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));

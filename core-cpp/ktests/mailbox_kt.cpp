@@ -92,7 +92,7 @@ void cxprm_kt_mailbox_boundaries_round_trip(kunit *t)
 			KT_EXPECT_EQ(t, m->chain.first_bus() >> 32, Loopback::BUS_BASE >> 32);
 		for (u32 i = 0; i < len; i++)
 			m->back[i] = 0;
-		KT_EXPECT_EQ(t, m->chain.read(m->back, len, 0x5a, true), OK);
+		KT_EXPECT_EQ(t, m->chain.read(m->back, len, true), OK);
 		u32 bad = 0;
 		for (u32 i = 16; i < len; i++)
 			bad += m->back[i] != m->msg[i];

@@ -34,6 +34,7 @@ const char *step_name(Step s)
 	case Step::WAIT_INIT: return "WAIT_INIT";
 	case Step::CHECK_CMDIF: return "CHECK_CMDIF";
 	case Step::CMDQ_INIT: return "CMDQ_INIT";
+	case Step::WAIT_CMDQ_INIT: return "WAIT_CMDQ_INIT";
 	case Step::PAGES_INIT: return "PAGES_INIT";
 	case Step::ENABLE_HCA: return "ENABLE_HCA";
 	case Step::QUERY_ISSI: return "QUERY_ISSI";
@@ -149,6 +150,69 @@ int Device::wait_ready()
 	if (fw_.cmdif_rev != prm::CMDIF_REV)
 		return step(Step::CHECK_CMDIF, E_NOTSUP, nullptr, fw_.cmdif_rev);
 	return step(Step::CHECK_CMDIF, OK, nullptr, fw_.cmdif_rev);
+}
+
+namespace {
+
+constexpr u64 NS_PER_MS = 1000 * 1000;
+
+/* An init-segment timeout (Linux lib/tout.c tout_convert_iseg_to_ms). */
+u64 iseg_to_ms(u32 v)
+{
+	static constexpr u64 unit_ms[4] = {1, 1000, 60 * 1000, 60 * 60 * 1000};
+	return (u64)(v & prm::ISEG_TO_VALUE_MASK) * unit_ms[(v >> prm::ISEG_TO_UNIT_SHIFT) & 3];
+}
+
+u64 clamp_ms(u64 ms, u64 lo, u64 hi) { return ms < lo ? lo : ms > hi ? hi : ms; }
+
+} // namespace
+
+/*
+ * After the queue address write firmware may raise 'initializing' again
+ * while it sets the queue up; every reference driver waits for it to clear
+ * before the first doorbell (Linux FW_INIT, 2 s, or the device's
+ * cmd_q_init_to; then it also takes the command timeout from cmd_exec_to).
+ */
+int Device::wait_cmdq_init()
+{
+	u64 limit_ns = cfg_.cmdq_init_timeout_ns;
+	u32 qto = host_->ops->ioread32be(host_->ctx, prm::iseg::CMD_Q_INIT_TO);
+	if (qto == ALL_ONES)
+		return step(Step::WAIT_CMDQ_INIT, E_NODEV);
+	if (qto) {
+		/* Bounded: a device cannot make us wait for hours, nor not at all. */
+		if (u64 ms = iseg_to_ms(qto))
+			limit_ns = clamp_ms(ms, 10, 120 * 1000) * NS_PER_MS;
+		u64 ems = iseg_to_ms(host_->ops->ioread32be(host_->ctx, prm::iseg::CMD_EXEC_TO));
+		if (cfg_.cmd_timeout_from_device && ems) {
+			CmdqConfig c = cmdq_.config();
+			c.timeout_ns = c.slot_wait_ns = clamp_ms(ems, 100, 600 * 1000) * NS_PER_MS;
+			cmdq_.set_config(c);
+		}
+	}
+	u64 start = host_->ops->now_ns(host_->ctx);
+	for (;;) {
+		u32 v = iseg_read<iseg_t::initializing>(host_);
+		if (v == ALL_ONES && iseg_read<iseg_t::fw_rev_major>(host_) == ALL_ONES)
+			return step(Step::WAIT_CMDQ_INIT, E_NODEV);
+		if (!prm::from_dword<iseg_t::initializing>(v))
+			break;
+		if (host_->ops->now_ns(host_->ctx) - start > limit_ns)
+			return step(Step::WAIT_CMDQ_INIT, E_TIMEDOUT);
+		/* Linux polls FW_INIT every 2 ms; this wait is short, so 100 us. */
+		host_->ops->sleep_us(host_->ctx, 100);
+	}
+	return step(Step::WAIT_CMDQ_INIT, OK, nullptr, (s64)(host_->ops->now_ns(host_->ctx) - start));
+}
+
+/* CUR cmdif_checksum nonzero: sign input blocks, verify every output. */
+void Device::use_checksums_if_on()
+{
+	if (!caps_cur_.cmdif_checksum)
+		return;
+	CmdqConfig c = cmdq_.config();
+	c.verify_signatures = true;
+	cmdq_.set_config(c);
 }
 
 /* PRM ISSI negotiation (Linux mlx5_core_set_issi). */
@@ -270,16 +334,25 @@ int Device::setup_caps()
 		return step(Step::QUERY_CAPS_CUR, err, &r);
 	cmd::decode_general_caps(image.data(), &caps_cur_);
 	step(Step::QUERY_CAPS_CUR, OK, &r);
-	if (cfg_.skip_set_hca_cap)
+	if (cfg_.skip_set_hca_cap) {
+		use_checksums_if_on();
 		return OK;
+	}
 
 	prm::Ref<C> c(image.data());
-	if (cfg_.cmdif_checksum && !caps_max_.cmdif_checksum)
-		return step(Step::SET_HCA_CAP, E_NOTSUP, nullptr, cfg_.cmdif_checksum);
+	u8 csum = cfg_.cmdif_checksum;
+	if (csum && !caps_max_.cmdif_checksum)
+		return step(Step::SET_HCA_CAP, E_NOTSUP, nullptr, csum);
+	/* "On" is MAX's value (the old MLX5_DEV_CAP_FLAG_CMDIF_CSUM was both bits). */
+	if (!csum && cfg_.request_checksum) {
+		csum = (u8)caps_max_.cmdif_checksum;
+		if (!csum && host_->ops->log)
+			host_->ops->log(host_->ctx, 1, "cxprm: checksums requested, but MAX cmdif_checksum is 0: they stay off");
+	}
 	const s64 log_uar = cfg_.log_uar_page_sz >= 0 ? cfg_.log_uar_page_sz : (s64)page_shift_ - 12;
-	if (!prm::fits<C::cmdif_checksum>(cfg_.cmdif_checksum) || !prm::fits<C::log_uar_page_sz>((u64)log_uar))
+	if (!prm::fits<C::cmdif_checksum>(csum) || !prm::fits<C::log_uar_page_sz>((u64)log_uar))
 		return step(Step::SET_HCA_CAP, E_RANGE);
-	prm::set<C::cmdif_checksum>(c, cfg_.cmdif_checksum);
+	prm::set<C::cmdif_checksum>(c, csum);
 	if (cfg_.enable_dct && caps_max_.dct)
 		prm::set<C::dct>(c, 1);
 	/* Linux handle_hca_cap: uar_4k only on hosts with pages over 4 KiB. */
@@ -300,6 +373,7 @@ int Device::setup_caps()
 	if (err)
 		return step(Step::QUERY_CAPS_FINAL, err, &r);
 	cmd::decode_general_caps(image.data(), &caps_cur_);
+	use_checksums_if_on();
 	return step(Step::QUERY_CAPS_FINAL, OK, &r);
 }
 
@@ -337,6 +411,8 @@ int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 		return err;
 	}
 	cmdq_up_ = true;
+	if ((err = wait_cmdq_init()))
+		goto fail;
 
 	err = step(Step::PAGES_INIT, pages_.init(host, &cmdq_, own_function().function_id,
 						 own_function().embedded_cpu_function));

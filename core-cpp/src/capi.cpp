@@ -539,11 +539,14 @@ int cxprm_core_bringup(cxprm_core *c, const cxprm_core_config *cfg)
 	if (!c)
 		return E_INVAL;
 	BringupConfig b;
+	b.cmd_timeout_from_device = true; /* unless configured (below) */
 	if (cfg) {
 		if (cfg->cmd_timeout_ns) {
 			b.cmdq.timeout_ns = cfg->cmd_timeout_ns;
 			b.cmdq.slot_wait_ns = cfg->cmd_timeout_ns;
+			b.cmd_timeout_from_device = false;
 		}
+		b.request_checksum = cfg->flags & CXPRM_CORE_CFG_CHECKSUM;
 		if (cfg->init_timeout_ns)
 			b.init_timeout_ns = cfg->init_timeout_ns;
 		if (cfg->reclaim_timeout_ns)
@@ -672,6 +675,8 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 			info->health_sensor = hs.sensor;
 		info->health_stall_reports = hs.stall_reports;
 		info->health_synd_reports = hs.synd_reports;
+		info->cmd_timeout_ns = q.config().timeout_ns;
+		info->cmd_checksum = d.checksums();
 	}
 	info->ecpf = d.ecpf();
 	info->page_functions = d.pages().functions(nullptr, 0);

@@ -96,7 +96,7 @@ void MailboxChain::format(const MsgSource &src, u8 token, bool sign)
 	}
 }
 
-int MailboxChain::read(u8 *msg, u32 len, u8 token, bool verify_sig) const
+int MailboxChain::read(u8 *msg, u32 len, bool verify_sig) const
 {
 	if (prm::mailbox_blocks(len) != nblocks_)
 		return E_PROTO;
@@ -105,8 +105,13 @@ int MailboxChain::read(u8 *msg, u32 len, u8 token, bool verify_sig) const
 		u64 next = prm::get<cmd_if_box::next_pointer_63_32>(b) << 32 |
 			   prm::get<cmd_if_box::next_pointer_31_10>(b) << 10;
 		u64 want = i + 1 < nblocks_ ? block_bus(i + 1) : 0;
-		if (next != want || prm::get<cmd_if_box::block_number>(b) != i ||
-		    prm::get<cmd_if_box::token>(b) != token)
+		/*
+		 * Next pointer and block number are ours and firmware keeps
+		 * them (rdma-core writes them once per block and reuses the
+		 * chain); the token is not checked: no reference driver reads
+		 * it back (Documentation/prm-notes.rst, A12).
+		 */
+		if (next != want || prm::get<cmd_if_box::block_number>(b) != i)
 			return E_PROTO;
 		if (verify_sig && !mailbox_sig_ok(b.p))
 			return E_BADMSG;

@@ -71,7 +71,7 @@ TEST_F(dev, info_fields)
 	EXPECT_EQ(CXPRM_STATE_UP, i.state);
 	EXPECT_EQ(CXPRM_INFO_EMULATED, i.flags & CXPRM_INFO_EMULATED) TH_LOG("flags 0x%x", i.flags);
 	EXPECT_EQ(0, i.flags & ~(CXPRM_INFO_EMULATED | CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ |
-				 CXPRM_INFO_ECPF))
+				 CXPRM_INFO_ECPF | CXPRM_INFO_CMD_CHECKSUM))
 		TH_LOG("unknown flags 0x%x", i.flags);
 	EXPECT_EQ(5, i.cmdif_rev);
 	EXPECT_EQ(32, i.cmdq_entries);   /* profile: log_cmdq_size 5 */
@@ -183,6 +183,10 @@ TEST_F(dev, caps_general_match_profile)
 	/* MAX cmdif_checksum is 3 on both profiles (CUR is the driver's choice). */
 	ASSERT_EQ(0, query_caps(self->fd, CAP_GENERAL, 1, c));
 	EXPECT_EQ(3, prm_get(c->caps, CAP_cmdif_checksum.off, CAP_cmdif_checksum.width));
+	/* CUR: MAX's value with cmd_checksum=1, else 0 (as Linux). */
+	ASSERT_EQ(0, query_caps(self->fd, CAP_GENERAL, 0, c));
+	EXPECT_EQ(cxprm_param("cmd_checksum") > 0 ? 3 : 0,
+		  prm_get(c->caps, CAP_cmdif_checksum.off, CAP_cmdif_checksum.width));
 	free(c);
 }
 

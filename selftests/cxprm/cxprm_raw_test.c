@@ -14,6 +14,7 @@
 FIXTURE(raw_ioctl) {
 	int fd;
 	int allow_write;
+	int csum;	/* command checksums on: outputs signed and verified */
 	const struct emu_profile *prof;
 };
 
@@ -25,6 +26,7 @@ FIXTURE_SETUP(raw_ioctl)
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
 	self->prof = emu_profile_by_fw(i.fw_major);
+	self->csum = !!(i.flags & CXPRM_INFO_CMD_CHECKSUM);
 	self->allow_write = cxprm_param("allow_raw_write");
 	ASSERT_LE(0, self->allow_write) TH_LOG("no /sys/module/cxprm/parameters/allow_raw_write");
 }
@@ -344,12 +346,21 @@ TEST_F(raw_ioctl, unknown_flags_einval)
 
 /* ------------------------------------------------------------------ DUMP */
 
+/*
+ * The posted entry is signed always (as Linux does).  The completed one is
+ * signed by the emulator only with command checksums on (module parameter
+ * cmd_checksum=1 and cmdif_checksum in CUR); with them off (Linux's
+ * setting) it is handed back unsigned, its signature byte as the driver
+ * wrote it, and the driver must accept it.
+ */
 static void check_entry(struct __test_metadata *_metadata, const uint8_t *e, int completed,
-			uint32_t inlen, uint32_t outlen, const uint8_t *in16)
+			uint32_t inlen, uint32_t outlen, const uint8_t *in16, int csum)
 {
 	EXPECT_EQ(7, e[0]) TH_LOG("%s entry type 0x%x", completed ? "completed" : "posted", e[0]);
-	EXPECT_EQ(0xff, xor_bytes(e, 64)) TH_LOG("%s entry XOR 0x%02x (signature 0x%02x)",
-						 completed ? "completed" : "posted", xor_bytes(e, 64), e[61]);
+	/* Unsigned, the XOR depends on the output: see completed_entry_signed_only_with_checksums. */
+	if (!completed || csum)
+		EXPECT_EQ(0xff, xor_bytes(e, 64)) TH_LOG("%s entry XOR 0x%02x (signature 0x%02x)",
+							 completed ? "completed" : "posted", xor_bytes(e, 64), e[61]);
 	EXPECT_EQ(inlen, be32_at(e, 4));
 	EXPECT_EQ(outlen, be32_at(e, 56));
 	EXPECT_EQ(0, memcmp(e + 16, in16, 16)) TH_LOG("input inline data");
@@ -406,14 +417,14 @@ TEST_F(raw_ioctl, dump_output_blocks)
 	EXPECT_EQ(0xa5, dump[sizeof(*d) + 8 * CXPRM_MAILBOX_BYTES]) TH_LOG("dump written past dump_len");
 	EXPECT_EQ(0xa5, dump[cap]);
 
-	check_entry(_metadata, d->entry_posted, 0, sizeof(in), sizeof(out), in);
-	check_entry(_metadata, d->entry_completed, 1, sizeof(in), sizeof(out), in);
+	check_entry(_metadata, d->entry_posted, 0, sizeof(in), sizeof(out), in, self->csum);
+	check_entry(_metadata, d->entry_completed, 1, sizeof(in), sizeof(out), in, self->csum);
 	EXPECT_EQ(d->entry_posted[60], d->entry_completed[60]) TH_LOG("token changed");
 	/* Output inline data: the first 16 bytes of the output. */
 	EXPECT_EQ(0, memcmp(d->entry_completed + 32, out, 16));
 	for (i = 0; i < 8 && i < d->out_blocks; i++)
 		check_block(_metadata, dump + sizeof(*d) + i * CXPRM_MAILBOX_BYTES, i, d->entry_posted[60],
-			    out + 16 + i * 512, 512, 1);
+			    out + 16 + i * 512, 512, self->csum);
 	free(dump);
 }
 
@@ -444,15 +455,61 @@ TEST_F(raw_ioctl, dump_input_blocks)
 	EXPECT_EQ(1, d->out_blocks);	/* 96 bytes past the inline ones */
 	EXPECT_EQ(0, d->truncated);
 	EXPECT_EQ(sizeof(*d) + 4 * CXPRM_MAILBOX_BYTES, r.dump_len);
-	check_entry(_metadata, d->entry_posted, 0, inlen, sizeof(out), in);
-	check_entry(_metadata, d->entry_completed, 1, inlen, sizeof(out), in);
+	check_entry(_metadata, d->entry_posted, 0, inlen, sizeof(out), in, self->csum);
+	check_entry(_metadata, d->entry_completed, 1, inlen, sizeof(out), in, self->csum);
+	/* Input blocks are signed only with checksums on. */
 	for (i = 0; i < 3; i++)
 		check_block(_metadata, dump + sizeof(*d) + i * CXPRM_MAILBOX_BYTES, i, d->entry_posted[60],
-			    in + 16 + i * 512, i < 2 ? 512 : 10, 0);
+			    in + 16 + i * 512, i < 2 ? 512 : 10, self->csum);
 	check_block(_metadata, dump + sizeof(*d) + 3 * CXPRM_MAILBOX_BYTES, 0, d->entry_posted[60],
-		    out + 16, sizeof(out) - 16, 1);
+		    out + 16, sizeof(out) - 16, self->csum);
 	free(in);
 	free(dump);
+}
+
+/*
+ * A1: INFO's CXPRM_INFO_CMD_CHECKSUM follows the cmd_checksum parameter (the
+ * emulator's MAX cmdif_checksum is 3), and the completed entry of a command
+ * that succeeded is signed (XOR of its 64 bytes 0xff, so the driver could
+ * verify it) exactly when checksums are on; with them off it is not, its
+ * signature byte is what the driver posted, and the command still succeeds.
+ */
+TEST_F(raw_ioctl, completed_entry_signed_only_with_checksums)
+{
+	static uint8_t out[QUERY_HCA_CAP_OUT];
+	struct cxprm_raw_dump d;
+	struct cxprm_raw_cmd r;
+	uint8_t in[CMD_HDR];
+	int param = cxprm_param("cmd_checksum");
+
+	ASSERT_LE(0, param) TH_LOG("no /sys/module/cxprm/parameters/cmd_checksum");
+	EXPECT_EQ(param, self->csum) TH_LOG("cmd_checksum=%d but INFO says checksums %s", param,
+					    self->csum ? "on" : "off");
+	/*
+	 * QUERY_HCA_CAP: its 16 inline output bytes are all zero, so an entry
+	 * handed back unsigned XORs to 0xfe (the owner bit flipped), signed
+	 * to 0xff.  The dump holds only the header: truncated blocks.
+	 */
+	query_caps_in(in, CAP_GENERAL, 0);
+	memset(&d, 0, sizeof(d));
+	memset(&r, 0, sizeof(r));
+	r.in = (uintptr_t)in;
+	r.out = (uintptr_t)out;
+	r.inlen = sizeof(in);
+	r.outlen = sizeof(out);
+	r.flags = CXPRM_RAW_DUMP;
+	r.dump = (uintptr_t)&d;
+	r.dump_len = sizeof(d);
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_RAW, &r)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(ST_OK, r.st.status);
+	EXPECT_EQ(0, r.st.delivery);
+	EXPECT_EQ(0xff, xor_bytes(d.entry_posted, 64));
+	if (self->csum) {
+		EXPECT_EQ(0xff, xor_bytes(d.entry_completed, 64)) TH_LOG("checksums on, completed entry unsigned");
+	} else {
+		EXPECT_EQ(0xfe, xor_bytes(d.entry_completed, 64)) TH_LOG("checksums off, completed entry signed");
+		EXPECT_EQ(d.entry_posted[61], d.entry_completed[61]) TH_LOG("signature byte rewritten");
+	}
 }
 
 TEST_F(raw_ioctl, dump_truncated_never_overflows)

@@ -12,7 +12,9 @@
 # test programs with allow_raw_write=1, the CLI test, injected transport
 # faults, unbind/rebind with open files, stress (processes x ioctls under
 # injected faults, unbind and rmmod under load), unload (rmmod: every page
-# back, nothing leaked), and last the health poller on a stalled health
+# back, nothing leaked), the same with command completion by events, then
+# with command checksums on (cmd_checksum=1: completed entries signed and
+# verified; cxprm_raw_test checks the wire dump both ways), and last the health poller on a stalled health
 # counter, a surprise removal and a firmware crash (load again, the driver
 # gives the device up, unbind and rmmod must still complete).
 #
@@ -53,7 +55,8 @@ SPLAT_RE=$(cat /cxprm/splat.re 2>/dev/null) ||
 ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test stress unload
-load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress unload bringup-fail stall gone crash"
+load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress unload
+load:cmd_checksum=1 cxprm_raw_test cxprm_ioctl_test cxprm_fault_test unload bringup-fail stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
 # by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's

@@ -30,6 +30,15 @@ uint64_t now_ns()
 __attribute__((noinline)) void doorbell_write(void *ctx, cxprm_u32 off, cxprm_u32 val)
 {
 	g_write(ctx, off, val);
+	// The queue address: hardware sees the write at once and raises
+	// 'initializing' while it takes it; step the emulator through that.
+	if (off == prm::iseg::CMDQ_ADDR_L_SZ && g_rig) {
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+		do
+			g_rig->emu->poll_once();
+		while ((g_rig->emu->cmdq_address() == 0 || g_rig->emu->initializing()) &&
+		       std::chrono::steady_clock::now() < end);
+	}
 	if (off == prm::iseg::DOORBELL && g_rig) {
 		uint64_t t0 = now_ns();
 		g_rig->emu->poll_once();

@@ -50,8 +50,11 @@ enum cxprm_core_state {
 #define CXPRM_CORE_LAST_CMDS 64u   /* ring of the last commands */
 
 /* Bring-up parameters; 0 everywhere = the core's defaults. */
+/* cxprm_core_config.flags */
+#define CXPRM_CORE_CFG_CHECKSUM (1u << 0) /* ask for command checksums (cmdif_checksum) */
+
 struct cxprm_core_config {
-	cxprm_u64 cmd_timeout_ns;     /* per command (60 s) */
+	cxprm_u64 cmd_timeout_ns;     /* per command (0: the device's cmd_exec_to, else 60 s) */
 	cxprm_u64 init_timeout_ns;    /* initializing bit (120 s) */
 	cxprm_u64 reclaim_timeout_ns; /* page reclaim without progress (5 s) */
 	cxprm_u32 max_msg_bytes;      /* per direction (16 + 256 * 512) */
@@ -61,7 +64,7 @@ struct cxprm_core_config {
 };
 
 /* cxprm_core_config.flags */
-#define CXPRM_CORE_CFG_VF 0x1u /* a virtual function: no ACCESS_REG HOST_ENDIANNESS */
+#define CXPRM_CORE_CFG_VF (1u << 1) /* a virtual function: no ACCESS_REG HOST_ENDIANNESS */
 
 /* What happened to one firmware command. */
 struct cxprm_core_result {
@@ -107,6 +110,9 @@ struct cxprm_core_info {
 	cxprm_u64 health_synd_reports;  /* new syndromes without rfr (warnings, not fatal) */
 	cxprm_u32 ecpf;           /* init segment embedded_cpu was set at bring-up */
 	cxprm_u32 page_functions; /* functions the driver holds firmware pages for */
+	cxprm_u64 cmd_timeout_ns; /* the command timeout in use (cmd_exec_to or configured) */
+	cxprm_u32 cmd_checksum;   /* 1: command checksums on (CUR cmdif_checksum != 0), verified */
+	cxprm_u32 reserved_cs;
 };
 
 /* cxprm_core_info.health_sensor (= cxprm::HealthSensor) */

@@ -50,7 +50,14 @@ struct CmdqConfig {
 	u64 timeout_ns = 60ull * 1000 * 1000 * 1000; /* per command */
 	u64 slot_wait_ns = 60ull * 1000 * 1000 * 1000;
 	u32 max_msg_bytes = 16 + 256 * 512; /* per direction */
-	bool verify_signatures = true;    /* check output entry/block signatures */
+	/*
+	 * Command checksums (CUR cmdif_checksum != 0): sign the input blocks
+	 * and verify the output entry and block signatures.  Off by default,
+	 * as in Linux (checksum_disabled) and rdma-core: firmware with
+	 * checksums off is not known to sign what it hands back.  The input
+	 * entry signature is written always, as Linux does.
+	 */
+	bool verify_signatures = false;
 	bool reserve_page_slot = true;    /* last slot only for MANAGE_PAGES */
 	/*
 	 * Health poller (health_poll()): a warning (stall_reports) once the
@@ -89,7 +96,9 @@ public:
 	/*
 	 * Reads log_cmdq_size/stride from the init segment, allocates the
 	 * queue page and the mailbox pool, and programs the queue address.
-	 * The caller has already waited for 'initializing' to clear.
+	 * The caller has already waited for 'initializing' to clear, and
+	 * waits for it to clear again before the first command (firmware may
+	 * raise it while it takes the address: Device::wait_cmdq_init).
 	 */
 	int init(const cxprm_host *host, const CmdqConfig &cfg);
 	/* Commands in flight right now. */
@@ -195,7 +204,7 @@ private:
 	int post(u32 slot, u8 token, const MsgSource &in, u32 outlen);
 	void ring(u32 slot);
 	int wait_done(u32 slot, u64 start_ns);
-	int collect(u32 slot, u8 token, u32 inlen, u8 *out, u32 outlen, CmdResult *res);
+	int collect(u32 slot, u8 *out, u32 outlen, CmdResult *res);
 	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
 	int check_fatal(); /* the fatal sensors: marks failed, returns failed() */

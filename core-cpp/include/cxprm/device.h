@@ -61,6 +61,17 @@ struct BringupConfig {
 	/* initializing bit: FW_PRE_INIT_TIMEOUT 120 s, polled every 2 ms. */
 	u64 init_timeout_ns = 120ull * 1000 * 1000 * 1000;
 	u32 init_poll_us = 2000;
+	/*
+	 * initializing again after the queue address write (Linux FW_INIT):
+	 * the device's cmd_q_init_to when it publishes one, else this (2 s).
+	 */
+	u64 cmdq_init_timeout_ns = 2ull * 1000 * 1000 * 1000;
+	/*
+	 * cmdq.timeout_ns (and slot_wait_ns) from the device's cmd_exec_to
+	 * when it publishes one (Linux lib/tout.c does so always); false
+	 * keeps cmdq's.  The C API sets it unless a timeout is configured.
+	 */
+	bool cmd_timeout_from_device = false;
 	/* Page reclaim at teardown (Linux RECLAIM_PAGES: 5 s). */
 	u64 reclaim_timeout_ns = 5ull * 1000 * 1000 * 1000;
 	/* Most pages one QUERY_PAGES(BOOT/INIT) answer may ask for (16 GiB). */
@@ -93,6 +104,13 @@ struct BringupConfig {
 	 *    CUR; larger than MAX -> E_RANGE.
 	 */
 	u8 cmdif_checksum = 0;
+	/*
+	 * Ask for command checksums: SET_HCA_CAP cmdif_checksum = MAX's
+	 * value when MAX offers it (else a log line, checksums stay off).
+	 * Whenever CUR cmdif_checksum reads nonzero after SET_HCA_CAP the
+	 * engine turns cmdq.verify_signatures on.
+	 */
+	bool request_checksum = false;
 	bool enable_dct = true;
 	int uar_4k = -1;
 	s32 log_uar_page_sz = -1;
@@ -119,6 +137,7 @@ enum class Step : u8 {
 	WAIT_INIT,
 	CHECK_CMDIF,
 	CMDQ_INIT,
+	WAIT_CMDQ_INIT,    /* value: ns waited for initializing after the address write */
 	PAGES_INIT,
 	ENABLE_HCA,
 	QUERY_ISSI,
@@ -219,6 +238,8 @@ public:
 	u16 issi() const { return issi_; }
 	const BringupTrace &trace() const { return trace_; }
 	const BringupConfig &config() const { return cfg_; }
+	/* Command checksums on (CUR cmdif_checksum != 0): signatures verified. */
+	bool checksums() const { return cmdq_.config().verify_signatures; }
 
 	/* Pages still lent to firmware after teardown (see the policy above). */
 	u64 stranded_pages() const { return pages_.live(); }
@@ -236,6 +257,8 @@ public:
 
 private:
 	int wait_ready();
+	int wait_cmdq_init();
+	void use_checksums_if_on();
 	int negotiate_issi();
 	int give_pages(cmd::PagesKind kind, Step query_step, Step give_step);
 	int setup_caps();

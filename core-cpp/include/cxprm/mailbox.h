@@ -68,10 +68,11 @@ public:
 
 	/*
 	 * Copies the message bytes beyond the inline 16 into msg[16..len),
-	 * after checking every block.  Returns OK, E_PROTO (chain or token
-	 * tampered with) or E_BADMSG (signature).
+	 * after checking every block's next pointer and block number (which
+	 * firmware preserves) and, with verify_sig, its signatures.  Returns
+	 * OK, E_PROTO (chain tampered with) or E_BADMSG (signature).
 	 */
-	int read(u8 *msg, u32 len, u8 token, bool verify_sig) const;
+	int read(u8 *msg, u32 len, bool verify_sig) const;
 
 	u64 first_bus() const { return nblocks_ ? buf_.bus : 0; }
 	u32 blocks() const { return nblocks_; }

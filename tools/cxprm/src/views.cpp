@@ -40,6 +40,7 @@ const Flag kFlags[] = {
 	{CXPRM_INFO_EVENT_MODE, "EVENT_MODE"},
 	{CXPRM_INFO_IRQ, "IRQ"},
 	{CXPRM_INFO_ECPF, "ECPF"},
+	{CXPRM_INFO_CMD_CHECKSUM, "CHECKSUM"},
 };
 
 std::string pci_id(uint16_t v, uint16_t d)
@@ -121,6 +122,7 @@ Json info_json(const cxprm_info &i, const DevPath &where)
 	j.set("cmdq_entries", i.cmdq_entries);
 	j.set("cmdq_log_stride", i.cmdq_log_stride);
 	j.set("issi", i.issi);
+	j.set("cmd_checksum", (i.flags & CXPRM_INFO_CMD_CHECKSUM) != 0);
 	j.set("health_syndrome", i.health_syndrome);
 	j.set("health", i.health_syndrome ? health_syndrome_name((uint8_t)i.health_syndrome) : "OK");
 	j.set("pages_given", i.pages_given);
@@ -150,6 +152,8 @@ KvList info_kv(const cxprm_info &i, const DevPath &where)
 		{"command queue", std::to_string(i.cmdq_entries) + " entries, stride " +
 					  std::to_string(i.cmdq_log_stride < 32 ? 1u << i.cmdq_log_stride : 0) + " bytes"},
 		{"issi", std::to_string(i.issi)},
+		{"checksums", (i.flags & CXPRM_INFO_CMD_CHECKSUM) ? "on (signatures written and verified)"
+								 : "off (entry signed, outputs not verified)"},
 		{"health", health(i.health_syndrome)},
 		{"pages", "given " + std::to_string(i.pages_given) + ", reclaimed " + std::to_string(i.pages_reclaimed) +
 				  " (held by firmware: " + std::to_string(held) + ")"},

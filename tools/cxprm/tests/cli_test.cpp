@@ -334,7 +334,7 @@ TEST_F(DevDir, Info)
 	Json j = r.json();
 	const char *keys[] = {"pci_addr", "dev_name", "path", "pci_id", "vendor_id", "device_id", "model",
 			      "fw_version", "cmdif_rev", "state", "state_code", "flags", "ecpf", "cmdq_entries",
-			      "cmdq_log_stride", "issi", "health_syndrome", "health", "pages_given",
+			      "cmdq_log_stride", "issi", "cmd_checksum", "health_syndrome", "health", "pages_given",
 			      "pages_reclaimed", "commands", "async_eqn"};
 	ASSERT_EQ(j.members().size(), sizeof(keys) / sizeof(keys[0]));
 	for (size_t i = 0; i < j.members().size(); i++)

@@ -55,6 +55,8 @@ void usage(FILE *f)
 		"  --total-vfs N         eswitch host_total_vfs\n"
 		"  --fw-version A.B.C    firmware version in the init segment\n"
 		"  --nvmf-auto-io-ms N   automatic NVMF namespace I/O period (0 = off)\n"
+		"  --lenient             the lenient alternative of every strict fidelity default\n"
+		"                        (Profile::make_lenient(); Documentation/prm-notes.rst)\n"
 		"  --below-4g BYTES      guest RAM below 4 GiB (default $CXPRM_RAM_BELOW_4G,\n"
 		"                        else QEMU q35's rule for the RAM file's size)\n"
 		"  --ivshmem-server SOCK be the ivshmem server of QEMU's ivshmem-doorbell on the\n"
@@ -118,7 +120,7 @@ int main(int argc, char **argv)
 {
 	std::string ram_path, bar_path, log_path, ready_path, ivsh_path, trace_path, profile_name = "cx7";
 	emu::Profile prof;
-	bool have_below = false, verbose = false;
+	bool have_below = false, verbose = false, lenient = false;
 	uint64_t below = 0;
 	struct Override {
 		bool set = false;
@@ -187,6 +189,8 @@ int main(int argc, char **argv)
 			trace_path = need("a file (or -)");
 		else if (a == "--verbose" || a == "-v")
 			verbose = true;
+		else if (a == "--lenient")
+			lenient = true;
 		else if (a == "-h" || a == "--help") {
 			usage(stdout);
 			return 0;
@@ -219,6 +223,8 @@ int main(int argc, char **argv)
 		std::fprintf(stderr, "cxprm-emud: unknown profile %s (cx5, cx7, bf3)\n", profile_name.c_str());
 		return 2;
 	}
+	if (lenient)
+		prof.make_lenient();
 	if (init_delay.set)
 		prof.init_delay_ms = (uint32_t)init_delay.v;
 	if (health_tick.set)
@@ -481,6 +487,10 @@ int main(int argc, char **argv)
 		 (unsigned long long)c.fast_teardowns, (unsigned long long)c.pages_released_fast_teardown,
 		 (unsigned long long)c.objects_leaked, (unsigned long long)plat.irqs());
 	emu->set_trace(nullptr);
+	log.info("doorbells: %llu rung while initializing (dropped), %llu entries served without one (lost), "
+		 "%llu for slots not owned; %s profile",
+		 (unsigned long long)c.early_doorbells, (unsigned long long)c.lost_doorbells,
+		 (unsigned long long)c.ignored_doorbells, lenient ? "lenient" : "strict");
 	emu.reset();
 	plat.set_ivshmem(nullptr);
 	if (shm_fd >= 0)

@@ -198,6 +198,10 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 		std::this_thread::sleep_for(std::chrono::milliseconds(plan.slow_ms));
 
 	// --- scatter the output ---
+	// Signed only with checksums on (Linux and rdma-core never verify
+	// with them off); otherwise the signature bytes keep what the driver
+	// wrote, as firmware that does not sign leaves them.
+	const bool sign = checksums || prof_.sign_outputs_always;
 	if (!st) {
 		std::memcpy(prm::bytes<cmd_queue_entry::command_output_inline_data>(ent), out.data(),
 			    outlen < prm::INLINE_BYTES ? outlen : prm::INLINE_BYTES);
@@ -215,7 +219,8 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 				prm::set<cmd_if_box::next_pointer_63_32>(
 					box, prm::get<cmd_if_box::next_pointer_63_32>(box) ^ 0xdead0000u);
 			}
-			sign_block(b);
+			if (sign)
+				sign_block(b);
 			if ((plan.corrupt_sig & Faults::BLOCKS) && i == 0)
 				prm::set<cmd_if_box::signature>(box, prm::get<cmd_if_box::signature>(box) ^ 0x5a);
 			if (!p_.dma_write(oblocks[i].addr, b, BLOCK))
@@ -230,7 +235,8 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 		prm::set<cmd_queue_entry::token>(ent, (uint8_t)~token);
 	prm::set<cmd_queue_entry::status>(ent, st);
 	prm::set<cmd_queue_entry::ownership>(ent, 0);
-	sign_entry(e);
+	if (sign)
+		sign_entry(e);
 	if (plan.corrupt_sig & Faults::ENTRY)
 		prm::set<cmd_queue_entry::signature>(ent, prm::get<cmd_queue_entry::signature>(ent) ^ 0x5a);
 

@@ -4,7 +4,8 @@
 // (descriptor type, signatures, lengths, pointer alignment, reserved bits,
 // the input and output mailbox chains: block numbers, tokens), assemble the
 // input message, hand it to the device model, scatter the output message
-// into the inline bytes and the output chain, sign everything and hand the
+// into the inline bytes and the output chain, sign them when checksums are
+// on (CUR cmdif_checksum, or Profile::sign_outputs_always) and hand the
 // entry back (status/ownership byte last, after a release fence).
 //
 // Nothing the driver wrote is trusted: every length is bounded by the
@@ -42,7 +43,8 @@ public:
 	CmdTransport(Platform &platform, const Profile &profile) : p_(platform), prof_(profile) {}
 
 	// Processes slot 'slot' of the queue at 'qbase'.  checksums: the CUR
-	// cmdif_checksum is on (input block signatures are checked).
+	// cmdif_checksum is on (input block signatures are checked, outputs
+	// signed).
 	SlotResult process(uint64_t qbase, unsigned slot, bool checksums, Faults &faults, const ExecFn &exec);
 
 private:

@@ -7,10 +7,14 @@
 //   crash fault?  -> health error once, health counter stops
 //   health tick, 'initializing' check (nothing else until it clears)
 //   queue geometry bits restored if the driver's address write clobbered them
+//   a new queue address: 'initializing' again for cmdq_init_delay_ms, and
+//     doorbells meanwhile dropped (A2/B2)
 //   EQ doorbells (consumer indexes, arming)
 //   doorbell vector: take the bits, process each rung slot in slot order;
 //     each completion posts a CMD event to the EQs that took CMD events
 //     when the command was fetched
+//   lost doorbells: an entry owned by hardware for lost_doorbell_us without
+//     a doorbell is served
 //   timed work (DCT drain completion, NVMF auto I/O)
 //
 // Interrupts are raised after the lock is dropped.
@@ -56,6 +60,21 @@ struct Emulator::Impl {
 	bool t0_set = false;
 	clock::time_point t0;
 	bool initializing = true;
+	// FW_INIT: raised again by a new command-queue address (Profile::
+	// cmdq_init_delay_ms), cleared at cmdq_init_until.
+	bool cmdq_initializing = false;
+	uint64_t cmdq_init_from = 0, cmdq_init_until = 0;
+	uint32_t deferred_bell = 0; // rung within EARLY_GRACE_NS: served after
+
+	uint64_t last_cmdq_addr = 0;
+	// Lost-doorbell rescue: when each slot was first seen owned without a
+	// doorbell (0 = not), and per slot an entry (0x100 | token) never to
+	// serve again while it stays owned (swallowed, or rung too early).
+	uint64_t owned_since[prm::MAX_CMDQ_ENTRIES] = {};
+	uint16_t skip_token[prm::MAX_CMDQ_ENTRIES] = {};
+	// Scan only a queue known to be reachable: a command completed through
+	// it since the address was written, and no scan read failed since.
+	bool queue_reachable = false;
 	bool crashed = false;
 	bool gone = false;
 	bool nic_disabled = false; // fast teardown done, queue not programmed again
@@ -145,6 +164,8 @@ struct Emulator::Impl {
 			initializing = false;
 		}
 		iseg.enforce_geometry();
+		if (cmdq_address_step(now))
+			return true;
 
 		bool did = false;
 		if (!crashed && !sw_reset)
@@ -159,13 +180,16 @@ struct Emulator::Impl {
 		if (!crashed && !sw_reset)
 			did |= dev.scan_eq_doorbells();
 
-		uint32_t bell = iseg.take_doorbell();
+		uint32_t bell = iseg.take_doorbell() | deferred_bell;
+		deferred_bell = 0;
 		for (unsigned slot = 0; bell; slot++, bell >>= 1) {
 			if (!(bell & 1))
 				continue;
 			did = true;
+			owned_since[slot] = 0;
 			process_slot(slot);
 		}
+		did |= rescue_lost_doorbells(now);
 		if (!crashed && !sw_reset)
 			did |= dev.tick(now);
 		take_fatal();
@@ -192,11 +216,119 @@ struct Emulator::Impl {
 		return false;
 	}
 
+	unsigned queue_entries() const { return 1u << prof.log_cmdq_size; }
+
+	// The last 4 bytes of a slot's entry: token, signature, -, status_own.
+	bool entry_tail(unsigned slot, uint8_t tail[4])
+	{
+		using E = prm::cmd_queue_entry;
+		static_assert(E::token::offset / 8 + 4 == E::size_bytes);
+		uint64_t a = iseg.cmdq_base() + ((uint64_t)slot << prof.log_cmdq_stride) + E::token::offset / 8;
+		return p.dma_read(a, tail, 4);
+	}
+
+	// Remembers the entry in 'slot' (if owned) as one never to serve again.
+	void skip_entry(unsigned slot)
+	{
+		uint8_t t[4];
+		owned_since[slot] = 0;
+		if (entry_tail(slot, t) && (t[3] & 1))
+			skip_token[slot] = (uint16_t)(0x100 | t[0]);
+	}
+
+	// A new command-queue address (written with nic_interface FULL_DRIVER)
+	// raises 'initializing' for cmdq_init_delay_ms.  Hardware sees the
+	// address write at once; the emulator notices it at its next poll, so
+	// a driver may have read the bit as 0 just before and ring a little
+	// later (under QEMU TCG, milliseconds later): a doorbell within
+	// EARLY_GRACE_NS of the notice is kept and served once the bit clears.
+	// Later ones are dropped (unless serve_early_doorbells).  True while
+	// the bit holds.
+	static constexpr uint64_t EARLY_GRACE_NS = 10ull * 1000 * 1000;
+
+	bool cmdq_address_step(uint64_t now)
+	{
+		uint64_t base = iseg.cmdq_base();
+		if (base != last_cmdq_addr) {
+			last_cmdq_addr = base;
+			for (unsigned i = 0; i < prm::MAX_CMDQ_ENTRIES; i++)
+				owned_since[i] = skip_token[i] = 0;
+			deferred_bell = 0;
+			queue_reachable = false;
+			if (base && iseg.nic_interface() == 0 && prof.cmdq_init_delay_ms) {
+				cmdq_initializing = true;
+				cmdq_init_from = now;
+				cmdq_init_until = now + (uint64_t)prof.cmdq_init_delay_ms * 1000000ull;
+				iseg.set_initializing();
+			}
+		}
+		if (!cmdq_initializing)
+			return false;
+		if (now >= cmdq_init_until) {
+			cmdq_initializing = false;
+			iseg.clear_initializing();
+			return false;
+		}
+		if (prof.serve_early_doorbells)
+			return true;
+		uint32_t bell = iseg.take_doorbell();
+		if (now - cmdq_init_from < EARLY_GRACE_NS) {
+			deferred_bell |= bell;
+			return true;
+		}
+		for (unsigned slot = 0; bell; slot++, bell >>= 1) {
+			if (!(bell & 1) || slot >= queue_entries())
+				continue;
+			dev.counters.early_doorbells++;
+			skip_entry(slot);
+		}
+		return true;
+	}
+
+	// An entry owned by hardware for over lost_doorbell_us with no doorbell
+	// is served: on RAM a doorbell store can overwrite another slot's
+	// pending bit.  Not at first sight: mlx5 drivers set status_own before
+	// the signature and the doorbell, so the entry may still be written.
+	bool rescue_lost_doorbells(uint64_t now)
+	{
+		if (!prof.lost_doorbell_us || !iseg.cmdq_base() || !queue_reachable ||
+		    mute())
+			return false;
+		bool did = false;
+		for (unsigned slot = 0; slot < queue_entries(); slot++) {
+			uint8_t t[4];
+			if (!entry_tail(slot, t)) {
+				queue_reachable = false;
+				return did;
+			}
+			if (!(t[3] & 1)) {
+				owned_since[slot] = 0;
+				skip_token[slot] = 0;
+				continue;
+			}
+			if (skip_token[slot] == (0x100 | t[0]))
+				continue;
+			skip_token[slot] = 0;
+			if (!owned_since[slot]) {
+				owned_since[slot] = now | 1;
+				continue;
+			}
+			if (now - owned_since[slot] < (uint64_t)prof.lost_doorbell_us * 1000ull)
+				continue;
+			owned_since[slot] = 0;
+			dev.counters.lost_doorbells++;
+			process_slot(slot);
+			did = true;
+		}
+		return did;
+	}
+
 	void process_slot(unsigned slot)
 	{
 		if (mute()) {
 			// Dead or resetting firmware: the doorbell is swallowed, nothing answers.
 			dev.counters.commands_processed++;
+			skip_entry(slot);
 			return;
 		}
 		std::set<uint8_t> eligible = crashed ? std::set<uint8_t>{} : dev.cmd_eq_snapshot();
@@ -224,8 +356,10 @@ struct Emulator::Impl {
 			break;
 		case SlotResult::SWALLOWED:
 			dev.counters.commands_processed++;
+			skip_entry(slot);
 			break;
 		case SlotResult::COMPLETED:
+			queue_reachable = true;
 			dev.counters.commands_processed++;
 			last_delivery = r.delivery;
 			if (r.delivery)
@@ -397,6 +531,9 @@ void Emulator::function_reset()
 	impl_->dev.function_reset();
 	impl_->dev.pending_irqs.clear();
 	impl_->initializing = false;
+	impl_->cmdq_initializing = false;
+	impl_->last_cmdq_addr = 0;
+	impl_->deferred_bell = 0;
 	impl_->iseg.reset(false);
 }
 
@@ -423,7 +560,8 @@ bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, uint64_t reads, ui
 
 HcaState Emulator::hca_state() const { CXPRM_EMU_LOCKED_; return impl_->dev.state; }
 uint16_t Emulator::current_issi() const { CXPRM_EMU_LOCKED_; return impl_->dev.issi; }
-bool Emulator::initializing() const { CXPRM_EMU_LOCKED_; return impl_->initializing; }
+bool Emulator::initializing() const { CXPRM_EMU_LOCKED_; return impl_->initializing || impl_->cmdq_initializing; }
+uint64_t Emulator::cmdq_address() const { CXPRM_EMU_LOCKED_; return impl_->last_cmdq_addr; }
 bool Emulator::crashed() const { CXPRM_EMU_LOCKED_; return impl_->crashed; }
 bool Emulator::sw_resetting() const { CXPRM_EMU_LOCKED_; return impl_->sw_reset; }
 bool Emulator::gone() const { CXPRM_EMU_LOCKED_; return impl_->gone; }

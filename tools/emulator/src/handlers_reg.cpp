@@ -131,7 +131,10 @@ Result Device::access_reg(Cmd &c)
 	}
 	case rid::DTOR: {
 		using dt = prm::dtor_reg;
-		if (!cap_cur<prm::cmd_hca_cap::dtor>())
+		// Linux reads DTOR whenever the init segment publishes
+		// cmd_q_init_to (lib/tout.c tout_is_supported), so firmware that
+		// publishes it answers DTOR whatever cap dtor says.
+		if (!cap_cur<prm::cmd_hca_cap::dtor>() && !prof_.cmd_q_init_to_ms)
 			return fail(synd::REG_NOT_ADVERTISED);
 		Ref<dt> a(o);
 		uint8_t *fields[] = {

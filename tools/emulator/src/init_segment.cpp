@@ -10,7 +10,19 @@ using hb = prm::health_buffer;
 
 namespace {
 constexpr uint32_t HEALTH = iseg::health_buffer::offset / 8; // health_buffer base in the BAR
+
+// A timeout in the init-segment encoding (Linux lib/tout.c): unit in bits
+// 31:29 (0 ms, 1 s, 2 min, 3 h), value in bits 19:0.  0 stays 0.
+uint32_t encode_iseg_to(uint32_t ms)
+{
+	if (ms <= prm::ISEG_TO_VALUE_MASK)
+		return ms;
+	uint32_t s = (ms + 999) / 1000;
+	if (s <= prm::ISEG_TO_VALUE_MASK)
+		return 1u << prm::ISEG_TO_UNIT_SHIFT | s;
+	return 2u << prm::ISEG_TO_UNIT_SHIFT | ((s + 59) / 60);
 }
+} // namespace
 
 void InitSegment::reset(bool initializing)
 {
@@ -27,6 +39,8 @@ void InitSegment::reset(bool initializing)
 	bar_.set<iseg::initializing>(initializing ? 1 : 0);
 	// Same dword, bit 23 (Linux mlx5_read_embedded_cpu).
 	bar_.set<iseg::embedded_cpu>(prof_.functions.embedded_cpu ? 1 : 0);
+	bar_.set<iseg::cmd_exec_to>(encode_iseg_to(prof_.cmd_exec_to_ms));
+	bar_.set<iseg::cmd_q_init_to>(encode_iseg_to(prof_.cmd_q_init_to_ms));
 
 	uint32_t ver = (uint32_t)(prof_.fw_rev.major & 0xff) << 24 | (uint32_t)(prof_.fw_rev.minor & 0xff) << 16 |
 		       (prof_.fw_rev.subminor & 0xffff);
@@ -35,6 +49,8 @@ void InitSegment::reset(bool initializing)
 }
 
 void InitSegment::clear_initializing() { bar_.set<iseg::initializing>(0); }
+
+void InitSegment::set_initializing() { bar_.set<iseg::initializing>(1); }
 
 bool InitSegment::initializing() const { return bar_.get<iseg::initializing>() != 0; }
 

@@ -19,6 +19,7 @@ public:
 	// Zeroes the BAR and writes the reset-time init segment.
 	void reset(bool initializing);
 	void clear_initializing();
+	void set_initializing();
 	bool initializing() const;
 
 	// health_counter += 1 (24 bits); the syndrome byte is left alone.

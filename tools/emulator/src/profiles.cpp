@@ -280,3 +280,25 @@ void Profile::make_lenient()
 }
 
 } // namespace cxprm::emu
+
+namespace cxprm::emu {
+
+// Each strict default (emulator.h "Fidelity knobs") and its alternative.
+// Documentation/prm-notes.rst says, per knob, what we assume and why.
+void Profile::make_lenient()
+{
+	// A1/B1 signatures: outputs signed whatever cmdif_checksum says; the
+	// input entry signature checked even with checksums off (the driver
+	// signs it always, as Linux does).
+	sign_outputs_always = true;
+	always_check_entry_signature = true;
+	// A2/B2 initializing: cleared on the timer alone, the queue address
+	// write does not raise it again, doorbells rung early are kept.
+	cmdq_init_delay_ms = 0;
+	serve_early_doorbells = true;
+	// A10: no timeouts in the init segment (the driver's defaults apply).
+	cmd_exec_to_ms = 0;
+	cmd_q_init_to_ms = 0;
+}
+
+} // namespace cxprm::emu

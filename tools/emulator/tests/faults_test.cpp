@@ -12,9 +12,18 @@ namespace {
 
 using iseg = prm::initial_seg;
 
+// The signature faults need signed outputs: sign them whatever
+// cmdif_checksum says (Profile::sign_outputs_always).
+Profile signing()
+{
+	Profile p = quiet();
+	p.sign_outputs_always = true;
+	return p;
+}
+
 struct FaultsTest : ::testing::Test {
 	FakePlatform plat{32u << 20};
-	Emulator emu{plat, quiet()};
+	Emulator emu{plat, signing()};
 	TestDriver drv{plat, emu};
 	void SetUp() override
 	{

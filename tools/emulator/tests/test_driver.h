@@ -100,6 +100,15 @@ public:
 		queue_ = p_.alloc(4096, 4096);
 		p_.wr(prm::iseg::CMDQ_ADDR_H, (uint32_t)(queue_ >> 32));
 		p_.wr(prm::iseg::CMDQ_ADDR_L_SZ, (uint32_t)queue_); // size/stride bits 0: firmware restores them
+		// The address write raises 'initializing' again (FW_INIT): wait
+		// until the emulator has taken the address and cleared it.
+		while (emu_.cmdq_address() != queue_ || emu_.initializing()) {
+			if (!threaded_)
+				emu_.poll_once();
+			else
+				std::this_thread::sleep_for(std::chrono::microseconds(100));
+			ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the queue address was never taken";
+		}
 	}
 
 	uint64_t queue() const { return queue_; }

@@ -46,10 +46,21 @@ CXPRM_LAYOUT(health_buffer, 0x200, CXPRM_HEALTH_BUFFER)
 	F(embedded_cpu, 0xfe8, 1)                                              \
 	F(health_buffer, 0x1000, 0x200)                                        \
 	F(no_dram_nic_offset, 0x1200, 0x20)                                    \
+	F(cmd_exec_to, 0x7fc0, 0x20)                                           \
+	F(cmd_q_init_to, 0x7fe0, 0x20)                                         \
 	F(clear_int, 0x807f, 1)                                                \
 	F(health_syndrome, 0x8080, 8)                                          \
 	F(health_counter, 0x8088, 0x18)
 CXPRM_LAYOUT(initial_seg, 0x20060, CXPRM_INITIAL_SEG)
+
+/*
+ * cmd_exec_to and cmd_q_init_to (bytes 0xff8, 0xffc) are in a reserved range
+ * of mlx5_ifc.h; device.h's struct mlx5_init_seg names them and Linux
+ * lib/tout.c reads them: bits 31:29 the unit (0 ms, 1 s, 2 min, 3 h), bits
+ * 19:0 the value; cmd_q_init_to == 0 means the device publishes neither.
+ */
+inline constexpr u32 ISEG_TO_UNIT_SHIFT = 29;
+inline constexpr u32 ISEG_TO_VALUE_MASK = 0xfffff;
 
 /* Byte offsets of the init-segment dwords the engine touches through MMIO. */
 namespace iseg {
@@ -60,6 +71,9 @@ inline constexpr u32 CMDQ_ADDR_L_SZ = initial_seg::cmdq_phy_addr_31_12::offset /
 inline constexpr u32 DOORBELL = initial_seg::command_doorbell_vector::offset / 8;
 inline constexpr u32 INITIALIZING = initial_seg::initializing::offset / 32 * 4;
 inline constexpr u32 HEALTH = initial_seg::health_buffer::offset / 8;
+inline constexpr u32 CMD_EXEC_TO = initial_seg::cmd_exec_to::offset / 8;
+inline constexpr u32 CMD_Q_INIT_TO = initial_seg::cmd_q_init_to::offset / 8;
+static_assert(CMD_EXEC_TO == 0xff8 && CMD_Q_INIT_TO == 0xffc, "struct mlx5_init_seg");
 inline constexpr u32 HEALTH_COUNTER = initial_seg::health_syndrome::offset / 8;
 inline constexpr u32 SIZE = initial_seg::size_bytes;
 /*

@@ -554,10 +554,11 @@ TEST(Emud, CoreBringupTeardownAcrossProcesses)
 	EXPECT_EQ(r.delivery, 0x6);
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_LAST_DELIVERY), 0x6u);
 	EXPECT_EQ(cmd::query_issi(q, &issi, &r), OK); // 'once': gone
-	// A corrupted output signature: the engine refuses the answer.
+	// A corrupted output signature: with checksums off (as Linux) nothing
+	// verifies it, the answer is taken (A1; fidelity_test has checksums on).
 	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_ONCE, 1), (uint32_t)CXPRM_EMUD_ST_OK);
 	EXPECT_EQ(c.fault(CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE, 1), (uint32_t)CXPRM_EMUD_ST_OK);
-	EXPECT_EQ(cmd::query_esw_functions(q, &f), E_BADMSG);
+	EXPECT_EQ(cmd::query_esw_functions(q, &f), OK);
 	EXPECT_EQ(cmd::query_esw_functions(q, &f), OK);
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_FAULTS_FIRED), 2u);
 	// Slow commands, then cleared.

@@ -168,12 +168,47 @@ struct Profile {
 
 	// Transport limits.
 	uint32_t max_msg_bytes = 16 + 4096 * 512; // per direction; longer -> IN/OUT_LENGTH_ERR
-	uint32_t min_out_bytes = 16;              // shorter output_length -> OUT_LENGTH_ERR
-	bool always_check_entry_signature = true; // entry XOR checked even with cmdif_checksum off
+	// Shorter output_length -> OUT_LENGTH_ERR.  8 = status + syndrome:
+	// ENABLE/DISABLE_HCA outputs are 12 bytes and mlx5_core sends 12.
+	uint32_t min_out_bytes = 8;
 	bool check_entry_reserved = true;         // reserved entry bits -> RES_FLD_NOT_CLR_ERR
 	// SET_HCA_CAP uar_4k = 1 with log_uar_page_sz = 0 refused (strict; no
 	// reference driver sends it).  Lenient: taken.
 	bool strict_uar_page_size = true;
+
+	// --- Fidelity knobs (Documentation/prm-notes.rst).  The defaults are
+	// what the reference drivers show firmware does, or where that is
+	// unknown the strictest plausible behaviour; make_lenient() flips each
+	// to its alternative.  The driver must work under both. ---
+	//
+	// Signatures (A1/B1).  With CUR cmdif_checksum 0 nothing is signed on
+	// output (the entry's signature byte keeps what the driver wrote) and
+	// the input entry signature is not checked (rdma-core sends none).
+	// always_check_entry_signature: check the input entry XOR even with
+	// checksums off.  sign_outputs_always: sign the output entry and
+	// blocks even with checksums off (the emulator's old behaviour).
+	bool always_check_entry_signature = false;
+	bool sign_outputs_always = false;
+	// Command-queue initialization (A2/B2).  'initializing' clears
+	// init_delay_ms after reset (FW_PRE_INIT); when the driver writes a new
+	// command-queue address it is set again and clears cmdq_init_delay_ms
+	// later (FW_INIT).  A doorbell rung while it is set is dropped (counted
+	// in Counters::early_doorbells) unless serve_early_doorbells, except in
+	// the first 10 ms after the emulator noticed the write (a driver
+	// polling the bit may not have seen it set yet): those are served late.
+	// cmdq_init_delay_ms = 0: the address write does not raise it.
+	uint32_t cmdq_init_delay_ms = 20;
+	bool serve_early_doorbells = false;
+	// Published in the init segment (device.h struct mlx5_init_seg
+	// cmd_exec_to / cmd_q_init_to; Linux lib/tout.c): 0 = not published.
+	uint32_t cmd_exec_to_ms = 60000;
+	uint32_t cmd_q_init_to_ms = 2000;
+	// Lost doorbells: the emulated BAR is RAM, so a doorbell written with
+	// a plain store can overwrite another slot's pending bit.  An entry
+	// owned by hardware with no doorbell seen for this long is served
+	// anyway (0 = never).  Not a knob of make_lenient(): hardware sees
+	// every doorbell write, this only undoes what RAM loses.
+	uint32_t lost_doorbell_us = 1000;
 
 	// Resources.
 	uint32_t max_uars = 16;       // also bounded by the BAR size
@@ -331,6 +366,8 @@ struct Counters {
 	uint64_t commands_executed = 0;  // delivered and dispatched
 	uint64_t delivery_errors = 0;
 	uint64_t ignored_doorbells = 0;  // bit rung for a slot not owned by hardware / out of range
+	uint64_t early_doorbells = 0;    // bits rung while 'initializing' was set: dropped (strict)
+	uint64_t lost_doorbells = 0;     // entries served without a doorbell (Profile::lost_doorbell_us)
 	uint64_t unreachable_entries = 0; // entry DMA read failed: cannot even answer
 	uint64_t eqes_written = 0;
 	uint64_t eq_overruns = 0;
@@ -440,7 +477,12 @@ public:
 	// --- inspection ---
 	HcaState hca_state() const;
 	uint16_t current_issi() const;
+	// 'initializing' as the emulator holds it (reset, or after a new queue
+	// address).
 	bool initializing() const;
+	// The command-queue address the emulator has taken (0: none yet); once
+	// it equals the driver's and initializing() is false, doorbells are served.
+	uint64_t cmdq_address() const;
 	bool crashed() const;
 	bool sw_resetting() const; // Faults::sw_reset seen: nic_interface SW_RESET
 	bool gone() const;
