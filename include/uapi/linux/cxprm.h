@@ -46,8 +46,7 @@ enum cxprm_state {
 #define CXPRM_INFO_IRQ        (1U << 2) /* EQ interrupts (else EQ polling) */
 #define CXPRM_INFO_FAILED     (1U << 3) /* the driver gave the device up (firmware dead
 					  * or device gone): every command fails at once */
-#define CXPRM_INFO_CMD_CHECKSUM (1U << 4) /* command checksums on (cmdif_checksum, module
-					   * parameter cmd_checksum): signatures verified */
+#define CXPRM_INFO_CMD_CHECKSUM (1U << 4) /* command checksums on: signatures verified */
 
 struct cxprm_info {
 	char pci_addr[32];   /* "0000:00:03.0" */
