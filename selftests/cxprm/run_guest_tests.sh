@@ -56,7 +56,7 @@ ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress unload
-load:cmd_checksum=1 cxprm_raw_test cxprm_ioctl_test cxprm_fault_test unload bringup-fail stall gone crash"
+load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
 # by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's

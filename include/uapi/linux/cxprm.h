@@ -50,8 +50,7 @@ enum cxprm_state {
 					  * side, init segment embedded_cpu): the
 					  * driver's own commands carry
 					  * embedded_cpu_function = 1 */
-#define CXPRM_INFO_CMD_CHECKSUM (1U << 5) /* command checksums on (cmdif_checksum, module
-					   * parameter cmd_checksum): signatures verified */
+#define CXPRM_INFO_CMD_CHECKSUM (1U << 5) /* command checksums on: signatures verified */
 
 struct cxprm_info {
 	char pci_addr[32];   /* "0000:00:03.0" */

@@ -261,6 +261,18 @@ bool Profile::by_name(const std::string &name, Profile *out)
 // which real behaviour each one stands in for).
 void Profile::make_lenient()
 {
+	// A1/B1 signatures: outputs signed whatever cmdif_checksum says; the
+	// input entry signature checked even with checksums off (the driver
+	// signs it always, as Linux does).
+	sign_outputs_always = true;
+	always_check_entry_signature = true;
+	// A2/B2 initializing: cleared on the timer alone, the queue address
+	// write does not raise it again, doorbells rung early are kept.
+	cmdq_init_delay_ms = 0;
+	serve_early_doorbells = true;
+	// A10: no timeouts in the init segment (the driver's defaults apply).
+	cmd_exec_to_ms = 0;
+	cmd_q_init_to_ms = 0;
 	// A4/B3 health: firmware death also writes initial_seg.health_syndrome.
 	crash_copies_iseg_syndrome = true;
 	// A5/B4 reclaim: after TEARDOWN_HCA, QUERY_PAGES(REGULAR) = -held.
@@ -277,28 +289,6 @@ void Profile::make_lenient()
 	// A8/B9: QUERY_ESW_FUNCTIONS and ESW_FUNCTIONS_CHANGED on any eswitch
 	// manager, not only an ECPF.
 	esw.ecpf_only = false;
-}
-
-} // namespace cxprm::emu
-
-namespace cxprm::emu {
-
-// Each strict default (emulator.h "Fidelity knobs") and its alternative.
-// Documentation/prm-notes.rst says, per knob, what we assume and why.
-void Profile::make_lenient()
-{
-	// A1/B1 signatures: outputs signed whatever cmdif_checksum says; the
-	// input entry signature checked even with checksums off (the driver
-	// signs it always, as Linux does).
-	sign_outputs_always = true;
-	always_check_entry_signature = true;
-	// A2/B2 initializing: cleared on the timer alone, the queue address
-	// write does not raise it again, doorbells rung early are kept.
-	cmdq_init_delay_ms = 0;
-	serve_early_doorbells = true;
-	// A10: no timeouts in the init segment (the driver's defaults apply).
-	cmd_exec_to_ms = 0;
-	cmd_q_init_to_ms = 0;
 }
 
 } // namespace cxprm::emu
