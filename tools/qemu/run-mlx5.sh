@@ -131,6 +131,14 @@ commands=$(num "$exit_line" commands)
 unknown=$(num "$exit_line" 'unknown opcode')
 delivery=$(num "$exit_line" 'delivery error')
 held=$(echo "$exit_line" | grep -oE 'pages held [0-9]+' | grep -oE '[0-9]+' || echo '?')
+# The machine-readable summary line, where the emulator prints one
+# ("summary: ... unknown_opcodes=N delivery_errors=N pages_held=N").
+summary=$(grep 'cxprm-emud: summary:' "$emu_log" 2>/dev/null | tail -n 1 || true)
+key() { echo "$summary" | grep -oE "(^| )$1=[0-9]+" | cut -d= -f2; }
+if [ -n "$summary" ]; then
+	commands=$(key commands) unknown=$(key unknown_opcodes)
+	delivery=$(key delivery_errors) held=$(key pages_held)
+fi
 irqs=$(echo "$guest" | sed -n 's/.* irqs=\([0-9]*\).*/\1/p')
 rebind=$(echo "$guest" | sed -n 's/.* irqs_rebind=\([0-9]*\).*/\1/p')
 bound=$(echo "$guest" | sed -n 's/.*bound=\([a-z]*\).*/\1/p')

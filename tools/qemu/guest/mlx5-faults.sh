@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mlx5-faults SCENARIO: Linux's mlx5_core (bound by mlx5-bind) under one of
-# the emulator's faults, for Documentation/faults.rst; every step is
-# bounded, nothing may hang.  Run it after the bind:
+# the emulator's faults, for Documentation/faults.rst; each step is timed.  Run it after the bind:
 #
-#   tools/qemu/run-mlx5.sh -- mlx5-faults crash|gone|stuck
+#   tools/qemu/run-mlx5.sh [--timeout 300] -- mlx5-faults crash|gone|stuck
 #
 #   crash   firmware crash with the health syndrome (emuctl fault crash):
 #           mlx5's health poller (every 2 s) should see it, then unbind
 #   gone    surprise removal: the device reads all ones (device-gone)
 #   stuck   one MANAGE_PAGES never completes (never-complete --once),
-#           raised by a page request: mlx5's 60 s command timeout
+#           raised by a page request: mlx5's 60 s command timeout, then
+#           the unbind; mlx5_core's unbind blocks for good on the slot it
+#           abandoned (Documentation/faults.rst): only run-guest.sh's
+#           --timeout ends that run (status 124)
 # Prints the mlx5 dmesg lines of each phase and how long unbind and rmmod
 # took; exit 0 when the unbind and rmmod returned.
 bdf=${CXPRM_BDF:?no ivshmem device}
