@@ -55,7 +55,12 @@ TEST_F(EswTest, QueryAndChange)
 	store_be64(prm::bytes<prm::create_eq_in::event_bitmask>(m.as<prm::create_eq_in>()),
 		   1ull << prm::event::ESW_FUNCTIONS_CHANGED);
 	prm::set_pas<prm::create_eq_in_pas>(m.as<prm::create_eq_in>(), 0, ring);
-	ASSERT_EQ(drv.run<prm::create_eq_out>(m).status, st::OK);
+	Answer ea = drv.run<prm::create_eq_out>(m);
+	ASSERT_EQ(ea.status, st::OK);
+	// Armed, as a driver does after CREATE_EQ (Profile::strict_eq_arm).
+	uint32_t eqn = (uint32_t)prm::get<prm::create_eq_out::eq_number>(ea.as<prm::create_eq_out>());
+	plat.wr(uar * bar_map::UAR_SIZE + bar_map::UAR_EQ_DB_ARM, eqn << 24);
+	emu.poll_once();
 	plat.clear_irqs();
 
 	EXPECT_FALSE(emu.set_num_vfs(e.total_vfs + 1));

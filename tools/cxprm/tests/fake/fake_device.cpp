@@ -89,7 +89,7 @@ public:
 	{
 		if (up_) {
 			for (u32 d : dcts_) // closing the file destroys its DCTs
-				cmd::destroy_dct(dev_.cmdq(), d);
+				cmd::destroy_dct_drained(dev_.cmdq(), d);
 			dev_.teardown();
 		}
 		emu_.stop();
@@ -310,12 +310,14 @@ int Dev::dct(unsigned long req, cxprm_dct *d)
 			draining_.insert(d->dctn);
 		return finish(err, r, prm::op::DRAIN_DCT, &d->st);
 	}
-	int err = cmd::destroy_dct(dev_.cmdq(), d->dctn, 0, &r);
+	/* As the driver (cxprm_core_dct_destroy): drain, wait, destroy. */
+	u16 op = prm::op::DESTROY_DCT;
+	int err = cmd::destroy_dct_drained(dev_.cmdq(), d->dctn, cmd::DCT_DRAIN_TIMEOUT_NS, &r, &op);
 	if (err == OK) {
 		dcts_.erase(d->dctn);
 		draining_.erase(d->dctn);
 	}
-	return finish(err, r, prm::op::DESTROY_DCT, &d->st);
+	return finish(err, r, op, &d->st);
 }
 
 int Dev::stats(cxprm_stats *s)
