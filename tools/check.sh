@@ -17,10 +17,8 @@
 #   guest-msix   check-guest-msix   the same on MSI-X (ivshmem-doorbell)
 #   guest-debug  check-guest-debug  the same kselftests on the debug kernel
 #                                   (KASAN, kmemleak, lockdep, DMA-API debug)
+#   mlx5         check-mlx5         Linux's own mlx5_core on the emulator (MSI-X)
 #   demo         demo               the README's demo session
-# Stages run only when named (not in the default list yet):
-#   mlx5         check-mlx5         Linux's mlx5_core on the emulator (MSI-X);
-#                                   needs the emulator's mlx5 fidelity fixes
 # Logs: .cache/check/<stage>.log (also streamed).
 set -uo pipefail
 
@@ -28,9 +26,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
 all=(userspace:check-userspace module:check-module fuzz:check-fuzz kunit:check-kunit
-	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug demo:demo)
-# Run only when named: `make check STAGES=mlx5`.
-named_only=(mlx5:check-mlx5)
+	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 demo:demo)
+named_only=()
 want=("$@")
 logs=$repo/.cache/check
 mkdir -p "$logs"

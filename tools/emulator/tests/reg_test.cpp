@@ -170,6 +170,9 @@ TEST_F(RegTest, CapabilityBitsGateTheCamsAndDtor)
 		prm::set<F>(Ref<cap>(prof.cap(prm::cap::GENERAL).max.data()), v);
 	};
 	setcap(cap::pcam_reg{}, 0);
+	// Without cmd_q_init_to in the init segment only cap dtor offers DTOR
+	// (Linux reads DTOR whenever cmd_q_init_to is published).
+	prof.cmd_q_init_to_ms = 0;
 	start();
 	drv->bring_up();
 	EXPECT_EQ(access(reg_msg(rid::PCAM, aop::READ, prm::pcam_reg::size_bytes), prm::pcam_reg::size_bytes).syndrome,
@@ -198,6 +201,19 @@ TEST_F(RegTest, DtorWhenAdvertised)
 	EXPECT_EQ(to(prm::dtor_reg::health_poll_to::offset), (std::pair<uint64_t, uint64_t>{0, 2000}));
 	EXPECT_EQ(to(prm::dtor_reg::reclaim_vfs_pages_to::offset), (std::pair<uint64_t, uint64_t>{0, 120000}));
 	EXPECT_EQ(to(prm::dtor_reg::tear_down_to::offset), (std::pair<uint64_t, uint64_t>{1, 7200}));
+}
+
+// Linux 6.1 reads DTOR whenever the init segment publishes cmd_q_init_to
+// (lib/tout.c tout_is_supported), whatever cap dtor says: firmware that
+// publishes it must answer, or mlx5_core's probe fails ("failed to read dtor").
+TEST_F(RegTest, DtorWhenCmdQInitToPublished)
+{
+	constexpr uint32_t dn = prm::dtor_reg::size_bytes;
+	ASSERT_NE(prof.cmd_q_init_to_ms, 0u) << "the stock profiles publish cmd_q_init_to";
+	start();
+	enable();
+	Answer a = access(reg_msg(rid::DTOR, aop::READ, dn), dn);
+	EXPECT_EQ(a.status, st::OK) << std::hex << a.syndrome;
 }
 
 } // namespace
