@@ -488,9 +488,10 @@ int main(int argc, char **argv)
 		 (unsigned long long)c.objects_leaked, (unsigned long long)plat.irqs());
 	emu->set_trace(nullptr);
 	log.info("doorbells: %llu rung while initializing (dropped), %llu entries served without one (lost), "
-		 "%llu for slots not owned; %s profile",
+		 "%llu for slots not owned, %llu EQ arms a shared UAR dword may have lost; %s profile",
 		 (unsigned long long)c.early_doorbells, (unsigned long long)c.lost_doorbells,
-		 (unsigned long long)c.ignored_doorbells, lenient ? "lenient" : "strict");
+		 (unsigned long long)c.ignored_doorbells, (unsigned long long)c.eq_arms_rescued,
+		 lenient ? "lenient" : "strict");
 	emu.reset();
 	plat.set_ivshmem(nullptr);
 	if (shm_fd >= 0)

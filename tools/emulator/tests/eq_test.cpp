@@ -320,6 +320,40 @@ TEST_F(EqTest, ArmWithPendingEqesFiresAtOnce)
 	EXPECT_EQ(plat.irqs().size(), 2u);
 }
 
+// EQs sharing a UAR share its arm dword: two arms written back to back
+// (mlx5_core's handlers of the cmd, async and pages EQs on one vector) may
+// leave only the last one in the RAM-backed BAR.  The EQ whose arm may have
+// been overwritten still interrupts (counted); a lone EQ stays strict.
+TEST_F(EqTest, ArmLostOnASharedUarDwordIsRescued)
+{
+	EqRing a = create(2, bit(prm::event::GENERAL_EVENT), 5);
+	EqRing b = a; // same UAR, ring of its own
+	b.base = plat.alloc(4096, 4096);
+	for (uint32_t i = 0; i < 4; i++)
+		plat.cpu(b.base + i * 64)[63] = 1;
+	Answer ans = drv.run<prm::create_eq_out>(create_msg(b.base, 2, a.uar, bit(prm::event::GENERAL_EVENT), 6));
+	ASSERT_EQ(ans.status, st::OK);
+	b.eqn = (uint8_t)prm::get<prm::create_eq_out::eq_number>(ans.as<prm::create_eq_out>());
+	doorbell(a, true);
+	emu.poll_once();
+	doorbell(b, true);
+	emu.poll_once();
+	plat.clear_irqs();
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 2u);
+	EXPECT_EQ(plat.irqs(), (std::vector<uint32_t>{5, 6}));
+	// Both handlers re-arm before the emulator looks: b's write replaces a's.
+	a.ci = b.ci = 1;
+	doorbell(a, true);
+	doorbell(b, true);
+	emu.poll_once();
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 2u);
+	EXPECT_EQ(plat.irqs().size(), 4u) << "a's lost arm is rescued";
+	EXPECT_EQ(emu.counters().eq_arms_rescued, 1u);
+	// Nobody re-armed since: neither fires.
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 2u);
+	EXPECT_EQ(plat.irqs().size(), 4u);
+}
+
 TEST(EqStrictArm, InterruptOnlyWhenArmed)
 {
 	FakePlatform plat(32u << 20);

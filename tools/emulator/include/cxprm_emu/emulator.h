@@ -374,6 +374,7 @@ struct Counters {
 	uint64_t eqe_dma_errors = 0;
 	uint64_t bad_eq_doorbells = 0;   // doorbell for an unknown EQ / impossible ci
 	uint64_t irqs_raised = 0;
+	uint64_t eq_arms_rescued = 0;    // interrupts for an EQ whose arm a shared UAR dword may have lost
 	uint64_t pages_leaked = 0;       // pages still held at DISABLE_HCA (an error: the driver did not reclaim)
 	uint64_t pages_dropped_at_reset = 0; // pages dropped by function_reset (not the driver's fault)
 	uint64_t objects_leaked = 0;     // EQs/UARs/DCTs/namespaces still alive at TEARDOWN_HCA
