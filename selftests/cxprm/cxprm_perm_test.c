@@ -251,10 +251,11 @@ TEST_F(perm, net_admin_only)
 		errno = 0;
 		ssize_t n = read(fd, &ev, sizeof(ev));
 
-		if (n < 0)
+		if (n < 0) {
 			EXPECT_EQ(EAGAIN, errno) TH_LOG("read: %s", strerror(errno));
-		else
+		} else {
 			EXPECT_EQ((ssize_t)sizeof(ev), n);
+		}
 		dct_minimal(&d);
 		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d)) TH_LOG("%s", strerror(errno));
 		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &d)) TH_LOG("%s", strerror(errno));
