@@ -147,11 +147,13 @@ t1=$(date +%s)
 bzimage=$KDIR/arch/x86/boot/bzImage
 [ -f "$bzimage" ] || { say "no $bzimage"; exit 1; }
 console=$cache/console.log
-say "booting $bzimage with cxprm-emud"
+# BlueField-3, as the kselftests: an ECPF eswitch manager is the only
+# function ESW_FUNCTIONS_CHANGED goes to (cxprm_shim_eq_phase_across_wraps).
+say "booting $bzimage with cxprm-emud --profile bf3"
 rc=0
 "$repo/tools/qemu/run-guest.sh" --kernel "$bzimage" --no-pvh --ko "$out/cxprm.ko" \
 	--file "$out/cxprm_kunit.ko:/cxprm/cxprm_kunit.ko" \
-	--emud --emud-bin "$emud" --mem 1024 --timeout "$timeout_s" \
+	--emud --emud-bin "$emud" --profile bf3 --mem 1024 --timeout "$timeout_s" \
 	--modparams "cmd_timeout_ms=3000" --append "kunit.enable=1 log_buf_len=4M" --console-log "$console" \
 	--script "$here/kunit-guest.sh" "${rg_opts[@]}" >"$cache/run-guest.log" 2>&1 || rc=$?
 t2=$(date +%s)

@@ -13,8 +13,8 @@
 //   doorbell vector: take the bits, process each rung slot in slot order;
 //     each completion posts a CMD event to the EQs that took CMD events
 //     when the command was fetched
-//   lost doorbells: an entry owned by hardware for lost_doorbell_us without
-//     a doorbell is served
+//   lost doorbells: an entry that was owned by hardware when another slot's
+//     doorbell was taken, and still is lost_doorbell_us later, is served
 //   timed work (DCT drain completion, NVMF auto I/O)
 //
 // Interrupts are raised after the lock is dropped.
@@ -182,13 +182,16 @@ struct Emulator::Impl {
 
 		uint32_t bell = iseg.take_doorbell() | deferred_bell;
 		deferred_bell = 0;
+		const uint32_t rung = bell;
 		for (unsigned slot = 0; bell; slot++, bell >>= 1) {
 			if (!(bell & 1))
 				continue;
 			did = true;
-			owned_since[slot] = 0;
+			owned_since[slot] = skip_token[slot] = 0; // a new command
 			process_slot(slot);
 		}
+		if (rung)
+			note_unrung_owned(rung, now);
 		did |= rescue_lost_doorbells(now);
 		if (!crashed && !sw_reset)
 			did |= dev.tick(now);
@@ -285,10 +288,34 @@ struct Emulator::Impl {
 		return true;
 	}
 
-	// An entry owned by hardware for over lost_doorbell_us with no doorbell
-	// is served: on RAM a doorbell store can overwrite another slot's
-	// pending bit.  Not at first sight: mlx5 drivers set status_own before
-	// the signature and the doorbell, so the entry may still be written.
+	// A doorbell store can only lose another slot's bit by overwriting it:
+	// a lost doorbell's entry is owned at the moment a doorbell for some
+	// other slot is taken.  Those entries become candidates (owned_since).
+	// An entry that turns owned with no doorbell at all is never one: a
+	// freed queue page that memory reuse fills with an owner bit must not
+	// run as a command (the driver frees it after turning bus mastering
+	// off, which the ivshmem device cannot show the emulator).
+	void note_unrung_owned(uint32_t bell, uint64_t now)
+	{
+		if (!prof.lost_doorbell_us || !iseg.cmdq_base() || !queue_reachable || mute())
+			return;
+		for (unsigned slot = 0; slot < queue_entries(); slot++) {
+			uint8_t t[4];
+			if ((bell >> slot) & 1 || owned_since[slot])
+				continue;
+			if (!entry_tail(slot, t)) {
+				queue_reachable = false;
+				return;
+			}
+			if ((t[3] & 1) && skip_token[slot] != (0x100 | t[0]))
+				owned_since[slot] = now | 1;
+		}
+	}
+
+	// A candidate still owned by hardware lost_doorbell_us after it was
+	// noted is served.  Not at once: mlx5 drivers set status_own before
+	// the signature and the doorbell, so the entry may still be written
+	// and its own doorbell on the way.
 	bool rescue_lost_doorbells(uint64_t now)
 	{
 		if (!prof.lost_doorbell_us || !iseg.cmdq_base() || !queue_reachable ||
@@ -296,26 +323,18 @@ struct Emulator::Impl {
 			return false;
 		bool did = false;
 		for (unsigned slot = 0; slot < queue_entries(); slot++) {
+			if (!owned_since[slot])
+				continue;
+			if (now - owned_since[slot] < (uint64_t)prof.lost_doorbell_us * 1000ull)
+				continue;
 			uint8_t t[4];
 			if (!entry_tail(slot, t)) {
 				queue_reachable = false;
 				return did;
 			}
-			if (!(t[3] & 1)) {
-				owned_since[slot] = 0;
-				skip_token[slot] = 0;
-				continue;
-			}
-			if (skip_token[slot] == (0x100 | t[0]))
-				continue;
-			skip_token[slot] = 0;
-			if (!owned_since[slot]) {
-				owned_since[slot] = now | 1;
-				continue;
-			}
-			if (now - owned_since[slot] < (uint64_t)prof.lost_doorbell_us * 1000ull)
-				continue;
 			owned_since[slot] = 0;
+			if (!(t[3] & 1) || skip_token[slot] == (0x100 | t[0]))
+				continue;
 			dev.counters.lost_doorbells++;
 			process_slot(slot);
 			did = true;

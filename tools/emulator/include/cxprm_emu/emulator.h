@@ -205,8 +205,8 @@ struct Profile {
 	uint32_t cmd_q_init_to_ms = 2000;
 	// Lost doorbells: the emulated BAR is RAM, so a doorbell written with
 	// a plain store can overwrite another slot's pending bit.  An entry
-	// owned by hardware with no doorbell seen for this long is served
-	// anyway (0 = never).  Not a knob of make_lenient(): hardware sees
+	// owned by hardware when another slot's doorbell is taken, and still
+	// owned this long after, is served anyway (0 = never).  Not a knob of make_lenient(): hardware sees
 	// every doorbell write, this only undoes what RAM loses.
 	uint32_t lost_doorbell_us = 1000;
 
