@@ -12,6 +12,9 @@ using prm::cmd_queue_entry;
 namespace {
 constexpr u32 ENTRY_BYTES = cmd_queue_entry::size_bytes; /* 64 */
 constexpr u32 OWNER_BYTE = cmd_queue_entry::ownership::offset / 8;
+/* status_own is the last byte of its big-endian dword (post() stores it alone). */
+static_assert(cmd_queue_entry::ownership::offset % 32 >= 24 &&
+	      cmd_queue_entry::status::offset / 8 == OWNER_BYTE, "status_own byte");
 constexpr u64 HEALTH_CHECK_NS = 1000 * 1000; /* device gone / dead fw check */
 constexpr u32 SPINS_BEFORE_SLEEP = 64;
 constexpr u32 MAX_SLEEP_US = 1000;
@@ -318,9 +321,18 @@ int Cmdq::post(u32 slot, u8 token, const MsgSource &msg, u32 outlen)
 	mem_copy(prm::bytes<cmd_queue_entry::command_input_inline_data>(r), in,
 		 min_of(inlen, prm::INLINE_BYTES));
 	prm::set<cmd_queue_entry::token>(r, token);
-	prm::set<cmd_queue_entry::ownership>(r, 1);
-	/* The entry signature makes the XOR of all 64 bytes 0xff. */
-	prm::set<cmd_queue_entry::signature>(r, (u8)~xor8(e, ENTRY_BYTES));
+	/*
+	 * The entry signature makes the XOR of all 64 bytes 0xff, the owner
+	 * byte's 1 (status 0, ownership 1) included.  status_own is stored
+	 * last, as one byte: nothing writes the entry after the device may
+	 * own it.  (The field setters rewrite the whole dword 0x3c, owner
+	 * byte included; a signature set after the owner bit could hand
+	 * back an entry the device had already completed, and it would run
+	 * twice.)
+	 */
+	u8 own = (u8)prm::to_dword<cmd_queue_entry::ownership>(1);
+	prm::set<cmd_queue_entry::signature>(r, (u8)~(xor8(e, ENTRY_BYTES) ^ own));
+	__atomic_store_n(e + OWNER_BYTE, own, __ATOMIC_RELEASE);
 
 	return OK;
 }

@@ -325,7 +325,9 @@ struct Emulator::Impl {
 		for (unsigned slot = 0; slot < queue_entries(); slot++) {
 			if (!owned_since[slot])
 				continue;
-			if (now - owned_since[slot] < (uint64_t)prof.lost_doorbell_us * 1000ull)
+			// owned_since is the time noted | 1 (0 = not a candidate).
+			uint64_t since = owned_since[slot] & ~1ull;
+			if (now < since || now - since < (uint64_t)prof.lost_doorbell_us * 1000ull)
 				continue;
 			uint8_t t[4];
 			if (!entry_tail(slot, t)) {
