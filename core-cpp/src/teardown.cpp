@@ -49,9 +49,9 @@ void Device::reclaim_pages()
 
 	while (u64 live = pages_.live(fn)) {
 		u32 got = 0;
-		/* take() sends TAKEs of a chunk each until 'want' came back or a
-		 * round returned none (the chunk halves under memory pressure). */
-		u32 want = (u32)min_of<u64>(live, 0xffffffffu);
+		/* A round of at most RECLAIM_ROUND_PAGES, as Linux; take() halves
+		 * its chunk under memory pressure and stops at a round of none. */
+		u32 want = (u32)min_of<u64>(live, cmd::RECLAIM_ROUND_PAGES);
 		r = CmdResult{};
 		int e = pages_.take(fn, want, &got, &r);
 		freed += got;

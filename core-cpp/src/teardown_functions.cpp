@@ -33,7 +33,7 @@ void Device::reclaim_other_functions()
 		while (u64 live = pages_.live(fn)) {
 			u32 got = 0;
 			r = CmdResult{};
-			int e = pages_.take(fn, (u32)min_of<u64>(live, 0xffffffffu), &got, &r);
+			int e = pages_.take(fn, (u32)min_of<u64>(live, cmd::RECLAIM_ROUND_PAGES), &got, &r);
 			freed += got;
 			if (e == E_PROTO) {
 				err = E_PROTO;

@@ -101,6 +101,25 @@ TEST(Pages, ChunkedGiveAndTake)
 	rig.down_and_check();
 }
 
+// Teardown asks its pages back 768 at a time (12 output mailbox blocks,
+// as Linux optimal_reclaimed_pages()), even where a GIVE carried them all
+// in one message.
+TEST(Pages, TeardownReclaimsInRoundsOfSevenHundredSixtyEight)
+{
+	UpRig rig(small_profile(32, 2000));
+	ASSERT_EQ(rig.up, OK);
+	ASSERT_EQ(rig.dev.pages().live(), 2032u);
+	ASSERT_GE(rig.dev.pages().chunk_pages(), 2000u);
+	// Boot and init: one GIVE each.
+	EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), 2u);
+	rig.dev.teardown();
+	// TAKE: 768 + 768 + 496.
+	EXPECT_EQ(cmd::RECLAIM_ROUND_PAGES, 768u);
+	EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), 2u + 3u);
+	EXPECT_EQ(rig.h.emu.pages_taken_total(), 2032u);
+	rig.down_and_check();
+}
+
 // Out of memory for a TAKE's output (8 bytes a page): the reclaim asks
 // for half as many pages at a time instead of giving up (fuzz regression
 // eq_events/reclaim_take_out_of_dma_memory).

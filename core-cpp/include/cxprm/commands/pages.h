@@ -32,6 +32,13 @@ int decode_query_pages(const void *out, u32 outlen, PagesQuery *r);
 u32 manage_pages_max_entries(const Cmdq &q);
 
 /*
+ * Pages one teardown reclaim round asks back: what 12 output mailbox
+ * blocks hold after the 16-byte header, (16 + 12 * 512 - 16) / 8 = 768
+ * (Linux pagealloc.c optimal_reclaimed_pages(), MLX5_BLKS_FOR_RECLAIM_PAGES).
+ */
+constexpr u32 RECLAIM_ROUND_PAGES = 12 * 512 / 8;
+
+/*
  * GIVE: hands the n pages at pas[] (4 KiB aligned bus addresses) to
  * firmware.  E_INVAL for an unaligned address, E_RANGE when n exceeds
  * manage_pages_max_entries(q).  Runs on the reserved page slot.
