@@ -72,9 +72,10 @@ struct Eq {
 	uint32_t producer = 0; // EQEs written, free running
 	uint32_t consumer = 0; // consumer index from the doorbell, 24 bits
 	uint64_t overruns = 0;
-	// Arm doorbells seen on this EQ's UAR when it last fired (or was
-	// created): see Device::arm_may_be_lost().
-	uint64_t fired_at_arm_seq = 0;
+	// Since it last fired (or was created), an arm doorbell for another
+	// EQ on its UAR was seen: it may have overwritten this EQ's arm
+	// (event_queue.cpp, lost arms).
+	bool arm_maybe_lost = false;
 
 	bool subscribed(uint8_t type) const { return (mask[type / 64] >> (type % 64)) & 1; }
 };
@@ -170,9 +171,9 @@ public:
 	uint32_t last_syndrome = 0;
 	Counters counters;
 	std::vector<uint32_t> pending_irqs;
-	// Arm doorbells seen per UAR (event_queue.cpp, lost arms).
-	std::map<uint32_t, uint64_t> uar_arm_seq;
-	bool arm_may_be_lost(const Eq &eq);
+	// An arm doorbell for eqn seen on uar: every other EQ there may have
+	// lost its arm under it (event_queue.cpp).
+	void note_arm_overwrite(uint32_t uar, uint32_t eqn);
 	// A fatal health syndrome the model raised (EQ overrun: 0xc); the
 	// emulator moves it into the health buffer (with rfr) and crashes.
 	uint8_t fatal_synd = 0;

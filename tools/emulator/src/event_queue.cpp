@@ -25,9 +25,12 @@
 // One exception, for what the RAM-backed BAR loses: EQs sharing a UAR share
 // its arm dword, so when interrupt handlers of two EQs on one vector arm
 // them back to back (mlx5_core's cmd, async and pages EQs), the emulator may
-// see only the last write.  An unarmed EQ whose UAR saw an arm doorbell
-// since it last fired is therefore treated as armed (counted in
-// Counters::eq_arms_rescued).  A lone EQ on its UAR (cxprm's) stays strict.
+// see only the last write.  An unarmed EQ for which an arm doorbell naming
+// another EQ on its UAR was seen since it last fired is therefore treated
+// as armed (counted in Counters::eq_arms_rescued); that holds after the
+// other EQ is destroyed (mlx5_core destroys its pages and async EQs, then
+// waits for the DESTROY_EQ completion on the cmd EQ).  A lone EQ on its
+// UAR (cxprm's) stays strict.
 #include <atomic>
 #include <cstring>
 
@@ -62,7 +65,7 @@ bool Device::scan_eq_doorbells()
 		}
 		v = bar_.exchange32(base + bar_map::UAR_EQ_DB_ARM, bar_map::EQ_DB_IDLE);
 		if (v != bar_map::EQ_DB_IDLE) {
-			uar_arm_seq[uar]++;
+			note_arm_overwrite(uar, v >> 24);
 			eq_doorbell(v, true);
 			moved = true;
 		}
@@ -93,8 +96,7 @@ void Device::eq_doorbell(uint32_t value, bool arm)
 	// its arm doorbell is not lost).
 	if (prof_.strict_eq_arm && eq.producer != ci) {
 		pending_irqs.push_back(eq.intr);
-		eq.armed = false;
-		eq.fired_at_arm_seq = uar_arm_seq[eq.uar];
+		eq.armed = eq.arm_maybe_lost = false;
 		return;
 	}
 	eq.armed = true;
@@ -135,26 +137,22 @@ bool Device::write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *da
 	eq.producer++;
 	counters.eqes_written++;
 	bool fire = !prof_.strict_eq_arm || eq.armed;
-	if (!fire && arm_may_be_lost(eq)) {
+	if (!fire && eq.arm_maybe_lost) {
 		fire = true;
 		counters.eq_arms_rescued++;
 	}
 	if (fire) {
 		pending_irqs.push_back(eq.intr);
-		eq.armed = false; // an armed EQ fires once until re-armed
-		eq.fired_at_arm_seq = uar_arm_seq[eq.uar];
+		eq.armed = eq.arm_maybe_lost = false; // once until re-armed
 	}
 	return true;
 }
 
-bool Device::arm_may_be_lost(const Eq &eq)
+void Device::note_arm_overwrite(uint32_t uar, uint32_t eqn)
 {
-	if (uar_arm_seq[eq.uar] == eq.fired_at_arm_seq)
-		return false;
-	for (const auto &[eqn, other] : eqs)
-		if (eqn != eq.eqn && other.uar == eq.uar)
-			return true;
-	return false;
+	for (auto &[n, other] : eqs)
+		if (n != eqn && other.uar == uar)
+			other.arm_maybe_lost = true;
 }
 
 unsigned Device::post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28)

@@ -74,7 +74,6 @@ Result Device::create_eq(Cmd &c)
 	eq.oi = prm::get<eqc::oi>(ctx);
 	eq.ec = prm::get<eqc::ec>(ctx);
 	eq.armed = prm::get<eqc::st>(ctx) == EQ_STATE_ARMED;
-	eq.fired_at_arm_seq = uar_arm_seq[eq.uar];
 
 	if (eq.log_size > cap_cur<prm::cmd_hca_cap::log_max_eq_sz>())
 		return fail(synd::EQ_BAD_LOG_SIZE);

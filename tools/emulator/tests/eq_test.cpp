@@ -354,6 +354,35 @@ TEST_F(EqTest, ArmLostOnASharedUarDwordIsRescued)
 	EXPECT_EQ(plat.irqs().size(), 4u);
 }
 
+// The same loss, then the other EQ is destroyed before the next event
+// (mlx5_core's teardown: pages and async EQs destroyed, the DESTROY_EQ
+// completion awaited on the cmd EQ).  Before: a lone EQ by then, so strict,
+// and mlx5_core waited 60 s for the completion interrupt.
+TEST_F(EqTest, ArmLostUnderADestroyedEqIsStillRescued)
+{
+	EqRing a = create(2, bit(prm::event::GENERAL_EVENT), 5);
+	EqRing b = a;
+	b.base = plat.alloc(4096, 4096);
+	for (uint32_t i = 0; i < 4; i++)
+		plat.cpu(b.base + i * 64)[63] = 1;
+	Answer ans = drv.run<prm::create_eq_out>(create_msg(b.base, 2, a.uar, bit(prm::event::GENERAL_EVENT), 6));
+	ASSERT_EQ(ans.status, st::OK);
+	b.eqn = (uint8_t)prm::get<prm::create_eq_out::eq_number>(ans.as<prm::create_eq_out>());
+	doorbell(a, true);
+	doorbell(b, true); // replaces a's arm
+	emu.poll_once();
+	Msg d = make_in<prm::destroy_eq_in>(op::DESTROY_EQ);
+	prm::set<prm::destroy_eq_in::eq_number>(d.as<prm::destroy_eq_in>(), b.eqn);
+	ASSERT_EQ(drv.run<prm::destroy_eq_out>(d).status, st::OK);
+	plat.clear_irqs();
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 1u);
+	EXPECT_EQ(plat.irqs(), (std::vector<uint32_t>{5})) << "a's lost arm is rescued";
+	EXPECT_EQ(emu.counters().eq_arms_rescued, 1u);
+	// Alone now and not re-armed: strict again.
+	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 1u);
+	EXPECT_EQ(plat.irqs().size(), 1u);
+}
+
 TEST(EqStrictArm, InterruptOnlyWhenArmed)
 {
 	FakePlatform plat(32u << 20);
