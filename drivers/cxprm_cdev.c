@@ -243,7 +243,8 @@ static int cxprm_raw_need(const void *in)
  * allow_raw_write=1; commands that would break the driver's own state
  * (HCA life cycle, pages, ISSI, EQs, UAR release) are refused always.
  * Lengths, flags and the dump size are checked by cxprm_core_raw_check()
- * (core-cpp/src/ioctl_check.cpp, fuzzed in userspace).
+ * (core-cpp/src/ioctl_check.cpp), the command and its dump are
+ * cxprm_core_ioc_raw() (ioctl.cpp), both fuzzed in userspace.
  */
 static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
 {

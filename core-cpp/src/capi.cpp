@@ -56,13 +56,7 @@ void fill_result(cxprm_core_result *out, const CmdResult &r, const void *in)
 {
 	if (!out)
 		return;
-	*out = {};
-	out->delivery = r.delivery;
-	out->status = r.status;
-	out->syndrome = r.syndrome;
-	out->latency_ns = r.latency_ns;
-	out->slot = r.slot;
-	out->token = r.token;
+	uapi::copy_result(out, r);
 	if (in) {
 		prm::CRef<prm::cmd_in> h(in);
 		out->opcode = (u16)prm::get<prm::cmd_in::opcode>(h);
@@ -842,11 +836,7 @@ int cxprm_core_raw(cxprm_core *c, const void *in, cxprm_u32 inlen, void *out,
 		mem_zero(k.entry_posted, sizeof(k.entry_posted));
 		mem_zero(k.entry_completed, sizeof(k.entry_completed));
 		err = c->dev.cmdq().exec(in, inlen, out, outlen, &r, 0, &k);
-		mem_copy(cap->entry_posted, k.entry_posted, sizeof(cap->entry_posted));
-		mem_copy(cap->entry_completed, k.entry_completed, sizeof(cap->entry_completed));
-		cap->in_blocks = k.in_blocks;
-		cap->out_blocks = k.out_blocks;
-		cap->truncated = k.truncated;
+		uapi::copy_dump(&cap->hdr, k, r);
 	} else {
 		err = c->dev.cmdq().exec(in, inlen, out, outlen, &r);
 	}
@@ -912,25 +902,8 @@ cxprm_u32 cxprm_core_last_cmds(cxprm_core *c, cxprm_core_cmd_record *out, cxprm_
 		return 0;
 	CmdRecord *r = (CmdRecord *)mem.data();
 	u32 n = c->dev.cmdq().stats_last(r, min_of<u32>(max, CmdStats::RING));
-	for (u32 i = 0; i < n; i++) {
-		cxprm_core_cmd_record &o = out[i];
-		o = {};
-		o.seq = r[i].seq;
-		o.time_ns = r[i].time_ns;
-		o.latency_ns = r[i].latency_ns;
-		o.opcode = r[i].opcode;
-		o.op_mod = r[i].op_mod;
-		o.slot = r[i].slot;
-		o.token = r[i].token;
-		o.delivery = r[i].delivery;
-		o.status = r[i].status;
-		o.syndrome = r[i].syndrome;
-		o.err = r[i].err;
-		o.inlen = r[i].inlen;
-		o.outlen = r[i].outlen;
-		mem_copy(o.in, r[i].in, sizeof(o.in));
-		mem_copy(o.out, r[i].out, sizeof(o.out));
-	}
+	for (u32 i = 0; i < n; i++)
+		uapi::copy_record(&out[i], r[i]);
 	return n;
 }
 
@@ -999,14 +972,7 @@ void cxprm_core_events_stats(cxprm_core *c, cxprm_core_event_stats *st)
 	*st = {};
 	if (!c || !c->ev.running())
 		return;
-	EventStats s = c->ev.stats();
-	st->total = s.total;
-	for (u32 i = 0; i < 64; i++)
-		st->by_type[i] = s.by_type[i];
-	st->page_requests = s.page_requests;
-	st->pages_requested = s.pages_requested;
-	st->page_request_errors = s.page_request_errors;
-	st->cmd_completions = s.cmd_completions;
+	uapi::copy_event_stats(st, c->ev.stats());
 	for (u32 i = 0; i < 4; i++)
 		st->subscribed[i] = c->ev.subscribed(i);
 	st->running = 1;

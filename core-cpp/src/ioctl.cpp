@@ -237,14 +237,8 @@ int cxprm_core_ioc_raw(cxprm_core *c, cxprm_raw_cmd *rc, const void *in, void *o
 	uapi::copy_status(&rc->st, r);
 	rc->dump_len = 0;
 	if (plan->dump && r.token) {
-		*hdr = {};
-		mem_copy(hdr->entry_posted, cap.entry_posted, sizeof(hdr->entry_posted));
-		mem_copy(hdr->entry_completed, cap.entry_completed, sizeof(hdr->entry_completed));
-		hdr->in_blocks = cap.in_blocks;
-		hdr->out_blocks = cap.out_blocks;
-		hdr->slot = r.slot;
-		hdr->truncated = cap.truncated;
-		rc->dump_len = (u32)sizeof(*hdr) + (cap.in_blocks + cap.out_blocks) * CXPRM_MAILBOX_BYTES;
+		*hdr = cap.hdr;
+		rc->dump_len = (u32)sizeof(*hdr) + (hdr->in_blocks + hdr->out_blocks) * CXPRM_MAILBOX_BYTES;
 	}
 	return cmd_ret(err);
 }

@@ -262,18 +262,18 @@ TEST_F(CapiTest, FullLifeCycle)
 		cap.blocks = blocks.data();
 		cap.blocks_cap = 16;
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, &cap), 0);
-		EXPECT_EQ(cap.in_blocks, 0u);
-		EXPECT_EQ(cap.out_blocks, 8u);
-		EXPECT_EQ(cap.truncated, 0u);
-		EXPECT_EQ(cap.entry_posted[63] & 1, 1);    // handed to hardware
-		EXPECT_EQ(cap.entry_completed[63] & 1, 0); // handed back
+		EXPECT_EQ(cap.hdr.in_blocks, 0u);
+		EXPECT_EQ(cap.hdr.out_blocks, 8u);
+		EXPECT_EQ(cap.hdr.truncated, 0u);
+		EXPECT_EQ(cap.hdr.entry_posted[63] & 1, 1);    // handed to hardware
+		EXPECT_EQ(cap.hdr.entry_completed[63] & 1, 0); // handed back
 		EXPECT_EQ(std::vector<uint8_t>(out.begin() + 16, out.end()), h.emu.cap_cur(0));
 		// The first output block carries bytes 16..527 of the output.
 		EXPECT_TRUE(std::equal(blocks.begin(), blocks.begin() + 512, out.begin() + 16));
 		cap.blocks_cap = 2;
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, &cap), 0);
-		EXPECT_EQ(cap.out_blocks, 2u);
-		EXPECT_EQ(cap.truncated, 1u);
+		EXPECT_EQ(cap.hdr.out_blocks, 2u);
+		EXPECT_EQ(cap.hdr.truncated, 1u);
 		EXPECT_EQ(cxprm_core_raw(core, in.data(), 8, out.data(), out.size(), &res, nullptr), -22);
 	}
 

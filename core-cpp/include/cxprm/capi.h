@@ -138,18 +138,15 @@ struct cxprm_core_teardown_report {
 };
 
 /*
- * The bytes of one raw command as they went over the wire: the entry as
- * rung and as handed back, then input and output mailbox blocks (576 bytes
- * each) into 'blocks' as far as blocks_cap reaches.
+ * The bytes of one raw command as they went over the wire: the UAPI's dump
+ * header (entries as rung and as handed back, block counts, slot), then
+ * input and output mailbox blocks (576 bytes each) into 'blocks' as far as
+ * blocks_cap reaches.
  */
 struct cxprm_core_capture {
-	cxprm_u8 entry_posted[64];
-	cxprm_u8 entry_completed[64];
+	struct cxprm_raw_dump hdr; /* out */
 	cxprm_u8 *blocks;     /* caller's buffer, blocks_cap * 576 bytes */
 	cxprm_u32 blocks_cap;
-	cxprm_u32 in_blocks;  /* out */
-	cxprm_u32 out_blocks; /* out */
-	cxprm_u32 truncated;  /* out: 1 when blocks did not fit */
 };
 
 /* Which privileges a raw command needs (cxprm_core_raw_scope). */
