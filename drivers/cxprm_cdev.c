@@ -139,6 +139,14 @@ static int cxprm_need(int cap)
 	return capable(cap) ? 0 : -EPERM;
 }
 
+/* CAP_NET_ADMIN, then the ioctl's struct from userspace. */
+static long cxprm_admin_in(void *k, const void __user *arg, size_t size)
+{
+	if (!capable(CAP_NET_ADMIN))
+		return -EPERM;
+	return copy_from_user(k, arg, size) ? -EFAULT : 0;
+}
+
 static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
 {
 	struct cxprm_info i;
@@ -157,38 +165,23 @@ static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
 static long cxprm_ioc_typed(struct cxprm_file *f, unsigned int cmd,
 			    void __user *arg)
 {
-	struct cxprm_core *core = f->cx->core;
+	bool dct = cxprm_core_ioc_is_dct(cmd);
 	size_t size = _IOC_SIZE(cmd);
 	void *k;
 	long ret;
 
-	ret = cxprm_need(CAP_NET_ADMIN);
-	if (ret)
-		return ret;
 	k = kmalloc(size, GFP_KERNEL);
 	if (!k)
 		return -ENOMEM;
-	if (copy_from_user(k, arg, size)) {
-		ret = -EFAULT;
+	ret = cxprm_admin_in(k, arg, size);
+	if (ret)
 		goto out;
-	}
-	switch (cmd) {
-	case CXPRM_IOC_QUERY_CAPS:
-		ret = cxprm_core_ioc_caps(core, k);
-		break;
-	case CXPRM_IOC_NVMF_NS:
-		ret = cxprm_core_ioc_nvmf_ns(core, k);
-		break;
-	case CXPRM_IOC_ESW_FUNCTIONS:
-		ret = cxprm_core_ioc_esw(core, k);
-		break;
-	default:
-		/* The DCT ioctls: one at a time per file (its table). */
+	/* The DCT ioctls: one at a time per file (its table). */
+	if (dct)
 		mutex_lock(&f->dct_lock);
-		ret = cxprm_core_ioc_dct(core, cmd, &f->dcts, k);
+	ret = cxprm_core_ioc_typed(f->cx->core, cmd, &f->dcts, k);
+	if (dct)
 		mutex_unlock(&f->dct_lock);
-		break;
-	}
 	if (!ret && copy_to_user(arg, k, size))
 		ret = -EFAULT;
 out:
@@ -202,11 +195,9 @@ static long cxprm_ioc_stats(struct cxprm_dev *cx, void __user *arg)
 	struct cxprm_stats s;
 	long ret;
 
-	ret = cxprm_need(CAP_NET_ADMIN);
+	ret = cxprm_admin_in(&s, arg, sizeof(s));
 	if (ret)
 		return ret;
-	if (copy_from_user(&s, arg, sizeof(s)))
-		return -EFAULT;
 	if (s.capacity) {
 		k = kcalloc(CXPRM_CORE_MAX_OPCODES, sizeof(*k), GFP_KERNEL);
 		if (!k)
@@ -306,11 +297,9 @@ static long cxprm_ioc_subscribe(struct cxprm_file *f, void __user *arg)
 	struct cxprm_subscribe s;
 	long ret;
 
-	ret = cxprm_need(CAP_NET_ADMIN);
+	ret = cxprm_admin_in(&s, arg, sizeof(s));
 	if (ret)
 		return ret;
-	if (copy_from_user(&s, arg, sizeof(s)))
-		return -EFAULT;
 	spin_lock_irq(&f->ev_lock);
 	memcpy(f->mask, s.mask, sizeof(f->mask));
 	spin_unlock_irq(&f->ev_lock);
@@ -337,15 +326,6 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 	case CXPRM_IOC_INFO:
 		ret = cxprm_ioc_info(cx, arg);
 		break;
-	case CXPRM_IOC_QUERY_CAPS:
-	case CXPRM_IOC_NVMF_NS:
-	case CXPRM_IOC_ESW_FUNCTIONS:
-	case CXPRM_IOC_DCT_CREATE:
-	case CXPRM_IOC_DCT_QUERY:
-	case CXPRM_IOC_DCT_DRAIN:
-	case CXPRM_IOC_DCT_DESTROY:
-		ret = cxprm_ioc_typed(f, cmd, arg);
-		break;
 	case CXPRM_IOC_STATS:
 		ret = cxprm_ioc_stats(cx, arg);
 		break;
@@ -356,7 +336,10 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		ret = cxprm_ioc_subscribe(f, arg);
 		break;
 	default:
-		ret = -ENOTTY;
+		if (cxprm_core_ioc_is_typed(cmd))
+			ret = cxprm_ioc_typed(f, cmd, arg);
+		else
+			ret = -ENOTTY;
 		break;
 	}
 	if (ret == -EHOSTDOWN || ret == -ENODEV)

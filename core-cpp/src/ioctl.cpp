@@ -200,6 +200,32 @@ int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxpr
 	return cmd_ret(err);
 }
 
+int cxprm_core_ioc_is_dct(unsigned int cmd)
+{
+	return cmd == CXPRM_IOC_DCT_CREATE || cmd == CXPRM_IOC_DCT_QUERY ||
+	       cmd == CXPRM_IOC_DCT_DRAIN || cmd == CXPRM_IOC_DCT_DESTROY;
+}
+
+int cxprm_core_ioc_is_typed(unsigned int cmd)
+{
+	return cmd == CXPRM_IOC_QUERY_CAPS || cmd == CXPRM_IOC_NVMF_NS ||
+	       cmd == CXPRM_IOC_ESW_FUNCTIONS || cxprm_core_ioc_is_dct(cmd);
+}
+
+int cxprm_core_ioc_typed(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, void *k)
+{
+	switch (cmd) {
+	case CXPRM_IOC_QUERY_CAPS:
+		return cxprm_core_ioc_caps(c, (cxprm_caps *)k);
+	case CXPRM_IOC_NVMF_NS:
+		return cxprm_core_ioc_nvmf_ns(c, (cxprm_nvmf_ns *)k);
+	case CXPRM_IOC_ESW_FUNCTIONS:
+		return cxprm_core_ioc_esw(c, (cxprm_esw_functions *)k);
+	default:
+		return cxprm_core_ioc_dct(c, cmd, t, (cxprm_dct *)k);
+	}
+}
+
 int cxprm_core_dcts_pop(cxprm_core_dcts *t, cxprm_u32 *dctn)
 {
 	int found = 0;

@@ -65,6 +65,11 @@ TEST_F(IoctlTest, GateAndStatsWhileDown)
 	EXPECT_EQ(cxprm_core_ioc_allowed(CXPRM_IOC_SUBSCRIBE, 0), 0);
 	EXPECT_EQ(cxprm_core_ioc_allowed(CXPRM_IOC_STATS, 0), 0);
 	EXPECT_EQ(cxprm_core_ioc_allowed(CXPRM_IOC_QUERY_CAPS, 1), 0);
+	EXPECT_TRUE(cxprm_core_ioc_is_typed(CXPRM_IOC_ESW_FUNCTIONS));
+	EXPECT_TRUE(cxprm_core_ioc_is_typed(CXPRM_IOC_DCT_DESTROY));
+	EXPECT_FALSE(cxprm_core_ioc_is_typed(CXPRM_IOC_STATS));
+	EXPECT_FALSE(cxprm_core_ioc_is_dct(CXPRM_IOC_NVMF_NS));
+	EXPECT_TRUE(cxprm_core_ioc_is_dct(CXPRM_IOC_DCT_QUERY));
 	// STATS is allowed while down: nothing counted.
 	std::vector<cxprm_opcode_stats> e(4);
 	cxprm_stats s{};

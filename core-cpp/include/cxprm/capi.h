@@ -376,6 +376,16 @@ struct cxprm_core_dcts {
  */
 int cxprm_core_ioc_dct(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_dcts *t,
 		       struct cxprm_dct *d);
+/* 1 for the four DCT ioctls (the caller serialises them per file). */
+int cxprm_core_ioc_is_dct(unsigned int cmd);
+/*
+ * The ioctls of one struct in and out, CAP_NET_ADMIN (is_typed: 1):
+ * QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS and the DCT ones (k: that struct,
+ * _IOC_SIZE(cmd) bytes; t: the file's).
+ */
+int cxprm_core_ioc_is_typed(unsigned int cmd);
+int cxprm_core_ioc_typed(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_dcts *t,
+			 void *k);
 /* Takes one DCT off the table (0 when empty, else 1); no command runs. */
 int cxprm_core_dcts_pop(struct cxprm_core_dcts *t, cxprm_u32 *dctn);
 

@@ -95,7 +95,7 @@ public:
 private:
 	void attach_namespace(const Config &c);
 	int info(cxprm_info *i);
-	int dct(unsigned long req, cxprm_dct *d);
+	int typed(unsigned long req, void *arg);
 	int stats(cxprm_stats *s);
 	int raw(cxprm_raw_cmd *r);
 	void pump();
@@ -163,13 +163,16 @@ int Dev::info(cxprm_info *i)
 	return ret(cxprm_core_ioc_info(core_, i));
 }
 
-int Dev::dct(unsigned long req, cxprm_dct *d)
+int Dev::typed(unsigned long req, void *arg)
 {
-	int err = cxprm_core_ioc_dct(core_, (unsigned)req, &dcts_, d);
-	if (!err && req == CXPRM_IOC_DCT_DRAIN)
-		draining_.insert(d->dctn);
+	if (!cfg_.net_admin)
+		return fail(EPERM);
+	int err = cxprm_core_ioc_typed(core_, (unsigned)req, &dcts_, arg);
+	u32 dctn = ((cxprm_dct *)arg)->dctn;
+	if (!err && req == CXPRM_IOC_DCT_DRAIN) // for the DCT_DRAINED event
+		draining_.insert(dctn);
 	if (!err && req == CXPRM_IOC_DCT_DESTROY)
-		draining_.erase(d->dctn);
+		draining_.erase(dctn);
 	return ret(err);
 }
 
@@ -290,22 +293,15 @@ int Dev::ioctl(unsigned long req, void *arg)
 		return info((cxprm_info *)arg);
 	if (req == CXPRM_IOC_RAW)
 		return raw((cxprm_raw_cmd *)arg);
-	if (!cfg_.net_admin && (req == CXPRM_IOC_QUERY_CAPS || req == CXPRM_IOC_NVMF_NS ||
-				req == CXPRM_IOC_ESW_FUNCTIONS || req == CXPRM_IOC_DCT_CREATE ||
-				req == CXPRM_IOC_DCT_QUERY || req == CXPRM_IOC_DCT_DRAIN ||
-				req == CXPRM_IOC_DCT_DESTROY || req == CXPRM_IOC_STATS ||
-				req == CXPRM_IOC_SUBSCRIBE))
-		return fail(EPERM);
+	if (cxprm_core_ioc_is_typed((unsigned)req))
+		return typed(req, arg);
 	switch (req) {
-	case CXPRM_IOC_QUERY_CAPS: return ret(cxprm_core_ioc_caps(core_, (cxprm_caps *)arg));
-	case CXPRM_IOC_NVMF_NS: return ret(cxprm_core_ioc_nvmf_ns(core_, (cxprm_nvmf_ns *)arg));
-	case CXPRM_IOC_ESW_FUNCTIONS: return ret(cxprm_core_ioc_esw(core_, (cxprm_esw_functions *)arg));
-	case CXPRM_IOC_DCT_CREATE:
-	case CXPRM_IOC_DCT_QUERY:
-	case CXPRM_IOC_DCT_DRAIN:
-	case CXPRM_IOC_DCT_DESTROY: return dct(req, (cxprm_dct *)arg);
-	case CXPRM_IOC_STATS: return stats((cxprm_stats *)arg);
-	case CXPRM_IOC_SUBSCRIBE: std::memcpy(mask_, ((cxprm_subscribe *)arg)->mask, sizeof(mask_)); return 0;
+	case CXPRM_IOC_STATS: return cfg_.net_admin ? stats((cxprm_stats *)arg) : fail(EPERM);
+	case CXPRM_IOC_SUBSCRIBE:
+		if (!cfg_.net_admin)
+			return fail(EPERM);
+		std::memcpy(mask_, ((cxprm_subscribe *)arg)->mask, sizeof(mask_));
+		return 0;
 	default: return fail(ENOTTY);
 	}
 }
