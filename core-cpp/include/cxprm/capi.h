@@ -3,7 +3,9 @@
  * The C facade of the cxprm core: what C code (the kernel shim in drivers/)
  * calls.  Kernel headers are not C++-safe and the core's headers are not C,
  * so this header is the whole boundary: plain C, types from the compiler's
- * predefined macros (like host.h), one opaque object per device.
+ * predefined macros (like host.h), one opaque object per device.  The
+ * ioctl payloads are the UAPI's own structs (cxprm/uapi.h): the facade
+ * takes and returns them, it has no copies of its own.
  *
  * Implemented in core-cpp/src/capi.cpp (C++, extern "C") on top of
  * cxprm::Device, cxprm::Events and the typed commands.  It builds hosted
