@@ -10,7 +10,9 @@
 //                    shim copies out
 //   CXPRM_IOC_DCT_*  cxprm_core_dct_create/query/drain/destroy: every dctc
 //                    field and the DCT number range-checked
-//   QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS: their argument checks
+//   QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS: their argument checks, then the
+//                    ioctls themselves (cxprm_core_ioc_typed: reserved
+//                    fields and max > 1 refused, a firmware status in st)
 //
 // Oracles are written from the UAPI header's text, not from the code: what
 // is accepted, what is refused for everyone, what the dump may hold (never
@@ -215,6 +217,25 @@ void other_requests(FuzzInput &in)
 	FUZZ_CHECK(err == (cxprm_core_is_ecpf_esw_manager(rig().core) ? 0 : -95));
 	for (uint32_t w = words; w < CXPRM_ESW_MAX_SF_WORDS; w++)
 		FUZZ_CHECK(esw.sf_enable[w] == 0); // nothing past the words asked, no stale bytes
+
+	// The ioctls on the structs as userspace passed them (the shim's call).
+	static cxprm_caps caps;
+	std::memset(&caps, 0, sizeof(caps));
+	caps.cap_type = cap_type;
+	caps.max = in.u8() % 4;
+	caps.reserved0 = in.u8() % 8 == 1;
+	caps.reserved1 = in.u8() % 8 == 1 ? in.u32() : 0;
+	bool refused = caps.max > 1 || caps.reserved0 || caps.reserved1 || cap_type >= 0x8000;
+	err = cxprm_core_ioc_typed(rig().core, CXPRM_IOC_QUERY_CAPS, nullptr, &caps);
+	FUZZ_CHECK(refused ? err == EINVAL_ : err == 0); // a bad type: status in st
+	if (!err)
+		FUZZ_CHECK(caps.st.opcode == prm::op::QUERY_HCA_CAP);
+	ns = {};
+	ns.xrqn = xrqn;
+	ns.nsid = nsid;
+	ns.reserved = in.u8() % 8 == 1;
+	err = cxprm_core_ioc_typed(rig().core, CXPRM_IOC_NVMF_NS, nullptr, &ns);
+	FUZZ_CHECK(ns.reserved || xrqn > 0xffffff ? err == EINVAL_ : err == 0);
 }
 
 } // namespace
