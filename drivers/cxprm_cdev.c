@@ -474,7 +474,8 @@ static void cxprm_file_destroy_dcts(struct cxprm_file *f)
 			dev_warn(&cx->pdev->dev,
 				 "close: DESTROY_DCT 0x%x: %s (%d), status %s syndrome 0x%08x\n",
 				 dctn, cxprm_core_err_name(err), err,
-				 cxprm_core_status_name(r.status), r.syndrome);
+				 cxprm_core_status_name(r.st.status),
+				 r.st.syndrome);
 	}
 }
 

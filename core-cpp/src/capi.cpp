@@ -59,7 +59,7 @@ void fill_result(cxprm_core_result *out, const CmdResult &r, const void *in)
 	uapi::copy_result(out, r);
 	if (in) {
 		prm::CRef<prm::cmd_in> h(in);
-		out->opcode = (u16)prm::get<prm::cmd_in::opcode>(h);
+		out->st.opcode = (u16)prm::get<prm::cmd_in::opcode>(h);
 		out->op_mod = (u16)prm::get<prm::cmd_in::op_mod>(h);
 	}
 }
@@ -69,7 +69,7 @@ void fill_result_op(cxprm_core_result *out, const CmdResult &r, u16 opcode, u16 
 	if (!out)
 		return;
 	fill_result(out, r, nullptr);
-	out->opcode = opcode;
+	out->st.opcode = opcode;
 	out->op_mod = op_mod;
 }
 
@@ -77,7 +77,7 @@ void fill_status(cxprm_cmd_status *st, const CmdResult &r, u16 opcode)
 {
 	cxprm_core_result res;
 	fill_result_op(&res, r, opcode);
-	uapi::copy_status(st, res);
+	*st = res.st;
 }
 
 u32 read_iseg(const cxprm_host *h, u32 off)

@@ -37,8 +37,8 @@ namespace cxprm::uapi {
 		n += sizeof(U::name);
 
 /* Names the facade's and the UAPI's structs share with the core's. */
-#define CXPRM_UAPI_STATUS(X) X(delivery) X(status) X(opcode) X(syndrome) X(latency_ns)
-#define CXPRM_CORE_RESULT(X) X(delivery) X(status) X(syndrome) X(latency_ns) X(slot) X(token)
+#define CXPRM_UAPI_STATUS(X) X(delivery) X(status) X(syndrome) X(latency_ns)
+#define CXPRM_CORE_RESULT(X) X(slot) X(token)
 #define CXPRM_UAPI_NVMF_NS(X)                                                   \
 	X(read_cmds) X(read_blocks) X(write_cmds) X(write_blocks) X(write_inline_cmds) \
 	X(flush_cmds) X(error_cmds) X(backend_error_cmds) X(current_q_depth)        \
@@ -91,15 +91,11 @@ inline void copy_dump(cxprm_raw_dump *d, const CmdCapture &k, const CmdResult &r
 	d->slot = r.slot; /* the result's */
 }
 
-inline void copy_status(cxprm_cmd_status *st, const cxprm_core_result &r)
-{
-	*st = {};
-	status_fields(st, r);
-}
-
+/* All but st.opcode and op_mod (the caller's). */
 inline void copy_result(cxprm_core_result *out, const CmdResult &r)
 {
 	*out = {};
+	status_fields(&out->st, r);
 	result_fields(out, r);
 }
 

@@ -129,7 +129,7 @@ int cxprm_core_ioc_caps(cxprm_core *c, cxprm_caps *k)
 	k->st = {};
 	mem_zero(k->caps, sizeof(k->caps));
 	int err = cxprm_core_query_caps(c, k->cap_type, k->max, k->caps, &r);
-	uapi::copy_status(&k->st, r);
+	k->st = r.st;
 	return cmd_ret(err);
 }
 
@@ -196,7 +196,7 @@ int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxpr
 	default:
 		return E_NOTTY;
 	}
-	uapi::copy_status(&d->st, r);
+	d->st = r.st;
 	return cmd_ret(err);
 }
 
@@ -260,7 +260,7 @@ int cxprm_core_ioc_raw(cxprm_core *c, cxprm_raw_cmd *rc, const void *in, void *o
 	cxprm_core_result r{};
 	int err = cxprm_core_raw(c, in, rc->inlen, out, rc->outlen, &r, plan->dump ? &cap : nullptr);
 	/* Status and wire dump go back on transport errors too. */
-	uapi::copy_status(&rc->st, r);
+	rc->st = r.st;
 	rc->dump_len = 0;
 	if (plan->dump && r.token) {
 		*hdr = cap.hdr;

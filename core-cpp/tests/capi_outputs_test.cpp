@@ -70,11 +70,11 @@ TEST_F(OutputsTest, EswFirmwareErrorLeavesNothing)
 	cxprm_core_result r{};
 	memset(&esw, 0xa5, sizeof(esw));
 	EXPECT_EQ(cxprm_core_query_esw(core, &esw, CXPRM_ESW_MAX_SF_WORDS, &r), -EREMOTEIO_);
-	EXPECT_NE(r.status, 0u);
+	EXPECT_NE(r.st.status, 0u);
 	// st is the firmware's answer, all of it written; the rest zero.
-	EXPECT_EQ(esw.st.status, r.status);
-	EXPECT_EQ(esw.st.opcode, r.opcode);
-	EXPECT_EQ(esw.st.latency_ns, r.latency_ns);
+	EXPECT_EQ(esw.st.status, r.st.status);
+	EXPECT_EQ(esw.st.opcode, r.st.opcode);
+	EXPECT_EQ(esw.st.latency_ns, r.st.latency_ns);
 	EXPECT_TRUE(all_zero((const uint8_t *)&esw + sizeof(esw.st), sizeof(esw) - sizeof(esw.st)));
 	EXPECT_TRUE(all_zero(esw.sf_enable, sizeof(esw.sf_enable))) << "sf_enable words left as they were";
 }
@@ -88,8 +88,8 @@ TEST_F(OutputsTest, NvmfAndDctFirmwareErrorsLeaveNothing)
 	ns.xrqn = 0x7fff;
 	ns.nsid = 77;
 	EXPECT_EQ(cxprm_core_query_nvmf_ns(core, &ns, &r), -EREMOTEIO_);
-	EXPECT_EQ(ns.st.status, r.status);
-	EXPECT_EQ(ns.st.latency_ns, r.latency_ns);
+	EXPECT_EQ(ns.st.status, r.st.status);
+	EXPECT_EQ(ns.st.latency_ns, r.st.latency_ns);
 	size_t counters = offsetof(cxprm_nvmf_ns, read_cmds);
 	EXPECT_TRUE(all_zero((const uint8_t *)&ns + counters, sizeof(ns) - counters));
 	memset(&d, 0xa5, sizeof(d));

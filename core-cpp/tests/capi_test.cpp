@@ -169,15 +169,15 @@ TEST_F(CapiTest, FullLifeCycle)
 	std::vector<uint8_t> image(CXPRM_CORE_CAP_BYTES);
 	cxprm_core_result res;
 	ASSERT_EQ(cxprm_core_query_caps(core, 0, 0, image.data(), &res), 0);
-	EXPECT_EQ(res.opcode, op::QUERY_HCA_CAP);
+	EXPECT_EQ(res.st.opcode, op::QUERY_HCA_CAP);
 	EXPECT_EQ(res.op_mod, 1);
-	EXPECT_EQ(res.status, 0);
+	EXPECT_EQ(res.st.status, 0);
 	EXPECT_EQ(image, h.emu.cap_cur(0));
 	// A capability type the profile lacks: the firmware's answer, not an errno.
 	EXPECT_EQ(cxprm_core_query_caps(core, 0x1f, 1, image.data(), &res), -121);
-	EXPECT_EQ(res.delivery, 0);
-	EXPECT_EQ(res.status, 0x03);
-	EXPECT_NE(res.syndrome, 0u);
+	EXPECT_EQ(res.st.delivery, 0);
+	EXPECT_EQ(res.st.status, 0x03);
+	EXPECT_NE(res.st.syndrome, 0u);
 
 	// Eswitch: a plain PF is no ECPF eswitch manager (A8): refused
 	// without asking firmware.  EcpfEswAndInfo has the BlueField side.
@@ -199,7 +199,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	ctx.rre = ctx.rwe = 1;
 	uint32_t dctn = 0;
 	ASSERT_EQ(cxprm_core_dct_create(core, &ctx, &dctn, &res), 0);
-	EXPECT_EQ(res.opcode, op::CREATE_DCT);
+	EXPECT_EQ(res.st.opcode, op::CREATE_DCT);
 	EXPECT_EQ(h.emu.dct_count(), 1u);
 	cxprm_dctc q{};
 	ASSERT_EQ(cxprm_core_dct_query(core, dctn, &q, &res), 0);
@@ -224,7 +224,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	ASSERT_EQ(cxprm_core_dct_destroy(core, dctn, &res), 0);
 	EXPECT_EQ(h.emu.dct_count(), 0u);
 	EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, &res), -121);
-	EXPECT_EQ(res.status, 0x05); // BAD_RES
+	EXPECT_EQ(res.st.status, 0x05); // BAD_RES
 	ctx.mtu = 9;                 // does not fit dctc.mtu (3 bits): nothing sent
 	EXPECT_EQ(cxprm_core_dct_create(core, &ctx, &dctn, &res), -22);
 
@@ -235,7 +235,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	ns.nsid = 7;
 	EXPECT_EQ(cxprm_core_query_nvmf_ns(core, &ns, &res), -121);
 	EXPECT_EQ(ns.st.status, 0x05);
-	EXPECT_EQ(res.status, 0x05);
+	EXPECT_EQ(res.st.status, 0x05);
 	{
 		auto in = cmd_in(op::ATTACH_NVMF_NAMESPACE, 0, 64);
 		put_be32(in, 8, xrqn);
@@ -244,7 +244,7 @@ TEST_F(CapiTest, FullLifeCycle)
 		put_be32(in, 20, 512u << 16 | 1);
 		std::vector<uint8_t> out(16);
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, nullptr), 0);
-		EXPECT_EQ(res.opcode, op::ATTACH_NVMF_NAMESPACE);
+		EXPECT_EQ(res.st.opcode, op::ATTACH_NVMF_NAMESPACE);
 	}
 	ASSERT_TRUE(h.emu.simulate_nvmf_io(xrqn, 7, 5, 3, 8));
 	ASSERT_EQ(cxprm_core_query_nvmf_ns(core, &ns, &res), 0);

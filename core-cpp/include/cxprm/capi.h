@@ -68,13 +68,12 @@ struct cxprm_core_config {
 /* cxprm_core_config.flags */
 #define CXPRM_CORE_CFG_VF (1u << 1) /* a virtual function: no ACCESS_REG HOST_ENDIANNESS */
 
-/* What happened to one firmware command. */
+/*
+ * What happened to one firmware command: the UAPI's status (delivery,
+ * status, opcode, syndrome, latency_ns), and where it ran.
+ */
 struct cxprm_core_result {
-	cxprm_u8 delivery;    /* cmd_queue_entry.status, 0 = delivered */
-	cxprm_u8 status;      /* cmd_out.status */
-	cxprm_u16 opcode;
-	cxprm_u32 syndrome;   /* cmd_out.syndrome */
-	cxprm_u64 latency_ns; /* doorbell to ownership back */
+	struct cxprm_cmd_status st;
 	cxprm_u16 op_mod;
 	cxprm_u8 slot;
 	cxprm_u8 token;
