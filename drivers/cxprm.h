@@ -46,9 +46,6 @@ enum cxprm_kind {
 /* Init segment: command_doorbell_vector (struct mlx5_init_seg cmd_dbell). */
 #define CXPRM_ISEG_DOORBELL		0x18
 
-/* DCTs one open file may own at a time. */
-#define CXPRM_FILE_MAX_DCTS		64
-
 struct cxprm_dev;
 
 /* One debugfs file: which text of which device. */
@@ -138,9 +135,8 @@ struct cxprm_file {
 	 * need files_lock to deliver an event: see cxprm_cdev_shutdown()).
 	 */
 	struct mutex dct_lock;
-	spinlock_t dct_table_lock;	/* ndcts, dcts */
-	u32 ndcts;
-	u32 dcts[CXPRM_FILE_MAX_DCTS];
+	spinlock_t dct_table_lock;	/* dcts.n, dcts.dctn (dcts.lock) */
+	struct cxprm_core_dcts dcts;
 
 	spinlock_t ev_lock;		/* mask and the event ring */
 	u64 mask[4];			/* subscribed event types */

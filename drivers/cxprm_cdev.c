@@ -50,6 +50,13 @@ static void cxprm_check_errnos(void)
 	BUILD_BUG_ON(EREMOTEIO != 121 || ETIMEDOUT != 110 || EPROTO != 71);
 	BUILD_BUG_ON(EBADMSG != 74 || EOVERFLOW != 75 || ESHUTDOWN != 108);
 	BUILD_BUG_ON(EOPNOTSUPP != 95 || ENODEV != 19 || EBUSY != 16);
+	BUILD_BUG_ON(EHOSTDOWN != 112 || EPERM != 1 || ENOENT != 2);
+	BUILD_BUG_ON(EINVAL != 22 || ENOTTY != 25 || ENOSPC != 28);
+	/* The facade's enum is the UAPI's (ioctl.cpp asserts it too). */
+	BUILD_BUG_ON((int)CXPRM_CORE_DOWN != (int)CXPRM_STATE_DOWN ||
+		     (int)CXPRM_CORE_UP != (int)CXPRM_STATE_UP ||
+		     (int)CXPRM_CORE_ERROR != (int)CXPRM_STATE_ERROR ||
+		     (int)CXPRM_CORE_GONE != (int)CXPRM_STATE_GONE);
 }
 
 /* ---- events ---- */
@@ -120,93 +127,28 @@ void cxprm_event_listener(void *ctx, u8 type, u8 sub_type, const u8 *data)
 	mutex_unlock(&cx->files_lock);
 }
 
-/* ---- helpers ---- */
+/* ---- ioctls (called under cx->rwsem, read, with cx->alive) ---- */
 
-static void cxprm_status(struct cxprm_cmd_status *st,
-			 const struct cxprm_core_result *r)
-{
-	memset(st, 0, sizeof(*st));
-	st->delivery = r->delivery;
-	st->status = r->status;
-	st->opcode = r->opcode;
-	st->syndrome = r->syndrome;
-	st->latency_ns = r->latency_ns;
-}
-
-/* A firmware status is a result (in st), not an ioctl error. */
-static int cxprm_cmd_ret(int err)
-{
-	return err == -EREMOTEIO ? 0 : err;
-}
+/*
+ * What each ioctl means is the core's (cxprm_core_ioc_*, ioctl.cpp): here
+ * only the copies from and to userspace and the capability each needs.
+ */
 
 static int cxprm_need(int cap)
 {
 	return capable(cap) ? 0 : -EPERM;
 }
 
-static void cxprm_dctc_to_core(const struct cxprm_dctc *u,
-			       struct cxprm_core_dctc *k)
+/* CAP_NET_ADMIN, then the ioctl's struct from userspace. */
+static long cxprm_admin_in(void *k, const void __user *arg, size_t size)
 {
-	memset(k, 0, sizeof(*k));
-	k->pd = u->pd;
-	k->cqn = u->cqn;
-	k->srqn_xrqn = u->srqn_xrqn;
-	k->user_index = u->user_index;
-	k->dc_access_key = u->dc_access_key;
-	k->flow_label = u->flow_label;
-	k->pkey_index = u->pkey_index;
-	k->mtu = u->mtu;
-	k->port = u->port;
-	k->hop_limit = u->hop_limit;
-	k->tclass = u->tclass;
-	k->min_rnr_nak = u->min_rnr_nak;
-	k->my_addr_index = u->my_addr_index;
-	k->rre = u->rre;
-	k->rwe = u->rwe;
-	k->rae = u->rae;
-	k->atomic_mode = u->atomic_mode;
-	k->cs_res = u->cs_res;
-	k->counter_set_id = u->counter_set_id;
-	k->dscp = u->dscp;
-	k->ecn = u->ecn;
-	k->eth_prio = u->eth_prio;
+	if (!capable(CAP_NET_ADMIN))
+		return -EPERM;
+	return copy_from_user(k, arg, size) ? -EFAULT : 0;
 }
-
-static void cxprm_dctc_from_core(const struct cxprm_core_dctc *k,
-				 struct cxprm_dctc *u)
-{
-	memset(u, 0, sizeof(*u));
-	u->pd = k->pd;
-	u->cqn = k->cqn;
-	u->srqn_xrqn = k->srqn_xrqn;
-	u->user_index = k->user_index;
-	u->dc_access_key = k->dc_access_key;
-	u->flow_label = k->flow_label;
-	u->pkey_index = k->pkey_index;
-	u->mtu = k->mtu;
-	u->port = k->port;
-	u->hop_limit = k->hop_limit;
-	u->tclass = k->tclass;
-	u->min_rnr_nak = k->min_rnr_nak;
-	u->my_addr_index = k->my_addr_index;
-	u->rre = k->rre;
-	u->rwe = k->rwe;
-	u->rae = k->rae;
-	u->atomic_mode = k->atomic_mode;
-	u->cs_res = k->cs_res;
-	u->counter_set_id = k->counter_set_id;
-	u->dscp = k->dscp;
-	u->ecn = k->ecn;
-	u->eth_prio = k->eth_prio;
-	u->state = k->state;
-	u->key_violations = k->key_violations;
-}
-
-/* ---- ioctls (called under cx->rwsem, read, with cx->alive) ---- */
 
 static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
 {
-	struct cxprm_core_info ci;
 	struct cxprm_info i;
 
 	memset(&i, 0, sizeof(i));
@@ -214,282 +156,76 @@ static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
 	strscpy(i.dev_name, cx->misc_name, sizeof(i.dev_name));
 	i.vendor_id = cx->pdev->vendor;
 	i.device_id = cx->pdev->device;
-	cxprm_core_get_info(cx->core, &ci);
-	i.fw_major = ci.fw_major;
-	i.fw_minor = ci.fw_minor;
-	i.fw_subminor = ci.fw_subminor;
-	i.cmdif_rev = ci.cmdif_rev;
-	i.state = ci.state;
-	i.flags = cx->info_flags | (ci.failed_err ? CXPRM_INFO_FAILED : 0) |
-		  (ci.ecpf ? CXPRM_INFO_ECPF : 0) |
-		  (ci.cmd_checksum ? CXPRM_INFO_CMD_CHECKSUM : 0);
-	i.cmdq_entries = ci.cmdq_entries;
-	i.cmdq_log_stride = ci.cmdq_log_stride;
-	i.issi = ci.issi;
-	i.health_syndrome = ci.health_syndrome;
-	i.pages_given = ci.pages_given;
-	i.pages_reclaimed = ci.pages_reclaimed;
-	i.commands = ci.commands;
-	i.async_eqn = ci.async_eqn;
+	i.flags = cx->info_flags;
+	cxprm_core_ioc_info(cx->core, &i);
 	return copy_to_user(arg, &i, sizeof(i)) ? -EFAULT : 0;
 }
 
-static long cxprm_ioc_caps(struct cxprm_dev *cx, void __user *arg)
+/* QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS and the DCT ioctls: one struct in and out. */
+static long cxprm_ioc_typed(struct cxprm_file *f, unsigned int cmd,
+			    void __user *arg)
 {
-	struct cxprm_core_result r;
-	struct cxprm_caps *c;
+	bool dct = cxprm_core_ioc_is_dct(cmd);
+	size_t size = _IOC_SIZE(cmd);
+	void *k;
 	long ret;
-	int err;
 
-	ret = cxprm_need(CAP_NET_ADMIN);
-	if (ret)
-		return ret;
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	k = kmalloc(size, GFP_KERNEL);
+	if (!k)
 		return -ENOMEM;
-	if (copy_from_user(c, arg, offsetof(struct cxprm_caps, st))) {
-		ret = -EFAULT;
-		goto out;
-	}
-	if (c->reserved0 || c->reserved1 || c->max > 1) {
-		ret = -EINVAL;
-		goto out;
-	}
-	err = cxprm_core_query_caps(cx->core, c->cap_type, c->max, c->caps, &r);
-	ret = cxprm_cmd_ret(err);
+	ret = cxprm_admin_in(k, arg, size);
 	if (ret)
 		goto out;
-	cxprm_status(&c->st, &r);
-	if (copy_to_user(arg, c, sizeof(*c)))
+	/* The DCT ioctls: one at a time per file (its table). */
+	if (dct)
+		mutex_lock(&f->dct_lock);
+	ret = cxprm_core_ioc_typed(f->cx->core, cmd, &f->dcts, k);
+	if (dct)
+		mutex_unlock(&f->dct_lock);
+	if (!ret && copy_to_user(arg, k, size))
 		ret = -EFAULT;
 out:
-	kfree(c);
-	return ret;
-}
-
-static long cxprm_ioc_nvmf_ns(struct cxprm_dev *cx, void __user *arg)
-{
-	struct cxprm_core_nvmf_ns k;
-	struct cxprm_core_result r;
-	struct cxprm_nvmf_ns n;
-	long ret;
-
-	ret = cxprm_need(CAP_NET_ADMIN);
-	if (ret)
-		return ret;
-	if (copy_from_user(&n, arg, sizeof(n)))
-		return -EFAULT;
-	if (n.reserved)
-		return -EINVAL;
-	ret = cxprm_cmd_ret(cxprm_core_query_nvmf_ns(cx->core, n.xrqn, n.nsid,
-						     &k, &r));
-	if (ret)
-		return ret;
-	cxprm_status(&n.st, &r);
-	n.read_cmds = k.read_cmds;
-	n.read_blocks = k.read_blocks;
-	n.write_cmds = k.write_cmds;
-	n.write_blocks = k.write_blocks;
-	n.write_inline_cmds = k.write_inline_cmds;
-	n.flush_cmds = k.flush_cmds;
-	n.error_cmds = k.error_cmds;
-	n.backend_error_cmds = k.backend_error_cmds;
-	n.current_q_depth = k.current_q_depth;
-	n.last_read_latency = k.last_read_latency;
-	n.last_write_latency = k.last_write_latency;
-	return copy_to_user(arg, &n, sizeof(n)) ? -EFAULT : 0;
-}
-
-static long cxprm_ioc_esw(struct cxprm_dev *cx, void __user *arg)
-{
-	cxprm_u64 sf[CXPRM_ESW_MAX_SF_WORDS] = {};
-	struct cxprm_esw_functions e;
-	struct cxprm_core_result r;
-	struct cxprm_core_esw k;
-	long ret;
-	int i;
-
-	ret = cxprm_need(CAP_NET_ADMIN);
-	if (ret)
-		return ret;
-	if (copy_from_user(&e, arg, sizeof(e)))
-		return -EFAULT;
-	if (e.reserved0 || e.reserved1)
-		return -EINVAL;
-	memset(&e, 0, sizeof(e));
-	ret = cxprm_cmd_ret(cxprm_core_query_esw(cx->core, &k, sf,
-						 CXPRM_ESW_MAX_SF_WORDS, &r));
-	if (ret)
-		return ret;
-	cxprm_status(&e.st, &r);
-	for (i = 0; i < CXPRM_ESW_MAX_SF_WORDS; i++)
-		e.sf_enable[i] = sf[i];
-	e.host_number = k.host_number;
-	e.host_pf_disabled = k.host_pf_disabled;
-	e.host_pf_not_exist = k.host_pf_not_exist;
-	e.host_num_of_vfs = k.host_num_of_vfs;
-	e.host_total_vfs = k.host_total_vfs;
-	e.host_pci_bus = k.host_pci_bus;
-	e.host_pci_device = k.host_pci_device;
-	e.host_pci_function = k.host_pci_function;
-	return copy_to_user(arg, &e, sizeof(e)) ? -EFAULT : 0;
-}
-
-static bool cxprm_dct_reserved(const struct cxprm_dct *d)
-{
-	return d->reserved || d->ctx.reserved0 || d->ctx.reserved1[0] ||
-	       d->ctx.reserved1[1] || d->ctx.reserved1[2];
-}
-
-/* Takes one DCT off the file's table (false when empty); no command runs. */
-static bool cxprm_file_pop_dct(struct cxprm_file *f, u32 *dctn)
-{
-	bool found = false;
-
-	spin_lock(&f->dct_table_lock);
-	if (f->ndcts) {
-		*dctn = f->dcts[--f->ndcts];
-		found = true;
-	}
-	spin_unlock(&f->dct_table_lock);
-	return found;
-}
-
-/* Index of dctn in the file's table, or -1.  Under f->dct_table_lock. */
-static int cxprm_file_dct_find(struct cxprm_file *f, u32 dctn)
-{
-	u32 i;
-
-	for (i = 0; i < f->ndcts; i++)
-		if (f->dcts[i] == dctn)
-			return i;
-	return -1;
-}
-
-static long cxprm_ioc_dct(struct cxprm_file *f, unsigned int cmd,
-			  void __user *arg)
-{
-	struct cxprm_dev *cx = f->cx;
-	struct cxprm_core_result r = {};
-	struct cxprm_core_dctc k;
-	struct cxprm_dct d;
-	int idx, err;
-	long ret;
-
-	ret = cxprm_need(CAP_NET_ADMIN);
-	if (ret)
-		return ret;
-	if (copy_from_user(&d, arg, sizeof(d)))
-		return -EFAULT;
-	if (cxprm_dct_reserved(&d))
-		return -EINVAL;
-
-	mutex_lock(&f->dct_lock);
-	switch (cmd) {
-	case CXPRM_IOC_DCT_CREATE:
-		if (f->ndcts == CXPRM_FILE_MAX_DCTS) {
-			ret = -ENOSPC;
-			goto out;
-		}
-		cxprm_dctc_to_core(&d.ctx, &k);
-		err = cxprm_core_dct_create(cx->core, &k, &d.dctn, &r);
-		if (!err) {
-			spin_lock(&f->dct_table_lock);
-			f->dcts[f->ndcts++] = d.dctn;
-			spin_unlock(&f->dct_table_lock);
-		}
-		memset(&d.ctx, 0, sizeof(d.ctx));
-		break;
-	case CXPRM_IOC_DCT_QUERY:
-		err = cxprm_core_dct_query(cx->core, d.dctn, &k, &r);
-		cxprm_dctc_from_core(&k, &d.ctx);
-		break;
-	case CXPRM_IOC_DCT_DRAIN:
-	case CXPRM_IOC_DCT_DESTROY:
-		/* Only the file that created a DCT may drain or destroy it. */
-		spin_lock(&f->dct_table_lock);
-		idx = cxprm_file_dct_find(f, d.dctn);
-		spin_unlock(&f->dct_table_lock);
-		if (idx < 0) {
-			ret = -ENOENT;
-			goto out;
-		}
-		memset(&d.ctx, 0, sizeof(d.ctx));
-		if (cmd == CXPRM_IOC_DCT_DRAIN) {
-			err = cxprm_core_dct_drain(cx->core, d.dctn, &r);
-			break;
-		}
-		err = cxprm_core_dct_destroy(cx->core, d.dctn, &r);
-		if (!err) {
-			/* dct_lock held: no other ioctl of this file moved it. */
-			spin_lock(&f->dct_table_lock);
-			f->dcts[idx] = f->dcts[--f->ndcts];
-			spin_unlock(&f->dct_table_lock);
-		}
-		break;
-	default:
-		ret = -ENOTTY;
-		goto out;
-	}
-	ret = cxprm_cmd_ret(err);
-	if (ret)
-		goto out;
-	cxprm_status(&d.st, &r);
-	if (copy_to_user(arg, &d, sizeof(d)))
-		ret = -EFAULT;
-out:
-	mutex_unlock(&f->dct_lock);
+	kfree(k);
 	return ret;
 }
 
 static long cxprm_ioc_stats(struct cxprm_dev *cx, void __user *arg)
 {
-	struct cxprm_core_opstats *k = NULL;
-	struct cxprm_opcode_stats o;
-	struct cxprm_opcode_stats __user *out;
+	struct cxprm_opcode_stats *k = NULL;
 	struct cxprm_stats s;
-	cxprm_u64 total;
-	u32 n = 0, i;
 	long ret;
 
-	ret = cxprm_need(CAP_NET_ADMIN);
+	ret = cxprm_admin_in(&s, arg, sizeof(s));
 	if (ret)
 		return ret;
-	if (copy_from_user(&s, arg, sizeof(s)))
-		return -EFAULT;
-	out = u64_to_user_ptr(s.entries);
 	if (s.capacity) {
 		k = kcalloc(CXPRM_CORE_MAX_OPCODES, sizeof(*k), GFP_KERNEL);
 		if (!k)
 			return -ENOMEM;
 	}
-	n = cxprm_core_stats(cx->core, k,
-			     min_t(u32, s.capacity, CXPRM_CORE_MAX_OPCODES),
-			     &total);
-	s.total = total;
-	for (i = 0; i < n; i++) {
-		memset(&o, 0, sizeof(o));
-		o.opcode = k[i].opcode;
-		o.last_status = k[i].last_status;
-		o.last_delivery = k[i].last_delivery;
-		o.last_errno = k[i].last_err;
-		o.last_syndrome = k[i].last_syndrome;
-		o.count = k[i].count;
-		o.errors = k[i].errors;
-		o.lat_min_ns = k[i].lat_min_ns;
-		o.lat_avg_ns = k[i].lat_avg_ns;
-		o.lat_max_ns = k[i].lat_max_ns;
-		if (copy_to_user(out + i, &o, sizeof(o))) {
-			ret = -EFAULT;
-			goto out;
-		}
-	}
-	s.count = n;
-	if (copy_to_user(arg, &s, sizeof(s)))
+	ret = cxprm_core_ioc_stats(cx->core, &s, k);
+	if (!ret && s.count &&
+	    copy_to_user(u64_to_user_ptr(s.entries), k, s.count * sizeof(*k)))
 		ret = -EFAULT;
-out:
+	if (!ret && copy_to_user(arg, &s, sizeof(s)))
+		ret = -EFAULT;
 	kfree(k);
 	return ret;
+}
+
+/* The privilege a raw command needs, by opcode (cxprm_core_raw_scope). */
+static int cxprm_raw_need(const void *in)
+{
+	switch (cxprm_core_raw_scope(cxprm_core_in_opcode(in))) {
+	case CXPRM_RAW_SCOPE_QUERY:
+		return cxprm_need(CAP_NET_ADMIN);
+	case CXPRM_RAW_SCOPE_WRITE:
+		if (cxprm_need(CAP_SYS_RAWIO) || !READ_ONCE(cxprm_allow_raw_write))
+			return -EPERM;
+		return 0;
+	default:
+		return -EPERM;
+	}
 }
 
 /*
@@ -498,31 +234,22 @@ out:
  * allow_raw_write=1; commands that would break the driver's own state
  * (HCA life cycle, pages, ISSI, EQs, UAR release) are refused always.
  * Lengths, flags and the dump size are checked by cxprm_core_raw_check()
- * (core-cpp/src/ioctl_check.cpp, fuzzed in userspace).
+ * (core-cpp/src/ioctl_check.cpp), the command and its dump are
+ * cxprm_core_ioc_raw() (ioctl.cpp), both fuzzed in userspace.
  */
 static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
 {
-	struct cxprm_core_capture cap = {};
-	struct cxprm_core_result r = {};
+	void *in = NULL, *out = NULL, *blocks = NULL;
 	struct cxprm_core_raw_plan plan;
-	struct cxprm_core_raw_req req;
 	struct cxprm_raw_dump hdr;
 	struct cxprm_raw_cmd rc;
-	void *in = NULL, *out = NULL;
-	bool dump;
+	void __user *dump;
 	long ret;
-	int err;
 
 	if (copy_from_user(&rc, arg, sizeof(rc)))
 		return -EFAULT;
-	req.inlen = rc.inlen;
-	req.outlen = rc.outlen;
-	req.flags = rc.flags;
-	req.dump_len = rc.dump_len;
-	req.dump = rc.dump;
-	if (cxprm_core_raw_check(&req, &plan))
+	if (cxprm_core_raw_check(&rc, &plan))
 		return -EINVAL;
-	dump = plan.dump;
 
 	in = kvmalloc(rc.inlen, GFP_KERNEL);
 	if (!in)
@@ -531,66 +258,26 @@ static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
 		ret = -EFAULT;
 		goto out;
 	}
-	switch (cxprm_core_raw_scope(cxprm_core_in_opcode(in))) {
-	case CXPRM_RAW_SCOPE_QUERY:
-		ret = cxprm_need(CAP_NET_ADMIN);
-		break;
-	case CXPRM_RAW_SCOPE_WRITE:
-		ret = cxprm_need(CAP_SYS_RAWIO);
-		if (!ret && !READ_ONCE(cxprm_allow_raw_write))
-			ret = -EPERM;
-		break;
-	default:
-		ret = -EPERM;
-		break;
-	}
+	ret = cxprm_raw_need(in);
 	if (ret)
 		goto out;
-
 	out = kvzalloc(rc.outlen, GFP_KERNEL);
-	if (!out) {
+	if (plan.blocks_cap)
+		blocks = kvmalloc_array(plan.blocks_cap, CXPRM_MAILBOX_BYTES,
+					GFP_KERNEL);
+	if (!out || (plan.blocks_cap && !blocks)) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (dump) {
-		cap.blocks_cap = plan.blocks_cap;
-		if (cap.blocks_cap) {
-			cap.blocks = kvmalloc_array(cap.blocks_cap,
-						    CXPRM_MAILBOX_BYTES,
-						    GFP_KERNEL);
-			if (!cap.blocks) {
-				ret = -ENOMEM;
-				goto out;
-			}
-		}
-	}
 
-	err = cxprm_core_raw(cx->core, in, rc.inlen, out, rc.outlen, &r,
-			     dump ? &cap : NULL);
-	ret = cxprm_cmd_ret(err);
+	ret = cxprm_core_ioc_raw(cx->core, &rc, in, out, &plan, &hdr, blocks);
 	/* Status and wire dump go back on transport errors too. */
-	cxprm_status(&rc.st, &r);
-	rc.dump_len = 0;
-	if (dump && r.token) {
-		u32 nblk = cap.in_blocks + cap.out_blocks;
-
-		memset(&hdr, 0, sizeof(hdr));
-		memcpy(hdr.entry_posted, cap.entry_posted,
-		       sizeof(hdr.entry_posted));
-		memcpy(hdr.entry_completed, cap.entry_completed,
-		       sizeof(hdr.entry_completed));
-		hdr.in_blocks = cap.in_blocks;
-		hdr.out_blocks = cap.out_blocks;
-		hdr.slot = r.slot;
-		hdr.truncated = cap.truncated;
-		if (copy_to_user(u64_to_user_ptr(rc.dump), &hdr, sizeof(hdr)) ||
-		    (nblk && copy_to_user(u64_to_user_ptr(rc.dump) + sizeof(hdr),
-					  cap.blocks,
-					  (size_t)nblk * CXPRM_MAILBOX_BYTES))) {
-			ret = -EFAULT;
-			goto out;
-		}
-		rc.dump_len = sizeof(hdr) + nblk * CXPRM_MAILBOX_BYTES;
+	dump = u64_to_user_ptr(rc.dump);
+	if (rc.dump_len &&
+	    (copy_to_user(dump, &hdr, sizeof(hdr)) ||
+	     copy_to_user(dump + sizeof(hdr), blocks, rc.dump_len - sizeof(hdr)))) {
+		ret = -EFAULT;
+		goto out;
 	}
 	if (!ret && copy_to_user(u64_to_user_ptr(rc.out), out, rc.outlen)) {
 		ret = -EFAULT;
@@ -599,7 +286,7 @@ static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
 	if (copy_to_user(arg, &rc, sizeof(rc)))
 		ret = -EFAULT;
 out:
-	kvfree(cap.blocks);
+	kvfree(blocks);
 	kvfree(out);
 	kvfree(in);
 	return ret;
@@ -610,11 +297,9 @@ static long cxprm_ioc_subscribe(struct cxprm_file *f, void __user *arg)
 	struct cxprm_subscribe s;
 	long ret;
 
-	ret = cxprm_need(CAP_NET_ADMIN);
+	ret = cxprm_admin_in(&s, arg, sizeof(s));
 	if (ret)
 		return ret;
-	if (copy_from_user(&s, arg, sizeof(s)))
-		return -EFAULT;
 	spin_lock_irq(&f->ev_lock);
 	memcpy(f->mask, s.mask, sizeof(f->mask));
 	spin_unlock_irq(&f->ev_lock);
@@ -634,30 +319,12 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		ret = -ENODEV;
 		goto out;
 	}
-	/* Commands need an HCA that came up; INFO tells why it did not. */
-	if (cmd != CXPRM_IOC_INFO && cmd != CXPRM_IOC_STATS &&
-	    cmd != CXPRM_IOC_SUBSCRIBE && !cx->up) {
-		ret = _IOC_TYPE(cmd) == CXPRM_IOC_MAGIC ? -ENODEV : -ENOTTY;
+	ret = cxprm_core_ioc_allowed(cmd, cx->up);
+	if (ret)
 		goto out;
-	}
 	switch (cmd) {
 	case CXPRM_IOC_INFO:
 		ret = cxprm_ioc_info(cx, arg);
-		break;
-	case CXPRM_IOC_QUERY_CAPS:
-		ret = cxprm_ioc_caps(cx, arg);
-		break;
-	case CXPRM_IOC_NVMF_NS:
-		ret = cxprm_ioc_nvmf_ns(cx, arg);
-		break;
-	case CXPRM_IOC_ESW_FUNCTIONS:
-		ret = cxprm_ioc_esw(cx, arg);
-		break;
-	case CXPRM_IOC_DCT_CREATE:
-	case CXPRM_IOC_DCT_QUERY:
-	case CXPRM_IOC_DCT_DRAIN:
-	case CXPRM_IOC_DCT_DESTROY:
-		ret = cxprm_ioc_dct(f, cmd, arg);
 		break;
 	case CXPRM_IOC_STATS:
 		ret = cxprm_ioc_stats(cx, arg);
@@ -669,7 +336,10 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		ret = cxprm_ioc_subscribe(f, arg);
 		break;
 	default:
-		ret = -ENOTTY;
+		if (cxprm_core_ioc_is_typed(cmd))
+			ret = cxprm_ioc_typed(f, cmd, arg);
+		else
+			ret = -ENOTTY;
 		break;
 	}
 	if (ret == -EHOSTDOWN || ret == -ENODEV)
@@ -735,6 +405,19 @@ static __poll_t cxprm_poll(struct file *file, poll_table *wait)
 
 /* ---- open / release ---- */
 
+/* The core's table of the file's DCTs (cxprm_core_dcts) takes this lock. */
+static void cxprm_dcts_lock(struct cxprm_core_dcts *t)
+	__acquires(t)
+{
+	spin_lock(&container_of(t, struct cxprm_file, dcts)->dct_table_lock);
+}
+
+static void cxprm_dcts_unlock(struct cxprm_core_dcts *t)
+	__releases(t)
+{
+	spin_unlock(&container_of(t, struct cxprm_file, dcts)->dct_table_lock);
+}
+
 static int cxprm_open(struct inode *inode, struct file *file)
 {
 	/* The misc core set private_data to our struct miscdevice. */
@@ -751,6 +434,8 @@ static int cxprm_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&f->dct_lock);
 	spin_lock_init(&f->dct_table_lock);
+	f->dcts.lock = cxprm_dcts_lock;
+	f->dcts.unlock = cxprm_dcts_unlock;
 	spin_lock_init(&f->ev_lock);
 	init_waitqueue_head(&f->ev_wait);
 	f->mask[0] = BIT_ULL(CXPRM_EVENT_ESW_FUNCTIONS_CHANGED) |
@@ -783,13 +468,14 @@ static void cxprm_file_destroy_dcts(struct cxprm_file *f)
 	int err;
 
 	/* One at a time, taken from the table, no lock held while it runs. */
-	while (cxprm_file_pop_dct(f, &dctn)) {
+	while (cxprm_core_dcts_pop(&f->dcts, &dctn)) {
 		err = cxprm_core_dct_destroy(cx->core, dctn, &r);
 		if (err)
 			dev_warn(&cx->pdev->dev,
 				 "close: DESTROY_DCT 0x%x: %s (%d), status %s syndrome 0x%08x\n",
 				 dctn, cxprm_core_err_name(err), err,
-				 cxprm_core_status_name(r.status), r.syndrome);
+				 cxprm_core_status_name(r.st.status),
+				 r.st.syndrome);
 	}
 }
 
@@ -892,7 +578,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 		 */
 		mutex_lock(&cx->files_lock);
 		list_for_each_entry(f, &cx->files, node) {
-			found = cxprm_file_pop_dct(f, &dctn);
+			found = cxprm_core_dcts_pop(&f->dcts, &dctn);
 			if (found)
 				break;
 		}

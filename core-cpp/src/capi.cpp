@@ -19,6 +19,7 @@
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
 #include "cxprm/text.h"
+#include "capi_uapi.h"
 
 using namespace cxprm;
 
@@ -55,16 +56,10 @@ void fill_result(cxprm_core_result *out, const CmdResult &r, const void *in)
 {
 	if (!out)
 		return;
-	*out = {};
-	out->delivery = r.delivery;
-	out->status = r.status;
-	out->syndrome = r.syndrome;
-	out->latency_ns = r.latency_ns;
-	out->slot = r.slot;
-	out->token = r.token;
+	uapi::copy_result(out, r);
 	if (in) {
 		prm::CRef<prm::cmd_in> h(in);
-		out->opcode = (u16)prm::get<prm::cmd_in::opcode>(h);
+		out->st.opcode = (u16)prm::get<prm::cmd_in::opcode>(h);
 		out->op_mod = (u16)prm::get<prm::cmd_in::op_mod>(h);
 	}
 }
@@ -74,8 +69,15 @@ void fill_result_op(cxprm_core_result *out, const CmdResult &r, u16 opcode, u16 
 	if (!out)
 		return;
 	fill_result(out, r, nullptr);
-	out->opcode = opcode;
+	out->st.opcode = opcode;
 	out->op_mod = op_mod;
+}
+
+void fill_status(cxprm_cmd_status *st, const CmdResult &r, u16 opcode)
+{
+	cxprm_core_result res;
+	fill_result_op(&res, r, opcode);
+	*st = res.st;
 }
 
 u32 read_iseg(const cxprm_host *h, u32 off)
@@ -716,30 +718,23 @@ int cxprm_core_query_caps(cxprm_core *c, cxprm_u16 cap_type, int max, cxprm_u8 *
 	return err;
 }
 
-int cxprm_core_query_nvmf_ns(cxprm_core *c, cxprm_u32 xrqn, cxprm_u32 nsid,
-			     cxprm_core_nvmf_ns *ns, cxprm_core_result *res)
+int cxprm_core_query_nvmf_ns(cxprm_core *c, cxprm_nvmf_ns *ns, cxprm_core_result *res)
 {
 	if (!c || !ns)
 		return E_INVAL;
 	CmdResult r{};
 	cmd::NvmfNsCounters k{};
+	u32 xrqn = ns->xrqn, nsid = ns->nsid;
 	int err = cmd::query_nvmf_namespace(c->dev.cmdq(), xrqn, nsid, &k, &r);
 	fill_result_op(res, r, prm::op::QUERY_NVMF_NAMESPACE_CONTEXT);
+	/* Every output zero on failure: no stale bytes reach userspace. */
 	*ns = {};
-	if (err)
-		return err == E_RANGE ? E_INVAL : err;
-	ns->read_cmds = k.read_cmds;
-	ns->read_blocks = k.read_blocks;
-	ns->write_cmds = k.write_cmds;
-	ns->write_blocks = k.write_blocks;
-	ns->write_inline_cmds = k.write_inline_cmds;
-	ns->flush_cmds = k.flush_cmds;
-	ns->error_cmds = k.error_cmds;
-	ns->backend_error_cmds = k.backend_error_cmds;
-	ns->current_q_depth = k.current_q_depth;
-	ns->last_read_latency = k.last_read_latency;
-	ns->last_write_latency = k.last_write_latency;
-	return OK;
+	ns->xrqn = xrqn;
+	ns->nsid = nsid;
+	if (!err)
+		uapi::copy_nvmf_ns(ns, k);
+	fill_status(&ns->st, r, prm::op::QUERY_NVMF_NAMESPACE_CONTEXT);
+	return err == E_RANGE ? E_INVAL : err;
 }
 
 int cxprm_core_is_ecpf_esw_manager(cxprm_core *c)
@@ -747,15 +742,13 @@ int cxprm_core_is_ecpf_esw_manager(cxprm_core *c)
 	return c && c->dev.ecpf() && c->dev.caps_cur().eswitch_manager;
 }
 
-int cxprm_core_query_esw(cxprm_core *c, cxprm_core_esw *esw, cxprm_u64 *sf_enable,
-			 cxprm_u32 sf_words, cxprm_core_result *res)
+int cxprm_core_query_esw(cxprm_core *c, cxprm_esw_functions *esw, cxprm_u32 sf_words,
+			 cxprm_core_result *res)
 {
-	if (!c || !esw || (sf_words && !sf_enable))
+	if (!c || !esw || sf_words > CXPRM_ESW_MAX_SF_WORDS)
 		return E_INVAL;
 	/* Zero on every path: a firmware error leaves nothing decoded. */
 	*esw = {};
-	if (sf_words)
-		mem_zero(sf_enable, (usize)sf_words * sizeof(*sf_enable));
 	/*
 	 * Linux asks only as an ECPF eswitch manager (eswitch.c
 	 * mlx5_esw_query_functions behind mlx5_esw_is_funcs_handler).
@@ -764,89 +757,23 @@ int cxprm_core_query_esw(cxprm_core *c, cxprm_core_esw *esw, cxprm_u64 *sf_enabl
 		return E_NOTSUP;
 	CmdResult r{};
 	cmd::EswFunctions f{};
-	int err = cmd::query_esw_functions(c->dev.cmdq(), &f, sf_enable, sf_words, &r);
+	u64 sf[CXPRM_ESW_MAX_SF_WORDS] = {};
+	int err = cmd::query_esw_functions(c->dev.cmdq(), &f, sf, sf_words, &r);
 	fill_result_op(res, r, prm::op::QUERY_ESW_FUNCTIONS);
-	*esw = {};
+	fill_status(&esw->st, r, prm::op::QUERY_ESW_FUNCTIONS);
 	if (err)
 		return err;
-	esw->host_number = f.host_number;
-	esw->host_pf_disabled = f.host_pf_disabled;
-	esw->host_pf_not_exist = f.host_pf_not_exist;
-	esw->host_num_of_vfs = f.host_num_of_vfs;
-	esw->host_total_vfs = f.host_total_vfs;
-	esw->host_pci_bus = f.host_pci_bus;
-	esw->host_pci_device = f.host_pci_device;
-	esw->host_pci_function = f.host_pci_function;
+	uapi::copy_esw(esw, f, sf);
 	return OK;
 }
 
-namespace {
-
-void dctc_to_core(const cmd::DctContext &k, cxprm_core_dctc *d)
-{
-	*d = {};
-	d->pd = (u32)k.pd;
-	d->cqn = (u32)k.cqn;
-	d->srqn_xrqn = (u32)k.srqn_xrqn;
-	d->user_index = (u32)k.user_index;
-	d->dc_access_key = k.dc_access_key;
-	d->flow_label = (u32)k.flow_label;
-	d->pkey_index = (u16)k.pkey_index;
-	d->mtu = (u8)k.mtu;
-	d->port = (u8)k.port;
-	d->hop_limit = (u8)k.hop_limit;
-	d->tclass = (u8)k.tclass;
-	d->min_rnr_nak = (u8)k.min_rnr_nak;
-	d->my_addr_index = (u8)k.my_addr_index;
-	d->rre = (u8)k.rre;
-	d->rwe = (u8)k.rwe;
-	d->rae = (u8)k.rae;
-	d->atomic_mode = (u8)k.atomic_mode;
-	d->cs_res = (u8)k.cs_res;
-	d->counter_set_id = (u8)k.counter_set_id;
-	d->dscp = (u8)k.dscp;
-	d->ecn = (u8)k.ecn;
-	d->eth_prio = (u8)k.eth_prio;
-	d->state = (u8)k.state;
-	d->key_violations = (u32)k.dc_access_key_violation_count;
-}
-
-void dctc_from_core(const cxprm_core_dctc &d, cmd::DctContext *k)
-{
-	*k = {};
-	k->pd = d.pd;
-	k->cqn = d.cqn;
-	k->srqn_xrqn = d.srqn_xrqn;
-	k->user_index = d.user_index;
-	k->dc_access_key = d.dc_access_key;
-	k->flow_label = d.flow_label;
-	k->pkey_index = d.pkey_index;
-	k->mtu = d.mtu;
-	k->port = d.port;
-	k->hop_limit = d.hop_limit;
-	k->tclass = d.tclass;
-	k->min_rnr_nak = d.min_rnr_nak;
-	k->my_addr_index = d.my_addr_index;
-	k->rre = d.rre;
-	k->rwe = d.rwe;
-	k->rae = d.rae;
-	k->atomic_mode = d.atomic_mode;
-	k->cs_res = d.cs_res;
-	k->counter_set_id = d.counter_set_id;
-	k->dscp = d.dscp;
-	k->ecn = d.ecn;
-	k->eth_prio = d.eth_prio;
-}
-
-} // namespace
-
-int cxprm_core_dct_create(cxprm_core *c, const cxprm_core_dctc *ctx, cxprm_u32 *dctn,
+int cxprm_core_dct_create(cxprm_core *c, const cxprm_dctc *ctx, cxprm_u32 *dctn,
 			  cxprm_core_result *res)
 {
 	if (!c || !ctx || !dctn)
 		return E_INVAL;
 	cmd::DctContext k;
-	dctc_from_core(*ctx, &k);
+	uapi::uapi_to_dctc(*ctx, &k);
 	CmdResult r{};
 	*dctn = 0;
 	int err = cmd::create_dct(c->dev.cmdq(), k, dctn, nullptr, 0, &r);
@@ -854,7 +781,7 @@ int cxprm_core_dct_create(cxprm_core *c, const cxprm_core_dctc *ctx, cxprm_u32 *
 	return err == E_RANGE ? E_INVAL : err;
 }
 
-int cxprm_core_dct_query(cxprm_core *c, cxprm_u32 dctn, cxprm_core_dctc *ctx,
+int cxprm_core_dct_query(cxprm_core *c, cxprm_u32 dctn, cxprm_dctc *ctx,
 			 cxprm_core_result *res)
 {
 	if (!c || !ctx)
@@ -867,7 +794,7 @@ int cxprm_core_dct_query(cxprm_core *c, cxprm_u32 dctn, cxprm_core_dctc *ctx,
 		*ctx = {};
 		return err == E_RANGE ? E_INVAL : err;
 	}
-	dctc_to_core(k, ctx);
+	uapi::dctc_to_uapi(k, ctx);
 	return OK;
 }
 
@@ -909,11 +836,7 @@ int cxprm_core_raw(cxprm_core *c, const void *in, cxprm_u32 inlen, void *out,
 		mem_zero(k.entry_posted, sizeof(k.entry_posted));
 		mem_zero(k.entry_completed, sizeof(k.entry_completed));
 		err = c->dev.cmdq().exec(in, inlen, out, outlen, &r, 0, &k);
-		mem_copy(cap->entry_posted, k.entry_posted, sizeof(cap->entry_posted));
-		mem_copy(cap->entry_completed, k.entry_completed, sizeof(cap->entry_completed));
-		cap->in_blocks = k.in_blocks;
-		cap->out_blocks = k.out_blocks;
-		cap->truncated = k.truncated;
+		uapi::copy_dump(&cap->hdr, k, r);
 	} else {
 		err = c->dev.cmdq().exec(in, inlen, out, outlen, &r);
 	}
@@ -948,7 +871,7 @@ cxprm_u16 cxprm_core_in_opcode(const void *in)
 	return (u16)(b[0] << 8 | b[1]);
 }
 
-cxprm_u32 cxprm_core_stats(cxprm_core *c, cxprm_core_opstats *out, cxprm_u32 max,
+cxprm_u32 cxprm_core_stats(cxprm_core *c, cxprm_opcode_stats *out, cxprm_u32 max,
 			   cxprm_u64 *total)
 {
 	if (total)
@@ -965,20 +888,8 @@ cxprm_u32 cxprm_core_stats(cxprm_core *c, cxprm_core_opstats *out, cxprm_u32 max
 		return 0;
 	OpcodeStats *s = (OpcodeStats *)mem.data();
 	u32 n = q.stats_opcodes(s, min_of<u32>(max, CmdStats::MAX_OPCODES));
-	for (u32 i = 0; i < n; i++) {
-		cxprm_core_opstats &o = out[i];
-		o = {};
-		o.opcode = s[i].opcode;
-		o.last_status = s[i].last_status;
-		o.last_delivery = s[i].last_delivery;
-		o.last_err = s[i].last_err;
-		o.last_syndrome = s[i].last_syndrome;
-		o.count = s[i].count;
-		o.errors = s[i].errors;
-		o.lat_min_ns = s[i].count ? s[i].lat_min_ns : 0;
-		o.lat_avg_ns = s[i].count ? s[i].lat_sum_ns / s[i].count : 0;
-		o.lat_max_ns = s[i].lat_max_ns;
-	}
+	for (u32 i = 0; i < n; i++)
+		uapi::copy_opstats(&out[i], s[i]);
 	return n;
 }
 
@@ -991,25 +902,8 @@ cxprm_u32 cxprm_core_last_cmds(cxprm_core *c, cxprm_core_cmd_record *out, cxprm_
 		return 0;
 	CmdRecord *r = (CmdRecord *)mem.data();
 	u32 n = c->dev.cmdq().stats_last(r, min_of<u32>(max, CmdStats::RING));
-	for (u32 i = 0; i < n; i++) {
-		cxprm_core_cmd_record &o = out[i];
-		o = {};
-		o.seq = r[i].seq;
-		o.time_ns = r[i].time_ns;
-		o.latency_ns = r[i].latency_ns;
-		o.opcode = r[i].opcode;
-		o.op_mod = r[i].op_mod;
-		o.slot = r[i].slot;
-		o.token = r[i].token;
-		o.delivery = r[i].delivery;
-		o.status = r[i].status;
-		o.syndrome = r[i].syndrome;
-		o.err = r[i].err;
-		o.inlen = r[i].inlen;
-		o.outlen = r[i].outlen;
-		mem_copy(o.in, r[i].in, sizeof(o.in));
-		mem_copy(o.out, r[i].out, sizeof(o.out));
-	}
+	for (u32 i = 0; i < n; i++)
+		uapi::copy_record(&out[i], r[i]);
 	return n;
 }
 
@@ -1078,14 +972,7 @@ void cxprm_core_events_stats(cxprm_core *c, cxprm_core_event_stats *st)
 	*st = {};
 	if (!c || !c->ev.running())
 		return;
-	EventStats s = c->ev.stats();
-	st->total = s.total;
-	for (u32 i = 0; i < 64; i++)
-		st->by_type[i] = s.by_type[i];
-	st->page_requests = s.page_requests;
-	st->pages_requested = s.pages_requested;
-	st->page_request_errors = s.page_request_errors;
-	st->cmd_completions = s.cmd_completions;
+	uapi::copy_event_stats(st, c->ev.stats());
 	for (u32 i = 0; i < 4; i++)
 		st->subscribed[i] = c->ev.subscribed(i);
 	st->running = 1;

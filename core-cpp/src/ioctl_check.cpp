@@ -4,7 +4,8 @@
  * checks"): pure functions of what userspace passed, so the kernel shim
  * calls them and the fuzzers (fuzz/targets/ioctl_request.cpp) run them in
  * userspace.  The raw command's opcode policy is cxprm_core_raw_scope()
- * (capi.cpp); the capability checks themselves stay in the shim.
+ * (capi.cpp); the capability checks themselves stay in the shim; the
+ * ioctls themselves are ioctl.cpp.
  */
 #include "cxprm/capi.h"
 
@@ -14,24 +15,21 @@
 
 using namespace cxprm;
 
-static_assert(CXPRM_CORE_MAILBOX_BYTES == prm::MAILBOX_SIZE, "mailbox block size");
-static_assert(CXPRM_CORE_RAW_DUMP_HDR == 64 + 64 + 4 * 4, "struct cxprm_raw_dump");
-
-extern "C" int cxprm_core_raw_check(const cxprm_core_raw_req *req, cxprm_core_raw_plan *plan)
+extern "C" int cxprm_core_raw_check(const cxprm_raw_cmd *rc, cxprm_core_raw_plan *plan)
 {
-	if (!req || !plan)
+	if (!rc || !plan)
 		return E_INVAL;
 	*plan = {};
-	if (req->inlen < prm::INLINE_BYTES || req->inlen > CXPRM_CORE_RAW_MAX ||
-	    req->outlen < prm::INLINE_BYTES || req->outlen > CXPRM_CORE_RAW_MAX ||
-	    (req->flags & ~CXPRM_CORE_RAW_FLAG_DUMP))
+	if (rc->inlen < prm::INLINE_BYTES || rc->inlen > CXPRM_RAW_MAX ||
+	    rc->outlen < prm::INLINE_BYTES || rc->outlen > CXPRM_RAW_MAX ||
+	    (rc->flags & ~CXPRM_RAW_DUMP))
 		return E_INVAL;
-	if (!(req->flags & CXPRM_CORE_RAW_FLAG_DUMP) || !req->dump)
+	if (!(rc->flags & CXPRM_RAW_DUMP) || !rc->dump)
 		return OK;
-	if (req->dump_len < CXPRM_CORE_RAW_DUMP_HDR)
+	if (rc->dump_len < sizeof(cxprm_raw_dump))
 		return E_INVAL;
-	u32 want = prm::mailbox_blocks(req->inlen) + prm::mailbox_blocks(req->outlen);
-	u32 room = (req->dump_len - CXPRM_CORE_RAW_DUMP_HDR) / CXPRM_CORE_MAILBOX_BYTES;
+	u32 want = prm::mailbox_blocks(rc->inlen) + prm::mailbox_blocks(rc->outlen);
+	u32 room = (u32)((rc->dump_len - sizeof(cxprm_raw_dump)) / CXPRM_MAILBOX_BYTES);
 	plan->dump = 1;
 	plan->blocks_cap = min_of(want, room);
 	return OK;

@@ -76,6 +76,8 @@ const char *err_name(int err)
 	case E_IO: return "EIO";
 	case E_NOMEM: return "ENOMEM";
 	case E_BUSY: return "EBUSY";
+	case E_NOTTY: return "ENOTTY";
+	case E_NOSPC: return "ENOSPC";
 	case E_NODEV: return "ENODEV";
 	case E_INVAL: return "EINVAL";
 	case E_RANGE: return "ERANGE";

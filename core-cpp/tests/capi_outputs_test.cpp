@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstring>
 
 #include "cxprm/capi.h"
@@ -65,25 +66,32 @@ struct OutputsTest : ::testing::Test {
 
 TEST_F(OutputsTest, EswFirmwareErrorLeavesNothing)
 {
-	cxprm_core_esw esw;
-	cxprm_u64 sf[16];
+	cxprm_esw_functions esw;
 	cxprm_core_result r{};
 	memset(&esw, 0xa5, sizeof(esw));
-	memset(sf, 0xa5, sizeof(sf));
-	EXPECT_EQ(cxprm_core_query_esw(core, &esw, sf, 16, &r), -EREMOTEIO_);
-	EXPECT_NE(r.status, 0u);
-	EXPECT_TRUE(all_zero(&esw, sizeof(esw)));
-	EXPECT_TRUE(all_zero(sf, sizeof(sf))) << "sf_enable words left as they were";
+	EXPECT_EQ(cxprm_core_query_esw(core, &esw, CXPRM_ESW_MAX_SF_WORDS, &r), -EREMOTEIO_);
+	EXPECT_NE(r.st.status, 0u);
+	// st is the firmware's answer, all of it written; the rest zero.
+	EXPECT_EQ(esw.st.status, r.st.status);
+	EXPECT_EQ(esw.st.opcode, r.st.opcode);
+	EXPECT_EQ(esw.st.latency_ns, r.st.latency_ns);
+	EXPECT_TRUE(all_zero((const uint8_t *)&esw + sizeof(esw.st), sizeof(esw) - sizeof(esw.st)));
+	EXPECT_TRUE(all_zero(esw.sf_enable, sizeof(esw.sf_enable))) << "sf_enable words left as they were";
 }
 
 TEST_F(OutputsTest, NvmfAndDctFirmwareErrorsLeaveNothing)
 {
-	cxprm_core_nvmf_ns ns;
-	cxprm_core_dctc d;
+	cxprm_nvmf_ns ns;
+	cxprm_dctc d;
 	cxprm_core_result r{};
 	memset(&ns, 0xa5, sizeof(ns));
-	EXPECT_EQ(cxprm_core_query_nvmf_ns(core, 0x7fff, 77, &ns, &r), -EREMOTEIO_);
-	EXPECT_TRUE(all_zero(&ns, sizeof(ns)));
+	ns.xrqn = 0x7fff;
+	ns.nsid = 77;
+	EXPECT_EQ(cxprm_core_query_nvmf_ns(core, &ns, &r), -EREMOTEIO_);
+	EXPECT_EQ(ns.st.status, r.st.status);
+	EXPECT_EQ(ns.st.latency_ns, r.st.latency_ns);
+	size_t counters = offsetof(cxprm_nvmf_ns, read_cmds);
+	EXPECT_TRUE(all_zero((const uint8_t *)&ns + counters, sizeof(ns) - counters));
 	memset(&d, 0xa5, sizeof(d));
 	EXPECT_EQ(cxprm_core_dct_query(core, 0xfffff0, &d, &r), -EREMOTEIO_);
 	EXPECT_TRUE(all_zero(&d, sizeof(d)));

@@ -169,28 +169,27 @@ TEST_F(CapiTest, FullLifeCycle)
 	std::vector<uint8_t> image(CXPRM_CORE_CAP_BYTES);
 	cxprm_core_result res;
 	ASSERT_EQ(cxprm_core_query_caps(core, 0, 0, image.data(), &res), 0);
-	EXPECT_EQ(res.opcode, op::QUERY_HCA_CAP);
+	EXPECT_EQ(res.st.opcode, op::QUERY_HCA_CAP);
 	EXPECT_EQ(res.op_mod, 1);
-	EXPECT_EQ(res.status, 0);
+	EXPECT_EQ(res.st.status, 0);
 	EXPECT_EQ(image, h.emu.cap_cur(0));
 	// A capability type the profile lacks: the firmware's answer, not an errno.
 	EXPECT_EQ(cxprm_core_query_caps(core, 0x1f, 1, image.data(), &res), -121);
-	EXPECT_EQ(res.delivery, 0);
-	EXPECT_EQ(res.status, 0x03);
-	EXPECT_NE(res.syndrome, 0u);
+	EXPECT_EQ(res.st.delivery, 0);
+	EXPECT_EQ(res.st.status, 0x03);
+	EXPECT_NE(res.st.syndrome, 0u);
 
 	// Eswitch: a plain PF is no ECPF eswitch manager (A8): refused
 	// without asking firmware.  EcpfEswAndInfo has the BlueField side.
-	cxprm_core_esw esw;
-	uint64_t sf[4] = {1, 1, 1, 1};
+	cxprm_esw_functions esw;
 	EXPECT_EQ(info.ecpf, 0u);
 	EXPECT_EQ(cxprm_core_is_ecpf_esw_manager(core), 0);
 	uint64_t esw_cmds = h.emu.opcode_count(op::QUERY_ESW_FUNCTIONS);
-	EXPECT_EQ(cxprm_core_query_esw(core, &esw, sf, 4, &res), -95); /* EOPNOTSUPP */
+	EXPECT_EQ(cxprm_core_query_esw(core, &esw, 4, &res), -95); /* EOPNOTSUPP */
 	EXPECT_EQ(h.emu.opcode_count(op::QUERY_ESW_FUNCTIONS), esw_cmds);
 
 	// DCT life cycle and the drained event.
-	cxprm_core_dctc ctx{};
+	cxprm_dctc ctx{};
 	ctx.pd = 1;
 	ctx.cqn = 2;
 	ctx.srqn_xrqn = 3;
@@ -200,9 +199,9 @@ TEST_F(CapiTest, FullLifeCycle)
 	ctx.rre = ctx.rwe = 1;
 	uint32_t dctn = 0;
 	ASSERT_EQ(cxprm_core_dct_create(core, &ctx, &dctn, &res), 0);
-	EXPECT_EQ(res.opcode, op::CREATE_DCT);
+	EXPECT_EQ(res.st.opcode, op::CREATE_DCT);
 	EXPECT_EQ(h.emu.dct_count(), 1u);
-	cxprm_core_dctc q{};
+	cxprm_dctc q{};
 	ASSERT_EQ(cxprm_core_dct_query(core, dctn, &q, &res), 0);
 	EXPECT_EQ(q.pd, 1u);
 	EXPECT_EQ(q.cqn, 2u);
@@ -225,15 +224,18 @@ TEST_F(CapiTest, FullLifeCycle)
 	ASSERT_EQ(cxprm_core_dct_destroy(core, dctn, &res), 0);
 	EXPECT_EQ(h.emu.dct_count(), 0u);
 	EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, &res), -121);
-	EXPECT_EQ(res.status, 0x05); // BAD_RES
+	EXPECT_EQ(res.st.status, 0x05); // BAD_RES
 	ctx.mtu = 9;                 // does not fit dctc.mtu (3 bits): nothing sent
 	EXPECT_EQ(cxprm_core_dct_create(core, &ctx, &dctn, &res), -22);
 
 	// NVMF: attach through raw, counters through the typed query.
 	uint32_t xrqn = p.nvmf.first_xrqn;
-	cxprm_core_nvmf_ns ns;
-	EXPECT_EQ(cxprm_core_query_nvmf_ns(core, xrqn, 7, &ns, &res), -121);
-	EXPECT_EQ(res.status, 0x05);
+	cxprm_nvmf_ns ns{};
+	ns.xrqn = xrqn;
+	ns.nsid = 7;
+	EXPECT_EQ(cxprm_core_query_nvmf_ns(core, &ns, &res), -121);
+	EXPECT_EQ(ns.st.status, 0x05);
+	EXPECT_EQ(res.st.status, 0x05);
 	{
 		auto in = cmd_in(op::ATTACH_NVMF_NAMESPACE, 0, 64);
 		put_be32(in, 8, xrqn);
@@ -242,10 +244,11 @@ TEST_F(CapiTest, FullLifeCycle)
 		put_be32(in, 20, 512u << 16 | 1);
 		std::vector<uint8_t> out(16);
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, nullptr), 0);
-		EXPECT_EQ(res.opcode, op::ATTACH_NVMF_NAMESPACE);
+		EXPECT_EQ(res.st.opcode, op::ATTACH_NVMF_NAMESPACE);
 	}
 	ASSERT_TRUE(h.emu.simulate_nvmf_io(xrqn, 7, 5, 3, 8));
-	ASSERT_EQ(cxprm_core_query_nvmf_ns(core, xrqn, 7, &ns, &res), 0);
+	ASSERT_EQ(cxprm_core_query_nvmf_ns(core, &ns, &res), 0);
+	EXPECT_EQ(ns.st.opcode, op::QUERY_NVMF_NAMESPACE_CONTEXT);
 	EXPECT_EQ(ns.read_cmds, 5u);
 	EXPECT_EQ(ns.write_cmds, 3u);
 	EXPECT_EQ(ns.read_blocks, 40u);
@@ -254,23 +257,23 @@ TEST_F(CapiTest, FullLifeCycle)
 	{
 		auto in = cmd_in(op::QUERY_HCA_CAP, 1, 16);
 		std::vector<uint8_t> out(16 + 4096);
-		std::vector<uint8_t> blocks(16 * CXPRM_CORE_MAILBOX_BYTES);
+		std::vector<uint8_t> blocks(16 * CXPRM_MAILBOX_BYTES);
 		cxprm_core_capture cap{};
 		cap.blocks = blocks.data();
 		cap.blocks_cap = 16;
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, &cap), 0);
-		EXPECT_EQ(cap.in_blocks, 0u);
-		EXPECT_EQ(cap.out_blocks, 8u);
-		EXPECT_EQ(cap.truncated, 0u);
-		EXPECT_EQ(cap.entry_posted[63] & 1, 1);    // handed to hardware
-		EXPECT_EQ(cap.entry_completed[63] & 1, 0); // handed back
+		EXPECT_EQ(cap.hdr.in_blocks, 0u);
+		EXPECT_EQ(cap.hdr.out_blocks, 8u);
+		EXPECT_EQ(cap.hdr.truncated, 0u);
+		EXPECT_EQ(cap.hdr.entry_posted[63] & 1, 1);    // handed to hardware
+		EXPECT_EQ(cap.hdr.entry_completed[63] & 1, 0); // handed back
 		EXPECT_EQ(std::vector<uint8_t>(out.begin() + 16, out.end()), h.emu.cap_cur(0));
 		// The first output block carries bytes 16..527 of the output.
 		EXPECT_TRUE(std::equal(blocks.begin(), blocks.begin() + 512, out.begin() + 16));
 		cap.blocks_cap = 2;
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, &cap), 0);
-		EXPECT_EQ(cap.out_blocks, 2u);
-		EXPECT_EQ(cap.truncated, 1u);
+		EXPECT_EQ(cap.hdr.out_blocks, 2u);
+		EXPECT_EQ(cap.hdr.truncated, 1u);
 		EXPECT_EQ(cxprm_core_raw(core, in.data(), 8, out.data(), out.size(), &res, nullptr), -22);
 	}
 
@@ -286,7 +289,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(es.by_type[0x0e], 0u); // a plain PF: not subscribed (A8)
 
 	// Statistics.
-	std::vector<cxprm_core_opstats> st(CXPRM_CORE_MAX_OPCODES);
+	std::vector<cxprm_opcode_stats> st(CXPRM_CORE_MAX_OPCODES);
 	uint64_t total = 0;
 	uint32_t n = cxprm_core_stats(core, st.data(), st.size(), &total);
 	ASSERT_GT(n, 5u);
@@ -301,7 +304,7 @@ TEST_F(CapiTest, FullLifeCycle)
 			EXPECT_GE(st[i].count, 5u);
 			EXPECT_EQ(st[i].errors, 1u);
 			EXPECT_EQ(st[i].last_status, 0x03);
-			EXPECT_EQ(st[i].last_err, -121);
+			EXPECT_EQ(st[i].last_errno, -121);
 			EXPECT_LE(st[i].lat_min_ns, st[i].lat_avg_ns);
 			EXPECT_LE(st[i].lat_avg_ns, st[i].lat_max_ns);
 		}
@@ -569,20 +572,20 @@ TEST(CapiEcpfTest, EcpfEswAndInfo)
 	};
 	ec.listener_ctx = &changed;
 	ASSERT_EQ(cxprm_core_events_start(core, &ec), 0);
-	cxprm_core_esw esw;
-	uint64_t sf[4] = {1, 1, 1, 1};
+	cxprm_esw_functions esw;
 	cxprm_core_result res;
-	ASSERT_EQ(cxprm_core_query_esw(core, &esw, sf, 4, &res), 0);
+	ASSERT_EQ(cxprm_core_query_esw(core, &esw, 4, &res), 0);
 	EXPECT_EQ(esw.host_total_vfs, h.emu.profile().esw.total_vfs);
 	EXPECT_EQ(esw.host_num_of_vfs, 0);
-	EXPECT_EQ(sf[0], 0u);
+	EXPECT_EQ(esw.sf_enable[0], 0u);
+	EXPECT_EQ(esw.st.opcode, op::QUERY_ESW_FUNCTIONS);
 	ASSERT_TRUE(h.emu.set_num_vfs(3));
 	for (int i = 0; i < 3000 && !changed; i++) {
 		cxprm_core_events_poll(core, 128);
 		std::this_thread::sleep_for(std::chrono::milliseconds(1));
 	}
 	EXPECT_EQ(changed.load(), 1);
-	ASSERT_EQ(cxprm_core_query_esw(core, &esw, nullptr, 0, &res), 0);
+	ASSERT_EQ(cxprm_core_query_esw(core, &esw, 0, &res), 0);
 	EXPECT_EQ(esw.host_num_of_vfs, 3);
 	cxprm_core_destroy(core);
 	h.emu.stop();

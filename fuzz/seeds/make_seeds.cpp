@@ -512,7 +512,7 @@ Bytes raw_req(uint32_t inlen, uint32_t outlen, uint32_t flags, uint32_t dump_len
 
 void ioctl()
 {
-	const u32 HDR = CXPRM_CORE_RAW_DUMP_HDR, BLK = CXPRM_CORE_MAILBOX_BYTES;
+	const u32 HDR = sizeof(struct cxprm_raw_dump), BLK = CXPRM_MAILBOX_BYTES;
 	ioctl_seed("raw_query_adapter", raw_req(16, 0x110, 0, 0, false, op::QUERY_ADAPTER));
 	ioctl_seed("raw_dump_all_blocks", raw_req(16 + 512, 16 + 1024, 1, HDR + 3 * BLK, true, op::QUERY_HCA_CAP));
 	ioctl_seed("raw_dump_header_only", raw_req(16 + 512, 16 + 512, 1, HDR, true, op::QUERY_ISSI));
@@ -520,8 +520,8 @@ void ioctl()
 	ioctl_seed("raw_dump_len_below_header", raw_req(16, 16, 1, HDR - 1, true, op::QUERY_ISSI));
 	ioctl_seed("raw_dump_flag_no_pointer", raw_req(16, 16, 1, 0, false, op::QUERY_ISSI));
 	ioctl_seed("raw_inlen_15", raw_req(15, 16, 0, 0, false, op::QUERY_ISSI));
-	ioctl_seed("raw_max_lengths", raw_req(CXPRM_CORE_RAW_MAX, CXPRM_CORE_RAW_MAX, 0, 0, false, op::QUERY_ESW_FUNCTIONS));
-	ioctl_seed("raw_over_max", raw_req(16, CXPRM_CORE_RAW_MAX + 1, 0, 0, false, op::QUERY_ISSI));
+	ioctl_seed("raw_max_lengths", raw_req(CXPRM_RAW_MAX, CXPRM_RAW_MAX, 0, 0, false, op::QUERY_ESW_FUNCTIONS));
+	ioctl_seed("raw_over_max", raw_req(16, CXPRM_RAW_MAX + 1, 0, 0, false, op::QUERY_ISSI));
 	ioctl_seed("raw_unknown_flag", raw_req(16, 16, 2, 0, false, op::QUERY_ISSI));
 	ioctl_seed("raw_forbidden_manage_pages", raw_req(16, 16, 0, 0, false, op::MANAGE_PAGES));
 	ioctl_seed("raw_write_create_dct", raw_req(create_dct_in::size_bytes, 16, 0, 0, false, op::CREATE_DCT));

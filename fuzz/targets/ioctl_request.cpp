@@ -5,11 +5,14 @@
 // calls behind them (capi.h), against the synchronous fake device.
 //
 //   CXPRM_IOC_RAW    cxprm_core_raw_check (lengths, flags, dump size),
-//                    cxprm_core_raw_scope (the opcode allow-list), then the
-//                    command with the wire capture the shim copies out
+//                    cxprm_core_raw_scope (the opcode allow-list), then
+//                    cxprm_core_ioc_raw: the command with the wire dump the
+//                    shim copies out
 //   CXPRM_IOC_DCT_*  cxprm_core_dct_create/query/drain/destroy: every dctc
 //                    field and the DCT number range-checked
-//   QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS: their argument checks
+//   QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS: their argument checks, then the
+//                    ioctls themselves (cxprm_core_ioc_typed: reserved
+//                    fields and max > 1 refused, a firmware status in st)
 //
 // Oracles are written from the UAPI header's text, not from the code: what
 // is accepted, what is refused for everyone, what the dump may hold (never
@@ -28,11 +31,9 @@
 
 #include "uapi/linux/cxprm.h"
 
-// The core's copies of the UAPI's raw-command limits (capi.h).
-static_assert(CXPRM_CORE_RAW_MAX == CXPRM_RAW_MAX, "CXPRM_RAW_MAX");
-static_assert(CXPRM_CORE_RAW_FLAG_DUMP == CXPRM_RAW_DUMP, "CXPRM_RAW_DUMP");
-static_assert(CXPRM_CORE_MAILBOX_BYTES == CXPRM_MAILBOX_BYTES, "CXPRM_MAILBOX_BYTES");
-static_assert(CXPRM_CORE_RAW_DUMP_HDR == sizeof(struct cxprm_raw_dump), "struct cxprm_raw_dump");
+// The facade takes the UAPI's structs; the core asserts its enums and
+// limits equal to the UAPI's in every build (core-cpp/src/ioctl.cpp).
+constexpr uint32_t DUMP_HDR = sizeof(struct cxprm_raw_dump);
 
 using namespace cxprm;
 using cxprm::fuzz::FakeDevice;
@@ -72,19 +73,19 @@ bool uapi_forbidden(u16 op)
 
 void raw_request(FuzzInput &in)
 {
-	cxprm_core_raw_req req{};
+	cxprm_raw_cmd req{};
 	uint8_t shape = in.u8();
 	// Mostly plausible lengths, sometimes any 32-bit value.
-	req.inlen = (shape & 1) ? in.u32() : in.u16() % (CXPRM_CORE_RAW_MAX + 64);
-	req.outlen = (shape & 2) ? in.u32() : in.u16() % (CXPRM_CORE_RAW_MAX + 64);
+	req.inlen = (shape & 1) ? in.u32() : in.u16() % (CXPRM_RAW_MAX + 64);
+	req.outlen = (shape & 2) ? in.u32() : in.u16() % (CXPRM_RAW_MAX + 64);
 	req.flags = (shape & 4) ? in.u32() : (shape >> 3) & 1;
 	req.dump_len = (shape & 0x10) ? in.u32() : in.u16();
 	req.dump = (shape & 0x20) ? 0 : 0x7fff0000ull;
 
-	bool want_dump = (req.flags & CXPRM_CORE_RAW_FLAG_DUMP) && req.dump;
-	bool ok = req.inlen >= 16 && req.inlen <= CXPRM_CORE_RAW_MAX && req.outlen >= 16 &&
-		  req.outlen <= CXPRM_CORE_RAW_MAX && !(req.flags & ~CXPRM_CORE_RAW_FLAG_DUMP) &&
-		  (!want_dump || req.dump_len >= CXPRM_CORE_RAW_DUMP_HDR);
+	bool want_dump = (req.flags & CXPRM_RAW_DUMP) && req.dump;
+	bool ok = req.inlen >= 16 && req.inlen <= CXPRM_RAW_MAX && req.outlen >= 16 &&
+		  req.outlen <= CXPRM_RAW_MAX && !(req.flags & ~CXPRM_RAW_DUMP) &&
+		  (!want_dump || req.dump_len >= DUMP_HDR);
 	cxprm_core_raw_plan plan;
 	int err = cxprm_core_raw_check(&req, &plan);
 	FUZZ_CHECK(err == 0 || err == EINVAL_);
@@ -93,8 +94,7 @@ void raw_request(FuzzInput &in)
 		return;
 	FUZZ_CHECK(plan.dump == (want_dump ? 1u : 0u));
 	if (plan.dump)
-		FUZZ_CHECK(CXPRM_CORE_RAW_DUMP_HDR + (uint64_t)plan.blocks_cap * CXPRM_CORE_MAILBOX_BYTES <=
-			   req.dump_len);
+		FUZZ_CHECK(DUMP_HDR + (uint64_t)plan.blocks_cap * CXPRM_MAILBOX_BYTES <= req.dump_len);
 	else
 		FUZZ_CHECK(plan.blocks_cap == 0);
 
@@ -117,24 +117,24 @@ void raw_request(FuzzInput &in)
 	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN)
 		return;
 
-	// What the shim does next: the command, with the capture it copies out.
+	// What the shim does next: the command, with the dump it copies out.
 	std::vector<uint8_t> out(req.outlen);
-	std::vector<uint8_t> blocks((size_t)plan.blocks_cap * CXPRM_CORE_MAILBOX_BYTES + 1, 0);
-	cxprm_core_capture cap{};
-	cap.blocks_cap = plan.blocks_cap;
-	cap.blocks = plan.blocks_cap ? blocks.data() : nullptr;
-	cxprm_core_result res;
-	err = cxprm_core_raw(rig().core, cmd.data(), req.inlen, out.data(), req.outlen, &res,
-			     plan.dump ? &cap : nullptr);
-	FUZZ_CHECK(err == 0 || err == -121);
-	FUZZ_CHECK(res.opcode == opcode);
+	std::vector<uint8_t> blocks((size_t)plan.blocks_cap * CXPRM_MAILBOX_BYTES + 1, 0);
+	cxprm_raw_dump hdr{};
+	uint32_t dump_len = req.dump_len;
+	err = cxprm_core_ioc_raw(rig().core, &req, cmd.data(), out.data(), &plan, &hdr,
+				 plan.blocks_cap ? blocks.data() : nullptr);
+	FUZZ_CHECK(err == 0); // a firmware status is a result in st, not the errno
+	FUZZ_CHECK(req.st.opcode == opcode);
+	FUZZ_CHECK(plan.dump ? req.dump_len != 0 : req.dump_len == 0);
 	if (plan.dump) {
-		uint64_t nblk = (uint64_t)cap.in_blocks + cap.out_blocks;
+		uint64_t nblk = (uint64_t)hdr.in_blocks + hdr.out_blocks;
 		FUZZ_CHECK(nblk <= plan.blocks_cap);
-		FUZZ_CHECK(CXPRM_CORE_RAW_DUMP_HDR + nblk * CXPRM_CORE_MAILBOX_BYTES <= req.dump_len);
+		FUZZ_CHECK(req.dump_len == DUMP_HDR + nblk * CXPRM_MAILBOX_BYTES);
+		FUZZ_CHECK(req.dump_len <= dump_len);
 		FUZZ_CHECK(blocks.back() == 0);
 		uint32_t want = prm::mailbox_blocks(req.inlen) + prm::mailbox_blocks(req.outlen);
-		FUZZ_CHECK(cap.truncated == (want > plan.blocks_cap ? 1u : 0u));
+		FUZZ_CHECK(hdr.truncated == (want > plan.blocks_cap ? 1u : 0u));
 	}
 }
 
@@ -152,7 +152,7 @@ template <class T> void take(FuzzInput &in, T *v, bool wide)
 void dct_request(FuzzInput &in)
 {
 	uint8_t how = in.u8();
-	cxprm_core_dctc k{};
+	cxprm_dctc k{};
 #define X(f) take(in, &k.f, how & 1);
 	CXPRM_FUZZ_DCTC_FIELDS(X)
 #undef X
@@ -183,7 +183,7 @@ void dct_request(FuzzInput &in)
 
 	uint32_t n = (how & 2) ? in.u32() : in.u32() & 0xffffff;
 	bool n_fits = n <= 0xffffff;
-	cxprm_core_dctc q;
+	cxprm_dctc q;
 	err = cxprm_core_dct_query(rig().core, n, &q, &res);
 	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
 	err = cxprm_core_dct_drain(rig().core, n, &res);
@@ -194,7 +194,7 @@ void dct_request(FuzzInput &in)
 
 void other_requests(FuzzInput &in)
 {
-	static uint8_t image[CXPRM_CORE_CAP_BYTES];
+	static uint8_t image[sizeof(cxprm_caps::caps)];
 	cxprm_core_result res;
 	u16 cap_type = in.u16();
 	int max = in.u8() & 1;
@@ -203,17 +203,39 @@ void other_requests(FuzzInput &in)
 	FUZZ_CHECK(cap_type < 0x8000 ? err == 0 : err == EINVAL_);
 
 	uint32_t xrqn = in.u32(), nsid = in.u32();
-	cxprm_core_nvmf_ns ns;
-	err = cxprm_core_query_nvmf_ns(rig().core, xrqn, nsid, &ns, &res);
+	cxprm_nvmf_ns ns{};
+	ns.xrqn = xrqn;
+	ns.nsid = nsid;
+	err = cxprm_core_query_nvmf_ns(rig().core, &ns, &res);
 	FUZZ_CHECK(xrqn <= 0xffffff ? err == 0 : err == EINVAL_);
 
-	cxprm_core_esw esw;
+	cxprm_esw_functions esw;
+	std::memset(&esw, 0x5a, sizeof(esw));
 	uint32_t words = in.u8() % 17; // the shim asks for CXPRM_ESW_MAX_SF_WORDS
-	std::vector<cxprm_u64> sf(words + 1, 0x5a5a5a5a5a5a5a5aull);
-	err = cxprm_core_query_esw(rig().core, &esw, words ? sf.data() : nullptr, words, &res);
+	err = cxprm_core_query_esw(rig().core, &esw, words, &res);
 	// Only an ECPF eswitch manager asks firmware (A8); else EOPNOTSUPP.
 	FUZZ_CHECK(err == (cxprm_core_is_ecpf_esw_manager(rig().core) ? 0 : -95));
-	FUZZ_CHECK(sf[words] == 0x5a5a5a5a5a5a5a5aull); // nothing past the words asked
+	for (uint32_t w = words; w < CXPRM_ESW_MAX_SF_WORDS; w++)
+		FUZZ_CHECK(esw.sf_enable[w] == 0); // nothing past the words asked, no stale bytes
+
+	// The ioctls on the structs as userspace passed them (the shim's call).
+	static cxprm_caps caps;
+	std::memset(&caps, 0, sizeof(caps));
+	caps.cap_type = cap_type;
+	caps.max = in.u8() % 4;
+	caps.reserved0 = in.u8() % 8 == 1;
+	caps.reserved1 = in.u8() % 8 == 1 ? in.u32() : 0;
+	bool refused = caps.max > 1 || caps.reserved0 || caps.reserved1 || cap_type >= 0x8000;
+	err = cxprm_core_ioc_typed(rig().core, CXPRM_IOC_QUERY_CAPS, nullptr, &caps);
+	FUZZ_CHECK(refused ? err == EINVAL_ : err == 0); // a bad type: status in st
+	if (!err)
+		FUZZ_CHECK(caps.st.opcode == prm::op::QUERY_HCA_CAP);
+	ns = {};
+	ns.xrqn = xrqn;
+	ns.nsid = nsid;
+	ns.reserved = in.u8() % 8 == 1;
+	err = cxprm_core_ioc_typed(rig().core, CXPRM_IOC_NVMF_NS, nullptr, &ns);
+	FUZZ_CHECK(ns.reserved || xrqn > 0xffffff ? err == EINVAL_ : err == 0);
 }
 
 } // namespace

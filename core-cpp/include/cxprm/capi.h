@@ -3,7 +3,9 @@
  * The C facade of the cxprm core: what C code (the kernel shim in drivers/)
  * calls.  Kernel headers are not C++-safe and the core's headers are not C,
  * so this header is the whole boundary: plain C, types from the compiler's
- * predefined macros (like host.h), one opaque object per device.
+ * predefined macros (like host.h), one opaque object per device.  The
+ * ioctl payloads are the UAPI's own structs (cxprm/uapi.h): the facade
+ * takes and returns them, it has no copies of its own.
  *
  * Implemented in core-cpp/src/capi.cpp (C++, extern "C") on top of
  * cxprm::Device, cxprm::Events and the typed commands.  It builds hosted
@@ -24,6 +26,7 @@
 #define CXPRM_CAPI_H
 
 #include "host.h"
+#include "uapi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,7 +38,7 @@ typedef __INT64_TYPE__ cxprm_s64;
 
 struct cxprm_core;
 
-/* The same values as enum cxprm_state of the UAPI. */
+/* The same values as enum cxprm_state of the UAPI (asserted in ioctl.cpp). */
 enum cxprm_core_state {
 	CXPRM_CORE_DOWN = 0,  /* not brought up, or torn down */
 	CXPRM_CORE_UP = 1,    /* INIT_HCA done */
@@ -45,7 +48,6 @@ enum cxprm_core_state {
 
 #define CXPRM_CORE_CAP_BYTES 4096u
 #define CXPRM_CORE_EQE_DATA 28u
-#define CXPRM_CORE_MAILBOX_BYTES 576u
 #define CXPRM_CORE_MAX_OPCODES 64u /* per-opcode statistics entries */
 #define CXPRM_CORE_LAST_CMDS 64u   /* ring of the last commands */
 
@@ -66,13 +68,12 @@ struct cxprm_core_config {
 /* cxprm_core_config.flags */
 #define CXPRM_CORE_CFG_VF (1u << 1) /* a virtual function: no ACCESS_REG HOST_ENDIANNESS */
 
-/* What happened to one firmware command. */
+/*
+ * What happened to one firmware command: the UAPI's status (delivery,
+ * status, opcode, syndrome, latency_ns), and where it ran.
+ */
 struct cxprm_core_result {
-	cxprm_u8 delivery;    /* cmd_queue_entry.status, 0 = delivered */
-	cxprm_u8 status;      /* cmd_out.status */
-	cxprm_u16 opcode;
-	cxprm_u32 syndrome;   /* cmd_out.syndrome */
-	cxprm_u64 latency_ns; /* doorbell to ownership back */
+	struct cxprm_cmd_status st;
 	cxprm_u16 op_mod;
 	cxprm_u8 slot;
 	cxprm_u8 token;
@@ -137,77 +138,16 @@ struct cxprm_core_teardown_report {
 	const char *failed_step;   /* its name ("TEARDOWN_GRACEFUL"...), or "" */
 };
 
-/* QUERY_NVMF_NAMESPACE_CONTEXT counters. */
-struct cxprm_core_nvmf_ns {
-	cxprm_u64 read_cmds;
-	cxprm_u64 read_blocks;
-	cxprm_u64 write_cmds;
-	cxprm_u64 write_blocks;
-	cxprm_u64 write_inline_cmds;
-	cxprm_u64 flush_cmds;
-	cxprm_u64 error_cmds;
-	cxprm_u64 backend_error_cmds;
-	cxprm_u32 current_q_depth;
-	cxprm_u32 last_read_latency;
-	cxprm_u32 last_write_latency;
-	cxprm_u32 reserved;
-};
-
-/* QUERY_ESW_FUNCTIONS host_params_context. */
-struct cxprm_core_esw {
-	cxprm_u8 host_number;
-	cxprm_u8 host_pf_disabled;
-	cxprm_u8 host_pf_not_exist;
-	cxprm_u8 reserved0;
-	cxprm_u16 host_num_of_vfs;
-	cxprm_u16 host_total_vfs;
-	cxprm_u16 host_pci_bus;
-	cxprm_u16 host_pci_device;
-	cxprm_u16 host_pci_function;
-	cxprm_u16 reserved1;
-};
-
-/* The dctc fields of the UAPI's struct cxprm_dctc. */
-struct cxprm_core_dctc {
-	cxprm_u32 pd;
-	cxprm_u32 cqn;
-	cxprm_u32 srqn_xrqn;
-	cxprm_u32 user_index;
-	cxprm_u64 dc_access_key;
-	cxprm_u32 flow_label;
-	cxprm_u16 pkey_index;
-	cxprm_u8 mtu;
-	cxprm_u8 port;
-	cxprm_u8 hop_limit;
-	cxprm_u8 tclass;
-	cxprm_u8 min_rnr_nak;
-	cxprm_u8 my_addr_index;
-	cxprm_u8 rre;
-	cxprm_u8 rwe;
-	cxprm_u8 rae;
-	cxprm_u8 atomic_mode;
-	cxprm_u8 cs_res;
-	cxprm_u8 counter_set_id;
-	cxprm_u8 dscp;
-	cxprm_u8 ecn;
-	cxprm_u8 eth_prio;
-	cxprm_u8 state;            /* out */
-	cxprm_u32 key_violations;  /* out */
-};
-
 /*
- * The bytes of one raw command as they went over the wire: the entry as
- * rung and as handed back, then input and output mailbox blocks (576 bytes
- * each) into 'blocks' as far as blocks_cap reaches.
+ * The bytes of one raw command as they went over the wire: the UAPI's dump
+ * header (entries as rung and as handed back, block counts, slot), then
+ * input and output mailbox blocks (576 bytes each) into 'blocks' as far as
+ * blocks_cap reaches.
  */
 struct cxprm_core_capture {
-	cxprm_u8 entry_posted[64];
-	cxprm_u8 entry_completed[64];
+	struct cxprm_raw_dump hdr; /* out */
 	cxprm_u8 *blocks;     /* caller's buffer, blocks_cap * 576 bytes */
 	cxprm_u32 blocks_cap;
-	cxprm_u32 in_blocks;  /* out */
-	cxprm_u32 out_blocks; /* out */
-	cxprm_u32 truncated;  /* out: 1 when blocks did not fit */
 };
 
 /* Which privileges a raw command needs (cxprm_core_raw_scope). */
@@ -215,20 +155,6 @@ enum cxprm_core_raw_scope {
 	CXPRM_RAW_SCOPE_QUERY = 0,     /* read-only query (QUERY_*) */
 	CXPRM_RAW_SCOPE_WRITE = 1,     /* may change device state */
 	CXPRM_RAW_SCOPE_FORBIDDEN = 2, /* would break the driver's own state */
-};
-
-struct cxprm_core_opstats {
-	cxprm_u16 opcode;
-	cxprm_u8 last_status;
-	cxprm_u8 last_delivery;
-	cxprm_s32 last_err;
-	cxprm_u32 last_syndrome;
-	cxprm_u32 reserved;
-	cxprm_u64 count;
-	cxprm_u64 errors;
-	cxprm_u64 lat_min_ns;
-	cxprm_u64 lat_avg_ns;
-	cxprm_u64 lat_max_ns;
 };
 
 struct cxprm_core_cmd_record {
@@ -343,24 +269,30 @@ int cxprm_core_failed(struct cxprm_core *core);
 /* QUERY_HCA_CAP of cap_type, MAX (max != 0) or CUR, into image (4096 bytes). */
 int cxprm_core_query_caps(struct cxprm_core *core, cxprm_u16 cap_type, int max,
 			  cxprm_u8 *image, struct cxprm_core_result *res);
-int cxprm_core_query_nvmf_ns(struct cxprm_core *core, cxprm_u32 xrqn, cxprm_u32 nsid,
-			     struct cxprm_core_nvmf_ns *ns, struct cxprm_core_result *res);
-/* sf_enable (optional) receives sf_words host_sf_enable bitmap words. */
+/* In: ns->xrqn, ns->nsid; out: the counters (zero on failure) and ns->st. */
+int cxprm_core_query_nvmf_ns(struct cxprm_core *core, struct cxprm_nvmf_ns *ns,
+			     struct cxprm_core_result *res);
 /*
  * The function is an ECPF (init segment embedded_cpu) and CUR eswitch_manager
  * is set: Linux's mlx5_core_is_ecpf_esw_manager, the only function that
  * queries the eswitch functions and subscribes ESW_FUNCTIONS_CHANGED.
  */
 int cxprm_core_is_ecpf_esw_manager(struct cxprm_core *core);
-/* E_NOTSUP unless cxprm_core_is_ecpf_esw_manager(). */
-int cxprm_core_query_esw(struct cxprm_core *core, struct cxprm_core_esw *esw,
-			 cxprm_u64 *sf_enable, cxprm_u32 sf_words,
-			 struct cxprm_core_result *res);
-/* -EINVAL (nothing sent) when a field does not fit its dctc field. */
-int cxprm_core_dct_create(struct cxprm_core *core, const struct cxprm_core_dctc *ctx,
+/*
+ * E_NOTSUP unless cxprm_core_is_ecpf_esw_manager().  Fills all of *esw (zero
+ * on failure, st included), with the first sf_words (at most
+ * CXPRM_ESW_MAX_SF_WORDS) host_sf_enable bitmap words.
+ */
+int cxprm_core_query_esw(struct cxprm_core *core, struct cxprm_esw_functions *esw,
+			 cxprm_u32 sf_words, struct cxprm_core_result *res);
+/*
+ * The input fields of ctx (state and key_violations are output only);
+ * -EINVAL (nothing sent) when a field does not fit its dctc field.
+ */
+int cxprm_core_dct_create(struct cxprm_core *core, const struct cxprm_dctc *ctx,
 			  cxprm_u32 *dctn, struct cxprm_core_result *res);
 int cxprm_core_dct_query(struct cxprm_core *core, cxprm_u32 dctn,
-			 struct cxprm_core_dctc *ctx, struct cxprm_core_result *res);
+			 struct cxprm_dctc *ctx, struct cxprm_core_result *res);
 int cxprm_core_dct_drain(struct cxprm_core *core, cxprm_u32 dctn,
 			 struct cxprm_core_result *res);
 /* DESTROY as Linux: DRAIN_DCT, wait (bounded) for DRAINED, then DESTROY_DCT; res is the failing command's. */
@@ -382,25 +314,6 @@ cxprm_u16 cxprm_core_in_opcode(const void *in);
 
 /* --- ioctl request checks (ioctl_check.cpp: pure, no device, no sleep) --- */
 
-/*
- * The UAPI's raw-command limits (include/uapi/linux/cxprm.h): equal to
- * its CXPRM_RAW_MAX, CXPRM_RAW_DUMP, CXPRM_MAILBOX_BYTES and
- * sizeof(struct cxprm_raw_dump), which fuzz/targets/ioctl_request.cpp
- * asserts at build time (the core cannot include the UAPI header).
- */
-#define CXPRM_CORE_RAW_MAX (16u + 64u * 512u)
-#define CXPRM_CORE_RAW_FLAG_DUMP 1u
-#define CXPRM_CORE_RAW_DUMP_HDR 144u
-
-/* The scalar fields of a struct cxprm_raw_cmd as userspace passed them. */
-struct cxprm_core_raw_req {
-	cxprm_u32 inlen;
-	cxprm_u32 outlen;
-	cxprm_u32 flags;
-	cxprm_u32 dump_len;
-	cxprm_u64 dump;       /* user pointer: only whether it is 0 matters */
-};
-
 /* What an accepted raw request asks of the shim. */
 struct cxprm_core_raw_plan {
 	cxprm_u32 dump;       /* 1: copy the header and blocks to 'dump' */
@@ -409,17 +322,99 @@ struct cxprm_core_raw_plan {
 
 /*
  * CXPRM_IOC_RAW before anything is copied or allocated: lengths
- * 16..CXPRM_CORE_RAW_MAX, known flags, a dump buffer that holds at least
- * the header.  0 (plan filled) or -EINVAL.  The dump then never exceeds
- * dump_len: CXPRM_CORE_RAW_DUMP_HDR + blocks_cap * CXPRM_CORE_MAILBOX_BYTES.
+ * 16..CXPRM_RAW_MAX, known flags, a dump buffer that holds at least
+ * struct cxprm_raw_dump.  0 (plan filled) or -EINVAL.  The dump then never
+ * exceeds dump_len: the header + blocks_cap * CXPRM_MAILBOX_BYTES.  Only
+ * whether rc->dump is 0 matters (a user pointer).
  */
-int cxprm_core_raw_check(const struct cxprm_core_raw_req *req,
-			 struct cxprm_core_raw_plan *plan);
+int cxprm_core_raw_check(const struct cxprm_raw_cmd *rc, struct cxprm_core_raw_plan *plan);
+
+/*
+ * --- the ioctls (ioctl.cpp) ---
+ *
+ * What each ioctl of include/uapi/linux/cxprm.h means, on the struct the
+ * caller copied in (kbuf): reserved-must-be-zero and range checks, the
+ * command, the firmware result in st, the errno.  The caller copies the
+ * struct in, checks the capability the UAPI names, calls, and copies it
+ * back when the call returns 0 (RAW: see cxprm_core_ioc_raw).  A firmware
+ * status is a result (st, return 0), never -EREMOTEIO.  The kernel shim
+ * (drivers/cxprm_cdev.c) and the CLI's fake device
+ * (tools/cxprm/tests/fake/fake_device.cpp) both call these.
+ */
+
+/* 0 when ioctl cmd may run now (up: bring-up succeeded), else -ENODEV / -ENOTTY. */
+int cxprm_core_ioc_allowed(unsigned int cmd, int up);
+
+/*
+ * CXPRM_IOC_INFO: the fields the core knows (firmware, state, queue, pages,
+ * CXPRM_INFO_FAILED / _ECPF / _CMD_CHECKSUM added to i->flags); the caller
+ * sets the identity fields (pci_addr, dev_name, ids) and its own flags.
+ */
+int cxprm_core_ioc_info(struct cxprm_core *core, struct cxprm_info *i);
+int cxprm_core_ioc_caps(struct cxprm_core *core, struct cxprm_caps *c);
+int cxprm_core_ioc_nvmf_ns(struct cxprm_core *core, struct cxprm_nvmf_ns *n);
+int cxprm_core_ioc_esw(struct cxprm_core *core, struct cxprm_esw_functions *e);
+
+/* The DCTs one open file owns: -ENOSPC past this many (UAPI). */
+#define CXPRM_CORE_FILE_MAX_DCTS 64u
+
+/*
+ * A file's DCT table.  lock/unlock (optional) guard n and dctn against
+ * cxprm_core_dcts_pop() from another context; the core never holds them
+ * across a command.  The caller serialises the file's DCT ioctls.
+ */
+struct cxprm_core_dcts {
+	void (*lock)(struct cxprm_core_dcts *t);
+	void (*unlock)(struct cxprm_core_dcts *t);
+	cxprm_u32 n;
+	cxprm_u32 dctn[CXPRM_CORE_FILE_MAX_DCTS];
+};
+
+/*
+ * CXPRM_IOC_DCT_CREATE/QUERY/DRAIN/DESTROY (cmd): CREATE adds the DCT to t
+ * (-ENOSPC when full), DRAIN and DESTROY need it there (-ENOENT), DESTROY
+ * takes it out; QUERY any DCT.
+ */
+int cxprm_core_ioc_dct(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_dcts *t,
+		       struct cxprm_dct *d);
+/* 1 for the four DCT ioctls (the caller serialises them per file). */
+int cxprm_core_ioc_is_dct(unsigned int cmd);
+/*
+ * The ioctls of one struct in and out, CAP_NET_ADMIN (is_typed: 1):
+ * QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS and the DCT ones (k: that struct,
+ * _IOC_SIZE(cmd) bytes; t: the file's).
+ */
+int cxprm_core_ioc_is_typed(unsigned int cmd);
+int cxprm_core_ioc_typed(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_dcts *t,
+			 void *k);
+/* Takes one DCT off the table (0 when empty, else 1); no command runs. */
+int cxprm_core_dcts_pop(struct cxprm_core_dcts *t, cxprm_u32 *dctn);
+
+/*
+ * CXPRM_IOC_STATS: entries (room for min(s->capacity, CXPRM_CORE_MAX_OPCODES)
+ * records, may be NULL when capacity is 0) receives s->count records, the
+ * caller copies them to s->entries.
+ */
+int cxprm_core_ioc_stats(struct cxprm_core *core, struct cxprm_stats *s,
+			 struct cxprm_opcode_stats *entries);
+
+/*
+ * CXPRM_IOC_RAW after cxprm_core_raw_check(rc, plan) and the opcode's
+ * privilege (cxprm_core_raw_scope): runs in (rc->inlen bytes) into out
+ * (rc->outlen).  Fills rc->st, and with plan->dump the header *hdr and
+ * plan->blocks_cap blocks of 576 bytes at blocks; rc->dump_len = the bytes
+ * to copy to rc->dump (hdr, then the blocks), 0 when nothing was sent.
+ * rc, the dump and st go back to userspace whatever it returns; out only
+ * when it returns 0.
+ */
+int cxprm_core_ioc_raw(struct cxprm_core *core, struct cxprm_raw_cmd *rc, const void *in,
+		       void *out, const struct cxprm_core_raw_plan *plan,
+		       struct cxprm_raw_dump *hdr, void *blocks);
 
 /* --- statistics --- */
 
 /* Up to max per-opcode entries, sorted by opcode; *total = commands. */
-cxprm_u32 cxprm_core_stats(struct cxprm_core *core, struct cxprm_core_opstats *out,
+cxprm_u32 cxprm_core_stats(struct cxprm_core *core, struct cxprm_opcode_stats *out,
 			   cxprm_u32 max, cxprm_u64 *total);
 /* The last up-to-max commands, oldest first. */
 cxprm_u32 cxprm_core_last_cmds(struct cxprm_core *core, struct cxprm_core_cmd_record *out,

@@ -15,6 +15,8 @@ enum Err : int {
 	E_IO = -5,        /* EIO: delivery failure reported by firmware */
 	E_NOMEM = -12,    /* ENOMEM: host allocation failed */
 	E_BUSY = -16,     /* EBUSY: no free slot in time, or device busy */
+	E_NOTTY = -25,    /* ENOTTY: not an ioctl of this device */
+	E_NOSPC = -28,    /* ENOSPC: a file's DCT table is full */
 	E_NODEV = -19,    /* ENODEV: device gone (reads 0xffffffff) */
 	E_INVAL = -22,    /* EINVAL: bad argument from the caller */
 	E_RANGE = -34,    /* ERANGE: value does not fit a PRM field */

@@ -12,15 +12,13 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <uapi/linux/cxprm.h>
 
 #include "cxprm/capi.h"
-#include "cxprm/commands/dct.h"
-#include "cxprm/commands/esw.h"
-#include "cxprm/commands/hca.h"
-#include "cxprm/commands/nvmf.h"
-#include "cxprm/device.h"
+#include "cxprm/commands/common.h"
+#include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
@@ -68,30 +66,25 @@ public:
 	explicit Dev(const Config &c) : cfg_(c), uh_(16u << 20), plat_(uh_), emu_(plat_, make_profile(c))
 	{
 		emu_.start();
-		BringupConfig bc;
-		bc.cmdq.timeout_ns = 5'000'000'000ull;
-		bc.init_poll_us = 100;
-		up_ = dev_.bringup(uh_.host(), bc) == OK;
+		cxprm_core_config cc{};
+		cc.cmd_timeout_ns = 5'000'000'000ull;
+		if (cxprm_core_create(uh_.host(), &core_) != OK)
+			return;
+		up_ = cxprm_core_bringup(core_, &cc) == OK;
 		if (!up_)
 			return;
-		cmd::NvmfNamespace ns{};
-		ns.xrqn = (u32)(c.ns_xrqn >= 0 ? c.ns_xrqn : emu_.profile().nvmf.first_xrqn);
-		ns.nsid = (u32)c.ns_nsid;
-		ns.backend_namespace = 1;
-		ns.lba_data_size = 512;
-		if (cmd::attach_nvmf_namespace(dev_.cmdq(), ns) == OK)
-			emu_.simulate_nvmf_io(ns.xrqn, ns.nsid, 10, 5, 8);
+		attach_namespace(c);
 		mask_[prm::event::ESW_FUNCTIONS_CHANGED / 64] |= 1ull << (prm::event::ESW_FUNCTIONS_CHANGED % 64);
 		mask_[prm::event::DCT_DRAINED / 64] |= 1ull << (prm::event::DCT_DRAINED % 64);
 	}
 
 	~Dev()
 	{
-		if (up_) {
-			for (u32 d : dcts_) // closing the file destroys its DCTs
-				cmd::destroy_dct_drained(dev_.cmdq(), d);
-			dev_.teardown();
-		}
+		u32 dctn;
+		if (up_) // closing the file destroys its DCTs
+			while (cxprm_core_dcts_pop(&dcts_, &dctn))
+				cxprm_core_dct_destroy(core_, dctn, nullptr);
+		cxprm_core_destroy(core_); // tears down
 		emu_.stop();
 	}
 
@@ -100,11 +93,9 @@ public:
 	int poll(int timeout_ms, short *revents);
 
 private:
+	void attach_namespace(const Config &c);
 	int info(cxprm_info *i);
-	int caps(cxprm_caps *c);
-	int nvmf(cxprm_nvmf_ns *n);
-	int esw(cxprm_esw_functions *f);
-	int dct(unsigned long req, cxprm_dct *d);
+	int typed(unsigned long req, void *arg);
 	int stats(cxprm_stats *s);
 	int raw(cxprm_raw_cmd *r);
 	void pump();
@@ -114,9 +105,10 @@ private:
 	hosted::UserHost uh_;
 	Platform plat_;
 	emu::Emulator emu_;
-	Device dev_;
+	cxprm_core *core_ = nullptr;
 	bool up_ = false;
-	std::set<u32> dcts_, draining_;
+	cxprm_core_dcts dcts_{}; // the file's DCTs, as the driver's
+	std::set<u32> draining_;
 	std::deque<cxprm_event> queue_;
 	u64 mask_[4] = {};
 	u32 seq_ = 0;
@@ -131,18 +123,10 @@ int fail(int err)
 	return -1;
 }
 
-// Firmware result of a core call into the status; 0, or -1/errno for
-// failures that are the ioctl's errno.
-int finish(int err, const CmdResult &r, u16 opcode, cxprm_cmd_status *st)
+// A core ioctl's result as ioctl() returns it: 0, or -1 with errno.
+int ret(int err)
 {
-	st->delivery = r.delivery;
-	st->status = r.status;
-	st->opcode = opcode;
-	st->syndrome = r.syndrome;
-	st->latency_ns = r.latency_ns;
-	if (err == OK || err == E_REMOTEIO)
-		return 0;
-	return fail(-err);
+	return err ? fail(-err) : 0;
 }
 
 u64 ns_now()
@@ -152,6 +136,22 @@ u64 ns_now()
 		.count();
 }
 
+// The namespace the config names, with some I/O, for NVMF_NS to count.
+void Dev::attach_namespace(const Config &c)
+{
+	using L = prm::attach_nvmf_namespace_in;
+	u32 xrqn = (u32)(c.ns_xrqn >= 0 ? c.ns_xrqn : emu_.profile().nvmf.first_xrqn);
+	u32 nsid = (u32)c.ns_nsid;
+	u8 in[L::size_bytes], out[cmd::out_size<prm::attach_nvmf_namespace_out>()];
+	auto r = cmd::begin_in<L>(in, prm::op::ATTACH_NVMF_NAMESPACE);
+	prm::set<L::xrqn>(r, xrqn);
+	prm::set<L::frontend_namespace>(r, nsid);
+	prm::set<L::backend_namespace>(r, 1);
+	prm::set<L::lba_data_size>(r, 512);
+	if (prm::fits<L::xrqn>(xrqn) && cxprm_core_raw(core_, in, sizeof(in), out, sizeof(out), nullptr, nullptr) == OK)
+		emu_.simulate_nvmf_io(xrqn, nsid, 10, 5, 8);
+}
+
 int Dev::info(cxprm_info *i)
 {
 	std::memset(i, 0, sizeof(*i));
@@ -159,234 +159,53 @@ int Dev::info(cxprm_info *i)
 	std::snprintf(i->dev_name, sizeof(i->dev_name), "cxprm/%s", cfg_.bdf.c_str());
 	i->vendor_id = emu_.profile().vendor_id;
 	i->device_id = emu_.profile().device_id;
-	FwVersion fw = dev_.fw_version();
-	i->fw_major = fw.major;
-	i->fw_minor = fw.minor;
-	i->fw_subminor = fw.subminor;
-	i->cmdif_rev = fw.cmdif_rev;
-	i->state = up_ ? CXPRM_STATE_UP : CXPRM_STATE_ERROR;
-	i->flags = CXPRM_INFO_EMULATED | (dev_.ecpf() ? CXPRM_INFO_ECPF : 0);
-	i->cmdq_entries = dev_.cmdq().entries();
-	i->cmdq_log_stride = dev_.cmdq().log_stride();
-	i->issi = dev_.issi();
-	i->pages_given = emu_.pages_given_total();
-	i->pages_reclaimed = emu_.pages_taken_total();
-	i->commands = dev_.cmdq().stats_total();
-	i->async_eqn = ~0u;
-	return 0;
+	i->flags = CXPRM_INFO_EMULATED;
+	return ret(cxprm_core_ioc_info(core_, i));
 }
 
-int Dev::caps(cxprm_caps *c)
+int Dev::typed(unsigned long req, void *arg)
 {
-	if (c->reserved0 || c->reserved1)
-		return fail(EINVAL);
-	CmdResult r{};
-	int err = cmd::query_hca_cap(dev_.cmdq(), c->cap_type, c->max ? prm::cap::MAX : prm::cap::CUR, c->caps, &r);
-	return finish(err, r, prm::op::QUERY_HCA_CAP, &c->st);
-}
-
-int Dev::nvmf(cxprm_nvmf_ns *n)
-{
-	cmd::NvmfNsCounters k{};
-	CmdResult r{};
-	int err = cmd::query_nvmf_namespace(dev_.cmdq(), n->xrqn, n->nsid, &k, &r);
-	if (err == OK) {
-		n->read_cmds = k.read_cmds;
-		n->read_blocks = k.read_blocks;
-		n->write_cmds = k.write_cmds;
-		n->write_blocks = k.write_blocks;
-		n->write_inline_cmds = k.write_inline_cmds;
-		n->flush_cmds = k.flush_cmds;
-		n->error_cmds = k.error_cmds;
-		n->backend_error_cmds = k.backend_error_cmds;
-		n->current_q_depth = k.current_q_depth;
-		n->last_read_latency = k.last_read_latency;
-		n->last_write_latency = k.last_write_latency;
-	}
-	return finish(err, r, prm::op::QUERY_NVMF_NAMESPACE_CONTEXT, &n->st);
-}
-
-int Dev::esw(cxprm_esw_functions *f)
-{
-	cmd::EswFunctions e{};
-	CmdResult r{};
-	u64 sf[CXPRM_ESW_MAX_SF_WORDS] = {};
-	/* As the driver: an ECPF eswitch manager only (A8). */
-	if (!dev_.ecpf() || !dev_.caps_cur().eswitch_manager)
-		return fail(EOPNOTSUPP);
-	int err = cmd::query_esw_functions(dev_.cmdq(), &e, sf, 0, &r);
-	std::memset((u8 *)f + sizeof(f->st), 0, sizeof(*f) - sizeof(f->st));
-	if (err == OK) {
-		f->host_number = e.host_number;
-		f->host_pf_disabled = e.host_pf_disabled;
-		f->host_pf_not_exist = e.host_pf_not_exist;
-		f->host_num_of_vfs = e.host_num_of_vfs;
-		f->host_total_vfs = e.host_total_vfs;
-		f->host_pci_bus = e.host_pci_bus;
-		f->host_pci_device = e.host_pci_device;
-		f->host_pci_function = e.host_pci_function;
-		std::memcpy(f->sf_enable, sf, sizeof(sf));
-	}
-	return finish(err, r, prm::op::QUERY_ESW_FUNCTIONS, &f->st);
-}
-
-int Dev::dct(unsigned long req, cxprm_dct *d)
-{
-	CmdResult r{};
-	if (req == CXPRM_IOC_DCT_CREATE) {
-		const cxprm_dctc &u = d->ctx;
-		cmd::DctContext c{};
-		c.pd = u.pd;
-		c.cqn = u.cqn;
-		c.srqn_xrqn = u.srqn_xrqn;
-		c.user_index = u.user_index;
-		c.dc_access_key = u.dc_access_key;
-		c.flow_label = u.flow_label;
-		c.pkey_index = u.pkey_index;
-		c.mtu = u.mtu;
-		c.port = u.port;
-		c.hop_limit = u.hop_limit;
-		c.tclass = u.tclass;
-		c.min_rnr_nak = u.min_rnr_nak;
-		c.my_addr_index = u.my_addr_index;
-		c.rre = u.rre;
-		c.rwe = u.rwe;
-		c.rae = u.rae;
-		c.atomic_mode = u.atomic_mode;
-		c.cs_res = u.cs_res;
-		c.counter_set_id = u.counter_set_id;
-		c.dscp = u.dscp;
-		c.ecn = u.ecn;
-		c.eth_prio = u.eth_prio;
-		u32 dctn = 0;
-		int err = cmd::create_dct(dev_.cmdq(), c, &dctn, nullptr, 0, &r);
-		if (err == E_RANGE)
-			return fail(EINVAL);
-		if (err == OK) {
-			d->dctn = dctn;
-			dcts_.insert(dctn);
-		}
-		return finish(err, r, prm::op::CREATE_DCT, &d->st);
-	}
-	// Only the creating file may drain or destroy (any file may query).
-	if (req != CXPRM_IOC_DCT_QUERY && !dcts_.count(d->dctn))
-		return fail(ENOENT);
-	if (req == CXPRM_IOC_DCT_QUERY) {
-		cmd::DctContext c{};
-		int err = cmd::query_dct(dev_.cmdq(), d->dctn, &c, &r);
-		if (err == OK) {
-			cxprm_dctc &u = d->ctx;
-			std::memset(&u, 0, sizeof(u));
-			u.pd = (u32)c.pd;
-			u.cqn = (u32)c.cqn;
-			u.srqn_xrqn = (u32)c.srqn_xrqn;
-			u.user_index = (u32)c.user_index;
-			u.dc_access_key = c.dc_access_key;
-			u.flow_label = (u32)c.flow_label;
-			u.pkey_index = (u16)c.pkey_index;
-			u.mtu = (u8)c.mtu;
-			u.port = (u8)c.port;
-			u.hop_limit = (u8)c.hop_limit;
-			u.tclass = (u8)c.tclass;
-			u.min_rnr_nak = (u8)c.min_rnr_nak;
-			u.my_addr_index = (u8)c.my_addr_index;
-			u.rre = (u8)c.rre;
-			u.rwe = (u8)c.rwe;
-			u.rae = (u8)c.rae;
-			u.atomic_mode = (u8)c.atomic_mode;
-			u.cs_res = (u8)c.cs_res;
-			u.counter_set_id = (u8)c.counter_set_id;
-			u.dscp = (u8)c.dscp;
-			u.ecn = (u8)c.ecn;
-			u.eth_prio = (u8)c.eth_prio;
-			u.state = (u8)c.state;
-			u.key_violations = (u32)c.dc_access_key_violation_count;
-		}
-		return finish(err, r, prm::op::QUERY_DCT, &d->st);
-	}
-	if (req == CXPRM_IOC_DCT_DRAIN) {
-		int err = cmd::drain_dct(dev_.cmdq(), d->dctn, 0, &r);
-		if (err == OK)
-			draining_.insert(d->dctn);
-		return finish(err, r, prm::op::DRAIN_DCT, &d->st);
-	}
-	/* As the driver (cxprm_core_dct_destroy): drain, wait, destroy. */
-	u16 op = prm::op::DESTROY_DCT;
-	int err = cmd::destroy_dct_drained(dev_.cmdq(), d->dctn, cmd::DCT_DRAIN_TIMEOUT_NS, &r, &op);
-	if (err == OK) {
-		dcts_.erase(d->dctn);
-		draining_.erase(d->dctn);
-	}
-	return finish(err, r, op, &d->st);
+	if (!cfg_.net_admin)
+		return fail(EPERM);
+	int err = cxprm_core_ioc_typed(core_, (unsigned)req, &dcts_, arg);
+	u32 dctn = ((cxprm_dct *)arg)->dctn;
+	if (!err && req == CXPRM_IOC_DCT_DRAIN) // for the DCT_DRAINED event
+		draining_.insert(dctn);
+	if (!err && req == CXPRM_IOC_DCT_DESTROY)
+		draining_.erase(dctn);
+	return ret(err);
 }
 
 int Dev::stats(cxprm_stats *s)
 {
-	OpcodeStats ops[CmdStats::MAX_OPCODES];
-	u32 n = dev_.cmdq().stats_opcodes(ops, CmdStats::MAX_OPCODES);
+	// The entries pointer is this process's memory (the driver copies out).
 	auto *out = (cxprm_opcode_stats *)(uintptr_t)s->entries;
 	if (s->capacity && !out)
 		return fail(EFAULT);
-	u32 k = 0;
-	for (; k < n && k < s->capacity; k++) {
-		cxprm_opcode_stats &e = out[k];
-		std::memset(&e, 0, sizeof(e));
-		e.opcode = ops[k].opcode;
-		e.count = ops[k].count;
-		e.errors = ops[k].errors;
-		e.last_status = ops[k].last_status;
-		e.last_delivery = ops[k].last_delivery;
-		e.last_errno = ops[k].last_err;
-		e.last_syndrome = ops[k].last_syndrome;
-		e.lat_min_ns = ops[k].lat_min_ns;
-		e.lat_max_ns = ops[k].lat_max_ns;
-		e.lat_avg_ns = ops[k].count ? ops[k].lat_sum_ns / ops[k].count : 0;
-	}
-	s->count = k;
-	s->total = dev_.cmdq().stats_total();
-	return 0;
+	return ret(cxprm_core_ioc_stats(core_, s, out));
 }
 
 int Dev::raw(cxprm_raw_cmd *r)
 {
-	if (r->inlen < 16 || r->inlen > CXPRM_RAW_MAX || r->outlen < 16 || r->outlen > CXPRM_RAW_MAX ||
-	    (r->flags & ~CXPRM_RAW_DUMP))
+	cxprm_core_raw_plan plan;
+	if (cxprm_core_raw_check(r, &plan))
 		return fail(EINVAL);
 	const u8 *in = (const u8 *)(uintptr_t)r->in;
-	u16 opcode = (u16)(in[0] << 8 | in[1]);
-	int scope = cxprm_core_raw_scope(opcode); // the driver's policy
-	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN || (scope == CXPRM_RAW_SCOPE_WRITE && !cfg_.allow_raw_write))
+	int scope = cxprm_core_raw_scope(cxprm_core_in_opcode(in)); // the driver's policy
+	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN || !cfg_.net_admin ||
+	    (scope == CXPRM_RAW_SCOPE_WRITE && !cfg_.allow_raw_write))
 		return fail(EPERM);
-	u8 *out = (u8 *)(uintptr_t)r->out;
-	std::vector<u8> blocks;
-	CmdCapture cap;
-	bool dump = (r->flags & CXPRM_RAW_DUMP) && r->dump;
-	if (dump) {
-		u32 nb = prm::mailbox_blocks(r->inlen) + prm::mailbox_blocks(r->outlen);
-		blocks.resize((size_t)nb * prm::MAILBOX_SIZE);
-		cap.blocks = blocks.data();
-		cap.blocks_cap = nb;
-	}
-	CmdResult res{};
-	int err = dev_.cmdq().exec(in, r->inlen, out, r->outlen, &res, 0, dump ? &cap : nullptr);
-	if (dump) {
-		cxprm_raw_dump d{};
-		std::memcpy(d.entry_posted, cap.entry_posted, 64);
-		std::memcpy(d.entry_completed, cap.entry_completed, 64);
-		d.in_blocks = cap.in_blocks;
-		d.out_blocks = cap.out_blocks;
-		d.slot = res.slot;
-		size_t want = sizeof(d) + (size_t)(cap.in_blocks + cap.out_blocks) * prm::MAILBOX_SIZE;
-		d.truncated = cap.truncated || want > r->dump_len;
+	std::vector<u8> out(r->outlen), blocks((size_t)plan.blocks_cap * CXPRM_MAILBOX_BYTES);
+	cxprm_raw_dump hdr{};
+	int err = cxprm_core_ioc_raw(core_, r, in, out.data(), &plan, &hdr, blocks.empty() ? nullptr : blocks.data());
+	if (r->dump_len) { // the driver's copy_to_user of the dump
 		u8 *dst = (u8 *)(uintptr_t)r->dump;
-		size_t n = std::min<size_t>(want, r->dump_len);
-		if (n >= sizeof(d)) {
-			std::memcpy(dst, &d, sizeof(d));
-			std::memcpy(dst + sizeof(d), blocks.data(), n - sizeof(d));
-		}
-		r->dump_len = (u32)(n >= sizeof(d) ? n : 0);
+		std::memcpy(dst, &hdr, sizeof(hdr));
+		std::memcpy(dst + sizeof(hdr), blocks.data(), r->dump_len - sizeof(hdr));
 	}
-	return finish(err, res, opcode, &r->st);
+	if (!err)
+		std::memcpy((void *)(uintptr_t)r->out, out.data(), out.size());
+	return ret(err);
 }
 
 void Dev::post(u8 type, const u8 *data28)
@@ -467,23 +286,22 @@ ssize_t Dev::read(void *buf, size_t n)
 
 int Dev::ioctl(unsigned long req, void *arg)
 {
+	// As the driver (cxprm_cdev.c): the core's gate, the capability, the core.
+	if (int err = cxprm_core_ioc_allowed((unsigned)req, up_))
+		return fail(-err);
 	if (req == CXPRM_IOC_INFO)
 		return info((cxprm_info *)arg);
-	if (!up_)
-		return fail(ENODEV);
-	if (!cfg_.net_admin)
-		return fail(EPERM);
+	if (req == CXPRM_IOC_RAW)
+		return raw((cxprm_raw_cmd *)arg);
+	if (cxprm_core_ioc_is_typed((unsigned)req))
+		return typed(req, arg);
 	switch (req) {
-	case CXPRM_IOC_QUERY_CAPS: return caps((cxprm_caps *)arg);
-	case CXPRM_IOC_NVMF_NS: return nvmf((cxprm_nvmf_ns *)arg);
-	case CXPRM_IOC_ESW_FUNCTIONS: return esw((cxprm_esw_functions *)arg);
-	case CXPRM_IOC_DCT_CREATE:
-	case CXPRM_IOC_DCT_QUERY:
-	case CXPRM_IOC_DCT_DRAIN:
-	case CXPRM_IOC_DCT_DESTROY: return dct(req, (cxprm_dct *)arg);
-	case CXPRM_IOC_STATS: return stats((cxprm_stats *)arg);
-	case CXPRM_IOC_RAW: return raw((cxprm_raw_cmd *)arg);
-	case CXPRM_IOC_SUBSCRIBE: std::memcpy(mask_, ((cxprm_subscribe *)arg)->mask, sizeof(mask_)); return 0;
+	case CXPRM_IOC_STATS: return cfg_.net_admin ? stats((cxprm_stats *)arg) : fail(EPERM);
+	case CXPRM_IOC_SUBSCRIBE:
+		if (!cfg_.net_admin)
+			return fail(EPERM);
+		std::memcpy(mask_, ((cxprm_subscribe *)arg)->mask, sizeof(mask_));
+		return 0;
 	default: return fail(ENOTTY);
 	}
 }

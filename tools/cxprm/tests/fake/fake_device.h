@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // A fake cxprm device for the host tests: the UAPI of
-// include/uapi/linux/cxprm.h served in-process by the core (cxprm_core,
-// bring-up, typed commands, the raw engine with capture) over the firmware
-// emulator.  It models the contract the header documents (fw status in
-// cxprm_cmd_status with ioctl 0, DCTs owned by the file, event records with
-// poll/read, privileges), NOT the kernel driver: the real thing is tested in
-// the QEMU guest.
+// include/uapi/linux/cxprm.h served in-process by the core over the
+// firmware emulator.  Each ioctl is the core function the kernel driver
+// calls too (cxprm_core_ioc_*: reserved fields, errno mapping, the file's
+// DCT table, the raw dump); the fake's own parts are the copies to and
+// from "userspace", the privileges (below) and the event records with
+// poll/read.  The real driver is tested in the QEMU guest.
 //
 // A device is a regular file in $CXPRM_DEV_DIR whose first line is
 // "cxprm-fake", followed by optional key=value lines:

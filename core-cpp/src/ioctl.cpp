@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The ioctls of include/uapi/linux/cxprm.h (capi.h, "the ioctls"): what
+ * each one means on the struct the caller copied in.  The kernel shim
+ * (drivers/cxprm_cdev.c) only copies from and to userspace and checks the
+ * capability around these; the CLI's fake device calls the same functions,
+ * so the two cannot drift.  The request checks that need no device are in
+ * ioctl_check.cpp.
+ */
+#include "cxprm/capi.h"
+
+#include "cxprm/cmdq.h"
+#include "cxprm/errors.h"
+#include "cxprm/prm/transport.h"
+#include "cxprm/types.h"
+
+#include "capi_uapi.h"
+
+using namespace cxprm;
+
+/* The facade's enums and limits are the UAPI's, in every build. */
+static_assert((int)CXPRM_CORE_DOWN == CXPRM_STATE_DOWN && (int)CXPRM_CORE_UP == CXPRM_STATE_UP &&
+		      (int)CXPRM_CORE_ERROR == CXPRM_STATE_ERROR &&
+		      (int)CXPRM_CORE_GONE == CXPRM_STATE_GONE,
+	      "enum cxprm_core_state == enum cxprm_state");
+static_assert(sizeof(cxprm_caps::caps) == CXPRM_CORE_CAP_BYTES, "cxprm_caps.caps");
+static_assert(sizeof(cxprm_event::data) == CXPRM_CORE_EQE_DATA, "cxprm_event.data");
+static_assert(CXPRM_MAILBOX_BYTES == prm::MAILBOX_SIZE, "mailbox block size");
+static_assert(CXPRM_RAW_MAX == prm::INLINE_BYTES + 64 * prm::MAILBOX_DATA, "CXPRM_RAW_MAX");
+static_assert(sizeof(cxprm_raw_dump) == 64 + 64 + 4 * 4, "struct cxprm_raw_dump");
+static_assert(sizeof(cxprm_raw_dump::entry_posted) == sizeof(CmdCapture::entry_posted) &&
+		      sizeof(cxprm_raw_dump::entry_completed) == sizeof(CmdCapture::entry_completed),
+	      "cxprm_raw_dump entries");
+static_assert(sizeof(cxprm_dct::dctn) == sizeof(cxprm_u32), "dctn");
+/* The errno values the UAPI documents are the core's (asm-generic). */
+static_assert(E_PERM == -1 && E_NOENT == -2 && E_NODEV == -19 && E_INVAL == -22 &&
+		      E_NOTTY == -25 && E_NOSPC == -28 && E_NOTSUP == -95 && E_BUSY == -16 &&
+		      E_PROTO == -71 && E_BADMSG == -74 && E_OVERFLOW == -75 &&
+		      E_SHUTDOWN == -108 && E_TIMEDOUT == -110 && E_FWDEAD == -112 &&
+		      E_REMOTEIO == -121,
+	      "errno values");
+#if __STDC_HOSTED__
+/* cxprm/uapi.h's _IOC encoding (the freestanding build's) is the system's. */
+static_assert(CXPRM_IOC_INFO == CXPRM_IOC_ENCODE(2U, CXPRM_IOC_MAGIC, 0x00U, sizeof(cxprm_info)) &&
+		      CXPRM_IOC_DCT_CREATE ==
+			      CXPRM_IOC_ENCODE(3U, CXPRM_IOC_MAGIC, 0x10U, sizeof(cxprm_dct)) &&
+		      CXPRM_IOC_SUBSCRIBE ==
+			      CXPRM_IOC_ENCODE(1U, CXPRM_IOC_MAGIC, 0x40U, sizeof(cxprm_subscribe)),
+	      "_IOC encoding");
+#endif
+
+namespace {
+
+/* A firmware status is a result (in st), not an ioctl error. */
+int cmd_ret(int err)
+{
+	return err == E_REMOTEIO ? OK : err;
+}
+
+void lock(cxprm_core_dcts *t)
+{
+	if (t->lock)
+		t->lock(t);
+}
+
+void unlock(cxprm_core_dcts *t)
+{
+	if (t->unlock)
+		t->unlock(t);
+}
+
+/* Index of dctn in the table, or -1. */
+int dcts_find(cxprm_core_dcts *t, u32 dctn)
+{
+	int idx = -1;
+	lock(t);
+	for (u32 i = 0; i < t->n && idx < 0; i++)
+		if (t->dctn[i] == dctn)
+			idx = (int)i;
+	unlock(t);
+	return idx;
+}
+
+bool dct_reserved(const cxprm_dct &d)
+{
+	return d.reserved || d.ctx.reserved0 || d.ctx.reserved1[0] || d.ctx.reserved1[1] ||
+	       d.ctx.reserved1[2];
+}
+
+/* The names struct cxprm_info shares with struct cxprm_core_info. */
+#define CXPRM_UAPI_INFO(X)                                                              \
+	X(fw_major) X(fw_minor) X(fw_subminor) X(cmdif_rev) X(state) X(cmdq_entries)   \
+	X(cmdq_log_stride) X(issi) X(health_syndrome) X(pages_given) X(pages_reclaimed) \
+	X(commands) X(async_eqn)
+
+} // namespace
+
+extern "C" {
+
+int cxprm_core_ioc_allowed(unsigned int cmd, int up)
+{
+	/* Commands need an HCA that came up; INFO tells why it did not. */
+	if (up || cmd == CXPRM_IOC_INFO || cmd == CXPRM_IOC_STATS || cmd == CXPRM_IOC_SUBSCRIBE)
+		return OK;
+	return _IOC_TYPE(cmd) == CXPRM_IOC_MAGIC ? E_NODEV : E_NOTTY;
+}
+
+int cxprm_core_ioc_info(cxprm_core *c, cxprm_info *i)
+{
+	if (!c || !i)
+		return E_INVAL;
+	cxprm_core_info ci;
+	cxprm_core_get_info(c, &ci);
+#define CXPRM_INFO_COPY_(f) i->f = ci.f;
+	CXPRM_UAPI_INFO(CXPRM_INFO_COPY_)
+#undef CXPRM_INFO_COPY_
+	i->flags |= (ci.failed_err ? CXPRM_INFO_FAILED : 0) | (ci.ecpf ? CXPRM_INFO_ECPF : 0) |
+		    (ci.cmd_checksum ? CXPRM_INFO_CMD_CHECKSUM : 0);
+	return OK;
+}
+
+int cxprm_core_ioc_caps(cxprm_core *c, cxprm_caps *k)
+{
+	if (!k)
+		return E_INVAL;
+	if (k->reserved0 || k->reserved1 || k->max > 1)
+		return E_INVAL;
+	cxprm_core_result r{};
+	k->st = {};
+	mem_zero(k->caps, sizeof(k->caps));
+	int err = cxprm_core_query_caps(c, k->cap_type, k->max, k->caps, &r);
+	k->st = r.st;
+	return cmd_ret(err);
+}
+
+int cxprm_core_ioc_nvmf_ns(cxprm_core *c, cxprm_nvmf_ns *n)
+{
+	if (!n)
+		return E_INVAL;
+	if (n->reserved)
+		return E_INVAL;
+	return cmd_ret(cxprm_core_query_nvmf_ns(c, n, nullptr));
+}
+
+int cxprm_core_ioc_esw(cxprm_core *c, cxprm_esw_functions *e)
+{
+	if (!e)
+		return E_INVAL;
+	if (e->reserved0 || e->reserved1)
+		return E_INVAL;
+	return cmd_ret(cxprm_core_query_esw(c, e, CXPRM_ESW_MAX_SF_WORDS, nullptr));
+}
+
+int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxprm_dct *d)
+{
+	if (!t || !d)
+		return E_INVAL;
+	if (dct_reserved(*d))
+		return E_INVAL;
+	cxprm_core_result r{};
+	int err, idx = -1;
+	switch (cmd) {
+	case CXPRM_IOC_DCT_CREATE:
+		if (t->n >= CXPRM_CORE_FILE_MAX_DCTS)
+			return E_NOSPC;
+		err = cxprm_core_dct_create(c, &d->ctx, &d->dctn, &r);
+		if (!err) {
+			lock(t);
+			t->dctn[t->n++] = d->dctn;
+			unlock(t);
+		}
+		d->ctx = {};
+		break;
+	case CXPRM_IOC_DCT_QUERY:
+		err = cxprm_core_dct_query(c, d->dctn, &d->ctx, &r);
+		break;
+	case CXPRM_IOC_DCT_DRAIN:
+	case CXPRM_IOC_DCT_DESTROY:
+		/* Only the file that created a DCT may drain or destroy it. */
+		idx = dcts_find(t, d->dctn);
+		if (idx < 0)
+			return E_NOENT;
+		d->ctx = {};
+		if (cmd == CXPRM_IOC_DCT_DRAIN) {
+			err = cxprm_core_dct_drain(c, d->dctn, &r);
+			break;
+		}
+		err = cxprm_core_dct_destroy(c, d->dctn, &r);
+		if (!err) {
+			/* The caller serialises this file's DCT ioctls: idx still holds it. */
+			lock(t);
+			t->dctn[idx] = t->dctn[--t->n];
+			unlock(t);
+		}
+		break;
+	default:
+		return E_NOTTY;
+	}
+	d->st = r.st;
+	return cmd_ret(err);
+}
+
+int cxprm_core_ioc_is_dct(unsigned int cmd)
+{
+	return cmd == CXPRM_IOC_DCT_CREATE || cmd == CXPRM_IOC_DCT_QUERY ||
+	       cmd == CXPRM_IOC_DCT_DRAIN || cmd == CXPRM_IOC_DCT_DESTROY;
+}
+
+int cxprm_core_ioc_is_typed(unsigned int cmd)
+{
+	return cmd == CXPRM_IOC_QUERY_CAPS || cmd == CXPRM_IOC_NVMF_NS ||
+	       cmd == CXPRM_IOC_ESW_FUNCTIONS || cxprm_core_ioc_is_dct(cmd);
+}
+
+int cxprm_core_ioc_typed(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, void *k)
+{
+	switch (cmd) {
+	case CXPRM_IOC_QUERY_CAPS:
+		return cxprm_core_ioc_caps(c, (cxprm_caps *)k);
+	case CXPRM_IOC_NVMF_NS:
+		return cxprm_core_ioc_nvmf_ns(c, (cxprm_nvmf_ns *)k);
+	case CXPRM_IOC_ESW_FUNCTIONS:
+		return cxprm_core_ioc_esw(c, (cxprm_esw_functions *)k);
+	default:
+		return cxprm_core_ioc_dct(c, cmd, t, (cxprm_dct *)k);
+	}
+}
+
+int cxprm_core_dcts_pop(cxprm_core_dcts *t, cxprm_u32 *dctn)
+{
+	int found = 0;
+	lock(t);
+	if (t->n) {
+		*dctn = t->dctn[--t->n];
+		found = 1;
+	}
+	unlock(t);
+	return found;
+}
+
+int cxprm_core_ioc_stats(cxprm_core *c, cxprm_stats *s, cxprm_opcode_stats *entries)
+{
+	if (!s)
+		return E_INVAL;
+	u32 max = entries ? min_of<u32>(s->capacity, CXPRM_CORE_MAX_OPCODES) : 0;
+	cxprm_u64 total = 0;
+	s->count = cxprm_core_stats(c, entries, max, &total);
+	s->total = total;
+	return OK;
+}
+
+int cxprm_core_ioc_raw(cxprm_core *c, cxprm_raw_cmd *rc, const void *in, void *out,
+		       const cxprm_core_raw_plan *plan, cxprm_raw_dump *hdr, void *blocks)
+{
+	if (!rc || !plan || (plan->dump && !hdr))
+		return E_INVAL;
+	cxprm_core_capture cap{};
+	cap.blocks = (u8 *)blocks;
+	cap.blocks_cap = blocks ? plan->blocks_cap : 0;
+	cxprm_core_result r{};
+	int err = cxprm_core_raw(c, in, rc->inlen, out, rc->outlen, &r, plan->dump ? &cap : nullptr);
+	/* Status and wire dump go back on transport errors too. */
+	rc->st = r.st;
+	rc->dump_len = 0;
+	if (plan->dump && r.token) {
+		*hdr = cap.hdr;
+		rc->dump_len = (u32)sizeof(*hdr) + (hdr->in_blocks + hdr->out_blocks) * CXPRM_MAILBOX_BYTES;
+	}
+	return cmd_ret(err);
+}
+
+} // extern "C"
