@@ -437,6 +437,26 @@ public:
 	// just not deterministic).
 	bool poll_once();
 
+	// --- synchronous mode ---
+	// No thread: the host calls register_written() from its own register
+	// write accessor, so the device answers inside the write and a command
+	// is complete the first time the driver looks (the benchmark rig,
+	// tools/bench/rig.h).  A command doorbell is served at once (one
+	// poll_once()); a queue address write (cmdq_addr_l_sz) is taken as
+	// hardware does, at once: settle(true).  Other registers wait for the
+	// next step.  Returns whether anything was processed.
+	bool register_written(uint32_t off);
+	// Steps until 'initializing' is clear (and, with need_queue, a queue
+	// address is taken); false if limit_ns of the emulator's clock pass
+	// first.
+	bool settle(bool need_queue, uint64_t limit_ns = 5'000'000'000ull);
+	// The emulator's clock, nanoseconds, monotonic (steady_clock unless
+	// replaced): every delay of the Profile, the health tick, lost-doorbell
+	// and DCT drain timing and trace times run on it, so a host with a
+	// clock of its own (one that moves only when read, say) sees them
+	// deterministically.  Set it before start() or the first step.
+	void set_clock(std::function<uint64_t()> now_ns);
+
 	Faults &faults();
 	const Profile &profile() const;
 
