@@ -9,16 +9,8 @@ namespace {
 using prm::host_params_context;
 
 // The eswitch functions exist on an ECPF eswitch manager (B9).
-struct EswTest : ::testing::Test {
-	FakePlatform plat{32u << 20};
-	Emulator emu{plat, quiet(Profile::bluefield3())};
-	TestDriver drv{plat, emu};
-	void SetUp() override
-	{
-		drv.init_queue();
-		drv.bring_up();
-		ASSERT_EQ(emu.hca_state(), HcaState::INITIALIZED);
-	}
+struct EswTest : InitializedTest {
+	EswTest() : InitializedTest(quiet(Profile::bluefield3())) {}
 
 	Answer query()
 	{
