@@ -110,6 +110,12 @@ void Emulator::set_trace(std::function<void(const TraceRecord &)> fn)
 	std::lock_guard<std::mutex> g(impl_->mu);
 	impl_->trace_fn = std::move(fn);
 }
+void Emulator::set_answer_hook(AnswerHook fn)
+{
+	std::lock_guard<std::mutex> g(impl_->mu);
+	impl_->answer_hook = std::move(fn);
+}
+
 const Profile &Emulator::profile() const { return impl_->prof; }
 
 // --- hooks ---

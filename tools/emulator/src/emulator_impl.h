@@ -72,6 +72,7 @@ struct Emulator::Impl {
 	bool gone = false;
 	bool nic_disabled = false; // fast teardown done, queue not programmed again
 	std::function<void(const TraceRecord &)> trace_fn;
+	AnswerHook answer_hook;
 	uint64_t trace_seq = 0;
 	bool sw_reset = false;     // nic_interface SW_RESET: nothing is answered
 	bool ticked = false;

@@ -94,17 +94,19 @@ void Emulator::Impl::process_slot(unsigned slot)
 	std::set<uint8_t> eligible = crashed ? std::set<uint8_t>{} : dev.cmd_eq_snapshot();
 	TraceRecord t;
 	const bool tracing = (bool)trace_fn;
-	ExecFn exec = [this, &t, tracing](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+	ExecFn exec = [this, &t, tracing, slot](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
 		if (crashed)
 			dev.execute_crashed(in, inlen, out, outlen);
 		else
 			dev.execute(in, inlen, out, outlen);
+		uint8_t forced = answer_hook ? answer_hook(slot, in, inlen, out, outlen) : 0;
 		if (tracing) {
 			t.opcode = (uint16_t)prm::get<prm::cmd_in::opcode>(prm::CRef<prm::cmd_in>(in));
 			t.op_mod = (uint16_t)prm::get<prm::cmd_in::op_mod>(prm::CRef<prm::cmd_in>(in));
 			trace_fill_input(t, in, inlen);
 			trace_fill_output(t, out, outlen);
 		}
+		return forced;
 	};
 	SlotResult r = transport.process(iseg.cmdq_base(), slot, dev.checksums_enabled(), faults, exec);
 	switch (r.kind) {
@@ -124,7 +126,8 @@ void Emulator::Impl::process_slot(unsigned slot)
 		last_delivery = r.delivery;
 		if (r.delivery)
 			dev.counters.delivery_errors++;
-		dev.post_cmd_completion(1u << slot, eligible);
+		if (!faults.no_cmd_events.load())
+			dev.post_cmd_completion(1u << slot, eligible);
 		break;
 	}
 	if (tracing && (r.kind == SlotResult::COMPLETED || r.kind == SlotResult::SWALLOWED)) {

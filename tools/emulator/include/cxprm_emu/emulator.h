@@ -303,6 +303,9 @@ struct Faults {
 	// commands are no longer answered (swallowed).  Sticky until
 	// function_reset().
 	std::atomic<bool> sw_reset{false};
+	// Completions post no CMD event: the driver finds them by polling.
+	// Global, not cleared by clear_command_faults().
+	std::atomic<bool> no_cmd_events{false};
 
 	// Selectors.
 	std::atomic<int32_t> only_opcode{-1};
@@ -464,6 +467,16 @@ public:
 	// inside poll_once) with the emulator's lock held: keep it short and
 	// never call back into the Emulator.  An empty fn turns tracing off.
 	void set_trace(std::function<void(const TraceRecord &)> fn);
+
+	// A test double's say over the answers (the fuzz targets' FakeDevice):
+	// called for every command the device model ran, with its input and
+	// the output the model wrote, before the answer is handed back.  It
+	// may rewrite the output; a nonzero return is a delivery status to
+	// report instead (then only the entry is written).  Same rules as
+	// set_trace(); an empty fn removes it.
+	using AnswerHook =
+		std::function<uint8_t(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)>;
+	void set_answer_hook(AnswerHook fn);
 
 	// --- test hooks ---
 	// Changes the eswitch state (host_num_of_vfs) and posts
