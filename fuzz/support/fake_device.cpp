@@ -234,9 +234,7 @@ FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_c
 	plat_ = std::make_unique<FakePlatform>(*this);
 	emu_ = std::make_unique<emu::Emulator>(*plat_, fuzz_profile(log_cmdq_size, log_cmdq_stride, geometry_ok));
 	emu_->set_clock([this] { return now_ns_; });
-	emu_->set_answer_hook([this](unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
-		return answer(slot, in, inlen, out, outlen);
-	});
+	set_hook();
 	if (!geometry_ok) {
 		using I = initial_seg;
 		bar_write(iseg::CMDQ_ADDR_L_SZ, to_dword<I::log_cmdq_size>(log_cmdq_size) |
@@ -315,8 +313,20 @@ void FakeDevice::doorbell(uint32_t mask)
 	if (!complete || !answering())
 		return;
 	emu_->faults().no_cmd_events = !command_events;
+	if (model != hook_model_)
+		set_hook();
 	emu_->register_written(iseg::DOORBELL);
 	completed(rung);
+}
+
+void FakeDevice::set_hook()
+{
+	hook_model_ = model;
+	emu_->set_answer_hook(
+		[this](unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+			return answer(slot, in, inlen, out, outlen);
+		},
+		!model);
 }
 
 // The slots of 'rung' the emulator handed back, to after_complete.

@@ -69,6 +69,9 @@ public:
 	};
 	// Sees every answer and may rewrite it (none: the emulator's stands).
 	std::function<void(Command &)> handler;
+	// false: the emulator's device model does not run, handler alone
+	// answers (c.out zeroed) and the device's state stays as it is.
+	bool model = true;
 	// A handler: every command succeeds with an all-zero output.
 	static void answer_ok_zeroed(Command &c);
 
@@ -107,6 +110,7 @@ public:
 private:
 	void doorbell(uint32_t mask);
 	void completed(uint32_t mask);
+	void set_hook();
 	uint8_t answer(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen);
 	bool answering() const;
 
@@ -130,6 +134,7 @@ private:
 	std::vector<uint64_t> eq_pas_;
 	uint32_t eq_log_size_ = 0, eq_page_shift_ = 12;
 
+	bool hook_model_ = true; // 'model' as the emulator was last told
 	std::unique_ptr<emu::Platform> plat_;
 	std::unique_ptr<emu::Emulator> emu_;
 

@@ -143,6 +143,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t log_size = (cfgb >> 2) % 6;           // 1..32 entries
 	uint32_t log_stride = 5 + (cfgb >> 5) % 5;    // 32..512 bytes
 	FakeDevice dev(4u << 20, log_size, log_stride);
+	dev.model = false; // the handlers below are the whole firmware
 	CmdqConfig cfg;
 	cfg.timeout_ns = 20ull * 1000 * 1000;
 	cfg.slot_wait_ns = 40ull * 1000 * 1000;

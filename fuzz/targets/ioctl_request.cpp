@@ -55,6 +55,7 @@ struct Rig {
 		// Brought up by the emulator; then the minimal firmware these
 		// checks assume: every command succeeds with a zeroed output.
 		dev.handler = FakeDevice::answer_ok_zeroed;
+		dev.model = false;
 	}
 };
 

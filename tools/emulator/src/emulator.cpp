@@ -110,10 +110,11 @@ void Emulator::set_trace(std::function<void(const TraceRecord &)> fn)
 	std::lock_guard<std::mutex> g(impl_->mu);
 	impl_->trace_fn = std::move(fn);
 }
-void Emulator::set_answer_hook(AnswerHook fn)
+void Emulator::set_answer_hook(AnswerHook fn, bool replaces_model)
 {
 	std::lock_guard<std::mutex> g(impl_->mu);
 	impl_->answer_hook = std::move(fn);
+	impl_->hook_replaces_model = impl_->answer_hook && replaces_model;
 }
 
 const Profile &Emulator::profile() const { return impl_->prof; }

@@ -73,6 +73,7 @@ struct Emulator::Impl {
 	bool nic_disabled = false; // fast teardown done, queue not programmed again
 	std::function<void(const TraceRecord &)> trace_fn;
 	AnswerHook answer_hook;
+	bool hook_replaces_model = false;
 	uint64_t trace_seq = 0;
 	bool sw_reset = false;     // nic_interface SW_RESET: nothing is answered
 	bool ticked = false;

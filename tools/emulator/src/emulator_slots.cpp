@@ -95,9 +95,9 @@ void Emulator::Impl::process_slot(unsigned slot)
 	TraceRecord t;
 	const bool tracing = (bool)trace_fn;
 	ExecFn exec = [this, &t, tracing, slot](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
-		if (crashed)
+		if (!hook_replaces_model && crashed)
 			dev.execute_crashed(in, inlen, out, outlen);
-		else
+		else if (!hook_replaces_model)
 			dev.execute(in, inlen, out, outlen);
 		uint8_t forced = answer_hook ? answer_hook(slot, in, inlen, out, outlen) : 0;
 		if (tracing) {

@@ -472,11 +472,13 @@ public:
 	// called for every command the device model ran, with its input and
 	// the output the model wrote, before the answer is handed back.  It
 	// may rewrite the output; a nonzero return is a delivery status to
-	// report instead (then only the entry is written).  Same rules as
-	// set_trace(); an empty fn removes it.
+	// report instead (then only the entry is written).  replaces_model:
+	// the device model does not run at all, the hook alone answers (on a
+	// zeroed output) and the device's state stays as it is.  Same rules
+	// as set_trace(); an empty fn removes it.
 	using AnswerHook =
 		std::function<uint8_t(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)>;
-	void set_answer_hook(AnswerHook fn);
+	void set_answer_hook(AnswerHook fn, bool replaces_model = false);
 
 	// --- test hooks ---
 	// Changes the eswitch state (host_num_of_vfs) and posts
