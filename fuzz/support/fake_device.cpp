@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// The synchronous fake device of the fuzz targets (fake_device.h).
+// The fuzz targets' device (fake_device.h): a deterministic host, the
+// emulator answering inside the doorbell write, faults on top.
 #include "fake_device.h"
 
 #include <cstdio>
@@ -8,13 +9,12 @@
 
 #include "cxprm/layout.h"
 #include "cxprm/mailbox.h"
-#include "cxprm/prm/adapter.h"
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/hca.h"
 #include "cxprm/prm/opcodes.h"
-#include "cxprm/prm/pages.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
+#include "cxprm_emu/emulator.h"
 
 namespace cxprm::fuzz {
 
@@ -30,7 +30,6 @@ namespace {
 
 constexpr uint32_t OWNER_BYTE = cmd_queue_entry::ownership::offset / 8;
 constexpr uint32_t ENTRY_BYTES = cmd_queue_entry::size_bytes;
-constexpr uint32_t UAR_BYTE = FakeDevice::kUar * ADAPTER_PAGE_SIZE;
 
 // A host lock: single-threaded, so taking one that is held is a deadlock.
 struct Lock {
@@ -41,7 +40,54 @@ struct Waiter {
 	bool signalled = false;
 };
 
+// The emulator's profile: a ConnectX-7 that comes up at once and answers
+// without timing of its own (no init delays, no lost-doorbell rescue, no
+// automatic NVMF I/O), signs every output (the core may verify), and
+// survives a full EQ (the targets write entries the emulator did not).
+emu::Profile fuzz_profile(uint32_t log_size, uint32_t log_stride, bool geometry_ok)
+{
+	emu::Profile p = emu::Profile::connectx7();
+	p.boot_pages = 8;
+	p.init_pages = 8;
+	p.init_delay_ms = 0;
+	p.cmdq_init_delay_ms = 0;
+	p.lost_doorbell_us = 0;
+	p.nvmf.auto_io_ms = 0;
+	p.sign_outputs_always = true;
+	p.eq_overrun_fatal = false;
+	if (geometry_ok) {
+		p.log_cmdq_size = (uint8_t)log_size;
+		p.log_cmdq_stride = (uint8_t)log_stride;
+	}
+	return p;
+}
+
 } // namespace
+
+// The emulator's view: the BAR and DMA through the host's allocations.
+class FakePlatform : public emu::Platform {
+public:
+	explicit FakePlatform(FakeDevice &d) : d_(d) {}
+	uint8_t *bar() override { return d_.bar_.data(); }
+	size_t bar_size() const override { return d_.bar_.size(); }
+	bool dma_read(uint64_t bus, void *dst, size_t len) override
+	{
+		uint8_t *p = d_.dma(bus, len);
+		if (p)
+			std::memcpy(dst, p, len);
+		return p != nullptr;
+	}
+	bool dma_write(uint64_t bus, const void *src, size_t len) override
+	{
+		uint8_t *p = d_.dma(bus, len);
+		if (p)
+			std::memcpy(p, src, len);
+		return p != nullptr;
+	}
+
+private:
+	FakeDevice &d_;
+};
 
 // The cxprm_host_ops callbacks.
 struct FakeOps {
@@ -105,16 +151,11 @@ struct FakeOps {
 			f->doorbell(v);
 			return;
 		}
-		if (off == iseg::CMDQ_ADDR_H) {
-			f->cmdq_bus_ = (uint64_t)v << 32 | (f->cmdq_bus_ & 0xffffffffu);
-		} else if (off == iseg::CMDQ_ADDR_L_SZ) {
-			f->cmdq_bus_ = (f->cmdq_bus_ & ~0xffffffffull) | (v & ~0xfffu);
-			v = (v & ~0xfffu) | f->geometry_;
-		} else if (off == UAR_BYTE + 0x40 || off == UAR_BYTE + 0x48) {
-			f->eq_ci_ = v & 0xffffff;
-			return;
-		}
 		f->bar_write(off, v);
+		// Hardware takes the queue address at once (no delay in this
+		// profile: one step).
+		if (off == iseg::CMDQ_ADDR_L_SZ && f->answering())
+			f->emu_->poll_once();
 	}
 
 	static void barrier(void *) {}
@@ -189,20 +230,21 @@ FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_c
 {
 	host_.ops = &ops_;
 	host_.ctx = this;
-	handler = [this](Command &c) { default_handler(c); };
-	using I = initial_seg;
-	bar_write(iseg::FW_REV, to_dword<I::fw_rev_minor>(39) | to_dword<I::fw_rev_major>(28));
-	bar_write(iseg::CMDIF_REV, to_dword<I::cmd_interface_rev>(CMDIF_REV) |
-					   to_dword<I::fw_rev_subminor>(1002));
-	geometry_ = to_dword<I::log_cmdq_size>(log_cmdq_size) |
-		    to_dword<I::log_cmdq_stride>(log_cmdq_stride);
-	bar_write(iseg::CMDQ_ADDR_L_SZ, geometry_);
-	bar_write(iseg::INITIALIZING, 0);
-	bar_write(iseg::HEALTH_COUNTER, to_dword<I::health_counter>(1));
+	bool geometry_ok = log_cmdq_size <= 5 && log_cmdq_stride >= 6 && log_cmdq_size + log_cmdq_stride <= 12;
+	plat_ = std::make_unique<FakePlatform>(*this);
+	emu_ = std::make_unique<emu::Emulator>(*plat_, fuzz_profile(log_cmdq_size, log_cmdq_stride, geometry_ok));
+	emu_->set_clock([this] { return now_ns_; });
+	set_hook();
+	if (!geometry_ok) {
+		using I = initial_seg;
+		bar_write(iseg::CMDQ_ADDR_L_SZ, to_dword<I::log_cmdq_size>(log_cmdq_size) |
+							to_dword<I::log_cmdq_stride>(log_cmdq_stride));
+	}
 }
 
 FakeDevice::~FakeDevice()
 {
+	emu_.reset();
 	for (auto &a : dma_)
 		std::free(a.second.cpu);
 	for (auto &m : mem_)
@@ -228,6 +270,16 @@ void FakeDevice::set_fw_dead(bool dead)
 	bar_write(iseg::HEALTH + dword_byte_offset<H::synd>(), to_dword<H::synd>(dead ? 1 : 0));
 }
 
+void FakeDevice::set_gone(bool gone)
+{
+	if (gone && bar_read(iseg::FW_REV) != 0xffffffffu) {
+		fw_rev_ = bar_read(iseg::FW_REV);
+		bar_write(iseg::FW_REV, 0xffffffffu);
+	} else if (!gone && bar_read(iseg::FW_REV) == 0xffffffffu) {
+		bar_write(iseg::FW_REV, fw_rev_);
+	}
+}
+
 uint32_t FakeDevice::bar_read(uint32_t off) const
 {
 	if (off % 4 || off >= bar_.size())
@@ -242,216 +294,122 @@ void FakeDevice::bar_write(uint32_t off, uint32_t v)
 	store_be32(&bar_[off], v);
 }
 
-uint8_t *FakeDevice::entry(uint32_t slot)
+// Dead firmware (rfr + synd) and a vanished device answer nothing.
+bool FakeDevice::answering() const
 {
-	using I = initial_seg;
-	uint32_t stride = from_dword<I::log_cmdq_stride>(geometry_);
-	return dma(cmdq_bus_ + ((uint64_t)slot << stride), ENTRY_BYTES);
+	bool dead = from_dword<health_buffer::synd>(
+			    bar_read(iseg::HEALTH + dword_byte_offset<health_buffer::synd>())) != 0;
+	return !dead && bar_read(iseg::FW_REV) != 0xffffffffu;
 }
 
 void FakeDevice::doorbell(uint32_t mask)
 {
-	uint32_t n = 1u << from_dword<initial_seg::log_cmdq_size>(geometry_);
+	uint32_t n = 1u << emu_->profile().log_cmdq_size;
 	if (n < 32 && (mask >> n))
 		die("doorbell for a slot the queue does not have");
-	pending_ |= mask;
-	// Dead firmware (rfr + synd) and a vanished device answer nothing.
-	bool dead = from_dword<health_buffer::synd>(
-			    bar_read(iseg::HEALTH + dword_byte_offset<health_buffer::synd>())) != 0;
-	if (!complete || dead || bar_read(iseg::FW_REV) == 0xffffffffu)
+	// Rung slots accumulate (an atomic OR on hardware) until answered.
+	uint32_t rung = bar_read(iseg::DOORBELL) | mask;
+	bar_write(iseg::DOORBELL, rung);
+	if (!complete || !answering())
 		return;
-	uint32_t todo = pending_;
-	pending_ = 0;
-	for (uint32_t i = 0; i < 32; i++)
-		if (todo & (1u << i))
-			run_slot(i);
+	emu_->faults().no_cmd_events = !command_events;
+	if (model != hook_model_)
+		set_hook();
+	emu_->register_written(iseg::DOORBELL);
+	completed(rung);
 }
 
-bool FakeDevice::gather(uint64_t ptr, uint32_t len, uint8_t token, std::vector<uint8_t> &msg)
+void FakeDevice::set_hook()
 {
-	uint32_t n = mailbox_blocks(len);
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t *b = dma(ptr, MAILBOX_SIZE);
-		if (!b)
-			return false;
-		CRef<cmd_if_box> r(b);
-		if (get<cmd_if_box::block_number>(r) != i || get<cmd_if_box::token>(r) != token)
-			return false;
-		uint32_t off = INLINE_BYTES + i * MAILBOX_DATA;
-		uint32_t k = len - off < MAILBOX_DATA ? len - off : MAILBOX_DATA;
-		std::memcpy(msg.data() + off, b, k);
-		ptr = get<cmd_if_box::next_pointer_63_32>(r) << 32 | get<cmd_if_box::next_pointer_31_10>(r) << 10;
-	}
-	return true;
+	hook_model_ = model;
+	emu_->set_answer_hook(
+		[this](unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+			return answer(slot, in, inlen, out, outlen);
+		},
+		!model);
 }
 
-bool FakeDevice::scatter(uint64_t ptr, const std::vector<uint8_t> &msg, std::vector<uint8_t *> *blocks)
+// The slots of 'rung' the emulator handed back, to after_complete.
+void FakeDevice::completed(uint32_t rung)
 {
-	uint32_t len = (uint32_t)msg.size(), n = mailbox_blocks(len);
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t *b = dma(ptr, MAILBOX_SIZE);
-		if (!b)
-			return false;
-		uint32_t off = INLINE_BYTES + i * MAILBOX_DATA;
-		uint32_t k = len - off < MAILBOX_DATA ? len - off : MAILBOX_DATA;
-		std::memcpy(b, msg.data() + off, k);
-		mailbox_sign(b);
-		blocks->push_back(b);
-		CRef<cmd_if_box> r(b);
-		ptr = get<cmd_if_box::next_pointer_63_32>(r) << 32 | get<cmd_if_box::next_pointer_31_10>(r) << 10;
-	}
-	return true;
-}
-
-void FakeDevice::run_slot(uint32_t slot)
-{
-	uint8_t *e = entry(slot);
-	if (!e)
-		die("doorbell with no command queue programmed");
-	if (!(e[OWNER_BYTE] & 1))
-		return; // rung twice, or already handed back
 	using E = cmd_queue_entry;
-	Ref<E> r(e);
-	uint32_t inlen = (uint32_t)get<E::input_length>(r), outlen = (uint32_t)get<E::output_length>(r);
-	uint8_t token = (uint8_t)get<E::token>(r);
-	if (inlen > (1u << 20) || outlen > (1u << 20))
-		die("command lengths beyond any the core sends");
-	uint64_t ip = get<E::input_mailbox_pointer_63_32>(r) << 32 | get<E::input_mailbox_pointer_31_9>(r) << 9;
-	uint64_t op = get<E::output_mailbox_pointer_63_32>(r) << 32 | get<E::output_mailbox_pointer_31_9>(r) << 9;
-
-	Command c;
-	c.slot = slot;
-	c.in.assign(inlen < 8 ? 8 : inlen, 0);
-	std::memcpy(c.in.data(), bytes<E::command_input_inline_data>(r), inlen < 16 ? inlen : 16);
-	bool ok = gather(ip, inlen, token, c.in);
-	c.out.assign(outlen, 0);
-	if (ok)
-		handler(c);
-	else
-		c.delivery = 0x2; // bad input pointer
-	commands_++;
-	last_in_ = c.in;
-
-	std::memcpy(bytes<E::command_output_inline_data>(r), c.out.data(), outlen < 16 ? outlen : 16);
-	Completed done;
-	done.slot = slot;
-	done.entry = e;
-	if (!scatter(op, c.out, &done.blocks) && !c.delivery)
-		c.delivery = 0x3; // bad output pointer
-	set<E::status>(r, c.delivery);
-	set<E::ownership>(r, 0);
-	set<E::signature>(r, 0);
-	set<E::signature>(r, (uint8_t)~xor8(e, ENTRY_BYTES));
-	if (after_complete)
+	uint64_t base = (uint64_t)bar_read(iseg::CMDQ_ADDR_H) << 32 |
+			(bar_read(iseg::CMDQ_ADDR_L_SZ) & ~0xfffu);
+	uint32_t stride = emu_->profile().log_cmdq_stride;
+	for (uint32_t slot = 0; slot < 32 && after_complete; slot++) {
+		uint8_t *e = (rung >> slot) & 1 ? dma(base + ((uint64_t)slot << stride), ENTRY_BYTES) : nullptr;
+		if (!e || (e[OWNER_BYTE] & 1))
+			continue;
+		Completed done;
+		done.slot = slot;
+		done.entry = e;
+		Ref<E> r(e);
+		uint64_t ptr = get<E::output_mailbox_pointer_63_32>(r) << 32 | get<E::output_mailbox_pointer_31_9>(r) << 9;
+		uint32_t nblocks = mailbox_blocks((uint32_t)get<E::output_length>(r));
+		for (uint32_t i = 0; i < nblocks; i++) {
+			uint8_t *b = dma(ptr, MAILBOX_SIZE);
+			if (!b)
+				break;
+			done.blocks.push_back(b);
+			CRef<cmd_if_box> box(b);
+			ptr = get<cmd_if_box::next_pointer_63_32>(box) << 32 | get<cmd_if_box::next_pointer_31_10>(box) << 10;
+		}
 		after_complete(done);
-	if (eq_cmd_ && command_events) {
-		uint8_t data[28] = {};
-		store_be32(data, 1u << slot);
-		post_eqe(event::CMD, 0, data);
 	}
 }
 
-void FakeDevice::default_handler(Command &c)
+uint8_t FakeDevice::answer(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)
 {
-	CRef<cmd_in> h(c.in.data());
-	uint16_t opcode = (uint16_t)get<cmd_in::opcode>(h), op_mod = (uint16_t)get<cmd_in::op_mod>(h);
-	uint32_t inlen = (uint32_t)c.in.size(), outlen = (uint32_t)c.out.size();
-	uint8_t *o = c.out.data();
-	switch (opcode) {
-	case op::QUERY_PAGES:
-		if (outlen >= query_pages_out::size_bytes && op_mod == query_pages_op::REGULAR &&
-		    inlen >= query_pages_in::size_bytes) {
-			CRef<query_pages_in> q(c.in.data());
-			uint32_t fn = (uint32_t)get<query_pages_in::function_id>(q) |
-				      (uint32_t)get<query_pages_in::embedded_cpu_function>(q) << 16;
-			int32_t held = 0;
-			for (const auto &p : pages_)
-				held += p.second == fn;
-			set<query_pages_out::num_pages>(Ref<query_pages_out>(o), (uint32_t)-held);
-		}
-		break;
-	case op::MANAGE_PAGES: {
-		if (inlen < manage_pages_in::size_bytes || outlen < manage_pages_out::size_bytes)
-			break;
-		CRef<manage_pages_in> in(c.in.data());
-		uint64_t n = get<manage_pages_in::input_num_entries>(in);
-		uint32_t fn = (uint32_t)get<manage_pages_in::function_id>(in) |
-			      (uint32_t)get<manage_pages_in::embedded_cpu_function>(in) << 16;
-		if (op_mod == manage_pages_op::GIVE) {
-			for (uint32_t i = 0; i < n && i < manage_pages_in_pas::entries_in(inlen); i++)
-				pages_.push_back({get_pas<manage_pages_in_pas>(in, i), fn});
-		} else if (op_mod == manage_pages_op::TAKE) {
-			Ref<manage_pages_out> out(o);
-			uint32_t k = 0;
-			for (size_t i = pages_.size(); i-- && k < n && k < manage_pages_out_pas::entries_in(outlen);) {
-				if (pages_[i].second != fn)
-					continue;
-				set_pas<manage_pages_out_pas>(out, k++, pages_[i].first);
-				pages_.erase(pages_.begin() + (long)i);
-			}
-			set<manage_pages_out::output_num_entries>(out, k);
-		}
-		break;
+	commands_++;
+	last_in_.assign(in, in + inlen);
+	uint16_t opcode = (uint16_t)get<cmd_in::opcode>(CRef<cmd_in>(in));
+	uint8_t delivery = 0;
+	if (handler) {
+		Command c;
+		c.slot = slot;
+		c.in = last_in_;
+		if (c.in.size() < 8)
+			c.in.resize(8);
+		c.out.assign(out, out + outlen);
+		handler(c);
+		std::memcpy(out, c.out.data(), outlen);
+		delivery = c.delivery;
 	}
-	case op::ALLOC_UAR:
-		if (outlen >= alloc_uar_out::size_bytes)
-			set<alloc_uar_out::uar>(Ref<alloc_uar_out>(o), kUar);
-		break;
-	case op::CREATE_EQ: {
-		if (inlen < create_eq_in::size_bytes || outlen < create_eq_out::size_bytes)
-			break;
-		CRef<create_eq_in> in(c.in.data());
-		auto ctx = sub<create_eq_in::eq_context_entry, eqc>(in);
-		uint32_t log = (uint32_t)get<eqc::log_eq_size>(ctx);
-		uint32_t npas = create_eq_in_pas::entries_in(inlen);
-		uint64_t need = ((uint64_t)64 << log) / ADAPTER_PAGE_SIZE;
-		if (!log || log > 16 || npas < (need ? need : 1) || get<eqc::log_page_size>(ctx)) {
-			set<cmd_out::status>(Ref<cmd_out>(o), cmd_status::BAD_PARAM_ERR);
-			break;
-		}
+	// The core's EQ ring, for write_eqe_raw.
+	bool ok = !delivery && outlen >= cmd_out::size_bytes && !get<cmd_out::status>(CRef<cmd_out>(out));
+	if (ok && opcode == op::CREATE_EQ && inlen >= create_eq_in::size_bytes &&
+	    outlen >= create_eq_out::size_bytes) {
+		CRef<create_eq_in> q(in);
+		auto ctx = sub<create_eq_in::eq_context_entry, eqc>(q);
 		eq_pas_.clear();
-		for (uint32_t i = 0; i < npas; i++)
-			eq_pas_.push_back(get_pas<create_eq_in_pas>(in, i));
-		eq_log_size_ = log;
-		eq_pi_ = eq_ci_ = 0;
-		eq_cmd_ = load_be64(bytes<create_eq_in::event_bitmask>(in)) & (1ull << event::CMD);
-		set<create_eq_out::eq_number>(Ref<create_eq_out>(o), kEqn);
-		break;
-	}
-	case op::DESTROY_EQ:
-		eq_log_size_ = 0;
-		eq_cmd_ = false;
+		for (uint32_t i = 0; i < create_eq_in_pas::entries_in(inlen); i++)
+			eq_pas_.push_back(get_pas<create_eq_in_pas>(q, i));
+		eq_log_size_ = (uint32_t)get<eqc::log_eq_size>(ctx);
+		eq_page_shift_ = 12 + (uint32_t)get<eqc::log_page_size>(ctx);
+	} else if (ok && opcode == op::DESTROY_EQ) {
 		eq_pas_.clear();
-		break;
-	default:
-		break; // status OK, output zeroed
 	}
+	return delivery;
 }
+
+void FakeDevice::answer_ok_zeroed(Command &c) { std::fill(c.out.begin(), c.out.end(), 0); }
+
+bool FakeDevice::eq_created() const { return emu_->eq_count() != 0; }
 
 bool FakeDevice::post_eqe(uint8_t type, uint8_t sub_type, const uint8_t *data28)
 {
-	if (!eq_created() || eq_pi_ - eq_ci_ >= eq_entries())
-		return false;
-	uint8_t raw[64] = {};
-	Ref<eqe> r(raw);
-	set<eqe::event_type>(r, type);
-	set<eqe::event_sub_type>(r, sub_type);
-	std::memcpy(bytes<eqe::event_data>(r), data28, 28);
-	set<eqe::owner>(r, (eq_pi_ >> eq_log_size_) & 1);
-	bool ok = write_eqe_raw(eq_pi_, raw);
-	eq_pi_++;
-	return ok;
+	return emu_->post_event(type, sub_type, data28) != 0;
 }
 
 bool FakeDevice::write_eqe_raw(uint32_t idx, const uint8_t *bytes64)
 {
-	if (!eq_created())
+	if (eq_pas_.empty() || !eq_created())
 		return false;
-	uint64_t off = (uint64_t)(idx & (eq_entries() - 1)) * 64;
-	uint32_t page = (uint32_t)(off / ADAPTER_PAGE_SIZE);
+	uint64_t off = (uint64_t)(idx & ((1u << eq_log_size_) - 1)) * 64;
+	uint64_t page = off >> eq_page_shift_;
 	if (page >= eq_pas_.size())
 		return false;
-	uint8_t *p = dma(eq_pas_[page] + off % ADAPTER_PAGE_SIZE, 64);
+	uint8_t *p = dma(eq_pas_[page] + (off & ((1ull << eq_page_shift_) - 1)), 64);
 	if (!p)
 		return false;
 	std::memcpy(p, bytes64, 64);

@@ -1,31 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// A synchronous fake ConnectX for the fuzz targets: the core's host
-// interface (DMA arena with made-up bus addresses above 4 GiB, BAR bytes,
-// a fake clock, no threads) with a small firmware behind the command
-// doorbell that answers at once, inside the doorbell write.
+// The fuzz targets' device: a deterministic host (the core's host
+// interface: DMA memory with made-up bus addresses above 4 GiB and a
+// budget, BAR bytes, a clock that moves only when the core reads it or
+// sleeps, single-thread locks that catch a deadlock) in front of the
+// firmware emulator in its synchronous mode, which answers inside the
+// doorbell write on the same clock (emu::Emulator::register_written).
 //
-// The firmware walks the rung entry and its mailbox chains as a device
-// does, runs a handler (the default plays just enough of a device for
-// bring-up, events and teardown: ISSI 0, pages it keeps and returns, a
-// UAR, one EQ), writes the output inline and into the output blocks, signs
-// blocks and entry and hands the entry back.  Fuzz targets then corrupt
-// what was handed back (after_complete), hold a completion back (timeout),
-// make the device vanish or its firmware die, and write event entries
-// into the EQ the core created.
+// On top, a fault-injection layer: a target replaces or rewrites answers
+// (handler, which sees the emulator's answer), corrupts what was handed
+// back (after_complete), holds completions back (complete = false: a
+// timeout, completed at a later doorbell), makes the device vanish or its
+// firmware die, suppresses CMD events, and writes event entries into the
+// EQ the core created, well-formed or arbitrary bytes.
 //
-// Everything here is deterministic: the clock moves only when the core
-// reads it or sleeps, so every timeout expires in microseconds of real
-// time, and a fuzz input always runs the same way.
+// Everything here is deterministic: no threads, every timeout expires in
+// microseconds of real time, and a fuzz input always runs the same way.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "cxprm/host.h"
+
+namespace cxprm::emu {
+class Emulator;
+class Platform;
+} // namespace cxprm::emu
 
 namespace cxprm::fuzz {
 
@@ -33,10 +38,10 @@ class FakeDevice {
 public:
 	static constexpr uint64_t kBusBase = 0x2'0000'0000ull;
 	static constexpr uint32_t kBarBytes = 256u << 10;
-	static constexpr uint32_t kUar = 32; // ALLOC_UAR's answer: BAR offset 128 KiB
-	static constexpr uint8_t kEqn = 7;   // CREATE_EQ's answer
 
 	// dma_budget: bytes of DMA memory the host hands out before failing.
+	// A queue geometry firmware must not report (log_cmdq_stride < 6 or
+	// size + stride > 12) is published as is, for the core to refuse.
 	explicit FakeDevice(size_t dma_budget = 8u << 20, uint32_t log_cmdq_size = 5,
 			    uint32_t log_cmdq_stride = 6);
 	~FakeDevice();
@@ -52,17 +57,23 @@ public:
 	void bar_write(uint32_t off, uint32_t v); // as the device (no doorbell)
 	// Firmware death as the driver judges it: health buffer rfr + synd.
 	void set_fw_dead(bool dead);
+	// The device is gone (fw_rev reads all ones), or back.
+	void set_gone(bool gone);
 
-	// A command as the firmware saw it, and what it answers.
+	// A command as the emulator answered it.
 	struct Command {
 		uint32_t slot;
 		std::vector<uint8_t> in;  // input message (inline + blocks)
-		std::vector<uint8_t> out; // output message, outlen bytes, zeroed
+		std::vector<uint8_t> out; // the emulator's output, outlen bytes
 		uint8_t delivery = 0;     // entry status to report (0 = delivered)
 	};
-	// The firmware's handler (default_handler() unless replaced).
+	// Sees every answer and may rewrite it (none: the emulator's stands).
 	std::function<void(Command &)> handler;
-	void default_handler(Command &c);
+	// false: the emulator's device model does not run, handler alone
+	// answers (c.out zeroed) and the device's state stays as it is.
+	bool model = true;
+	// A handler: every command succeeds with an all-zero output.
+	static void answer_ok_zeroed(Command &c);
 
 	// Called after each completion, before the core looks: the entry and
 	// the output blocks as written (a target corrupts them here).
@@ -74,22 +85,19 @@ public:
 	std::function<void(Completed &)> after_complete;
 	// Slots rung while this is false stay owned by the device until a
 	// later doorbell with it true (a command that times out and completes
-	// late).  Dead firmware (set_fw_dead) or fw_rev all ones also stops
-	// all answers: dead firmware, a device that is gone.
+	// late).  Dead firmware (set_fw_dead) or a device that is gone
+	// (set_gone) also answers nothing.
 	bool complete = true;
-	// Post a CMD event (completion vector) for each completion when the
-	// EQ subscribes CMD.
+	// Completions post CMD events to an EQ that subscribed them.
 	bool command_events = true;
 
 	// The EQ the core created (CREATE_EQ), if any.
-	bool eq_created() const { return eq_log_size_ != 0; }
-	uint32_t eq_entries() const { return eq_created() ? 1u << eq_log_size_ : 0; }
-	// Writes the next event entry (owner bit by the producer's pass);
-	// false when there is no EQ or it is full.
+	bool eq_created() const;
+	// Posts an event entry to the EQs subscribed to its type (the
+	// emulator's producer); false when none took it (none, or full).
 	bool post_eqe(uint8_t type, uint8_t sub_type, const uint8_t *data28);
-	// Overwrites entry idx (mod size) with 64 arbitrary bytes.
+	// Overwrites entry idx (mod size) of the core's EQ with 64 arbitrary bytes.
 	bool write_eqe_raw(uint32_t idx, const uint8_t *bytes64);
-	uint32_t eq_consumer() const { return eq_ci_; } // as the doorbell said
 
 	// ---- host bookkeeping ----
 	size_t dma_live() const { return dma_.size(); }
@@ -97,15 +105,14 @@ public:
 	size_t locks_live() const { return locks_; }
 	uint64_t now() const { return now_ns_; }
 	uint64_t commands() const { return commands_; }
-	uint64_t pages_held() const { return pages_.size(); }
 	const std::vector<uint8_t> &last_in() const { return last_in_; }
 
 private:
 	void doorbell(uint32_t mask);
-	void run_slot(uint32_t slot);
-	bool gather(uint64_t ptr, uint32_t len, uint8_t token, std::vector<uint8_t> &msg);
-	bool scatter(uint64_t ptr, const std::vector<uint8_t> &msg, std::vector<uint8_t *> *blocks);
-	uint8_t *entry(uint32_t slot);
+	void completed(uint32_t mask);
+	void set_hook();
+	uint8_t answer(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen);
+	bool answering() const;
 
 	static const cxprm_host_ops ops_;
 	cxprm_host host_{};
@@ -120,19 +127,19 @@ private:
 	std::map<void *, size_t> mem_;
 	size_t locks_ = 0;
 	uint64_t now_ns_ = 1'000'000'000ull;
-	uint32_t geometry_; // log_cmdq_size/stride bits of the queue dword
-	uint64_t cmdq_bus_ = 0;
-	uint32_t pending_ = 0; // rung, not completed yet
+	uint32_t fw_rev_ = 0; // while gone
 	uint64_t commands_ = 0;
 	std::vector<uint8_t> last_in_;
-	// Lent by MANAGE_PAGES GIVE: (bus address, function id | ec << 16);
-	// TAKE returns only the function's own (per-function accounting, A7).
-	std::vector<std::pair<uint64_t, uint32_t>> pages_;
+	// The core's EQ ring as CREATE_EQ gave it (write_eqe_raw).
 	std::vector<uint64_t> eq_pas_;
-	uint32_t eq_log_size_ = 0, eq_pi_ = 0, eq_ci_ = 0;
-	bool eq_cmd_ = false;
+	uint32_t eq_log_size_ = 0, eq_page_shift_ = 12;
+
+	bool hook_model_ = true; // 'model' as the emulator was last told
+	std::unique_ptr<emu::Platform> plat_;
+	std::unique_ptr<emu::Emulator> emu_;
 
 	friend struct FakeOps;
+	friend class FakePlatform;
 };
 
 } // namespace cxprm::fuzz

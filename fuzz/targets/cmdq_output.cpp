@@ -72,8 +72,7 @@ void resign_entry(uint8_t *e)
 void typed_commands(Cmdq &q, FakeDevice &dev, FuzzInput &in)
 {
 	dev.complete = true;
-	dev.bar_write(prm::iseg::FW_REV, 0x00270000u | 28);
-	dev.bar_write(prm::iseg::HEALTH_COUNTER, 1);
+	dev.set_gone(false);
 	for (int i = 0; i < 8 && !in.empty(); i++) {
 		uint8_t which = in.u8();
 		std::vector<uint8_t> body = in.bytes(in.u16() % 5000);
@@ -144,6 +143,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t log_size = (cfgb >> 2) % 6;           // 1..32 entries
 	uint32_t log_stride = 5 + (cfgb >> 5) % 5;    // 32..512 bytes
 	FakeDevice dev(4u << 20, log_size, log_stride);
+	dev.model = false; // the handlers below are the whole firmware
 	CmdqConfig cfg;
 	cfg.timeout_ns = 20ull * 1000 * 1000;
 	cfg.slot_wait_ns = 40ull * 1000 * 1000;
@@ -204,7 +204,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool hold = f & 1, gone = f & 4, dead = f & 8;
 		dev.complete = !hold;
 		if (gone)
-			dev.bar_write(prm::iseg::FW_REV, 0xffffffffu);
+			dev.set_gone(true);
 		if (dead)
 			dev.set_fw_dead(true);
 
@@ -243,7 +243,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		// next doorbell (or stays stuck until fini).
 		dev.complete = true;
 		if (gone)
-			dev.bar_write(prm::iseg::FW_REV, 0x00270000u | 28);
+			dev.set_gone(false);
 		if (dead)
 			dev.set_fw_dead(false);
 	}

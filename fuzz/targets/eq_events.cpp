@@ -24,6 +24,7 @@
 #include "fuzz_input.h"
 
 #include "cxprm/capi.h"
+#include "cxprm/prm/adapter.h"
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/pages.h"
@@ -81,7 +82,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	// beyond what was asked; QUERY_PAGES claims pages it does not have.
 	if (cfgb & 0x40) {
 		dev.handler = [&](FakeDevice::Command &c) {
-			dev.default_handler(c);
 			prm::CRef<prm::cmd_in> h(c.in.data());
 			if (prm::get<prm::cmd_in::opcode>(h) == prm::op::QUERY_PAGES && (in.u8() & 1) &&
 			    c.out.size() >= prm::query_pages_out::size_bytes)
@@ -109,7 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (kind == 0xff) { // the end: firmware dies, or the device goes (then teardown)
 			broken = true;
 			if (in.u8() & 1)
-				dev.bar_write(prm::iseg::FW_REV, 0xffffffffu);
+				dev.set_gone(true);
 			else
 				dev.set_fw_dead(true);
 			break;
@@ -147,7 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)cxprm_core_events_service(core);
 			break;
 		case 5: { // a command: completes by polling or by a CMD event
-			uint8_t cin[16] = {}, cout[0x100];
+			uint8_t cin[16] = {}, cout[prm::query_adapter_out::size_bytes];
 			cin[0] = prm::op::QUERY_ADAPTER >> 8;
 			cin[1] = prm::op::QUERY_ADAPTER & 0xff;
 			dev.command_events = !(kind & 0x80);

@@ -32,10 +32,10 @@ def sites(path, calloc_sites=None):
         # The caller's page list, and the lock the emulator's DMA takes.
         if names and ("count_mode" in names[0] or names[0].startswith("main")):
             continue
-        if any(n.startswith("cxprm::bench::BenchHost::BenchHost") for n in names):
+        if any(n.startswith("cxprm::hosted::UserHost::UserHost") for n in names):
             continue
         # A site is named by its first frame outside the host's allocators.
-        name = next((n for n in names if not n.startswith(("cxprm::bench::BenchHost::dma_alloc",
+        name = next((n for n in names if not n.startswith(("cxprm::hosted::UserHost::dma_alloc",
                                                             "cxprm::hosted::HostBase::mem_alloc",
                                                             "cxprm::hosted::", "std::", "operator new"))),
                     names[0] if names else frames[0])

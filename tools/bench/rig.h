@@ -8,56 +8,28 @@
 // the driver's own work plus the emulator's, which the rig times separately
 // (emu_ns) so the two can be told apart.
 //
-// DMA memory is one heap block per dma_alloc (so a heap profiler such as
-// DHAT sees the mailbox chains as blocks of their own), its bus address the
-// pointer plus a constant.  Pages handed to firmware in the MANAGE_PAGES
+// The host is a hosted::UserHost with the HeapBlocks allocation policy:
+// one heap block per dma_alloc (so a heap profiler such as DHAT sees the
+// mailbox chains as blocks of their own), its bus address the pointer
+// plus a constant.  Pages handed to firmware in the MANAGE_PAGES
 // benchmark come from a fake bus range the platform reports reachable
-// without backing memory: no GiB of RAM for 2^18 pages.
+// without backing memory (EmuPlatform::set_unbacked): no GiB of RAM for
+// 2^18 pages.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <vector>
 
 #include "cxprm/device.h"
 #include "cxprm_emu/emulator.h"
-#include "host_base.h"
+#include "emu_platform.h"
+#include "user_host.h"
 
 namespace cxprm::bench {
 
 // Fake pages for MANAGE_PAGES: [FAKE_PAGES_BUS, + FAKE_PAGES_BYTES).
 inline constexpr uint64_t FAKE_PAGES_BUS = 0xa000'0000'0000ull;
 inline constexpr uint64_t FAKE_PAGES_BYTES = 1ull << 40;
-
-class BenchHost : public hosted::HostBase {
-public:
-	static constexpr uint64_t kBusOffset = 0x1000'0000'0000ull;
-
-	BenchHost();
-	~BenchHost() override;
-
-	uint8_t *bar() { return bar_.data(); }
-	size_t bar_size() const { return bar_.size(); }
-	// Device side: false when [bus, bus+len) is not live DMA memory.
-	bool dma_read(uint64_t bus, void *dst, size_t len);
-	bool dma_write(uint64_t bus, const void *src, size_t len);
-
-	int dma_alloc(size_t size, size_t align, cxprm_dma_buf *buf) override;
-	void dma_free(cxprm_dma_buf *buf) override;
-	size_t dma_live() const override;
-
-private:
-	uint8_t *reach(uint64_t bus, size_t len);
-
-	std::vector<uint8_t> bar_;
-	// A block of its own: the emulator takes it for every DMA, and the
-	// bytes-written count (dhat_bytes.py) must not mistake that for the
-	// driver's writes into the rig.
-	std::unique_ptr<std::mutex> dma_mu_;
-	std::map<uint64_t, size_t> live_; // bus -> size
-};
 
 struct Rig {
 	// max_msg_bytes: per-direction message limit of the engine (the
@@ -70,8 +42,8 @@ struct Rig {
 	// Nanoseconds this thread spent inside the emulator so far.
 	static uint64_t thread_emu_ns();
 
-	BenchHost bh;
-	std::unique_ptr<emu::Platform> plat;
+	hosted::UserHost uh;
+	hosted::EmuPlatform plat;
 	std::unique_ptr<emu::Emulator> emu;
 	Device dev;
 	int bringup_err = 0;

@@ -14,22 +14,10 @@
 #include "cxprm/cmdq.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm_emu/emulator.h"
-#include "cxprm_emu/platform.h"
+#include "emu_platform.h"
 #include "user_host.h"
 
 namespace cxprm::test {
-
-class EmuPlatform : public emu::Platform {
-public:
-	explicit EmuPlatform(hosted::UserHost &uh) : uh_(uh) {}
-	uint8_t *bar() override { return uh_.bar(); }
-	size_t bar_size() const override { return uh_.bar_size(); }
-	bool dma_read(uint64_t bus, void *dst, size_t len) override { return uh_.dma_read(bus, dst, len); }
-	bool dma_write(uint64_t bus, const void *src, size_t len) override { return uh_.dma_write(bus, src, len); }
-
-private:
-	hosted::UserHost &uh_;
-};
 
 // CTest's *_lenient runs set CXPRM_EMU_LENIENT=1: every profile a rig
 // builds gets Profile::make_lenient(), so the same suite shows the driver
@@ -100,7 +88,7 @@ public:
 	}
 
 	hosted::UserHost uh;
-	EmuPlatform plat;
+	hosted::EmuPlatform plat;
 	emu::Emulator emu;
 	Cmdq cmdq;
 };

@@ -186,7 +186,7 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 			std::memcpy(in.data() + off, iblocks[i].raw.data(), n);
 		}
 		out.assign(outlen, 0);
-		exec(in.data(), inlen, out.data(), outlen);
+		st = exec(in.data(), inlen, out.data(), outlen);
 		r.executed = true;
 	}
 

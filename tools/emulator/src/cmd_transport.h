@@ -22,8 +22,10 @@
 
 namespace cxprm::emu {
 
-// Runs one command: in[0..inlen) -> out[0..outlen) (out zeroed).
-using ExecFn = std::function<void(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)>;
+// Runs one command: in[0..inlen) -> out[0..outlen) (out zeroed).  A
+// nonzero return is a delivery status to report instead of the output
+// (Emulator::set_answer_hook).
+using ExecFn = std::function<uint8_t(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)>;
 
 struct SlotResult {
 	enum Kind : uint8_t {

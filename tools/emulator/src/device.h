@@ -224,6 +224,7 @@ private:
 	Result query_pages(Cmd &c);
 	Result manage_pages(Cmd &c);
 	void reset_pages();
+	Result given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *batch);
 	// TAKE of k pages before INIT_HCA: that much boot/init demand is owed again.
 	void owe_again(uint32_t k);
 
@@ -261,6 +262,7 @@ private:
 	Result detach_nvmf_ns(Cmd &c);
 	Result query_nvmf_ns(Cmd &c);
 	bool xrq_exists(uint32_t xrqn) const;
+	Result nvmf_xrq(uint32_t xrqn) const;
 
 	// event_queue.cpp
 	bool write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *data28);

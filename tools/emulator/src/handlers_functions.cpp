@@ -21,7 +21,6 @@
 //  - The BAR's function's DISABLE_HCA or reset drops what the others still
 //    hold (counted in pages_leaked) and disables the VFs.
 #include <algorithm>
-#include <unordered_set>
 
 #include "device.h"
 
@@ -131,7 +130,6 @@ void Device::post_page_request(uint32_t key, int32_t n, bool release_all)
 Result Device::manage_other_pages(Cmd &c, uint32_t key, OtherFunction &f)
 {
 	(void)key;
-	using tail_in = prm::manage_pages_in_pas;
 	using tail_out = prm::manage_pages_out_pas;
 	CRef<prm::manage_pages_in> in(c.in);
 	const uint32_t n = (uint32_t)prm::get<prm::manage_pages_in::input_num_entries>(in);
@@ -143,22 +141,10 @@ Result Device::manage_other_pages(Cmd &c, uint32_t key, OtherFunction &f)
 	case mp::GIVE: {
 		if (state != HcaState::INITIALIZED || !f.enabled)
 			return fail(synd::GIVE_FUNCTION_DOWN);
-		if (n > tail_in::entries_in(c.inlen))
-			return fail(synd::GIVE_INLEN);
 		std::vector<uint64_t> batch;
-		std::unordered_set<uint64_t> in_batch;
-		std::vector<uint8_t> probe(prm::ADAPTER_PAGE_SIZE);
-		for (uint32_t i = 0; i < n; i++) {
-			const uint8_t *e = prm::tail_entry<tail_in>(in, i);
-			if (!reserved_clear<prm::cmd_pas>(e))
-				return fail(synd::GIVE_UNALIGNED);
-			uint64_t pa = prm::get_pas<tail_in>(in, i);
-			if (page_held(pa) || !in_batch.insert(pa).second)
-				return fail(synd::GIVE_DUPLICATE);
-			if (!p_.dma_read(pa, probe.data(), probe.size()))
-				return fail(synd::GIVE_UNREACHABLE);
-			batch.push_back(pa);
-		}
+		Result r = given_pages(c, n, &batch);
+		if (r.status)
+			return r;
 		for (uint64_t pa : batch) {
 			f.pages.push_back(pa);
 			f.page_set.insert(pa);

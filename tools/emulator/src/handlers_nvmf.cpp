@@ -25,17 +25,25 @@ bool Device::xrq_exists(uint32_t xrqn) const
 	return xrqn >= prof_.nvmf.first_xrqn && xrqn - prof_.nvmf.first_xrqn < prof_.nvmf.num_xrqs;
 }
 
+// What every namespace command checks first: NVMF offload on, the XRQ exists.
+Result Device::nvmf_xrq(uint32_t xrqn) const
+{
+	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
+		return fail(synd::FEATURE_OFF);
+	if (!xrq_exists(xrqn))
+		return fail(synd::NVMF_BAD_XRQN);
+	return Result::ok();
+}
+
 Result Device::attach_nvmf_ns(Cmd &c)
 {
 	using in_t = prm::attach_nvmf_namespace_in;
-	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
-		return fail(synd::FEATURE_OFF);
 	CRef<in_t> in(c.in);
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
 	uint32_t fe = (uint32_t)prm::get<in_t::frontend_namespace>(in);
 	uint32_t be = (uint32_t)prm::get<in_t::backend_namespace>(in);
-	if (!xrq_exists(xrqn))
-		return fail(synd::NVMF_BAD_XRQN);
+	if (Result r = nvmf_xrq(xrqn); r.status)
+		return r;
 	if (fe == 0 || fe == NSID_BROADCAST || be == 0 || be == NSID_BROADCAST)
 		return fail(synd::NVMF_BAD_NSID);
 	if (!prm::get<in_t::lba_data_size>(in))
@@ -54,12 +62,10 @@ Result Device::attach_nvmf_ns(Cmd &c)
 Result Device::detach_nvmf_ns(Cmd &c)
 {
 	using in_t = prm::detach_nvmf_namespace_in;
-	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
-		return fail(synd::FEATURE_OFF);
 	CRef<in_t> in(c.in);
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
-	if (!xrq_exists(xrqn))
-		return fail(synd::NVMF_BAD_XRQN);
+	if (Result r = nvmf_xrq(xrqn); r.status)
+		return r;
 	if (!namespaces.erase({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)}))
 		return fail(synd::NVMF_NS_UNKNOWN_DETACH);
 	return Result::ok();
@@ -69,12 +75,10 @@ Result Device::query_nvmf_ns(Cmd &c)
 {
 	using in_t = prm::query_nvmf_namespace_in;
 	using ctx_t = prm::nvmf_frontend_namespace_context;
-	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
-		return fail(synd::FEATURE_OFF);
 	CRef<in_t> in(c.in);
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
-	if (!xrq_exists(xrqn))
-		return fail(synd::NVMF_BAD_XRQN);
+	if (Result r = nvmf_xrq(xrqn); r.status)
+		return r;
 	auto it = namespaces.find({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)});
 	if (it == namespaces.end())
 		return fail(synd::NVMF_NS_UNKNOWN_QUERY);

@@ -88,9 +88,37 @@ Result Device::query_pages(Cmd &c)
 	return Result::ok();
 }
 
-Result Device::manage_pages(Cmd &c)
+// The pages a GIVE of n entries lends (to any function), checked as
+// firmware does: the entries fit the input, reserved bits clear, none held
+// already or twice in the batch, every page reachable.  Nothing is taken
+// unless all are good.
+Result Device::given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *batch)
 {
 	using tail_in = prm::manage_pages_in_pas;
+	CRef<prm::manage_pages_in> in(c.in);
+	if (n > tail_in::entries_in(c.inlen))
+		return fail(synd::GIVE_INLEN);
+	batch->reserve(n);
+	// A set, not a search of batch: a 2^18-page GIVE must not be quadratic.
+	std::unordered_set<uint64_t> in_batch;
+	in_batch.reserve(n);
+	std::vector<uint8_t> probe(prm::ADAPTER_PAGE_SIZE);
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *e = prm::tail_entry<tail_in>(in, i);
+		if (!reserved_clear<prm::cmd_pas>(e))
+			return fail(synd::GIVE_UNALIGNED);
+		uint64_t pa = prm::get_pas<tail_in>(in, i);
+		if (page_held(pa) || !in_batch.insert(pa).second)
+			return fail(synd::GIVE_DUPLICATE);
+		if (!p_.dma_read(pa, probe.data(), probe.size()))
+			return fail(synd::GIVE_UNREACHABLE);
+		batch->push_back(pa);
+	}
+	return Result::ok();
+}
+
+Result Device::manage_pages(Cmd &c)
+{
 	using tail_out = prm::manage_pages_out_pas;
 	CRef<prm::manage_pages_in> in(c.in);
 	if (c.op_mod > mp::TAKE)
@@ -113,25 +141,10 @@ Result Device::manage_pages(Cmd &c)
 	case mp::GIVE: {
 		if (state == HcaState::TORN_DOWN)
 			return fail(synd::GIVE_TORN_DOWN);
-		if (n > tail_in::entries_in(c.inlen))
-			return fail(synd::GIVE_INLEN);
 		std::vector<uint64_t> batch;
-		batch.reserve(n);
-		// A set, not a search of batch: a 2^18-page GIVE must not be quadratic.
-		std::unordered_set<uint64_t> in_batch;
-		in_batch.reserve(n);
-		std::vector<uint8_t> probe(prm::ADAPTER_PAGE_SIZE);
-		for (uint32_t i = 0; i < n; i++) {
-			const uint8_t *e = prm::tail_entry<tail_in>(in, i);
-			if (!reserved_clear<prm::cmd_pas>(e))
-				return fail(synd::GIVE_UNALIGNED);
-			uint64_t pa = prm::get_pas<tail_in>(in, i);
-			if (page_held(pa) || !in_batch.insert(pa).second)
-				return fail(synd::GIVE_DUPLICATE);
-			if (!p_.dma_read(pa, probe.data(), probe.size()))
-				return fail(synd::GIVE_UNREACHABLE);
-			batch.push_back(pa);
-		}
+		Result r = given_pages(c, n, &batch);
+		if (r.status)
+			return r;
 		for (uint64_t pa : batch) {
 			pages.push_back(pa);
 			page_set.insert(pa);

@@ -42,11 +42,12 @@ struct EqTest : InitializedTest {
 		return m;
 	}
 
-	EqRing create(uint8_t log_size, uint64_t mask0, uint16_t intr = 3)
+	// An EQ on UAR 'uar' (< 0: a new one).
+	EqRing create(uint8_t log_size, uint64_t mask0, uint16_t intr = 3, int64_t uar = -1)
 	{
 		EqRing r;
 		r.log_size = log_size;
-		r.uar = alloc_uar();
+		r.uar = uar < 0 ? alloc_uar() : (uint32_t)uar;
 		size_t bytes = std::max<size_t>(4096, 64u << log_size);
 		r.base = plat.alloc(bytes, 4096);
 		for (uint32_t i = 0; i < (1u << log_size); i++)
@@ -327,13 +328,8 @@ TEST_F(EqTest, ArmWithPendingEqesFiresAtOnce)
 TEST_F(EqTest, ArmLostOnASharedUarDwordIsRescued)
 {
 	EqRing a = create(2, bit(prm::event::GENERAL_EVENT), 5);
-	EqRing b = a; // same UAR, ring of its own
-	b.base = plat.alloc(4096, 4096);
-	for (uint32_t i = 0; i < 4; i++)
-		plat.cpu(b.base + i * 64)[63] = 1;
-	Answer ans = drv.run<prm::create_eq_out>(create_msg(b.base, 2, a.uar, bit(prm::event::GENERAL_EVENT), 6));
-	ASSERT_EQ(ans.status, st::OK);
-	b.eqn = (uint8_t)prm::get<prm::create_eq_out::eq_number>(ans.as<prm::create_eq_out>());
+	EqRing b = create(2, bit(prm::event::GENERAL_EVENT), 6, a.uar); // same UAR, ring of its own
+	ASSERT_FALSE(HasFailure());
 	doorbell(a, true);
 	emu.poll_once();
 	doorbell(b, true);
@@ -361,13 +357,8 @@ TEST_F(EqTest, ArmLostOnASharedUarDwordIsRescued)
 TEST_F(EqTest, ArmLostUnderADestroyedEqIsStillRescued)
 {
 	EqRing a = create(2, bit(prm::event::GENERAL_EVENT), 5);
-	EqRing b = a;
-	b.base = plat.alloc(4096, 4096);
-	for (uint32_t i = 0; i < 4; i++)
-		plat.cpu(b.base + i * 64)[63] = 1;
-	Answer ans = drv.run<prm::create_eq_out>(create_msg(b.base, 2, a.uar, bit(prm::event::GENERAL_EVENT), 6));
-	ASSERT_EQ(ans.status, st::OK);
-	b.eqn = (uint8_t)prm::get<prm::create_eq_out::eq_number>(ans.as<prm::create_eq_out>());
+	EqRing b = create(2, bit(prm::event::GENERAL_EVENT), 6, a.uar); // same UAR, ring of its own
+	ASSERT_FALSE(HasFailure());
 	doorbell(a, true);
 	doorbell(b, true); // replaces a's arm
 	emu.poll_once();

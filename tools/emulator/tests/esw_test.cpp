@@ -9,16 +9,8 @@ namespace {
 using prm::host_params_context;
 
 // The eswitch functions exist on an ECPF eswitch manager (B9).
-struct EswTest : ::testing::Test {
-	FakePlatform plat{32u << 20};
-	Emulator emu{plat, quiet(Profile::bluefield3())};
-	TestDriver drv{plat, emu};
-	void SetUp() override
-	{
-		drv.init_queue();
-		drv.bring_up();
-		ASSERT_EQ(emu.hca_state(), HcaState::INITIALIZED);
-	}
+struct EswTest : InitializedTest {
+	EswTest() : InitializedTest(quiet(Profile::bluefield3())) {}
 
 	Answer query()
 	{
@@ -80,67 +72,60 @@ TEST_F(EswTest, QueryAndChange)
 	EXPECT_EQ(drv.exec(q, prm::query_hca_cap_out::size_bytes).syndrome, synd::QUERY_CAP_BAD_FUNCTION);
 }
 
-// B9: a plain PF (strict default) has no external host to report.
-TEST(EswOff, NotOfferedToAPlainPf)
+// QUERY_ESW_FUNCTIONS on an INITIALIZED device with profile p; *vfs:
+// whether set_num_vfs(1) then succeeds.
+Answer query_esw(Profile p, bool *vfs)
 {
 	FakePlatform plat(32u << 20);
-	Emulator emu(plat, quiet());
+	Emulator emu(plat, std::move(p));
 	TestDriver drv(plat, emu);
 	drv.init_queue();
 	drv.bring_up();
 	Answer a = drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
 			    prm::query_esw_functions_out::size_bytes);
+	*vfs = emu.set_num_vfs(1);
+	return a;
+}
+
+// B9: a plain PF (strict default) has no external host to report.
+TEST(EswOff, NotOfferedToAPlainPf)
+{
+	bool vfs;
+	Answer a = query_esw(quiet(), &vfs);
 	EXPECT_EQ(a.status, st::BAD_OP_ERR);
 	EXPECT_EQ(a.syndrome, synd::ESW_NOT_ECPF);
-	EXPECT_FALSE(emu.set_num_vfs(1));
+	EXPECT_FALSE(vfs);
 }
 
 // The lenient knob: the old plain-PF behaviour.
 TEST(EswOff, LenientServesAPlainPf)
 {
-	FakePlatform plat(32u << 20);
 	Profile p = quiet();
 	p.make_lenient();
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	Answer a = drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
-			    prm::query_esw_functions_out::size_bytes);
+	bool vfs;
+	Answer a = query_esw(p, &vfs);
 	EXPECT_EQ(a.status, st::OK);
-	EXPECT_TRUE(emu.set_num_vfs(1));
+	EXPECT_TRUE(vfs);
 }
 
 TEST(EswOff, NotOfferedWithoutSupport)
 {
-	FakePlatform plat(32u << 20);
 	Profile p = quiet(Profile::bluefield3());
 	p.esw.supported = false;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	Answer a = drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
-			    prm::query_esw_functions_out::size_bytes);
+	bool vfs;
+	Answer a = query_esw(p, &vfs);
 	EXPECT_EQ(a.status, st::BAD_OP_ERR);
 	EXPECT_EQ(a.syndrome, synd::ESW_NOT_MANAGER);
-	EXPECT_FALSE(emu.set_num_vfs(1));
+	EXPECT_FALSE(vfs);
 }
 
 TEST(EswOff, NotOfferedWithoutCapBit)
 {
-	FakePlatform plat(32u << 20);
 	Profile p = quiet(Profile::bluefield3());
 	auto &img = p.cap(prm::cap::ESWITCH);
 	prm::set<prm::e_switch_cap::esw_functions_changed>(Ref<prm::e_switch_cap>(img.cur.data()), 0);
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	EXPECT_EQ(drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
-			   prm::query_esw_functions_out::size_bytes)
-			  .status,
-		  st::BAD_OP_ERR);
+	bool vfs;
+	EXPECT_EQ(query_esw(p, &vfs).status, st::BAD_OP_ERR);
 }
 
 } // namespace

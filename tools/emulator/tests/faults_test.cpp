@@ -21,15 +21,8 @@ Profile signing()
 	return p;
 }
 
-struct FaultsTest : ::testing::Test {
-	FakePlatform plat{32u << 20};
-	Emulator emu{plat, signing()};
-	TestDriver drv{plat, emu};
-	void SetUp() override
-	{
-		drv.init_queue();
-		ASSERT_EQ(drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
-	}
+struct FaultsTest : EnabledTest {
+	FaultsTest() : EnabledTest(signing(), 32u << 20) {}
 	Msg cap_query() { return make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1); }
 	Answer run_cap(unsigned slot = 0) { return drv.exec(cap_query().b, prm::query_hca_cap_out::size_bytes, slot); }
 	Answer run_nop(unsigned slot = 0) { return drv.exec(make_in<prm::nop_in>(op::NOP).b, 16, slot); }

@@ -16,21 +16,7 @@ namespace {
 
 using iseg = prm::initial_seg;
 
-Profile quick_profile()
-{
-	Profile p = Profile::connectx5();
-	p.init_delay_ms = 0;
-	p.nvmf.auto_io_ms = 0;
-	return p;
-}
-
-struct EmuFidelity : ::testing::Test {
-	FakePlatform plat;
-	Emulator emu{plat, quick_profile()};
-	TestDriver drv{plat, emu};
-
-	void SetUp() override { drv.init_queue(); }
-};
+using EmuFidelity = QueueTest;
 
 // A2/B2: the queue address write raises 'initializing' again for
 // cmdq_init_delay_ms.  A doorbell in the first 10 ms after the
@@ -39,7 +25,7 @@ struct EmuFidelity : ::testing::Test {
 TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.cmdq_init_delay_ms = 60;
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);
@@ -99,7 +85,7 @@ TEST(InitSegment, NoSecondInitializingForTeardownOrWhenLenient)
 {
 	for (bool lenient : {false, true}) {
 		FakePlatform plat;
-		Profile p = quick_profile();
+		Profile p = quiet();
 		if (lenient)
 			p.make_lenient();
 		Emulator emu(plat, p);
@@ -115,7 +101,7 @@ TEST(InitSegment, NoSecondInitializingForTeardownOrWhenLenient)
 TEST(InitSegment, TimeoutsPublished)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.cmd_exec_to_ms = 60000;
 	p.cmd_q_init_to_ms = 2000;
 	{
@@ -148,7 +134,7 @@ TEST_F(EmuFidelity, UnsignedInputEntryAcceptedWithChecksumsOff)
 TEST(TransportKnobs, EntrySignatureCheckedAlwaysWhenAsked)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.always_check_entry_signature = true;
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);
@@ -165,7 +151,7 @@ TEST(TransportKnobs, EntrySignatureCheckedAlwaysWhenAsked)
 TEST(TransportKnobs, SignOutputsAlways)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.sign_outputs_always = true;
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);

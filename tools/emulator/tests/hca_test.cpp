@@ -7,18 +7,7 @@
 namespace cxprm::emu::test {
 namespace {
 
-Profile quick_profile(Profile p = Profile::connectx5())
-{
-	p.init_delay_ms = 0;
-	p.nvmf.auto_io_ms = 0;
-	return p;
-}
-
-struct HcaTest : ::testing::Test {
-	FakePlatform plat;
-	Emulator emu{plat, quick_profile()};
-	TestDriver drv{plat, emu};
-	void SetUp() override { drv.init_queue(); }
+struct HcaTest : QueueTest {
 
 	Answer enable() { return drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)); }
 	Answer set_issi(uint16_t v)
@@ -211,7 +200,7 @@ TEST_F(HcaTest, Issi)
 TEST(HcaIssi0, DeviceWithoutIssi1InitsWithoutSetIssi)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.issi_mask = 0x1;
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);
@@ -362,7 +351,7 @@ TEST_F(HcaTest, SetCapUar4kNeedsLargePages)
 	EXPECT_EQ(a.status, st::BAD_PARAM_ERR);
 	EXPECT_EQ(a.syndrome, synd::SET_CAP_UAR_4K_SMALL_PAGE);
 
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.make_lenient();
 	EXPECT_FALSE(p.strict_uar_page_size);
 	FakePlatform plat2;
@@ -456,7 +445,7 @@ TEST_F(HcaTest, FastTeardownNeedsTheCapAndThePrepare)
 	emu.poll_once();
 	EXPECT_EQ(emu.counters().fast_teardowns, 0u);
 
-	Profile p = quick_profile();
+	Profile p = quiet();
 	using cap = prm::cmd_hca_cap;
 	prm::set<cap::fast_teardown>(Ref<cap>(p.cap(prm::cap::GENERAL).cur.data()), 0);
 	prm::set<cap::fast_teardown>(Ref<cap>(p.cap(prm::cap::GENERAL).max.data()), 0);

@@ -6,15 +6,8 @@
 namespace cxprm::emu::test {
 namespace {
 
-struct PagesTest : ::testing::Test {
-	FakePlatform plat{32u << 20};
-	Emulator emu{plat, quiet()};
-	TestDriver drv{plat, emu};
-	void SetUp() override
-	{
-		drv.init_queue();
-		ASSERT_EQ(drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
-	}
+struct PagesTest : EnabledTest {
+	PagesTest() : EnabledTest(quiet(), 32u << 20) {}
 	Msg give_msg(const std::vector<uint64_t> &pas, int32_t declared = -1)
 	{
 		using tail = prm::manage_pages_in_pas;

@@ -344,14 +344,35 @@ inline Profile quiet(Profile p = Profile::connectx5())
 	return p;
 }
 
-// A fixture whose device is INITIALIZED (poll_once mode).
-struct InitializedTest : ::testing::Test {
-	FakePlatform plat{32u << 20};
-	Emulator emu{plat, quiet()};
-	TestDriver drv{plat, emu};
+// The fixtures (poll_once mode, no thread): the command queue programmed;
+// a derived fixture passes its own profile and DMA size.
+struct QueueTest : ::testing::Test {
+	explicit QueueTest(Profile p = quiet(), size_t dma_bytes = 16u << 20)
+		: plat(dma_bytes), emu(plat, std::move(p)), drv(plat, emu)
+	{
+	}
+	FakePlatform plat;
+	Emulator emu;
+	TestDriver drv;
+	void SetUp() override { drv.init_queue(); }
+};
+
+// ... and the HCA enabled.
+struct EnabledTest : QueueTest {
+	using QueueTest::QueueTest;
 	void SetUp() override
 	{
-		drv.init_queue();
+		QueueTest::SetUp();
+		ASSERT_EQ(drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
+	}
+};
+
+// ... and the device INITIALIZED.
+struct InitializedTest : QueueTest {
+	explicit InitializedTest(Profile p = quiet()) : QueueTest(std::move(p), 32u << 20) {}
+	void SetUp() override
+	{
+		QueueTest::SetUp();
 		drv.bring_up();
 		ASSERT_EQ(emu.hca_state(), HcaState::INITIALIZED);
 	}

@@ -13,21 +13,7 @@ namespace {
 
 using iseg = prm::initial_seg;
 
-Profile quick_profile()
-{
-	Profile p = Profile::connectx5();
-	p.init_delay_ms = 0;
-	p.nvmf.auto_io_ms = 0;
-	return p;
-}
-
-struct TransportTest : ::testing::Test {
-	FakePlatform plat;
-	Emulator emu{plat, quick_profile()};
-	TestDriver drv{plat, emu};
-
-	void SetUp() override { drv.init_queue(); }
-
+struct TransportTest : QueueTest {
 	// A command that needs an input chain: QUERY_HCA_CAP's long sibling,
 	// SET_HCA_CAP (0x1010 bytes in: 8 blocks).  Sent in DISABLED state it
 	// answers BAD_SYS_STATE, which is fine for transport tests.
@@ -57,7 +43,7 @@ TEST_F(TransportTest, InitSegmentPublished)
 TEST(InitSegment, InitializingClearsAfterDelay)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.init_delay_ms = 30;
 	Emulator emu(plat, p);
 	auto init_bit = [&] {
@@ -80,7 +66,7 @@ TEST(InitSegment, InitializingClearsAfterDelay)
 TEST(InitSegment, HealthCounterTicksAndThreadClearsInitializing)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.init_delay_ms = 10;
 	p.health_tick_ms = 1;
 	Emulator emu(plat, p);
@@ -369,7 +355,7 @@ TEST_F(TransportTest, OwnedSlotWithoutDoorbellIgnored)
 TEST(TransportSmallQueue, DoorbellBeyondQueueIgnored)
 {
 	FakePlatform plat;
-	Profile p = quick_profile();
+	Profile p = quiet();
 	p.log_cmdq_size = 2; // 4 entries
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);
@@ -403,7 +389,7 @@ TEST_F(TransportTest, ManySlotsInOneDoorbell)
 TEST(TransportThreaded, ConcurrentRingersEachOwnASlot)
 {
 	FakePlatform plat(64u << 20);
-	Profile p = quick_profile();
+	Profile p = quiet();
 	Emulator emu(plat, p);
 	emu.start();
 	TestDriver setup(plat, emu, true);

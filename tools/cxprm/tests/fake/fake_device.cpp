@@ -22,24 +22,12 @@
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
-#include "cxprm_emu/platform.h"
+#include "emu_platform.h"
 #include "user_host.h"
 
 namespace cxprm::tool::fake {
 
 namespace {
-
-class Platform : public emu::Platform {
-public:
-	explicit Platform(hosted::UserHost &uh) : uh_(uh) {}
-	uint8_t *bar() override { return uh_.bar(); }
-	size_t bar_size() const override { return uh_.bar_size(); }
-	bool dma_read(uint64_t bus, void *dst, size_t len) override { return uh_.dma_read(bus, dst, len); }
-	bool dma_write(uint64_t bus, const void *src, size_t len) override { return uh_.dma_write(bus, src, len); }
-
-private:
-	hosted::UserHost &uh_;
-};
 
 struct Config {
 	std::string bdf;
@@ -103,7 +91,7 @@ private:
 
 	Config cfg_;
 	hosted::UserHost uh_;
-	Platform plat_;
+	hosted::EmuPlatform plat_;
 	emu::Emulator emu_;
 	cxprm_core *core_ = nullptr;
 	bool up_ = false;

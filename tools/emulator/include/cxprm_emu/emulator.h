@@ -303,6 +303,9 @@ struct Faults {
 	// commands are no longer answered (swallowed).  Sticky until
 	// function_reset().
 	std::atomic<bool> sw_reset{false};
+	// Completions post no CMD event: the driver finds them by polling.
+	// Global, not cleared by clear_command_faults().
+	std::atomic<bool> no_cmd_events{false};
 
 	// Selectors.
 	std::atomic<int32_t> only_opcode{-1};
@@ -437,6 +440,26 @@ public:
 	// just not deterministic).
 	bool poll_once();
 
+	// --- synchronous mode ---
+	// No thread: the host calls register_written() from its own register
+	// write accessor, so the device answers inside the write and a command
+	// is complete the first time the driver looks (the benchmark rig,
+	// tools/bench/rig.h).  A command doorbell is served at once (one
+	// poll_once()); a queue address write (cmdq_addr_l_sz) is taken as
+	// hardware does, at once: settle(true).  Other registers wait for the
+	// next step.  Returns whether anything was processed.
+	bool register_written(uint32_t off);
+	// Steps until 'initializing' is clear (and, with need_queue, a queue
+	// address is taken); false if limit_ns of the emulator's clock pass
+	// first.
+	bool settle(bool need_queue, uint64_t limit_ns = 5'000'000'000ull);
+	// The emulator's clock, nanoseconds, monotonic (steady_clock unless
+	// replaced): every delay of the Profile, the health tick, lost-doorbell
+	// and DCT drain timing and trace times run on it, so a host with a
+	// clock of its own (one that moves only when read, say) sees them
+	// deterministically.  Set it before start() or the first step.
+	void set_clock(std::function<uint64_t()> now_ns);
+
 	Faults &faults();
 	const Profile &profile() const;
 
@@ -444,6 +467,18 @@ public:
 	// inside poll_once) with the emulator's lock held: keep it short and
 	// never call back into the Emulator.  An empty fn turns tracing off.
 	void set_trace(std::function<void(const TraceRecord &)> fn);
+
+	// A test double's say over the answers (the fuzz targets' FakeDevice):
+	// called for every command the device model ran, with its input and
+	// the output the model wrote, before the answer is handed back.  It
+	// may rewrite the output; a nonzero return is a delivery status to
+	// report instead (then only the entry is written).  replaces_model:
+	// the device model does not run at all, the hook alone answers (on a
+	// zeroed output) and the device's state stays as it is.  Same rules
+	// as set_trace(); an empty fn removes it.
+	using AnswerHook =
+		std::function<uint8_t(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)>;
+	void set_answer_hook(AnswerHook fn, bool replaces_model = false);
 
 	// --- test hooks ---
 	// Changes the eswitch state (host_num_of_vfs) and posts
