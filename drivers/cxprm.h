@@ -48,6 +48,13 @@ enum cxprm_kind {
 
 struct cxprm_dev;
 
+/* Who found the device failed (cxprm_dev_set_failed()). */
+enum cxprm_fail_source {
+	CXPRM_FAIL_COMMAND,	/* a command, in an ioctl */
+	CXPRM_FAIL_HEALTH,	/* the health poller */
+	CXPRM_FAIL_SOURCES
+};
+
 /* One debugfs file: which text of which device. */
 struct cxprm_dbg_node {
 	struct cxprm_dev *cx;
@@ -106,13 +113,15 @@ struct cxprm_dev {
 	bool health_stopping;	/* must not requeue itself */
 	unsigned int health_ms;	/* interval, read at probe */
 	int failed_err;		/* 0, or the errno the core fails commands with */
-	int health_err;		/* what the health work last reported (its own) */
+	int fail_seen[CXPRM_FAIL_SOURCES];	/* what each source last reported */
 	u64 health_stall_seen;	/* core's stall / syndrome report counts reported */
 	u64 health_synd_seen;
 
 	/* Open files. */
 	struct mutex files_lock;	/* files */
 	struct list_head files;
+	/* Readers: woken by events, a failure and remove. */
+	wait_queue_head_t wait;
 
 	struct miscdevice misc;
 	char misc_name[48];
@@ -143,17 +152,31 @@ struct cxprm_file {
 	u32 ev_head;			/* oldest record */
 	u32 ev_count;
 	u32 ev_lost;			/* dropped since the last read record */
-	wait_queue_head_t ev_wait;
 	struct cxprm_event ev_ring[CXPRM_EVENT_QUEUE];
 };
 
-/* Module parameters (cxprm_main.c). */
-extern bool cxprm_allow_raw_write;
-extern unsigned int cxprm_poll_interval_ms;
-
-/* cxprm_main.c: the errno of a failed device (0 while healthy), no sleep. */
+/* cxprm_dev.c: the device object, its references and failure state. */
+struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev, enum cxprm_kind kind);
+void cxprm_dev_get(struct cxprm_dev *cx);
+void cxprm_dev_put(struct cxprm_dev *cx);
+/* The errno of a failed device (0 while healthy), no sleep. */
 int cxprm_dev_failed(struct cxprm_dev *cx);
-void cxprm_dev_note_failed(struct cxprm_dev *cx);
+/* err: -EHOSTDOWN or -ENODEV (anything else is ignored); no sleep. */
+void cxprm_dev_set_failed(struct cxprm_dev *cx, int err,
+			  enum cxprm_fail_source src);
+/* Wake every blocked reader (device failed or going away). */
+void cxprm_dev_wake(struct cxprm_dev *cx);
+
+/* cxprm_events.c: per-file event rings. */
+void cxprm_events_file_init(struct cxprm_file *f);
+/* The oldest record of the file, with the count lost before it. */
+bool cxprm_file_pop(struct cxprm_file *f, struct cxprm_event *ev);
+/* Called by the core for every EQE (from the poll worker), and for health. */
+void cxprm_event_listener(void *ctx, u8 type, u8 sub_type, const u8 *data);
+
+/* cxprm_health.c */
+void cxprm_health_start(struct cxprm_dev *cx);
+void cxprm_health_stop(struct cxprm_dev *cx);
 
 /* cxprm_host.c */
 void cxprm_host_init(struct cxprm_dev *cx);
@@ -165,10 +188,6 @@ int cxprm_cdev_register(struct cxprm_dev *cx);
 void cxprm_cdev_unregister(struct cxprm_dev *cx);
 /* The device is going away: wake readers, destroy every file's DCTs. */
 void cxprm_cdev_shutdown(struct cxprm_dev *cx);
-/* Wake every blocked reader (the device failed). */
-void cxprm_cdev_wake(struct cxprm_dev *cx);
-void cxprm_event_listener(void *ctx, u8 type, u8 sub_type, const u8 *data);
-void cxprm_dev_put(struct cxprm_dev *cx);
 
 /* cxprm_debugfs.c */
 void cxprm_debugfs_init(void);

@@ -26,20 +26,7 @@
 #include <linux/uaccess.h>
 
 #include "cxprm.h"
-
-/* Event types a new file is subscribed to (UAPI: CXPRM_IOC_SUBSCRIBE). */
-#define CXPRM_EVENT_ESW_FUNCTIONS_CHANGED	0x0e
-#define CXPRM_EVENT_DCT_DRAINED			0x1c
-
-static void cxprm_dev_release(struct kref *kref)
-{
-	kfree(container_of(kref, struct cxprm_dev, kref));
-}
-
-void cxprm_dev_put(struct cxprm_dev *cx)
-{
-	kref_put(&cx->kref, cxprm_dev_release);
-}
+#include "cxprm_params.h"
 
 /*
  * The core returns negative Linux errno values it defines itself
@@ -57,74 +44,6 @@ static void cxprm_check_errnos(void)
 		     (int)CXPRM_CORE_UP != (int)CXPRM_STATE_UP ||
 		     (int)CXPRM_CORE_ERROR != (int)CXPRM_STATE_ERROR ||
 		     (int)CXPRM_CORE_GONE != (int)CXPRM_STATE_GONE);
-}
-
-/* ---- events ---- */
-
-static bool cxprm_file_wants(const struct cxprm_file *f, u8 type)
-{
-	return f->mask[type / 64] & BIT_ULL(type % 64);
-}
-
-static void cxprm_file_push(struct cxprm_file *f, const struct cxprm_event *ev)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&f->ev_lock, flags);
-	if (!cxprm_file_wants(f, ev->type)) {
-		spin_unlock_irqrestore(&f->ev_lock, flags);
-		return;
-	}
-	if (f->ev_count == CXPRM_EVENT_QUEUE) {
-		/* Full: the oldest record goes. */
-		f->ev_head = (f->ev_head + 1) % CXPRM_EVENT_QUEUE;
-		f->ev_count--;
-		if (f->ev_lost < U32_MAX)
-			f->ev_lost++;
-	}
-	f->ev_ring[(f->ev_head + f->ev_count) % CXPRM_EVENT_QUEUE] = *ev;
-	f->ev_count++;
-	spin_unlock_irqrestore(&f->ev_lock, flags);
-	wake_up_interruptible(&f->ev_wait);
-}
-
-/* The oldest record, with the count of records lost before it. */
-static bool cxprm_file_pop(struct cxprm_file *f, struct cxprm_event *ev)
-{
-	bool got = false;
-	u32 lost;
-
-	spin_lock_irq(&f->ev_lock);
-	if (f->ev_count) {
-		*ev = f->ev_ring[f->ev_head];
-		f->ev_head = (f->ev_head + 1) % CXPRM_EVENT_QUEUE;
-		f->ev_count--;
-		lost = min_t(u32, f->ev_lost, U16_MAX);
-		ev->dropped = lost;
-		f->ev_lost -= lost;
-		got = true;
-	}
-	spin_unlock_irq(&f->ev_lock);
-	return got;
-}
-
-/* Called by the core for every EQE, from the poll worker. */
-void cxprm_event_listener(void *ctx, u8 type, u8 sub_type, const u8 *data)
-{
-	struct cxprm_dev *cx = ctx;
-	struct cxprm_event ev = {};
-	struct cxprm_file *f;
-
-	ev.timestamp_ns = ktime_get_ns();
-	ev.seq = atomic_inc_return(&cx->event_seq);
-	ev.type = type;
-	ev.sub_type = sub_type;
-	memcpy(ev.data, data, sizeof(ev.data));
-
-	mutex_lock(&cx->files_lock);
-	list_for_each_entry(f, &cx->files, node)
-		cxprm_file_push(f, &ev);
-	mutex_unlock(&cx->files_lock);
 }
 
 /* ---- ioctls (called under cx->rwsem, read, with cx->alive) ---- */
@@ -343,7 +262,8 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		break;
 	}
 	if (ret == -EHOSTDOWN || ret == -ENODEV)
-		cxprm_dev_note_failed(cx);
+		cxprm_dev_set_failed(cx, cxprm_core_failed(cx->core),
+				     CXPRM_FAIL_COMMAND);
 out:
 	up_read(&cx->rwsem);
 	return ret;
@@ -375,7 +295,7 @@ static ssize_t cxprm_read(struct file *file, char __user *buf, size_t len,
 			return err;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		err = wait_event_interruptible(f->ev_wait,
+		err = wait_event_interruptible(cx->wait,
 					       READ_ONCE(f->ev_count) ||
 					       !READ_ONCE(cx->alive) ||
 					       cxprm_dev_failed(cx));
@@ -395,7 +315,7 @@ static __poll_t cxprm_poll(struct file *file, poll_table *wait)
 	struct cxprm_file *f = file->private_data;
 	struct cxprm_dev *cx = f->cx;
 
-	poll_wait(file, &f->ev_wait, wait);
+	poll_wait(file, &cx->wait, wait);
 	if (!READ_ONCE(cx->alive))
 		return EPOLLERR | EPOLLHUP;
 	if (READ_ONCE(f->ev_count))
@@ -436,11 +356,7 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	spin_lock_init(&f->dct_table_lock);
 	f->dcts.lock = cxprm_dcts_lock;
 	f->dcts.unlock = cxprm_dcts_unlock;
-	spin_lock_init(&f->ev_lock);
-	init_waitqueue_head(&f->ev_wait);
-	f->mask[0] = BIT_ULL(CXPRM_EVENT_ESW_FUNCTIONS_CHANGED) |
-		     BIT_ULL(CXPRM_EVENT_DCT_DRAINED);
-	f->mask[CXPRM_EVENT_HEALTH / 64] |= BIT_ULL(CXPRM_EVENT_HEALTH % 64);
+	cxprm_events_file_init(f);
 
 	down_read(&cx->rwsem);
 	if (!cx->alive) {
@@ -449,7 +365,7 @@ static int cxprm_open(struct inode *inode, struct file *file)
 		kvfree(f);
 		return -ENODEV;
 	}
-	kref_get(&cx->kref);
+	cxprm_dev_get(cx);
 	f->cx = cx;
 	mutex_lock(&cx->files_lock);
 	list_add_tail(&f->node, &cx->files);
@@ -538,17 +454,6 @@ void cxprm_cdev_unregister(struct cxprm_dev *cx)
 	cx->misc_registered = false;
 }
 
-/* Wakes every blocked reader (device failed or going away). */
-void cxprm_cdev_wake(struct cxprm_dev *cx)
-{
-	struct cxprm_file *f;
-
-	mutex_lock(&cx->files_lock);
-	list_for_each_entry(f, &cx->files, node)
-		wake_up_interruptible_all(&f->ev_wait);
-	mutex_unlock(&cx->files_lock);
-}
-
 /*
  * The device is going away (cx->alive is false: no ioctl runs, no file
  * opens): wake blocked readers, which then get -ENODEV, and destroy the
@@ -564,7 +469,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	u32 dctn = 0;
 	int err;
 
-	cxprm_cdev_wake(cx);
+	cxprm_dev_wake(cx);
 	if (!cx->cleanup_ok)
 		return;
 

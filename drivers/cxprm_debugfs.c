@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 
 #include "cxprm.h"
+#include "cxprm_params.h"
 
 #define CXPRM_DBG_START		SZ_64K
 #define CXPRM_DBG_MAX		SZ_4M

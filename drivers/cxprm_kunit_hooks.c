@@ -29,7 +29,7 @@ struct cxprm_dev *cxprm_kunit_get_dev(void)
 	if (dev->driver == drv) {
 		cx = pci_get_drvdata(to_pci_dev(dev));
 		if (cx) {
-			kref_get(&cx->kref);
+			cxprm_dev_get(cx);
 			pci_dev_get(cx->pdev);
 		}
 	}

@@ -34,7 +34,6 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
-#include <linux/moduleparam.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -42,6 +41,7 @@
 #include <linux/string.h>
 
 #include "cxprm.h"
+#include "cxprm_params.h"
 
 #define CXPRM_IVSHMEM_DEVICE_ID		0x1110
 
@@ -94,136 +94,6 @@ static const struct pci_device_id cxprm_pci_ids[] = {
 	},
 	{ }
 };
-
-/* ---- module parameters ---- */
-
-/* Command completion: by polling the ownership bit, or by CMD events. */
-enum cxprm_cmd_mode {
-	CXPRM_CMD_MODE_POLL,
-	CXPRM_CMD_MODE_EVENTS,
-};
-
-static const char * const cxprm_cmd_mode_names[] = {
-	[CXPRM_CMD_MODE_POLL] = "poll",
-	[CXPRM_CMD_MODE_EVENTS] = "events",
-};
-
-static int cxprm_cmd_mode = CXPRM_CMD_MODE_POLL;
-
-static int cxprm_param_set_cmd_mode(const char *val,
-				    const struct kernel_param *kp)
-{
-	int i = sysfs_match_string(cxprm_cmd_mode_names, val);
-
-	if (i < 0) {
-		pr_err("cmd_mode=%s: must be 'poll' or 'events'\n", val);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*(int *)kp->arg, i);
-	return 0;
-}
-
-static int cxprm_param_get_cmd_mode(char *buf, const struct kernel_param *kp)
-{
-	return scnprintf(buf, PAGE_SIZE, "%s\n",
-			 cxprm_cmd_mode_names[READ_ONCE(*(int *)kp->arg)]);
-}
-
-static const struct kernel_param_ops cxprm_cmd_mode_ops = {
-	.set = cxprm_param_set_cmd_mode,
-	.get = cxprm_param_get_cmd_mode,
-};
-
-module_param_cb(cmd_mode, &cxprm_cmd_mode_ops, &cxprm_cmd_mode, 0644);
-MODULE_PARM_DESC(cmd_mode,
-		 "command completion: poll (ownership bit, default) or events (CMD events on the async EQ); read at probe");
-
-/* An unsigned parameter with a range; a value outside it fails the load. */
-struct cxprm_uint_param {
-	unsigned int *val;
-	unsigned int min;
-	unsigned int max;
-	bool zero_ok;		/* 0 is also accepted (means "the default") */
-};
-
-static int cxprm_param_set_uint(const char *val, const struct kernel_param *kp)
-{
-	const struct cxprm_uint_param *p = kp->arg;
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) ||
-	    ((v < p->min || v > p->max) && !(v == 0 && p->zero_ok))) {
-		pr_err("%s=%s: must be an integer from %u to %u%s\n",
-		       kp->name, val, p->min, p->max,
-		       p->zero_ok ? ", or 0" : "");
-		return -EINVAL;
-	}
-	WRITE_ONCE(*p->val, v);
-	return 0;
-}
-
-static int cxprm_param_get_uint(char *buf, const struct kernel_param *kp)
-{
-	const struct cxprm_uint_param *p = kp->arg;
-
-	return scnprintf(buf, PAGE_SIZE, "%u\n", READ_ONCE(*p->val));
-}
-
-static const struct kernel_param_ops cxprm_uint_ops = {
-	.set = cxprm_param_set_uint,
-	.get = cxprm_param_get_uint,
-};
-
-unsigned int cxprm_poll_interval_ms = 10;
-static struct cxprm_uint_param cxprm_poll_interval_arg = {
-	.val = &cxprm_poll_interval_ms, .min = 1, .max = 1000,
-};
-module_param_cb(poll_interval_ms, &cxprm_uint_ops, &cxprm_poll_interval_arg,
-		0644);
-MODULE_PARM_DESC(poll_interval_ms,
-		 "event queue polling interval in ms, 1..1000 (default 10); takes effect at once");
-
-static unsigned int cxprm_cmd_timeout_ms;
-static struct cxprm_uint_param cxprm_cmd_timeout_arg = {
-	.val = &cxprm_cmd_timeout_ms, .min = 100, .max = 600000, .zero_ok = true,
-};
-module_param_cb(cmd_timeout_ms, &cxprm_uint_ops, &cxprm_cmd_timeout_arg,
-		0644);
-MODULE_PARM_DESC(cmd_timeout_ms,
-		 "firmware command timeout in ms, 100..600000, or 0 (default): the device's cmd_exec_to, else 60000; read at probe");
-
-static bool cxprm_cmd_checksum;
-module_param_named(cmd_checksum, cxprm_cmd_checksum, bool, 0644);
-MODULE_PARM_DESC(cmd_checksum,
-		 "command checksums: SET_HCA_CAP cmdif_checksum on when the device offers it, then signatures are written and verified (default 0, as Linux); read at probe");
-
-static unsigned int cxprm_health_poll_ms = 2000;
-static struct cxprm_uint_param cxprm_health_poll_arg = {
-	.val = &cxprm_health_poll_ms, .min = 0, .max = 60000,
-};
-module_param_cb(health_poll_ms, &cxprm_uint_ops, &cxprm_health_poll_arg,
-		0644);
-MODULE_PARM_DESC(health_poll_ms,
-		 "health poller interval in ms, 0 (off) or 1..60000 (default 2000, as Linux); read at probe");
-
-static unsigned int cxprm_health_stall_polls = 3;
-static struct cxprm_uint_param cxprm_health_stall_arg = {
-	.val = &cxprm_health_stall_polls, .min = 1, .max = 1000,
-};
-module_param_cb(health_stall_polls, &cxprm_uint_ops, &cxprm_health_stall_arg,
-		0644);
-MODULE_PARM_DESC(health_stall_polls,
-		 "health counter unchanged for this many polls = a warning (not fatal), 1..1000 (default 3, as Linux); read at probe");
-
-bool cxprm_allow_raw_write;
-module_param_named(allow_raw_write, cxprm_allow_raw_write, bool, 0644);
-MODULE_PARM_DESC(allow_raw_write,
-		 "allow CXPRM_IOC_RAW commands that may change device state (also needs CAP_SYS_RAWIO; default 0)");
-
-static bool cxprm_use_msix = true;
-module_param_named(use_msix, cxprm_use_msix, bool, 0644);
-MODULE_PARM_DESC(use_msix,
-		 "interrupt (MSI-X vector 0) for the async EQ, besides polling, where the device has MSI-X (default 1); read at probe");
 
 /* ---- events: the async EQ, polled by a worker ---- */
 
@@ -387,115 +257,6 @@ static void cxprm_events_stop(struct cxprm_dev *cx)
 	cx->info_flags &= ~(CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ);
 }
 
-/* ---- health poller ---- */
-
-int cxprm_dev_failed(struct cxprm_dev *cx)
-{
-	return READ_ONCE(cx->failed_err);
-}
-
-/*
- * A command found the firmware dead or the device gone and the core marked
- * it failed: blocked readers learn it now, not at the next health poll
- * (health_poll_ms=0 turns those off).  Called with the device up.
- */
-void cxprm_dev_note_failed(struct cxprm_dev *cx)
-{
-	int err = cxprm_core_failed(cx->core);
-
-	if (!err || cmpxchg(&cx->failed_err, 0, err) != 0)
-		return;
-	dev_err(&cx->pdev->dev, "device failed (%s), found by a command; commands now fail with %d\n",
-		err == -ENODEV ? "gone" : "firmware dead", err);
-	cxprm_cdev_wake(cx);
-}
-
-/* A health finding that does not fail the device: dmesg and readers. */
-static void cxprm_health_report(struct cxprm_dev *cx, u8 kind,
-				const struct cxprm_core_info *info)
-{
-	u8 data[28] = {};
-	__be32 v;
-
-	if (kind == CXPRM_HEALTH_STALL)
-		dev_warn(&cx->pdev->dev,
-			 "health: counter %u unchanged for %u polls of %u ms (firmware may be hung); device kept\n",
-			 info->health_counter, info->health_stalled_polls,
-			 cx->health_ms);
-	else
-		dev_warn(&cx->pdev->dev,
-			 "health: syndrome 0x%x without reset request (rfr %u); device kept\n",
-			 info->health_syndrome, info->health_rfr);
-	data[0] = info->health_syndrome;
-	data[1] = info->health_rfr;
-	v = cpu_to_be32(info->health_counter);
-	memcpy(&data[4], &v, sizeof(v));
-	v = cpu_to_be32(info->health_stalled_polls);
-	memcpy(&data[8], &v, sizeof(v));
-	data[12] = info->nic_interface;
-	cxprm_event_listener(cx, CXPRM_EVENT_HEALTH, kind, data);
-}
-
-static void cxprm_health_work(struct work_struct *work)
-{
-	struct cxprm_dev *cx = container_of(to_delayed_work(work),
-					    struct cxprm_dev, health_work);
-	struct cxprm_core_info info;
-	int err = cxprm_core_health_poll(cx->core);
-
-	cxprm_core_get_info(cx->core, &info);
-	/*
-	 * Report what the poll itself saw once (a command may have marked the
-	 * device failed a moment before: cxprm_dev_note_failed()).
-	 */
-	if (err && err != cx->health_err) {
-		cx->health_err = err;
-		dev_err(&cx->pdev->dev,
-			"health: device failed (%s): fatal sensor %u, health syndrome 0x%x rfr %u, nic_interface %u, counter %u; commands now fail with %d\n",
-			err == -ENODEV ? "gone" : "firmware dead",
-			info.health_sensor, info.health_syndrome,
-			info.health_rfr, info.nic_interface,
-			info.health_counter, err);
-		WRITE_ONCE(cx->failed_err, err);
-		/* Blocked readers get the error instead of waiting for events. */
-		cxprm_cdev_wake(cx);
-	}
-	if (!err && info.health_synd_reports != cx->health_synd_seen)
-		cxprm_health_report(cx, CXPRM_HEALTH_SYNDROME, &info);
-	if (!err && info.health_stall_reports != cx->health_stall_seen)
-		cxprm_health_report(cx, CXPRM_HEALTH_STALL, &info);
-	cx->health_synd_seen = info.health_synd_reports;
-	cx->health_stall_seen = info.health_stall_reports;
-	if (!READ_ONCE(cx->health_stopping))
-		queue_delayed_work(system_wq, &cx->health_work,
-				   msecs_to_jiffies(cx->health_ms));
-}
-
-static void cxprm_health_start(struct cxprm_dev *cx)
-{
-	cx->health_ms = READ_ONCE(cxprm_health_poll_ms);
-	cx->health_synd_seen = 0;
-	cx->health_stall_seen = 0;
-	if (!cx->health_ms) {
-		dev_info(&cx->pdev->dev, "health poller off (health_poll_ms=0)\n");
-		return;
-	}
-	INIT_DELAYED_WORK(&cx->health_work, cxprm_health_work);
-	WRITE_ONCE(cx->health_stopping, false);
-	cx->health_on = true;
-	queue_delayed_work(system_wq, &cx->health_work,
-			   msecs_to_jiffies(cx->health_ms));
-}
-
-static void cxprm_health_stop(struct cxprm_dev *cx)
-{
-	if (!cx->health_on)
-		return;
-	WRITE_ONCE(cx->health_stopping, true);
-	cancel_delayed_work_sync(&cx->health_work);
-	cx->health_on = false;
-}
-
 /* ---- bring-up and teardown ---- */
 
 static void cxprm_bringup(struct cxprm_dev *cx)
@@ -606,30 +367,6 @@ static void cxprm_log_init_seg(struct cxprm_dev *cx)
 		 "init segment: fw_rev 0x%08x cmdif_rev_fw_sub 0x%08x (firmware %u.%u.%u, cmdif rev %u)\n",
 		 fw, cmdif, fw & 0xffff, fw >> 16, cmdif & 0xffff,
 		 cmdif >> 16);
-}
-
-static struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev,
-					 enum cxprm_kind kind)
-{
-	struct cxprm_dev *cx = kzalloc(sizeof(*cx), GFP_KERNEL);
-
-	if (!cx)
-		return NULL;
-	kref_init(&cx->kref);
-	cx->pdev = pdev;
-	cx->kind = kind;
-	cx->bar_idx = 0;
-	cx->irq = -1;
-	strscpy(cx->bdf, pci_name(pdev), sizeof(cx->bdf));
-	init_rwsem(&cx->rwsem);
-	mutex_init(&cx->files_lock);
-	INIT_LIST_HEAD(&cx->files);
-	atomic_set(&cx->event_seq, 0);
-	atomic64_set(&cx->polls, 0);
-	atomic64_set(&cx->irqs, 0);
-	if (kind == CXPRM_KIND_IVSHMEM)
-		cx->info_flags |= CXPRM_INFO_EMULATED;
-	return cx;
 }
 
 /* Everything probe set up after mapping the BAR, in reverse. */
