@@ -35,22 +35,15 @@ KO=${CXPRM_KO:-/cxprm/cxprm.ko}
 MODPARAMS=${CXPRM_MODPARAMS-allow_raw_write=1 cmd_timeout_ms=3000}
 TMO=${CXPRM_TEST_TIMEOUT:-120}
 PARAM=/sys/module/cxprm/parameters
+# find_ivshmem, bind_cxprm, SPLAT_RE (the kernel report headers: the one
+# list, which run-guest.sh also checks the console log against).
+# shellcheck source=tools/qemu/guest/lib.sh
+. "${CXPRM_LIB:-/cxprm/lib.sh}"
 
-if [ -z "$CXPRM_BDF" ]; then
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
-			CXPRM_BDF=${d##*/}
-	done
-fi
+[ -n "$CXPRM_BDF" ] || CXPRM_BDF=$(find_ivshmem | tail -n 1)
 export CXPRM_BDF
 [ -n "$CXPRM_TOOL" ] || CXPRM_TOOL=$(command -v cxprm 2>/dev/null)
 export CXPRM_TOOL
-
-# Kernel report headers (WARN, BUG, Oops, KASAN, UBSAN, lockdep, kmemleak,
-# sleeping in atomic context): the one list run-guest.sh writes for the
-# guest's finish and its own console check.
-SPLAT_RE=$(cat /cxprm/splat.re 2>/dev/null) ||
-	SPLAT_RE='cut here|WARNING:|BUG:|Oops|general protection|UBSAN:|KASAN:'
 
 ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
@@ -93,11 +86,40 @@ emu() {
 	fi
 }
 
-bind_dev() {
-	d=/sys/bus/pci/devices/$CXPRM_BDF
-	echo cxprm >"$d/driver_override"
-	echo "$CXPRM_BDF" >/sys/bus/pci/drivers_probe 2>/dev/null
-	[ "$(basename "$(readlink "$d/driver" 2>/dev/null)")" = cxprm ]
+# load_bound [PARAM=V...]: insmod with MODPARAMS plus those, bind.
+load_bound() {
+	# shellcheck disable=SC2086 # MODPARAMS is a list of words
+	insmod "$KO" $MODPARAMS "$@" || { echo "insmod failed"; return 1; }
+	bind_cxprm "$CXPRM_BDF" || { echo "bind $CXPRM_BDF failed"; return 1; }
+}
+
+# The kernel log since the last `mark=$(dmesg | wc -l)`.
+since_mark() { dmesg | tail -n +"$((mark + 1))"; }
+
+# pages_given: the last "pages given G reclaimed R" line since the mark in
+# $line, G in $given, R in $reclaimed.
+pages_given() {
+	line=$(since_mark | grep 'pages given' | tail -n 1)
+	given=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\1/p')
+	reclaimed=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\2/p')
+}
+
+# fault_run MODE [PARAM=V...]: load and bind with those parameters, run
+# cxprm_fault_test with CXPRM_TEST_<MODE>=1: its status in $rc, then mark.
+fault_run() {
+	mode=$1
+	shift
+	load_bound "$@" || return 1
+	env "CXPRM_TEST_$mode=1" timeout -s KILL "$TMO" "$here/cxprm_fault_test"
+	rc=$?
+	mark=$(dmesg | wc -l)
+}
+
+# rmmod_timed WHAT: rmmod cxprm and say how long it took.
+rmmod_timed() {
+	ts=$(uptime_s)
+	rmmod cxprm || { echo "rmmod of $1 failed"; return 1; }
+	echo "rmmod of $1 took $(elapsed "$ts")s"
 }
 
 # --- steps (print diagnostics on stdout, return nonzero on failure) ----------
@@ -121,7 +143,7 @@ step_load() {
 	insmod "$KO" $MODPARAMS $extra || { echo "insmod $KO $MODPARAMS $extra failed"; dmesg | tail -20; return 1; }
 	echo "insmod $KO $MODPARAMS $extra"
 	for p in "$PARAM"/*; do echo "param ${p##*/}=$(cat "$p")"; done
-	bind_dev || { echo "bind $CXPRM_BDF failed"; dmesg | tail -30; return 1; }
+	bind_cxprm "$CXPRM_BDF" || { echo "bind $CXPRM_BDF failed"; dmesg | tail -30; return 1; }
 	[ -c "/dev/cxprm/$CXPRM_BDF" ] || { echo "no /dev/cxprm/$CXPRM_BDF"; return 1; }
 	dmesg | grep -E 'cxprm .*(HCA up|events:)' | tail -3
 	emu magic >/dev/null 2>&1 || emu ping >/dev/null 2>&1 ||
@@ -144,11 +166,9 @@ step_unload() {
 	rmmod cxprm || { echo "rmmod cxprm failed"; return 1; }
 	grep -q '^cxprm ' /proc/modules && { echo "cxprm still loaded"; rc=1; }
 	[ -e "/dev/cxprm/$CXPRM_BDF" ] && { echo "/dev/cxprm/$CXPRM_BDF still there"; rc=1; }
-	dmesg | tail -n +"$((mark + 1))" | grep -E 'cxprm' | sed 's/^/dmesg: /'
-	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'pages given' | tail -n 1)
+	since_mark | grep -E 'cxprm' | sed 's/^/dmesg: /'
+	pages_given
 	[ -n "$line" ] || echo "FAIL: no 'pages given' line in dmesg after rmmod"
-	given=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\1/p')
-	reclaimed=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\2/p')
 	if [ -z "$given" ] || [ "$given" = 0 ] || [ "$given" != "$reclaimed" ]; then
 		echo "FAIL: pages given '${given}' reclaimed '${reclaimed}'"
 		rc=1
@@ -166,8 +186,8 @@ step_unload() {
 		echo "emulator: $c $v"
 		[ "$v" = 0 ] || { echo "FAIL: emulator counter $c = $v"; rc=1; }
 	done
-	dmesg | tail -n +"$((mark + 1))" | grep -q "$CXPRM_BDF: removed" ||
-		dmesg | tail -n +"$((mark + 1))" | grep -q 'removed' || { echo "FAIL: no 'removed' in dmesg"; rc=1; }
+	since_mark | grep -q "$CXPRM_BDF: removed" ||
+		since_mark | grep -q 'removed' || { echo "FAIL: no 'removed' in dmesg"; rc=1; }
 	return $rc
 }
 
@@ -212,10 +232,8 @@ step_stress() {
 	wait $sp
 	rm -f /tmp/cxprm-storm-stop
 	cxprm_emuctl fault 7 0 >/dev/null
-	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'pages given' | tail -n 1)
+	pages_given
 	echo "dmesg: $line"
-	given=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\1/p')
-	reclaimed=$(echo "$line" | sed -n 's/.*pages given \([0-9]*\) reclaimed \([0-9]*\).*/\2/p')
 	if [ -z "$given" ] || [ "$given" != "$reclaimed" ]; then
 		echo "FAIL: pages given '$given' reclaimed '$reclaimed'"
 		rc=1
@@ -225,9 +243,7 @@ step_stress() {
 	dcts=$(emu dcts 2>&1)
 	[ "$dcts" = 0 ] || { echo "FAIL: the firmware still has $dcts DCTs"; rc=1; }
 	# Back for the steps that follow.
-	# shellcheck disable=SC2086 # MODPARAMS is a list of words
-	insmod "$KO" $MODPARAMS || { echo "insmod failed"; return 1; }
-	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
+	load_bound || return 1
 	return $rc
 }
 
@@ -251,13 +267,13 @@ step_bringup_fail() {
 	mark=$(dmesg | wc -l)
 	# shellcheck disable=SC2086 # MODPARAMS is a list of words
 	insmod "$KO" $MODPARAMS || { echo "insmod failed"; return 1; }
-	bind_dev || { echo "FAIL: the function did not stay bound after a failed bring-up"; rc=1; }
-	dmesg | tail -n +"$((mark + 1))" | grep -q 'bring-up failed: ETIMEDOUT' ||
+	bind_cxprm "$CXPRM_BDF" || { echo "FAIL: the function did not stay bound after a failed bring-up"; rc=1; }
+	since_mark | grep -q 'bring-up failed: ETIMEDOUT' ||
 		{ echo "FAIL: no 'bring-up failed: ETIMEDOUT' in dmesg"; rc=1; }
 	echo "$CXPRM_BDF" >/sys/bus/pci/drivers/cxprm/unbind || { echo "FAIL: unbind"; rc=1; }
-	dmesg | tail -n +"$((mark + 1))" | grep -E 'cxprm .*(bring-up failed|pages given|freed)' |
+	since_mark | grep -E 'cxprm .*(bring-up failed|pages given|freed)' |
 		sed 's/^/dmesg: /'
-	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'stranded pages and' | tail -n 1)
+	line=$(since_mark | grep 'stranded pages and' | tail -n 1)
 	case "$line" in
 	*"freed "*" stranded pages and 3 cmdq buffers"*) ;;
 	*) echo "FAIL: the stranded pages and the lost command's 3 queue buffers were not freed"; rc=1 ;;
@@ -273,23 +289,16 @@ step_bringup_fail() {
 # (nic_interface SW_RESET) under commands it never answers: the driver gives
 # the device up (sticky): run after the last unload, before the crash.
 step_stall() {
-	# shellcheck disable=SC2086 # MODPARAMS is a list of words
-	insmod "$KO" $MODPARAMS health_poll_ms=100 health_stall_polls=3 ||
-		{ echo "insmod failed"; return 1; }
-	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
-	CXPRM_TEST_STALL=1 timeout -s KILL "$TMO" "$here/cxprm_fault_test"
-	rc=$?
+	fault_run STALL health_poll_ms=100 health_stall_polls=3 || return 1
 	dmesg | grep -E 'health: (counter|syndrome)' | tail -n 2 | sed 's/^/dmesg: /'
 	dmesg | grep -q 'health: counter .* device kept' || { echo "FAIL: no stall warning in dmesg"; rc=1; }
 	dmesg | grep 'health: device failed' | tail -n 1 | sed 's/^/dmesg: /'
 	dmesg | grep -q 'health: device failed' || { echo "FAIL: no 'health: device failed' in dmesg"; rc=1; }
-	ts=$(uptime_s)
-	rmmod cxprm || { echo "rmmod of a failed device failed"; return 1; }
-	echo "rmmod of the failed device took $(elapsed "$ts")s"
+	rmmod_timed "the failed device" || return 1
 	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 3 | sed 's/^/dmesg: /'
 	# The host resets the function (what the driver could not on ivshmem).
 	cxprm_emuctl function-reset || { echo "FAIL: emulator function reset"; rc=1; }
-	return $rc
+	return "$rc"
 }
 
 # Surprise removal: load with a short health poll, the device reads all
@@ -297,40 +306,27 @@ step_stall() {
 # completes and frees every page (a gone device cannot DMA).  Then the
 # function comes back (emulator function reset) for the steps after.
 step_gone() {
-	# shellcheck disable=SC2086 # MODPARAMS is a list of words
-	insmod "$KO" $MODPARAMS health_poll_ms=100 || { echo "insmod failed"; return 1; }
-	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
-	CXPRM_TEST_GONE=1 timeout -s KILL "$TMO" "$here/cxprm_fault_test"
-	rc=$?
-	mark=$(dmesg | wc -l)
-	ts=$(uptime_s)
-	rmmod cxprm || { echo "rmmod of a gone device failed"; return 1; }
-	echo "rmmod of the gone device took $(elapsed "$ts")s"
-	line=$(dmesg | tail -n +"$((mark + 1))" | grep 'pages given' | tail -n 1)
+	fault_run GONE health_poll_ms=100 || return 1
+	rmmod_timed "the gone device" || return 1
+	pages_given
 	echo "dmesg: $line"
 	case "$line" in
 	*"stranded 0)"*) ;;
 	*) echo "FAIL: pages of a gone device not all freed"; rc=1 ;;
 	esac
 	cxprm_emuctl function-reset || { echo "FAIL: emulator function reset"; rc=1; }
-	return $rc
+	return "$rc"
 }
 
-
-# The emulator stays crashed after this: run it last.
+# The emulator stays crashed after this: run it last.  The health poller
+# off: the command that finds the firmware dead must fail the device (and
+# wake readers) itself.
 step_crash() {
-	# The health poller off: the command that finds the firmware dead
-	# must fail the device (and wake readers) itself.
-	# shellcheck disable=SC2086 # MODPARAMS is a list of words
-	insmod "$KO" $MODPARAMS health_poll_ms=0 || { echo "insmod failed"; return 1; }
-	bind_dev || { echo "bind $CXPRM_BDF failed"; return 1; }
-	CXPRM_TEST_CRASH=1 timeout -s KILL "$TMO" "$here/cxprm_fault_test"
-	rc=$?
-	mark=$(dmesg | wc -l)
+	fault_run CRASH health_poll_ms=0 || return 1
 	rmmod cxprm || { echo "rmmod after the crash failed"; return 1; }
-	dmesg | tail -n +"$((mark + 1))" | grep cxprm | sed 's/^/dmesg: /'
+	since_mark | grep cxprm | sed 's/^/dmesg: /'
 	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 4 | sed 's/^/dmesg: /'
-	return $rc
+	return "$rc"
 }
 
 # debug-start: kmemleak forgets every object allocated so far (boot), so
@@ -427,14 +423,10 @@ for s in $STEPS; do
 	out=/tmp/cxprm-step.$i
 	case "$s" in
 	load | load:*) step_load "${s#load}" >"$out" 2>&1; rc=$? ;;
-	crash) step_crash >"$out" 2>&1; rc=$? ;;
-	stress) step_stress >"$out" 2>&1; rc=$? ;;
-	stall) step_stall >"$out" 2>&1; rc=$? ;;
-	bringup-fail) step_bringup_fail >"$out" 2>&1; rc=$? ;;
-	gone) step_gone >"$out" 2>&1; rc=$? ;;
-	debug-start) step_debug_start >"$out" 2>&1; rc=$? ;;
-	debug-check) step_debug_check >"$out" 2>&1; rc=$? ;;
-	unload) step_unload >"$out" 2>&1; rc=$? ;;
+	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload)
+		"step_$(echo "$s" | tr - _)" >"$out" 2>&1
+		rc=$?
+		;;
 	*:allow_raw_write=*)
 		prog=${s%%:*}
 		val=${s#*:allow_raw_write=}

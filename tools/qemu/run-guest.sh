@@ -371,17 +371,12 @@ else
 	printf '%s\n' "${guest_cmd:-true}" >"$root/cxprm/cmd.sh"
 fi
 
-# Kernel reports: the headers of WARN(), BUG(), Oops, KASAN, UBSAN, lockdep
-# (kernel/locking/lockdep.c: every report starts "WARNING: "; the usual ones
-# are named as well), kmemleak and sleeping in atomic context.  The guest's
-# finish greps its dmesg for them, the host the console log (kernel lines
-# only, those with a printk timestamp).
-splat_re='cut here|WARNING:|BUG:|Oops|general protection|Call Trace:|UBSAN:|KASAN:'
-splat_re+='|suspected memory leak|inconsistent lock state|possible recursive locking detected'
-splat_re+='|possible circular locking dependency detected|suspicious RCU usage'
-splat_re+='|possible irq lock inversion dependency detected|lock order detected'
-splat_re+='|bad unlock balance detected|held lock freed|sleeping function called from invalid context'
-printf '%s\n' "$splat_re" >"$root/cxprm/splat.re"
+# Kernel reports (SPLAT_RE): the one list, in the guest library, which the
+# guest's finish greps its dmesg for and the host the console log (kernel
+# lines only, those with a printk timestamp).
+# shellcheck source=tools/qemu/guest/lib.sh
+. "$here/guest/lib.sh"
+cp "$here/guest/lib.sh" "$root/cxprm/lib.sh"
 
 cat >"$root/cxprm/config" <<EOF
 CXPRM_LOAD=$load
@@ -546,7 +541,7 @@ tr -d '\r' <"$log" | grep -aqx 'CXPRM-KERNEL-SPLAT' && splat=1
 # dmesg (a report during probe) or what dmesg lost when its buffer wrapped.
 # Kernel lines only (a printk timestamp before the header), so the output
 # of the guest's own scripts does not count.
-console_splats=$(tr -d '\r' <"$log" | grep -aE "\[ *[0-9]+\.[0-9]+\] .*($splat_re)" | head -n 20 || true)
+console_splats=$(tr -d '\r' <"$log" | grep -aE "\[ *[0-9]+\.[0-9]+\] .*($SPLAT_RE)" | head -n 20 || true)
 if [ -n "$console_splats" ]; then
 	splat=1
 	echo "run-guest: kernel reports in the console log:" >&2

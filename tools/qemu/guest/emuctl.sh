@@ -75,6 +75,9 @@ die() { echo "emuctl: $*" >&2; exit 2; }
 
 devmem_cmd=${EMUCTL_DEVMEM:-devmem}
 sysfs=${EMUCTL_SYSFS:-/sys/bus/pci/devices}
+# shellcheck source=tools/qemu/guest/lib.sh
+. "${CXPRM_LIB:-/cxprm/lib.sh}"
+PCI_SYSFS=$sysfs
 bdf=${CXPRM_BDF:-}
 timeout_s=5
 
@@ -96,15 +99,7 @@ find_base() {
 		base=$((EMUCTL_BASE))
 		return 0
 	fi
-	if [ -z "$bdf" ]; then
-		for d in "$sysfs"/*; do
-			[ -r "$d/vendor" ] || continue
-			if [ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ]; then
-				bdf=${d##*/}
-				break
-			fi
-		done
-	fi
+	[ -n "$bdf" ] || bdf=$(find_ivshmem | head -n 1)
 	[ -n "$bdf" ] || { echo "emuctl: no ivshmem device (1af4:1110)" >&2; exit 3; }
 	# resource: one line per BAR, "start end flags"; the shared memory is
 	# BAR2 (line 3), or BAR0 (line 1) once cxswap.ko swapped them for

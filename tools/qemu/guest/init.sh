@@ -13,14 +13,14 @@ mount -t tmpfs tmpfs /tmp
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 # shellcheck source=/dev/null
 . /cxprm/config
+# shellcheck source=tools/qemu/guest/lib.sh
+. /cxprm/lib.sh
 export CXPRM_MSIX
 echo "CXPRM-GUEST: init at $(cut -d' ' -f1 /proc/uptime)s, kernel $(uname -r)"
 
 finish() {
 	splat=0
-	if dmesg | grep -Eqf /cxprm/splat.re; then
-		splat=1
-	fi
+	check_splat && splat=1
 	# Taint flags that a report leaves behind, even when its lines are gone
 	# from dmesg: B (bit 5, bad page: KASAN), D (7, die: Oops), W (9, WARN),
 	# L (14, soft lockup).  Not O (12) or E (13): loading cxprm.ko sets them.
@@ -58,11 +58,8 @@ if [ "$CXPRM_LOAD" = 1 ]; then
 	# shellcheck disable=SC2086
 	insmod /cxprm/cxprm.ko $CXPRM_MODPARAMS || setup_failed "insmod cxprm.ko $CXPRM_MODPARAMS"
 fi
-export CXPRM_BDF=
-for d in /sys/bus/pci/devices/*; do
-	[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
-		CXPRM_BDF=${d##*/}
-done
+CXPRM_BDF=$(find_ivshmem | tail -n 1)
+export CXPRM_BDF
 if [ "$CXPRM_BIND" = 1 ]; then
 	cxprm-bind "$CXPRM_BDF" || setup_failed "bind $CXPRM_BDF"
 fi

@@ -10,15 +10,9 @@
 # mlx5_core, as a new_id "1af4 1110" would give).
 ko=${CXSWAP_KO:-/cxprm/cxswap.ko}
 [ -d /sys/bus/pci/drivers/mlx5_core ] || { echo "mlx5-bind: mlx5_core is not loaded" >&2; exit 1; }
-if [ $# -gt 0 ]; then
-	devs=$*
-else
-	devs=
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] &&
-			devs="$devs ${d##*/}"
-	done
-fi
+# shellcheck source=tools/qemu/guest/lib.sh
+. "${CXPRM_LIB:-/cxprm/lib.sh}"
+devs=${*:-$(find_ivshmem)}
 [ -n "$devs" ] || { echo "mlx5-bind: no ivshmem device" >&2; exit 1; }
 
 # BAR0 of an ivshmem device is 256 bytes; the shared memory >= 128 KiB.
@@ -32,7 +26,7 @@ rc=0
 swap=0
 for bdf in $devs; do
 	d=/sys/bus/pci/devices/$bdf
-	drv=$(basename "$(readlink "$d/driver" 2>/dev/null)" 2>/dev/null)
+	drv=$(driver_of "$bdf")
 	if [ -n "$drv" ] && [ "$drv" != mlx5_core ]; then
 		echo "$bdf" >"$d/driver/unbind"
 	fi
@@ -50,11 +44,11 @@ for bdf in $devs; do
 		rc=1
 		continue
 	fi
-	if [ "$(basename "$(readlink "$d/driver" 2>/dev/null)")" != mlx5_core ]; then
+	if [ "$(driver_of "$bdf")" != mlx5_core ]; then
 		echo mlx5_core >"$d/driver_override"
 		echo "$bdf" >/sys/bus/pci/drivers_probe
 	fi
-	if [ "$(basename "$(readlink "$d/driver" 2>/dev/null)")" = mlx5_core ]; then
+	if [ "$(driver_of "$bdf")" = mlx5_core ]; then
 		echo "mlx5-bind: $bdf bound to mlx5_core"
 	else
 		echo "mlx5-bind: $bdf did not bind to mlx5_core" >&2
