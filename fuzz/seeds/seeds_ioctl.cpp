@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Seeds of the ioctl_request target.
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "hex.h"
+#include "seed_bytes.h"
+
+#include "cxprm/capi.h"
+#include "cxprm/layout.h"
+#include "cxprm/prm/adapter.h"
+#include "cxprm/prm/dct.h"
+#include "cxprm/prm/eq.h"
+#include "cxprm/prm/esw.h"
+#include "cxprm/prm/hca.h"
+#include "cxprm/prm/hca_cap.h"
+#include "cxprm/prm/issi.h"
+#include "cxprm/prm/nvmf.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/pages.h"
+#include "cxprm/prm/registry.h"
+#include "cxprm/prm/transport.h"
+
+using namespace cxprm;
+using namespace cxprm::prm;
+namespace fs = std::filesystem;
+
+namespace cxprm::seeds {
+
+// ---- ioctl_request ----
+
+void ioctl_seed(const std::string &name, const Bytes &b) { write("ioctl_request", name, b); }
+
+Bytes raw_req(uint32_t inlen, uint32_t outlen, uint32_t flags, uint32_t dump_len, bool dump_ptr,
+	      u16 opcode)
+{
+	Bytes b;
+	put8(b, 0);
+	uint8_t shape = 0x01 | 0x02 | 0x04 | 0x10 | (dump_ptr ? 0 : 0x20);
+	put8(b, shape);
+	put32(b, inlen);
+	put32(b, outlen);
+	put32(b, flags);
+	put32(b, dump_len);
+	put16(b, opcode); // the input: opcode first
+	return b;
+}
+
+void ioctl()
+{
+	const u32 HDR = sizeof(struct cxprm_raw_dump), BLK = CXPRM_MAILBOX_BYTES;
+	ioctl_seed("raw_query_adapter", raw_req(16, 0x110, 0, 0, false, op::QUERY_ADAPTER));
+	ioctl_seed("raw_dump_all_blocks", raw_req(16 + 512, 16 + 1024, 1, HDR + 3 * BLK, true, op::QUERY_HCA_CAP));
+	ioctl_seed("raw_dump_header_only", raw_req(16 + 512, 16 + 512, 1, HDR, true, op::QUERY_ISSI));
+	ioctl_seed("raw_dump_one_short", raw_req(16 + 512, 16 + 1024, 1, HDR + 3 * BLK - 1, true, op::QUERY_PAGES));
+	ioctl_seed("raw_dump_len_below_header", raw_req(16, 16, 1, HDR - 1, true, op::QUERY_ISSI));
+	ioctl_seed("raw_dump_flag_no_pointer", raw_req(16, 16, 1, 0, false, op::QUERY_ISSI));
+	ioctl_seed("raw_inlen_15", raw_req(15, 16, 0, 0, false, op::QUERY_ISSI));
+	ioctl_seed("raw_max_lengths", raw_req(CXPRM_RAW_MAX, CXPRM_RAW_MAX, 0, 0, false, op::QUERY_ESW_FUNCTIONS));
+	ioctl_seed("raw_over_max", raw_req(16, CXPRM_RAW_MAX + 1, 0, 0, false, op::QUERY_ISSI));
+	ioctl_seed("raw_unknown_flag", raw_req(16, 16, 2, 0, false, op::QUERY_ISSI));
+	ioctl_seed("raw_forbidden_manage_pages", raw_req(16, 16, 0, 0, false, op::MANAGE_PAGES));
+	ioctl_seed("raw_write_create_dct", raw_req(create_dct_in::size_bytes, 16, 0, 0, false, op::CREATE_DCT));
+
+	// DCT: how (wide values), then each field, then a DCT number.
+	Bytes d;
+	put8(d, 1);
+	put8(d, 1 | 2);
+	const uint64_t ok[] = {1, 2, 3, 0, 0xc0ffee, 0, 0, 5, 1, 64, 0, 12, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+	for (uint64_t v : ok)
+		put64(d, v);
+	put32(d, 0x1000);
+	ioctl_seed("dct_create_typical", d);
+	Bytes bad = d;
+	bad[2 + 7 * 8 + 7] = 8; // mtu 8: 3 bits
+	ioctl_seed("dct_create_mtu_too_wide", bad);
+	Bytes big = d;
+	big[big.size() - 4] = 0x01; // dctn 0x01001000: beyond 24 bits
+	ioctl_seed("dct_number_beyond_24_bits", big);
+
+	Bytes o;
+	put8(o, 2);
+	put16(o, cap::ESWITCH);
+	put8(o, 1);
+	put32(o, 0x80), put32(o, 1);
+	put8(o, 16);
+	ioctl_seed("caps_nvmf_esw", o);
+	Bytes r;
+	put8(r, 2);
+	put16(r, 0x8000);
+	put8(r, 0);
+	put32(r, 0x1000000), put32(r, 1);
+	put8(r, 0);
+	ioctl_seed("caps_type_too_wide_xrqn_too_wide", r);
+}
+
+} // namespace cxprm::seeds
