@@ -5,7 +5,7 @@
  * so this header is the whole boundary: plain C, types from the compiler's
  * predefined macros (like host.h), one opaque object per device.
  *
- * Implemented in core-cpp/src/capi.cpp (C++, extern "C") on top of
+ * Implemented in core-cpp/src/capi*.cpp (C++, extern "C") on top of
  * cxprm::Device, cxprm::Events and the typed commands.  It builds hosted
  * too (core-cpp/tests/capi_test.cpp drives it against the emulator).
  *

@@ -331,11 +331,11 @@ private:
 	bool hca_enabled_ = false;
 	bool hca_initialized_ = false;
 	bool gone_ = false;
-	bool bringup_called_ = false;
-	bool torn_down_ = false;
-	u32 teardown_trace_from_ = 0;
-	TeardownReport last_teardown_{};
 	bool ecpf_ = false;
+	/* The last bring-up and teardown (status(), last_teardown()). */
+	TeardownReport last_teardown_{};
+	u32 teardown_trace_from_ = 0;
+	bool bringup_called_ = false, torn_down_ = false;
 };
 
 } // namespace cxprm
