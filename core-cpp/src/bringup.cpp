@@ -8,6 +8,7 @@
 
 #include "cxprm/commands/issi.h"
 #include "cxprm/commands/reg.h"
+#include "cxprm/health.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
 #include "cxprm/text.h"
@@ -109,6 +110,26 @@ int Device::step(Step s, int err, const CmdResult *r, s64 value)
 bool Device::device_gone() const
 {
 	return gone_ || (host_ && host_->ops->ioread32be(host_->ctx, prm::iseg::FW_REV) == ALL_ONES);
+}
+
+DeviceStatus Device::status(const cxprm_host *host) const
+{
+	if (host->ops->ioread32be(host->ctx, prm::iseg::FW_REV) == ALL_ONES)
+		return DeviceStatus::GONE;
+	bool sick = health_fatal_sensor(health_read(host)) != HealthSensor::NONE;
+	switch (state_) {
+	case DeviceState::UP:
+		if (cmdq_.queue_page().cpu && cmdq_.failed())
+			return cmdq_.failed() == E_NODEV ? DeviceStatus::GONE : DeviceStatus::ERROR;
+		return sick ? DeviceStatus::ERROR : DeviceStatus::UP;
+	case DeviceState::STRANDED:
+		return DeviceStatus::ERROR;
+	case DeviceState::OFF:
+		break;
+	}
+	if (bringup_called_ && !torn_down_ && trace_.failed)
+		return DeviceStatus::ERROR;
+	return DeviceStatus::DOWN;
 }
 
 /* fw_rev, the initializing bit (bounded), cmd_interface_rev == 5. */
@@ -384,6 +405,11 @@ u64 Device::uar_offset(u32 uar) const
 
 int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 {
+	/* A new attempt, even a refused one, ends the last teardown's report. */
+	bringup_called_ = true;
+	torn_down_ = false;
+	last_teardown_ = TeardownReport{};
+	teardown_trace_from_ = 0;
 	if (state_ != DeviceState::OFF || cmdq_up_)
 		return E_BUSY;
 	if (!host || !host->ops)

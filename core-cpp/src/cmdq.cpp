@@ -36,11 +36,6 @@ void Cmdq::log(int level, const char *msg) const
 		host_->ops->log(host_->ctx, level, msg);
 }
 
-bool Cmdq::device_gone() const
-{
-	return host_->ops->ioread32be(host_->ctx, prm::iseg::FW_REV) == 0xffffffffu;
-}
-
 int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 {
 	if (!host || !host->ops || page_.cpu || stranded_bufs_)
@@ -85,9 +80,9 @@ int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 			}
 		}
 	}
-	busy_mask_ = done_mask_ = 0;
+	busy_mask_ = 0;
 	shutting_down_ = false;
-	mode_ = CmdqMode::POLLING;
+	__atomic_store_n(&mode_, (u8)CmdqMode::POLLING, __ATOMIC_RELAXED);
 	__atomic_store_n(&failed_, OK, __ATOMIC_RELEASE);
 	__atomic_store_n(&refused_, 0, __ATOMIC_RELAXED);
 	have_counter_ = false;
@@ -265,7 +260,6 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot)
 					? nent_ - 1
 					: (u32)__builtin_ctz(free);
 			busy_mask_ |= 1u << i;
-			done_mask_ &= ~(1u << i);
 			host_->ops->unlock(host_->ctx, lock_);
 			*slot = i;
 			return OK;
@@ -354,7 +348,7 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 		if (!(owner_byte(slot) & 1)) {
 			host_->ops->rmb(host_->ctx);
 			/* Take our completion event (and any others) off the EQ. */
-			if (mode_ == CmdqMode::EVENTS && pump_)
+			if (mode() == CmdqMode::EVENTS && pump_)
 				pump_(pump_ctx_);
 			return OK;
 		}
@@ -369,7 +363,7 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 			if (int f = check_fatal())
 				return f;
 		}
-		if (mode_ == CmdqMode::EVENTS && slots_[slot].waiter) {
+		if (mode() == CmdqMode::EVENTS && slots_[slot].waiter) {
 			if (pump_) {
 				pump_(pump_ctx_);
 				if (!(owner_byte(slot) & 1))
@@ -530,39 +524,10 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 	return err;
 }
 
-void Cmdq::mark_failed(int err)
-{
-	if (err != E_NODEV && err != E_FWDEAD)
-		return;
-	int cur = OK;
-	/* The first failure sticks; only "gone" replaces "dead firmware". */
-	if (!__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
-		if (cur != E_FWDEAD || err != E_NODEV ||
-		    !__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE))
-			return;
-	}
-	if (!page_.cpu)
-		return;
-	/* Wake every waiter; each sees failed_ and returns at once. */
-	for (u32 i = 0; i < nent_; i++)
-		if (slots_[i].waiter)
-			host_->ops->waiter_signal(host_->ctx, slots_[i].waiter);
-	if (cur == OK)
-		log(0, err == E_NODEV ? "cmdq: device gone (fw_rev reads all ones): device failed, "
-					"every command now fails with ENODEV"
-				      : "cmdq: firmware dead (fatal health sensor): "
-					"device failed, every command now fails with EHOSTDOWN");
-}
-
 void Cmdq::complete_vector(u32 mask)
 {
 	if (!page_.cpu)
 		return;
-	host_->ops->lock(host_->ctx, lock_);
-	done_mask_ |= mask & busy_mask_;
-	host_->ops->unlock(host_->ctx, lock_);
 	for (u32 i = 0; i < nent_; i++)
 		if ((mask & (1u << i)) && slots_[i].waiter)
 			host_->ops->waiter_signal(host_->ctx, slots_[i].waiter);
@@ -572,7 +537,7 @@ int Cmdq::set_mode(CmdqMode mode)
 {
 	if (mode == CmdqMode::EVENTS && (!host_ || !host_->ops->waiter_wait || !slots_[0].waiter))
 		return E_NOTSUP;
-	mode_ = mode;
+	__atomic_store_n(&mode_, (u8)mode, __ATOMIC_RELAXED);
 	return OK;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Firmware health (health.h): the fatal sensors as Linux's health.c checks
-// them, and the command engine's health poller (Cmdq::health_poll): fatal
+// them, and the command engine's health poller (Cmdq::health_poll, with
+// Cmdq::mark_failed and Cmdq::device_gone; the engine keeps failed_): fatal
 // sensors fail the device; a syndrome without rfr and a stalled health
 // counter are counted as reports for the host to pass on, the device keeps
 // working.
@@ -108,6 +109,37 @@ int Cmdq::check_fatal()
 		log(0, t.c_str());
 	}
 	return failed();
+}
+
+bool Cmdq::device_gone() const
+{
+	return host_->ops->ioread32be(host_->ctx, prm::iseg::FW_REV) == 0xffffffffu;
+}
+
+void Cmdq::mark_failed(int err)
+{
+	if (err != E_NODEV && err != E_FWDEAD)
+		return;
+	int cur = OK;
+	/* The first failure sticks; only "gone" replaces "dead firmware". */
+	if (!__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		if (cur != E_FWDEAD || err != E_NODEV ||
+		    !__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			return;
+	}
+	if (!page_.cpu)
+		return;
+	/* Wake every waiter; each sees failed_ and returns at once. */
+	for (u32 i = 0; i < nent_; i++)
+		if (slots_[i].waiter)
+			host_->ops->waiter_signal(host_->ctx, slots_[i].waiter);
+	if (cur == OK)
+		log(0, err == E_NODEV ? "cmdq: device gone (fw_rev reads all ones): device failed, "
+					"every command now fails with ENODEV"
+				      : "cmdq: firmware dead (fatal health sensor): "
+					"device failed, every command now fails with EHOSTDOWN");
 }
 
 int Cmdq::health_poll()

@@ -26,45 +26,38 @@ template <usize N> const Code *find(const Code (&t)[N], u8 v)
 	return nullptr;
 }
 
-constexpr const char UNKNOWN[] = "UNKNOWN";
+template <usize N> const char *name_in(const Code (&t)[N], u8 v)
+{
+	const Code *c = find(t, v);
+	return c ? c->name : "UNKNOWN";
+}
+
+template <usize N> const char *text_in(const Code (&t)[N], u8 v, const char *unknown)
+{
+	const Code *c = find(t, v);
+	return c ? c->text : unknown;
+}
 } // namespace
 
-const char *cmd_status_name(u8 s)
-{
-	const Code *c = find(cmd_statuses, s);
-	return c ? c->name : UNKNOWN;
-}
+const char *cmd_status_name(u8 s) { return name_in(cmd_statuses, s); }
+const char *delivery_status_name(u8 s) { return name_in(delivery_statuses, s); }
+const char *health_syndrome_name(u8 s) { return name_in(health_syndromes, s); }
 
 const char *cmd_status_text(u8 s)
 {
-	const Code *c = find(cmd_statuses, s);
-	return c ? c->text : "unknown command status (not a PRM status code)";
-}
-
-const char *delivery_status_name(u8 s)
-{
-	const Code *c = find(delivery_statuses, s);
-	return c ? c->name : UNKNOWN;
+	return text_in(cmd_statuses, s, "unknown command status (not a PRM status code)");
 }
 
 const char *delivery_status_text(u8 s)
 {
-	const Code *c = find(delivery_statuses, s);
-	return c ? c->text : "unknown delivery status (not a PRM delivery code)";
-}
-
-const char *health_syndrome_name(u8 s)
-{
-	const Code *c = find(health_syndromes, s);
-	return c ? c->name : UNKNOWN;
+	return text_in(delivery_statuses, s, "unknown delivery status (not a PRM delivery code)");
 }
 
 const char *health_syndrome_text(u8 s)
 {
 	if (s == 0)
 		return "no health syndrome";
-	const Code *c = find(health_syndromes, s);
-	return c ? c->text : "unknown health syndrome (not a PRM syndrome code)";
+	return text_in(health_syndromes, s, "unknown health syndrome (not a PRM syndrome code)");
 }
 
 const char *err_name(int err)

@@ -39,22 +39,21 @@ bool Device::fw_dead() const
  * or a firmware error status stops it.  What firmware keeps is stranded by
  * finish_pages(), never freed while it may still use it.
  */
-void Device::reclaim_pages()
+int Device::reclaim_function(cmd::FunctionRef fn, u64 *freed, CmdResult *r)
 {
-	cmd::FunctionRef fn = own_function();
-	CmdResult r{};
-	u64 freed = 0;
 	int err = OK;
 	u64 last_progress = host_->ops->now_ns(host_->ctx);
 
+	*freed = 0;
+	*r = CmdResult{};
 	while (u64 live = pages_.live(fn)) {
 		u32 got = 0;
 		/* A round of at most RECLAIM_ROUND_PAGES, as Linux; take() halves
 		 * its chunk under memory pressure and stops at a round of none. */
 		u32 want = (u32)min_of<u64>(live, cmd::RECLAIM_ROUND_PAGES);
-		r = CmdResult{};
-		int e = pages_.take(fn, want, &got, &r);
-		freed += got;
+		*r = CmdResult{};
+		int e = pages_.take(fn, want, &got, r);
+		*freed += got;
 		if (e == E_PROTO) {
 			err = E_PROTO; /* bad addresses were counted, not freed */
 		} else if (e) {
@@ -72,6 +71,14 @@ void Device::reclaim_pages()
 		}
 		host_->ops->sleep_us(host_->ctx, RECLAIM_POLL_US);
 	}
+	return err;
+}
+
+void Device::reclaim_pages()
+{
+	CmdResult r;
+	u64 freed;
+	int err = reclaim_function(own_function(), &freed, &r);
 	step(Step::RECLAIM_PAGES, err, &r, (s64)freed);
 }
 
@@ -147,11 +154,46 @@ void Device::unwind()
 								  : DeviceState::OFF;
 }
 
-void Device::teardown()
+void Device::stop()
 {
 	if (state_ != DeviceState::UP && !cmdq_up_)
 		return;
 	unwind();
+}
+
+TeardownReport Device::teardown()
+{
+	PageStats before = pages_.stats();
+	u32 from = trace_.n;
+	bool was_up = state_ == DeviceState::UP;
+	stop();
+
+	TeardownReport r{};
+	r.failed_step = "";
+	r.pages_given = before.given;
+	r.pages_reclaimed = before.reclaimed;
+	r.pages_freed = before.forced_free;
+	for (u32 i = from; i < trace_.n; i++) {
+		const StepRecord &s = trace_.rec[i];
+		if (s.step == Step::RECLAIM_PAGES && s.value > 0)
+			r.pages_reclaimed += (u64)s.value;
+		if (s.step == Step::FREE_STRANDED_PAGES && s.err == OK && s.value > 0)
+			r.pages_freed += (u64)s.value;
+		/* A failed graceful teardown that force fixed still counts. */
+		if (s.err && !r.err && s.step != Step::QUERY_RECLAIM_PAGES) {
+			r.err = s.err;
+			r.failed_step = step_name(s.step);
+		}
+	}
+	r.pages_stranded = stranded_pages();
+	r.cmdq_stranded = stranded_cmdq_buffers();
+	r.steps = trace_.n - from;
+	if (was_up || !torn_down_) {
+		last_teardown_ = r;
+		teardown_trace_from_ = from;
+		torn_down_ = true;
+	}
+	return r;
 }
 
 u64 Device::release_stranded_pages()
@@ -170,6 +212,9 @@ u64 Device::release_stranded_pages()
 		trace_.add(Step::FREE_STRANDED_CMDQ, OK, nullptr, (s64)bufs);
 	if (!cmdq_up_)
 		state_ = DeviceState::OFF;
+	last_teardown_.pages_freed += n;
+	last_teardown_.pages_stranded = stranded_pages();
+	last_teardown_.cmdq_stranded = stranded_cmdq_buffers();
 	return n;
 }
 

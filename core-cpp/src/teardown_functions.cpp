@@ -12,10 +12,6 @@
 
 namespace cxprm {
 
-namespace {
-constexpr u32 RECLAIM_OTHER_POLL_US = 1000;
-} // namespace
-
 void Device::reclaim_other_functions()
 {
 	cmd::FunctionRef fns[PageTracker::MAX_FUNCTIONS];
@@ -26,32 +22,9 @@ void Device::reclaim_other_functions()
 		const cmd::FunctionRef &fn = fns[i];
 		if (((u32)fn.function_id | (fn.embedded_cpu_function ? 1u << 16 : 0)) == own)
 			continue;
-		CmdResult r{};
-		u64 freed = 0;
-		int err = OK;
-		u64 last_progress = host_->ops->now_ns(host_->ctx);
-		while (u64 live = pages_.live(fn)) {
-			u32 got = 0;
-			r = CmdResult{};
-			int e = pages_.take(fn, (u32)min_of<u64>(live, cmd::RECLAIM_ROUND_PAGES), &got, &r);
-			freed += got;
-			if (e == E_PROTO) {
-				err = E_PROTO;
-			} else if (e) {
-				err = e;
-				break;
-			}
-			u64 now = host_->ops->now_ns(host_->ctx);
-			if (got) {
-				last_progress = now;
-				continue;
-			}
-			if (now - last_progress > cfg_.reclaim_timeout_ns) {
-				err = E_TIMEDOUT;
-				break;
-			}
-			host_->ops->sleep_us(host_->ctx, RECLAIM_OTHER_POLL_US);
-		}
+		CmdResult r;
+		u64 freed;
+		int err = reclaim_function(fn, &freed, &r);
 		step(Step::RECLAIM_FUNCTION_PAGES, err, &r,
 		     (s64)(((u64)fn.function_id | (fn.embedded_cpu_function ? 1ull << 16 : 0)) << 32 |
 			   (freed & 0xffffffffu)));

@@ -7,7 +7,7 @@
  * ioctl payloads are the UAPI's own structs (cxprm/uapi.h): the facade
  * takes and returns them, it has no copies of its own.
  *
- * Implemented in core-cpp/src/capi.cpp (C++, extern "C") on top of
+ * Implemented in core-cpp/src/capi*.cpp (C++, extern "C") on top of
  * cxprm::Device, cxprm::Events and the typed commands.  It builds hosted
  * too (core-cpp/tests/capi_test.cpp drives it against the emulator).
  *

@@ -165,7 +165,7 @@ public:
 	const cxprm_host *host() const { return host_; }
 	void set_config(const CmdqConfig &cfg) { cfg_ = cfg; }
 	const CmdqConfig &config() const { return cfg_; }
-	/* Whether the device looks gone (fw_rev reads all ones). */
+	/* Whether the device looks gone (fw_rev reads all ones; health.cpp). */
 	bool device_gone() const;
 
 	/*
@@ -208,19 +208,20 @@ private:
 	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
 	int check_fatal(); /* the fatal sensors: marks failed, returns failed() */
+	CmdqMode mode() const { return (CmdqMode)__atomic_load_n(&mode_, __ATOMIC_RELAXED); }
 	void reader_lock() const;
 	void reader_unlock() const;
 
 	const cxprm_host *host_ = nullptr;
 	CmdqConfig cfg_{};
-	CmdqMode mode_ = CmdqMode::POLLING;
+	/* CmdqMode; atomic: set_mode() may run while other threads wait. */
+	u8 mode_ = (u8)CmdqMode::POLLING;
 	cxprm_dma_buf page_{};
 	void *lock_ = nullptr;
 	CmdStats stats_{};
 	Slot slots_[prm::MAX_CMDQ_ENTRIES] = {};
 	u32 nent_ = 0, log_stride_ = 0;
 	u32 busy_mask_ = 0;  /* slots in use (incl. stuck ones) */
-	u32 done_mask_ = 0;  /* slots signalled by complete_vector */
 	u8 next_token_ = 0;
 	cxprm_dma_buf stranded_page_{}; /* the queue page, kept by fini() */
 	u32 stranded_bufs_ = 0;

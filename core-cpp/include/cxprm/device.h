@@ -198,6 +198,30 @@ enum class DeviceState : u8 {
 		       * command queue memory of a command it still owns, remain */
 };
 
+/*
+ * The state a user sees (cxprm_core_state, CXPRM_CORE_*): derived from the
+ * device's own state, the queue's failure, the health sensors and whether
+ * the last bring-up failed without a teardown since.
+ */
+enum class DeviceStatus : u8 {
+	DOWN,         /* never brought up, or torn down cleanly */
+	UP,           /* up and answering */
+	ERROR,        /* failed, fatal health sensor, stranded, or bring-up failed */
+	GONE,         /* fw_rev reads all ones, or the queue saw the device gone */
+};
+
+/* What one teardown did (Device::teardown), kept until the next bring-up. */
+struct TeardownReport {
+	u64 pages_given;         /* over the whole bring-up */
+	u64 pages_reclaimed;     /* firmware returned them (MANAGE_PAGES TAKE) */
+	u64 pages_freed;         /* freed after DISABLE_HCA / device gone */
+	u64 pages_stranded;      /* still lent: see release_stranded_pages() */
+	u32 cmdq_stranded;       /* queue DMA buffers kept (timed-out command) */
+	s32 err;                 /* first teardown step that failed, or 0 */
+	u32 steps;               /* trace records the teardown added */
+	const char *failed_step; /* its name, or "" */
+};
+
 struct FwVersion {
 	u16 major, minor, subminor;
 	u16 cmdif_rev;
@@ -212,8 +236,25 @@ public:
 
 	/* OK, or the failing step's error after unwinding (E_BUSY if up). */
 	int bringup(const cxprm_host *host, const BringupConfig &cfg);
-	/* Safe to call in any state; a no-op when OFF. */
-	void teardown();
+	/*
+	 * Safe to call in any state; a no-op when OFF.  Returns the page
+	 * totals and the first failed step of this teardown; the report of
+	 * the last teardown of an up device stays (last_teardown()).
+	 */
+	TeardownReport teardown();
+	/* The last teardown's report, valid when torn_down(). */
+	const TeardownReport &last_teardown() const { return last_teardown_; }
+	/* A teardown followed the last bringup() call. */
+	bool torn_down() const { return torn_down_; }
+	/* bringup() was called at least once. */
+	bool bringup_called() const { return bringup_called_; }
+	/* Trace index where the last teardown began. */
+	u32 teardown_trace_from() const { return teardown_trace_from_; }
+	/*
+	 * The user-visible state; reads fw_rev and the health buffer through
+	 * 'host' (the device's host, usable before the first bring-up).
+	 */
+	DeviceStatus status(const cxprm_host *host) const;
 
 	Cmdq &cmdq() { return cmdq_; }
 	PageTracker &pages() { return pages_; }
@@ -249,7 +290,7 @@ public:
 	 * The host reset or removed the function: frees the stranded pages,
 	 * the tracker and stranded command queue memory; state becomes OFF.
 	 * Returns how many pages were freed (0, doing nothing, unless the
-	 * state is STRANDED).
+	 * state is STRANDED); last_teardown() counts them as freed.
 	 */
 	u64 release_stranded_pages();
 	/* fw_rev reads all ones (only meaningful once bringup was called). */
@@ -267,7 +308,10 @@ private:
 	void unwind();
 	void reclaim_pages();
 	void reclaim_other_functions();
+	/* MANAGE_PAGES(TAKE) rounds for fn until our books hold none for it. */
+	int reclaim_function(cmd::FunctionRef fn, u64 *freed, CmdResult *r);
 	void finish_pages(bool released);
+	void stop();
 	bool fw_dead() const;
 	int step(Step s, int err, const CmdResult *r = nullptr, s64 value = 0);
 
@@ -288,6 +332,10 @@ private:
 	bool hca_initialized_ = false;
 	bool gone_ = false;
 	bool ecpf_ = false;
+	/* The last bring-up and teardown (status(), last_teardown()). */
+	TeardownReport last_teardown_{};
+	u32 teardown_trace_from_ = 0;
+	bool bringup_called_ = false, torn_down_ = false;
 };
 
 } // namespace cxprm

@@ -138,10 +138,23 @@ template <class F> inline u64 get(CRef<typename F::layout> r)
 
 template <class F> inline u64 get(Ref<typename F::layout> r) { return get<F>(CRef<typename F::layout>(r)); }
 
-/* Stores v into the field; bits of v above the field's width are dropped. */
+/* Whether v fits in field F without truncation. */
+template <class F> constexpr bool fits(u64 v) { return F::width >= 64 || v <= detail::mask<F::width>(); }
+
+/*
+ * Stores v into the field; bits of v above the field's width are dropped
+ * (as MLX5_SET does).  A debug build of hosted code (no NDEBUG, not
+ * -ffreestanding) traps on such a value instead, as hwreg's set_x()
+ * debug-asserts: a caller that means to truncate masks first.  The kernel
+ * and freestanding builds never check.
+ */
 template <class F> inline void set(Ref<typename F::layout> r, u64 v)
 {
 	static_assert(F::scalar, "set<> on a region: use bytes<>");
+#if __STDC_HOSTED__ && !defined(NDEBUG)
+	if (!fits<F>(v))
+		__builtin_trap();
+#endif
 	u8 *dw = r.p + F::offset / 32 * 4;
 	if constexpr (F::width > 32) {
 		store_be64(dw, v);
@@ -176,8 +189,6 @@ template <class F> constexpr u32 to_dword(u32 v)
 	return (u32)((v & detail::mask<F::width>()) << (32 - F::offset % 32 - F::width));
 }
 
-/* Whether v fits in field F without truncation. */
-template <class F> constexpr bool fits(u64 v) { return F::width >= 64 || v <= detail::mask<F::width>(); }
 
 /* Byte address of a byte-aligned field or region. */
 template <class F> inline u8 *bytes(Ref<typename F::layout> r)

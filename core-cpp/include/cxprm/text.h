@@ -36,4 +36,19 @@ private:
 	bool truncated_ = false;
 };
 
+/*
+ * Column helpers for tables (debugfs texts): each writes its value and pads
+ * with spaces to 'width' columns counted from where it started, always at
+ * least one space.
+ */
+void pad(Text &t, usize from, u32 width);
+void col(Text &t, const char *s, u32 width);
+void col_dec(Text &t, u64 v, u32 width);
+void col_hex(Text &t, u64 v, u32 width, u32 digits = 0);
+/* ns as microseconds with three decimals: 12.345 */
+void usec(Text &t, u64 ns);
+void col_usec(Text &t, u64 ns, u32 width);
+/* 16 bytes per line: "<indent>0000: 00 11 ..." */
+void hexdump(Text &t, const u8 *p, u32 n, const char *indent);
+
 } // namespace cxprm

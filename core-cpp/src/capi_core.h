@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Private to the C facade (capi.cpp: ABI glue; capi_text.cpp: debugfs
+ * texts): the object behind struct cxprm_core and the small reads both
+ * files make.  Not installed, not included outside core-cpp/src.
+ */
+#pragma once
+
+#include "cxprm/capi.h"
+#include "cxprm/device.h"
+#include "cxprm/events.h"
+#include "cxprm/prm/opcodes.h"
+
+struct cxprm_core {
+	/* Placement form only: the memory comes from the host. */
+	static void *operator new(cxprm::usize, void *p) noexcept { return p; }
+	static void operator delete(void *, void *) noexcept {}
+
+	const cxprm_host *host = nullptr;
+	cxprm::Device dev;
+	cxprm::Events ev;
+	bool command_events = false;
+	cxprm_core_event_fn listener = nullptr;
+	void *listener_ctx = nullptr;
+};
+
+namespace cxprm::capi {
+
+/* The queue's lock exists only while it is up: stats need it. */
+inline bool queue_up(cxprm_core *c)
+{
+	return c->dev.cmdq().queue_page().cpu != nullptr;
+}
+
+inline u32 read_iseg(const cxprm_host *h, u32 off)
+{
+	return h->ops->ioread32be(h->ctx, off);
+}
+
+inline const char *opname(u16 op)
+{
+	const char *n = prm::opcode_name(op);
+	return n ? n : "UNKNOWN";
+}
+
+} // namespace cxprm::capi
