@@ -75,8 +75,11 @@ die() { echo "emuctl: $*" >&2; exit 2; }
 
 devmem_cmd=${EMUCTL_DEVMEM:-devmem}
 sysfs=${EMUCTL_SYSFS:-/sys/bus/pci/devices}
+# In a guest /cxprm/lib.sh; run from the tree (the host tests), the one beside it.
+lib=${CXPRM_LIB:-/cxprm/lib.sh}
+[ -r "$lib" ] || lib=$(dirname "$0")/lib.sh
 # shellcheck source=tools/qemu/guest/lib.sh
-. "${CXPRM_LIB:-/cxprm/lib.sh}"
+. "$lib"
 PCI_SYSFS=$sysfs
 bdf=${CXPRM_BDF:-}
 timeout_s=5
