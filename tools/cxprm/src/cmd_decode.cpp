@@ -34,9 +34,9 @@ const CommandSpec spec = {
 	"Exit 0 when decoded (whatever firmware status the output holds), 1 when\n"
 	"the bytes are too short or inconsistent for their layout.",
 	{
-		{"opcode", 'o', "X", "the command's opcode (name or number)"},
-		{"op-mod", 'm', "Y", "the command's op_mod (default 0)"},
 		{"out", 0, "HEX|@FILE", "the output bytes"},
+		opt_opcode,
+		opt_op_mod,
 		{"in", 'i', "HEX|@FILE", "input bytes to decode instead"},
 		{"layout", 'l', "NAME", "decode --data with this layout"},
 		{"data", 0, "HEX|@FILE", "bytes for --layout"},

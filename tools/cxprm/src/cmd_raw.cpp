@@ -43,8 +43,8 @@ const CommandSpec spec = {
 	"CAP_SYS_RAWIO and the module parameter allow_raw_write=1.\n"
 	"Exit 3 when the firmware answers a bad status (everything is still printed).",
 	{
-		{"opcode", 'o', "X", "opcode: PRM name (QUERY_HCA_CAP) or number"},
-		{"op-mod", 'm', "Y", "op_mod (default 0)"},
+		opt_opcode,
+		opt_op_mod,
 		{"uid", 0, "N", "cmd_in.uid (default 0)"},
 		{"in", 'i', "HEX|@FILE", "command-specific input bytes, placed from byte 8"},
 		{"in-full", 0, "HEX|@FILE", "the whole input, header included"},

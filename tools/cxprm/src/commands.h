@@ -54,6 +54,10 @@ int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostrea
 
 namespace cxprm::tool {
 
+// The options of the commands that name a firmware command (raw, decode).
+inline constexpr Opt opt_opcode = {"opcode", 'o', "X", "the command's opcode: PRM name (QUERY_HCA_CAP) or number"};
+inline constexpr Opt opt_op_mod = {"op-mod", 'm', "Y", "the command's op_mod (default 0)"};
+
 // JSON to ctx.out: pretty (one member a line) or one compact line.
 void print_json(Ctx &ctx, const Json &j, bool pretty = true);
 // The DEV positional (first) of a command.

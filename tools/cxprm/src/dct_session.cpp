@@ -65,16 +65,23 @@ uint32_t DctSession::create(const cxprm_dctc &c)
 	return d.dctn;
 }
 
-void DctSession::query(uint32_t dctn)
+cxprm_dct DctSession::run(void (DevFile::*call)(cxprm_dct &), const char *op, const char *fw_op, uint32_t dctn,
+			  bool with_context)
 {
 	cxprm_dct d = blank(dctn);
-	f_.dct_query(d);
+	(f_.*call)(d);
 	FwResult r = FwResult::from(d.st);
-	Json j = head("query", dctn, r);
-	if (r.ok())
+	Json j = head(op, dctn, r);
+	if (with_context && r.ok())
 		j.set_json("context", dctc_json(d.ctx));
 	emit(j);
-	check_fw(r, "QUERY_DCT " + hex_num(dctn));
+	check_fw(r, std::string(fw_op) + " " + hex_num(dctn));
+	return d;
+}
+
+void DctSession::query(uint32_t dctn)
+{
+	cxprm_dct d = run(&DevFile::dct_query, "query", "QUERY_DCT", dctn, true);
 	if (out_ == Output::TEXT) {
 		ctx_.out << "DCT " << hex_num(dctn) << ":\n";
 		print_kv(ctx_.out, dctc_kv(d.ctx), 2);
@@ -83,22 +90,14 @@ void DctSession::query(uint32_t dctn)
 
 void DctSession::drain(uint32_t dctn)
 {
-	cxprm_dct d = blank(dctn);
-	f_.dct_drain(d);
-	FwResult r = FwResult::from(d.st);
-	emit(head("drain", dctn, r));
-	check_fw(r, "DRAIN_DCT " + hex_num(dctn));
+	run(&DevFile::dct_drain, "drain", "DRAIN_DCT", dctn);
 	if (out_ == Output::TEXT)
 		ctx_.out << "DCT " << hex_num(dctn) << ": draining (DCT_DRAINED follows)\n";
 }
 
 void DctSession::destroy(uint32_t dctn)
 {
-	cxprm_dct d = blank(dctn);
-	f_.dct_destroy(d);
-	FwResult r = FwResult::from(d.st);
-	emit(head("destroy", dctn, r));
-	check_fw(r, "DESTROY_DCT " + hex_num(dctn));
+	run(&DevFile::dct_destroy, "destroy", "DESTROY_DCT", dctn);
 	alive_.erase(std::remove(alive_.begin(), alive_.end(), dctn), alive_.end());
 	if (out_ == Output::TEXT)
 		ctx_.out << "destroyed DCT " << hex_num(dctn) << "\n";

@@ -42,6 +42,10 @@ public:
 
 private:
 	void emit(const Json &j);
+	// One command on dctn ('op' in the JSON, fw_op in the error): its JSON
+	// (with the context when asked and answered), FwError on a bad status.
+	cxprm_dct run(void (DevFile::*call)(cxprm_dct &), const char *op, const char *fw_op, uint32_t dctn,
+		      bool with_context = false);
 
 	Ctx &ctx_;
 	DevFile &f_;

@@ -17,8 +17,7 @@ struct cxprm_cmd_status;
 namespace cxprm::tool {
 
 struct FwResult {
-	uint8_t delivery = 0;
-	uint8_t status = 0;
+	uint8_t delivery = 0, status = 0; // cmd_queue_entry.status, cmd_out.status
 	uint16_t opcode = 0;
 	uint32_t syndrome = 0;
 	uint64_t latency_ns = 0;

@@ -194,73 +194,57 @@ KvList esw_kv(const cxprm_esw_functions &f)
 	};
 }
 
-Json nvmf_json(const cxprm_nvmf_ns &n)
+namespace {
+
+// One member of a view: its JSON key and value, its text label and text
+// (a null key or label: not in that form).
+struct ViewRow {
+	const char *key;
+	Json json;
+	const char *label;
+	std::string text;
+};
+
+Json rows_json(const std::vector<ViewRow> &rows)
 {
 	Json j = Json::object();
-	j.set("read_cmds", n.read_cmds);
-	j.set("read_blocks", n.read_blocks);
-	j.set("write_cmds", n.write_cmds);
-	j.set("write_blocks", n.write_blocks);
-	j.set("write_inline_cmds", n.write_inline_cmds);
-	j.set("flush_cmds", n.flush_cmds);
-	j.set("error_cmds", n.error_cmds);
-	j.set("backend_error_cmds", n.backend_error_cmds);
-	j.set("current_q_depth", n.current_q_depth);
-	j.set("last_read_latency", n.last_read_latency);
-	j.set("last_write_latency", n.last_write_latency);
+	for (const ViewRow &r : rows)
+		if (r.key)
+			j.set_json(r.key, r.json);
 	return j;
 }
 
-KvList nvmf_kv(const cxprm_nvmf_ns &n)
+KvList rows_kv(const std::vector<ViewRow> &rows)
+{
+	KvList kv;
+	for (const ViewRow &r : rows)
+		if (r.label)
+			kv.emplace_back(r.label, r.text);
+	return kv;
+}
+
+std::string dec(uint64_t v) { return std::to_string(v); }
+
+ViewRow counter(const char *key, const char *label, uint64_t v) { return {key, Json::num(v), label, dec(v)}; }
+
+std::vector<ViewRow> nvmf_rows(const cxprm_nvmf_ns &n)
 {
 	return {
-		{"read commands", std::to_string(n.read_cmds)},
-		{"read blocks", std::to_string(n.read_blocks)},
-		{"write commands", std::to_string(n.write_cmds)},
-		{"write blocks", std::to_string(n.write_blocks)},
-		{"inline writes", std::to_string(n.write_inline_cmds)},
-		{"flush commands", std::to_string(n.flush_cmds)},
-		{"errors", std::to_string(n.error_cmds)},
-		{"backend errors", std::to_string(n.backend_error_cmds)},
-		{"queue depth", std::to_string(n.current_q_depth)},
-		{"last read latency", std::to_string(n.last_read_latency)},
-		{"last write latency", std::to_string(n.last_write_latency)},
+		counter("read_cmds", "read commands", n.read_cmds),
+		counter("read_blocks", "read blocks", n.read_blocks),
+		counter("write_cmds", "write commands", n.write_cmds),
+		counter("write_blocks", "write blocks", n.write_blocks),
+		counter("write_inline_cmds", "inline writes", n.write_inline_cmds),
+		counter("flush_cmds", "flush commands", n.flush_cmds),
+		counter("error_cmds", "errors", n.error_cmds),
+		counter("backend_error_cmds", "backend errors", n.backend_error_cmds),
+		counter("current_q_depth", "queue depth", n.current_q_depth),
+		counter("last_read_latency", "last read latency", n.last_read_latency),
+		counter("last_write_latency", "last write latency", n.last_write_latency),
 	};
 }
 
-Json dctc_json(const cxprm_dctc &c)
-{
-	Json j = Json::object();
-	j.set("state", dct_state_name(c.state));
-	j.set("state_code", c.state);
-	j.set("pd", c.pd);
-	j.set("cqn", c.cqn);
-	j.set("srqn_xrqn", c.srqn_xrqn);
-	j.set("user_index", c.user_index);
-	j.set("dc_access_key", hex_num(c.dc_access_key));
-	j.set("mtu", mtu_bytes(c.mtu));
-	j.set("mtu_code", c.mtu);
-	j.set("port", c.port);
-	j.set("pkey_index", c.pkey_index);
-	j.set("hop_limit", c.hop_limit);
-	j.set("flow_label", c.flow_label);
-	j.set("tclass", c.tclass);
-	j.set("min_rnr_nak", c.min_rnr_nak);
-	j.set("my_addr_index", c.my_addr_index);
-	j.set("rre", (bool)c.rre);
-	j.set("rwe", (bool)c.rwe);
-	j.set("rae", (bool)c.rae);
-	j.set("atomic_mode", c.atomic_mode);
-	j.set("cs_res", c.cs_res);
-	j.set("counter_set_id", c.counter_set_id);
-	j.set("dscp", c.dscp);
-	j.set("ecn", c.ecn);
-	j.set("eth_prio", c.eth_prio);
-	j.set("key_violations", c.key_violations);
-	return j;
-}
-
-KvList dctc_kv(const cxprm_dctc &c)
+std::vector<ViewRow> dctc_rows(const cxprm_dctc &c)
 {
 	std::string access;
 	if (c.rre)
@@ -272,29 +256,43 @@ KvList dctc_kv(const cxprm_dctc &c)
 	if (!access.empty())
 		access.pop_back();
 	uint32_t mtu = mtu_bytes(c.mtu);
+	auto num = [](uint64_t v) { return Json::num(v); };
 	return {
-		{"state", dct_state_name(c.state)},
-		{"pd", hex_num(c.pd)},
-		{"cqn", hex_num(c.cqn)},
-		{"srqn/xrqn", hex_num(c.srqn_xrqn)},
-		{"user index", hex_num(c.user_index)},
-		{"access key", hex_num(c.dc_access_key)},
-		{"mtu", mtu ? std::to_string(mtu) : "invalid (" + std::to_string(c.mtu) + ")"},
-		{"port", std::to_string(c.port)},
-		{"pkey index", std::to_string(c.pkey_index)},
-		{"hop limit", std::to_string(c.hop_limit)},
-		{"flow label", hex_num(c.flow_label)},
-		{"traffic class", std::to_string(c.tclass)},
-		{"min rnr nak", std::to_string(c.min_rnr_nak)},
-		{"my addr index", std::to_string(c.my_addr_index)},
-		{"remote access", access.empty() ? "none" : access},
-		{"atomic mode", std::to_string(c.atomic_mode)},
-		{"cs res", std::to_string(c.cs_res)},
-		{"counter set", std::to_string(c.counter_set_id)},
-		{"dscp/ecn/prio", std::to_string(c.dscp) + "/" + std::to_string(c.ecn) + "/" + std::to_string(c.eth_prio)},
-		{"key violations", std::to_string(c.key_violations)},
+		{"state", Json::str(dct_state_name(c.state)), "state", dct_state_name(c.state)},
+		{"state_code", num(c.state), nullptr, {}},
+		{"pd", num(c.pd), "pd", hex_num(c.pd)},
+		{"cqn", num(c.cqn), "cqn", hex_num(c.cqn)},
+		{"srqn_xrqn", num(c.srqn_xrqn), "srqn/xrqn", hex_num(c.srqn_xrqn)},
+		{"user_index", num(c.user_index), "user index", hex_num(c.user_index)},
+		{"dc_access_key", Json::str(hex_num(c.dc_access_key)), "access key", hex_num(c.dc_access_key)},
+		{"mtu", num(mtu), "mtu", mtu ? dec(mtu) : "invalid (" + dec(c.mtu) + ")"},
+		{"mtu_code", num(c.mtu), nullptr, {}},
+		counter("port", "port", c.port),
+		counter("pkey_index", "pkey index", c.pkey_index),
+		counter("hop_limit", "hop limit", c.hop_limit),
+		{"flow_label", num(c.flow_label), "flow label", hex_num(c.flow_label)},
+		counter("tclass", "traffic class", c.tclass),
+		counter("min_rnr_nak", "min rnr nak", c.min_rnr_nak),
+		counter("my_addr_index", "my addr index", c.my_addr_index),
+		{"rre", Json::boolean(c.rre), nullptr, {}},
+		{"rwe", Json::boolean(c.rwe), nullptr, {}},
+		{"rae", Json::boolean(c.rae), "remote access", access.empty() ? "none" : access},
+		counter("atomic_mode", "atomic mode", c.atomic_mode),
+		counter("cs_res", "cs res", c.cs_res),
+		counter("counter_set_id", "counter set", c.counter_set_id),
+		{"dscp", num(c.dscp), nullptr, {}},
+		{"ecn", num(c.ecn), nullptr, {}},
+		{"eth_prio", num(c.eth_prio), "dscp/ecn/prio", dec(c.dscp) + "/" + dec(c.ecn) + "/" + dec(c.eth_prio)},
+		counter("key_violations", "key violations", c.key_violations),
 	};
 }
+
+} // namespace
+
+Json nvmf_json(const cxprm_nvmf_ns &n) { return rows_json(nvmf_rows(n)); }
+KvList nvmf_kv(const cxprm_nvmf_ns &n) { return rows_kv(nvmf_rows(n)); }
+Json dctc_json(const cxprm_dctc &c) { return rows_json(dctc_rows(c)); }
+KvList dctc_kv(const cxprm_dctc &c) { return rows_kv(dctc_rows(c)); }
 
 Json event_json(const cxprm_event &e)
 {

@@ -174,19 +174,16 @@ TEST(Fields, LayoutsByOpcode)
 
 TEST(Names, ParseAndLabel)
 {
-	EXPECT_EQ(parse_opcode("QUERY_HCA_CAP", "t"), 0x100);
-	EXPECT_EQ(parse_opcode("query_hca_cap", "t"), 0x100);
-	EXPECT_EQ(parse_opcode("MLX5_CMD_OP_QUERY_DCT", "t"), 0x713);
-	EXPECT_EQ(parse_opcode("2ERR_QP", "t"), 0x507);
-	EXPECT_EQ(parse_opcode("0x80d", "t"), 0x80d);
+	using Parsed = std::pair<const char *, int>;
+	for (auto [s, v] : {Parsed{"QUERY_HCA_CAP", 0x100}, Parsed{"query_hca_cap", 0x100},
+			    Parsed{"MLX5_CMD_OP_QUERY_DCT", 0x713}, Parsed{"2ERR_QP", 0x507}, Parsed{"0x80d", 0x80d}})
+		EXPECT_EQ(parse_opcode(s, "t"), v) << s;
 	EXPECT_THROW(parse_opcode("QUERY_NOTHING", "t"), UsageError);
 	EXPECT_EQ(opcode_label(0x100), "QUERY_HCA_CAP");
 	EXPECT_EQ(opcode_label(0x7777), "0x7777");
-	EXPECT_EQ(parse_cap_type("general", "t"), 0);
-	EXPECT_EQ(parse_cap_type("eth", "t"), 1);
-	EXPECT_EQ(parse_cap_type("ETHERNET_OFFLOADS", "t"), 1);
-	EXPECT_EQ(parse_cap_type("nvmf", "t"), 0xe);
-	EXPECT_EQ(parse_cap_type("0x20", "t"), 0x20);
+	for (auto [s, v] : {Parsed{"general", 0}, Parsed{"eth", 1}, Parsed{"ETHERNET_OFFLOADS", 1}, Parsed{"nvmf", 0xe},
+			    Parsed{"0x20", 0x20}})
+		EXPECT_EQ(parse_cap_type(s, "t"), v) << s;
 	EXPECT_THROW(parse_cap_type("bogus", "t"), UsageError);
 	EXPECT_EQ(parse_event("esw_functions_changed", "t"), 0x0e);
 	EXPECT_EQ(event_label(0x1c), "DCT_DRAINED");

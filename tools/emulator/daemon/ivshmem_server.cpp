@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "ivshmem_msg.h"
 #include "log.h"
 
 namespace cxprm::emud {
@@ -116,34 +117,18 @@ bool IvshmemServer::start(const std::string &path, int shm_fd, uint32_t vectors,
 
 bool IvshmemServer::send_msg(int64_t v, int fd)
 {
-	uint8_t buf[8];
+	IvshmemMsg m;
 	for (int i = 0; i < 8; i++)
-		buf[i] = (uint8_t)((uint64_t)v >> (8 * i)); // little endian
-	struct iovec iov = {buf, sizeof(buf)};
-	union {
-		char b[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct msghdr msg = {};
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	if (fd >= 0) {
-		std::memset(&ctl, 0, sizeof(ctl));
-		msg.msg_control = ctl.b;
-		msg.msg_controllen = sizeof(ctl.b);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
+		m.bytes[i] = (uint8_t)((uint64_t)v >> (8 * i)); // little endian
+	if (fd >= 0)
+		m.with_fd(fd);
 	// The socket buffer takes the whole setup (a few hundred bytes): a
 	// short or failed send is a client that is gone.
 	ssize_t n;
 	do
-		n = sendmsg(client_, &msg, MSG_NOSIGNAL);
+		n = sendmsg(client_, m.hdr(), MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
-	return n == (ssize_t)sizeof(buf);
+	return n == (ssize_t)sizeof(m.bytes);
 }
 
 void IvshmemServer::accept_client()

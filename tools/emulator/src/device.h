@@ -23,7 +23,6 @@
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
 #include "cxprm/prm/hca.h"
-#include "cxprm/prm/hca_cap.h"
 
 namespace cxprm::emu {
 
@@ -132,6 +131,13 @@ public:
 
 	// Functions: Linux's get_function() key, id | ec << 16.
 	static uint32_t fn_key(uint32_t id, bool ec) { return (id & 0xffff) | (ec ? 1u << 16 : 0); }
+	// The key of the function a command's input In names.
+	template <class In> static uint32_t fn_key_of(const Cmd &c)
+	{
+		prm::CRef<In> in(c.in);
+		return fn_key((uint32_t)prm::get<typename In::function_id>(in),
+			      prm::get<typename In::embedded_cpu_function>(in) != 0);
+	}
 	uint32_t self_key() const;
 	// The other function of key, or null (the BAR's own or unknown).
 	OtherFunction *other(uint32_t key);

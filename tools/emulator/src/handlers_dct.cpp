@@ -20,8 +20,24 @@ using prm::dctc;
 using prm::Ref;
 
 namespace {
+
 constexpr uint32_t MTU_MIN = 1, MTU_MAX = 5; // 256 .. 4096
+
+// The DCT a command names in its input field F, or dcts.end() with *r the
+// failure: DCTs off (FEATURE_OFF) or a number not in use ('unknown').
+template <class F> auto named_dct(Device &d, const Cmd &c, uint32_t unknown, Result *r)
+{
+	if (!d.cap_cur<prm::cmd_hca_cap::dct>()) {
+		*r = fail(synd::FEATURE_OFF);
+		return d.dcts.end();
+	}
+	auto it = d.dcts.find((uint32_t)prm::get<F>(CRef<typename F::layout>(c.in)));
+	if (it == d.dcts.end())
+		*r = fail(unknown);
+	return it;
 }
+
+} // namespace
 
 Result Device::create_dct(Cmd &c)
 {
@@ -67,12 +83,10 @@ Result Device::create_dct(Cmd &c)
 
 Result Device::destroy_dct(Cmd &c)
 {
-	if (!cap_cur<prm::cmd_hca_cap::dct>())
-		return fail(synd::FEATURE_OFF);
-	uint32_t dctn = (uint32_t)prm::get<prm::destroy_dct_in::dctn>(CRef<prm::destroy_dct_in>(c.in));
-	auto it = dcts.find(dctn);
+	Result r;
+	auto it = named_dct<prm::destroy_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DESTROY, &r);
 	if (it == dcts.end())
-		return fail(synd::DCT_UNKNOWN_DESTROY);
+		return r;
 	// Strict: Linux always drains and waits for DCT_DRAINED first, so
 	// nothing shows firmware destroying an active DCT.
 	if (prof_.dct.destroy_requires_drained && it->second.state != DctState::DRAINED)
@@ -83,12 +97,10 @@ Result Device::destroy_dct(Cmd &c)
 
 Result Device::drain_dct(Cmd &c)
 {
-	if (!cap_cur<prm::cmd_hca_cap::dct>())
-		return fail(synd::FEATURE_OFF);
-	uint32_t dctn = (uint32_t)prm::get<prm::drain_dct_in::dctn>(CRef<prm::drain_dct_in>(c.in));
-	auto it = dcts.find(dctn);
+	Result r;
+	auto it = named_dct<prm::drain_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DRAIN, &r);
 	if (it == dcts.end())
-		return fail(synd::DCT_UNKNOWN_DRAIN);
+		return r;
 	if (it->second.state != DctState::ACTIVE)
 		return fail(synd::DCT_DRAIN_NOT_ACTIVE);
 	it->second.state = DctState::DRAINING;
@@ -98,12 +110,10 @@ Result Device::drain_dct(Cmd &c)
 
 Result Device::query_dct(Cmd &c)
 {
-	if (!cap_cur<prm::cmd_hca_cap::dct>())
-		return fail(synd::FEATURE_OFF);
-	uint32_t dctn = (uint32_t)prm::get<prm::query_dct_in::dctn>(CRef<prm::query_dct_in>(c.in));
-	auto it = dcts.find(dctn);
+	Result r;
+	auto it = named_dct<prm::query_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_QUERY, &r);
 	if (it == dcts.end())
-		return fail(synd::DCT_UNKNOWN_QUERY);
+		return r;
 	Ref<dctc> ctx = prm::sub<prm::query_dct_out::dct_context_entry, dctc>(Ref<prm::query_dct_out>(c.out));
 	std::memcpy(ctx.p, it->second.ctx.data(), it->second.ctx.size());
 	prm::set<dctc::state>(ctx, (uint32_t)it->second.state);
@@ -112,11 +122,9 @@ Result Device::query_dct(Cmd &c)
 
 Result Device::arm_dct(Cmd &c)
 {
-	if (!cap_cur<prm::cmd_hca_cap::dct>())
-		return fail(synd::FEATURE_OFF);
-	uint32_t dctn = (uint32_t)prm::get<prm::arm_dct_in::dct_number>(CRef<prm::arm_dct_in>(c.in));
-	if (!dcts.count(dctn))
-		return fail(synd::DCT_UNKNOWN_ARM);
+	Result r;
+	if (named_dct<prm::arm_dct_in::dct_number>(*this, c, synd::DCT_UNKNOWN_ARM, &r) == dcts.end())
+		return r;
 	return Result::ok();
 }
 

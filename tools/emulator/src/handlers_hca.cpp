@@ -32,9 +32,7 @@ void Device::drop_objects()
 
 Result Device::enable_hca(Cmd &c)
 {
-	CRef<prm::enable_hca_in> in(c.in);
-	uint32_t key = fn_key((uint32_t)prm::get<prm::enable_hca_in::function_id>(in),
-			      prm::get<prm::enable_hca_in::embedded_cpu_function>(in) != 0);
+	uint32_t key = fn_key_of<prm::enable_hca_in>(c);
 	if (key != self_key()) {
 		OtherFunction *f = other(key);
 		return f ? enable_other(*f) : fail(synd::ENABLE_BAD_FUNCTION);
@@ -51,9 +49,7 @@ Result Device::enable_hca(Cmd &c)
 
 Result Device::disable_hca(Cmd &c)
 {
-	CRef<prm::disable_hca_in> in(c.in);
-	uint32_t key = fn_key((uint32_t)prm::get<prm::disable_hca_in::function_id>(in),
-			      prm::get<prm::disable_hca_in::embedded_cpu_function>(in) != 0);
+	uint32_t key = fn_key_of<prm::disable_hca_in>(c);
 	if (key != self_key()) {
 		OtherFunction *f = other(key);
 		return f ? disable_other(key, *f) : fail(synd::DISABLE_BAD_FUNCTION);

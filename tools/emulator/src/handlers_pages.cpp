@@ -123,8 +123,7 @@ Result Device::manage_pages(Cmd &c)
 	CRef<prm::manage_pages_in> in(c.in);
 	if (c.op_mod > mp::TAKE)
 		return fail(synd::MANAGE_PAGES_BAD_OPMOD);
-	uint32_t key = fn_key((uint32_t)prm::get<prm::manage_pages_in::function_id>(in),
-			      prm::get<prm::manage_pages_in::embedded_cpu_function>(in) != 0);
+	uint32_t key = fn_key_of<prm::manage_pages_in>(c);
 	if (key != self_key()) {
 		OtherFunction *f = other(key);
 		return f ? manage_other_pages(c, key, *f) : fail(synd::MANAGE_PAGES_BAD_FUNCTION);

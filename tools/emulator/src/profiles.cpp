@@ -7,7 +7,6 @@
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
 #include "cxprm/prm/hca.h"
-#include "cxprm/prm/hca_cap.h"
 
 namespace cxprm::emu {
 
@@ -147,114 +146,97 @@ void other_caps(Profile &p, bool esw_changed)
 	both<prm::nvmf_cap::last_req_latency>(n, 1);
 }
 
+// What tells the adapters apart; the rest is general_common() and
+// other_caps().  A BlueField-3 Arm side is a ConnectX-7 class core whose BAR
+// function is the ECPF and the eswitch manager, with the external host PF
+// behind it (Linux ecpf.c, eswitch.c).
+struct Model {
+	const char *name;       // Profile::name; by_name() also takes the aliases
+	const char *aliases[2];
+	uint16_t device_id;
+	uint16_t fw[3];
+	int32_t boot_pages, init_pages;
+	const char *psid, *vsd;
+	uint8_t log_max_eq;     // CX-7: 256 (eq_number is 8 bits; 0xff is kept back)
+	uint32_t freq_khz;
+	bool cx7_class;         // ece, hca_cap_2 (its image), relaxed ordering, log_max_qp 20
+	bool ecpf;              // embedded CPU function with an external host PF
+	uint16_t total_vfs, pci_bus;
+	uint16_t vhca_vfs;      // VFs 1..n as page-owning functions (B5)
+	uint32_t first_dctn, max_dcts, first_xrqn, num_xrqs, max_namespaces;
+	uint32_t max_uars, irq_vectors;
+};
+
+constexpr Model models[] = {
+	{"ConnectX-5", {"cx5", "connectx5"}, 0x1017, {16, 35, 2000}, 24, 1024, "MT_0000000008",
+	 "ConnectX-5 EN 100GbE (cxprm emulator)", 7, 156250, false, false, 8, 0x03, 0,
+	 0x100, 64, 0x40, 16, 64, 16, 64},
+	{"ConnectX-7", {"cx7", "connectx7"}, 0x1021, {28, 39, 1002}, 32, 4096, "MT_0000000834",
+	 "ConnectX-7 VPI 400Gb/s (cxprm emulator)", 8, 1000000, true, false, 16, 0x41, 4,
+	 0x1000, 256, 0x80, 64, 256, 32, 128},
+	{"BlueField-3", {"bf3", "bluefield3"}, 0xa2dc, {32, 39, 1002}, 32, 4096, "MT_0000000884",
+	 "BlueField-3 DPU, Arm side (cxprm emulator)", 8, 1000000, true, true, 16, 0x81, 0,
+	 0x1000, 256, 0x80, 64, 256, 32, 128},
+};
+
+Profile from_model(const Model &m)
+{
+	Profile p;
+	p.name = m.name;
+	p.device_id = m.device_id;
+	p.fw_rev = {m.fw[0], m.fw[1], m.fw[2]};
+	p.init_delay_ms = 5;
+	p.boot_pages = m.boot_pages;
+	p.init_pages = m.init_pages;
+	p.regular_pages = 0;
+	p.psid = m.psid;
+	p.vsd = m.vsd;
+	CapImages &g = p.cap(ct::GENERAL);
+	general_common(g);
+	both<cap::log_max_eq>(g, m.log_max_eq);
+	both<cap::max_num_eqs>(g, 0);
+	both<cap::device_frequency_khz>(g, m.freq_khz);
+	both<cap::device_frequency_mhz>(g, m.freq_khz / 1000);
+	both<cap::ece_support>(g, m.cx7_class);
+	both<cap::hca_cap_2>(g, m.cx7_class);
+	if (m.cx7_class) {
+		both<cap::relaxed_ordering_write>(g, 1);
+		both<cap::relaxed_ordering_read>(g, 1);
+		both<cap::log_max_qp>(g, 20);
+		p.cap(ct::GENERAL_2); // hca_cap_2 = 1: the image exists (no fields modelled)
+	}
+	p.esw = {};
+	p.esw.total_vfs = m.total_vfs;
+	p.esw.pci_bus = m.pci_bus;
+	p.functions.embedded_cpu = m.ecpf;
+	p.functions.external_host_pf = m.ecpf;
+	p.functions.num_vfs = m.vhca_vfs;
+	other_caps(p, p.esw.supported);
+	p.dct.first_dctn = m.first_dctn;
+	p.dct.max_dcts = m.max_dcts;
+	p.nvmf.first_xrqn = m.first_xrqn;
+	p.nvmf.num_xrqs = m.num_xrqs;
+	p.nvmf.max_namespaces = m.max_namespaces;
+	p.max_uars = m.max_uars;
+	p.num_irq_vectors = m.irq_vectors;
+	return p;
+}
+
 } // namespace
 
-Profile Profile::connectx5()
-{
-	Profile p;
-	p.name = "ConnectX-5";
-	p.device_id = 0x1017;
-	p.fw_rev = {16, 35, 2000};
-	p.init_delay_ms = 5;
-	p.boot_pages = 24;
-	p.init_pages = 1024;
-	p.regular_pages = 0;
-	p.psid = "MT_0000000008";
-	p.vsd = "ConnectX-5 EN 100GbE (cxprm emulator)";
-	CapImages &g = p.cap(ct::GENERAL);
-	general_common(g);
-	both<cap::log_max_eq>(g, 7); // 128 EQs
-	both<cap::max_num_eqs>(g, 0);
-	both<cap::device_frequency_khz>(g, 156250);
-	both<cap::device_frequency_mhz>(g, 156);
-	both<cap::ece_support>(g, 0);
-	both<cap::hca_cap_2>(g, 0);
-	p.esw = {};
-	p.esw.total_vfs = 8;
-	p.esw.pci_bus = 0x03;
-	other_caps(p, p.esw.supported);
-	p.dct.first_dctn = 0x100;
-	p.dct.max_dcts = 64;
-	p.nvmf.first_xrqn = 0x40;
-	p.nvmf.num_xrqs = 16;
-	p.max_uars = 16;
-	p.num_irq_vectors = 64;
-	return p;
-}
-
-Profile Profile::connectx7()
-{
-	Profile p;
-	p.name = "ConnectX-7";
-	p.device_id = 0x1021;
-	p.fw_rev = {28, 39, 1002};
-	p.init_delay_ms = 5;
-	p.boot_pages = 32;
-	p.init_pages = 4096;
-	p.regular_pages = 0;
-	p.psid = "MT_0000000834";
-	p.vsd = "ConnectX-7 VPI 400Gb/s (cxprm emulator)";
-	CapImages &g = p.cap(ct::GENERAL);
-	general_common(g);
-	both<cap::log_max_eq>(g, 8); // 256 (eq_number is 8 bits; 0xff is kept back)
-	both<cap::max_num_eqs>(g, 0);
-	both<cap::device_frequency_khz>(g, 1000000);
-	both<cap::device_frequency_mhz>(g, 1000);
-	both<cap::ece_support>(g, 1);
-	both<cap::hca_cap_2>(g, 1);
-	both<cap::relaxed_ordering_write>(g, 1);
-	both<cap::relaxed_ordering_read>(g, 1);
-	both<cap::log_max_qp>(g, 20);
-	p.cap(ct::GENERAL_2); // hca_cap_2 = 1: the image exists (no fields modelled)
-	p.esw = {};
-	p.esw.total_vfs = 16;
-	p.esw.num_vfs = 0;
-	p.esw.pci_bus = 0x41;
-	p.functions.num_vfs = 4; // VFs 1..4 as page-owning functions (B5)
-	other_caps(p, p.esw.supported);
-	p.dct.first_dctn = 0x1000;
-	p.dct.max_dcts = 256;
-	p.nvmf.first_xrqn = 0x80;
-	p.nvmf.num_xrqs = 64;
-	p.nvmf.max_namespaces = 256;
-	p.max_uars = 32;
-	p.num_irq_vectors = 128;
-	return p;
-}
-
-Profile Profile::bluefield3()
-{
-	// The Arm side of a BlueField-3: a ConnectX-7 class core whose BAR
-	// function is the ECPF and the eswitch manager, with the external host
-	// PF behind it (Linux ecpf.c, eswitch.c).
-	Profile p = connectx7();
-	p.name = "BlueField-3";
-	p.device_id = 0xa2dc;
-	p.fw_rev = {32, 39, 1002};
-	p.psid = "MT_0000000884";
-	p.vsd = "BlueField-3 DPU, Arm side (cxprm emulator)";
-	p.functions.embedded_cpu = true;
-	p.functions.external_host_pf = true;
-	p.functions.host_pf_enabled = true;
-	p.functions.num_vfs = 0;
-	p.esw.supported = true;
-	p.esw.total_vfs = 16;
-	p.esw.host_number = 0;
-	p.esw.pci_bus = 0x81;
-	return p;
-}
+Profile Profile::connectx5() { return from_model(models[0]); }
+Profile Profile::connectx7() { return from_model(models[1]); }
+Profile Profile::bluefield3() { return from_model(models[2]); }
 
 bool Profile::by_name(const std::string &name, Profile *out)
 {
-	if (name == "cx5" || name == "connectx5" || name == "ConnectX-5")
-		*out = connectx5();
-	else if (name == "cx7" || name == "connectx7" || name == "ConnectX-7")
-		*out = connectx7();
-	else if (name == "bf3" || name == "bluefield3" || name == "BlueField-3")
-		*out = bluefield3();
-	else
-		return false;
-	return true;
+	for (const Model &m : models) {
+		if (name == m.name || name == m.aliases[0] || name == m.aliases[1]) {
+			*out = from_model(m);
+			return true;
+		}
+	}
+	return false;
 }
 
 // The lenient alternatives of the strict defaults (prm-notes.rst says

@@ -143,16 +143,10 @@ TEST_F(DctTest, DestroyOfUndrainedDctRefused)
 	EXPECT_EQ(drv.run<prm::destroy_dct_out>(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, dctn)).status, st::OK);
 	EXPECT_EQ(emu.dct_count(), 0u);
 
-	FakePlatform p2(32u << 20);
-	Profile pr = quiet();
-	pr.make_lenient();
-	Emulator e2(p2, pr);
-	TestDriver d2(p2, e2);
-	d2.init_queue();
-	d2.bring_up();
-	Answer c = d2.run<prm::create_dct_out>(create_msg());
+	Rig r2(quiet_with([](Profile &p) { p.make_lenient(); }), Stage::INITIALIZED);
+	Answer c = r2.drv.run<prm::create_dct_out>(create_msg());
 	uint32_t n2 = (uint32_t)prm::get<prm::create_dct_out::dctn>(c.as<prm::create_dct_out>());
-	EXPECT_EQ(d2.run<prm::destroy_dct_out>(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, n2)).status, st::OK);
+	EXPECT_EQ(r2.drv.run<prm::destroy_dct_out>(by_dctn<prm::destroy_dct_in>(op::DESTROY_DCT, n2)).status, st::OK);
 }
 
 TEST_F(DctTest, Exhaustion)
@@ -170,22 +164,16 @@ TEST_F(DctTest, Exhaustion)
 TEST_F(DctTest, DrainDelay)
 {
 	// A profile with a drain delay: DRAINING is observable.
-	FakePlatform p2(32u << 20);
-	Profile pr = quiet();
-	pr.dct.drain_delay_us = 20000;
-	Emulator e2(p2, pr);
-	TestDriver d2(p2, e2);
-	d2.init_queue();
-	d2.bring_up();
-	Answer a = d2.run<prm::create_dct_out>(create_msg());
+	Rig r2(quiet_with([](Profile &p) { p.dct.drain_delay_us = 20000; }), Stage::INITIALIZED);
+	Answer a = r2.drv.run<prm::create_dct_out>(create_msg());
 	uint32_t dctn = (uint32_t)prm::get<prm::create_dct_out::dctn>(a.as<prm::create_dct_out>());
-	ASSERT_EQ(d2.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn)).status, st::OK);
+	ASSERT_EQ(r2.drv.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn)).status, st::OK);
 	DctState s;
-	ASSERT_TRUE(e2.dct_state(dctn, &s));
+	ASSERT_TRUE(r2.emu.dct_state(dctn, &s));
 	EXPECT_EQ(s, DctState::DRAINING);
 	std::this_thread::sleep_for(std::chrono::milliseconds(25));
-	e2.poll_once();
-	ASSERT_TRUE(e2.dct_state(dctn, &s));
+	r2.emu.poll_once();
+	ASSERT_TRUE(r2.emu.dct_state(dctn, &s));
 	EXPECT_EQ(s, DctState::DRAINED);
 }
 

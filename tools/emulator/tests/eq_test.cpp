@@ -68,6 +68,13 @@ struct EqTest : InitializedTest {
 		return ((owner ^ (r.ci >> r.log_size)) & 1) == 0 ? e : nullptr;
 	}
 
+	static Msg destroy_msg(uint8_t eqn)
+	{
+		Msg d = make_in<prm::destroy_eq_in>(op::DESTROY_EQ);
+		prm::set<prm::destroy_eq_in::eq_number>(d.as<prm::destroy_eq_in>(), eqn);
+		return d;
+	}
+
 	void doorbell(EqRing &r, bool arm)
 	{
 		uint32_t off = r.uar * bar_map::UAR_SIZE +
@@ -208,8 +215,7 @@ TEST_F(EqTest, QueryAndDestroy)
 	EXPECT_EQ(b.status, st::BAD_RES_STATE_ERR);
 	EXPECT_EQ(b.syndrome, synd::UAR_IN_USE);
 
-	Msg d = make_in<prm::destroy_eq_in>(op::DESTROY_EQ);
-	prm::set<prm::destroy_eq_in::eq_number>(d.as<prm::destroy_eq_in>(), r.eqn);
+	Msg d = destroy_msg(r.eqn);
 	EXPECT_EQ(drv.run<prm::destroy_eq_out>(d).status, st::OK);
 	EXPECT_EQ(emu.eq_count(), 0u);
 	a = drv.exec(d, 16);
@@ -321,15 +327,25 @@ TEST_F(EqTest, ArmWithPendingEqesFiresAtOnce)
 	EXPECT_EQ(plat.irqs().size(), 2u);
 }
 
+// Two EQs on one UAR (vectors 5 and 6), each with a ring of its own: they
+// share the UAR's arm dword.
+struct SharedUarEqTest : EqTest {
+	EqRing a, b;
+	void SetUp() override
+	{
+		EqTest::SetUp();
+		a = create(2, bit(prm::event::GENERAL_EVENT), 5);
+		b = create(2, bit(prm::event::GENERAL_EVENT), 6, a.uar);
+		ASSERT_FALSE(HasFailure());
+	}
+};
+
 // EQs sharing a UAR share its arm dword: two arms written back to back
 // (mlx5_core's handlers of the cmd, async and pages EQs on one vector) may
 // leave only the last one in the RAM-backed BAR.  The EQ whose arm may have
 // been overwritten still interrupts (counted); a lone EQ stays strict.
-TEST_F(EqTest, ArmLostOnASharedUarDwordIsRescued)
+TEST_F(SharedUarEqTest, ArmLostOnASharedUarDwordIsRescued)
 {
-	EqRing a = create(2, bit(prm::event::GENERAL_EVENT), 5);
-	EqRing b = create(2, bit(prm::event::GENERAL_EVENT), 6, a.uar); // same UAR, ring of its own
-	ASSERT_FALSE(HasFailure());
 	doorbell(a, true);
 	emu.poll_once();
 	doorbell(b, true);
@@ -354,17 +370,12 @@ TEST_F(EqTest, ArmLostOnASharedUarDwordIsRescued)
 // (mlx5_core's teardown: pages and async EQs destroyed, the DESTROY_EQ
 // completion awaited on the cmd EQ).  Before: a lone EQ by then, so strict,
 // and mlx5_core waited 60 s for the completion interrupt.
-TEST_F(EqTest, ArmLostUnderADestroyedEqIsStillRescued)
+TEST_F(SharedUarEqTest, ArmLostUnderADestroyedEqIsStillRescued)
 {
-	EqRing a = create(2, bit(prm::event::GENERAL_EVENT), 5);
-	EqRing b = create(2, bit(prm::event::GENERAL_EVENT), 6, a.uar); // same UAR, ring of its own
-	ASSERT_FALSE(HasFailure());
 	doorbell(a, true);
 	doorbell(b, true); // replaces a's arm
 	emu.poll_once();
-	Msg d = make_in<prm::destroy_eq_in>(op::DESTROY_EQ);
-	prm::set<prm::destroy_eq_in::eq_number>(d.as<prm::destroy_eq_in>(), b.eqn);
-	ASSERT_EQ(drv.run<prm::destroy_eq_out>(d).status, st::OK);
+	ASSERT_EQ(drv.run<prm::destroy_eq_out>(destroy_msg(b.eqn)).status, st::OK);
 	plat.clear_irqs();
 	EXPECT_EQ(emu.post_event(prm::event::GENERAL_EVENT, 0), 1u);
 	EXPECT_EQ(plat.irqs(), (std::vector<uint32_t>{5})) << "a's lost arm is rescued";
@@ -376,16 +387,10 @@ TEST_F(EqTest, ArmLostUnderADestroyedEqIsStillRescued)
 
 TEST(EqStrictArm, InterruptOnlyWhenArmed)
 {
-	FakePlatform plat(32u << 20);
-	Profile p = quiet();
-	p.strict_eq_arm = true;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	Answer a = drv.run<prm::alloc_uar_out>(make_in<prm::alloc_uar_in>(op::ALLOC_UAR));
+	Rig r(quiet_with([](Profile &p) { p.strict_eq_arm = true; }), Stage::INITIALIZED);
+	Answer a = r.drv.run<prm::alloc_uar_out>(make_in<prm::alloc_uar_in>(op::ALLOC_UAR));
 	uint32_t uar = (uint32_t)prm::get<prm::alloc_uar_out::uar>(a.as<prm::alloc_uar_out>());
-	uint64_t ring = plat.alloc(4096);
+	uint64_t ring = r.plat.alloc(4096);
 	Msg m = make_in<prm::create_eq_in>(op::CREATE_EQ, 0, 8);
 	Ref<eqc> ctx = prm::sub<prm::create_eq_in::eq_context_entry, eqc>(m.as<prm::create_eq_in>());
 	prm::set<eqc::log_eq_size>(ctx, 4);
@@ -393,16 +398,16 @@ TEST(EqStrictArm, InterruptOnlyWhenArmed)
 	prm::set<eqc::intr>(ctx, 2);
 	store_be64(prm::bytes<prm::create_eq_in::event_bitmask>(m.as<prm::create_eq_in>()), 1ull << prm::event::GENERAL_EVENT);
 	prm::set_pas<prm::create_eq_in_pas>(m.as<prm::create_eq_in>(), 0, ring);
-	a = drv.run<prm::create_eq_out>(m);
+	a = r.drv.run<prm::create_eq_out>(m);
 	uint8_t eqn = (uint8_t)prm::get<prm::create_eq_out::eq_number>(a.as<prm::create_eq_out>());
-	plat.clear_irqs();
-	emu.post_event(prm::event::GENERAL_EVENT, 0);
-	EXPECT_TRUE(plat.irqs().empty());
-	plat.wr(uar * 4096 + bar_map::UAR_EQ_DB_ARM, 1u | (uint32_t)eqn << 24);
-	emu.post_event(prm::event::GENERAL_EVENT, 0);
-	EXPECT_EQ(plat.irqs(), std::vector<uint32_t>{2});
-	emu.post_event(prm::event::GENERAL_EVENT, 0); // fired: needs re-arming
-	EXPECT_EQ(plat.irqs().size(), 1u);
+	r.plat.clear_irqs();
+	r.emu.post_event(prm::event::GENERAL_EVENT, 0);
+	EXPECT_TRUE(r.plat.irqs().empty());
+	r.plat.wr(uar * 4096 + bar_map::UAR_EQ_DB_ARM, 1u | (uint32_t)eqn << 24);
+	r.emu.post_event(prm::event::GENERAL_EVENT, 0);
+	EXPECT_EQ(r.plat.irqs(), std::vector<uint32_t>{2});
+	r.emu.post_event(prm::event::GENERAL_EVENT, 0); // fired: needs re-arming
+	EXPECT_EQ(r.plat.irqs().size(), 1u);
 }
 
 TEST_F(EqTest, ThreadedEventDriven)

@@ -76,14 +76,10 @@ TEST_F(EswTest, QueryAndChange)
 // whether set_num_vfs(1) then succeeds.
 Answer query_esw(Profile p, bool *vfs)
 {
-	FakePlatform plat(32u << 20);
-	Emulator emu(plat, std::move(p));
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	Answer a = drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
-			    prm::query_esw_functions_out::size_bytes);
-	*vfs = emu.set_num_vfs(1);
+	Rig r(std::move(p), Stage::INITIALIZED);
+	Answer a = r.drv.exec(make_in<prm::query_esw_functions_in>(op::QUERY_ESW_FUNCTIONS),
+			      prm::query_esw_functions_out::size_bytes);
+	*vfs = r.emu.set_num_vfs(1);
 	return a;
 }
 

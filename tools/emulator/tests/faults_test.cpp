@@ -25,6 +25,11 @@ struct FaultsTest : EnabledTest {
 	FaultsTest() : EnabledTest(signing(), 32u << 20) {}
 	Msg cap_query() { return make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1); }
 	Answer run_cap(unsigned slot = 0) { return drv.exec(cap_query().b, prm::query_hca_cap_out::size_bytes, slot); }
+	// The same in slot 0, and where the command lived (its token, its blocks).
+	Answer run_cap(Prepared *pr)
+	{
+		return drv.exec(cap_query().b, prm::query_hca_cap_out::size_bytes, 0, [pr](Prepared &p) { *pr = p; });
+	}
 	Answer run_nop(unsigned slot = 0) { return drv.exec(make_in<prm::nop_in>(op::NOP).b, 16, slot); }
 };
 
@@ -58,19 +63,16 @@ TEST_F(FaultsTest, CorruptSignatures)
 TEST_F(FaultsTest, WrongTokens)
 {
 	emu.faults().wrong_output_token = true;
-	Prepared pr = drv.prepare(0, cap_query().b, prm::query_hca_cap_out::size_bytes);
-	drv.ring(0);
-	ASSERT_TRUE(drv.wait(pr));
-	Answer a = drv.collect(pr);
+	Prepared pr;
+	Answer a = run_cap(&pr);
+	ASSERT_TRUE(a.completed);
 	EXPECT_NE(prm::get<cmd_queue_entry::token>(CRef<cmd_queue_entry>(a.entry)), pr.token);
 	EXPECT_TRUE(entry_signature_ok(a.entry)) << "signed after the token change";
 	EXPECT_EQ(prm::get<cmd_if_box::token>(CRef<cmd_if_box>(a.out_blocks[0].data())), pr.token);
 
 	emu.faults().wrong_output_token = Faults::BLOCKS;
-	pr = drv.prepare(0, cap_query().b, prm::query_hca_cap_out::size_bytes);
-	drv.ring(0);
-	ASSERT_TRUE(drv.wait(pr));
-	a = drv.collect(pr);
+	a = run_cap(&pr);
+	ASSERT_TRUE(a.completed);
 	EXPECT_EQ(prm::get<cmd_queue_entry::token>(CRef<cmd_queue_entry>(a.entry)), pr.token);
 	for (auto &b : a.out_blocks) {
 		EXPECT_NE(prm::get<cmd_if_box::token>(CRef<cmd_if_box>(b.data())), pr.token);
@@ -99,10 +101,9 @@ TEST_F(FaultsTest, OutputLengthLie)
 TEST_F(FaultsTest, BrokenOutputChain)
 {
 	emu.faults().broken_output_chain = true;
-	Prepared pr = drv.prepare(0, cap_query().b, prm::query_hca_cap_out::size_bytes);
-	drv.ring(0);
-	ASSERT_TRUE(drv.wait(pr));
-	Answer a = drv.collect(pr);
+	Prepared pr;
+	Answer a = run_cap(&pr);
+	ASSERT_TRUE(a.completed);
 	CRef<cmd_if_box> b0(a.out_blocks[0].data());
 	EXPECT_NE(prm::get<cmd_if_box::block_number>(b0), 0u);
 	uint64_t next = (uint64_t)prm::get<cmd_if_box::next_pointer_63_32>(b0) << 32 |

@@ -24,25 +24,21 @@ using EmuFidelity = QueueTest;
 // not have seen the bit yet); a later one is dropped and counted.
 TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 {
-	FakePlatform plat;
-	Profile p = quiet();
-	p.cmdq_init_delay_ms = 60;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
+	Rig r(quiet_with([](Profile &p) { p.cmdq_init_delay_ms = 60; }), Stage::RESET);
 	auto init_bit = [&] {
-		return prm::from_dword<iseg::initializing>(plat.rd(prm::dword_byte_offset<iseg::initializing>()));
+		return prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>()));
 	};
-	emu.poll_once();
+	r.emu.poll_once();
 	EXPECT_EQ(init_bit(), 0u) << "pre-init done";
-	uint64_t q = plat.alloc(4096, 4096);
-	plat.wr(prm::iseg::CMDQ_ADDR_H, (uint32_t)(q >> 32));
-	plat.wr(prm::iseg::CMDQ_ADDR_L_SZ, (uint32_t)q);
-	emu.poll_once();
+	uint64_t q = r.plat.alloc(4096, 4096);
+	r.plat.wr(prm::iseg::CMDQ_ADDR_H, (uint32_t)(q >> 32));
+	r.plat.wr(prm::iseg::CMDQ_ADDR_L_SZ, (uint32_t)q);
+	r.emu.poll_once();
 	EXPECT_EQ(init_bit(), 1u);
-	EXPECT_TRUE(emu.initializing());
-	EXPECT_EQ(emu.cmdq_address(), q);
+	EXPECT_TRUE(r.emu.initializing());
+	EXPECT_EQ(r.emu.cmdq_address(), q);
 	auto entry = [&](unsigned slot, uint8_t token) {
-		uint8_t *e = plat.cpu(q + slot * 64);
+		uint8_t *e = r.plat.cpu(q + slot * 64);
 		std::memset(e, 0, 64);
 		Ref<cmd_queue_entry> ent(e);
 		prm::set<cmd_queue_entry::type>(ent, prm::CMD_TYPE_PCIE);
@@ -55,28 +51,28 @@ TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 		sign_entry(e);
 	};
 	entry(0, 1);
-	plat.ring(prm::iseg::DOORBELL, 1u << 0); // within the grace: kept
-	emu.poll_once();
+	r.plat.ring(prm::iseg::DOORBELL, 1u << 0); // within the grace: kept
+	r.emu.poll_once();
 	std::this_thread::sleep_for(std::chrono::milliseconds(15));
 	entry(1, 2);
-	plat.ring(prm::iseg::DOORBELL, 1u << 1); // bit visibly set for 15 ms: dropped
-	emu.poll_once();
-	EXPECT_EQ(emu.counters().early_doorbells, 1u);
-	EXPECT_EQ(emu.commands_processed(), 0u);
+	r.plat.ring(prm::iseg::DOORBELL, 1u << 1); // bit visibly set for 15 ms: dropped
+	r.emu.poll_once();
+	EXPECT_EQ(r.emu.counters().early_doorbells, 1u);
+	EXPECT_EQ(r.emu.commands_processed(), 0u);
 	std::this_thread::sleep_for(std::chrono::milliseconds(50));
-	emu.poll_once();
-	emu.poll_once();
+	r.emu.poll_once();
+	r.emu.poll_once();
 	EXPECT_EQ(init_bit(), 0u);
-	EXPECT_FALSE(plat.cpu(q)[63] & 1) << "the early one was served after";
+	EXPECT_FALSE(r.plat.cpu(q)[63] & 1) << "the early one was served after";
 	// The dropped one is not rescued as a lost doorbell either.
 	std::this_thread::sleep_for(std::chrono::milliseconds(3));
-	emu.poll_once();
-	EXPECT_TRUE(plat.cpu(q + 64)[63] & 1);
-	EXPECT_EQ(emu.commands_processed(), 1u);
+	r.emu.poll_once();
+	EXPECT_TRUE(r.plat.cpu(q + 64)[63] & 1);
+	EXPECT_EQ(r.emu.commands_processed(), 1u);
 	// Rung again (a retry), it runs.
-	plat.ring(prm::iseg::DOORBELL, 1u << 1);
-	emu.poll_once();
-	EXPECT_FALSE(plat.cpu(q + 64)[63] & 1);
+	r.plat.ring(prm::iseg::DOORBELL, 1u << 1);
+	r.emu.poll_once();
+	EXPECT_FALSE(r.plat.cpu(q + 64)[63] & 1);
 }
 
 // Writing nic_interface DISABLED (fast teardown) into the same dword is not
@@ -84,37 +80,33 @@ TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 TEST(InitSegment, NoSecondInitializingForTeardownOrWhenLenient)
 {
 	for (bool lenient : {false, true}) {
-		FakePlatform plat;
-		Profile p = quiet();
-		if (lenient)
-			p.make_lenient();
-		Emulator emu(plat, p);
-		TestDriver drv(plat, emu);
-		drv.init_queue();
-		plat.wr(prm::iseg::CMDQ_ADDR_L_SZ, 1u << 8); // nic_interface = DISABLED, address bits 0
-		plat.wr(prm::iseg::CMDQ_ADDR_H, 0);
-		emu.poll_once();
-		EXPECT_FALSE(emu.initializing()) << lenient;
+		Rig r(quiet_with([&](Profile &p) {
+			if (lenient)
+				p.make_lenient();
+		}));
+		r.plat.wr(prm::iseg::CMDQ_ADDR_L_SZ, 1u << 8); // nic_interface = DISABLED, address bits 0
+		r.plat.wr(prm::iseg::CMDQ_ADDR_H, 0);
+		r.emu.poll_once();
+		EXPECT_FALSE(r.emu.initializing()) << lenient;
 	}
 }
 
 TEST(InitSegment, TimeoutsPublished)
 {
-	FakePlatform plat;
 	Profile p = quiet();
 	p.cmd_exec_to_ms = 60000;
 	p.cmd_q_init_to_ms = 2000;
 	{
-		Emulator emu(plat, p);
-		EXPECT_EQ(plat.rd(prm::iseg::CMD_EXEC_TO), 60000u);
-		EXPECT_EQ(plat.rd(prm::iseg::CMD_Q_INIT_TO), 2000u);
+		Rig r(p, Stage::RESET);
+		EXPECT_EQ(r.plat.rd(prm::iseg::CMD_EXEC_TO), 60000u);
+		EXPECT_EQ(r.plat.rd(prm::iseg::CMD_Q_INIT_TO), 2000u);
 	}
 	p.cmd_exec_to_ms = 2000 * 1000; // > 0xfffff ms: in seconds
 	p.make_lenient();               // lenient: nothing published
 	p.cmd_exec_to_ms = 2000 * 1000;
-	Emulator emu(plat, p);
-	EXPECT_EQ(plat.rd(prm::iseg::CMD_EXEC_TO), 1u << 29 | 2000u);
-	EXPECT_EQ(plat.rd(prm::iseg::CMD_Q_INIT_TO), 0u);
+	Rig r(p, Stage::RESET);
+	EXPECT_EQ(r.plat.rd(prm::iseg::CMD_EXEC_TO), 1u << 29 | 2000u);
+	EXPECT_EQ(r.plat.rd(prm::iseg::CMD_Q_INIT_TO), 0u);
 }
 
 // rdma-core sends no entry signature at all and works on hardware: with
@@ -133,30 +125,20 @@ TEST_F(EmuFidelity, UnsignedInputEntryAcceptedWithChecksumsOff)
 // The knob for firmware that checks it always.
 TEST(TransportKnobs, EntrySignatureCheckedAlwaysWhenAsked)
 {
-	FakePlatform plat;
-	Profile p = quiet();
-	p.always_check_entry_signature = true;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	Answer a = drv.exec(make_in<prm::enable_hca_in>(op::ENABLE_HCA).b, 12, 0, [&](Prepared &pr) {
-		Ref<cmd_queue_entry> e(plat.cpu(pr.entry));
+	Rig r(quiet_with([](Profile &p) { p.always_check_entry_signature = true; }));
+	Answer a = r.drv.exec(make_in<prm::enable_hca_in>(op::ENABLE_HCA).b, 12, 0, [&](Prepared &pr) {
+		Ref<cmd_queue_entry> e(r.plat.cpu(pr.entry));
 		prm::set<cmd_queue_entry::signature>(e, prm::get<cmd_queue_entry::signature>(e) ^ 1);
 	});
 	EXPECT_EQ(a.delivery, dst::SIGNAT_ERR);
-	EXPECT_EQ(emu.hca_state(), HcaState::DISABLED);
+	EXPECT_EQ(r.emu.hca_state(), HcaState::DISABLED);
 }
 
 // sign_outputs_always: the old behaviour, signed with checksums off.
 TEST(TransportKnobs, SignOutputsAlways)
 {
-	FakePlatform plat;
-	Profile p = quiet();
-	p.sign_outputs_always = true;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	Answer a = drv.exec(make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1).b, prm::query_hca_cap_out::size_bytes);
+	Rig r(quiet_with([](Profile &p) { p.sign_outputs_always = true; }));
+	Answer a = r.drv.exec(make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1).b, prm::query_hca_cap_out::size_bytes);
 	EXPECT_TRUE(entry_signature_ok(a.entry));
 	for (auto &b : a.out_blocks)
 		EXPECT_TRUE(block_signatures_ok(b.data()));

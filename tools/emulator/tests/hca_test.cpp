@@ -120,18 +120,12 @@ TEST_F(HcaTest, ReturnedPagesAreTheGivenOnes)
 
 TEST(HcaLenient, TornDownQueryReportsHeldWhenAsked)
 {
-	FakePlatform plat(32u << 20);
-	Profile p = quiet();
-	p.torn_down_query_reports_held = true;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	ASSERT_EQ(drv.run<prm::teardown_hca_out>(make_in<prm::teardown_hca_in>(op::TEARDOWN_HCA)).status, st::OK);
+	Rig r(quiet_with([](Profile &p) { p.torn_down_query_reports_held = true; }), Stage::INITIALIZED);
+	ASSERT_EQ(r.drv.run<prm::teardown_hca_out>(make_in<prm::teardown_hca_in>(op::TEARDOWN_HCA)).status, st::OK);
 	Msg m = make_in<prm::query_pages_in>(op::QUERY_PAGES, prm::query_pages_op::REGULAR);
-	Answer a = drv.run<prm::query_pages_out>(m);
+	Answer a = r.drv.run<prm::query_pages_out>(m);
 	EXPECT_EQ((int32_t)prm::get<prm::query_pages_out::num_pages>(a.as<prm::query_pages_out>()),
-		  -(int32_t)emu.pages_held());
+		  -(int32_t)r.emu.pages_held());
 }
 
 TEST_F(HcaTest, DisableWithPagesStillHeldCountsLeak)
@@ -199,15 +193,11 @@ TEST_F(HcaTest, Issi)
 
 TEST(HcaIssi0, DeviceWithoutIssi1InitsWithoutSetIssi)
 {
-	FakePlatform plat;
-	Profile p = quiet();
-	p.issi_mask = 0x1;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	ASSERT_EQ(drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
-	ASSERT_EQ(drv.give_pages((uint32_t)(p.boot_pages + p.init_pages)).status, st::OK);
-	EXPECT_EQ(drv.run<prm::init_hca_out>(make_in<prm::init_hca_in>(op::INIT_HCA)).status, st::OK);
+	Rig r(quiet_with([](Profile &p) { p.issi_mask = 0x1; }));
+	const Profile &p = r.emu.profile();
+	ASSERT_EQ(r.drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
+	ASSERT_EQ(r.drv.give_pages((uint32_t)(p.boot_pages + p.init_pages)).status, st::OK);
+	EXPECT_EQ(r.drv.run<prm::init_hca_out>(make_in<prm::init_hca_in>(op::INIT_HCA)).status, st::OK);
 }
 
 TEST_F(HcaTest, GenericChecks)
@@ -354,13 +344,10 @@ TEST_F(HcaTest, SetCapUar4kNeedsLargePages)
 	Profile p = quiet();
 	p.make_lenient();
 	EXPECT_FALSE(p.strict_uar_page_size);
-	FakePlatform plat2;
-	Emulator emu2{plat2, p};
-	TestDriver drv2{plat2, emu2};
-	drv2.init_queue();
-	ASSERT_EQ(drv2.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
-	EXPECT_EQ(drv2.exec(m, 16).status, st::OK);
-	auto cur = emu2.cap_cur(prm::cap::GENERAL);
+	Rig r2(p);
+	ASSERT_EQ(r2.drv.run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK);
+	EXPECT_EQ(r2.drv.exec(m, 16).status, st::OK);
+	auto cur = r2.emu.cap_cur(prm::cap::GENERAL);
 	EXPECT_EQ(prm::get<cap::uar_4k>(CRef<cap>(cur.data())), 1u);
 }
 
@@ -449,15 +436,11 @@ TEST_F(HcaTest, FastTeardownNeedsTheCapAndThePrepare)
 	using cap = prm::cmd_hca_cap;
 	prm::set<cap::fast_teardown>(Ref<cap>(p.cap(prm::cap::GENERAL).cur.data()), 0);
 	prm::set<cap::fast_teardown>(Ref<cap>(p.cap(prm::cap::GENERAL).max.data()), 0);
-	FakePlatform plat2;
-	Emulator emu2{plat2, p};
-	TestDriver drv2{plat2, emu2};
-	drv2.init_queue();
-	drv2.bring_up();
+	Rig r2(p, Stage::INITIALIZED, 16u << 20);
 	Msg m = make_in<prm::teardown_hca_in>(op::TEARDOWN_HCA);
 	prm::set<prm::teardown_hca_in::profile>(m.as<prm::teardown_hca_in>(),
 						prm::teardown_profile::PREPARE_FAST_TEARDOWN);
-	Answer a = drv2.run<prm::teardown_hca_out>(m);
+	Answer a = r2.drv.run<prm::teardown_hca_out>(m);
 	EXPECT_EQ(a.status, st::BAD_PARAM_ERR);
 	EXPECT_EQ(a.syndrome, synd::TEARDOWN_FAST_UNSUPPORTED);
 }
@@ -501,13 +484,9 @@ TEST(Profiles, Connectx7)
 	EXPECT_EQ(p.fw_rev.major, 28);
 	EXPECT_EQ(prm::get<prm::cmd_hca_cap::hca_cap_2>(CRef<prm::cmd_hca_cap>(p.caps[prm::cap::GENERAL].cur.data())),
 		  1u);
-	FakePlatform plat(64u << 20);
 	p.init_delay_ms = 0;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	EXPECT_EQ(emu.hca_state(), HcaState::INITIALIZED);
+	Rig r(p, Stage::INITIALIZED, 64u << 20);
+	EXPECT_EQ(r.emu.hca_state(), HcaState::INITIALIZED);
 	EXPECT_EQ(Profile::connectx5().device_id, 0x1017);
 }
 
@@ -526,19 +505,16 @@ namespace {
 
 TEST(HcaReserved, EnableHcaReservedBits)
 {
-	FakePlatform plat;
-	Emulator emu(plat, quiet());
-	TestDriver drv(plat, emu);
-	drv.init_queue();
+	Rig r(quiet());
 	Msg m = make_in<prm::enable_hca_in>(op::ENABLE_HCA);
 	m.b[8] = 0x40; // bit 0x41: reserved between embedded_cpu_function and function_id
-	Answer a = drv.exec(m, 16);
+	Answer a = r.drv.exec(m, 16);
 	EXPECT_EQ(a.status, st::BAD_PARAM_ERR);
 	EXPECT_EQ(a.syndrome, synd::IN_RESERVED);
-	EXPECT_EQ(emu.hca_state(), HcaState::DISABLED);
+	EXPECT_EQ(r.emu.hca_state(), HcaState::DISABLED);
 	m = make_in<prm::enable_hca_in>(op::ENABLE_HCA);
 	prm::set<prm::enable_hca_in::function_id>(m.as<prm::enable_hca_in>(), 1);
-	EXPECT_EQ(drv.exec(m, 16).syndrome, synd::ENABLE_BAD_FUNCTION);
+	EXPECT_EQ(r.drv.exec(m, 16).syndrome, synd::ENABLE_BAD_FUNCTION);
 }
 
 TEST(HcaConstruction, RejectsBadSetups)

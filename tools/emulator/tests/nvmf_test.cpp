@@ -108,40 +108,29 @@ TEST_F(NvmfTest, Limit)
 
 TEST(NvmfAuto, CountersMoveOnTheirOwn)
 {
-	FakePlatform plat(32u << 20);
-	Profile p = quiet();
-	p.nvmf.auto_io_ms = 5;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
+	Rig r(quiet_with([](Profile &p) { p.nvmf.auto_io_ms = 5; }), Stage::INITIALIZED);
+	const Profile &p = r.emu.profile();
 	Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
 	auto in = m.as<prm::attach_nvmf_namespace_in>();
 	prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, p.nvmf.first_xrqn);
 	prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, 1);
 	prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, 1);
 	prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, 512);
-	ASSERT_EQ(drv.run<prm::attach_nvmf_namespace_out>(m).status, st::OK);
+	ASSERT_EQ(r.drv.run<prm::attach_nvmf_namespace_out>(m).status, st::OK);
 	NvmfCounters a, b;
-	ASSERT_TRUE(emu.nvmf_counters(p.nvmf.first_xrqn, 1, &a));
+	ASSERT_TRUE(r.emu.nvmf_counters(p.nvmf.first_xrqn, 1, &a));
 	std::this_thread::sleep_for(std::chrono::milliseconds(12));
-	emu.poll_once();
-	ASSERT_TRUE(emu.nvmf_counters(p.nvmf.first_xrqn, 1, &b));
+	r.emu.poll_once();
+	ASSERT_TRUE(r.emu.nvmf_counters(p.nvmf.first_xrqn, 1, &b));
 	EXPECT_GT(b.read_cmds, a.read_cmds);
 	EXPECT_GT(b.write_blocks, a.write_blocks);
 }
 
 TEST(NvmfOff, NotOffered)
 {
-	FakePlatform plat(32u << 20);
-	Profile p = quiet();
-	p.nvmf.supported = false;
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	drv.bring_up();
-	Answer a = drv.exec(make_in<prm::query_nvmf_namespace_in>(op::QUERY_NVMF_NAMESPACE_CONTEXT),
-			    prm::query_nvmf_namespace_out::size_bytes);
+	Rig r(quiet_with([](Profile &p) { p.nvmf.supported = false; }), Stage::INITIALIZED);
+	Answer a = r.drv.exec(make_in<prm::query_nvmf_namespace_in>(op::QUERY_NVMF_NAMESPACE_CONTEXT),
+			      prm::query_nvmf_namespace_out::size_bytes);
 	EXPECT_EQ(a.status, st::BAD_OP_ERR);
 	EXPECT_EQ(a.syndrome, synd::FEATURE_OFF);
 }

@@ -344,6 +344,32 @@ inline Profile quiet(Profile p = Profile::connectx5())
 	return p;
 }
 
+// quiet() with the changes a test makes to it.
+template <class Tweak> Profile quiet_with(Tweak tweak, Profile p = quiet())
+{
+	tweak(p);
+	return p;
+}
+
+// A device of a test's own profile, outside the fixtures (poll_once mode,
+// no thread), taken as far as 'stage'.  DMA memory: dma_bytes, or 0 for
+// the fixtures' sizes (32 MiB for the boot and init pages of INITIALIZED).
+enum class Stage { RESET, QUEUE, INITIALIZED };
+struct Rig {
+	explicit Rig(Profile p, Stage stage = Stage::QUEUE, size_t dma_bytes = 0)
+		: plat(dma_bytes ? dma_bytes : stage == Stage::INITIALIZED ? 32u << 20 : 16u << 20),
+		  emu(plat, std::move(p)), drv(plat, emu)
+	{
+		if (stage != Stage::RESET)
+			drv.init_queue();
+		if (stage == Stage::INITIALIZED)
+			drv.bring_up();
+	}
+	FakePlatform plat;
+	Emulator emu;
+	TestDriver drv;
+};
+
 // The fixtures (poll_once mode, no thread): the command queue programmed;
 // a derived fixture passes its own profile and DMA size.
 struct QueueTest : ::testing::Test {

@@ -42,42 +42,38 @@ TEST_F(TransportTest, InitSegmentPublished)
 
 TEST(InitSegment, InitializingClearsAfterDelay)
 {
-	FakePlatform plat;
-	Profile p = quiet();
-	p.init_delay_ms = 30;
-	Emulator emu(plat, p);
+	Rig r(quiet_with([](Profile &p) { p.init_delay_ms = 30; }), Stage::RESET);
 	auto init_bit = [&] {
-		return prm::from_dword<iseg::initializing>(plat.rd(prm::dword_byte_offset<iseg::initializing>()));
+		return prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>()));
 	};
 	EXPECT_EQ(init_bit(), 1u);
-	emu.poll_once();
+	r.emu.poll_once();
 	EXPECT_EQ(init_bit(), 1u);
-	EXPECT_TRUE(emu.initializing());
+	EXPECT_TRUE(r.emu.initializing());
 	// Doorbells are not looked at while initializing.
-	plat.ring(prm::iseg::DOORBELL, 1);
-	emu.poll_once();
-	EXPECT_EQ(plat.rd(prm::iseg::DOORBELL), 1u);
+	r.plat.ring(prm::iseg::DOORBELL, 1);
+	r.emu.poll_once();
+	EXPECT_EQ(r.plat.rd(prm::iseg::DOORBELL), 1u);
 	std::this_thread::sleep_for(std::chrono::milliseconds(35));
-	emu.poll_once();
+	r.emu.poll_once();
 	EXPECT_EQ(init_bit(), 0u);
-	EXPECT_FALSE(emu.initializing());
+	EXPECT_FALSE(r.emu.initializing());
 }
 
 TEST(InitSegment, HealthCounterTicksAndThreadClearsInitializing)
 {
-	FakePlatform plat;
-	Profile p = quiet();
-	p.init_delay_ms = 10;
-	p.health_tick_ms = 1;
-	Emulator emu(plat, p);
+	Rig r(quiet_with([](Profile &p) {
+		p.init_delay_ms = 10;
+		p.health_tick_ms = 1;
+	}), Stage::RESET);
 	uint32_t off = prm::dword_byte_offset<iseg::health_counter>();
-	uint32_t c0 = prm::from_dword<iseg::health_counter>(plat.rd(off));
-	emu.start();
+	uint32_t c0 = prm::from_dword<iseg::health_counter>(r.plat.rd(off));
+	r.emu.start();
 	std::this_thread::sleep_for(std::chrono::milliseconds(40));
-	uint32_t c1 = prm::from_dword<iseg::health_counter>(plat.rd(off));
+	uint32_t c1 = prm::from_dword<iseg::health_counter>(r.plat.rd(off));
 	EXPECT_GT(c1, c0 + 5);
-	EXPECT_EQ(prm::from_dword<iseg::initializing>(plat.rd(prm::dword_byte_offset<iseg::initializing>())), 0u);
-	emu.stop();
+	EXPECT_EQ(prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>())), 0u);
+	r.emu.stop();
 }
 
 TEST_F(TransportTest, GeometryBitsAreFirmwares)
@@ -176,6 +172,19 @@ template <class F> void set_block(TransportTest &t, uint64_t blk, uint64_t v)
 	prm::set<F>(Ref<cmd_if_box>(t.plat.cpu(blk)), v);
 }
 
+// ORs bits into the dword that holds F (bits below an aligned pointer).
+template <class F> void or_dword(uint8_t *base, uint32_t bits)
+{
+	constexpr uint32_t o = prm::dword_byte_offset<F>();
+	store_be32(base + o, load_be32(base + o) | bits);
+}
+
+template <class F> void or_entry(TransportTest &t, Prepared &p, uint32_t bits)
+{
+	or_dword<F>(t.plat.cpu(p.entry), bits);
+	t.drv.resign_entry(p);
+}
+
 TEST_P(DeliveryErrors, Reported)
 {
 	const DeliveryCase &c = GetParam();
@@ -206,31 +215,19 @@ INSTANTIATE_TEST_SUITE_P(
 			     [](TransportTest &t, Prepared &p) { set_entry<cmd_queue_entry::output_length>(t, p, 7); }},
 		DeliveryCase{"InPtrUnaligned", dst::IN_PTR_ALIGN_ERR,
 			     [](TransportTest &t, Prepared &p) {
-				     uint8_t *e = t.plat.cpu(p.entry);
-				     constexpr uint32_t o =
-					     prm::dword_byte_offset<cmd_queue_entry::input_mailbox_pointer_31_9>();
-				     store_be32(e + o, load_be32(e + o) | 0x40);
-				     t.drv.resign_entry(p);
+				     or_entry<cmd_queue_entry::input_mailbox_pointer_31_9>(t, p, 0x40);
 			     }},
 		DeliveryCase{"OutPtrUnaligned", dst::OUT_PTR_ALIGN_ERR,
 			     [](TransportTest &t, Prepared &p) {
-				     uint8_t *e = t.plat.cpu(p.entry);
-				     constexpr uint32_t o =
-					     prm::dword_byte_offset<cmd_queue_entry::output_mailbox_pointer_31_9>();
-				     store_be32(e + o, load_be32(e + o) | 0x8);
-				     t.drv.resign_entry(p);
+				     or_entry<cmd_queue_entry::output_mailbox_pointer_31_9>(t, p, 0x8);
 			     }},
 		DeliveryCase{"InNextUnaligned", dst::IN_PTR_ALIGN_ERR,
 			     [](TransportTest &t, Prepared &p) {
-				     uint8_t *b = t.plat.cpu(p.in_blocks[2]);
-				     constexpr uint32_t o = prm::dword_byte_offset<cmd_if_box::next_pointer_31_10>();
-				     store_be32(b + o, load_be32(b + o) | 0x200);
+				     or_dword<cmd_if_box::next_pointer_31_10>(t.plat.cpu(p.in_blocks[2]), 0x200);
 			     }},
 		DeliveryCase{"OutNextUnaligned", dst::OUT_PTR_ALIGN_ERR,
 			     [](TransportTest &t, Prepared &p) {
-				     uint8_t *b = t.plat.cpu(p.out_blocks[0]);
-				     constexpr uint32_t o = prm::dword_byte_offset<cmd_if_box::next_pointer_31_10>();
-				     store_be32(b + o, load_be32(b + o) | 0x1);
+				     or_dword<cmd_if_box::next_pointer_31_10>(t.plat.cpu(p.out_blocks[0]), 0x1);
 			     }},
 		DeliveryCase{"InBlockNumber", dst::BAD_BLK_NUM_ERR,
 			     [](TransportTest &t, Prepared &p) {
@@ -354,16 +351,11 @@ TEST_F(TransportTest, OwnedSlotWithoutDoorbellIgnored)
 
 TEST(TransportSmallQueue, DoorbellBeyondQueueIgnored)
 {
-	FakePlatform plat;
-	Profile p = quiet();
-	p.log_cmdq_size = 2; // 4 entries
-	Emulator emu(plat, p);
-	TestDriver drv(plat, emu);
-	drv.init_queue();
-	ASSERT_EQ(drv.nent(), 4u);
-	drv.ring_mask(1u << 9);
-	emu.poll_once();
-	EXPECT_EQ(emu.counters().ignored_doorbells, 1u);
+	Rig r(quiet_with([](Profile &p) { p.log_cmdq_size = 2; })); // 4 entries
+	ASSERT_EQ(r.drv.nent(), 4u);
+	r.drv.ring_mask(1u << 9);
+	r.emu.poll_once();
+	EXPECT_EQ(r.emu.counters().ignored_doorbells, 1u);
 }
 
 TEST_F(TransportTest, ManySlotsInOneDoorbell)

@@ -280,8 +280,7 @@ TEST(Emud, CoreBringupTeardownAcrossProcesses)
 	EXPECT_EQ(fh.mem_live(), 0u);
 	dev.reset();
 
-	EXPECT_EQ(d.stop(), 0);
-	std::string log = d.log();
+	std::string log = stop_and_log(d);
 	EXPECT_NE(log.find("HCA DISABLED -> ENABLED"), std::string::npos) << log;
 	EXPECT_NE(log.find("-> INITIALIZED"), std::string::npos) << log;
 	EXPECT_NE(log.find("exiting on Terminated: HCA DISABLED"), std::string::npos) << log;
@@ -360,8 +359,7 @@ TEST(Emud, UnknownOpcodeCounted)
 		EXPECT_EQ(r.status, cmd_status::BAD_OP_ERR);
 		dev.teardown();
 	}
-	EXPECT_EQ(d.stop(), 0);
-	std::string log = d.log();
+	std::string log = stop_and_log(d);
 	EXPECT_NE(log.find(" unknown_opcodes=1 "), std::string::npos) << log;
 	EXPECT_NE(log.find("trace seq=1 t="), std::string::npos) << log;
 	EXPECT_NE(log.find("op=UNKNOWN(0x7ff) op_mod=0x0 in=16 out=16 fn=- ec=- delivery=0x0 status=0x2 "
@@ -376,9 +374,8 @@ TEST(Emud, UnknownOpcodeCounted)
 TEST(Emud, DmaOutsideGuestRamIsRefused)
 {
 	Daemon d;
-	ASSERT_TRUE(d.start({"--init-delay-ms", "0"}));
+	ASSERT_TRUE(start_initialized(d));
 	Control c(d.control_page());
-	ASSERT_TRUE(wait_initialized(d, 2000ms));
 	// Queue at 8 GiB: beyond a 64 MiB guest (which has nothing above 4 GiB).
 	auto wr = [&](uint32_t off, uint32_t v) {
 		__atomic_store_n(reinterpret_cast<uint32_t *>(d.bar() + off), __builtin_bswap32(v), __ATOMIC_SEQ_CST);
@@ -394,8 +391,7 @@ TEST(Emud, DmaOutsideGuestRamIsRefused)
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_UNREACHABLE_ENTRIES), 1u);
 	EXPECT_GE(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_DMA_REFUSED), 1u);
 	std::this_thread::sleep_for(30ms); // the main loop logs refusals every 10 ms
-	EXPECT_EQ(d.stop(), 0);
-	std::string log = d.log();
+	std::string log = stop_and_log(d);
 	EXPECT_NE(log.find("DMA outside guest RAM refused: 1 so far, last [0x200000000, +0x40)"), std::string::npos)
 		<< log;
 }
@@ -405,9 +401,8 @@ TEST(Emud, DmaOutsideGuestRamIsRefused)
 TEST(Emud, DeviceGoneKeepsTheControlPage)
 {
 	Daemon d;
-	ASSERT_TRUE(d.start({"--init-delay-ms", "0"}));
+	ASSERT_TRUE(start_initialized(d));
 	Control c(d.control_page());
-	ASSERT_TRUE(wait_initialized(d, 2000ms));
 	EXPECT_NE(d.iseg(prm::iseg::FW_REV), 0xffffffffu);
 	auto a = c.exec(CXPRM_EMUD_CMD_FAULT, {CXPRM_EMUD_FAULT_DEVICE_GONE, 1});
 	ASSERT_TRUE(a.acked);

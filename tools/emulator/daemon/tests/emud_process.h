@@ -297,6 +297,22 @@ inline bool wait_initialized(Daemon &d, std::chrono::milliseconds limit)
 	return true;
 }
 
+// Starts d with no init delay and waits until 'initializing' clears.
+inline ::testing::AssertionResult start_initialized(Daemon &d)
+{
+	::testing::AssertionResult r = d.start({"--init-delay-ms", "0"});
+	if (r && !wait_initialized(d, 2000ms))
+		return ::testing::AssertionFailure() << "initializing never cleared\n" << d.log();
+	return r;
+}
+
+// Stops d, expecting exit status 0, and returns its log.
+inline std::string stop_and_log(Daemon &d)
+{
+	EXPECT_EQ(d.stop(), 0);
+	return d.log();
+}
+
 // Polls the ring (bounded) for an event of 'type'; other events are skipped.
 inline bool wait_event(EqRing &ring, uint8_t type, uint8_t *data28 = nullptr, std::chrono::milliseconds limit = 3000ms)
 {

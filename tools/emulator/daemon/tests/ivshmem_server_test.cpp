@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "ivshmem_msg.h"
 #include "ivshmem_server.h"
 #include "log.h"
 
@@ -68,28 +69,16 @@ bool recv_msg(int sock, int64_t *v, int *fd, int timeout_ms = 2000)
 	struct pollfd p = {sock, POLLIN, 0};
 	if (::poll(&p, 1, timeout_ms) != 1)
 		return false;
-	uint8_t buf[8];
-	struct iovec iov = {buf, sizeof(buf)};
-	union {
-		char b[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct msghdr msg = {};
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl.b;
-	msg.msg_controllen = sizeof(ctl.b);
-	ssize_t n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	cxprm::emud::IvshmemMsg m;
+	m.with_fd();
+	ssize_t n = recvmsg(sock, m.hdr(), MSG_CMSG_CLOEXEC);
 	if (n != 8)
 		return false;
 	uint64_t u = 0;
 	for (int i = 7; i >= 0; i--)
-		u = u << 8 | buf[i];
+		u = u << 8 | m.bytes[i];
 	*v = (int64_t)u;
-	*fd = -1;
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-		std::memcpy(fd, CMSG_DATA(c), sizeof(int));
+	*fd = m.received_fd();
 	return true;
 }
 
