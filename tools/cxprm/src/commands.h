@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The subcommands: each cmd_*.cpp defines one or more Command (its spec and
+// The subcommands: each cli_cmd_*.cpp defines one or more Command (its spec and
 // its run function); main.cpp dispatches.  run_cli() is the whole tool
 // (main() calls it; the host tests call it in-process).
 #pragma once
@@ -48,8 +48,8 @@ int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostrea
 
 } // namespace cxprm::tool
 
-// Helpers shared by the subcommands (cmd_common.cpp).
-#include "device.h"
+// Helpers shared by the subcommands (cli_cmd_common.cpp).
+#include "cli_device.h"
 #include "json.h"
 
 namespace cxprm::tool {

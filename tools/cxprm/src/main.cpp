@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // cxprm: the command-line tool of the cxprm driver (see README.md).
-// Everything is in run_cli() (dispatch.cpp) and the cmd_*.cpp files.
+// Everything is in run_cli() (dispatch.cpp) and the cli_cmd_*.cpp files.
 #include <iostream>
 #include <string>
 #include <vector>

@@ -11,7 +11,7 @@
 
 #include <uapi/linux/cxprm.h>
 
-#include "device.h"
+#include "cli_device.h"
 #include "fwstatus.h"
 #include "hex.h"
 #include "json.h"

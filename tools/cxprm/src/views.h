@@ -8,7 +8,7 @@
 
 #include <uapi/linux/cxprm.h>
 
-#include "device.h"
+#include "cli_device.h"
 #include "json.h"
 #include "table.h"
 

@@ -12,7 +12,7 @@
 //   8. the handler
 #include <cstring>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/adapter.h"
 #include "cxprm/prm/dct.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "cmd_transport.h"
-#include "device.h"
+#include "emu_device.h"
 #include "init_segment.h"
 
 #include "cxprm/prm/transport.h"

@@ -34,7 +34,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/transport.h"

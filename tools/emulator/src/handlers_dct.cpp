@@ -8,7 +8,7 @@
 // is taken as existing.  Unknown DCT numbers answer BAD_RES.
 #include <cstring>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/dct.h"
 #include "layout_check.h"

@@ -8,7 +8,7 @@
 // of 4 KiB << log_page_size each (page_offset must be 0).
 #include <algorithm>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/transport.h"

@@ -7,7 +7,7 @@
 // offered when the profile has eswitch support and the capabilities say so
 // (general eswitch_manager and e_switch_cap esw_functions_changed);
 // otherwise the opcode answers BAD_OP.
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/esw.h"
 

@@ -22,7 +22,7 @@
 //    hold (counted in pages_leaked) and disables the VFs.
 #include <algorithm>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/pages.h"

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/adapter.h"
 #include "cxprm/prm/hca.h"

@@ -5,7 +5,7 @@
 // XRQs are not modelled: every xrqn in the profile's range exists.  A
 // namespace is (xrqn, frontend nsid); its counters move through
 // simulate_nvmf_io() and a slow automatic tick (nvmf.auto_io_ms).
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/nvmf.h"
 

@@ -19,7 +19,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/flex.h"

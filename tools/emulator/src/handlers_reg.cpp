@@ -16,7 +16,7 @@
 // Reserved bits of the input register data must be clear.
 #include <cstring>
 
-#include "device.h"
+#include "emu_device.h"
 
 #include "cxprm/prm/reg.h"
 #include "layout_check.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Device files, ioctl wrappers and errno messages (device.h).
-#include "device.h"
+#include "cli_device.h"
 
 #include <cctype>
 #include <cerrno>
