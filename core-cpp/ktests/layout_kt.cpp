@@ -49,14 +49,8 @@ void cxprm_kt_layout_big_endian_placement(kunit *t)
 	u8 b[32] = {};
 	Ref<test_layout> r(b);
 
-	set<test_layout::top_byte>(r, 0xab);
-	set<test_layout::one_bit>(r, 1);
-	set<test_layout::low_23>(r, 0x123456);
-	set<test_layout::whole_dword>(r, 0xdeadbeef);
-	set<test_layout::quad>(r, 0x0102030405060708ull);
-	const u8 want[16] = {0xab, 0x92, 0x34, 0x56, 0xde, 0xad, 0xbe, 0xef,
-			     1, 2, 3, 4, 5, 6, 7, 8};
-	KT_EXPECT(t, bytes_equal(b, want, 16));
+	cxprm::test::place_values(r);
+	KT_EXPECT(t, bytes_equal(b, cxprm::test::placed_bytes, 16));
 	KT_EXPECT_EQ(t, get<test_layout::top_byte>(r), 0xab);
 	KT_EXPECT_EQ(t, get<test_layout::one_bit>(r), 1);
 	KT_EXPECT_EQ(t, get<test_layout::low_23>(r), 0x123456);

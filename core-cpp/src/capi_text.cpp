@@ -8,6 +8,7 @@
 #include "capi_core.h"
 
 #include "cxprm/cmd_stats.h"
+#include "cxprm/cmd_stats_text.h"
 #include "cxprm/commands/common.h"
 #include "cxprm/commands/hca.h"
 #include "cxprm/health.h"
@@ -21,19 +22,6 @@ namespace {
 
 using capi::queue_up;
 using capi::read_iseg;
-
-/* "QUERY_HCA_CAP(0x100)" */
-void op_label(Text &t, u16 op)
-{
-	t.str(capi::opname(op)).chr('(').hex(op, 3).chr(')');
-}
-
-void col_op(Text &t, u16 op, u32 width)
-{
-	usize from = t.len();
-	op_label(t, op);
-	pad(t, from, width);
-}
 
 const char *state_name(int s)
 {
@@ -82,47 +70,18 @@ void text_cmd_stats(cxprm_core *c, Text &t)
 		t.str("command queue down: no statistics\n");
 		return;
 	}
+	/* What CXPRM_IOC_STATS returns, in the table `cxprm stats` prints too. */
 	cmd::HostMem mem;
-	if (mem.alloc(c->host, sizeof(OpcodeStats) * CmdStats::MAX_OPCODES)) {
+	if (mem.alloc(c->host, sizeof(cxprm_opcode_stats) * CmdStats::MAX_OPCODES)) {
 		t.str("out of memory\n");
 		return;
 	}
-	OpcodeStats *s = (OpcodeStats *)mem.data();
-	Cmdq &q = c->dev.cmdq();
-	u32 n = q.stats_opcodes(s, CmdStats::MAX_OPCODES);
-	t.str("commands completed: ").dec(q.stats_total()).str(", in flight: ").dec(q.in_flight());
-	t.chr('\n');
-	col(t, "opcode", 40);
-	col(t, "count", 10);
-	col(t, "errors", 8);
-	col(t, "last_err", 11);
-	col(t, "last_status", 19);
-	col(t, "last_delivery", 20);
-	col(t, "last_syndrome", 14);
-	col(t, "min_us", 12);
-	col(t, "avg_us", 12);
-	t.str("max_us\n");
-	for (u32 i = 0; i < n; i++) {
-		const OpcodeStats &o = s[i];
-		col_op(t, o.opcode, 40);
-		col_dec(t, o.count, 10);
-		col_dec(t, o.errors, 8);
-		if (o.errors) {
-			col(t, err_name(o.last_err), 11);
-			col(t, o.last_delivery ? "-" : cmd_status_name(o.last_status), 19);
-			col(t, delivery_status_name(o.last_delivery), 20);
-			col_hex(t, o.last_syndrome, 14, 8);
-		} else {
-			col(t, "-", 11);
-			col(t, "-", 19);
-			col(t, "-", 20);
-			col(t, "-", 14);
-		}
-		col_usec(t, o.count ? o.lat_min_ns : 0, 12);
-		col_usec(t, o.count ? o.lat_sum_ns / o.count : 0, 12);
-		usec(t, o.lat_max_ns);
-		t.chr('\n');
-	}
+	cxprm_opcode_stats *s = (cxprm_opcode_stats *)mem.data();
+	u64 total = 0;
+	u32 n = cxprm_core_stats(c, s, CmdStats::MAX_OPCODES, &total);
+	cmd_stats_total(t, total);
+	t.str(", in flight: ").dec(c->dev.cmdq().in_flight()).chr('\n');
+	cmd_stats_table(t, s, n);
 }
 
 void text_cmdq(cxprm_core *c, Text &t)
@@ -164,7 +123,7 @@ void text_cmdq(cxprm_core *c, Text &t)
 		t.str(", signature ").hex(prm::get<E::signature>(r), 2);
 		t.str(", xor ").hex(xor8(e, E::size_bytes), 2).chr('\n');
 		t.str("  ");
-		op_label(t, op);
+		opcode_label(t, op);
 		t.str(" op_mod ").hex(op_mod).str(", inlen ").dec(prm::get<E::input_length>(r));
 		t.str(", outlen ").dec(prm::get<E::output_length>(r));
 		u64 ip = prm::get<E::input_mailbox_pointer_63_32>(r) << 32 |
@@ -199,7 +158,7 @@ void text_last_cmds(cxprm_core *c, Text &t)
 	for (u32 i = 0; i < n; i++) {
 		const CmdRecord &x = r[i];
 		t.chr('#').dec(x.seq).str(" t=").dec(x.time_ns).str("ns ");
-		op_label(t, x.opcode);
+		opcode_label(t, x.opcode);
 		t.str(" op_mod ").hex(x.op_mod).str(" slot ").dec(x.slot).str(" token ").hex(x.token, 2);
 		t.str(" inlen ").dec(x.inlen).str(" outlen ").dec(x.outlen);
 		t.str(" -> ").str(err_name(x.err));

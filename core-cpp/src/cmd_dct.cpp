@@ -44,10 +44,7 @@ int encode_dctc(const DctContext &c, u8 *buf)
 
 void decode_dctc(const u8 *buf, DctContext *c)
 {
-	CRef<dctc> r(buf);
-#define CXPRM_DCTC_GET_(name, off, width) c->name = get<dctc::name>(r);
-	CXPRM_DCTC(CXPRM_DCTC_GET_)
-#undef CXPRM_DCTC_GET_
+	CXPRM_GET_FIELDS(CXPRM_DCTC, dctc, buf, c);
 }
 
 int create_dct(Cmdq &q, const DctContext &c, u32 *dctn, u32 *ece, u16 uid, CmdResult *res)

@@ -187,17 +187,11 @@ int out_body(u16 opcode, u16 op_mod, const u8 *out, u32 outlen, KvWriter &kv)
 		NvmfNsCounters c;
 		if (int err = decode_query_nvmf_namespace(out, outlen, &c))
 			return err;
-		kv.dec("num_read_cmd", c.read_cmds);
-		kv.dec("num_read_blocks", c.read_blocks);
-		kv.dec("num_write_cmd", c.write_cmds);
-		kv.dec("num_write_blocks", c.write_blocks);
-		kv.dec("num_write_inline_cmd", c.write_inline_cmds);
-		kv.dec("num_flush_cmd", c.flush_cmds);
-		kv.dec("num_error_cmd", c.error_cmds);
-		kv.dec("num_backend_error_cmd", c.backend_error_cmds);
-		kv.dec("current_q_depth", c.current_q_depth);
-		kv.dec("last_read_req_latency", c.last_read_latency);
-		kv.dec("last_write_req_latency", c.last_write_latency);
+		/* Under their PRM names. */
+#define CXPRM_NVMF_KV_(m, f) kv.dec(#f, c.m);
+		CXPRM_NVMF_NS_COUNTERS_64(CXPRM_NVMF_KV_)
+		CXPRM_NVMF_NS_COUNTERS_32(CXPRM_NVMF_KV_)
+#undef CXPRM_NVMF_KV_
 		return OK;
 	}
 	case op::ACCESS_REG: {

@@ -62,10 +62,7 @@ int decode_query_hca_cap(const void *out, u32 outlen, const u8 **image)
 
 void decode_general_caps(const u8 *image, GeneralCaps *caps)
 {
-	CRef<cmd_hca_cap> c(image);
-#define CXPRM_GC_GET_(name, off, width) caps->name = get<cmd_hca_cap::name>(c);
-	CXPRM_CMD_HCA_CAP(CXPRM_GC_GET_)
-#undef CXPRM_GC_GET_
+	CXPRM_GET_FIELDS(CXPRM_CMD_HCA_CAP, cmd_hca_cap, image, caps);
 }
 
 int query_general_caps(Cmdq &q, cap::Mode mode, GeneralCaps *caps, u8 *image, CmdResult *res)

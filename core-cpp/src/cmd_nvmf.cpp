@@ -69,18 +69,12 @@ int decode_query_nvmf_namespace(const void *out, u32 outlen, NvmfNsCounters *c)
 		return E_INVAL;
 	using N = nvmf_frontend_namespace_context;
 	auto n = sub<query_nvmf_namespace_out::ns_ctx, N>(CRef<query_nvmf_namespace_out>(out));
-	c->read_cmds = join<N::num_read_cmd_high, N::num_read_cmd_low>(n);
-	c->read_blocks = join<N::num_read_blocks_high, N::num_read_blocks_low>(n);
-	c->write_cmds = join<N::num_write_cmd_high, N::num_write_cmd_low>(n);
-	c->write_blocks = join<N::num_write_blocks_high, N::num_write_blocks_low>(n);
-	c->write_inline_cmds = join<N::num_write_inline_cmd_high, N::num_write_inline_cmd_low>(n);
-	c->flush_cmds = join<N::num_flush_cmd_high, N::num_flush_cmd_low>(n);
-	c->error_cmds = join<N::num_error_cmd_high, N::num_error_cmd_low>(n);
-	c->backend_error_cmds =
-		join<N::num_backend_error_cmd_high, N::num_backend_error_cmd_low>(n);
-	c->current_q_depth = (u16)get<N::current_q_depth>(n);
-	c->last_read_latency = (u32)get<N::last_read_req_latency>(n);
-	c->last_write_latency = (u32)get<N::last_write_req_latency>(n);
+#define CXPRM_NVMF_JOIN_(m, f) c->m = join<N::f##_high, N::f##_low>(n);
+#define CXPRM_NVMF_GET_(m, f) c->m = (decltype(c->m))get<N::f>(n);
+	CXPRM_NVMF_NS_COUNTERS_64(CXPRM_NVMF_JOIN_)
+	CXPRM_NVMF_NS_COUNTERS_32(CXPRM_NVMF_GET_)
+#undef CXPRM_NVMF_JOIN_
+#undef CXPRM_NVMF_GET_
 	return OK;
 }
 

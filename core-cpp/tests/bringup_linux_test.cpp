@@ -23,15 +23,7 @@ namespace {
 
 constexpr uint64_t MS = 1000 * 1000;
 
-BringupConfig quick_config()
-{
-	BringupConfig cfg;
-	cfg.cmdq.timeout_ns = 2000 * MS;
-	cfg.init_timeout_ns = 5000 * MS;
-	cfg.init_poll_us = 200;
-	cfg.reclaim_timeout_ns = 500 * MS;
-	return cfg;
-}
+using test::quick_config;
 
 struct Rig {
 	test::Harness h;

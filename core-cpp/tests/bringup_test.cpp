@@ -24,15 +24,8 @@ namespace {
 
 constexpr uint64_t MS = 1000 * 1000;
 
-BringupConfig quick_config()
-{
-	BringupConfig cfg;
-	cfg.cmdq.timeout_ns = 2000 * MS;
-	cfg.init_timeout_ns = 5000 * MS;
-	cfg.init_poll_us = 200;
-	cfg.reclaim_timeout_ns = 100 * MS;
-	return cfg;
-}
+// Firmware gets 100 ms to give pages back.
+BringupConfig quick_config() { return test::quick_config(100); }
 
 using test::small_profile;
 
@@ -44,6 +37,21 @@ struct Rig {
 	{
 		h.emu.start();
 		return dev.bringup(h.host(), cfg);
+	}
+	// Up with 300 ms per command, then a teardown during which firmware
+	// never answers the first command with this opcode.
+	int up_then_teardown_losing(uint16_t opcode)
+	{
+		BringupConfig cfg = quick_config();
+		cfg.cmdq.timeout_ns = 300 * MS;
+		if (int err = up(cfg))
+			return err;
+		auto &f = h.emu.faults();
+		f.only_opcode = opcode;
+		f.once = true;
+		f.never_complete = true;
+		dev.teardown();
+		return OK;
 	}
 	// A failed bring-up's unwind strands the pages firmware did not give
 	// back (A5: never freed while it may hold them); the host resets the
@@ -423,14 +431,7 @@ TEST(Teardown, DeadFirmwareAnsweringIntErrStrandsPages) { dead_firmware_teardown
 TEST(Teardown, LostTeardownAnswerStillReclaims)
 {
 	Rig rig(small_profile());
-	BringupConfig cfg = quick_config();
-	cfg.cmdq.timeout_ns = 300 * MS;
-	ASSERT_EQ(rig.up(cfg), OK);
-	auto &f = rig.h.emu.faults();
-	f.only_opcode = op::TEARDOWN_HCA;
-	f.once = true;
-	f.never_complete = true;
-	rig.dev.teardown();
+	ASSERT_EQ(rig.up_then_teardown_losing(op::TEARDOWN_HCA), OK);
 	EXPECT_EQ(rig.dev.trace().find(Step::TEARDOWN_GRACEFUL)->err, E_TIMEDOUT);
 	EXPECT_EQ(rig.dev.trace().find(Step::RECLAIM_PAGES)->value, 32);
 	rig.expect_cmdq_stranded_then_clean("lost teardown answer");
@@ -445,14 +446,7 @@ TEST(Teardown, LostTeardownAnswerStillReclaims)
 TEST(Teardown, LostTakeAnswerStrandsPagesEvenAfterDisable)
 {
 	Rig rig(small_profile());
-	BringupConfig cfg = quick_config();
-	cfg.cmdq.timeout_ns = 300 * MS;
-	ASSERT_EQ(rig.up(cfg), OK);
-	auto &f = rig.h.emu.faults();
-	f.only_opcode = op::MANAGE_PAGES;
-	f.once = true;
-	f.never_complete = true;
-	rig.dev.teardown();
+	ASSERT_EQ(rig.up_then_teardown_losing(op::MANAGE_PAGES), OK);
 	const BringupTrace &t = rig.dev.trace();
 	EXPECT_EQ(t.find(Step::RECLAIM_PAGES)->err, E_TIMEDOUT);
 	EXPECT_EQ(t.find(Step::DISABLE_HCA)->err, OK);

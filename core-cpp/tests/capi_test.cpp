@@ -39,16 +39,10 @@ cxprm_core_config quick_config()
 	return c;
 }
 
-struct Event {
-	uint8_t type, sub_type;
-	std::vector<uint8_t> data;
-};
-
 struct CapiTest : ::testing::Test {
 	test::Harness h{small_profile()};
 	cxprm_core *core = nullptr;
-	std::mutex mu;
-	std::vector<Event> events;
+	test::SeenEvents seen;
 
 	void SetUp() override
 	{
@@ -67,8 +61,7 @@ struct CapiTest : ::testing::Test {
 	static void listener(void *ctx, uint8_t type, uint8_t sub_type, const uint8_t *data)
 	{
 		auto *self = static_cast<CapiTest *>(ctx);
-		std::lock_guard<std::mutex> lk(self->mu);
-		self->events.push_back({type, sub_type, std::vector<uint8_t>(data, data + CXPRM_CORE_EQE_DATA)});
+		self->seen.add(type, sub_type, data, CXPRM_CORE_EQE_DATA);
 	}
 
 	int start_events(bool command_events = false)
@@ -95,13 +88,24 @@ struct CapiTest : ::testing::Test {
 		return false;
 	}
 
-	size_t count_events(uint8_t type)
+	size_t count_events(uint8_t type) { return seen.count(type); }
+
+	// Tears down: without error (and no failed step) or with one, and the
+	// pages as counted.
+	cxprm_core_teardown_report teardown(bool ok, uint64_t given, uint64_t reclaimed, uint64_t stranded)
 	{
-		std::lock_guard<std::mutex> lk(mu);
-		size_t n = 0;
-		for (auto &e : events)
-			n += e.type == type;
-		return n;
+		cxprm_core_teardown_report rep;
+		cxprm_core_teardown(core, &rep);
+		EXPECT_EQ(rep.err == 0, ok) << rep.err;
+		if (ok) {
+			EXPECT_STREQ(rep.failed_step, "");
+		} else {
+			EXPECT_STRNE(rep.failed_step, "");
+		}
+		EXPECT_EQ(rep.pages_given, given);
+		EXPECT_EQ(rep.pages_reclaimed, reclaimed);
+		EXPECT_EQ(rep.pages_stranded, stranded);
+		return rep;
 	}
 
 	std::string text(int which)
@@ -189,12 +193,7 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(h.emu.opcode_count(op::QUERY_ESW_FUNCTIONS), esw_cmds);
 
 	// DCT life cycle and the drained event.
-	cxprm_dctc ctx{};
-	ctx.pd = 1;
-	ctx.cqn = 2;
-	ctx.srqn_xrqn = 3;
-	ctx.mtu = 5;
-	ctx.port = 1;
+	cxprm_dctc ctx = test::basic_dct<cxprm_dctc>();
 	ctx.dc_access_key = 0x1122334455667788ull;
 	ctx.rre = ctx.rwe = 1;
 	uint32_t dctn = 0;
@@ -212,8 +211,8 @@ TEST_F(CapiTest, FullLifeCycle)
 	ASSERT_EQ(cxprm_core_dct_drain(core, dctn, &res), 0);
 	ASSERT_TRUE(pump([&] { return count_events(0x1c) == 1; }));
 	{
-		std::lock_guard<std::mutex> lk(mu);
-		for (auto &e : events) {
+		std::lock_guard<std::mutex> lk(seen.mu);
+		for (auto &e : seen.events) {
 			if (e.type == 0x1c) { // dct_number: bits 0xc8..0xdf of event_data
 				EXPECT_EQ((uint32_t)(e.data[25] << 16 | e.data[26] << 8 | e.data[27]), dctn);
 			}
@@ -346,14 +345,8 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(small[len], 0);
 
 	// Teardown: every page back.
-	cxprm_core_teardown_report rep;
-	cxprm_core_teardown(core, &rep);
-	EXPECT_EQ(rep.err, 0);
-	EXPECT_STREQ(rep.failed_step, "");
-	EXPECT_EQ(rep.pages_given, 40u);
-	EXPECT_EQ(rep.pages_reclaimed, 40u);
+	cxprm_core_teardown_report rep = teardown(true, 40, 40, 0);
 	EXPECT_EQ(rep.pages_freed, 0u);
-	EXPECT_EQ(rep.pages_stranded, 0u);
 	EXPECT_GE(rep.steps, 3u);
 	EXPECT_EQ(h.emu.pages_held(), 0u);
 	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::DISABLED);
@@ -493,13 +486,7 @@ TEST_F(CapiTest, DeadFirmwareStrandsPagesUntilReleased)
 	EXPECT_EQ(cxprm_core_query_caps(core, 0, 0, image.data(), &res), -112); // EHOSTDOWN: dead firmware
 	EXPECT_NE(text(CXPRM_TEXT_HEALTH).find("FW_INTERNAL_ERR"), std::string::npos);
 
-	cxprm_core_teardown_report rep;
-	cxprm_core_teardown(core, &rep);
-	EXPECT_NE(rep.err, 0);
-	EXPECT_STRNE(rep.failed_step, "");
-	EXPECT_EQ(rep.pages_given, 32u);
-	EXPECT_EQ(rep.pages_reclaimed, 0u);
-	EXPECT_EQ(rep.pages_stranded, 32u);
+	teardown(false, 32, 0, 32);
 	cxprm_core_get_info(core, &info);
 	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_ERROR);
 	EXPECT_NE(text(CXPRM_TEXT_PAGES).find("stranded     32"), std::string::npos) << text(CXPRM_TEXT_PAGES);

@@ -36,16 +36,6 @@ namespace op = cxprm::prm::op;
 
 namespace {
 
-BringupConfig quick_config()
-{
-	BringupConfig cfg;
-	cfg.cmdq.timeout_ns = 2ull * 1000 * 1000 * 1000;
-	cfg.init_timeout_ns = 5ull * 1000 * 1000 * 1000;
-	cfg.init_poll_us = 200;
-	cfg.reclaim_timeout_ns = 500ull * 1000 * 1000;
-	return cfg;
-}
-
 // The engine alone against the emulator (HCA still DISABLED).
 struct EngineTest : ::testing::Test {
 	test::Harness h{quiet_cx7()};

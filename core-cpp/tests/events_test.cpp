@@ -30,23 +30,8 @@ namespace {
 
 constexpr uint64_t MS = 1000 * 1000;
 
-struct Seen {
-	std::mutex mu;
-	std::vector<std::pair<uint8_t, std::vector<uint8_t>>> events;
-	static void cb(void *ctx, const EqEvent &e)
-	{
-		auto *s = static_cast<Seen *>(ctx);
-		std::lock_guard<std::mutex> lk(s->mu);
-		s->events.emplace_back(e.type, std::vector<uint8_t>(e.data, e.data + 28));
-	}
-	size_t count(uint8_t type)
-	{
-		std::lock_guard<std::mutex> lk(mu);
-		size_t n = 0;
-		for (auto &e : events)
-			n += e.first == type;
-		return n;
-	}
+struct Seen : test::SeenEvents {
+	static void cb(void *ctx, const EqEvent &e) { static_cast<Seen *>(ctx)->add(e.type, e.sub_type, e.data, 28); }
 };
 
 struct EventsTest : ::testing::Test {
@@ -185,12 +170,7 @@ TEST_F(EventsTest, PageRequestsGiveAndReclaim)
 TEST_F(EventsTest, DctDrainedFollowsDrain)
 {
 	ASSERT_EQ(start(), OK);
-	cmd::DctContext c{};
-	c.pd = 1;
-	c.cqn = 2;
-	c.srqn_xrqn = 3;
-	c.mtu = 5;
-	c.port = 1;
+	cmd::DctContext c = test::basic_dct<cmd::DctContext>();
 	uint32_t dctn;
 	ASSERT_EQ(cmd::create_dct(dev.cmdq(), c, &dctn), OK);
 	ASSERT_EQ(cmd::drain_dct(dev.cmdq(), dctn), OK);
@@ -198,8 +178,8 @@ TEST_F(EventsTest, DctDrainedFollowsDrain)
 	{
 		std::lock_guard<std::mutex> lk(seen.mu);
 		for (auto &e : seen.events)
-			if (e.first == ev::DCT_DRAINED) {
-				prm::CRef<prm::dct_events> d(e.second.data());
+			if (e.type == ev::DCT_DRAINED) {
+				prm::CRef<prm::dct_events> d(e.data.data());
 				EXPECT_EQ(prm::get<prm::dct_events::dct_number>(d), dctn);
 			}
 	}
@@ -222,8 +202,8 @@ TEST_F(EventsTest, PhaseFlipsOnEveryWrap)
 	std::lock_guard<std::mutex> lk(seen.mu);
 	int i = 0;
 	for (auto &e : seen.events) {
-		if (e.first == 0x22) {
-			EXPECT_EQ(e.second[27], (uint8_t)i++);
+		if (e.type == 0x22) {
+			EXPECT_EQ(e.data[27], (uint8_t)i++);
 		}
 	}
 	EXPECT_EQ(events.ring().consumer_index(), 100u);

@@ -35,15 +35,7 @@ emu::Profile strict_profile(emu::Profile p = emu::Profile::connectx7())
 	return p;
 }
 
-BringupConfig quick_config()
-{
-	BringupConfig cfg;
-	cfg.cmdq.timeout_ns = 2000 * MS;
-	cfg.init_timeout_ns = 5000 * MS;
-	cfg.init_poll_us = 200;
-	cfg.reclaim_timeout_ns = 500 * MS;
-	return cfg;
-}
+using test::quick_config;
 
 uint8_t xor64(const uint8_t *e)
 {

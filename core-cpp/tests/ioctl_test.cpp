@@ -155,11 +155,7 @@ TEST_F(IoctlTest, DctTableOwnershipAndLimit)
 	std::vector<uint32_t> made;
 	for (uint32_t k = 0; k < CXPRM_CORE_FILE_MAX_DCTS; k++) {
 		d = {};
-		d.ctx.pd = 1;
-		d.ctx.cqn = 2;
-		d.ctx.srqn_xrqn = 3;
-		d.ctx.port = 1;
-		d.ctx.mtu = 5;
+		d.ctx = test::basic_dct<cxprm_dctc>();
 		d.ctx.state = 2; // output only: ignored
 		ASSERT_EQ(dct(CXPRM_IOC_DCT_CREATE, &d), 0) << k;
 		ASSERT_EQ(d.st.status, 0) << k << " syndrome " << std::hex << d.st.syndrome;

@@ -32,14 +32,8 @@ TEST(Layout, BigEndianPlacement)
 {
 	uint8_t b[32] = {};
 	Ref<test_layout> r(b);
-	set<test_layout::top_byte>(r, 0xab);
-	set<test_layout::one_bit>(r, 1);
-	set<test_layout::low_23>(r, 0x123456);
-	set<test_layout::whole_dword>(r, 0xdeadbeef);
-	set<test_layout::quad>(r, 0x0102030405060708ull);
-	const uint8_t want[16] = {0xab, 0x92, 0x34, 0x56, 0xde, 0xad, 0xbe, 0xef,
-				  1, 2, 3, 4, 5, 6, 7, 8};
-	EXPECT_EQ(0, std::memcmp(b, want, 16));
+	cxprm::test::place_values(r);
+	EXPECT_EQ(0, std::memcmp(b, cxprm::test::placed_bytes, 16));
 	EXPECT_EQ(get<test_layout::top_byte>(r), 0xabu);
 	EXPECT_EQ(get<test_layout::one_bit>(r), 1u);
 	EXPECT_EQ(get<test_layout::low_23>(r), 0x123456u);

@@ -22,15 +22,7 @@ namespace op = cxprm::prm::op;
 
 namespace {
 
-BringupConfig quick_config()
-{
-	BringupConfig cfg;
-	cfg.cmdq.timeout_ns = 2ull * 1000 * 1000 * 1000;
-	cfg.init_timeout_ns = 5ull * 1000 * 1000 * 1000;
-	cfg.init_poll_us = 200;
-	cfg.reclaim_timeout_ns = 500ull * 1000 * 1000;
-	return cfg;
-}
+using test::quick_config;
 
 emu::Profile small_profile(int32_t boot = 8, int32_t init = 8)
 {

@@ -80,21 +80,22 @@ void cxprm_kt_engine_bad_arguments(struct kunit *test);
 void cxprm_kt_engine_entry_format_and_signature(struct kunit *test);
 void cxprm_kt_engine_tokens_skip_zero(struct kunit *test);
 void cxprm_kt_engine_chain_boundaries(struct kunit *test);
-void cxprm_kt_engine_status_apart_from_delivery(struct kunit *test);
-void cxprm_kt_engine_stuck_owner_times_out(struct kunit *test);
-void cxprm_kt_engine_stuck_slot_reused_after_handback(struct kunit *test);
-void cxprm_kt_engine_corrupt_output_signature(struct kunit *test);
-void cxprm_kt_engine_wrong_token(struct kunit *test);
-void cxprm_kt_engine_delivery_status(struct kunit *test);
-void cxprm_kt_engine_output_length_lie(struct kunit *test);
-void cxprm_kt_engine_broken_chain(struct kunit *test);
-void cxprm_kt_engine_dead_or_gone_while_waiting(struct kunit *test);
-void cxprm_kt_engine_syndrome_without_rfr_not_fatal(struct kunit *test);
-void cxprm_kt_engine_page_slot_reserved(struct kunit *test);
 void cxprm_kt_engine_allocation_failures(struct kunit *test);
 void cxprm_kt_engine_event_mode_completion(struct kunit *test);
 void cxprm_kt_engine_concurrent_commands(struct kunit *test);
 void cxprm_kt_engine_shutdown_and_stats(struct kunit *test);
+
+void cxprm_kt_engine_faults_status_apart_from_delivery(struct kunit *test);
+void cxprm_kt_engine_faults_stuck_owner_times_out(struct kunit *test);
+void cxprm_kt_engine_faults_stuck_slot_reused_after_handback(struct kunit *test);
+void cxprm_kt_engine_faults_corrupt_output_signature(struct kunit *test);
+void cxprm_kt_engine_faults_wrong_token(struct kunit *test);
+void cxprm_kt_engine_faults_delivery_status(struct kunit *test);
+void cxprm_kt_engine_faults_output_length_lie(struct kunit *test);
+void cxprm_kt_engine_faults_broken_chain(struct kunit *test);
+void cxprm_kt_engine_faults_dead_or_gone_while_waiting(struct kunit *test);
+void cxprm_kt_engine_faults_syndrome_without_rfr_not_fatal(struct kunit *test);
+void cxprm_kt_engine_faults_page_slot_reserved(struct kunit *test);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,8 @@
  * cxprm_kunit.ko, the C side of the core suites: the bridge the C++ test
  * bodies (core-cpp/ktests/) report through, the kernel services their
  * loopback host uses, and the KUnit suites cxprm_core_layout,
- * cxprm_core_mailbox and cxprm_core_engine, one case per C++ body (the
- * prototypes in cxprm_kt_bridge.h).
+ * cxprm_core_mailbox, cxprm_core_engine and cxprm_core_engine_faults, one
+ * case per C++ body (the prototypes in cxprm_kt_bridge.h).
  *
  * Documentation/kunit.rst has the design.
  */
@@ -233,21 +233,25 @@ static struct kunit_case cxprm_core_engine_cases[] = {
 	CXPRM_KT_CASE(engine, entry_format_and_signature),
 	CXPRM_KT_CASE(engine, tokens_skip_zero),
 	CXPRM_KT_CASE(engine, chain_boundaries),
-	CXPRM_KT_CASE(engine, status_apart_from_delivery),
-	CXPRM_KT_CASE(engine, stuck_owner_times_out),
-	CXPRM_KT_CASE(engine, stuck_slot_reused_after_handback),
-	CXPRM_KT_CASE(engine, corrupt_output_signature),
-	CXPRM_KT_CASE(engine, wrong_token),
-	CXPRM_KT_CASE(engine, delivery_status),
-	CXPRM_KT_CASE(engine, output_length_lie),
-	CXPRM_KT_CASE(engine, broken_chain),
-	CXPRM_KT_CASE(engine, dead_or_gone_while_waiting),
-	CXPRM_KT_CASE(engine, syndrome_without_rfr_not_fatal),
-	CXPRM_KT_CASE(engine, page_slot_reserved),
 	CXPRM_KT_CASE(engine, allocation_failures),
 	CXPRM_KT_CASE(engine, event_mode_completion),
 	CXPRM_KT_CASE(engine, concurrent_commands),
 	CXPRM_KT_CASE(engine, shutdown_and_stats),
+	{}
+};
+
+static struct kunit_case cxprm_core_engine_faults_cases[] = {
+	CXPRM_KT_CASE(engine_faults, status_apart_from_delivery),
+	CXPRM_KT_CASE(engine_faults, stuck_owner_times_out),
+	CXPRM_KT_CASE(engine_faults, stuck_slot_reused_after_handback),
+	CXPRM_KT_CASE(engine_faults, corrupt_output_signature),
+	CXPRM_KT_CASE(engine_faults, wrong_token),
+	CXPRM_KT_CASE(engine_faults, delivery_status),
+	CXPRM_KT_CASE(engine_faults, output_length_lie),
+	CXPRM_KT_CASE(engine_faults, broken_chain),
+	CXPRM_KT_CASE(engine_faults, dead_or_gone_while_waiting),
+	CXPRM_KT_CASE(engine_faults, syndrome_without_rfr_not_fatal),
+	CXPRM_KT_CASE(engine_faults, page_slot_reserved),
 	{}
 };
 
@@ -272,5 +276,12 @@ static struct kunit_suite cxprm_core_engine_suite = {
 	.test_cases = cxprm_core_engine_cases,
 };
 
+static struct kunit_suite cxprm_core_engine_faults_suite = {
+	.name = "cxprm_core_engine_faults",
+	.init = cxprm_kt_case_init,
+	.exit = cxprm_kt_case_exit,
+	.test_cases = cxprm_core_engine_faults_cases,
+};
+
 kunit_test_suites(&cxprm_core_layout_suite, &cxprm_core_mailbox_suite,
-		  &cxprm_core_engine_suite);
+		  &cxprm_core_engine_suite, &cxprm_core_engine_faults_suite);

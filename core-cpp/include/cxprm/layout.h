@@ -138,6 +138,20 @@ template <class F> inline u64 get(CRef<typename F::layout> r)
 
 template <class F> inline u64 get(Ref<typename F::layout> r) { return get<F>(CRef<typename F::layout>(r)); }
 
+/*
+ * Every field of LIST (the layout's own list or a part of it) read from
+ * layout L at buf into the member of the same name of *out:
+ *   CXPRM_GET_FIELDS(CXPRM_DCTC, dctc, buf, c);  // c->pd = get<dctc::pd>(...), ...
+ */
+#define CXPRM_GET_FIELD_(n, off, w) out_->n = ::cxprm::prm::get<L_::n>(r_);
+#define CXPRM_GET_FIELDS(LIST, L, buf, out)                  \
+	do {                                                 \
+		using L_ = L;                                \
+		::cxprm::prm::CRef<L_> r_(buf);              \
+		auto *out_ = (out);                          \
+		LIST(CXPRM_GET_FIELD_)                       \
+	} while (0)
+
 /* Whether v fits in field F without truncation. */
 template <class F> constexpr bool fits(u64 v) { return F::width >= 64 || v <= detail::mask<F::width>(); }
 

@@ -9,9 +9,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "cxprm/cmdq.h"
+#include "cxprm/device.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm_emu/emulator.h"
 #include "emu_platform.h"
@@ -100,6 +103,58 @@ inline emu::Profile small_profile(emu::Profile p = emu::Profile::connectx7())
 	p.init_pages = 16;
 	p.nvmf.auto_io_ms = 0;
 	return p;
+}
+
+// The events a listener saw, in order; listeners run on other threads,
+// so readers hold mu.
+struct SeenEvents {
+	struct Event {
+		uint8_t type, sub_type;
+		std::vector<uint8_t> data;
+	};
+	std::mutex mu;
+	std::vector<Event> events;
+
+	void add(uint8_t type, uint8_t sub_type, const uint8_t *data, size_t n)
+	{
+		std::lock_guard<std::mutex> lk(mu);
+		events.push_back({type, sub_type, std::vector<uint8_t>(data, data + n)});
+	}
+	size_t count(uint8_t type)
+	{
+		std::lock_guard<std::mutex> lk(mu);
+		size_t n = 0;
+		for (auto &e : events)
+			n += e.type == type;
+		return n;
+	}
+};
+
+// The smallest dctc the emulator accepts: pd 1, cqn 2, srqn 3, mtu 5
+// (4096), port 1.  C is cmd::DctContext or the UAPI's cxprm_dctc (the
+// same member names).
+template <class C> C basic_dct()
+{
+	C c{};
+	c.pd = 1;
+	c.cqn = 2;
+	c.srqn_xrqn = 3;
+	c.mtu = 5;
+	c.port = 1;
+	return c;
+}
+
+// A bring-up config for tests: 2 s per command, 5 s for 'initializing',
+// polled every 200 us, and reclaim_ms for firmware to give pages back.
+inline BringupConfig quick_config(uint64_t reclaim_ms = 500)
+{
+	constexpr uint64_t ms = 1000 * 1000;
+	BringupConfig cfg;
+	cfg.cmdq.timeout_ns = 2000 * ms;
+	cfg.init_timeout_ns = 5000 * ms;
+	cfg.init_poll_us = 200;
+	cfg.reclaim_timeout_ns = reclaim_ms * ms;
+	return cfg;
 }
 
 } // namespace cxprm::test

@@ -2,15 +2,13 @@
 // cxprm stats DEV: per-opcode command counts and latencies (CXPRM_IOC_STATS).
 #include <ostream>
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "commands.h"
-#include "hex.h"
 #include "names.h"
-#include "table.h"
 
+#include "cxprm/cmd_stats_text.h"
 #include "cxprm/status.h"
 
 namespace cxprm::tool {
@@ -22,34 +20,15 @@ const CommandSpec spec = {
 	"DEV",
 	"per-opcode command counts, errors and latencies (CXPRM_IOC_STATS)",
 	"Counts every command the driver completed since it bound the device (any\n"
-	"result).  Latency: doorbell to ownership back.  'last error' is the last\n"
-	"failure of that opcode: firmware status and syndrome, delivery status or\n"
-	"errno.  Needs CAP_NET_ADMIN.",
+	"result).  Latency: doorbell to ownership back.  'last_error' is the last\n"
+	"failure of that opcode: its errno, then the delivery status or the\n"
+	"firmware status and syndrome.  The table is debugfs cmd_stats' table.\n"
+	"Needs CAP_NET_ADMIN.",
 	{},
 	1,
 	1,
 	true,
 };
-
-std::string usec(uint64_t ns)
-{
-	char b[32];
-	std::snprintf(b, sizeof(b), "%.1f", (double)ns / 1000.0);
-	return b;
-}
-
-std::string last_error(const cxprm_opcode_stats &s)
-{
-	if (!s.errors)
-		return "-";
-	if (s.last_delivery)
-		return std::string("delivery ") + delivery_status_name(s.last_delivery);
-	if (s.last_status)
-		return std::string(cmd_status_name(s.last_status)) + " " + hex_num(s.last_syndrome);
-	if (s.last_errno)
-		return errno_name(s.last_errno < 0 ? -s.last_errno : s.last_errno);
-	return "?";
-}
 
 int run(Ctx &ctx, const Args &args)
 {
@@ -96,14 +75,13 @@ int run(Ctx &ctx, const Args &args)
 		print_json(ctx, j);
 		return 0;
 	}
-	Table t({{"OPCODE", true}, {"NAME"}, {"COUNT", true}, {"ERRORS", true}, {"MIN us", true},
-		 {"AVG us", true}, {"MAX us", true}, {"LAST ERROR"}});
-	for (const auto &e : v)
-		t.row({hex_num(e.opcode), opcode_label(e.opcode), std::to_string(e.count), std::to_string(e.errors),
-		       usec(e.lat_min_ns), usec(e.lat_avg_ns), usec(e.lat_max_ns), last_error(e)});
-	ctx.out << p.bdf << ": " << s.total << " commands completed\n";
-	if (!t.empty())
-		t.print(ctx.out);
+	// The table debugfs cmd_stats shows too (core-cpp/src/cmd_stats_text.cpp).
+	std::vector<char> buf(cmd_stats_table_bytes((uint32_t)v.size()) + 64);
+	Text t(buf.data(), buf.size());
+	cmd_stats_total(t, s.total);
+	t.chr('\n');
+	cmd_stats_table(t, v.data(), (uint32_t)v.size());
+	ctx.out << p.bdf << ": " << t.c_str();
 	return 0;
 }
 

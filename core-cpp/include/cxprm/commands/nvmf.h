@@ -18,6 +18,24 @@ struct NvmfNamespace {
 	u16 backend_controller_id;
 };
 
+/*
+ * The per-namespace counters: X(member of NvmfNsCounters, field of
+ * nvmf_frontend_namespace_context); the 64-bit ones are _high/_low pairs.
+ */
+#define CXPRM_NVMF_NS_COUNTERS_64(X)                                            \
+	X(read_cmds, num_read_cmd)                                              \
+	X(read_blocks, num_read_blocks)                                         \
+	X(write_cmds, num_write_cmd)                                            \
+	X(write_blocks, num_write_blocks)                                       \
+	X(write_inline_cmds, num_write_inline_cmd)                              \
+	X(flush_cmds, num_flush_cmd)                                            \
+	X(error_cmds, num_error_cmd)                                            \
+	X(backend_error_cmds, num_backend_error_cmd)
+#define CXPRM_NVMF_NS_COUNTERS_32(X)                                            \
+	X(current_q_depth, current_q_depth)                                     \
+	X(last_read_latency, last_read_req_latency)                             \
+	X(last_write_latency, last_write_req_latency)
+
 /* Per-namespace counters (nvmf_frontend_namespace_context). */
 struct NvmfNsCounters {
 	u64 read_cmds, read_blocks;

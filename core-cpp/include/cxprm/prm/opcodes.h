@@ -249,35 +249,42 @@ bool opcode_is_query(u16 opcode);
 /*
  * QUERY_HCA_CAP / SET_HCA_CAP op_mod: (capability type << 1) | mode.
  * Types are enum mlx5_cap_type of device.h; 0xe is RESERVED_14 upstream
- * and NVMF in the vendor driver.
+ * and NVMF in the vendor driver.  X(name, value); N(name, printed name,
+ * value) where the enumerator cannot be the PRM name: DEBUG, which builds
+ * may #define, is DEBUG_CAP (MLX5_CAP_DEBUG).
  */
+#define CXPRM_CAP_TYPES(X, N)                 \
+	X(GENERAL, 0x0)                       \
+	X(ETHERNET_OFFLOADS, 0x1)             \
+	X(ODP, 0x2)                           \
+	X(ATOMIC, 0x3)                        \
+	X(ROCE, 0x4)                          \
+	X(IPOIB_OFFLOADS, 0x5)                \
+	X(IPOIB_ENHANCED_OFFLOADS, 0x6)       \
+	X(FLOW_TABLE, 0x7)                    \
+	X(ESWITCH_FLOW_TABLE, 0x8)            \
+	X(ESWITCH, 0x9)                       \
+	X(VECTOR_CALC, 0xb)                   \
+	X(QOS, 0xc)                           \
+	N(DEBUG_CAP, "DEBUG", 0xd)            \
+	X(NVMF, 0xe)                          \
+	X(DEV_MEM, 0xf)                       \
+	X(TLS, 0x11)                          \
+	X(VDPA_EMULATION, 0x13)               \
+	X(DEV_EVENT, 0x14)                    \
+	X(IPSEC, 0x15)                        \
+	X(DEV_SHAMPO, 0x1d)                   \
+	X(MACSEC, 0x1f)                       \
+	X(GENERAL_2, 0x20)                    \
+	X(PORT_SELECTION, 0x25)               \
+	X(ADV_VIRTUALIZATION, 0x26)
+
 namespace cap {
-enum Type : u16 {
-	GENERAL = 0x0,
-	ETHERNET_OFFLOADS = 0x1,
-	ODP = 0x2,
-	ATOMIC = 0x3,
-	ROCE = 0x4,
-	IPOIB_OFFLOADS = 0x5,
-	IPOIB_ENHANCED_OFFLOADS = 0x6,
-	FLOW_TABLE = 0x7,
-	ESWITCH_FLOW_TABLE = 0x8,
-	ESWITCH = 0x9,
-	VECTOR_CALC = 0xb,
-	QOS = 0xc,
-	DEBUG_CAP = 0xd, /* MLX5_CAP_DEBUG; not DEBUG, which builds may #define */
-	NVMF = 0xe, /* vendor; RESERVED_14 in 6.1 */
-	DEV_MEM = 0xf,
-	TLS = 0x11,
-	VDPA_EMULATION = 0x13,
-	DEV_EVENT = 0x14,
-	IPSEC = 0x15,
-	DEV_SHAMPO = 0x1d,
-	MACSEC = 0x1f,
-	GENERAL_2 = 0x20,
-	PORT_SELECTION = 0x25,
-	ADV_VIRTUALIZATION = 0x26,
-};
+#define CXPRM_CAP_ENUM_(n, v) n = v,
+#define CXPRM_CAP_ENUM_N_(n, s, v) n = v,
+enum Type : u16 { CXPRM_CAP_TYPES(CXPRM_CAP_ENUM_, CXPRM_CAP_ENUM_N_) };
+#undef CXPRM_CAP_ENUM_
+#undef CXPRM_CAP_ENUM_N_
 enum Mode : u16 {
 	MAX = 0, /* HCA_CAP_OPMOD_GET_MAX: what the device can do */
 	CUR = 1, /* HCA_CAP_OPMOD_GET_CUR: what is currently set */
