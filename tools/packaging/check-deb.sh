@@ -33,10 +33,11 @@ ko=$(find "/lib/modules/$KVER/updates/dkms" -name 'cxprm.ko*' 2>/dev/null | head
 [ -n "$ko" ] || fail "DKMS built no cxprm.ko for $KVER"
 modinfo -F vermagic "$ko" | grep -q "^$KVER " || fail "$ko is not for $KVER"
 dkms status "cxprm/$ver" -k "$KVER" | grep -q installed || fail "dkms status: not installed for $KVER"
-command -v cxprm >/dev/null && cxprm --version | grep -qx "cxprm $ver" || fail "cxprm --version"
-man -w cxprm >/dev/null && man -w cxprm-emud >/dev/null || fail "man pages"
-[ -f /usr/share/bash-completion/completions/cxprm ] || fail "bash completion"
-[ -f /lib/udev/rules.d/60-cxprm.rules ] && [ -f /etc/modprobe.d/cxprm.conf ] || fail "udev rule / modprobe.d"
+[ "$(cxprm --version)" = "cxprm $ver" ] || fail "cxprm --version"
+for p in cxprm cxprm-emud; do man -w "$p" >/dev/null || fail "no man page $p"; done
+for f in /usr/share/bash-completion/completions/cxprm /lib/udev/rules.d/60-cxprm.rules /etc/modprobe.d/cxprm.conf; do
+	[ -f "$f" ] || fail "no $f"
+done
 getent group cxprm >/dev/null || fail "no cxprm group"
 step "installed: $ko"
 
@@ -53,6 +54,7 @@ case $ko in
 *) cp "$ko" "$kocopy" ;;
 esac
 rc=0
+# shellcheck disable=SC2016 # $CXPRM_BDF is the guest's
 tools/qemu/run-guest.sh -q --kver "$KVER" --ko "$kocopy" --emud --emud-bin /usr/bin/cxprm-emud \
 	--file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm" --console-log "$console" --timeout 180 \
 	--cmd '/cxprm/cxprm list && /cxprm/cxprm info "$CXPRM_BDF" && /cxprm/cxprm caps "$CXPRM_BDF" --nonzero | head -n 5 && echo CHECK-DEB-GUEST-OK' || rc=$?
@@ -62,6 +64,8 @@ step "the DKMS-built module answered in the guest"
 apt-get purge -y -q cxprm-dkms cxprm-tools
 [ -z "$(find "/lib/modules/$KVER/updates/dkms" -name 'cxprm.ko*' 2>/dev/null)" ] || fail "cxprm.ko left after purge"
 [ ! -e "/usr/src/cxprm-$ver" ] || fail "/usr/src/cxprm-$ver left after purge"
-[ ! -e /usr/sbin/cxprm ] && [ ! -e /lib/udev/rules.d/60-cxprm.rules ] || fail "tools left after purge"
+for f in /usr/sbin/cxprm /lib/udev/rules.d/60-cxprm.rules /etc/modprobe.d/cxprm.conf; do
+	[ ! -e "$f" ] || fail "$f left after purge"
+done
 step "purged"
 echo "check-deb: OK ($(($(date +%s) - t0)) s)"

@@ -13,7 +13,7 @@ fail() { echo "docs: $*" >&2; fails=$((fails + 1)); }
 
 ver=$("$cli" --version | cut -d' ' -f2)
 cmp -s <("$docgen" man "$ver") "$page" || fail "$page is stale (cxprm-docgen man $ver differs)"
-rendered=$(MANWIDTH=300 MAN_KEEP_FORMATTING= man -l "$page" 2>/dev/null | col -bx | sed 's/^ *//; s/ *$//')
+rendered=$(MANWIDTH=300 man -l "$page" 2>/dev/null | col -bx | sed 's/^ *//; s/ *$//')
 check_help() { # words...
 	local l
 	while IFS= read -r l; do
