@@ -9,7 +9,8 @@
 #      the host's running kernel) into /lib/modules/$KVER/updates/dkms/;
 #      the CLI, man pages, completion, udev rule, modprobe.d file, group
 #   3. that DKMS-built module in the QEMU guest behind the packaged
-#      cxprm-emud: the device listed, a query answered
+#      cxprm-emud: the device listed, a query answered, its kernel name
+#      cxprm!<bdf> (what the udev rule matches)
 #   4. apt-get purge: the module, the sources and the tools are gone
 #   tools/packaging/check-deb.sh [--no-build]   (--no-build: dist/ as it is)
 set -euo pipefail
@@ -57,7 +58,7 @@ rc=0
 # shellcheck disable=SC2016 # $CXPRM_BDF is the guest's
 tools/qemu/run-guest.sh -q --kver "$KVER" --ko "$kocopy" --emud --emud-bin /usr/bin/cxprm-emud \
 	--file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm" --console-log "$console" --timeout 180 \
-	--cmd '/cxprm/cxprm list && /cxprm/cxprm info "$CXPRM_BDF" && /cxprm/cxprm caps "$CXPRM_BDF" --nonzero | head -n 5 && echo CHECK-DEB-GUEST-OK' || rc=$?
+	--cmd '/cxprm/cxprm list && /cxprm/cxprm info "$CXPRM_BDF" && /cxprm/cxprm caps "$CXPRM_BDF" --nonzero | head -n 5 && ls /sys/class/misc | grep "^cxprm!$CXPRM_BDF\$" && echo CHECK-DEB-GUEST-OK' || rc=$?
 tr -d '\r' <"$console" | grep -qx CHECK-DEB-GUEST-OK || fail "guest run (status $rc)"
 step "the DKMS-built module answered in the guest"
 
