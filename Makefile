@@ -4,6 +4,13 @@
 #   make              build the userspace parts (core, emulator, tools, tests)
 #   make check        run every test
 #   make layout-dump  print every PRM field the core defines
+#   make deb          dist/cxprm-dkms_*.deb and dist/cxprm-tools_*.deb
+#                     (Documentation/packaging.rst)
+#   make install      the tools, man pages, completion, udev rule and the
+#                     module through DKMS (PREFIX=/usr/local, DESTDIR=)
+#   make uninstall    removes what make install installed
+#   make check-handover  cxprm bind/unbind --restore with mlx5_core (QEMU)
+#   make check-deb    the packages installed, DKMS-built module in QEMU, purged
 #   make module       build cxprm.ko against the installed kernel headers
 #                     (KDIR=/path/to/kernel/build overrides)
 #   make lint         W=1 + sparse (C=2) module build, checkpatch, shellcheck
@@ -57,6 +64,30 @@ check-userspace: userspace
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# Packages and installation (tools/packaging/, debian/).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+VERSION := $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+.PHONY: deb install uninstall check-deb
+deb:
+	tools/packaging/deb.sh
+
+install: configure
+	$(CMAKE) --build $(BUILD) -j$(JOBS) --target cxprm cxprm-emud cxprm-docs cxprm-emud-man
+	tools/packaging/install.sh tools "$(DESTDIR)" $(BUILD) $(PREFIX)
+	tools/packaging/install.sh dkms "$(DESTDIR)" $(VERSION)
+	if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null; then \
+		dkms install cxprm/$(VERSION) -k $(KVER); fi
+
+uninstall:
+	if command -v dkms >/dev/null && dkms status cxprm/$(VERSION) | grep -q .; then \
+		dkms remove cxprm/$(VERSION) --all; fi
+	tools/packaging/install.sh tools-remove "$(DESTDIR)" $(BUILD) $(PREFIX)
+	rm -rf "$(DESTDIR)/usr/src/cxprm-$(VERSION)"
+
+check-deb:
+	tools/packaging/check-deb.sh
 
 lint:
 	drivers/lint.sh
@@ -112,6 +143,12 @@ check-mlx5:
 
 mlx5:
 	tools/qemu/run-mlx5.sh $(MLX5_ARGS)
+
+# cxprm bind takes the emulated function from mlx5_core, unbind --restore
+# gives it back (tools/qemu/guest/handover-check.sh).
+.PHONY: check-handover
+check-handover:
+	tools/qemu/run-mlx5.sh --handover -q $(MLX5_ARGS)
 
 # The debug-kernel run of the same kselftests (built and cached by
 # tools/kernel/build-test-kernel.sh); the guest adds its checker steps.

@@ -79,7 +79,7 @@ fi
 
 if command -v shellcheck >/dev/null; then
 	echo "lint: shellcheck"
-	shellcheck -x tools/qemu/*.sh tools/qemu/guest/*.sh tools/demo/*.sh tools/*.sh tools/kernel/*.sh selftests/cxprm/*.sh drivers/*.sh || fail=1
+	shellcheck -x tools/qemu/*.sh tools/qemu/guest/*.sh tools/demo/*.sh tools/*.sh tools/kernel/*.sh tools/packaging/*.sh tools/cxprm/tests/docs_test.sh selftests/cxprm/*.sh drivers/*.sh || fail=1
 fi
 
 [ "$fail" = 0 ] && echo "lint: clean"

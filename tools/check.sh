@@ -18,7 +18,11 @@
 #   guest-debug  check-guest-debug  the same kselftests on the debug kernel
 #                                   (KASAN, kmemleak, lockdep, DMA-API debug)
 #   mlx5         check-mlx5         Linux's own mlx5_core on the emulator (MSI-X)
+#   handover     check-handover     cxprm bind / unbind --restore with mlx5_core
 #   demo         demo               the README's demo session
+#   deb          check-deb          only when named (root; installs and purges
+#                                   the packages): make deb, apt-get install,
+#                                   the DKMS-built module in QEMU, purge
 # Logs: .cache/check/<stage>.log (also streamed).
 set -uo pipefail
 
@@ -26,8 +30,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
 all=(userspace:check-userspace module:check-module fuzz:check-fuzz kunit:check-kunit
-	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 demo:demo)
-named_only=()
+	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 handover:check-handover demo:demo)
+named_only=(deb:check-deb)
 want=("$@")
 logs=$repo/.cache/check
 mkdir -p "$logs"

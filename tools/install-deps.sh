@@ -8,7 +8,8 @@ PKGS="build-essential g++ cmake make libgtest-dev googletest
       qemu-system-x86 busybox-static cpio sparse shellcheck
       bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod
       libbenchmark-dev gnuplot-nox valgrind
-      clang libclang-rt-14-dev llvm"
+      clang libclang-rt-14-dev llvm
+      debhelper dh-dkms dkms lintian help2man man-db"
 
 missing=""
 for p in $PKGS; do

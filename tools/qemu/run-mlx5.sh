@@ -21,6 +21,11 @@
 #                      report, and the emulator's exit line has 0 unknown
 #                      opcodes, 0 delivery errors and 0 pages held; prints
 #                      one summary line
+#   --handover         `make check-handover`: mlx5_core bound, then `cxprm
+#                      bind` takes the function, a query answers, `cxprm
+#                      unbind --restore` gives it back to mlx5_core
+#                      (tools/qemu/guest/handover-check.sh; builds cxprm.ko
+#                      and the static CLI)
 #   --mlx5-ko PATH     your mlx5_core.ko (built for the same kernel) instead
 #                      of Debian's; its dependencies still come from
 #                      /lib/modules/<kver>
@@ -44,6 +49,7 @@ check=0 mlx5_ko="" kver="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--check) check=1 ;;
+	--handover) check=2 ;;
 	--mlx5-ko) mlx5_ko=$2; shift ;;
 	--kver) kver=$2; shift ;;
 	--vectors) vectors=$2; shift ;;
@@ -103,8 +109,16 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/cxprm-mlx5.XXXXXXXX")
 trap 'rm -rf "$work"' EXIT
 emu_log=$work/emulator.log
 console=$work/console.log
+ko=(--no-module)
 if [ "$check" = 1 ]; then
 	script=(--file "$here/guest/mlx5-check.sh:/bin/mlx5-check" --cmd "sh /bin/mlx5-check")
+elif [ "$check" = 2 ]; then
+	# cxprm bind / unbind --restore between mlx5_core and cxprm: cxprm.ko
+	# (make module) and the static CLI in the guest.
+	[ "$build" = 0 ] || make -s -C "$repo" module KVER="$kver" >/dev/null || { say "cxprm.ko did not build"; exit 125; }
+	sbuild=$("$here/build-static.sh" cxprm) || { say "static cxprm did not build"; exit 125; }
+	ko=(--ko "$repo/cxprm.ko" --no-load --file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm")
+	script=(--file "$here/guest/handover-check.sh:/bin/handover-check" --cmd "sh /bin/handover-check")
 elif [ ${#cmd[@]} -gt 0 ]; then
 	script=(--cmd "mlx5-bind && ${cmd[*]}")
 else
@@ -112,11 +126,16 @@ else
 fi
 
 rc=0
-"$here/run-guest.sh" --no-module --kver "$kver" "${mods[@]}" --cxswap "$cxswap" \
+"$here/run-guest.sh" "${ko[@]}" --kver "$kver" "${mods[@]}" --cxswap "$cxswap" \
 	--file "$here/guest/mlx5-faults.sh:/bin/mlx5-faults" \
 	--msix "$vectors" --emud --emud-bin "$emud_bin" ${emud_args:+--emud-args "$emud_args"} \
 	--timeout 180 --emulator-log "$emu_log" --console-log "$console" \
 	"${script[@]}" "${rg_opts[@]+"${rg_opts[@]}"}" || rc=$?
+if [ "$check" = 2 ]; then
+	tr -d '\r' <"$console" | grep -a '^HANDOVER:' || true
+	tr -d '\r' <"$console" | grep -aqx 'HANDOVER: OK' || { say "hand-over check failed (status $rc)"; exit 1; }
+	exit "$rc"
+fi
 [ "$check" = 1 ] || exit "$rc"
 
 # --- the stage's verdict ---------------------------------------------------------

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // cxprm list: every adapter bound to cxprm (/dev/cxprm/*), CXPRM_IOC_INFO on each.
 #include <algorithm>
-#include <dirent.h>
+#include <cstdlib>
 #include <ostream>
 
 #include "commands.h"
 #include "errors.h"
 #include "names.h"
+#include "pci_sysfs.h"
 #include "table.h"
 #include "views.h"
 
@@ -16,14 +17,19 @@ namespace {
 
 const CommandSpec spec = {
 	"list",
-	"",
+	"[--all]",
 	"list the adapters bound to cxprm",
 	"Scans the device directory (/dev/cxprm, or $CXPRM_DEV_DIR) and asks each\n"
 	"device for CXPRM_IOC_INFO (no privilege beyond opening the node).\n"
 	"JSON: an array of 'cxprm info' objects; a device that cannot be queried\n"
 	"appears as {\"path\", \"pci_addr\", \"error\"} and makes the exit code 2.\n"
-	"No devices: an empty list (JSON []), exit 0.",
-	{},
+	"No devices: an empty list (JSON []), exit 0.\n"
+	"--all adds the ConnectX functions (PCI vendor 15b3) that cxprm does not\n"
+	"hold, from sysfs: their driver, network interfaces and RDMA devices\n"
+	"(JSON: objects with \"bound\": false).",
+	{
+		{"all", 'a', nullptr, "also the ConnectX functions other drivers (or none) hold"},
+	},
 	0,
 	0,
 	true,
@@ -33,19 +39,9 @@ int run(Ctx &ctx, const Args &args)
 {
 	std::string dir = dev_dir();
 	std::vector<std::string> names;
-	if (DIR *d = opendir(dir.c_str())) {
-		while (struct dirent *e = readdir(d)) {
-			std::string n = e->d_name;
-			if (n != "." && n != "..")
-				names.push_back(n);
-		}
-		closedir(d);
-	} else if (!args.json()) {
+	if (!device_names(&names) && !args.json())
 		ctx.err << "cxprm: no cxprm devices: " << dir
 			<< " does not exist (is the module loaded and a device bound? see tools/cxprm/README.md)\n";
-	}
-	std::sort(names.begin(), names.end());
-
 	Json arr = Json::array();
 	Table t({{"PCI ADDRESS"}, {"PCI ID"}, {"MODEL"}, {"FIRMWARE"}, {"STATE"}, {"FLAGS"}});
 	int rc = EXIT_OK;
@@ -72,12 +68,46 @@ int run(Ctx &ctx, const Args &args)
 				ctx.err << "cxprm: " << e.what() << "\n";
 		}
 	}
+	Table others({{"PCI ADDRESS"}, {"PCI ID"}, {"MODEL"}, {"DRIVER"}, {"NETDEVS"}, {"RDMA"}});
+	if (args.has("all"))
+		for (const PciFunction &f : connectx_functions()) {
+			if (f.driver == "cxprm")
+				continue;
+			std::vector<std::string> nets = f.netdevs_up;
+			for (const std::string &n : f.netdevs_down)
+				nets.push_back(n + "(down)");
+			Json j = Json::object();
+			j.set("pci_addr", f.bdf);
+			j.set("pci_id", f.vendor + ":" + f.device);
+			j.set("bound", false);
+			j.set("driver", f.driver);
+			Json jn = Json::array(), jr = Json::array();
+			for (const std::string &n : f.netdevs_up)
+				jn.push(n);
+			for (const std::string &n : f.rdma)
+				jr.push(n);
+			j.set_json("netdevs_up", jn);
+			j.set_json("rdma", jr);
+			arr.push_json(j);
+			std::string nl, rl;
+			for (const std::string &n : nets)
+				nl += (nl.empty() ? "" : ",") + n;
+			for (const std::string &n : f.rdma)
+				rl += (rl.empty() ? "" : ",") + n;
+			others.row({f.bdf, f.vendor + ":" + f.device,
+				    model_name(0x15b3, (uint16_t)std::strtoul(f.device.c_str(), nullptr, 16)),
+				    f.driver.empty() ? "-" : f.driver, nl.empty() ? "-" : nl, rl.empty() ? "-" : rl});
+		}
 	if (args.json())
 		print_json(ctx, arr);
 	else if (!t.empty())
 		t.print(ctx.out);
 	else if (!names.empty())
 		ctx.err << "cxprm: no device in " << dir << " answered\n";
+	if (!args.json() && !others.empty()) {
+		ctx.out << (t.empty() ? "" : "\n") << "ConnectX functions not bound to cxprm:\n";
+		others.print(ctx.out);
+	}
 	return rc;
 }
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Device files, ioctl wrappers and errno messages (device.h).
+// Device files, ioctl wrappers and errno messages (cli_device.h).
 #include "cli_device.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <sys/stat.h>
@@ -106,6 +108,21 @@ std::string dev_dir()
 {
 	const char *d = std::getenv("CXPRM_DEV_DIR");
 	return d && *d ? d : "/dev/cxprm";
+}
+
+bool device_names(std::vector<std::string> *out)
+{
+	DIR *d = opendir(dev_dir().c_str());
+	if (!d)
+		return false;
+	while (struct dirent *e = readdir(d)) {
+		std::string n = e->d_name;
+		if (n != "." && n != "..")
+			out->push_back(n);
+	}
+	closedir(d);
+	std::sort(out->begin(), out->end());
+	return true;
 }
 
 bool parse_bdf(const std::string &s, std::string *out)

@@ -18,6 +18,8 @@
 namespace cxprm::tool {
 
 std::string dev_dir();
+// The node names in dev_dir(), sorted; false when it cannot be read.
+bool device_names(std::vector<std::string> *out);
 
 struct DevPath {
 	std::string bdf;  // "0000:00:03.0" (or the file name of a path argument)

@@ -39,9 +39,15 @@ extern const Command cmd_raw;
 extern const Command cmd_stats;
 extern const Command cmd_probe;
 extern const Command cmd_decode;
+extern const Command cmd_export;
+extern const Command cmd_bind;
+extern const Command cmd_unbind;
 
 // Every command, in help order.
 const std::vector<const Command *> &all_commands();
+
+// The top-level --help (group empty) or a group's command list ("dct").
+std::string top_usage(const std::string &group = {});
 
 // Runs the tool on argv[1..]; returns the exit code (errors.h).
 int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostream &err, std::istream &in);

@@ -17,16 +17,18 @@ const std::vector<const Command *> &all_commands()
 		&cmd_list,	 &cmd_info,	     &cmd_caps,	      &cmd_nvmf_ns,	&cmd_esw_functions,
 		&cmd_esw_watch,	 &cmd_dct_create,    &cmd_dct_query,  &cmd_dct_drain,	&cmd_dct_destroy,
 			 &cmd_dct_session,   &cmd_raw,	      &cmd_stats,	&cmd_probe,
-		&cmd_decode,
+		&cmd_decode,	 &cmd_export,	     &cmd_bind,	      &cmd_unbind,
 	};
 	return cmds;
 }
 
 namespace {
 
-const char kVersion[] = "cxprm 0.1";
+const char kVersion[] = "cxprm " CXPRM_VERSION;
 
-std::string top_usage(const std::string &group = {})
+} // namespace
+
+std::string top_usage(const std::string &group)
 {
 	std::ostringstream o;
 	if (group.empty())
@@ -61,6 +63,8 @@ std::string top_usage(const std::string &group = {})
 		     "environment: CXPRM_DEV_DIR replaces /dev/cxprm (tests).\n";
 	return o.str();
 }
+
+namespace {
 
 bool is_group(const std::string &w)
 {

@@ -105,6 +105,22 @@ uint16_t parse_opcode(const std::string &s, const std::string &what)
 	throw UsageError(what + ": unknown opcode '" + s + "' (a PRM name like QUERY_HCA_CAP, or a number)");
 }
 
+std::vector<std::string> opcode_names()
+{
+	std::vector<std::string> v;
+	for (const NamedValue &o : kOpcodes)
+		v.push_back(o.name);
+	return v;
+}
+
+std::vector<std::string> event_names()
+{
+	std::vector<std::string> v;
+	for (const NamedValue &e : kEvents)
+		v.push_back(e.name);
+	return v;
+}
+
 uint16_t parse_cap_type(const std::string &s, const std::string &what)
 {
 	if (looks_numeric(s))

@@ -17,6 +17,9 @@ std::string opcode_label(uint16_t opcode);
 // "QUERY_HCA_CAP", "query_hca_cap", "MLX5_CMD_OP_QUERY_HCA_CAP", "0x100", "256".
 uint16_t parse_opcode(const std::string &s, const std::string &what);
 
+// Every opcode name parse_opcode() accepts (upper case, table order).
+std::vector<std::string> opcode_names();
+
 // Capability types: "GENERAL", short aliases (general, eth, odp, atomic,
 // roce, ipoib, ipoib_enhanced, flow_table, esw_flow_table, esw, vector_calc,
 // qos, debug, nvmf, dev_mem, tls, vdpa, dev_event, ipsec, shampo, macsec,
@@ -29,6 +32,8 @@ std::string cap_type_aliases();
 // Event types: "ESW_FUNCTIONS_CHANGED", lower case, or a number.
 uint8_t parse_event(const std::string &s, const std::string &what);
 std::string event_label(uint8_t type);
+// Every event name parse_event() accepts (upper case).
+std::vector<std::string> event_names();
 
 // "ENOENT", or "E<n>" when unknown.
 std::string errno_name(int err);
