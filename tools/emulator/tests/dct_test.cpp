@@ -9,6 +9,7 @@ namespace {
 using prm::dctc;
 
 struct DctTest : InitializedTest {
+	DctTest() : InitializedTest(made_up_objects()) {}
 	Msg create_msg()
 	{
 		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
@@ -171,7 +172,7 @@ TEST_F(DctTest, DrainDelay)
 {
 	// A profile with a drain delay: DRAINING is observable.
 	FakePlatform p2(32u << 20);
-	Profile pr = quiet();
+	Profile pr = made_up_objects();
 	pr.dct.drain_delay_us = 20000;
 	Emulator e2(p2, pr);
 	TestDriver d2(p2, e2);

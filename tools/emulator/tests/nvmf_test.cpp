@@ -9,6 +9,7 @@ namespace {
 using ctx_t = prm::nvmf_frontend_namespace_context;
 
 struct NvmfTest : InitializedTest {
+	NvmfTest() : InitializedTest(made_up_objects()) {}
 	uint32_t xrqn() const { return emu.profile().nvmf.first_xrqn + 1; }
 	Answer attach(uint32_t x, uint32_t nsid, uint32_t be = 7, uint16_t lba = 512)
 	{
@@ -109,7 +110,7 @@ TEST_F(NvmfTest, Limit)
 TEST(NvmfAuto, CountersMoveOnTheirOwn)
 {
 	FakePlatform plat(32u << 20);
-	Profile p = quiet();
+	Profile p = made_up_objects();
 	p.nvmf.auto_io_ms = 5;
 	Emulator emu(plat, p);
 	TestDriver drv(plat, emu);
