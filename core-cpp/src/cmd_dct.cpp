@@ -8,21 +8,6 @@ namespace cxprm::cmd {
 
 using namespace prm;
 
-namespace {
-
-template <class In, class Out> int dctn_cmd(Cmdq &q, u16 opcode, u32 dctn, u16 uid, CmdResult *res)
-{
-	if (!fits<typename In::dctn>(dctn))
-		return E_RANGE;
-	u8 in[In::size_bytes], out[out_size<Out>()];
-	auto r = begin_in<In>(in, opcode);
-	set<typename In::uid>(r, uid);
-	set<typename In::dctn>(r, dctn);
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
-}
-
-} // namespace
-
 int encode_dctc(const DctContext &c, u8 *buf)
 {
 	/* Check every member first so nothing half-written escapes. */
@@ -103,12 +88,14 @@ int decode_query_dct(const void *out, u32 outlen, DctContext *c)
 
 int drain_dct(Cmdq &q, u32 dctn, u16 uid, CmdResult *res)
 {
-	return dctn_cmd<drain_dct_in, drain_dct_out>(q, op::DRAIN_DCT, dctn, uid, res);
+	return object_cmd<drain_dct_in, drain_dct_out, drain_dct_in::dctn>(q, op::DRAIN_DCT, dctn,
+									uid, res);
 }
 
 int destroy_dct(Cmdq &q, u32 dctn, u16 uid, CmdResult *res)
 {
-	return dctn_cmd<destroy_dct_in, destroy_dct_out>(q, op::DESTROY_DCT, dctn, uid, res);
+	return object_cmd<destroy_dct_in, destroy_dct_out, destroy_dct_in::dctn>(q, op::DESTROY_DCT,
+									  dctn, uid, res);
 }
 
 } // namespace cxprm::cmd

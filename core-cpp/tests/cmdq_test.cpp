@@ -47,7 +47,7 @@ struct CmdqTest : ::testing::Test {
 		p.nvmf.auto_io_ms = 0;
 		p.boot_pages = 8;
 		p.init_pages = 8;
-		return p;
+		return test::made_up_objects(p);
 	}
 
 	CmdqConfig fast(uint64_t timeout_ms = 2000)
@@ -416,7 +416,7 @@ TEST(CmdqConcurrency, ManyThreadsManyCommandsNothingLostOrMixed)
 	emu::Profile p = emu::Profile::connectx7();
 	p.boot_pages = p.init_pages = 8;
 	p.nvmf.auto_io_ms = 0;
-	test::Harness h(p);
+	test::Harness h(test::made_up_objects(p));
 	h.emu.start();
 	Device dev;
 	BringupConfig cfg;

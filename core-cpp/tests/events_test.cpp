@@ -53,7 +53,7 @@ struct EventsTest : ::testing::Test {
 		emu::Profile p = bluefield ? emu::Profile::bluefield3() : emu::Profile::connectx7();
 		p.boot_pages = p.init_pages = 8;
 		p.nvmf.auto_io_ms = 0;
-		return p;
+		return test::made_up_objects(p);
 	}
 
 	void SetUp() override

@@ -53,6 +53,13 @@ const char *const expected_absent[] = {
 	"attach_nvmf_namespace_out",
 	"detach_nvmf_namespace_in",
 	"detach_nvmf_namespace_out",
+	"xrqc.nvme_offload_context",       /* reserved_at_180 upstream */
+	"nvme_offload_context",
+	"nvmf_be_ctrl",
+	"create_nvmf_be_ctrl_in",
+	"create_nvmf_be_ctrl_out",
+	"destroy_nvmf_be_ctrl_in",
+	"destroy_nvmf_be_ctrl_out",
 };
 constexpr unsigned n_expected = sizeof(expected_absent) / sizeof(expected_absent[0]);
 bool expected_used[n_expected];
@@ -155,6 +162,10 @@ int main()
 	CXPRM_IFC_TAIL_(manage_pages_out, pas, manage_pages_out_pas);
 	CXPRM_IFC_TAIL_(create_eq_in, pas, create_eq_in_pas);
 	CXPRM_IFC_TAIL_(query_eq_out, pas, query_eq_out_pas);
+	CXPRM_IFC_TAIL_(create_cq_in, pas, create_cq_in_pas);
+	CXPRM_IFC_TAIL_(query_cq_out, pas, query_cq_out_pas);
+	CXPRM_IFC_TAIL_(create_srq_in, pas, create_srq_in_pas);
+	CXPRM_IFC_TAIL_(create_qp_in, pas, create_qp_in_pas);
 	CXPRM_IFC_TAIL_(query_esw_functions_out, host_sf_enable,
 			query_esw_functions_out_host_sf_enable);
 	CXPRM_IFC_TAIL_(access_register_in, register_data, access_register_in_data);

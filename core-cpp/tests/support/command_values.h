@@ -28,7 +28,7 @@ inline emu::Profile quiet_cx7()
 {
 	auto p = emu::Profile::connectx7();
 	p.nvmf.auto_io_ms = 0; // counters move only when the test says so
-	return p;
+	return made_up_objects(p);
 }
 
 inline GeneralCaps caps_of(const std::vector<uint8_t> &image)

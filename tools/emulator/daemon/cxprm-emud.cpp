@@ -57,6 +57,8 @@ void usage(FILE *f)
 		"  --nvmf-auto-io-ms N   automatic NVMF namespace I/O period (0 = off)\n"
 		"  --lenient             the lenient alternative of every strict fidelity default\n"
 		"                        (Profile::make_lenient(); Documentation/prm-notes.rst)\n"
+		"  --lenient-objects     only the object model's: any nonzero PD, CQ, SRQ or XRQ\n"
+		"                        number exists (ObjectProfile::check_refs false)\n"
 		"  --below-4g BYTES      guest RAM below 4 GiB (default $CXPRM_RAM_BELOW_4G,\n"
 		"                        else QEMU q35's rule for the RAM file's size)\n"
 		"  --ivshmem-server SOCK be the ivshmem server of QEMU's ivshmem-doorbell on the\n"
@@ -120,7 +122,7 @@ int main(int argc, char **argv)
 {
 	std::string ram_path, bar_path, log_path, ready_path, ivsh_path, trace_path, profile_name = "cx7";
 	emu::Profile prof;
-	bool have_below = false, verbose = false, lenient = false;
+	bool have_below = false, verbose = false, lenient = false, lenient_objects = false;
 	uint64_t below = 0;
 	struct Override {
 		bool set = false;
@@ -191,6 +193,8 @@ int main(int argc, char **argv)
 			verbose = true;
 		else if (a == "--lenient")
 			lenient = true;
+		else if (a == "--lenient-objects")
+			lenient_objects = true;
 		else if (a == "-h" || a == "--help") {
 			usage(stdout);
 			return 0;
@@ -225,6 +229,8 @@ int main(int argc, char **argv)
 	}
 	if (lenient)
 		prof.make_lenient();
+	if (lenient_objects)
+		prof.objects.check_refs = false;
 	if (init_delay.set)
 		prof.init_delay_ms = (uint32_t)init_delay.v;
 	if (health_tick.set)
@@ -491,7 +497,7 @@ int main(int argc, char **argv)
 		 "%llu for slots not owned, %llu EQ arms a shared UAR dword may have lost; %s profile",
 		 (unsigned long long)c.early_doorbells, (unsigned long long)c.lost_doorbells,
 		 (unsigned long long)c.ignored_doorbells, (unsigned long long)c.eq_arms_rescued,
-		 lenient ? "lenient" : "strict");
+		 lenient ? "lenient" : lenient_objects ? "strict (lenient objects)" : "strict");
 	emu.reset();
 	plat.set_ivshmem(nullptr);
 	if (shm_fd >= 0)

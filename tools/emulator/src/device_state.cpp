@@ -22,6 +22,9 @@
 #include "cxprm/prm/issi.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/pages.h"
+#include "cxprm/prm/pd_cq.h"
+#include "cxprm/prm/qp.h"
+#include "cxprm/prm/srq.h"
 #include "cxprm/prm/reg.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/status.h"
@@ -151,6 +154,26 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 		opd<query_dct_in, query_dct_out>(op::QUERY_DCT, INIT, &Device::query_dct),
 		opd<arm_dct_in, arm_dct_out>(op::ARM_DCT_FOR_KEY_VIOLATION,
 										 INIT, &Device::arm_dct),
+		opd<alloc_pd_in, alloc_pd_out>(op::ALLOC_PD, INIT, &Device::alloc_pd),
+		opd<dealloc_pd_in, dealloc_pd_out>(op::DEALLOC_PD, INIT, &Device::dealloc_pd),
+		opd<create_cq_in, create_cq_out>(op::CREATE_CQ, INIT, &Device::create_cq),
+		opd<destroy_cq_in, destroy_cq_out>(op::DESTROY_CQ, INIT, &Device::destroy_cq),
+		opd<query_cq_in, query_cq_out>(op::QUERY_CQ, INIT, &Device::query_cq),
+		opd<create_srq_in, create_srq_out>(op::CREATE_SRQ, INIT, &Device::create_srq),
+		opd<destroy_srq_in, destroy_srq_out>(op::DESTROY_SRQ, INIT, &Device::destroy_srq),
+		opd<query_srq_in, query_srq_out>(op::QUERY_SRQ, INIT, &Device::query_srq),
+		opd<create_qp_in, create_qp_out>(op::CREATE_QP, INIT, &Device::create_qp),
+		opd<rst2init_qp_in, rst2init_qp_out>(op::RST2INIT_QP, INIT, &Device::qp_transition),
+		opd<init2rtr_qp_in, init2rtr_qp_out>(op::INIT2RTR_QP, INIT, &Device::qp_transition),
+		opd<rtr2rts_qp_in, rtr2rts_qp_out>(op::RTR2RTS_QP, INIT, &Device::qp_transition),
+		opd<qp_2rst_in, qp_2rst_out>(op::QP_2RST, INIT, &Device::qp_2rst),
+		opd<destroy_qp_in, destroy_qp_out>(op::DESTROY_QP, INIT, &Device::destroy_qp),
+		opd<create_xrq_in, create_xrq_out>(op::CREATE_XRQ, INIT, &Device::create_xrq),
+		opd<destroy_xrq_in, destroy_xrq_out>(op::DESTROY_XRQ, INIT, &Device::destroy_xrq),
+		opd<create_nvmf_be_ctrl_in, create_nvmf_be_ctrl_out>(op::CREATE_NVMF_BACKEND_CTRL, INIT,
+								     &Device::create_nvmf_be),
+		opd<destroy_nvmf_be_ctrl_in, destroy_nvmf_be_ctrl_out>(op::DESTROY_NVMF_BACKEND_CTRL, INIT,
+								       &Device::destroy_nvmf_be),
 		opd<access_register_in, access_register_out>(op::ACCESS_REG, UP, &Device::access_reg),
 		opd<query_esw_functions_in, query_esw_functions_out>(op::QUERY_ESW_FUNCTIONS, INIT,
 								     &Device::query_esw_functions),

@@ -96,6 +96,33 @@ struct OtherFunction {
 	int32_t release = 0; // asked back by page requests, not taken yet
 };
 
+// The objects DCTs, QPs and NVMF offload name (handlers_objects.cpp,
+// handlers_qp.cpp, handlers_xrq.cpp).  What CREATE set, for QUERY and for
+// the reference checks.
+struct Cq {
+	uint8_t log_size = 0;
+	uint32_t uar = 0, eqn = 0;
+	uint64_t dbr = 0;
+	std::vector<uint64_t> pas;
+};
+
+struct Srq {
+	uint8_t log_size = 0, log_stride = 0;
+	uint32_t pd = 0, cqn = 0;
+	uint16_t lwm = 0;
+	uint64_t dbr = 0;
+};
+
+struct Xrq { // with NVMF offload: no other kind is emulated
+	uint32_t pd = 0, cqn = 0;
+	uint8_t log_max_namespace = 0;
+};
+
+struct Qp {
+	uint8_t state = 0; // qpc.state: 0 RST, 1 INIT, 2 RTR, 3 RTS
+	uint32_t pd = 0, cqn_snd = 0, cqn_rcv = 0, srqn = 0; // srqn 0: no SRQ
+};
+
 struct Namespace {
 	uint32_t backend_nsid = 0;
 	uint16_t lba_data_size = 0;
@@ -169,6 +196,12 @@ public:
 	std::map<uint32_t, Dct> dcts;
 	std::map<uint32_t, OtherFunction> others; // by fn_key
 	std::map<std::pair<uint32_t, uint32_t>, Namespace> namespaces; // (xrqn, nsid)
+	std::set<uint32_t> pds;
+	std::map<uint32_t, Cq> cqs;
+	std::map<uint32_t, Srq> srqs;
+	std::map<uint32_t, Xrq> xrqs;
+	std::map<uint32_t, Qp> qps;
+	std::set<std::pair<uint32_t, uint16_t>> backends; // (xrqn, backend_controller_id)
 	uint16_t num_vfs = 0;
 	uint8_t host_endianness = 0;        // HOST_ENDIANNESS.he (ACCESS_REG)
 	std::array<uint32_t, 4> sw_owner_id{}; // of the last INIT_HCA
@@ -256,6 +289,39 @@ private:
 	Result drain_dct(Cmd &c);
 	Result query_dct(Cmd &c);
 	Result arm_dct(Cmd &c);
+
+	// handlers_objects.cpp: PD, CQ, SRQ and the reference checks
+	Result alloc_pd(Cmd &c);
+	Result dealloc_pd(Cmd &c);
+	Result create_cq(Cmd &c);
+	Result destroy_cq(Cmd &c);
+	Result query_cq(Cmd &c);
+	Result create_srq(Cmd &c);
+	Result destroy_srq(Cmd &c);
+	Result query_srq(Cmd &c);
+	// Whether a reference names an object of that kind (lenient: nonzero).
+	bool have_pd(uint32_t pd) const;
+	bool have_cq(uint32_t cqn) const;
+	bool have_srq_or_xrq(uint32_t n) const;
+	// Whether an object is named by another one (destroy refused).
+	bool pd_in_use(uint32_t pd) const;
+	bool cq_in_use(uint32_t cqn) const;
+	bool srq_in_use(uint32_t n) const; // SRQ or XRQ number, by QPs/DCTs
+	// pas[] entries after fixed part 'fixed' (bytes) of an input: false
+	// when the input is too short for n of them.
+	static bool read_pas(const Cmd &c, uint32_t fixed, uint64_t n, std::vector<uint64_t> *pas);
+
+	// handlers_qp.cpp
+	Result create_qp(Cmd &c);
+	Result qp_transition(Cmd &c);
+	Result qp_2rst(Cmd &c);
+	Result destroy_qp(Cmd &c);
+
+	// handlers_xrq.cpp: XRQs with NVMF offload, backend controllers
+	Result create_xrq(Cmd &c);
+	Result destroy_xrq(Cmd &c);
+	Result create_nvmf_be(Cmd &c);
+	Result destroy_nvmf_be(Cmd &c);
 
 	// handlers_esw.cpp
 	Result query_esw_functions(Cmd &c);

@@ -54,6 +54,14 @@ uint32_t Emulator::eq_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_-
 uint32_t Emulator::dct_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.dcts.size(); }
 uint16_t Emulator::num_vfs() const { CXPRM_EMU_LOCKED_; return impl_->dev.num_vfs; }
 uint32_t Emulator::nvmf_namespace_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.namespaces.size(); }
+
+ObjectCounts Emulator::object_counts() const
+{
+	CXPRM_EMU_LOCKED_;
+	const Device &d = impl_->dev;
+	return ObjectCounts{(uint32_t)d.pds.size(),  (uint32_t)d.cqs.size(), (uint32_t)d.srqs.size(),
+			    (uint32_t)d.xrqs.size(), (uint32_t)d.qps.size(), (uint32_t)d.backends.size()};
+}
 bool Emulator::checksums_enabled() const { CXPRM_EMU_LOCKED_; return impl_->dev.checksums_enabled(); }
 std::array<uint32_t, 4> Emulator::last_sw_owner_id() const { CXPRM_EMU_LOCKED_; return impl_->dev.sw_owner_id; }
 

@@ -4,8 +4,9 @@
 // ARM_DCT_FOR_KEY_VIOLATION.  DCT numbers come from the profile's range;
 // DRAIN_DCT moves ACTIVE -> DRAINING, and a later step (after
 // dct.drain_delay_us) moves it to DRAINED and posts DCT_DRAINED (0x1c) with
-// the DCT number.  CQs, PDs and SRQs are not modelled: any nonzero number
-// is taken as existing.  Unknown DCT numbers answer BAD_RES.
+// the DCT number.  The PD, CQ and SRQ (or XRQ) a DCT names must exist
+// (handlers_objects.cpp; lenient object model: any nonzero number), and
+// cannot be destroyed while it does.  Unknown DCT numbers answer BAD_RES.
 #include <cstring>
 
 #include "emu_device.h"
@@ -55,6 +56,12 @@ Result Device::create_dct(Cmd &c)
 		return fail(synd::DCT_BAD_CQN);
 	if (!prm::get<dctc::srqn_xrqn>(ctx))
 		return fail(synd::DCT_BAD_SRQN);
+	if (!have_pd((uint32_t)prm::get<dctc::pd>(ctx)))
+		return fail(synd::DCT_NO_PD);
+	if (!have_cq((uint32_t)prm::get<dctc::cqn>(ctx)))
+		return fail(synd::DCT_NO_CQ);
+	if (!have_srq_or_xrq((uint32_t)prm::get<dctc::srqn_xrqn>(ctx)))
+		return fail(synd::DCT_NO_SRQ);
 	uint64_t mtu = prm::get<dctc::mtu>(ctx);
 	if (mtu < MTU_MIN || mtu > MTU_MAX)
 		return fail(synd::DCT_BAD_MTU);
@@ -63,7 +70,7 @@ Result Device::create_dct(Cmd &c)
 		return fail(synd::DCT_BAD_PORT);
 
 	uint32_t dctn = prof_.dct.first_dctn, end = prof_.dct.first_dctn + prof_.dct.max_dcts;
-	while (dctn < end && dcts.count(dctn))
+	while (dctn < end && (dcts.count(dctn) || qps.count(dctn)))
 		dctn++;
 	if (dctn >= end || !prm::fits<prm::create_dct_out::dctn>(dctn))
 		return fail(synd::DCT_EXHAUSTED);

@@ -50,6 +50,9 @@ Result Device::dealloc_uar(Cmd &c)
 	for (const auto &[eqn, eq] : eqs)
 		if (eq.uar == idx)
 			return fail(synd::UAR_IN_USE);
+	for (const auto &[cqn, cq] : cqs)
+		if (cq.uar == idx)
+			return fail(synd::UAR_IN_USE);
 	uars.erase(idx);
 	return Result::ok();
 }
@@ -122,8 +125,12 @@ Result Device::create_eq(Cmd &c)
 Result Device::destroy_eq(Cmd &c)
 {
 	uint8_t eqn = (uint8_t)prm::get<prm::destroy_eq_in::eq_number>(CRef<prm::destroy_eq_in>(c.in));
-	if (!eqs.erase(eqn))
+	if (!eqs.count(eqn))
 		return fail(synd::EQ_UNKNOWN_DESTROY);
+	for (const auto &[cqn, cq] : cqs)
+		if (cq.eqn == eqn)
+			return fail(synd::EQ_IN_USE);
+	eqs.erase(eqn);
 	return Result::ok();
 }
 

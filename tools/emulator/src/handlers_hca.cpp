@@ -23,11 +23,18 @@ using prm::Ref;
 
 void Device::drop_objects()
 {
-	counters.objects_leaked += eqs.size() + uars.size() + dcts.size() + namespaces.size();
+	counters.objects_leaked += eqs.size() + uars.size() + dcts.size() + namespaces.size() + pds.size() +
+				   cqs.size() + srqs.size() + xrqs.size() + qps.size() + backends.size();
 	eqs.clear();
 	uars.clear();
 	dcts.clear();
 	namespaces.clear();
+	pds.clear();
+	cqs.clear();
+	srqs.clear();
+	xrqs.clear();
+	qps.clear();
+	backends.clear();
 }
 
 Result Device::enable_hca(Cmd &c)

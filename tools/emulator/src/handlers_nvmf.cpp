@@ -2,9 +2,13 @@
 //
 // NVMe-oF target offload namespaces: ATTACH / DETACH_NVMF_NAMESPACE and
 // QUERY_NVMF_NAMESPACE_CONTEXT (layouts provisional, see prm/nvmf.h).
-// XRQs are not modelled: every xrqn in the profile's range exists.  A
+// The XRQ must have been created with NVMF offload (handlers_xrq.cpp) and
+// ATTACH's backend_controller_id must name a controller on it; with the
+// lenient object model (ObjectProfile::check_refs false) every xrqn in the
+// profile's range exists and the controller id is not checked.  A
 // namespace is (xrqn, frontend nsid); its counters move through
-// simulate_nvmf_io() and a slow automatic tick (nvmf.auto_io_ms).
+// simulate_nvmf_io() and a slow automatic tick (nvmf.auto_io_ms), only
+// for namespaces attached.
 #include "emu_device.h"
 
 #include "cxprm/prm/nvmf.h"
@@ -22,7 +26,10 @@ bool nvmf_enabled(const Profile &prof, uint64_t cap_bit) { return prof.nvmf.supp
 
 bool Device::xrq_exists(uint32_t xrqn) const
 {
-	return xrqn >= prof_.nvmf.first_xrqn && xrqn - prof_.nvmf.first_xrqn < prof_.nvmf.num_xrqs;
+	if (xrqs.count(xrqn))
+		return true;
+	return !prof_.objects.check_refs && xrqn >= prof_.nvmf.first_xrqn &&
+	       xrqn - prof_.nvmf.first_xrqn < prof_.nvmf.num_xrqs;
 }
 
 // What every namespace command checks first: NVMF offload on, the XRQ exists.
@@ -30,6 +37,8 @@ Result Device::nvmf_xrq(uint32_t xrqn) const
 {
 	if (!nvmf_enabled(prof_, cap_cur<prm::cmd_hca_cap::nvmf_target_offload>()))
 		return fail(synd::FEATURE_OFF);
+	if (prof_.objects.check_refs && srqs.count(xrqn))
+		return fail(synd::NVMF_XRQN_IS_SRQ);
 	if (!xrq_exists(xrqn))
 		return fail(synd::NVMF_BAD_XRQN);
 	return Result::ok();
@@ -48,14 +57,24 @@ Result Device::attach_nvmf_ns(Cmd &c)
 		return fail(synd::NVMF_BAD_NSID);
 	if (!prm::get<in_t::lba_data_size>(in))
 		return fail(synd::NVMF_BAD_LBA_SIZE);
+	uint16_t be_ctrl = (uint16_t)prm::get<in_t::backend_controller_id>(in);
+	if (prof_.objects.check_refs && !backends.count({xrqn, be_ctrl}))
+		return fail(synd::NVMF_NS_NO_BACKEND);
 	if (namespaces.count({xrqn, fe}))
 		return fail(synd::NVMF_NS_EXISTS);
 	if (namespaces.size() >= prof_.nvmf.max_namespaces)
 		return fail(synd::NVMF_NS_LIMIT);
+	if (auto x = xrqs.find(xrqn); x != xrqs.end()) {
+		uint64_t on_xrq = 0;
+		for (const auto &[key, ns] : namespaces)
+			on_xrq += key.first == xrqn;
+		if (on_xrq >= (1ull << x->second.log_max_namespace))
+			return fail(synd::NVMF_NS_LIMIT);
+	}
 	Namespace &ns = namespaces[{xrqn, fe}];
 	ns.backend_nsid = be;
 	ns.lba_data_size = (uint16_t)prm::get<in_t::lba_data_size>(in);
-	ns.backend_ctrl = (uint16_t)prm::get<in_t::backend_controller_id>(in);
+	ns.backend_ctrl = be_ctrl;
 	return Result::ok();
 }
 

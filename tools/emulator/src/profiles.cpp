@@ -271,6 +271,9 @@ void Profile::make_lenient()
 	// A8/B9: QUERY_ESW_FUNCTIONS and ESW_FUNCTIONS_CHANGED on any eswitch
 	// manager, not only an ECPF.
 	esw.ecpf_only = false;
+	// B7/B8 objects: references to PDs, CQs, SRQs, XRQs and backend
+	// controllers are not checked (any nonzero number exists).
+	objects.check_refs = false;
 }
 
 } // namespace cxprm::emu

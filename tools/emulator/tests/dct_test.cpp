@@ -9,6 +9,7 @@ namespace {
 using prm::dctc;
 
 struct DctTest : InitializedTest {
+	DctTest() : InitializedTest(made_up_objects()) {}
 	Msg create_msg()
 	{
 		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
@@ -164,7 +165,7 @@ TEST_F(DctTest, Exhaustion)
 TEST_F(DctTest, DrainDelay)
 {
 	// A profile with a drain delay: DRAINING is observable.
-	Rig r2(quiet_with([](Profile &p) { p.dct.drain_delay_us = 20000; }), Stage::INITIALIZED);
+	Rig r2(quiet_with([](Profile &p) { p.dct.drain_delay_us = 20000; }, made_up_objects()), Stage::INITIALIZED);
 	Answer a = r2.drv.run<prm::create_dct_out>(create_msg());
 	uint32_t dctn = (uint32_t)prm::get<prm::create_dct_out::dctn>(a.as<prm::create_dct_out>());
 	ASSERT_EQ(r2.drv.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn)).status, st::OK);

@@ -9,6 +9,7 @@ namespace {
 using ctx_t = prm::nvmf_frontend_namespace_context;
 
 struct NvmfTest : InitializedTest {
+	NvmfTest() : InitializedTest(made_up_objects()) {}
 	uint32_t xrqn() const { return emu.profile().nvmf.first_xrqn + 1; }
 	Answer attach(uint32_t x, uint32_t nsid, uint32_t be = 7, uint16_t lba = 512)
 	{
@@ -108,7 +109,7 @@ TEST_F(NvmfTest, Limit)
 
 TEST(NvmfAuto, CountersMoveOnTheirOwn)
 {
-	Rig r(quiet_with([](Profile &p) { p.nvmf.auto_io_ms = 5; }), Stage::INITIALIZED);
+	Rig r(quiet_with([](Profile &p) { p.nvmf.auto_io_ms = 5; }, made_up_objects()), Stage::INITIALIZED);
 	const Profile &p = r.emu.profile();
 	Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
 	auto in = m.as<prm::attach_nvmf_namespace_in>();

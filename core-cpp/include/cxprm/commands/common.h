@@ -19,6 +19,7 @@
 #include "../errors.h"
 #include "../host.h"
 #include "../layout.h"
+#include "../prm/flex.h"
 #include "../prm/transport.h"
 #include "../types.h"
 
@@ -72,6 +73,45 @@ template <class In> inline prm::Ref<In> begin_in(void *buf, u16 opcode, u16 op_m
 template <class Out> constexpr u32 out_size()
 {
 	return Out::size_bytes > prm::INLINE_BYTES ? Out::size_bytes : prm::INLINE_BYTES;
+}
+
+/*
+ * The commands that name one object and return only a status (DEALLOC_PD,
+ * DESTROY_CQ/SRQ/XRQ/QP, 2RST_QP, DRAIN/DESTROY_DCT): In's field Num = num,
+ * uid = uid.  E_RANGE (nothing sent) when num does not fit.
+ */
+template <class In, class Out, class Num>
+inline int object_cmd(Cmdq &q, u16 opcode, u32 num, u16 uid, CmdResult *res)
+{
+	if (!prm::fits<Num>(num))
+		return E_RANGE;
+	u8 in[In::size_bytes], out[out_size<Out>()];
+	auto r = begin_in<In>(in, opcode);
+	prm::set<typename In::uid>(r, uid);
+	prm::set<Num>(r, num);
+	return exec(q, in, sizeof(in), out, sizeof(out), res);
+}
+
+/*
+ * A created object's number from field Num of output Out: E_INVAL when
+ * out is missing or shorter than Out.
+ */
+template <class Out, class Num> inline int decode_number(const void *out, u32 outlen, u32 *num)
+{
+	if (!out || !num || outlen < Out::size_bytes)
+		return E_INVAL;
+	*num = (u32)prm::get<Num>(prm::CRef<Out>(out));
+	return OK;
+}
+
+/*
+ * The pas[] tail of T for a contiguous buffer of n 4 KiB pages at bus
+ * (4 KiB aligned): entry i = bus + i * 4 KiB.
+ */
+template <class T> inline void set_contiguous_pas(prm::Ref<typename T::layout> r, u64 bus, u32 n)
+{
+	for (u32 i = 0; i < n; i++)
+		prm::set_pas<T>(r, i, bus + (u64)i * prm::ADAPTER_PAGE_SIZE);
 }
 
 /* The status byte of a command output (prm::cmd_out::status). */

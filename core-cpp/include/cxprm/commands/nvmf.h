@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * NVMe-oF target offload namespaces: ATTACH_NVMF_NAMESPACE,
- * DETACH_NVMF_NAMESPACE, QUERY_NVMF_NAMESPACE_CONTEXT (prm/nvmf.h,
- * provisional layouts from the vendor driver).
+ * NVMe-oF target offload: the XRQ with the NVMF offload context
+ * (CREATE_XRQ / DESTROY_XRQ, prm/srq.h), backend controllers
+ * (CREATE/DESTROY_NVMF_BACKEND_CTRL) and namespaces (ATTACH_NVMF_NAMESPACE,
+ * DETACH_NVMF_NAMESPACE, QUERY_NVMF_NAMESPACE_CONTEXT): prm/nvmf.h,
+ * provisional layouts from the vendor driver.
  */
 #pragma once
 
@@ -48,6 +50,44 @@ struct NvmfNsCounters {
 	u32 last_read_latency;  /* valid with nvmf_cap.last_req_latency */
 	u32 last_write_latency;
 };
+
+/*
+ * An XRQ with xrqc.offload = NVMF: a cyclic receive queue of
+ * 2^log_wq_sz WQEs of 16 << log_wq_stride bytes in one contiguous buffer,
+ * completions to cqn.  log_max_namespace bounds its namespaces.
+ */
+struct XrqNvmfParams {
+	u32 cqn = 0;
+	u32 pd = 0;
+	u8 log_wq_sz = 0;
+	u8 log_wq_stride = 0;
+	u64 buf_bus = 0;
+	u32 buf_pages = 0;
+	u64 dbr_bus = 0;
+	u8 log_max_namespace = 0;
+	u32 ioccsz = 4;         /* in-capsule command size (16-byte units) */
+	u8 log_max_io_size = 0;
+	u16 nvme_queue_size = 0;
+	u16 uid = 0;
+};
+
+/*
+ * The backend NVMe controller's CQ and SQ: one 4 KiB page each (pas[0] =
+ * CQ, pas[1] = SQ), and the doorbell records of its CQ head and SQ tail.
+ */
+struct NvmfBackendParams {
+	u32 xrqn = 0;
+	u64 cq_bus = 0, sq_bus = 0;
+	u64 cqh_dbr_bus = 0, sqt_dbr_bus = 0;
+	u8 log_cmd_timeout_us = 0;
+};
+
+int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res = nullptr);
+int decode_create_xrq(const void *out, u32 outlen, u32 *xrqn);
+int destroy_xrq(Cmdq &q, u32 xrqn, u16 uid = 0, CmdResult *res = nullptr);
+int create_nvmf_backend_ctrl(Cmdq &q, const NvmfBackendParams &p, u16 *id,
+			     CmdResult *res = nullptr);
+int destroy_nvmf_backend_ctrl(Cmdq &q, u32 xrqn, u16 id, CmdResult *res = nullptr);
 
 int attach_nvmf_namespace(Cmdq &q, const NvmfNamespace &ns, CmdResult *res = nullptr);
 int detach_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, CmdResult *res = nullptr);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * NVMe-oF target offload: namespaces on an XRQ.
+ * NVMe-oF target offload: the XRQ offload context, backend controllers
+ * (CREATE/DESTROY_NVMF_BACKEND_CTRL) and namespaces on an XRQ.
  *
  * None of this is in the 6.1 mlx5_ifc.h.  The opcodes (0x720..0x724, 0x728)
  * and layouts are those of the vendor's public out-of-tree driver headers
@@ -15,6 +16,7 @@
 #pragma once
 
 #include "../layout.h"
+#include "flex.h"
 
 namespace cxprm::prm {
 
@@ -88,5 +90,70 @@ CXPRM_LAYOUT(detach_nvmf_namespace_in, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_IN)
 	F(status, 0x0, 8)                                                       \
 	F(syndrome, 0x20, 0x20)
 CXPRM_LAYOUT(detach_nvmf_namespace_out, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_OUT)
+
+/*
+ * The NVMe-oF offload part of an XRQ (xrqc.nvme_offload_context, 0x200
+ * bits; xrqc.offload = XRQ_OFFLOAD_NVMF).  nvmf_offload_type: 1 = NVMe
+ * over fabrics target offload in the vendor driver; log_max_namespace
+ * bounds the namespaces the XRQ can attach.
+ */
+#define CXPRM_NVME_OFFLOAD_CONTEXT(F)                                           \
+	F(nvmf_offload_type, 0x0, 8)                                            \
+	F(passthrough_sqe_rw_service_en, 0x9, 1)                                \
+	F(log_max_namespace, 0xb, 5)                                            \
+	F(cmd_unknown_namespace_cnt, 0x20, 0x20)                                \
+	F(ioccsz, 0x40, 0x20)                                                   \
+	F(icdoff, 0x60, 8)                                                      \
+	F(log_max_io_size, 0x6b, 5)                                             \
+	F(nvme_memory_log_page_size, 0x7c, 4)                                   \
+	F(staging_buffer_log_page_size, 0x8b, 5)                                \
+	F(staging_buffer_number_of_pages, 0x90, 0x10)                           \
+	F(staging_buffer_page_offset, 0xa0, 0x20)                               \
+	F(nvme_queue_size, 0xd0, 0x10)
+CXPRM_LAYOUT(nvme_offload_context, 0x200, CXPRM_NVME_OFFLOAD_CONTEXT)
+
+/*
+ * The backend NVMe controller an XRQ forwards to: its CQ and SQ (pages in
+ * the pas[] tail of the command), their doorbell records, the initial
+ * doorbell values.  0x380 bits.
+ */
+#define CXPRM_NVMF_BE_CTRL(F)                                                   \
+	F(cq_page_offset, 0x6, 0xa)                                             \
+	F(sq_page_offset, 0x16, 0xa)                                            \
+	F(cq_log_page_size, 0x2b, 5)                                            \
+	F(sq_log_page_size, 0x3b, 5)                                            \
+	F(initial_cqh_db_value, 0x60, 0x10)                                     \
+	F(initial_sqt_db_value, 0x70, 0x10)                                     \
+	F(log_cmd_timeout_us, 0x9b, 5)                                          \
+	F(cqh_dbr_addr, 0x180, 0x40)                                            \
+	F(sqt_dbr_addr, 0x1c0, 0x40)
+CXPRM_LAYOUT(nvmf_be_ctrl, 0x380, CXPRM_NVMF_BE_CTRL)
+
+#define CXPRM_CREATE_NVMF_BE_CTRL_IN(F)                                         \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(xrqn, 0x48, 0x18)                                                     \
+	F(nvmf_be_ctrl_entry, 0x80, 0x380)
+CXPRM_LAYOUT(create_nvmf_be_ctrl_in, 0x400, CXPRM_CREATE_NVMF_BE_CTRL_IN)
+
+using create_nvmf_be_ctrl_in_pas = Tail<create_nvmf_be_ctrl_in, 0x40>;
+
+#define CXPRM_CREATE_NVMF_BE_CTRL_OUT(F)                                        \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)                                                 \
+	F(backend_controller_id, 0x50, 0x10)
+CXPRM_LAYOUT(create_nvmf_be_ctrl_out, 0x80, CXPRM_CREATE_NVMF_BE_CTRL_OUT)
+
+#define CXPRM_DESTROY_NVMF_BE_CTRL_IN(F)                                        \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(xrqn, 0x48, 0x18)                                                     \
+	F(backend_controller_id, 0x70, 0x10)
+CXPRM_LAYOUT(destroy_nvmf_be_ctrl_in, 0x80, CXPRM_DESTROY_NVMF_BE_CTRL_IN)
+
+#define CXPRM_DESTROY_NVMF_BE_CTRL_OUT(F)                                       \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(destroy_nvmf_be_ctrl_out, 0x80, CXPRM_DESTROY_NVMF_BE_CTRL_OUT)
 
 } // namespace cxprm::prm

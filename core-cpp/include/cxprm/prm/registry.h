@@ -17,6 +17,9 @@
 #include "eq.h"
 #include "esw.h"
 #include "dct.h"
+#include "pd_cq.h"
+#include "srq.h"
+#include "qp.h"
 #include "nvmf.h"
 #include "reg.h"
 
@@ -100,6 +103,47 @@ namespace cxprm::prm {
 	X(query_dct_out, CXPRM_QUERY_DCT_OUT)                           \
 	X(arm_dct_in, CXPRM_ARM_DCT_IN)                                 \
 	X(arm_dct_out, CXPRM_ARM_DCT_OUT)                               \
+	/* pd_cq.h */                                                \
+	X(alloc_pd_in, CXPRM_ALLOC_PD_IN)                       \
+	X(alloc_pd_out, CXPRM_ALLOC_PD_OUT)                     \
+	X(dealloc_pd_in, CXPRM_DEALLOC_PD_IN)                   \
+	X(dealloc_pd_out, CXPRM_DEALLOC_PD_OUT)                 \
+	X(cqc, CXPRM_CQC)                                       \
+	X(create_cq_in, CXPRM_CREATE_CQ_IN)                     \
+	X(create_cq_out, CXPRM_CREATE_CQ_OUT)                   \
+	X(destroy_cq_in, CXPRM_DESTROY_CQ_IN)                   \
+	X(destroy_cq_out, CXPRM_DESTROY_CQ_OUT)                 \
+	X(query_cq_in, CXPRM_QUERY_CQ_IN)                       \
+	X(query_cq_out, CXPRM_QUERY_CQ_OUT)                     \
+	/* srq.h */                                                  \
+	X(srqc, CXPRM_SRQC)                                     \
+	X(create_srq_in, CXPRM_CREATE_SRQ_IN)                   \
+	X(create_srq_out, CXPRM_CREATE_SRQ_OUT)                 \
+	X(destroy_srq_in, CXPRM_DESTROY_SRQ_IN)                 \
+	X(destroy_srq_out, CXPRM_DESTROY_SRQ_OUT)               \
+	X(query_srq_in, CXPRM_QUERY_SRQ_IN)                     \
+	X(query_srq_out, CXPRM_QUERY_SRQ_OUT)                   \
+	X(wq, CXPRM_WQ)                                         \
+	X(xrqc, CXPRM_XRQC)                                     \
+	X(create_xrq_in, CXPRM_CREATE_XRQ_IN)                   \
+	X(create_xrq_out, CXPRM_CREATE_XRQ_OUT)                 \
+	X(destroy_xrq_in, CXPRM_DESTROY_XRQ_IN)                 \
+	X(destroy_xrq_out, CXPRM_DESTROY_XRQ_OUT)               \
+	/* qp.h */                                                   \
+	X(ads, CXPRM_ADS)                                       \
+	X(qpc, CXPRM_QPC)                                       \
+	X(create_qp_in, CXPRM_CREATE_QP_IN)                     \
+	X(create_qp_out, CXPRM_CREATE_QP_OUT)                   \
+	X(rst2init_qp_in, CXPRM_RST2INIT_QP_IN)                 \
+	X(rst2init_qp_out, CXPRM_RST2INIT_QP_OUT)               \
+	X(init2rtr_qp_in, CXPRM_INIT2RTR_QP_IN)                 \
+	X(init2rtr_qp_out, CXPRM_INIT2RTR_QP_OUT)               \
+	X(rtr2rts_qp_in, CXPRM_RTR2RTS_QP_IN)                   \
+	X(rtr2rts_qp_out, CXPRM_RTR2RTS_QP_OUT)                 \
+	X(qp_2rst_in, CXPRM_QP_2RST_IN)                         \
+	X(qp_2rst_out, CXPRM_QP_2RST_OUT)                       \
+	X(destroy_qp_in, CXPRM_DESTROY_QP_IN)                   \
+	X(destroy_qp_out, CXPRM_DESTROY_QP_OUT)                 \
 	/* nvmf.h */                                                    \
 	X(query_nvmf_namespace_in, CXPRM_QUERY_NVMF_NAMESPACE_IN)       \
 	X(nvmf_frontend_namespace_context, CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT) \
@@ -108,6 +152,13 @@ namespace cxprm::prm {
 	X(attach_nvmf_namespace_out, CXPRM_ATTACH_NVMF_NAMESPACE_OUT)   \
 	X(detach_nvmf_namespace_in, CXPRM_DETACH_NVMF_NAMESPACE_IN)     \
 	X(detach_nvmf_namespace_out, CXPRM_DETACH_NVMF_NAMESPACE_OUT) \
+	/* nvmf.h (backend controllers, XRQ offload) */              \
+	X(nvme_offload_context, CXPRM_NVME_OFFLOAD_CONTEXT)     \
+	X(nvmf_be_ctrl, CXPRM_NVMF_BE_CTRL)                     \
+	X(create_nvmf_be_ctrl_in, CXPRM_CREATE_NVMF_BE_CTRL_IN) \
+	X(create_nvmf_be_ctrl_out, CXPRM_CREATE_NVMF_BE_CTRL_OUT) \
+	X(destroy_nvmf_be_ctrl_in, CXPRM_DESTROY_NVMF_BE_CTRL_IN) \
+	X(destroy_nvmf_be_ctrl_out, CXPRM_DESTROY_NVMF_BE_CTRL_OUT) \
 	/* reg.h */                                                     \
 	X(access_register_in, CXPRM_ACCESS_REGISTER_IN)                 \
 	X(access_register_out, CXPRM_ACCESS_REGISTER_OUT)               \

@@ -107,10 +107,34 @@ struct DctProfile {
 
 struct NvmfProfile {
 	bool supported = true;
-	uint32_t first_xrqn = 0x40; // XRQs that "exist": [first, first + num)
+	// CREATE_XRQ numbers: [first, first + num); with the lenient object
+	// model every number there also "exists" without CREATE_XRQ.
+	uint32_t first_xrqn = 0x40;
 	uint32_t num_xrqs = 16;
 	uint32_t max_namespaces = 64;
 	uint32_t auto_io_ms = 50; // every this many ms each namespace sees some I/O; 0 = off
+};
+
+// How many of each object exist (Emulator::object_counts()).
+struct ObjectCounts {
+	uint32_t pds = 0, cqs = 0, srqs = 0, xrqs = 0, qps = 0, backends = 0;
+	uint32_t total() const { return pds + cqs + srqs + xrqs + qps + backends; }
+};
+
+// PDs, CQs, SRQs and QPs (XRQ numbers: NvmfProfile), and how strictly
+// references between objects are checked (B7/B8, prm-notes.rst "Objects").
+struct ObjectProfile {
+	// A PD, CQ, SRQ, XRQ or NVMF backend controller that CREATE_DCT,
+	// CREATE_SRQ/XRQ/QP, CREATE_NVMF_BACKEND_CTRL or ATTACH_NVMF_NAMESPACE
+	// names must exist (created and not destroyed) and be of the right
+	// kind, else BAD_RES with a syndrome per site.  false (lenient, the old
+	// model): any nonzero number is taken and every xrqn in the NVMF
+	// profile's range exists.  Destroying an object another one names is
+	// refused either way.
+	bool check_refs = true;
+	uint32_t max_pds = 256, max_cqs = 256, max_srqs = 256, max_qps = 256;
+	// Numbers handed out: [first, first + max).  PDs start at 1.
+	uint32_t first_cqn = 0x400, first_srqn = 0x800, first_qpn = 0x1000;
 };
 
 // The registers ACCESS_REG serves (handlers_reg.cpp).  HOST_ENDIANNESS is
@@ -160,6 +184,7 @@ struct Profile {
 	FunctionsProfile functions;
 	DctProfile dct;
 	NvmfProfile nvmf;
+	ObjectProfile objects;
 
 	// QUERY_ADAPTER
 	uint32_t ieee_vendor_id = 0x0002c9;
@@ -548,6 +573,8 @@ public:
 	bool dct_state(uint32_t dctn, DctState *out) const;
 	uint16_t num_vfs() const;
 	uint32_t nvmf_namespace_count() const;
+	// PDs, CQs, SRQs, XRQs, QPs and NVMF backend controllers alive now.
+	ObjectCounts object_counts() const;
 	bool nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const;
 	// The CUR image of a capability type (empty if unsupported).
 	std::vector<uint8_t> cap_cur(uint16_t type) const;

@@ -4,7 +4,7 @@
 // site, returned in cmd_out.syndrome together with a non-OK cmd_out.status.
 // Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
 // AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
-// 05 eswitch, 06 NVMF, 07 ACCESS_REG), nnnn = site.  README.md carries the same table.
+// 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP), nnnn = site.  README.md carries the same table.
 #pragma once
 
 #include <cstdint>
@@ -70,8 +70,9 @@ namespace cxprm::emu {
 	X(EQ_UNKNOWN_QUERY, 0xE303000b, BAD_RES_ERR, "QUERY_EQ of an EQ that does not exist")       \
 	X(UAR_EXHAUSTED, 0xE303000c, NO_RES_ERR, "ALLOC_UAR: no free UAR page in the BAR")          \
 	X(UAR_UNKNOWN, 0xE303000d, BAD_RES_ERR, "DEALLOC_UAR of a UAR not allocated")               \
-	X(UAR_IN_USE, 0xE303000e, BAD_RES_STATE_ERR, "DEALLOC_UAR of a UAR an EQ still uses")        \
+	X(UAR_IN_USE, 0xE303000e, BAD_RES_STATE_ERR, "DEALLOC_UAR of a UAR an EQ or CQ still uses")  \
 	X(EQ_BAD_UID, 0xE303000f, BAD_PARAM_ERR, "CREATE_EQ uid neither 0 nor SHARED_RESOURCE_UID")  \
+	X(EQ_IN_USE, 0xE3030010, BAD_RES_STATE_ERR, "DESTROY_EQ of an EQ a CQ still reports to")      \
 	/* DCT */                                                                                      \
 	X(DCT_BAD_PD, 0xE3040001, BAD_PARAM_ERR, "CREATE_DCT dctc.pd is 0")                         \
 	X(DCT_BAD_CQN, 0xE3040002, BAD_PARAM_ERR, "CREATE_DCT dctc.cqn is 0")                       \
@@ -87,17 +88,33 @@ namespace cxprm::emu {
 	X(DCT_DRAIN_NOT_ACTIVE, 0xE304000c, BAD_RES_STATE_ERR, "DRAIN_DCT of a DCT already draining/drained") \
 	X(DCT_UNKNOWN_ARM, 0xE304000d, BAD_RES_ERR, "ARM_DCT_FOR_KEY_VIOLATION of an unknown DCT")  \
 	X(DCT_NOT_DRAINED, 0xE304000e, BAD_RES_STATE_ERR, "DESTROY_DCT of a DCT not DRAINED (strict)") \
+	X(DCT_NO_PD, 0xE304000f, BAD_RES_ERR, "CREATE_DCT dctc.pd names no PD (strict object model)")   \
+	X(DCT_NO_CQ, 0xE3040010, BAD_RES_ERR, "CREATE_DCT dctc.cqn names no CQ (strict object model)")  \
+	X(DCT_NO_SRQ, 0xE3040011, BAD_RES_ERR, "CREATE_DCT dctc.srqn_xrqn names no SRQ or XRQ (strict object model)") \
 	/* eswitch */                                                                                  \
 	X(ESW_NOT_MANAGER, 0xE3050001, BAD_OP_ERR, "QUERY_ESW_FUNCTIONS without eswitch_manager/esw_functions_changed") \
 	X(ESW_NOT_ECPF, 0xE3050020, BAD_OP_ERR, "QUERY_ESW_FUNCTIONS on a function that is not an ECPF (EswProfile::ecpf_only)") \
 	/* NVMF */                                                                                     \
-	X(NVMF_BAD_XRQN, 0xE3060001, BAD_RES_ERR, "NVMF command for an xrqn outside the profile's XRQ range") \
+	X(NVMF_BAD_XRQN, 0xE3060001, BAD_RES_ERR, "NVMF command for an xrqn that names no XRQ (lenient: outside the profile's XRQ range)") \
 	X(NVMF_BAD_NSID, 0xE3060002, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE frontend/backend nsid 0 or 0xffffffff") \
 	X(NVMF_NS_EXISTS, 0xE3060003, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE: nsid already attached on this XRQ") \
 	X(NVMF_NS_LIMIT, 0xE3060004, NO_RES_ERR, "ATTACH_NVMF_NAMESPACE: namespace table full")     \
 	X(NVMF_NS_UNKNOWN_DETACH, 0xE3060005, BAD_RES_ERR, "DETACH_NVMF_NAMESPACE of a namespace not attached") \
 	X(NVMF_NS_UNKNOWN_QUERY, 0xE3060006, BAD_RES_ERR, "QUERY_NVMF_NAMESPACE_CONTEXT of a namespace not attached") \
 	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size is 0") \
+	X(NVMF_XRQN_IS_SRQ, 0xE3060008, BAD_RES_ERR, "NVMF command whose xrqn names an SRQ, not an XRQ (strict object model)") \
+	X(XRQ_BAD_OFFLOAD, 0xE3060009, BAD_PARAM_ERR, "CREATE_XRQ xrqc.offload not NVMF (2): other XRQs are not emulated") \
+	X(XRQ_NO_PD, 0xE306000a, BAD_RES_ERR, "CREATE_XRQ wq.pd names no PD")                        \
+	X(XRQ_NO_CQ, 0xE306000b, BAD_RES_ERR, "CREATE_XRQ xrqc.cqn names no CQ")                     \
+	X(XRQ_PAS_INLEN, 0xE306000c, BAD_INP_LEN_ERR, "CREATE_XRQ input too short for the pas the queue needs") \
+	X(XRQ_EXHAUSTED, 0xE306000d, NO_RES_ERR, "CREATE_XRQ: the profile's XRQ range is used up")  \
+	X(XRQ_UNKNOWN_DESTROY, 0xE306000e, BAD_RES_ERR, "DESTROY_XRQ of an XRQ that does not exist") \
+	X(XRQ_IN_USE, 0xE306000f, BAD_RES_STATE_ERR, "DESTROY_XRQ while a backend controller, namespace or DCT names it") \
+	X(NVMF_BE_EXHAUSTED, 0xE3060010, NO_RES_ERR, "CREATE_NVMF_BACKEND_CTRL: no free controller id on the XRQ") \
+	X(NVMF_BE_UNKNOWN, 0xE3060011, BAD_RES_ERR, "DESTROY_NVMF_BACKEND_CTRL of a controller not created on that XRQ") \
+	X(NVMF_BE_IN_USE, 0xE3060012, BAD_RES_STATE_ERR, "DESTROY_NVMF_BACKEND_CTRL while a namespace names it") \
+	X(NVMF_NS_NO_BACKEND, 0xE3060013, BAD_RES_ERR, "ATTACH_NVMF_NAMESPACE backend_controller_id names no controller on the XRQ (strict object model)") \
+	X(NVMF_BE_PAS_INLEN, 0xE3060014, BAD_INP_LEN_ERR, "CREATE_NVMF_BACKEND_CTRL input without its two pas (CQ, SQ page)") \
 	/* ACCESS_REG */                                                                               \
 	X(REG_UNKNOWN, 0xE3070001, BAD_PARAM_ERR, "ACCESS_REG of a register the emulator does not model") \
 	X(REG_NOT_ADVERTISED, 0xE3070002, BAD_PARAM_ERR, "ACCESS_REG of a register its capability bit (pcam_reg, mcam_reg, dtor) does not advertise") \
@@ -106,7 +123,41 @@ namespace cxprm::emu {
 	X(REG_READ_ONLY, 0xE3070005, BAD_PARAM_ERR, "ACCESS_REG write of a read-only register (PCAM, MCAM, DTOR)") \
 	X(REG_BAD_ARGUMENT, 0xE3070006, BAD_PARAM_ERR, "ACCESS_REG argument not 0 for a register that takes none") \
 	X(REG_BAD_GROUP, 0xE3070007, BAD_PARAM_ERR, "PCAM/MCAM feature_group or access_reg_group not modelled") \
-	X(REG_RESERVED, 0xE3070008, BAD_PARAM_ERR, "ACCESS_REG reserved bits of the register data set")
+	X(REG_RESERVED, 0xE3070008, BAD_PARAM_ERR, "ACCESS_REG reserved bits of the register data set") \
+	/* PD, CQ, SRQ */                                                                              \
+	X(PD_EXHAUSTED, 0xE3080001, NO_RES_ERR, "ALLOC_PD: the profile's PD limit is reached")        \
+	X(PD_UNKNOWN, 0xE3080002, BAD_RES_ERR, "DEALLOC_PD of a PD not allocated")                   \
+	X(PD_IN_USE, 0xE3080003, BAD_RES_STATE_ERR, "DEALLOC_PD of a PD an SRQ, XRQ, QP or DCT still names") \
+	X(CQ_BAD_LOG_SIZE, 0xE3080010, BAD_PARAM_ERR, "CREATE_CQ log_cq_size above cap log_max_cq_sz") \
+	X(CQ_BAD_UAR, 0xE3080011, BAD_PARAM_ERR, "CREATE_CQ uar_page not allocated by ALLOC_UAR")   \
+	X(CQ_NO_EQ, 0xE3080012, BAD_RES_ERR, "CREATE_CQ c_eqn_or_apu_element names no EQ")          \
+	X(CQ_PAS_INLEN, 0xE3080013, BAD_INP_LEN_ERR, "CREATE_CQ input too short for the pas the queue needs") \
+	X(CQ_EXHAUSTED, 0xE3080014, NO_RES_ERR, "CREATE_CQ: the profile's CQ limit is reached")     \
+	X(CQ_UNKNOWN_DESTROY, 0xE3080015, BAD_RES_ERR, "DESTROY_CQ of a CQ that does not exist")     \
+	X(CQ_UNKNOWN_QUERY, 0xE3080016, BAD_RES_ERR, "QUERY_CQ of a CQ that does not exist")         \
+	X(CQ_IN_USE, 0xE3080017, BAD_RES_STATE_ERR, "DESTROY_CQ of a CQ an SRQ, XRQ, QP or DCT still names") \
+	X(QUEUE_BAD_DBR, 0xE3080018, BAD_PARAM_ERR, "CREATE_CQ/SRQ/QP/XRQ doorbell record address 0 or not 8-byte aligned") \
+	X(SRQ_NO_PD, 0xE3080020, BAD_RES_ERR, "CREATE_SRQ srqc.pd names no PD")                      \
+	X(SRQ_NO_CQ, 0xE3080021, BAD_RES_ERR, "CREATE_SRQ srqc.cqn nonzero and names no CQ")         \
+	X(SRQ_PAS_INLEN, 0xE3080022, BAD_INP_LEN_ERR, "CREATE_SRQ input too short for the pas the queue needs") \
+	X(SRQ_EXHAUSTED, 0xE3080023, NO_RES_ERR, "CREATE_SRQ: the profile's SRQ limit is reached")  \
+	X(SRQ_UNKNOWN_DESTROY, 0xE3080024, BAD_RES_ERR, "DESTROY_SRQ of an SRQ that does not exist") \
+	X(SRQ_UNKNOWN_QUERY, 0xE3080025, BAD_RES_ERR, "QUERY_SRQ of an SRQ that does not exist")     \
+	X(SRQ_IN_USE, 0xE3080026, BAD_RES_STATE_ERR, "DESTROY_SRQ of an SRQ a QP or DCT still names") \
+	/* QP */                                                                                       \
+	X(QP_BAD_ST, 0xE3090001, BAD_PARAM_ERR, "CREATE_QP qpc.st not RC (others are not emulated)") \
+	X(QP_NO_PD, 0xE3090002, BAD_RES_ERR, "CREATE_QP qpc.pd names no PD")                         \
+	X(QP_NO_CQ, 0xE3090003, BAD_RES_ERR, "CREATE_QP qpc.cqn_snd or cqn_rcv names no CQ")         \
+	X(QP_NO_SRQ, 0xE3090004, BAD_RES_ERR, "CREATE_QP rq_type SRQ and srqn_rmpn_xrqn names no SRQ") \
+	X(QP_SRQ_WRONG_TYPE, 0xE3090005, BAD_RES_ERR, "CREATE_QP rq_type SRQ and srqn_rmpn_xrqn names an XRQ") \
+	X(QP_BAD_RQ_TYPE, 0xE3090006, BAD_PARAM_ERR, "CREATE_QP rq_type not regular, SRQ or zero-size") \
+	X(QP_PAS_INLEN, 0xE3090007, BAD_INP_LEN_ERR, "CREATE_QP input too short for the pas the queues need") \
+	X(QP_EXHAUSTED, 0xE3090008, NO_RES_ERR, "CREATE_QP: the profile's QP limit is reached")     \
+	X(QP_UNKNOWN, 0xE3090009, BAD_RES_ERR, "a QP transition or 2RST_QP of a QP that does not exist") \
+	X(QP_UNKNOWN_DESTROY, 0xE309000a, BAD_RES_ERR, "DESTROY_QP of a QP that does not exist")     \
+	X(QP_BAD_TRANSITION, 0xE309000b, BAD_RES_STATE_ERR, "RST2INIT/INIT2RTR/RTR2RTS from a state other than RST/INIT/RTR") \
+	X(QP_BAD_PORT, 0xE309000c, BAD_PARAM_ERR, "RST2INIT_QP vhca_port_num not 1..num_ports")     \
+	X(QP_BAD_MTU, 0xE309000d, BAD_PARAM_ERR, "INIT2RTR_QP qpc.mtu not 1..5")
 
 namespace synd {
 #define CXPRM_EMU_SYND_ENUM_(n, v, s, t) n = v,

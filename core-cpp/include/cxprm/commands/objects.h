@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The objects a DCT or QP names: ALLOC_PD / DEALLOC_PD, CREATE/DESTROY/
+ * QUERY_CQ (prm/pd_cq.h) and CREATE/DESTROY/QUERY_SRQ (prm/srq.h).
+ *
+ * A CQ's or SRQ's queue is one contiguous buffer (QueueMem: pas[] entry i
+ * = buf_bus + i * 4 KiB) plus a doorbell record; E_INVAL (nothing sent)
+ * when the buffer is missing, unaligned or smaller than the queue.
+ */
+#pragma once
+
+#include "common.h"
+
+namespace cxprm::cmd {
+
+int alloc_pd(Cmdq &q, u32 *pd, u16 uid = 0, CmdResult *res = nullptr);
+int decode_alloc_pd(const void *out, u32 outlen, u32 *pd);
+int dealloc_pd(Cmdq &q, u32 pd, u16 uid = 0, CmdResult *res = nullptr);
+
+/* 64-byte CQEs. */
+struct CqParams {
+	u8 log_cq_size = 0; /* 2^n entries */
+	u32 uar_page = 0;   /* UAR page of the arm doorbell */
+	u32 eqn = 0;        /* completion events go to this EQ */
+	u64 buf_bus = 0;    /* 4 KiB-aligned, contiguous */
+	u32 buf_pages = 0;  /* 4 KiB pages at buf_bus */
+	u64 dbr_bus = 0;    /* doorbell record, 8-byte aligned */
+	u16 uid = 0;
+};
+
+/* What QUERY_CQ reports (cqc). */
+struct CqInfo {
+	u8 status, st, log_cq_size;
+	u32 uar_page, eqn;
+	u32 consumer_counter, producer_counter;
+	u64 dbr_addr;
+};
+
+int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res = nullptr);
+int decode_create_cq(const void *out, u32 outlen, u32 *cqn);
+int destroy_cq(Cmdq &q, u32 cqn, u16 uid = 0, CmdResult *res = nullptr);
+int query_cq(Cmdq &q, u32 cqn, CqInfo *info, CmdResult *res = nullptr);
+int decode_query_cq(const void *out, u32 outlen, CqInfo *info);
+
+/* A cyclic SRQ of 2^log_srq_size WQEs of 16 << log_rq_stride bytes. */
+struct SrqParams {
+	u8 log_srq_size = 0;
+	u8 log_rq_stride = 0; /* log2(stride / 16 B) */
+	u32 pd = 0;
+	u32 cqn = 0;          /* XRC only; 0 for a plain SRQ */
+	u16 lwm = 0;
+	u64 buf_bus = 0;
+	u32 buf_pages = 0;
+	u64 dbr_bus = 0;
+	u16 uid = 0;
+};
+
+struct SrqInfo {
+	u8 state, log_srq_size, log_rq_stride;
+	u32 pd, cqn;
+	u16 lwm, wqe_cnt;
+	u64 dbr_addr;
+};
+
+int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res = nullptr);
+int decode_create_srq(const void *out, u32 outlen, u32 *srqn);
+int destroy_srq(Cmdq &q, u32 srqn, u16 uid = 0, CmdResult *res = nullptr);
+int query_srq(Cmdq &q, u32 srqn, SrqInfo *info, CmdResult *res = nullptr);
+int decode_query_srq(const void *out, u32 outlen, SrqInfo *info);
+
+/* Bytes of queue: 2^log entries of 'stride' bytes. */
+inline constexpr u64 queue_bytes(u32 log_entries, u32 stride) { return (u64)stride << log_entries; }
+
+/* A contiguous queue buffer: nonzero, 4 KiB aligned, holding 'bytes'. */
+bool queue_buffer_ok(u64 bus, u32 pages, u64 bytes);
+
+} // namespace cxprm::cmd

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Queue pairs (prm/qp.h): CREATE_QP, RST2INIT/INIT2RTR/RTR2RTS, 2RST,
+ * DESTROY_QP.  The QP's buffer (receive queue first, then the send queue
+ * of 64-byte WQEBBs, as mlx5 lays it out) is one contiguous QueueMem.
+ */
+#pragma once
+
+#include "common.h"
+
+namespace cxprm::cmd {
+
+/* qpc.st */
+enum : u8 { QP_ST_RC = 0, QP_ST_UC = 1, QP_ST_UD = 2, QP_ST_XRC = 3, QP_ST_DCI = 4 };
+/* qpc.state */
+enum : u8 { QP_STATE_RST = 0, QP_STATE_INIT = 1, QP_STATE_RTR = 2, QP_STATE_RTS = 3,
+	    QP_STATE_ERR = 6 };
+/* qpc.rq_type */
+enum : u8 { QP_RQ_REGULAR = 0, QP_RQ_SRQ = 1, QP_RQ_ZERO = 3 };
+
+struct QpParams {
+	u8 st = QP_ST_RC;
+	u32 pd = 0;
+	u32 cqn_snd = 0, cqn_rcv = 0;
+	u8 rq_type = QP_RQ_SRQ;
+	u32 srqn = 0;           /* rq_type SRQ */
+	u8 log_rq_size = 0;     /* rq_type REGULAR */
+	u8 log_rq_stride = 0;
+	u8 log_sq_size = 0;
+	u32 uar_page = 0;
+	u64 buf_bus = 0;        /* RQ then SQ, contiguous, 4 KiB aligned */
+	u32 buf_pages = 0;
+	u64 dbr_bus = 0;
+	u16 uid = 0;
+};
+
+/*
+ * The context a transition sets (the fields mlx5_ib sets for RC over
+ * RoCE): RST2INIT port, pkey and access; INIT2RTR path, MTU, remote QP and
+ * receive PSN; RTR2RTS send PSN, retries and timeout.
+ */
+struct QpPath {
+	u8 port = 1;              /* ads.vhca_port_num */
+	u16 pkey_index = 0;
+	bool rre = false, rwe = false, rae = false;
+	u8 mtu = 5;               /* 4096 */
+	u32 remote_qpn = 0;
+	u32 next_rcv_psn = 0;
+	u8 log_rra_max = 0;
+	u8 min_rnr_nak = 0;
+	u8 src_addr_index = 0;
+	u8 hop_limit = 64;
+	u8 rgid[16] = {};
+	u8 rmac[6] = {};
+	u32 next_send_psn = 0;
+	u8 retry_count = 7, rnr_retry = 7, ack_timeout = 14;
+	u8 log_sra_max = 0;
+};
+
+/* Bytes a QP's buffer needs for p's queues. */
+u64 qp_buffer_bytes(const QpParams &p);
+
+int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res = nullptr);
+int decode_create_qp(const void *out, u32 outlen, u32 *qpn);
+int qp_rst2init(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
+int qp_init2rtr(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
+int qp_rtr2rts(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
+int qp_2rst(Cmdq &q, u32 qpn, u16 uid = 0, CmdResult *res = nullptr);
+int destroy_qp(Cmdq &q, u32 qpn, u16 uid = 0, CmdResult *res = nullptr);
+
+} // namespace cxprm::cmd

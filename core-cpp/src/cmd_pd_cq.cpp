@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* ALLOC_PD / DEALLOC_PD, CREATE/DESTROY/QUERY_CQ. */
+#include "cxprm/commands/objects.h"
+
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/pd_cq.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+
+constexpr u32 CQE_BYTES = 64;
+
+} // namespace
+
+bool queue_buffer_ok(u64 bus, u32 pages, u64 bytes)
+{
+	return bus && pages && !(bus & (ADAPTER_PAGE_SIZE - 1)) &&
+	       (u64)pages * ADAPTER_PAGE_SIZE >= bytes;
+}
+
+int alloc_pd(Cmdq &q, u32 *pd, u16 uid, CmdResult *res)
+{
+	if (!pd)
+		return E_INVAL;
+	u8 in[alloc_pd_in::size_bytes], out[out_size<alloc_pd_out>()];
+	auto r = begin_in<alloc_pd_in>(in, op::ALLOC_PD);
+	set<alloc_pd_in::uid>(r, uid);
+	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	return err ? err : decode_alloc_pd(out, sizeof(out), pd);
+}
+
+int decode_alloc_pd(const void *out, u32 outlen, u32 *pd)
+{
+	return decode_number<alloc_pd_out, alloc_pd_out::pd>(out, outlen, pd);
+}
+
+int dealloc_pd(Cmdq &q, u32 pd, u16 uid, CmdResult *res)
+{
+	return object_cmd<dealloc_pd_in, dealloc_pd_out, dealloc_pd_in::pd>(q, op::DEALLOC_PD, pd,
+									  uid, res);
+}
+
+int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res)
+{
+	if (!cqn)
+		return E_INVAL;
+	if (!fits<cqc::log_cq_size>(p.log_cq_size) || !fits<cqc::uar_page>(p.uar_page) ||
+	    !fits<cqc::c_eqn_or_apu_element>(p.eqn) || p.log_cq_size > 24)
+		return E_RANGE;
+	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, queue_bytes(p.log_cq_size, CQE_BYTES)) ||
+	    !p.dbr_bus || (p.dbr_bus & 7))
+		return E_INVAL;
+	if (p.buf_pages > create_cq_in_pas::entries_in(q.config().max_msg_bytes))
+		return E_RANGE;
+
+	u32 inlen = create_cq_in_pas::bytes_for(p.buf_pages);
+	HostMem in;
+	int err = in.alloc(q.host(), inlen);
+	if (err)
+		return err;
+	auto r = begin_in<create_cq_in>(in.data(), op::CREATE_CQ);
+	set<create_cq_in::uid>(r, p.uid);
+	auto c = sub<create_cq_in::cq_context, cqc>(r);
+	set<cqc::log_cq_size>(c, p.log_cq_size);
+	set<cqc::uar_page>(c, p.uar_page);
+	set<cqc::c_eqn_or_apu_element>(c, p.eqn);
+	set<cqc::dbr_addr>(c, p.dbr_bus);
+	set_contiguous_pas<create_cq_in_pas>(r, p.buf_bus, p.buf_pages);
+
+	u8 out[out_size<create_cq_out>()];
+	err = exec(q, in.data(), inlen, out, sizeof(out), res);
+	return err ? err : decode_create_cq(out, sizeof(out), cqn);
+}
+
+int decode_create_cq(const void *out, u32 outlen, u32 *cqn)
+{
+	return decode_number<create_cq_out, create_cq_out::cqn>(out, outlen, cqn);
+}
+
+int destroy_cq(Cmdq &q, u32 cqn, u16 uid, CmdResult *res)
+{
+	return object_cmd<destroy_cq_in, destroy_cq_out, destroy_cq_in::cqn>(q, op::DESTROY_CQ, cqn,
+									   uid, res);
+}
+
+int query_cq(Cmdq &q, u32 cqn, CqInfo *info, CmdResult *res)
+{
+	if (!info)
+		return E_INVAL;
+	if (!fits<query_cq_in::cqn>(cqn))
+		return E_RANGE;
+	u8 in[query_cq_in::size_bytes];
+	auto r = begin_in<query_cq_in>(in, op::QUERY_CQ);
+	set<query_cq_in::cqn>(r, cqn);
+	/* The pas[] tail that follows is not read. */
+	u8 out[query_cq_out::size_bytes];
+	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	return err ? err : decode_query_cq(out, sizeof(out), info);
+}
+
+int decode_query_cq(const void *out, u32 outlen, CqInfo *info)
+{
+	if (!out || !info || outlen < query_cq_out::size_bytes)
+		return E_INVAL;
+	auto c = sub<query_cq_out::cq_context, cqc>(CRef<query_cq_out>(out));
+	info->status = (u8)get<cqc::status>(c);
+	info->st = (u8)get<cqc::st>(c);
+	info->log_cq_size = (u8)get<cqc::log_cq_size>(c);
+	info->uar_page = (u32)get<cqc::uar_page>(c);
+	info->eqn = (u32)get<cqc::c_eqn_or_apu_element>(c);
+	info->consumer_counter = (u32)get<cqc::consumer_counter>(c);
+	info->producer_counter = (u32)get<cqc::producer_counter>(c);
+	info->dbr_addr = get<cqc::dbr_addr>(c);
+	return OK;
+}
+
+} // namespace cxprm::cmd

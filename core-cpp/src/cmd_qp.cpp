@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* CREATE_QP, the RST->INIT->RTR->RTS transitions, 2RST_QP, DESTROY_QP. */
+#include "cxprm/commands/qp.h"
+
+#include "cxprm/commands/objects.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/qp.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+
+constexpr u32 SQ_WQEBB = 64;
+
+bool path_fits(const QpPath &p)
+{
+	return fits<ads::pkey_index>(p.pkey_index) && fits<qpc::mtu>(p.mtu) &&
+	       fits<qpc::remote_qpn>(p.remote_qpn) && fits<qpc::next_rcv_psn>(p.next_rcv_psn) &&
+	       fits<qpc::log_rra_max>(p.log_rra_max) && fits<qpc::min_rnr_nak>(p.min_rnr_nak) &&
+	       fits<qpc::next_send_psn>(p.next_send_psn) &&
+	       fits<qpc::retry_count>(p.retry_count) && fits<qpc::rnr_retry>(p.rnr_retry) &&
+	       fits<ads::ack_timeout>(p.ack_timeout) && fits<qpc::log_sra_max>(p.log_sra_max);
+}
+
+/* One transition: In is rst2init/init2rtr/rtr2rts_qp_in (same shape). */
+template <class In, class Out>
+int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
+{
+	if (!fits<typename In::qpn>(qpn) || !path_fits(p))
+		return E_RANGE;
+	u8 in[In::size_bytes], out[out_size<Out>()];
+	auto r = begin_in<In>(in, opcode);
+	set<typename In::uid>(r, uid);
+	set<typename In::qpn>(r, qpn);
+	auto c = sub<typename In::qpc, qpc>(r);
+	auto a = sub<qpc::primary_address_path, ads>(c);
+	set<qpc::pm_state>(c, 3); /* MIGRATED, as mlx5_ib sets it */
+	set<ads::vhca_port_num>(a, p.port);
+	if (opcode == op::RST2INIT_QP) {
+		set<ads::pkey_index>(a, p.pkey_index);
+		set<qpc::rre>(c, p.rre);
+		set<qpc::rwe>(c, p.rwe);
+		set<qpc::rae>(c, p.rae);
+	} else if (opcode == op::INIT2RTR_QP) {
+		set<qpc::mtu>(c, p.mtu);
+		set<qpc::log_msg_max>(c, 30);
+		set<qpc::remote_qpn>(c, p.remote_qpn);
+		set<qpc::next_rcv_psn>(c, p.next_rcv_psn);
+		set<qpc::log_rra_max>(c, p.log_rra_max);
+		set<qpc::min_rnr_nak>(c, p.min_rnr_nak);
+		set<ads::grh>(a, 1);
+		set<ads::src_addr_index>(a, p.src_addr_index);
+		set<ads::hop_limit>(a, p.hop_limit);
+		mem_copy(bytes<ads::rgid_rip>(a), p.rgid, sizeof(p.rgid));
+		set<ads::rmac_47_32>(a, (u32)p.rmac[0] << 8 | p.rmac[1]);
+		set<ads::rmac_31_0>(a, load_be32(p.rmac + 2));
+	} else {
+		set<qpc::next_send_psn>(c, p.next_send_psn);
+		set<qpc::retry_count>(c, p.retry_count);
+		set<qpc::rnr_retry>(c, p.rnr_retry);
+		set<qpc::log_sra_max>(c, p.log_sra_max);
+		set<ads::ack_timeout>(a, p.ack_timeout);
+	}
+	return exec(q, in, sizeof(in), out, sizeof(out), res);
+}
+
+} // namespace
+
+u64 qp_buffer_bytes(const QpParams &p)
+{
+	u64 rq = p.rq_type == QP_RQ_REGULAR ? queue_bytes(p.log_rq_size, 16u << p.log_rq_stride) : 0;
+	return rq + queue_bytes(p.log_sq_size, SQ_WQEBB);
+}
+
+int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
+{
+	if (!qpn)
+		return E_INVAL;
+	if (!fits<qpc::st>(p.st) || !fits<qpc::pd>(p.pd) || !fits<qpc::cqn_snd>(p.cqn_snd) ||
+	    !fits<qpc::cqn_rcv>(p.cqn_rcv) || !fits<qpc::rq_type>(p.rq_type) ||
+	    !fits<qpc::srqn_rmpn_xrqn>(p.srqn) || !fits<qpc::log_rq_size>(p.log_rq_size) ||
+	    !fits<qpc::log_rq_stride>(p.log_rq_stride) || !fits<qpc::log_sq_size>(p.log_sq_size) ||
+	    !fits<qpc::uar_page>(p.uar_page))
+		return E_RANGE;
+	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, qp_buffer_bytes(p)) || !p.dbr_bus ||
+	    (p.dbr_bus & 7))
+		return E_INVAL;
+	if (p.buf_pages > create_qp_in_pas::entries_in(q.config().max_msg_bytes))
+		return E_RANGE;
+
+	u32 inlen = create_qp_in_pas::bytes_for(p.buf_pages);
+	HostMem in;
+	int err = in.alloc(q.host(), inlen);
+	if (err)
+		return err;
+	auto r = begin_in<create_qp_in>(in.data(), op::CREATE_QP);
+	set<create_qp_in::uid>(r, p.uid);
+	auto c = sub<create_qp_in::qpc, qpc>(r);
+	set<qpc::st>(c, p.st);
+	set<qpc::pm_state>(c, 3);
+	set<qpc::pd>(c, p.pd);
+	set<qpc::uar_page>(c, p.uar_page);
+	set<qpc::cqn_snd>(c, p.cqn_snd);
+	set<qpc::cqn_rcv>(c, p.cqn_rcv);
+	set<qpc::rq_type>(c, p.rq_type);
+	if (p.rq_type == QP_RQ_SRQ)
+		set<qpc::srqn_rmpn_xrqn>(c, p.srqn);
+	else {
+		set<qpc::log_rq_size>(c, p.log_rq_size);
+		set<qpc::log_rq_stride>(c, p.log_rq_stride);
+	}
+	set<qpc::log_sq_size>(c, p.log_sq_size);
+	set<qpc::dbr_addr>(c, p.dbr_bus);
+	set_contiguous_pas<create_qp_in_pas>(r, p.buf_bus, p.buf_pages);
+
+	u8 out[out_size<create_qp_out>()];
+	err = exec(q, in.data(), inlen, out, sizeof(out), res);
+	return err ? err : decode_create_qp(out, sizeof(out), qpn);
+}
+
+int decode_create_qp(const void *out, u32 outlen, u32 *qpn)
+{
+	return decode_number<create_qp_out, create_qp_out::qpn>(out, outlen, qpn);
+}
+
+int qp_rst2init(Cmdq &q, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
+{
+	return transition<rst2init_qp_in, rst2init_qp_out>(q, op::RST2INIT_QP, qpn, p, uid, res);
+}
+
+int qp_init2rtr(Cmdq &q, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
+{
+	return transition<init2rtr_qp_in, init2rtr_qp_out>(q, op::INIT2RTR_QP, qpn, p, uid, res);
+}
+
+int qp_rtr2rts(Cmdq &q, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
+{
+	return transition<rtr2rts_qp_in, rtr2rts_qp_out>(q, op::RTR2RTS_QP, qpn, p, uid, res);
+}
+
+int qp_2rst(Cmdq &q, u32 qpn, u16 uid, CmdResult *res)
+{
+	return object_cmd<qp_2rst_in, qp_2rst_out, qp_2rst_in::qpn>(q, op::QP_2RST, qpn, uid, res);
+}
+
+int destroy_qp(Cmdq &q, u32 qpn, u16 uid, CmdResult *res)
+{
+	return object_cmd<destroy_qp_in, destroy_qp_out, destroy_qp_in::qpn>(q, op::DESTROY_QP, qpn,
+									   uid, res);
+}
+
+} // namespace cxprm::cmd

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Protection domains, completion queues and shared receive queues: ALLOC /
+// DEALLOC_PD, CREATE / DESTROY / QUERY_CQ and _SRQ, and the reference
+// checks every object that names another one goes through (B7/B8).  With
+// ObjectProfile::check_refs (strict, the default) a named PD, CQ, SRQ or
+// XRQ must exist; lenient, any nonzero number does.  Destroying an object
+// that another one names is refused in both (Linux destroys in dependency
+// order, so nothing shows firmware allowing it).
+#include "emu_device.h"
+
+#include "cxprm/prm/dct.h"
+#include "cxprm/prm/pd_cq.h"
+#include "cxprm/prm/srq.h"
+#include "cxprm/prm/transport.h"
+
+namespace cxprm::emu {
+
+using prm::CRef;
+using prm::Ref;
+
+namespace {
+
+constexpr uint32_t CQE_BYTES = 64;
+
+// A free number in [first, first + max), or 0 when there is none.
+template <class M> uint32_t free_number(const M &objects, uint32_t first, uint32_t max)
+{
+	for (uint32_t n = first; n - first < max && n < (1u << 24); n++)
+		if (!objects.count(n))
+			return n;
+	return 0;
+}
+
+// 4 KiB pages a queue of 'bytes' needs (at least one).
+uint64_t pages_for(uint64_t bytes)
+{
+	uint64_t n = (bytes + prm::ADAPTER_PAGE_SIZE - 1) / prm::ADAPTER_PAGE_SIZE;
+	return n ? n : 1;
+}
+
+bool dbr_ok(uint64_t a) { return a && !(a & 7); }
+
+template <class F> uint32_t dct_ref(const Dct &d)
+{
+	return (uint32_t)prm::get<F>(CRef<prm::dctc>(d.ctx.data()));
+}
+
+} // namespace
+
+bool Device::read_pas(const Cmd &c, uint32_t fixed, uint64_t n, std::vector<uint64_t> *pas)
+{
+	if (c.inlen < fixed || (c.inlen - fixed) / 8 < n)
+		return false;
+	pas->clear();
+	for (uint64_t i = 0; i < n; i++)
+		pas->push_back(load_be64(c.in + fixed + 8 * i) & ~0xfffull);
+	return true;
+}
+
+bool Device::have_pd(uint32_t pd) const { return prof_.objects.check_refs ? pds.count(pd) != 0 : pd != 0; }
+
+bool Device::have_cq(uint32_t cqn) const { return prof_.objects.check_refs ? cqs.count(cqn) != 0 : cqn != 0; }
+
+bool Device::have_srq_or_xrq(uint32_t n) const
+{
+	if (!prof_.objects.check_refs)
+		return n != 0;
+	return srqs.count(n) || xrqs.count(n);
+}
+
+bool Device::pd_in_use(uint32_t pd) const
+{
+	for (const auto &[n, s] : srqs)
+		if (s.pd == pd)
+			return true;
+	for (const auto &[n, x] : xrqs)
+		if (x.pd == pd)
+			return true;
+	for (const auto &[n, q] : qps)
+		if (q.pd == pd)
+			return true;
+	for (const auto &[n, d] : dcts)
+		if (dct_ref<prm::dctc::pd>(d) == pd)
+			return true;
+	return false;
+}
+
+bool Device::cq_in_use(uint32_t cqn) const
+{
+	for (const auto &[n, s] : srqs)
+		if (s.cqn == cqn)
+			return true;
+	for (const auto &[n, x] : xrqs)
+		if (x.cqn == cqn)
+			return true;
+	for (const auto &[n, q] : qps)
+		if (q.cqn_snd == cqn || q.cqn_rcv == cqn)
+			return true;
+	for (const auto &[n, d] : dcts)
+		if (dct_ref<prm::dctc::cqn>(d) == cqn)
+			return true;
+	return false;
+}
+
+bool Device::srq_in_use(uint32_t srqn) const
+{
+	for (const auto &[n, q] : qps)
+		if (q.srqn == srqn)
+			return true;
+	for (const auto &[n, d] : dcts)
+		if (dct_ref<prm::dctc::srqn_xrqn>(d) == srqn)
+			return true;
+	return false;
+}
+
+// --- PD ---
+
+Result Device::alloc_pd(Cmd &c)
+{
+	uint32_t pd = free_number(pds, 1, prof_.objects.max_pds);
+	if (!pd)
+		return fail(synd::PD_EXHAUSTED);
+	pds.insert(pd);
+	prm::set<prm::alloc_pd_out::pd>(Ref<prm::alloc_pd_out>(c.out), pd);
+	return Result::ok();
+}
+
+Result Device::dealloc_pd(Cmd &c)
+{
+	uint32_t pd = (uint32_t)prm::get<prm::dealloc_pd_in::pd>(CRef<prm::dealloc_pd_in>(c.in));
+	if (!pds.count(pd))
+		return fail(synd::PD_UNKNOWN);
+	if (pd_in_use(pd))
+		return fail(synd::PD_IN_USE);
+	pds.erase(pd);
+	return Result::ok();
+}
+
+// --- CQ ---
+
+Result Device::create_cq(Cmd &c)
+{
+	using in_t = prm::create_cq_in;
+	CRef<prm::cqc> ctx = prm::sub<in_t::cq_context, prm::cqc>(CRef<in_t>(c.in));
+	Cq cq;
+	cq.log_size = (uint8_t)prm::get<prm::cqc::log_cq_size>(ctx);
+	cq.uar = (uint32_t)prm::get<prm::cqc::uar_page>(ctx);
+	cq.eqn = (uint32_t)prm::get<prm::cqc::c_eqn_or_apu_element>(ctx);
+	cq.dbr = prm::get<prm::cqc::dbr_addr>(ctx);
+	if (cq.log_size > cap_cur<prm::cmd_hca_cap::log_max_cq_sz>())
+		return fail(synd::CQ_BAD_LOG_SIZE);
+	if (!uars.count(cq.uar))
+		return fail(synd::CQ_BAD_UAR);
+	if (cq.eqn > 0xff || !eqs.count((uint8_t)cq.eqn))
+		return fail(synd::CQ_NO_EQ);
+	if (!dbr_ok(cq.dbr))
+		return fail(synd::QUEUE_BAD_DBR);
+	if (!read_pas(c, in_t::size_bytes, pages_for((uint64_t)CQE_BYTES << cq.log_size), &cq.pas))
+		return fail(synd::CQ_PAS_INLEN);
+	uint32_t cqn = free_number(cqs, prof_.objects.first_cqn, prof_.objects.max_cqs);
+	if (!cqn)
+		return fail(synd::CQ_EXHAUSTED);
+	cqs[cqn] = std::move(cq);
+	prm::set<prm::create_cq_out::cqn>(Ref<prm::create_cq_out>(c.out), cqn);
+	return Result::ok();
+}
+
+Result Device::destroy_cq(Cmd &c)
+{
+	uint32_t cqn = (uint32_t)prm::get<prm::destroy_cq_in::cqn>(CRef<prm::destroy_cq_in>(c.in));
+	if (!cqs.count(cqn))
+		return fail(synd::CQ_UNKNOWN_DESTROY);
+	if (cq_in_use(cqn))
+		return fail(synd::CQ_IN_USE);
+	cqs.erase(cqn);
+	return Result::ok();
+}
+
+Result Device::query_cq(Cmd &c)
+{
+	uint32_t cqn = (uint32_t)prm::get<prm::query_cq_in::cqn>(CRef<prm::query_cq_in>(c.in));
+	auto it = cqs.find(cqn);
+	if (it == cqs.end())
+		return fail(synd::CQ_UNKNOWN_QUERY);
+	Ref<prm::cqc> ctx = prm::sub<prm::query_cq_out::cq_context, prm::cqc>(Ref<prm::query_cq_out>(c.out));
+	prm::set<prm::cqc::log_cq_size>(ctx, it->second.log_size);
+	prm::set<prm::cqc::uar_page>(ctx, it->second.uar);
+	prm::set<prm::cqc::c_eqn_or_apu_element>(ctx, it->second.eqn);
+	prm::set<prm::cqc::dbr_addr>(ctx, it->second.dbr);
+	return Result::ok();
+}
+
+// --- SRQ ---
+
+Result Device::create_srq(Cmd &c)
+{
+	using in_t = prm::create_srq_in;
+	CRef<prm::srqc> ctx = prm::sub<in_t::srq_context_entry, prm::srqc>(CRef<in_t>(c.in));
+	Srq s;
+	s.log_size = (uint8_t)prm::get<prm::srqc::log_srq_size>(ctx);
+	s.log_stride = (uint8_t)prm::get<prm::srqc::log_rq_stride>(ctx);
+	s.pd = (uint32_t)prm::get<prm::srqc::pd>(ctx);
+	s.cqn = (uint32_t)prm::get<prm::srqc::cqn>(ctx);
+	s.lwm = (uint16_t)prm::get<prm::srqc::lwm>(ctx);
+	s.dbr = prm::get<prm::srqc::dbr_addr>(ctx);
+	if (!have_pd(s.pd))
+		return fail(synd::SRQ_NO_PD);
+	if (s.cqn && !have_cq(s.cqn))
+		return fail(synd::SRQ_NO_CQ);
+	if (!dbr_ok(s.dbr))
+		return fail(synd::QUEUE_BAD_DBR);
+	std::vector<uint64_t> pas;
+	if (!read_pas(c, in_t::size_bytes, pages_for((16ull << s.log_stride) << s.log_size), &pas))
+		return fail(synd::SRQ_PAS_INLEN);
+	uint32_t srqn = free_number(srqs, prof_.objects.first_srqn, prof_.objects.max_srqs);
+	if (!srqn)
+		return fail(synd::SRQ_EXHAUSTED);
+	srqs[srqn] = s;
+	prm::set<prm::create_srq_out::srqn>(Ref<prm::create_srq_out>(c.out), srqn);
+	return Result::ok();
+}
+
+Result Device::destroy_srq(Cmd &c)
+{
+	uint32_t srqn = (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
+	if (!srqs.count(srqn))
+		return fail(synd::SRQ_UNKNOWN_DESTROY);
+	if (srq_in_use(srqn))
+		return fail(synd::SRQ_IN_USE);
+	srqs.erase(srqn);
+	return Result::ok();
+}
+
+Result Device::query_srq(Cmd &c)
+{
+	uint32_t srqn = (uint32_t)prm::get<prm::query_srq_in::srqn>(CRef<prm::query_srq_in>(c.in));
+	auto it = srqs.find(srqn);
+	if (it == srqs.end())
+		return fail(synd::SRQ_UNKNOWN_QUERY);
+	const Srq &s = it->second;
+	Ref<prm::srqc> ctx = prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out));
+	prm::set<prm::srqc::log_srq_size>(ctx, s.log_size);
+	prm::set<prm::srqc::log_rq_stride>(ctx, s.log_stride);
+	prm::set<prm::srqc::pd>(ctx, s.pd);
+	prm::set<prm::srqc::cqn>(ctx, s.cqn);
+	prm::set<prm::srqc::lwm>(ctx, s.lwm);
+	prm::set<prm::srqc::dbr_addr>(ctx, s.dbr);
+	return Result::ok();
+}
+
+} // namespace cxprm::emu

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// RC queue pairs: CREATE_QP (in RST), RST2INIT / INIT2RTR / RTR2RTS, 2RST
+// and DESTROY_QP.  CREATE_QP checks what the QP names (PD, both CQs, the
+// SRQ: handlers_objects.cpp); a transition from any state but the one it
+// starts from is BAD_RES_STATE, as firmware's QP state machine answers
+// (Linux's mlx5_ib keeps its own table of legal transitions and never sends
+// one).  DESTROY_QP works in any state: firmware moves the QP to RST first
+// (Linux destroys RTS QPs directly).  No work requests are executed.
+#include "emu_device.h"
+
+#include "cxprm/prm/qp.h"
+#include "cxprm/prm/transport.h"
+
+namespace cxprm::emu {
+
+using prm::CRef;
+using prm::Ref;
+namespace op = prm::op;
+
+namespace {
+
+constexpr uint8_t ST_RC = 0;
+constexpr uint8_t RQ_REGULAR = 0, RQ_SRQ = 1, RQ_ZERO = 3;
+constexpr uint8_t QP_RST = 0, QP_INIT = 1, QP_RTR = 2; // then 3 RTS
+constexpr uint32_t MTU_MIN = 1, MTU_MAX = 5;
+constexpr uint64_t SQ_WQEBB = 64;
+
+} // namespace
+
+Result Device::create_qp(Cmd &c)
+{
+	using in_t = prm::create_qp_in;
+	CRef<prm::qpc> ctx = prm::sub<in_t::qpc, prm::qpc>(CRef<in_t>(c.in));
+	if (prm::get<prm::qpc::st>(ctx) != ST_RC)
+		return fail(synd::QP_BAD_ST);
+	Qp q;
+	q.pd = (uint32_t)prm::get<prm::qpc::pd>(ctx);
+	q.cqn_snd = (uint32_t)prm::get<prm::qpc::cqn_snd>(ctx);
+	q.cqn_rcv = (uint32_t)prm::get<prm::qpc::cqn_rcv>(ctx);
+	uint8_t rq_type = (uint8_t)prm::get<prm::qpc::rq_type>(ctx);
+	if (rq_type != RQ_REGULAR && rq_type != RQ_SRQ && rq_type != RQ_ZERO)
+		return fail(synd::QP_BAD_RQ_TYPE);
+	if (!have_pd(q.pd))
+		return fail(synd::QP_NO_PD);
+	if (!have_cq(q.cqn_snd) || !have_cq(q.cqn_rcv))
+		return fail(synd::QP_NO_CQ);
+	uint64_t rq_bytes = 0;
+	if (rq_type == RQ_SRQ) {
+		q.srqn = (uint32_t)prm::get<prm::qpc::srqn_rmpn_xrqn>(ctx);
+		if (prof_.objects.check_refs && xrqs.count(q.srqn))
+			return fail(synd::QP_SRQ_WRONG_TYPE);
+		if (prof_.objects.check_refs ? !srqs.count(q.srqn) : !q.srqn)
+			return fail(synd::QP_NO_SRQ);
+	} else if (rq_type == RQ_REGULAR) {
+		rq_bytes = (16ull << prm::get<prm::qpc::log_rq_stride>(ctx)) << prm::get<prm::qpc::log_rq_size>(ctx);
+	}
+	if (!prm::get<prm::qpc::dbr_addr>(ctx) || (prm::get<prm::qpc::dbr_addr>(ctx) & 7))
+		return fail(synd::QUEUE_BAD_DBR);
+	uint64_t bytes = rq_bytes + (SQ_WQEBB << prm::get<prm::qpc::log_sq_size>(ctx));
+	std::vector<uint64_t> pas;
+	if (!read_pas(c, in_t::size_bytes, (bytes + prm::ADAPTER_PAGE_SIZE - 1) / prm::ADAPTER_PAGE_SIZE, &pas))
+		return fail(synd::QP_PAS_INLEN);
+	uint32_t qpn = 0;
+	for (uint32_t n = prof_.objects.first_qpn; n - prof_.objects.first_qpn < prof_.objects.max_qps; n++)
+		if (!qps.count(n) && !dcts.count(n)) {
+			qpn = n;
+			break;
+		}
+	if (!qpn || !prm::fits<prm::create_qp_out::qpn>(qpn))
+		return fail(synd::QP_EXHAUSTED);
+	q.state = QP_RST;
+	qps[qpn] = q;
+	prm::set<prm::create_qp_out::qpn>(Ref<prm::create_qp_out>(c.out), qpn);
+	return Result::ok();
+}
+
+// RST2INIT, INIT2RTR and RTR2RTS share one input shape (rst2init_qp_in's
+// fields sit at the same offsets in the other two: qp.h).
+Result Device::qp_transition(Cmd &c)
+{
+	using in_t = prm::rst2init_qp_in;
+	static_assert(prm::init2rtr_qp_in::qpc::offset == in_t::qpc::offset &&
+		      prm::rtr2rts_qp_in::qpc::offset == in_t::qpc::offset &&
+		      prm::init2rtr_qp_in::qpn::offset == in_t::qpn::offset &&
+		      prm::rtr2rts_qp_in::qpn::offset == in_t::qpn::offset);
+	CRef<in_t> in(c.in);
+	auto it = qps.find((uint32_t)prm::get<in_t::qpn>(in));
+	if (it == qps.end())
+		return fail(synd::QP_UNKNOWN);
+	Qp &q = it->second;
+	CRef<prm::qpc> ctx = prm::sub<in_t::qpc, prm::qpc>(in);
+	CRef<prm::ads> path = prm::sub<prm::qpc::primary_address_path, prm::ads>(ctx);
+	uint8_t from = c.opcode == op::RST2INIT_QP ? QP_RST : c.opcode == op::INIT2RTR_QP ? QP_INIT : QP_RTR;
+	if (q.state != from)
+		return fail(synd::QP_BAD_TRANSITION);
+	if (c.opcode == op::RST2INIT_QP) {
+		uint64_t port = prm::get<prm::ads::vhca_port_num>(path);
+		if (port < 1 || port > cap_cur<prm::cmd_hca_cap::num_ports>())
+			return fail(synd::QP_BAD_PORT);
+	} else if (c.opcode == op::INIT2RTR_QP) {
+		uint64_t mtu = prm::get<prm::qpc::mtu>(ctx);
+		if (mtu < MTU_MIN || mtu > MTU_MAX)
+			return fail(synd::QP_BAD_MTU);
+	}
+	q.state = (uint8_t)(from + 1);
+	return Result::ok();
+}
+
+Result Device::qp_2rst(Cmd &c)
+{
+	auto it = qps.find((uint32_t)prm::get<prm::qp_2rst_in::qpn>(CRef<prm::qp_2rst_in>(c.in)));
+	if (it == qps.end())
+		return fail(synd::QP_UNKNOWN);
+	it->second.state = QP_RST;
+	return Result::ok();
+}
+
+Result Device::destroy_qp(Cmd &c)
+{
+	if (!qps.erase((uint32_t)prm::get<prm::destroy_qp_in::qpn>(CRef<prm::destroy_qp_in>(c.in))))
+		return fail(synd::QP_UNKNOWN_DESTROY);
+	return Result::ok();
+}
+
+} // namespace cxprm::emu

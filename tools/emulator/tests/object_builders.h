@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Building the objects a DCT, QP or NVMF namespace names, by hand (raw
+// messages, as the other emulator tests do): UAR + EQ, PD, CQ, SRQ, NVMF
+// XRQ and backend controller.  Each create_* returns the answer; the
+// plain-named helpers expect OK and return the new number.
+#pragma once
+
+#include "test_driver.h"
+
+#include "cxprm/prm/eq.h"
+#include "cxprm/prm/nvmf.h"
+#include "cxprm/prm/pd_cq.h"
+#include "cxprm/prm/qp.h"
+#include "cxprm/prm/srq.h"
+
+namespace cxprm::emu::test {
+
+struct ObjectBuilder {
+	TestDriver &drv;
+	FakePlatform &plat;
+
+	template <class Out, class F> static uint32_t number(const Answer &a)
+	{
+		EXPECT_EQ(a.status, st::OK) << std::hex << a.syndrome;
+		return (uint32_t)prm::get<F>(a.as<Out>());
+	}
+
+	uint32_t uar()
+	{
+		Answer a = drv.run<prm::alloc_uar_out>(make_in<prm::alloc_uar_in>(op::ALLOC_UAR));
+		return number<prm::alloc_uar_out, prm::alloc_uar_out::uar>(a);
+	}
+	uint8_t eq(uint32_t uar)
+	{
+		uint64_t ring = plat.alloc(4096);
+		for (int i = 0; i < 16; i++)
+			plat.cpu(ring + i * 64)[63] = 1;
+		Msg m = make_in<prm::create_eq_in>(op::CREATE_EQ, 0, 8);
+		auto c = prm::sub<prm::create_eq_in::eq_context_entry, prm::eqc>(m.as<prm::create_eq_in>());
+		prm::set<prm::eqc::log_eq_size>(c, 4);
+		prm::set<prm::eqc::uar_page>(c, uar);
+		prm::set_pas<prm::create_eq_in_pas>(m.as<prm::create_eq_in>(), 0, ring);
+		Answer a = drv.run<prm::create_eq_out>(m);
+		return (uint8_t)number<prm::create_eq_out, prm::create_eq_out::eq_number>(a);
+	}
+	uint32_t pd()
+	{
+		Answer a = drv.run<prm::alloc_pd_out>(make_in<prm::alloc_pd_in>(op::ALLOC_PD));
+		return number<prm::alloc_pd_out, prm::alloc_pd_out::pd>(a);
+	}
+	// A CQ of 2^6 entries (one page) on uar/eqn; npas pas entries sent.
+	Answer create_cq(uint32_t uar, uint32_t eqn, uint32_t npas = 1, uint8_t log_size = 6)
+	{
+		Msg m = make_in<prm::create_cq_in>(op::CREATE_CQ, 0, 8 * npas);
+		auto c = prm::sub<prm::create_cq_in::cq_context, prm::cqc>(m.as<prm::create_cq_in>());
+		prm::set<prm::cqc::log_cq_size>(c, log_size);
+		prm::set<prm::cqc::uar_page>(c, uar);
+		prm::set<prm::cqc::c_eqn_or_apu_element>(c, eqn);
+		prm::set<prm::cqc::dbr_addr>(c, plat.alloc(64, 64));
+		for (uint32_t i = 0; i < npas; i++)
+			prm::set_pas<prm::create_cq_in_pas>(m.as<prm::create_cq_in>(), i, plat.alloc(4096));
+		return drv.run<prm::create_cq_out>(m);
+	}
+	uint32_t cq(uint32_t uar, uint32_t eqn)
+	{
+		return number<prm::create_cq_out, prm::create_cq_out::cqn>(create_cq(uar, eqn));
+	}
+	Answer create_srq(uint32_t pd, uint32_t cqn = 0, uint32_t npas = 1)
+	{
+		Msg m = make_in<prm::create_srq_in>(op::CREATE_SRQ, 0, 8 * npas);
+		auto c = prm::sub<prm::create_srq_in::srq_context_entry, prm::srqc>(m.as<prm::create_srq_in>());
+		prm::set<prm::srqc::log_srq_size>(c, 6);
+		prm::set<prm::srqc::log_rq_stride>(c, 2);
+		prm::set<prm::srqc::pd>(c, pd);
+		prm::set<prm::srqc::cqn>(c, cqn);
+		prm::set<prm::srqc::dbr_addr>(c, plat.alloc(64, 64));
+		for (uint32_t i = 0; i < npas; i++)
+			prm::set_pas<prm::create_srq_in_pas>(m.as<prm::create_srq_in>(), i, plat.alloc(4096));
+		return drv.run<prm::create_srq_out>(m);
+	}
+	uint32_t srq(uint32_t pd) { return number<prm::create_srq_out, prm::create_srq_out::srqn>(create_srq(pd)); }
+	Answer create_xrq(uint32_t pd, uint32_t cqn, uint8_t offload = prm::XRQ_OFFLOAD_NVMF, uint8_t log_max_ns = 3)
+	{
+		Msg m = make_in<prm::create_xrq_in>(op::CREATE_XRQ, 0, 8);
+		auto x = prm::sub<prm::create_xrq_in::xrq_context, prm::xrqc>(m.as<prm::create_xrq_in>());
+		prm::set<prm::xrqc::offload>(x, offload);
+		prm::set<prm::xrqc::cqn>(x, cqn);
+		auto n = prm::sub<prm::xrqc::nvme_offload_context, prm::nvme_offload_context>(x);
+		prm::set<prm::nvme_offload_context::nvmf_offload_type>(n, 1);
+		prm::set<prm::nvme_offload_context::log_max_namespace>(n, log_max_ns);
+		auto w = prm::sub<prm::xrqc::wq, prm::wq>(x);
+		prm::set<prm::wq::wq_type>(w, 1);
+		prm::set<prm::wq::pd>(w, pd);
+		prm::set<prm::wq::dbr_addr>(w, plat.alloc(64, 64));
+		prm::set<prm::wq::log_wq_stride>(w, 4);
+		prm::set<prm::wq::log_wq_sz>(w, 4);
+		prm::set_pas<prm::create_xrq_in_pas>(m.as<prm::create_xrq_in>(), 0, plat.alloc(4096));
+		return drv.run<prm::create_xrq_out>(m);
+	}
+	uint32_t xrq(uint32_t pd, uint32_t cqn, uint8_t log_max_ns = 3)
+	{
+		return number<prm::create_xrq_out, prm::create_xrq_out::xrqn>(
+			create_xrq(pd, cqn, prm::XRQ_OFFLOAD_NVMF, log_max_ns));
+	}
+	Answer create_backend(uint32_t xrqn, uint32_t npas = 2)
+	{
+		using L = prm::create_nvmf_be_ctrl_in;
+		Msg m = make_in<L>(op::CREATE_NVMF_BACKEND_CTRL, 0, 8 * npas);
+		prm::set<L::xrqn>(m.as<L>(), xrqn);
+		auto b = prm::sub<L::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(m.as<L>());
+		prm::set<prm::nvmf_be_ctrl::cqh_dbr_addr>(b, plat.alloc(64, 64));
+		prm::set<prm::nvmf_be_ctrl::sqt_dbr_addr>(b, plat.alloc(64, 64));
+		for (uint32_t i = 0; i < npas; i++)
+			prm::set_pas<prm::create_nvmf_be_ctrl_in_pas>(m.as<L>(), i, plat.alloc(4096));
+		return drv.run<prm::create_nvmf_be_ctrl_out>(m);
+	}
+	uint16_t backend(uint32_t xrqn)
+	{
+		return (uint16_t)number<prm::create_nvmf_be_ctrl_out, prm::create_nvmf_be_ctrl_out::backend_controller_id>(
+			create_backend(xrqn));
+	}
+	// A command that names one object by field F of In (DESTROY_*, DEALLOC_PD, QUERY_*).
+	template <class In, class F> Answer by_number(uint16_t opc, uint32_t n, uint32_t outlen = 16)
+	{
+		Msg m = make_in<In>(opc);
+		prm::set<F>(m.as<In>(), n);
+		return drv.exec(m, outlen);
+	}
+};
+
+// Everything a DCT or QP names, created on an INITIALIZED device.
+struct ObjectSet {
+	uint32_t uar = 0, pd = 0, cqn = 0, srqn = 0;
+	uint8_t eqn = 0;
+	void create(ObjectBuilder &b)
+	{
+		uar = b.uar();
+		eqn = b.eq(uar);
+		pd = b.pd();
+		cqn = b.cq(uar, eqn);
+		srqn = b.srq(pd);
+	}
+};
+
+} // namespace cxprm::emu::test
