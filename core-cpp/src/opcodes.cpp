@@ -35,32 +35,11 @@ struct Named {
 constexpr Named events[] = {CXPRM_EVENTS(CXPRM_EV_INFO_)};
 #undef CXPRM_EV_INFO_
 
-constexpr Named cap_types[] = {
-	{cap::GENERAL, "GENERAL"},
-	{cap::ETHERNET_OFFLOADS, "ETHERNET_OFFLOADS"},
-	{cap::ODP, "ODP"},
-	{cap::ATOMIC, "ATOMIC"},
-	{cap::ROCE, "ROCE"},
-	{cap::IPOIB_OFFLOADS, "IPOIB_OFFLOADS"},
-	{cap::IPOIB_ENHANCED_OFFLOADS, "IPOIB_ENHANCED_OFFLOADS"},
-	{cap::FLOW_TABLE, "FLOW_TABLE"},
-	{cap::ESWITCH_FLOW_TABLE, "ESWITCH_FLOW_TABLE"},
-	{cap::ESWITCH, "ESWITCH"},
-	{cap::VECTOR_CALC, "VECTOR_CALC"},
-	{cap::QOS, "QOS"},
-	{cap::DEBUG_CAP, "DEBUG"},
-	{cap::NVMF, "NVMF"},
-	{cap::DEV_MEM, "DEV_MEM"},
-	{cap::TLS, "TLS"},
-	{cap::VDPA_EMULATION, "VDPA_EMULATION"},
-	{cap::DEV_EVENT, "DEV_EVENT"},
-	{cap::IPSEC, "IPSEC"},
-	{cap::DEV_SHAMPO, "DEV_SHAMPO"},
-	{cap::MACSEC, "MACSEC"},
-	{cap::GENERAL_2, "GENERAL_2"},
-	{cap::PORT_SELECTION, "PORT_SELECTION"},
-	{cap::ADV_VIRTUALIZATION, "ADV_VIRTUALIZATION"},
-};
+#define CXPRM_CAP_INFO_(n, v) {v, #n},
+#define CXPRM_CAP_INFO_N_(n, s, v) {v, s},
+constexpr Named cap_types[] = {CXPRM_CAP_TYPES(CXPRM_CAP_INFO_, CXPRM_CAP_INFO_N_)};
+#undef CXPRM_CAP_INFO_
+#undef CXPRM_CAP_INFO_N_
 
 template <usize N> const char *lookup(const Named (&t)[N], u16 v)
 {

@@ -5,11 +5,9 @@
 // Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
 // AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
 // 05 eswitch, 06 NVMF, 07 ACCESS_REG), nnnn = site.  README.md carries the same table.
+// The X-list is plain C (the guest selftests build their constants from it,
+// selftests/cxprm/cxprm_prm.h); the rest is C++.
 #pragma once
-
-#include <cstdint>
-
-namespace cxprm::emu {
 
 // X(name, value, status, "when")
 #define CXPRM_EMU_SYNDROMES(X)                                                                      \
@@ -108,6 +106,11 @@ namespace cxprm::emu {
 	X(REG_BAD_GROUP, 0xE3070007, BAD_PARAM_ERR, "PCAM/MCAM feature_group or access_reg_group not modelled") \
 	X(REG_RESERVED, 0xE3070008, BAD_PARAM_ERR, "ACCESS_REG reserved bits of the register data set")
 
+#ifdef __cplusplus
+#include <cstdint>
+
+namespace cxprm::emu {
+
 namespace synd {
 #define CXPRM_EMU_SYND_ENUM_(n, v, s, t) n = v,
 enum : uint32_t { CXPRM_EMU_SYNDROMES(CXPRM_EMU_SYND_ENUM_) };
@@ -119,3 +122,4 @@ const char *syndrome_name(uint32_t syndrome);
 const char *syndrome_text(uint32_t syndrome);
 
 } // namespace cxprm::emu
+#endif // __cplusplus
