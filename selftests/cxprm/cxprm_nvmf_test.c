@@ -9,7 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 #define NSID 0x2a
 
@@ -27,12 +27,8 @@ FIXTURE(nvmf) {
 FIXTURE_SETUP(nvmf)
 {
 	struct cxprm_cmd_status st;
-	int r;
-
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	r = emuctl_open(&self->emu, cxprm_bdf());
-	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s (boot the guest with iomem=relaxed)", strerror(-r));
+	self->fd = dev_open(_metadata, O_RDWR);
+	emu_open_required(_metadata, &self->emu);
 	self->prof = emu_profile_of(&self->emu);
 	ASSERT_NE(NULL, self->prof);
 	self->xrqn = self->prof->first_xrqn + 1;
@@ -143,7 +139,7 @@ TEST_F(nvmf, attach_twice_is_firmware_status)
 	NEED_ATTACH();
 
 	ASSERT_EQ(0, raw_nvmf_attach(self->fd, self->xrqn, NSID, &st));
-	EXPECT_EQ(ST_BAD_PARAM, st.status);
+	EXPECT_EQ(ST_BAD_PARAM_ERR, st.status);
 	EXPECT_EQ(SYND_NVMF_NS_EXISTS, st.syndrome);
 }
 
@@ -158,7 +154,7 @@ TEST_F(nvmf, detached_namespace)
 	ASSERT_EQ(ST_OK, st.status);
 	self->attached = 0;
 	ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &n));
-	EXPECT_EQ(ST_BAD_RES, n.st.status);
+	EXPECT_EQ(ST_BAD_RES_ERR, n.st.status);
 	EXPECT_EQ(SYND_NVMF_NS_UNKNOWN_QUERY, n.st.syndrome);
 }
 
