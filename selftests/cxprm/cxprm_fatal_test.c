@@ -294,10 +294,28 @@ static int wait_health_event(int fd, int sub, int ms)
 	return 0;
 }
 
+/*
+ * With n commands stuck in the firmware, sets a fatal fault knob: they end
+ * with err within 1 s, the device is marked failed (INFO in *i).  How long
+ * that took, in ns.
+ */
+static uint64_t fail_with_stuck(struct __test_metadata *_metadata, FIXTURE_DATA(given_up) *self,
+				int n, uint32_t knob, int err, struct cxprm_info *i)
+{
+	uint64_t t0, t_failed;
+
+	start_stuck(_metadata, self, n);
+	t0 = now_ns();
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, knob, 1, 0));
+	expect_stuck_ended(_metadata, self, err, t0, 1000);
+	t_failed = wait_failed(_metadata, self->fd, t0, i);
+	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
+	return t_failed - t0;
+}
+
 TEST_F_TIMEOUT(given_up, health_counter_stall, 90)
 {
 	int poll_ms = cxprm_param("health_poll_ms"), stall_polls = cxprm_param("health_stall_polls");
-	uint64_t t0, t_failed;
 	struct cxprm_info i;
 	char *health, path[300];
 
@@ -324,13 +342,8 @@ TEST_F_TIMEOUT(given_up, health_counter_stall, 90)
 	EXPECT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, CXPRM_EMUD_FAULT_HEALTH_SYNDROME, 0, 0));
 
 	/* A firmware reset (nic_interface SW_RESET) is fatal (sticky). */
-	start_stuck(_metadata, self, 4);
-	t0 = now_ns();
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, CXPRM_EMUD_FAULT_SW_RESET, 1, 0));
 	/* The waiting commands see it themselves within ms. */
-	expect_stuck_ended(_metadata, self, EHOSTDOWN, t0, 1000);
-	t_failed = wait_failed(_metadata, self->fd, t0, &i);
-	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
+	fail_with_stuck(_metadata, self, 4, CXPRM_EMUD_FAULT_SW_RESET, EHOSTDOWN, &i);
 	EXPECT_EQ(CXPRM_STATE_ERROR, i.state);
 	expect_failed_device(_metadata, self->fd, &self->emu, EHOSTDOWN);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/cxprm/%s/health", cxprm_bdf());
@@ -344,25 +357,19 @@ TEST_F_TIMEOUT(given_up, health_counter_stall, 90)
 TEST_F_TIMEOUT(given_up, surprise_removal, 60)
 {
 	int poll_ms = cxprm_param("health_poll_ms");
-	uint64_t t0, t_failed;
 	struct cxprm_info i;
+	uint64_t dt;
 
 	NEED_RUN();
 	if (!getenv("CXPRM_TEST_GONE"))
 		SKIP(return, "set CXPRM_TEST_GONE=1");
 	if (poll_ms <= 0)
 		SKIP(return, "no health poller (health_poll_ms=%d)", poll_ms);
-	start_stuck(_metadata, self, 2);
-
-	t0 = now_ns();
 	/* Answered once the device part of the BAR reads all ones. */
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, CXPRM_EMUD_FAULT_DEVICE_GONE, 1, 0));
-	expect_stuck_ended(_metadata, self, ENODEV, t0, 1000);
-	t_failed = wait_failed(_metadata, self->fd, t0, &i);
-	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
+	dt = fail_with_stuck(_metadata, self, 2, CXPRM_EMUD_FAULT_DEVICE_GONE, ENODEV, &i);
 	TH_LOG("surprise removal: device marked failed after %llu ms (health_poll_ms %d)",
-	       (unsigned long long)(t_failed - t0) / 1000000, poll_ms);
-	EXPECT_GT((uint64_t)poll_ms * 1000000ull + 1000000000ull, t_failed - t0);
+	       (unsigned long long)dt / 1000000, poll_ms);
+	EXPECT_GT((uint64_t)poll_ms * 1000000ull + 1000000000ull, dt);
 	EXPECT_EQ(CXPRM_STATE_GONE, i.state);
 	expect_failed_device(_metadata, self->fd, &self->emu, ENODEV);
 }

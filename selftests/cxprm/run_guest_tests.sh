@@ -76,15 +76,8 @@ STEPS=${*:-$ALL}
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 elapsed() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# The control page: our C client (fast: no devmem per dword), else the
-# harness's /bin/emuctl (tools/qemu/guest/emuctl.sh); same commands.
-emu() {
-	if command -v cxprm_emuctl >/dev/null 2>&1; then
-		cxprm_emuctl "$@"
-	else
-		emuctl "$@"
-	fi
-}
+# The control page: the C client built with the tests (cxprm_emuctl.c).
+emu() { cxprm_emuctl "$@"; }
 
 # load_bound [PARAM=V...]: insmod with MODPARAMS plus those, bind.
 load_bound() {
