@@ -10,7 +10,7 @@
 #include <pthread.h>
 
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 #define CHILDREN 16
 #define PER_CHILD 200
@@ -32,11 +32,8 @@ FIXTURE_SETUP(conc)
 {
 	struct cxprm_info i;
 
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
-	self->have_emu = emuctl_open(&self->emu, cxprm_bdf()) == 0;
-	self->prof = self->have_emu ? emu_profile_of(&self->emu) : emu_profile_by_fw(i.fw_major);
+	self->fd = dev_open_info(_metadata, &i);
+	self->have_emu = emu_open_profile(&self->emu, &i, &self->prof);
 	ASSERT_NE(NULL, self->prof);
 	if (self->have_emu)
 		self->overruns0 = eq_overruns(&self->emu);

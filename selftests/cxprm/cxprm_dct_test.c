@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 FIXTURE(dct) {
 	int fd;
@@ -22,11 +22,8 @@ FIXTURE_SETUP(dct)
 {
 	struct cxprm_info i;
 
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
-	self->have_emu = emuctl_open(&self->emu, cxprm_bdf()) == 0;
-	self->prof = self->have_emu ? emu_profile_of(&self->emu) : emu_profile_by_fw(i.fw_major);
+	self->fd = dev_open_info(_metadata, &i);
+	self->have_emu = emu_open_profile(&self->emu, &i, &self->prof);
 	ASSERT_NE(NULL, self->prof);
 }
 
@@ -80,6 +77,24 @@ static int dct_create(int fd, const struct cxprm_dctc *ctx, struct cxprm_dct *d)
 	memset(d, 0, sizeof(*d));
 	d->ctx = *ctx;
 	return ioctl(fd, CXPRM_IOC_DCT_CREATE, d);
+}
+
+/* Another open file of the device, and the minimal DCT context. */
+static int open_other_file(struct __test_metadata *_metadata, struct cxprm_dctc *c)
+{
+	int fd = dev_open(_metadata, O_RDWR);
+
+	min_ctx(c);
+	return fd;
+}
+
+/* A DCT created (the test stops if not): its number. */
+static uint32_t dct_created(struct __test_metadata *_metadata, int fd, const struct cxprm_dctc *ctx,
+			    struct cxprm_dct *d)
+{
+	ASSERT_EQ(0, dct_create(fd, ctx, d)) TH_LOG("CREATE: %s", strerror(errno));
+	ASSERT_EQ(ST_OK, d->st.status) TH_LOG("CREATE status 0x%x", d->st.status);
+	return d->dctn;
 }
 
 static int dct_op(int fd, unsigned long cmd, uint32_t dctn, struct cxprm_dct *d)
@@ -172,7 +187,7 @@ TEST_F(dct, lifecycle_round_trip)
 
 	/* Draining again: the firmware refuses (status, not errno). */
 	ASSERT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DRAIN, dctn, &d)) TH_LOG("%s", strerror(errno));
-	EXPECT_EQ(ST_BAD_RES_STATE, d.st.status);
+	EXPECT_EQ(ST_BAD_RES_STATE_ERR, d.st.status);
 	EXPECT_EQ(SYND_DCT_DRAIN_NOT_ACTIVE, d.st.syndrome);
 
 	ASSERT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, dctn, &d)) TH_LOG("DESTROY: %s", strerror(errno));
@@ -227,17 +242,15 @@ TEST_F(dct, query_unknown_dct_is_firmware_status)
 		errno = 0;
 		EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, nums[k], &d))
 			TH_LOG("QUERY 0x%x: %s", nums[k], strerror(errno));
-		EXPECT_EQ(ST_BAD_RES, d.st.status);
+		EXPECT_EQ(ST_BAD_RES_ERR, d.st.status);
 		EXPECT_EQ(SYND_DCT_UNKNOWN_QUERY, d.st.syndrome);
 		EXPECT_EQ(OP_QUERY_DCT, d.st.opcode);
 	}
 	min_ctx(&c);
-	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
-	ASSERT_EQ(ST_OK, d.st.status);
-	dctn = d.dctn;
+	dctn = dct_created(_metadata, self->fd, &c, &d);
 	ASSERT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, dctn, &d));
 	EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, dctn, &d));
-	EXPECT_EQ(ST_BAD_RES, d.st.status) TH_LOG("a destroyed DCT still answers QUERY_DCT");
+	EXPECT_EQ(ST_BAD_RES_ERR, d.st.status) TH_LOG("a destroyed DCT still answers QUERY_DCT");
 }
 
 TEST_F(dct, other_file_may_query)
@@ -250,9 +263,7 @@ TEST_F(dct, other_file_may_query)
 
 	ASSERT_LE(0, fd2);
 	full_ctx(&want);
-	ASSERT_EQ(0, dct_create(self->fd, &want, &d));
-	ASSERT_EQ(ST_OK, d.st.status);
-	dctn = d.dctn;
+	dctn = dct_created(_metadata, self->fd, &want, &d);
 	ASSERT_EQ(0, dct_op(fd2, CXPRM_IOC_DCT_QUERY, dctn, &d)) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(ST_OK, d.st.status);
 	FIELD_EQ(pd);
@@ -302,9 +313,7 @@ TEST_F(dct, other_file_cannot_touch)
 
 	ASSERT_LE(0, fd2);
 	min_ctx(&c);
-	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
-	ASSERT_EQ(ST_OK, d.st.status);
-	dctn = d.dctn;
+	dctn = dct_created(_metadata, self->fd, &c, &d);
 
 	errno = 0;
 	EXPECT_EQ(-1, dct_op(fd2, CXPRM_IOC_DCT_DRAIN, dctn, &d)) TH_LOG("another file drained the DCT");
@@ -361,9 +370,7 @@ TEST_F(dct, close_destroys)
 	if (!self->have_emu)
 		SKIP(return, "no emulator control page");
 	n0 = emu_dcts(&self->emu);
-	fd2 = cxprm_open();
-	ASSERT_LE(0, fd2);
-	min_ctx(&c);
+	fd2 = open_other_file(_metadata, &c);
 	for (k = 0; k < 8; k++) {
 		ASSERT_EQ(0, dct_create(fd2, &c, &d));
 		ASSERT_EQ(ST_OK, d.st.status);
@@ -389,9 +396,7 @@ TEST_F(dct, close_destroys_in_forked_holder)
 	if (!self->have_emu)
 		SKIP(return, "no emulator control page");
 	n0 = emu_dcts(&self->emu);
-	fd2 = cxprm_open();
-	ASSERT_LE(0, fd2);
-	min_ctx(&c);
+	fd2 = open_other_file(_metadata, &c);
 	ASSERT_EQ(0, dct_create(fd2, &c, &d));
 	/* A child holds the file too: the DCT lives until the last close. */
 	pid = fork();
@@ -417,14 +422,14 @@ TEST_F(dct, firmware_refusal_is_status)
 	errno = 0;
 	ASSERT_EQ(0, dct_create(self->fd, &c, &d)) TH_LOG("ioctl failed: %s", strerror(errno));
 	EXPECT_EQ(0, d.st.delivery);
-	EXPECT_EQ(ST_BAD_PARAM, d.st.status);
+	EXPECT_EQ(ST_BAD_PARAM_ERR, d.st.status);
 	EXPECT_EQ(SYND_DCT_BAD_PD, d.st.syndrome);
 	EXPECT_EQ(OP_CREATE_DCT, d.st.opcode);
 	EXPECT_EQ(0, d.dctn);
 	min_ctx(&c);
 	c.port = 2; /* one port */
 	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
-	EXPECT_EQ(ST_BAD_PARAM, d.st.status);
+	EXPECT_EQ(ST_BAD_PARAM_ERR, d.st.status);
 	if (self->have_emu)
 		EXPECT_EQ(n0, emu_dcts(&self->emu));
 }

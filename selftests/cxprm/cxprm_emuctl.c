@@ -25,10 +25,13 @@
 #define _GNU_SOURCE
 #include "cxprm_test.h"
 
-static const struct {
+/* A command-line name and its control page number. */
+struct named {
 	const char *name;
-	uint32_t q;
-} queries[] = {
+	uint32_t v;
+};
+
+static const struct named queries[] = {
 	{ "pages-held", CXPRM_EMUD_Q_PAGES_HELD },
 	{ "commands", CXPRM_EMUD_Q_COMMANDS },
 	{ "hca-state", CXPRM_EMUD_Q_HCA_STATE },
@@ -47,10 +50,7 @@ static const struct {
 	{ "faults-fired", CXPRM_EMUD_Q_FAULTS_FIRED },
 };
 
-static const struct {
-	const char *name;
-	uint32_t c;
-} counters[] = {
+static const struct named counters[] = {
 	{ "commands-processed", CXPRM_EMUD_COUNTER_COMMANDS_PROCESSED },
 	{ "commands-executed", CXPRM_EMUD_COUNTER_COMMANDS_EXECUTED },
 	{ "delivery-errors", CXPRM_EMUD_COUNTER_DELIVERY_ERRORS },
@@ -131,19 +131,16 @@ int main(int argc, char **argv)
 
 		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_REQUEST_PAGES, a, 1, NULL), 0, 0);
 	}
-	if (!strcmp(argv[0], "fault") && (argc == 3 || argc == 4)) {
-		uint32_t a[3] = { num(argv[1]), num(argv[2]), argc == 4 ? num(argv[3]) : 0 };
-
-		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_FAULT, a, 3, NULL), 0, 0);
-	}
+	if (!strcmp(argv[0], "fault") && (argc == 3 || argc == 4))
+		return done(emuctl_fault(&e, num(argv[1]), num(argv[2]), argc == 4 ? num(argv[3]) : 0), 0, 0);
 	if (!strcmp(argv[0], "fault-clear") && argc == 1)
-		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL), 0, 0);
+		return done(emuctl_fault_clear(&e), 0, 0);
 	if (!strcmp(argv[0], "function-reset") && argc == 1)
 		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_FUNCTION_RESET, NULL, 0, NULL), 0, 0);
 	if (!strcmp(argv[0], "counter") && argc == 2) {
 		for (k = 0; k < ARRAY_SIZE(counters); k++)
 			if (!strcmp(argv[1], counters[k].name)) {
-				uint32_t a[2] = { CXPRM_EMUD_Q_COUNTER, counters[k].c };
+				uint32_t a[2] = { CXPRM_EMUD_Q_COUNTER, counters[k].v };
 
 				r = emuctl_cmd(&e, CXPRM_EMUD_CMD_QUERY, a, 2, &v);
 				return done(r, (long long)v, 1);
@@ -159,7 +156,7 @@ int main(int argc, char **argv)
 	if (argc == 1)
 		for (k = 0; k < ARRAY_SIZE(queries); k++)
 			if (!strcmp(argv[0], queries[k].name)) {
-				uint32_t a[1] = { queries[k].q };
+				uint32_t a[1] = { queries[k].v };
 
 				r = emuctl_cmd(&e, CXPRM_EMUD_CMD_QUERY, a, 1, &v);
 				return done(r, (long long)v, 1);

@@ -12,7 +12,7 @@
 #include <pthread.h>
 
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 #define EVENT_WAIT_MS 5000
 
@@ -27,12 +27,8 @@ FIXTURE(ev) {
 
 FIXTURE_SETUP(ev)
 {
-	int r;
-
-	self->fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	r = emuctl_open(&self->emu, cxprm_bdf());
-	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s (boot the guest with iomem=relaxed)", strerror(-r));
+	self->fd = dev_open(_metadata, O_RDWR | O_NONBLOCK);
+	emu_open_required(_metadata, &self->emu);
 	self->prof = emu_profile_of(&self->emu);
 	ASSERT_NE(NULL, self->prof);
 	self->vfs = (uint16_t)emuctl_query(&self->emu, CXPRM_EMUD_Q_NUM_VFS, 0, 0, 0);
@@ -290,6 +286,15 @@ TEST_F(ev, subscription_mask)
 	emuctl_set_num_vfs(&self->emu, self->vfs);
 }
 
+/* A DCT to create: pd 1, cqn 2, srqn 3, mtu 4096, port 1. */
+static void dct_ctx(struct cxprm_dct *d)
+{
+	dct_minimal(d);
+	d->ctx.cqn = 2;
+	d->ctx.srqn_xrqn = 3;
+	d->ctx.mtu = 5;
+}
+
 TEST_F(ev, dct_drained)
 {
 	struct cxprm_subscribe sub;
@@ -299,12 +304,7 @@ TEST_F(ev, dct_drained)
 
 	/* Default subscription includes DCT_DRAINED. */
 	drain_all(self->fd);
-	memset(&d, 0, sizeof(d));
-	d.ctx.pd = 1;
-	d.ctx.cqn = 2;
-	d.ctx.srqn_xrqn = 3;
-	d.ctx.mtu = 5;
-	d.ctx.port = 1;
+	dct_ctx(&d);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_CREATE, &d)) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(ST_OK, d.st.status);
 	dctn = d.dctn;
@@ -320,12 +320,7 @@ TEST_F(ev, dct_drained)
 	memset(&sub, 0, sizeof(sub));
 	sub.mask[0] = 1ull << EV_ESW_FUNCTIONS_CHANGED;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_SUBSCRIBE, &sub));
-	memset(&d, 0, sizeof(d));
-	d.ctx.pd = 1;
-	d.ctx.cqn = 2;
-	d.ctx.srqn_xrqn = 3;
-	d.ctx.mtu = 5;
-	d.ctx.port = 1;
+	dct_ctx(&d);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_CREATE, &d));
 	d.st.status = 0xff;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_DRAIN, &d));

@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 FIXTURE(dev) {
 	int fd;
@@ -19,11 +19,8 @@ FIXTURE(dev) {
 
 FIXTURE_SETUP(dev)
 {
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &self->info)) TH_LOG("INFO: %s", strerror(errno));
-	self->have_emu = emuctl_open(&self->emu, cxprm_bdf()) == 0;
-	self->prof = self->have_emu ? emu_profile_of(&self->emu) : emu_profile_by_fw(self->info.fw_major);
+	self->fd = dev_open_info(_metadata, &self->info);
+	self->have_emu = emu_open_profile(&self->emu, &self->info, &self->prof);
 }
 
 FIXTURE_TEARDOWN(dev)
@@ -35,16 +32,11 @@ FIXTURE_TEARDOWN(dev)
 
 static int sysfs_hex(const char *bdf, const char *attr)
 {
-	char path[600], buf[32] = "";
-	FILE *f;
+	char path[600], buf[32];
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", bdf, attr);
-	f = fopen(path, "re");
-	if (!f)
+	if (read_line(path, buf, sizeof(buf)))
 		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
 	return (int)strtol(buf, NULL, 16);
 }
 
@@ -215,7 +207,7 @@ TEST_F(dev, caps_unknown_type_is_firmware_status)
 	errno = 0;
 	ASSERT_EQ(0, query_caps(self->fd, 0x3f, 0, c)) TH_LOG("ioctl failed: %s", strerror(errno));
 	EXPECT_EQ(0, c->st.delivery);
-	EXPECT_EQ(ST_BAD_PARAM, c->st.status);
+	EXPECT_EQ(ST_BAD_PARAM_ERR, c->st.status);
 	EXPECT_EQ(SYND_QUERY_CAP_BAD_TYPE, c->st.syndrome);
 	EXPECT_EQ(OP_QUERY_HCA_CAP, c->st.opcode);
 	free(c);
@@ -321,7 +313,7 @@ TEST_F(dev, nvmf_unknown_namespace_is_firmware_status)
 	n.nsid = 0x7777;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_NVMF_NS, &n)) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(0, n.st.delivery);
-	EXPECT_EQ(ST_BAD_RES, n.st.status);
+	EXPECT_EQ(ST_BAD_RES_ERR, n.st.status);
 	EXPECT_EQ(SYND_NVMF_NS_UNKNOWN_QUERY, n.st.syndrome);
 	EXPECT_EQ(OP_QUERY_NVMF_NAMESPACE_CONTEXT, n.st.opcode);
 	EXPECT_EQ(self->prof->first_xrqn, n.xrqn);
@@ -332,7 +324,7 @@ TEST_F(dev, nvmf_unknown_namespace_is_firmware_status)
 	n.xrqn = 1;
 	n.nsid = 1;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_NVMF_NS, &n));
-	EXPECT_EQ(ST_BAD_RES, n.st.status);
+	EXPECT_EQ(ST_BAD_RES_ERR, n.st.status);
 	EXPECT_EQ(SYND_NVMF_BAD_XRQN, n.st.syndrome);
 }
 
@@ -440,14 +432,14 @@ TEST_F(dev, stats_count_firmware_errors)
 		if (e[k].opcode == OP_QUERY_HCA_CAP)
 			err0 = e[k].errors;
 	ASSERT_EQ(0, query_caps(self->fd, 0x3f, 0, c));
-	ASSERT_EQ(ST_BAD_PARAM, c->st.status);
+	ASSERT_EQ(ST_BAD_PARAM_ERR, c->st.status);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_STATS, &s));
 	for (k = 0; k < s.count; k++) {
 		if (e[k].opcode != OP_QUERY_HCA_CAP)
 			continue;
 		found = 1;
 		err1 = e[k].errors;
-		EXPECT_EQ(ST_BAD_PARAM, e[k].last_status);
+		EXPECT_EQ(ST_BAD_PARAM_ERR, e[k].last_status);
 		EXPECT_EQ(0, e[k].last_delivery);
 		EXPECT_EQ(SYND_QUERY_CAP_BAD_TYPE, e[k].last_syndrome);
 	}

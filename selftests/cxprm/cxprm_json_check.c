@@ -177,20 +177,59 @@ static int matches(const char *path, const char *key, size_t klen, const char **
 	return 1;
 }
 
-static int object(struct p *p, const char *path, const char **hs, const char **he)
+/* The closing character of a container: consumed (1), or not there (0). */
+static int closes(struct p *p, char close)
 {
-	int first = 1;
-
-	p->s++;
-	if (++p->depth > 512)
-		return fail(p, "nested too deep");
-	ws(p);
-	if (p->s < p->end && *p->s == '}') {
+	if (p->s < p->end && *p->s == close) {
 		p->s++;
 		p->depth--;
-		return K_OBJ;
+		return 1;
 	}
-	for (;;) {
+	return 0;
+}
+
+/* Past '{' or '[': 1 if the container is empty (and closed), 0 if not, -1 bad. */
+static int opens(struct p *p, char close)
+{
+	p->s++;
+	if (++p->depth > 512) {
+		fail(p, "nested too deep");
+		return -1;
+	}
+	ws(p);
+	return closes(p, close);
+}
+
+/*
+ * A member's value (*hs..*he span it when the path ends there), then ','
+ * (0) or the closing character (1); -1 bad.
+ */
+static int member(struct p *p, int want, const char *rest, const char **hs, const char **he,
+		  char close, const char *expected)
+{
+	ws(p);
+	if (want && !*rest)
+		*hs = p->s;
+	if (value(p, want ? rest : NULL, hs, he) == K_BAD)
+		return -1;
+	if (want && !*rest)
+		*he = p->s;
+	ws(p);
+	if (p->s < p->end && *p->s == ',') {
+		p->s++;
+		return 0;
+	}
+	if (closes(p, close))
+		return 1;
+	fail(p, expected);
+	return -1;
+}
+
+static int object(struct p *p, const char *path, const char **hs, const char **he)
+{
+	int first = 1, r = opens(p, '}');
+
+	while (r == 0) {
 		const char *ks, *rest = NULL;
 		int want;
 
@@ -205,67 +244,27 @@ static int object(struct p *p, const char *path, const char **hs, const char **h
 		if (p->s >= p->end || *p->s != ':')
 			return fail(p, "expected :");
 		p->s++;
-		ws(p);
-		if (want && !*rest)
-			*hs = p->s;
-		if (value(p, want ? rest : NULL, hs, he) == K_BAD)
-			return K_BAD;
-		if (want && !*rest)
-			*he = p->s;
-		ws(p);
+		r = member(p, want, rest, hs, he, '}', "expected , or }");
 		first = 0;
-		if (p->s < p->end && *p->s == ',') {
-			p->s++;
-			continue;
-		}
-		if (p->s < p->end && *p->s == '}') {
-			p->s++;
-			p->depth--;
-			return K_OBJ;
-		}
-		return fail(p, "expected , or }");
 	}
+	return r < 0 ? K_BAD : K_OBJ;
 }
 
 static int array(struct p *p, const char *path, const char **hs, const char **he)
 {
 	long idx = 0;
+	int r = opens(p, ']');
 
-	p->s++;
-	if (++p->depth > 512)
-		return fail(p, "nested too deep");
-	ws(p);
-	if (p->s < p->end && *p->s == ']') {
-		p->s++;
-		p->depth--;
-		return K_ARR;
-	}
-	for (;;) {
+	while (r == 0) {
 		char key[24];
 		const char *rest = NULL;
 		int want;
 
 		snprintf(key, sizeof(key), "%ld", idx++);
 		want = path && *path && matches(path, key, strlen(key), &rest);
-		ws(p);
-		if (want && !*rest)
-			*hs = p->s;
-		if (value(p, want ? rest : NULL, hs, he) == K_BAD)
-			return K_BAD;
-		if (want && !*rest)
-			*he = p->s;
-		ws(p);
-		if (p->s < p->end && *p->s == ',') {
-			p->s++;
-			continue;
-		}
-		if (p->s < p->end && *p->s == ']') {
-			p->s++;
-			p->depth--;
-			return K_ARR;
-		}
-		return fail(p, "expected , or ]");
+		r = member(p, want, rest, hs, he, ']', "expected , or ]");
 	}
+	return r < 0 ? K_BAD : K_ARR;
 }
 
 static int value(struct p *p, const char *path, const char **hs, const char **he)

@@ -9,7 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 #define NSID 0x2a
 
@@ -27,12 +27,8 @@ FIXTURE(nvmf) {
 FIXTURE_SETUP(nvmf)
 {
 	struct cxprm_cmd_status st;
-	int r;
-
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	r = emuctl_open(&self->emu, cxprm_bdf());
-	ASSERT_EQ(0, r) TH_LOG("emulator control page: %s (boot the guest with iomem=relaxed)", strerror(-r));
+	self->fd = dev_open(_metadata, O_RDWR);
+	emu_open_required(_metadata, &self->emu);
 	self->prof = emu_profile_of(&self->emu);
 	ASSERT_NE(NULL, self->prof);
 	self->xrqn = self->prof->first_xrqn + 1;
@@ -112,25 +108,33 @@ TEST_F(nvmf, counters_match_firmware)
 
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_nvmf_io(&self->emu, self->xrqn, NSID, 7, 2, 8));
 	for (tries = 0; tries < 10 && !ok; tries++) {
-		long long r0 = emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_READ_CMDS);
-		long long w0 = emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_WRITE_BLOCKS);
-		long long rb0 = emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_READ_BLOCKS);
+		static const uint32_t which[] = {
+			CXPRM_EMUD_NVMF_READ_CMDS, CXPRM_EMUD_NVMF_READ_BLOCKS,
+			CXPRM_EMUD_NVMF_WRITE_CMDS, CXPRM_EMUD_NVMF_WRITE_BLOCKS,
+			CXPRM_EMUD_NVMF_FLUSH_CMDS, CXPRM_EMUD_NVMF_ERROR_CMDS,
+		};
+		long long before[ARRAY_SIZE(which)], after[ARRAY_SIZE(which)];
+		unsigned long long got[ARRAY_SIZE(which)];
+		size_t k;
 
-		ASSERT_LE(0, r0);
+		for (k = 0; k < ARRAY_SIZE(which); k++) {
+			before[k] = emu_counter(&self->emu, self->xrqn, which[k]);
+			ASSERT_LE(0, before[k]);
+		}
 		ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &n));
 		ASSERT_EQ(ST_OK, n.st.status);
-		if (r0 != emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_READ_CMDS) ||
-		    w0 != emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_WRITE_BLOCKS))
+		for (k = 0; k < ARRAY_SIZE(which); k++)
+			after[k] = emu_counter(&self->emu, self->xrqn, which[k]);
+		if (memcmp(before, after, sizeof(before)))
 			continue; /* the tick moved them while we looked */
-		EXPECT_EQ((unsigned long long)r0, n.read_cmds);
-		EXPECT_EQ((unsigned long long)rb0, n.read_blocks);
-		EXPECT_EQ((unsigned long long)w0, n.write_blocks);
-		EXPECT_EQ((unsigned long long)emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_WRITE_CMDS),
-			  n.write_cmds);
-		EXPECT_EQ((unsigned long long)emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_FLUSH_CMDS),
-			  n.flush_cmds);
-		EXPECT_EQ((unsigned long long)emu_counter(&self->emu, self->xrqn, CXPRM_EMUD_NVMF_ERROR_CMDS),
-			  n.error_cmds);
+		got[0] = n.read_cmds;
+		got[1] = n.read_blocks;
+		got[2] = n.write_cmds;
+		got[3] = n.write_blocks;
+		got[4] = n.flush_cmds;
+		got[5] = n.error_cmds;
+		for (k = 0; k < ARRAY_SIZE(which); k++)
+			EXPECT_EQ((unsigned long long)before[k], got[k]) TH_LOG("counter %u", which[k]);
 		ok = 1;
 	}
 	EXPECT_TRUE(ok) TH_LOG("counters never held still long enough to compare");
@@ -143,7 +147,7 @@ TEST_F(nvmf, attach_twice_is_firmware_status)
 	NEED_ATTACH();
 
 	ASSERT_EQ(0, raw_nvmf_attach(self->fd, self->xrqn, NSID, &st));
-	EXPECT_EQ(ST_BAD_PARAM, st.status);
+	EXPECT_EQ(ST_BAD_PARAM_ERR, st.status);
 	EXPECT_EQ(SYND_NVMF_NS_EXISTS, st.syndrome);
 }
 
@@ -158,7 +162,7 @@ TEST_F(nvmf, detached_namespace)
 	ASSERT_EQ(ST_OK, st.status);
 	self->attached = 0;
 	ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &n));
-	EXPECT_EQ(ST_BAD_RES, n.st.status);
+	EXPECT_EQ(ST_BAD_RES_ERR, n.st.status);
 	EXPECT_EQ(SYND_NVMF_NS_UNKNOWN_QUERY, n.st.syndrome);
 }
 

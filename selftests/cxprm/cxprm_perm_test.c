@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 FIXTURE(perm) {
 	mode_t mode;	/* the node's mode, restored at teardown */
@@ -45,21 +45,6 @@ FIXTURE_TEARDOWN(perm)
 	if (self->fd >= 0)
 		close(self->fd);
 }
-
-#define IN_CHILD(...) do {							\
-	pid_t __pid;								\
-	int __st = 0;								\
-	fflush(NULL);								\
-	__pid = fork();								\
-	ASSERT_LE(0, __pid);							\
-	if (__pid == 0) {							\
-		__VA_ARGS__;							\
-		_exit(_metadata->passed ? 0 : 1);				\
-	}									\
-	ASSERT_EQ(__pid, waitpid(__pid, &__st, 0));				\
-	ASSERT_TRUE(WIFEXITED(__st) && WEXITSTATUS(__st) == 0)			\
-		TH_LOG("child failed (wait status 0x%x)", __st);		\
-} while (0)
 
 /* A DCT root created, for the DCT ioctls that take a number. */
 static uint32_t root_dct(struct __test_metadata *_metadata, int fd)
@@ -142,21 +127,41 @@ static void expect_info_ok(struct __test_metadata *_metadata, int fd)
 	EXPECT_EQ(CXPRM_STATE_UP, i.state);
 }
 
+/* Without privileges the node opens, INFO answers and nothing privileged does. */
+static void expect_unprivileged(struct __test_metadata *_metadata, uint32_t dctn)
+{
+	int fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
+
+	ASSERT_LE(0, fd) TH_LOG("cannot open the node: %s", strerror(errno));
+	expect_info_ok(_metadata, fd);
+	expect_all_privileged_eperm(_metadata, fd, dctn);
+	close(fd);
+}
+
+/* Opens the node: INFO answers, ESW_FUNCTIONS (CAP_NET_ADMIN) is EPERM. */
+static int open_without_net_admin(struct __test_metadata *_metadata)
+{
+	struct cxprm_esw_functions esw;
+	int fd = cxprm_open_flags(O_RDWR);
+
+	ASSERT_LE(0, fd);
+	expect_info_ok(_metadata, fd);
+	memset(&esw, 0, sizeof(esw));
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &esw));
+	EXPECT_EQ(EPERM, errno);
+	return fd;
+}
+
 TEST_F(perm, nobody)
 {
 	uint32_t dctn = root_dct(_metadata, self->fd);
 	long long total0 = stats_total(self->fd);
 
 	IN_CHILD({
-		int fd;
-
 		ASSERT_EQ(0, become_user(NOBODY));
 		ASSERT_NE(0, getuid());
-		fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
-		ASSERT_LE(0, fd) TH_LOG("nobody cannot open the node: %s", strerror(errno));
-		expect_info_ok(_metadata, fd);
-		expect_all_privileged_eperm(_metadata, fd, dctn);
-		close(fd);
+		expect_unprivileged(_metadata, dctn);
 	});
 	/* Nothing nobody tried reached the firmware; root's DCT is intact. */
 	EXPECT_EQ(total0, stats_total(self->fd));
@@ -190,15 +195,9 @@ TEST_F(perm, root_without_capabilities)
 	uint32_t dctn = root_dct(_metadata, self->fd);
 
 	IN_CHILD({
-		int fd;
-
 		ASSERT_EQ(0, caps_keep_only(0));
 		ASSERT_EQ(0, getuid());
-		fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
-		ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
-		expect_info_ok(_metadata, fd);
-		expect_all_privileged_eperm(_metadata, fd, dctn);
-		close(fd);
+		expect_unprivileged(_metadata, dctn);
 	});
 }
 
@@ -206,20 +205,13 @@ TEST_F(perm, root_without_capabilities)
 TEST_F(perm, bounding_set_dropped_then_setuid)
 {
 	IN_CHILD({
-		struct cxprm_esw_functions esw;
 		int cap, fd;
 
 		for (cap = 0; cap <= 63; cap++)
 			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
 				ASSERT_TRUE(0) TH_LOG("PR_CAPBSET_DROP %d: %s", cap, strerror(errno));
 		ASSERT_EQ(0, become_user(12345));
-		fd = cxprm_open_flags(O_RDWR);
-		ASSERT_LE(0, fd);
-		expect_info_ok(_metadata, fd);
-		memset(&esw, 0, sizeof(esw));
-		errno = 0;
-		EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &esw));
-		EXPECT_EQ(EPERM, errno);
+		fd = open_without_net_admin(_metadata);
 		close(fd);
 	});
 }
@@ -271,18 +263,11 @@ TEST_F(perm, net_admin_only)
 TEST_F(perm, sys_rawio_without_net_admin)
 {
 	IN_CHILD({
-		struct cxprm_esw_functions esw;
 		struct cxprm_cmd_status cs;
 		int fd;
 
 		ASSERT_EQ(0, caps_keep_only(CAPBIT(CAP_SYS_RAWIO)));
-		fd = cxprm_open_flags(O_RDWR);
-		ASSERT_LE(0, fd);
-		expect_info_ok(_metadata, fd);
-		memset(&esw, 0, sizeof(esw));
-		errno = 0;
-		EXPECT_EQ(-1, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &esw));
-		EXPECT_EQ(EPERM, errno);
+		fd = open_without_net_admin(_metadata);
 		errno = 0;
 		EXPECT_EQ(-1, raw_query_issi(fd, &cs, NULL));
 		EXPECT_EQ(EPERM, errno);
@@ -423,7 +408,7 @@ TEST_F(perm, firmware_error_outputs_are_zeroed)
 	memset(&d.ctx, 0xa5, offsetof(struct cxprm_dctc, reserved0));
 	d.ctx.key_violations = 0xa5a5a5a5;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_QUERY, &d)) TH_LOG("%s", strerror(errno));
-	EXPECT_EQ(ST_BAD_RES, d.st.status);
+	EXPECT_EQ(ST_BAD_RES_ERR, d.st.status);
 	EXPECT_TRUE(all_zero(&d.ctx, sizeof(d.ctx))) TH_LOG("QUERY_DCT of an unknown DCT left data");
 
 	memset(&ns, 0xa5, sizeof(ns));

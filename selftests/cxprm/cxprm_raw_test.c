@@ -9,7 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 
 FIXTURE(raw_ioctl) {
 	int fd;
@@ -22,9 +22,7 @@ FIXTURE_SETUP(raw_ioctl)
 {
 	struct cxprm_info i;
 
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	self->fd = dev_open_info(_metadata, &i);
 	self->prof = emu_profile_by_fw(i.fw_major);
 	self->csum = !!(i.flags & CXPRM_INFO_CMD_CHECKSUM);
 	self->allow_write = cxprm_param("allow_raw_write");
@@ -36,20 +34,6 @@ FIXTURE_TEARDOWN(raw_ioctl)
 	if (self->fd >= 0)
 		close(self->fd);
 }
-
-/* Runs the body in a child process, which must exit cleanly. */
-#define IN_CHILD(...) do {							\
-	pid_t __pid = fork();							\
-	int __st = 0;								\
-	ASSERT_LE(0, __pid);							\
-	if (__pid == 0) {							\
-		__VA_ARGS__;							\
-		_exit(_metadata->passed ? 0 : 1);				\
-	}									\
-	ASSERT_EQ(__pid, waitpid(__pid, &__st, 0));				\
-	ASSERT_TRUE(WIFEXITED(__st) && WEXITSTATUS(__st) == 0)			\
-		TH_LOG("child failed (wait status 0x%x)", __st);		\
-} while (0)
 
 /* op_mod = type << 1 | mode, mode 0 = MAX (HCA_CAP_OPMOD_GET_MAX), 1 = CUR. */
 static void query_caps_in(uint8_t *in, uint16_t type, int max)
@@ -139,10 +123,10 @@ TEST_F(raw_ioctl, firmware_error_is_not_errno)
 	ASSERT_EQ(0, raw_cmd(self->fd, in, sizeof(in), out, sizeof(out), &st))
 		TH_LOG("ioctl failed: %s", strerror(errno));
 	EXPECT_EQ(0, st.delivery);
-	EXPECT_EQ(ST_BAD_PARAM, st.status);
+	EXPECT_EQ(ST_BAD_PARAM_ERR, st.status);
 	EXPECT_EQ(SYND_QUERY_CAP_BAD_TYPE, st.syndrome);
 	EXPECT_EQ(OP_QUERY_HCA_CAP, st.opcode);
-	EXPECT_EQ(ST_BAD_PARAM, out[0]);
+	EXPECT_EQ(ST_BAD_PARAM_ERR, out[0]);
 	EXPECT_EQ(SYND_QUERY_CAP_BAD_TYPE, be32_at(out, 4));
 }
 
@@ -162,7 +146,7 @@ TEST_F(raw_ioctl, unknown_opcode)
 		return;
 	}
 	ASSERT_EQ(0, r) TH_LOG("%s", strerror(errno));
-	EXPECT_EQ(ST_BAD_OP, st.status);
+	EXPECT_EQ(ST_BAD_OP_ERR, st.status);
 	EXPECT_EQ(0x0fff, st.opcode);
 }
 
@@ -293,11 +277,7 @@ TEST_F(raw_ioctl, bad_pointers_efault)
 	struct cxprm_raw_cmd r;
 
 	cmd_hdr(in, sizeof(in), OP_QUERY_ISSI, 0);
-	memset(&r, 0, sizeof(r));
-	r.in = (uintptr_t)bad_ptr();
-	r.out = (uintptr_t)out;
-	r.inlen = sizeof(in);
-	r.outlen = sizeof(out);
+	raw_req(&r, bad_ptr(), sizeof(in), out, sizeof(out), NULL, 0);
 	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_RAW, &r));
 	EXPECT_EQ(EFAULT, errno) TH_LOG("bad in: %s", strerror(errno));
 
@@ -332,11 +312,7 @@ TEST_F(raw_ioctl, unknown_flags_einval)
 
 	cmd_hdr(in, sizeof(in), OP_QUERY_ISSI, 0);
 	for (k = 0; k < ARRAY_SIZE(bad); k++) {
-		memset(&r, 0, sizeof(r));
-		r.in = (uintptr_t)in;
-		r.out = (uintptr_t)out;
-		r.inlen = sizeof(in);
-		r.outlen = sizeof(out);
+		raw_req(&r, in, sizeof(in), out, sizeof(out), NULL, 0);
 		r.flags = bad[k];
 		errno = 0;
 		EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_RAW, &r)) TH_LOG("flags 0x%x accepted", bad[k]);
@@ -398,14 +374,7 @@ TEST_F(raw_ioctl, dump_output_blocks)
 	ASSERT_NE(NULL, dump);
 	memset(dump, 0xa5, cap + 64);
 	query_caps_in(in, CAP_GENERAL, 1);
-	memset(&r, 0, sizeof(r));
-	r.in = (uintptr_t)in;
-	r.out = (uintptr_t)out;
-	r.inlen = sizeof(in);
-	r.outlen = sizeof(out);
-	r.flags = CXPRM_RAW_DUMP;
-	r.dump = (uintptr_t)dump;
-	r.dump_len = (uint32_t)cap;
+	raw_req(&r, in, sizeof(in), out, sizeof(out), dump, (uint32_t)cap);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_RAW, &r)) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(ST_OK, r.st.status);
 
@@ -441,14 +410,7 @@ TEST_F(raw_ioctl, dump_input_blocks)
 	ASSERT_NE(NULL, in);
 	ASSERT_NE(NULL, dump);
 	cmd_hdr(in, inlen, OP_QUERY_ISSI, 0);
-	memset(&r, 0, sizeof(r));
-	r.in = (uintptr_t)in;
-	r.out = (uintptr_t)out;
-	r.inlen = inlen;
-	r.outlen = sizeof(out);
-	r.flags = CXPRM_RAW_DUMP;
-	r.dump = (uintptr_t)dump;
-	r.dump_len = (uint32_t)cap;
+	raw_req(&r, in, inlen, out, sizeof(out), dump, (uint32_t)cap);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_RAW, &r)) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(ST_OK, r.st.status);
 	EXPECT_EQ(3, d->in_blocks);
@@ -492,14 +454,7 @@ TEST_F(raw_ioctl, completed_entry_signed_only_with_checksums)
 	 */
 	query_caps_in(in, CAP_GENERAL, 0);
 	memset(&d, 0, sizeof(d));
-	memset(&r, 0, sizeof(r));
-	r.in = (uintptr_t)in;
-	r.out = (uintptr_t)out;
-	r.inlen = sizeof(in);
-	r.outlen = sizeof(out);
-	r.flags = CXPRM_RAW_DUMP;
-	r.dump = (uintptr_t)&d;
-	r.dump_len = sizeof(d);
+	raw_req(&r, in, sizeof(in), out, sizeof(out), &d, sizeof(d));
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_RAW, &r)) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(ST_OK, r.st.status);
 	EXPECT_EQ(0, r.st.delivery);
@@ -528,14 +483,7 @@ TEST_F(raw_ioctl, dump_truncated_never_overflows)
 		int ret;
 
 		memset(dump, 0xa5, 8192);
-		memset(&r, 0, sizeof(r));
-		r.in = (uintptr_t)in;
-		r.out = (uintptr_t)out;
-		r.inlen = sizeof(in);
-		r.outlen = sizeof(out);
-		r.flags = CXPRM_RAW_DUMP;
-		r.dump = (uintptr_t)dump;
-		r.dump_len = lens[k];
+		raw_req(&r, in, sizeof(in), out, sizeof(out), dump, lens[k]);
 		errno = 0;
 		ret = ioctl(self->fd, CXPRM_IOC_RAW, &r);
 		for (j = lens[k]; j < 8192; j++)
@@ -564,11 +512,7 @@ TEST_F(raw_ioctl, no_dump_without_flag)
 
 	memset(dump, 0xa5, sizeof(dump));
 	cmd_hdr(in, sizeof(in), OP_QUERY_ISSI, 0);
-	memset(&r, 0, sizeof(r));
-	r.in = (uintptr_t)in;
-	r.out = (uintptr_t)out;
-	r.inlen = sizeof(in);
-	r.outlen = sizeof(out);
+	raw_req(&r, in, sizeof(in), out, sizeof(out), NULL, 0);
 	r.dump = (uintptr_t)dump;
 	r.dump_len = sizeof(dump);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_RAW, &r));

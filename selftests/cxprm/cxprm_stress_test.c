@@ -94,13 +94,6 @@ static void snap(int fd, struct stats_snap *s)
 	}
 }
 
-static int emu_fault(struct emuctl *e, uint32_t knob, uint32_t v, uint32_t v2)
-{
-	uint32_t a[3] = { knob, v, v2 };
-
-	return emuctl_cmd(e, CXPRM_EMUD_CMD_FAULT, a, 3, NULL);
-}
-
 static int emu_request_pages(struct emuctl *e, int32_t n)
 {
 	uint32_t a[1] = { (uint32_t)n };
@@ -246,7 +239,7 @@ static void chaos(const char *bdf, volatile int *stop, long long *armed, long lo
 	if (emuctl_open(&e, bdf))
 		_exit(1);
 	while (!*stop) {
-		if (emu_fault(&e, CXPRM_EMUD_FAULT_DELIVERY_STATUS, 0x6, INJECT) == CXPRM_EMUD_ST_OK)
+		if (emuctl_fault(&e, CXPRM_EMUD_FAULT_DELIVERY_STATUS, 0x6, INJECT) == CXPRM_EMUD_ST_OK)
 			(*armed)++;
 		n = (round % 3 == 2 && held) ? -held : 8 + round % 5;
 		if (emu_request_pages(&e, n) == CXPRM_EMUD_ST_OK) {
@@ -278,13 +271,13 @@ FIXTURE_SETUP(stress)
 	if (r)
 		SKIP(return, "no emulator control page (%s): the stress test needs the fault knobs",
 		     strerror(-r));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault_clear(&self->emu));
 }
 
 FIXTURE_TEARDOWN(stress)
 {
 	if (self->emu.page) {
-		emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL);
+		emuctl_fault_clear(&self->emu);
 		emuctl_close(&self->emu);
 	}
 	if (self->fd >= 0)
@@ -340,8 +333,8 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 	dcts0 = emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0);
 
 	/* QUERY_ISSI only: slow, and some of them refused with a delivery status. */
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, OP_QUERY_ISSI, 0));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 2, 0));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, CXPRM_EMUD_FAULT_ONLY_OPCODE, OP_QUERY_ISSI, 0));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 2, 0));
 
 	t0 = now_ns();
 	fflush(NULL);
@@ -366,7 +359,7 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 	*stop = 1;
 	ASSERT_EQ(cpid, waitpid(cpid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("chaos process: status 0x%x", st);
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault_clear(&self->emu));
 
 	memset(&sum, 0, sizeof(sum));
 	for (p = 0; p < PROCS; p++) {
@@ -485,7 +478,7 @@ TEST_F_TIMEOUT(stress, unbind_under_load, 120)
 
 	if (!self->emu.page)
 		return;
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emu_fault(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 5, 0));
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, CXPRM_EMUD_FAULT_SLOW_MS, 5, 0));
 	close(self->fd);
 	self->fd = -1;
 	fflush(NULL);
@@ -510,7 +503,7 @@ TEST_F_TIMEOUT(stress, unbind_under_load, 120)
 	EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0));
 	EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_HCA_STATE, 0, 0, 0));
 	EXPECT_EQ(0, emu_counter(&self->emu, CXPRM_EMUD_COUNTER_OBJECTS_LEAKED));
-	emuctl_cmd(&self->emu, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL);
+	emuctl_fault_clear(&self->emu);
 
 	/* Bind again for whatever runs next. */
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override", cxprm_bdf());

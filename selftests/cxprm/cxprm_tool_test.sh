@@ -38,10 +38,8 @@ if [ -z "$BDF" ]; then
 	for d in /dev/cxprm/*; do [ -e "$d" ] && BDF=${d##*/}; done
 fi
 
-# The control page: our C client (fast), else the harness's emuctl.
-emu() {
-	if command -v cxprm_emuctl >/dev/null 2>&1; then cxprm_emuctl "$@"; else emuctl "$@"; fi
-}
+# The control page: the C client built with the tests (cxprm_emuctl.c).
+emu() { cxprm_emuctl "$@"; }
 
 # run NAME EXPECTED_RC CMD...: runs CMD, stdout in $TMP/NAME.out, stderr
 # in $TMP/NAME.err; 0 if the exit status is EXPECTED_RC.

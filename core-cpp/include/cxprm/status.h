@@ -11,12 +11,11 @@
  *
  * Names never come back null: an unknown code is "UNKNOWN", with a sentence
  * saying so.
+ *
+ * The X-lists are plain C (the guest selftests build their constants from
+ * them, selftests/cxprm/cxprm_prm.h); the rest is C++.
  */
 #pragma once
-
-#include "types.h"
-
-namespace cxprm {
 
 #define CXPRM_CMD_STATUSES(X)                                                                       \
 	X(OK, 0x00, "the command completed successfully")                                           \
@@ -64,6 +63,11 @@ namespace cxprm {
 	X(HIGH_TEMP_ERR, 0x10, "the device overheated")                                             \
 	X(ICM_PCI_POISONED_ERR, 0x12, "a poisoned PCI read while fetching ICM")
 
+#ifdef __cplusplus
+#include "types.h"
+
+namespace cxprm {
+
 namespace cmd_status {
 #define CXPRM_STATUS_ENUM_(n, v, s) n = v,
 enum : u8 { CXPRM_CMD_STATUSES(CXPRM_STATUS_ENUM_) };
@@ -91,3 +95,4 @@ const char *health_syndrome_name(u8 synd);
 const char *health_syndrome_text(u8 synd);
 
 } // namespace cxprm
+#endif /* __cplusplus */

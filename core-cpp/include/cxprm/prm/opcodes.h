@@ -12,12 +12,11 @@
  * change device state (W); opcode_is_query() answers from it.  Every opcode
  * whose PRM name starts with QUERY_ is R, nothing else is (NOP included:
  * an allow-list may add it explicitly).
+ *
+ * The X-lists are plain C (the guest selftests build their constants from
+ * them, selftests/cxprm/cxprm_prm.h); the rest is C++.
  */
 #pragma once
-
-#include "../types.h"
-
-namespace cxprm::prm {
 
 /*
  * X(name, value, R|W); N(identifier, "name", value, R|W) for the two PRM
@@ -229,95 +228,36 @@ namespace cxprm::prm {
 	X(QUERY_VHCA_STATE, 0xb0d, R) \
 	X(MODIFY_VHCA_STATE, 0xb0e, W)
 
-namespace op {
-#define CXPRM_OP_ENUM_(n, v, rw) n = v,
-#define CXPRM_OP_ENUM_N_(n, s, v, rw) n = v,
-enum Opcode : u16 { CXPRM_OPCODES(CXPRM_OP_ENUM_, CXPRM_OP_ENUM_N_) };
-#undef CXPRM_OP_ENUM_
-#undef CXPRM_OP_ENUM_N_
-/* The general-command range (MLX5_CMD_OP_GENERAL_START/END): [START, END). */
-inline constexpr u16 GENERAL_START = 0xb00;
-inline constexpr u16 GENERAL_END = 0xd00;
-} // namespace op
-
-/* "QUERY_HCA_CAP" for 0x100; nullptr for an opcode we do not know. */
-const char *opcode_name(u16 opcode);
-
-/* Whether the opcode is a known read-only query (QUERY_*). */
-bool opcode_is_query(u16 opcode);
-
 /*
- * QUERY_HCA_CAP / SET_HCA_CAP op_mod: (capability type << 1) | mode.
- * Types are enum mlx5_cap_type of device.h; 0xe is RESERVED_14 upstream
- * and NVMF in the vendor driver.  X(name, value); N(name, printed name,
- * value) where the enumerator cannot be the PRM name: DEBUG, which builds
- * may #define, is DEBUG_CAP (MLX5_CAP_DEBUG).
+ * Capability types of QUERY_HCA_CAP / SET_HCA_CAP op_mod (type << 1 | mode):
+ * enum mlx5_cap_type of device.h; 0xe is RESERVED_14 upstream and NVMF in
+ * the vendor driver.  X(name, value); N(identifier, "name", value).
  */
-#define CXPRM_CAP_TYPES(X, N)                 \
-	X(GENERAL, 0x0)                       \
-	X(ETHERNET_OFFLOADS, 0x1)             \
-	X(ODP, 0x2)                           \
-	X(ATOMIC, 0x3)                        \
-	X(ROCE, 0x4)                          \
-	X(IPOIB_OFFLOADS, 0x5)                \
-	X(IPOIB_ENHANCED_OFFLOADS, 0x6)       \
-	X(FLOW_TABLE, 0x7)                    \
-	X(ESWITCH_FLOW_TABLE, 0x8)            \
-	X(ESWITCH, 0x9)                       \
-	X(VECTOR_CALC, 0xb)                   \
-	X(QOS, 0xc)                           \
-	N(DEBUG_CAP, "DEBUG", 0xd)            \
-	X(NVMF, 0xe)                          \
-	X(DEV_MEM, 0xf)                       \
-	X(TLS, 0x11)                          \
-	X(VDPA_EMULATION, 0x13)               \
-	X(DEV_EVENT, 0x14)                    \
-	X(IPSEC, 0x15)                        \
-	X(DEV_SHAMPO, 0x1d)                   \
-	X(MACSEC, 0x1f)                       \
-	X(GENERAL_2, 0x20)                    \
-	X(PORT_SELECTION, 0x25)               \
+#define CXPRM_CAP_TYPES(X, N) \
+	X(GENERAL, 0x0) \
+	X(ETHERNET_OFFLOADS, 0x1) \
+	X(ODP, 0x2) \
+	X(ATOMIC, 0x3) \
+	X(ROCE, 0x4) \
+	X(IPOIB_OFFLOADS, 0x5) \
+	X(IPOIB_ENHANCED_OFFLOADS, 0x6) \
+	X(FLOW_TABLE, 0x7) \
+	X(ESWITCH_FLOW_TABLE, 0x8) \
+	X(ESWITCH, 0x9) \
+	X(VECTOR_CALC, 0xb) \
+	X(QOS, 0xc) \
+	N(DEBUG_CAP, "DEBUG", 0xd) /* MLX5_CAP_DEBUG; not DEBUG, which builds may #define */ \
+	X(NVMF, 0xe) /* vendor; RESERVED_14 in 6.1 */ \
+	X(DEV_MEM, 0xf) \
+	X(TLS, 0x11) \
+	X(VDPA_EMULATION, 0x13) \
+	X(DEV_EVENT, 0x14) \
+	X(IPSEC, 0x15) \
+	X(DEV_SHAMPO, 0x1d) \
+	X(MACSEC, 0x1f) \
+	X(GENERAL_2, 0x20) \
+	X(PORT_SELECTION, 0x25) \
 	X(ADV_VIRTUALIZATION, 0x26)
-
-namespace cap {
-#define CXPRM_CAP_ENUM_(n, v) n = v,
-#define CXPRM_CAP_ENUM_N_(n, s, v) n = v,
-enum Type : u16 { CXPRM_CAP_TYPES(CXPRM_CAP_ENUM_, CXPRM_CAP_ENUM_N_) };
-#undef CXPRM_CAP_ENUM_
-#undef CXPRM_CAP_ENUM_N_
-enum Mode : u16 {
-	MAX = 0, /* HCA_CAP_OPMOD_GET_MAX: what the device can do */
-	CUR = 1, /* HCA_CAP_OPMOD_GET_CUR: what is currently set */
-};
-/* op_mod of QUERY_HCA_CAP; SET_HCA_CAP uses op_mod(type, MAX) = type << 1. */
-constexpr u16 op_mod(Type t, Mode m) { return (u16)((t << 1) | m); }
-} // namespace cap
-
-/* "GENERAL" for cap::GENERAL; nullptr when unknown. */
-const char *cap_type_name(u16 type);
-
-/* QUERY_PAGES op_mod (which page demand to report). */
-namespace query_pages_op {
-enum : u16 { BOOT = 1, INIT = 2, REGULAR = 3 };
-}
-
-/* MANAGE_PAGES op_mod (core/pagealloc.c). */
-namespace manage_pages_op {
-enum : u16 { CANT_GIVE = 0, GIVE = 1, TAKE = 2 };
-}
-
-/* teardown_hca_in.profile and teardown_hca_out.state. */
-namespace teardown_profile {
-enum : u16 { GRACEFUL_CLOSE = 0, FORCE_CLOSE = 1, PREPARE_FAST_TEARDOWN = 2 };
-}
-namespace teardown_state {
-enum : u8 { SUCCESS = 0, FAIL = 1 };
-}
-
-/* cmd_hca_cap.port_type. */
-namespace port_type {
-enum : u8 { IB = 0, ETH = 1 };
-}
 
 /* Event types: enum mlx5_event of device.h.  X(name, value) */
 #define CXPRM_EVENTS(X)                  \
@@ -358,6 +298,69 @@ enum : u8 { IB = 0, ETH = 1 };
 	X(DEVICE_TRACER, 0x26)           \
 	X(OBJECT_CHANGE, 0x27)
 
+#ifdef __cplusplus
+#include "../types.h"
+
+namespace cxprm::prm {
+
+namespace op {
+#define CXPRM_OP_ENUM_(n, v, rw) n = v,
+#define CXPRM_OP_ENUM_N_(n, s, v, rw) n = v,
+enum Opcode : u16 { CXPRM_OPCODES(CXPRM_OP_ENUM_, CXPRM_OP_ENUM_N_) };
+#undef CXPRM_OP_ENUM_
+#undef CXPRM_OP_ENUM_N_
+/* The general-command range (MLX5_CMD_OP_GENERAL_START/END): [START, END). */
+inline constexpr u16 GENERAL_START = 0xb00;
+inline constexpr u16 GENERAL_END = 0xd00;
+} // namespace op
+
+/* "QUERY_HCA_CAP" for 0x100; nullptr for an opcode we do not know. */
+const char *opcode_name(u16 opcode);
+
+/* Whether the opcode is a known read-only query (QUERY_*). */
+bool opcode_is_query(u16 opcode);
+
+/* QUERY_HCA_CAP / SET_HCA_CAP op_mod: (capability type << 1) | mode. */
+namespace cap {
+#define CXPRM_CAP_ENUM_(n, v) n = v,
+#define CXPRM_CAP_ENUM_N_(n, s, v) n = v,
+enum Type : u16 { CXPRM_CAP_TYPES(CXPRM_CAP_ENUM_, CXPRM_CAP_ENUM_N_) };
+#undef CXPRM_CAP_ENUM_
+#undef CXPRM_CAP_ENUM_N_
+enum Mode : u16 {
+	MAX = 0, /* HCA_CAP_OPMOD_GET_MAX: what the device can do */
+	CUR = 1, /* HCA_CAP_OPMOD_GET_CUR: what is currently set */
+};
+/* op_mod of QUERY_HCA_CAP; SET_HCA_CAP uses op_mod(type, MAX) = type << 1. */
+constexpr u16 op_mod(Type t, Mode m) { return (u16)((t << 1) | m); }
+} // namespace cap
+
+/* "GENERAL" for cap::GENERAL; nullptr when unknown. */
+const char *cap_type_name(u16 type);
+
+/* QUERY_PAGES op_mod (which page demand to report). */
+namespace query_pages_op {
+enum : u16 { BOOT = 1, INIT = 2, REGULAR = 3 };
+}
+
+/* MANAGE_PAGES op_mod (core/pagealloc.c). */
+namespace manage_pages_op {
+enum : u16 { CANT_GIVE = 0, GIVE = 1, TAKE = 2 };
+}
+
+/* teardown_hca_in.profile and teardown_hca_out.state. */
+namespace teardown_profile {
+enum : u16 { GRACEFUL_CLOSE = 0, FORCE_CLOSE = 1, PREPARE_FAST_TEARDOWN = 2 };
+}
+namespace teardown_state {
+enum : u8 { SUCCESS = 0, FAIL = 1 };
+}
+
+/* cmd_hca_cap.port_type. */
+namespace port_type {
+enum : u8 { IB = 0, ETH = 1 };
+}
+
 namespace event {
 #define CXPRM_EV_ENUM_(n, v) n = v,
 enum Type : u8 { CXPRM_EVENTS(CXPRM_EV_ENUM_) };
@@ -370,3 +373,4 @@ inline constexpr u32 NUM_TYPES = 0x100;
 const char *event_name(u8 type);
 
 } // namespace cxprm::prm
+#endif /* __cplusplus */

@@ -5,11 +5,9 @@
 // Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
 // AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
 // 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP), nnnn = site.  README.md carries the same table.
+// The X-list is plain C (the guest selftests build their constants from it,
+// selftests/cxprm/cxprm_prm.h); the rest is C++.
 #pragma once
-
-#include <cstdint>
-
-namespace cxprm::emu {
 
 // X(name, value, status, "when")
 #define CXPRM_EMU_SYNDROMES(X)                                                                      \
@@ -159,6 +157,11 @@ namespace cxprm::emu {
 	X(QP_BAD_PORT, 0xE309000c, BAD_PARAM_ERR, "RST2INIT_QP vhca_port_num not 1..num_ports")     \
 	X(QP_BAD_MTU, 0xE309000d, BAD_PARAM_ERR, "INIT2RTR_QP qpc.mtu not 1..5")
 
+#ifdef __cplusplus
+#include <cstdint>
+
+namespace cxprm::emu {
+
 namespace synd {
 #define CXPRM_EMU_SYND_ENUM_(n, v, s, t) n = v,
 enum : uint32_t { CXPRM_EMU_SYNDROMES(CXPRM_EMU_SYND_ENUM_) };
@@ -170,3 +173,4 @@ const char *syndrome_name(uint32_t syndrome);
 const char *syndrome_text(uint32_t syndrome);
 
 } // namespace cxprm::emu
+#endif // __cplusplus

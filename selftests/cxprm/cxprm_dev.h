@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device under test for the cxprm selftests: finding and opening it,
+ * its module parameters, raw and typed ioctls, privilege dropping.
+ */
+#ifndef CXPRM_SELFTEST_DEV_H
+#define CXPRM_SELFTEST_DEV_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+#include <linux/cxprm.h>
+
+#include "cxprm_prm.h"
+#include "cxprm_util.h"
+
+/* --- the device --------------------------------------------------------- */
+
+/* The PCI address under test: $CXPRM_BDF, else the only /dev/cxprm entry. */
+static inline const char *cxprm_bdf(void)
+{
+	static char bdf[256];
+	const char *e = getenv("CXPRM_BDF");
+	struct dirent *d;
+	DIR *dir;
+
+	if (e && *e)
+		return e;
+	if (bdf[0])
+		return bdf;
+	dir = opendir("/dev/cxprm");
+	if (!dir)
+		return NULL;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(bdf, sizeof(bdf), "%s", d->d_name);
+		break;
+	}
+	closedir(dir);
+	return bdf[0] ? bdf : NULL;
+}
+
+static inline const char *cxprm_dev_path(void)
+{
+	static char path[300];
+	const char *bdf = cxprm_bdf();
+
+	if (!bdf)
+		return NULL;
+	snprintf(path, sizeof(path), "/dev/cxprm/%s", bdf);
+	return path;
+}
+
+static inline int cxprm_open_flags(int flags)
+{
+	const char *p = cxprm_dev_path();
+
+	if (!p) {
+		errno = ENODEV;
+		return -1;
+	}
+	return open(p, flags | O_CLOEXEC);
+}
+
+static inline int cxprm_open(void)
+{
+	return cxprm_open_flags(O_RDWR);
+}
+
+/* A module parameter of cxprm as an integer (Y/N as 1/0); -1 if absent. */
+static inline int cxprm_param(const char *name)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/module/cxprm/parameters/%s", name);
+	if (read_line(path, buf, sizeof(buf)))
+		return -1;
+	if (buf[0] == 'Y' || buf[0] == 'y')
+		return 1;
+	if (buf[0] == 'N' || buf[0] == 'n')
+		return 0;
+	return atoi(buf);
+}
+
+/* A module parameter of cxprm as text (static buffer, "?" if absent). */
+static inline const char *cxprm_param_text(const char *name)
+{
+	static char buf[64];
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/module/cxprm/parameters/%s", name);
+	if (read_line(path, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "?");
+	return buf;
+}
+
+/* A page nobody can touch: an address that faults in copy_{to,from}_user. */
+static inline void *bad_ptr(void)
+{
+	static void *p;
+
+	if (!p) {
+		p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			p = (void *)16; /* the zero page is never mapped either */
+	}
+	return p;
+}
+
+/* --- raw commands --------------------------------------------------------- */
+
+/* A RAW request: input, output and, if dump is not NULL, CXPRM_RAW_DUMP into it. */
+static inline void raw_req(struct cxprm_raw_cmd *r, const void *in, uint32_t inlen, void *out,
+			   uint32_t outlen, void *dump, uint32_t dump_len)
+{
+	memset(r, 0, sizeof(*r));
+	r->in = (uintptr_t)in;
+	r->out = (uintptr_t)out;
+	r->inlen = inlen;
+	r->outlen = outlen;
+	if (dump) {
+		r->flags = CXPRM_RAW_DUMP;
+		r->dump = (uintptr_t)dump;
+		r->dump_len = dump_len;
+	}
+}
+
+static inline int raw_cmd(int fd, const void *in, uint32_t inlen, void *out, uint32_t outlen,
+			  struct cxprm_cmd_status *st)
+{
+	struct cxprm_raw_cmd r;
+	int ret;
+
+	raw_req(&r, in, inlen, out, outlen, NULL, 0);
+	ret = ioctl(fd, CXPRM_IOC_RAW, &r);
+	if (st)
+		*st = r.st;
+	return ret;
+}
+
+/* NOP: a harmless command of write scope (not a QUERY_*). */
+static inline int raw_nop(int fd, struct cxprm_cmd_status *st)
+{
+	uint8_t in[CMD_HDR], out[CMD_HDR];
+
+	cmd_hdr(in, sizeof(in), OP_NOP, 0);
+	return raw_cmd(fd, in, sizeof(in), out, sizeof(out), st);
+}
+
+/* QUERY_ISSI: a harmless query. */
+static inline int raw_query_issi(int fd, struct cxprm_cmd_status *st, uint8_t *out)
+{
+	uint8_t in[CMD_HDR], o[QUERY_ISSI_OUT];
+
+	cmd_hdr(in, sizeof(in), OP_QUERY_ISSI, 0);
+	return raw_cmd(fd, in, sizeof(in), out ? out : o, QUERY_ISSI_OUT, st);
+}
+
+/* QUERY_ISSI with the ioctl's record in *r and, if dump, a dump: the ioctl's result. */
+static inline int raw_issi_dump(int fd, struct cxprm_raw_cmd *r, uint8_t *dump, uint32_t dump_len)
+{
+	static uint8_t in[CMD_HDR], out[QUERY_ISSI_OUT];
+
+	cmd_hdr(in, sizeof(in), OP_QUERY_ISSI, 0);
+	raw_req(r, in, sizeof(in), out, sizeof(out), dump, dump_len);
+	return ioctl(fd, CXPRM_IOC_RAW, r);
+}
+
+/* ATTACH/DETACH_NVMF_NAMESPACE (write scope): 0 and *st, or -1/errno. */
+static inline int raw_nvmf_attach(int fd, uint32_t xrqn, uint32_t nsid, struct cxprm_cmd_status *st)
+{
+	uint8_t in[64], out[CMD_HDR];
+
+	cmd_hdr(in, sizeof(in), OP_ATTACH_NVMF_NAMESPACE, 0);
+	put_be32(in, 8, xrqn & 0xffffff);
+	put_be32(in, 12, nsid);		/* frontend_namespace */
+	put_be32(in, 16, nsid);		/* backend_namespace */
+	put_be16(in, 20, 512);		/* lba_data_size */
+	put_be16(in, 22, 1);		/* backend_controller_id */
+	return raw_cmd(fd, in, sizeof(in), out, sizeof(out), st);
+}
+
+static inline int raw_nvmf_detach(int fd, uint32_t xrqn, uint32_t nsid, struct cxprm_cmd_status *st)
+{
+	uint8_t in[CMD_HDR], out[CMD_HDR];
+
+	cmd_hdr(in, sizeof(in), OP_DETACH_NVMF_NAMESPACE, 0);
+	put_be32(in, 8, xrqn & 0xffffff);
+	put_be32(in, 12, nsid);
+	return raw_cmd(fd, in, sizeof(in), out, sizeof(out), st);
+}
+
+/* --- typed helpers ---------------------------------------------------------- */
+
+/* The smallest DCT the emulated firmware accepts (pd, cqn, srqn, mtu 1024, port 1). */
+static inline void dct_minimal(struct cxprm_dct *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->ctx.pd = 1;
+	d->ctx.cqn = 1;
+	d->ctx.srqn_xrqn = 1;
+	d->ctx.mtu = 3;
+	d->ctx.port = 1;
+}
+
+static inline int query_caps(int fd, uint16_t type, int max, struct cxprm_caps *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->cap_type = type;
+	c->max = max ? 1 : 0;
+	return ioctl(fd, CXPRM_IOC_QUERY_CAPS, c);
+}
+
+/* STATS total (commands completed), or -1. */
+static inline long long stats_total(int fd)
+{
+	struct cxprm_stats s;
+
+	memset(&s, 0, sizeof(s));
+	if (ioctl(fd, CXPRM_IOC_STATS, &s))
+		return -1;
+	return (long long)s.total;
+}
+
+/* The count of one opcode in STATS (0 if absent), or -1. */
+static inline long long stats_opcode_count(int fd, uint16_t opcode)
+{
+	struct cxprm_opcode_stats e[256];
+	struct cxprm_stats s;
+	uint32_t i;
+
+	memset(&s, 0, sizeof(s));
+	s.capacity = ARRAY_SIZE(e);
+	s.entries = (uintptr_t)e;
+	if (ioctl(fd, CXPRM_IOC_STATS, &s))
+		return -1;
+	for (i = 0; i < s.count && i < ARRAY_SIZE(e); i++)
+		if (e[i].opcode == opcode)
+			return (long long)e[i].count;
+	return 0;
+}
+
+/* --- privileges ------------------------------------------------------------- */
+
+#define NOBODY 65534
+
+/* Become uid/gid 'id' with no supplementary groups; all capabilities go. */
+static inline int become_user(uid_t id)
+{
+	if (setgroups(0, NULL))
+		return -1;
+	if (setresgid(id, id, id))
+		return -1;
+	return setresuid(id, id, id);
+}
+
+/* Stay who we are but keep only the capabilities in 'keep' (bit n = cap n). */
+static inline int caps_keep_only(uint64_t keep)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	int cap;
+
+	/* Drop the rest from the bounding set too, so nothing comes back. */
+	for (cap = 0; cap <= 63; cap++)
+		if (!(keep & (1ull << cap)) && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
+			return -1;
+	memset(d, 0, sizeof(d));
+	d[0].effective = d[0].permitted = (uint32_t)keep;
+	d[1].effective = d[1].permitted = (uint32_t)(keep >> 32);
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+#define CAPBIT(c) (1ull << (c))
+
+#endif /* CXPRM_SELFTEST_DEV_H */
