@@ -20,16 +20,6 @@ using namespace cxprm;
 
 namespace {
 
-constexpr uint64_t MS = 1000 * 1000;
-
-cxprm_core_config quick_config()
-{
-	cxprm_core_config c{};
-	c.cmd_timeout_ns = 300 * MS;
-	c.init_timeout_ns = 5000 * MS;
-	c.reclaim_timeout_ns = 300 * MS;
-	return c;
-}
 
 emu::Profile without_fast_teardown()
 {
@@ -48,7 +38,7 @@ struct Rig {
 	{
 		h.emu.start();
 		EXPECT_EQ(cxprm_core_create(h.host(), &core), 0);
-		cxprm_core_config cfg = quick_config();
+		cxprm_core_config cfg = test::quick_capi_config(300, 300);
 		EXPECT_EQ(cxprm_core_bringup(core, &cfg), 0);
 		cxprm_core_events_config ec{};
 		EXPECT_EQ(cxprm_core_events_start(core, &ec), 0);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "cxprm/capi.h"
 #include "cxprm/cmdq.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm_emu/emulator.h"
@@ -100,6 +101,18 @@ inline emu::Profile small_profile(emu::Profile p = emu::Profile::connectx7())
 	p.init_pages = 16;
 	p.nvmf.auto_io_ms = 0;
 	return p;
+}
+
+// Bring-up parameters of the C facade's tests: short timeouts (command
+// and page reclaim, in ms), so that a hang fails fast.
+inline cxprm_core_config quick_capi_config(uint64_t cmd_ms = 2000, uint64_t reclaim_ms = 500)
+{
+	constexpr uint64_t MS = 1000 * 1000;
+	cxprm_core_config c{};
+	c.cmd_timeout_ns = cmd_ms * MS;
+	c.init_timeout_ns = 5000 * MS;
+	c.reclaim_timeout_ns = reclaim_ms * MS;
+	return c;
 }
 
 } // namespace cxprm::test
