@@ -99,12 +99,12 @@ check-module: lint
 # (run.sh builds the module, a static cxprm-emud and cxprm CLI of its own,
 # and the test programs.)
 check-guest:
-	selftests/cxprm/run.sh -q
+	selftests/cxprm/run.sh -q --shutdown
 
 # The same guest in MSI-X mode: ivshmem-doorbell, cxprm-emud its ivshmem
 # server; the MSI-X step list asserts interrupts were delivered.
 check-guest-msix:
-	selftests/cxprm/run.sh -q --msix 8
+	selftests/cxprm/run.sh -q --msix 8 --shutdown
 
 # Builds the debug test kernel (cached), cxprm.ko and cxprm_kunit.ko for it
 # and a static cxprm-emud, boots it in QEMU (TCG) and runs the KUnit suites;

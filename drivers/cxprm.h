@@ -85,6 +85,7 @@ struct cxprm_dev {
 	struct rw_semaphore rwsem;
 	bool alive;		/* accepting ioctls (under rwsem) */
 	bool cleanup_ok;	/* releases may still destroy DCTs (under rwsem) */
+	bool shutting_down;	/* the PCI shutdown callback runs (or ran) */
 
 	/* Events: async EQ polled by a worker, kicked by MSI-X when present. */
 	bool events_on;

@@ -2,10 +2,12 @@
 /*
  * /dev/cxprm/<bdf>: the userspace interface of include/uapi/linux/cxprm.h.
  *
- * The node is mode 0666 on purpose: CXPRM_IOC_INFO is for anyone who can
- * open it, and every other ioctl (and read()) checks the caller's
- * capabilities itself, as the UAPI header lists them.  A file descriptor
- * therefore carries no privilege of its own.
+ * The node is root's only (0600, as fwctl's and mlx5's char devices):
+ * the packaged udev rule relaxes it to 0660 for group cxprm, root's
+ * choice of who may read INFO (Documentation/security.rst, "Who may open
+ * the device").  Every ioctl but INFO (and read()) also checks the
+ * caller's capabilities itself, as the UAPI header lists them, so a file
+ * descriptor carries no privilege of its own.
  *
  * Per open file: the DCTs it created (destroyed when it is closed), its
  * event subscription and a queue of CXPRM_EVENT_QUEUE event records that
@@ -439,8 +441,8 @@ int cxprm_cdev_register(struct cxprm_dev *cx)
 	cx->misc.name = cx->misc_name;
 	cx->misc.fops = &cxprm_fops;
 	cx->misc.parent = &cx->pdev->dev;
-	/* Open to all: each ioctl checks its own capability (see above). */
-	cx->misc.mode = 0666;
+	/* misc's devnode callback hands this to devtmpfs: root only. */
+	cx->misc.mode = 0600;
 	err = misc_register(&cx->misc);
 	if (!err)
 		cx->misc_registered = true;

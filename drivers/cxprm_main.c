@@ -296,7 +296,10 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 		 div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 }
 
-/* TEARDOWN_HCA, page reclaim, DISABLE_HCA; then no page stays lent. */
+/*
+ * TEARDOWN_HCA, page reclaim, DISABLE_HCA; then no page stays lent.  At
+ * shutdown the fast teardown first (cxprm_core_shutdown).
+ */
 static void cxprm_teardown(struct cxprm_dev *cx)
 {
 	struct device *dev = &cx->pdev->dev;
@@ -304,7 +307,14 @@ static void cxprm_teardown(struct cxprm_dev *cx)
 	u64 freed;
 	int err;
 
-	cxprm_core_teardown(cx->core, &rep);
+	if (cx->shutting_down) {
+		err = cxprm_core_shutdown(cx->core, &rep);
+		dev_info(dev, "shutdown: %s (%s)\n", err ?
+			 "teardown" : "fast teardown",
+			 cxprm_core_err_name(err));
+	} else {
+		cxprm_core_teardown(cx->core, &rep);
+	}
 	/* No steps: bring-up had failed and unwound already. */
 	if (rep.steps && rep.err)
 		dev_warn(dev, "teardown: %s failed with %s (%d)\n",
@@ -327,13 +337,17 @@ static void cxprm_teardown(struct cxprm_dev *cx)
 	 * entry and mailboxes.  A function reset makes them safe to free;
 	 * without one, clearing Bus Master Enable (command register bit 2)
 	 * does: the function can no longer write to memory.  remove() runs
-	 * with the device lock held, hence the _locked variant.
+	 * with the device lock held, hence the _locked variant.  Shutdown
+	 * (after a fast teardown every page is here) only turns bus mastering
+	 * off, as Linux's mlx5 shutdown() does.
 	 */
-	err = pci_reset_function_locked(cx->pdev);
+	err = cx->shutting_down ? -ESHUTDOWN :
+	      pci_reset_function_locked(cx->pdev);
 	if (err) {
 		pci_clear_master(cx->pdev);
-		dev_warn(dev, "function reset failed (%d): bus mastering off before freeing the stranded pages\n",
-			 err);
+		if (!cx->shutting_down)
+			dev_warn(dev, "function reset failed (%d): bus mastering off before freeing the stranded pages\n",
+				 err);
 	}
 	freed = cxprm_core_release_stranded(cx->core);
 	dev_info(dev, "%s: freed %llu stranded pages and %u cmdq buffers\n",
@@ -512,7 +526,8 @@ static void cxprm_remove(struct pci_dev *pdev)
 {
 	struct cxprm_dev *cx = pci_get_drvdata(pdev);
 
-	cxprm_stop(cx);
+	if (!cx->shutting_down)	/* shutdown() stopped it already */
+		cxprm_stop(cx);
 	pci_iounmap(pdev, cx->bar);
 	pci_clear_master(pdev);
 	pci_release_regions(pdev);
@@ -522,11 +537,28 @@ static void cxprm_remove(struct pci_dev *pdev)
 	cxprm_dev_put(cx);
 }
 
+/*
+ * Reboot, poweroff, kexec (Linux mlx5_core shutdown()): no page may stay
+ * with the firmware, which could otherwise write into the next kernel's
+ * memory.  Remove's path with the fast teardown first (one command and at
+ * most 3 s; the normal teardown without the capability), then bus
+ * mastering off.  Documentation/faults.rst, "Shutdown".
+ */
+static void cxprm_shutdown(struct pci_dev *pdev)
+{
+	struct cxprm_dev *cx = pci_get_drvdata(pdev);
+
+	cx->shutting_down = true;
+	cxprm_stop(cx);
+	pci_clear_master(pdev);
+}
+
 static struct pci_driver cxprm_pci_driver = {
 	.name = KBUILD_MODNAME,
 	.id_table = cxprm_pci_ids,
 	.probe = cxprm_probe,
 	.remove = cxprm_remove,
+	.shutdown = cxprm_shutdown,
 };
 
 static int __init cxprm_init(void)

@@ -58,6 +58,8 @@ const char *step_name(Step s)
 	case Step::FREE_STRANDED_PAGES: return "FREE_STRANDED_PAGES";
 	case Step::FREE_STRANDED_CMDQ: return "FREE_STRANDED_CMDQ";
 	case Step::RECLAIM_FUNCTION_PAGES: return "RECLAIM_FUNCTION_PAGES";
+	case Step::TEARDOWN_FAST: return "TEARDOWN_FAST";
+	case Step::WAIT_NIC_DISABLED: return "WAIT_NIC_DISABLED";
 	case Step::CMDQ_FINI: return "CMDQ_FINI";
 	}
 	return "UNKNOWN";
@@ -408,6 +410,7 @@ int Device::bringup(const cxprm_host *host, const BringupConfig &cfg)
 	/* A new attempt, even a refused one, ends the last teardown's report. */
 	bringup_called_ = true;
 	torn_down_ = false;
+	fast_unloaded_ = false;
 	last_teardown_ = TeardownReport{};
 	teardown_trace_from_ = 0;
 	if (state_ != DeviceState::OFF || cmdq_up_)

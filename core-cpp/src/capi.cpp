@@ -142,6 +142,16 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 		*rep = r;
 }
 
+int cxprm_core_shutdown(cxprm_core *c, cxprm_core_teardown_report *rep)
+{
+	if (!c)
+		return E_INVAL;
+	cxprm_core_events_stop(c);
+	int err = c->dev.fast_unload();
+	cxprm_core_teardown(c, rep);
+	return err;
+}
+
 cxprm_u64 cxprm_core_release_stranded(cxprm_core *c)
 {
 	if (!c)

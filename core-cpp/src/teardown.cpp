@@ -94,6 +94,9 @@ void Device::finish_pages(bool released)
 	if (!pages_.initialized())
 		return;
 	if (u64 live = pages_.live()) {
+		/* Released by fast_unload(): the host frees them, bus mastering off. */
+		if (fast_unloaded_ && !device_gone())
+			return;
 		if (!device_gone()) {
 			step(Step::FREE_STRANDED_PAGES, E_BUSY, nullptr, (s64)live);
 			if (host_->ops->log) {

@@ -26,17 +26,11 @@ namespace op = cxprm::prm::op;
 
 namespace {
 
-constexpr uint64_t MS = 1000 * 1000;
-
 using test::small_profile;
 
 cxprm_core_config quick_config()
 {
-	cxprm_core_config c{};
-	c.cmd_timeout_ns = 2000 * MS;
-	c.init_timeout_ns = 5000 * MS;
-	c.reclaim_timeout_ns = 500 * MS;
-	return c;
+	return test::quick_capi_config();
 }
 
 struct CapiTest : ::testing::Test {

@@ -10,6 +10,11 @@
  * opens the device itself (the node is made world-accessible for the
  * duration, so 'nobody' can open it at all).
  *
+ * Who may open the node (Documentation/security.rst): root only (0600,
+ * root:root) as the driver creates it, so 'nobody' gets EACCES; a group
+ * that root grants 0660, as the packaged udev rule does for group cxprm,
+ * may open it (INFO, and nothing privileged); anyone else still may not.
+ *
  * Also (Documentation/security.rst): the forbidden raw opcodes stay
  * forbidden with every privilege, whatever op_mod or input length they
  * come with; another user's DCT cannot be drained or destroyed; debugfs is
@@ -25,8 +30,13 @@
 
 FIXTURE(perm) {
 	mode_t mode;	/* the node's mode, restored at teardown */
+	uid_t uid;	/* and its owner */
+	gid_t gid;
 	int fd;		/* root's descriptor, for setting things up */
 };
+
+/* Stands for group cxprm of the udev rule (the guest has no group names). */
+#define CXPRM_GROUP 4242
 
 FIXTURE_SETUP(perm)
 {
@@ -36,11 +46,15 @@ FIXTURE_SETUP(perm)
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
 	ASSERT_EQ(0, stat(cxprm_dev_path(), &sb));
 	self->mode = sb.st_mode & 07777;
+	self->uid = sb.st_uid;
+	self->gid = sb.st_gid;
 	ASSERT_EQ(0, chmod(cxprm_dev_path(), 0666));
 }
 
 FIXTURE_TEARDOWN(perm)
 {
+	if (chown(cxprm_dev_path(), self->uid, self->gid))
+		TH_LOG("chown back: %s", strerror(errno));
 	chmod(cxprm_dev_path(), self->mode);
 	if (self->fd >= 0)
 		close(self->fd);
@@ -187,6 +201,60 @@ TEST_F(perm, nobody_readonly_open)
 		expect_info_ok(_metadata, fd);
 		close(fd);
 	});
+}
+
+/* As the driver creates it: root's only; nobody gets EACCES. */
+TEST_F(perm, default_root_only)
+{
+	EXPECT_EQ(0600, self->mode) TH_LOG("mode %o", self->mode);
+	EXPECT_EQ(0, self->uid);
+	EXPECT_EQ(0, self->gid);
+	ASSERT_EQ(0, chmod(cxprm_dev_path(), self->mode));
+	IN_CHILD({
+		ASSERT_EQ(0, become_user(NOBODY));
+		EXPECT_EQ(-1, cxprm_open_flags(O_RDWR));
+		EXPECT_EQ(EACCES, errno);
+		EXPECT_EQ(-1, cxprm_open_flags(O_RDONLY));
+		EXPECT_EQ(EACCES, errno);
+	});
+}
+
+/*
+ * What the packaged udev rule does (GROUP="cxprm", MODE="0660"): a member
+ * of the group opens the node and gets INFO, nothing privileged; a user
+ * outside it still gets EACCES.
+ */
+TEST_F(perm, group_as_the_udev_rule_grants)
+{
+	uint32_t dctn = root_dct(_metadata, self->fd);
+
+	ASSERT_EQ(0, chown(cxprm_dev_path(), 0, CXPRM_GROUP));
+	ASSERT_EQ(0, chmod(cxprm_dev_path(), 0660));
+	IN_CHILD({
+		gid_t g = CXPRM_GROUP;
+		int fd;
+
+		ASSERT_EQ(0, setgroups(1, &g));
+		ASSERT_EQ(0, setresgid(NOBODY, NOBODY, NOBODY));
+		ASSERT_EQ(0, setresuid(NOBODY, NOBODY, NOBODY));
+		fd = cxprm_open_flags(O_RDWR);
+		ASSERT_LE(0, fd) TH_LOG("a member of the group: %s", strerror(errno));
+		expect_info_ok(_metadata, fd);
+		expect_all_privileged_eperm(_metadata, fd, dctn);
+		close(fd);
+	});
+	IN_CHILD({
+		ASSERT_EQ(0, become_user(NOBODY));
+		EXPECT_EQ(-1, cxprm_open_flags(O_RDONLY));
+		EXPECT_EQ(EACCES, errno);
+	});
+	{
+		struct cxprm_dct d;
+
+		memset(&d, 0, sizeof(d));
+		d.dctn = dctn;
+		EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_DESTROY, &d));
+	}
 }
 
 /* uid 0 is not enough: it is the capability that counts. */

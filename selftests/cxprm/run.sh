@@ -29,6 +29,8 @@
 #                      run its checker steps (debug-start, debug-check):
 #                      the run fails if debug-check did not run and pass
 #                      (with TEST... given, only if debug-check is one)
+#   --shutdown         then boot again and power off with the function
+#                      bound: shutdown_check.sh (the PCI shutdown callback)
 #   -q                 do not stream the console
 #   anything else      passed to tools/qemu/run-guest.sh (--keep, --verbose, ...)
 #   TEST...            steps of run_guest_tests.sh (default: all)
@@ -46,7 +48,7 @@ cache=$repo/.cache/selftests
 out=$cache/cxprm
 
 build=1 profile=bf3 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
-tool="" with_tool=1 rg_opts=() tests=() debug=0
+tool="" with_tool=1 rg_opts=() tests=() debug=0 shutdown=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0 ;;
@@ -58,7 +60,8 @@ while [ $# -gt 0 ]; do
 	--no-tool) with_tool=0 ;;
 	--msix) rg_opts+=(--msix "$2"); shift ;;
 	--debug-kernel) debug=1 ;;
-	-h | --help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--shutdown) shutdown=1 ;;
+	-h | --help) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac
@@ -170,6 +173,11 @@ if [ "$debug" = 1 ] && { [ ${#tests[@]} = 0 ] || printf '%s\n' "${tests[@]}" | g
 		say "--debug-kernel: the debug-check step did not run or did not pass"
 		[ "$rc" != 0 ] || rc=1
 	fi
+fi
+if [ "$shutdown" = 1 ]; then
+	say "powering off with the function bound (shutdown_check.sh)"
+	"$here/shutdown_check.sh" --ko "$ko" --emud-bin "$emud" --profile "$profile" \
+		"${rg_opts[@]+"${rg_opts[@]}"}" || { [ "$rc" != 0 ] || rc=1; }
 fi
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v rc="$rc" 'BEGIN {
 	printf "selftests/cxprm: build %.1fs, guest run %.1fs: %s (status %d)\n", b - a, c - b,

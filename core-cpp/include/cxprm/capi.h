@@ -232,6 +232,19 @@ int cxprm_core_bringup(struct cxprm_core *core, const struct cxprm_core_config *
 /* TEARDOWN_HCA, page reclaim, DISABLE_HCA, queue freed; rep may be NULL. */
 void cxprm_core_teardown(struct cxprm_core *core, struct cxprm_core_teardown_report *rep);
 /*
+ * Reboot, poweroff, kexec (the PCI shutdown callback), as Linux's
+ * mlx5_try_fast_unload: events stopped, then the fast teardown when the
+ * device has cap fast_teardown (TEARDOWN_HCA PREPARE_FAST_TEARDOWN,
+ * nic_interface DISABLED read back within 3 s), else -- or when it fails --
+ * the teardown above.  Returns 0 when the fast teardown did it.  Either
+ * way rep says what is left: after a fast teardown every page is stranded
+ * (firmware released them, but only the host's turning bus mastering off
+ * makes freeing them safe): cxprm_core_release_stranded() then.  Bounded:
+ * one command and 3 s, or the teardown's commands; when the fast
+ * teardown's command times out no further one is sent.
+ */
+int cxprm_core_shutdown(struct cxprm_core *core, struct cxprm_core_teardown_report *rep);
+/*
  * After a teardown that left pages lent (pages_stranded) or command queue
  * memory kept (cmdq_stranded) for a function the host has since reset (FLR),
  * or whose bus mastering it turned off, or that is gone: frees them; returns

@@ -74,6 +74,11 @@ struct BringupConfig {
 	bool cmd_timeout_from_device = false;
 	/* Page reclaim at teardown (Linux RECLAIM_PAGES: 5 s). */
 	u64 reclaim_timeout_ns = 5ull * 1000 * 1000 * 1000;
+	/*
+	 * fast_unload(): nic_interface DISABLED must read back within this
+	 * (Linux tout TEARDOWN, DTOR tear_down_to: 3 s).
+	 */
+	u64 fast_teardown_timeout_ns = 3ull * 1000 * 1000 * 1000;
 	/* Most pages one QUERY_PAGES(BOOT/INIT) answer may ask for (16 GiB). */
 	u32 max_startup_pages = 1u << 22;
 	/* Pages per MANAGE_PAGES (0: as many as a message holds). */
@@ -163,6 +168,9 @@ enum class Step : u8 {
 	FREE_STRANDED_CMDQ,  /* value: the queue page and chains freed */
 	RECLAIM_FUNCTION_PAGES, /* another function's pages; value:
 				 * (ec << 16 | function_id) << 32 | pages freed */
+	/* fast_unload() (shutdown) */
+	TEARDOWN_FAST,       /* TEARDOWN_HCA PREPARE_FAST_TEARDOWN; value: state */
+	WAIT_NIC_DISABLED,   /* nic_interface DISABLED read back; value: ns waited */
 };
 
 const char *step_name(Step s);
@@ -242,6 +250,24 @@ public:
 	 * the last teardown of an up device stays (last_teardown()).
 	 */
 	TeardownReport teardown();
+	/*
+	 * The shutdown path (Linux mlx5_try_fast_unload, shutdown.cpp): when
+	 * UP and CUR fast_teardown is set, TEARDOWN_HCA PREPARE_FAST_TEARDOWN,
+	 * then nic_interface = DISABLED written into cmdq_addr_l_sz and read
+	 * back within fast_teardown_timeout_ns: firmware has let go of the
+	 * function and its memory.  OK: the queue is marked failed (E_FWDEAD),
+	 * so teardown() afterwards sends nothing and strands the pages for the
+	 * host to free once bus mastering is off.  E_NOTSUP (no capability,
+	 * not up), E_FWDEAD (already dead) or the command's error status:
+	 * nothing changed, the caller falls back to teardown().  A command
+	 * timeout, or nic_interface not reading DISABLED in time, also marks
+	 * the queue failed: the fallback then sends nothing more to a device
+	 * that stopped answering (the pages stay stranded), which bounds the
+	 * shutdown.
+	 */
+	int fast_unload();
+	/* fast_unload() succeeded since the last bring-up. */
+	bool fast_unloaded() const { return fast_unloaded_; }
 	/* The last teardown's report, valid when torn_down(). */
 	const TeardownReport &last_teardown() const { return last_teardown_; }
 	/* A teardown followed the last bringup() call. */
@@ -336,6 +362,7 @@ private:
 	TeardownReport last_teardown_{};
 	u32 teardown_trace_from_ = 0;
 	bool bringup_called_ = false, torn_down_ = false;
+	bool fast_unloaded_ = false;
 };
 
 } // namespace cxprm

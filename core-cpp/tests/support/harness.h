@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "cxprm/capi.h"
 #include "cxprm/cmdq.h"
 #include "cxprm/device.h"
 #include "cxprm/prm/transport.h"
@@ -165,6 +166,18 @@ inline BringupConfig quick_config(uint64_t reclaim_ms = 500)
 	cfg.init_poll_us = 200;
 	cfg.reclaim_timeout_ns = reclaim_ms * ms;
 	return cfg;
+}
+
+// Bring-up parameters of the C facade's tests: short timeouts (command
+// and page reclaim, in ms), so that a hang fails fast.
+inline cxprm_core_config quick_capi_config(uint64_t cmd_ms = 2000, uint64_t reclaim_ms = 500)
+{
+	constexpr uint64_t MS = 1000 * 1000;
+	cxprm_core_config c{};
+	c.cmd_timeout_ns = cmd_ms * MS;
+	c.init_timeout_ns = 5000 * MS;
+	c.reclaim_timeout_ns = reclaim_ms * MS;
+	return c;
 }
 
 } // namespace cxprm::test
