@@ -6,8 +6,9 @@
 # committed corpus (fuzz/corpus/<target>/) and regression inputs
 # (fuzz/regressions/<target>/).  Prints one summary line per target:
 #
-#   fuzz: cmdq_output    executions 91234     corpus 12 committed + 180 found   crashes: 0   ok
+#   fuzz: cmdq_output    executions 91234     exec/s 304    corpus 12 committed + 180 found   crashes: 0   ok
 #
+# then the total (executions, seconds, the load average when it began),
 # and exits 1 when any target crashed, leaked, hit UB, hung (-timeout) or
 # ran out of memory; the input that did it is copied to
 # build-fuzz/artifacts/<target>/ (make it a regression:
@@ -20,7 +21,8 @@
 #                  corpus tries the same inputs first: a finding there is
 #                  reproducible, and the gate does not turn red at random
 #                  on inputs an earlier run never reached in its time
-#     --jobs N     libFuzzer worker processes per target (default 1)
+#     --jobs N     libFuzzer worker processes per target (default 1; make
+#                  fuzz runs one per CPU)
 #     --seeds      first rewrite fuzz/corpus/ with the seed generator
 #     TARGET       a subset (default: every target)
 #
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift 2 ;;
 	--seed) seed_args=(-seed="$2"); shift 2 ;;
 	--seeds) seeds=1; shift ;;
-	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1"); shift ;;
 	esac
@@ -88,6 +90,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 failed=0
+total_execs=0
+started=$(date +%s)
+load0=$(cut -d' ' -f1 /proc/loadavg)
 for t in "${targets[@]}"; do
 	work=$build/corpus/$t
 	art=$build/artifacts/$t
@@ -110,6 +115,9 @@ for t in "${targets[@]}"; do
 			-artifact_prefix="$art/" "${seed_args[@]}" >"$log" 2>&1 || rc=$?
 	fi
 	execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
+	total_execs=$((total_execs + execs))
+	# Executions per second of the whole target (all workers), on the wall clock.
+	rate=$((execs / (seconds > 0 ? seconds : 1)))
 	grown=$(find "$work" -type f | wc -l)
 	crashes=$(find "$art" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then
@@ -123,7 +131,10 @@ for t in "${targets[@]}"; do
 		result="FAILED (build-fuzz/logs/$t.log, inputs in build-fuzz/artifacts/$t/)"
 		failed=1
 	fi
-	printf 'fuzz: %-14s executions %-9s corpus %s committed + %s found   crashes: %s   %s\n' \
-		"$t" "$execs" "$nseeds" "$grown" "$crashes" "$result"
+	printf 'fuzz: %-14s executions %-9s exec/s %-6s corpus %s committed + %s found   crashes: %s   %s\n' \
+		"$t" "$execs" "$rate" "$nseeds" "$grown" "$crashes" "$result"
 done
+elapsed=$(($(date +%s) - started))
+printf 'fuzz: total          executions %s in %d s (%d targets x %d s, %d worker(s) each; load average at the start %s)\n' \
+	"$total_execs" "$elapsed" "${#targets[@]}" "$seconds" "$jobs" "$load0"
 exit "$failed"
