@@ -24,8 +24,12 @@
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
 #   make bench        benchmarks of the command path (not part of check;
 #                     Documentation/performance.rst)
-#   make fuzz         the libFuzzer targets, FUZZ_SECONDS (300) each, clang
-#                     build in build-fuzz/ (Documentation/fuzzing.rst)
+#   make fuzz         the libFuzzer targets, FUZZ_SECONDS (300) each on
+#                     FUZZ_JOBS (one per CPU) workers, clang build in
+#                     build-fuzz/ (Documentation/fuzzing.rst)
+#   make soak         SOAK_IOCTLS (100000) ioctls from 8 processes under
+#                     random emulator faults, debug kernel, polled/events/
+#                     MSI-X (not part of check; Documentation/faults.rst)
 #   make check-fuzz   the same, bounded (45 s each, fixed seed); fails on
 #                     any crash, leak, UB report or hang
 #
@@ -43,7 +47,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-kunit test-kernel smoke demo \
+	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-kunit test-kernel soak smoke demo \
 	module-clean bench
 
 all: userspace
@@ -126,9 +130,10 @@ bench:
 # line per target (executions, corpus, crashes).  The committed corpus and
 # regressions also replay in check-userspace (CTest fuzz_replay_*).
 FUZZ_SECONDS ?= 300
+FUZZ_JOBS ?= $(shell nproc)
 .PHONY: fuzz check-fuzz
 fuzz:
-	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS)
+	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS)
 
 check-fuzz:
 	tools/fuzz/run.sh --seconds 45 --seed 1
@@ -154,6 +159,18 @@ check-handover:
 # tools/kernel/build-test-kernel.sh); the guest adds its checker steps.
 check-guest-debug:
 	selftests/cxprm/run.sh -q --debug-kernel
+
+# The soak (Documentation/faults.rst): SOAK_IOCTLS mixed ioctls from 8
+# processes under random emulator faults, on the debug test kernel
+# (kmemleak, KASAN, lockdep, DMA-API debug), with command completion by
+# polling and by events, then on MSI-X; not part of `make check` (its
+# guest stages run the short soak, 3000 ioctls).
+SOAK_IOCTLS ?= 100000
+soak:
+	selftests/cxprm/run.sh -q --debug-kernel --timeout 7200 -- debug-start load soak:$(SOAK_IOCTLS) \
+		unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
+	selftests/cxprm/run.sh -q --debug-kernel --no-build --msix 8 --timeout 7200 -- debug-start \
+		load soak:$(SOAK_IOCTLS) unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
 
 # The debug test kernel alone (cached; prints where it is).
 test-kernel:

@@ -226,9 +226,25 @@ const cxprm_host_ops FakeDevice::ops_ = {
 	FakeOps::waiter_destroy, FakeOps::waiter_wait, FakeOps::waiter_signal, FakeOps::log,
 };
 
-FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_cmdq_stride)
-	: bar_(kBarBytes), dma_budget_(dma_budget)
+// BAR buffers of devices gone, for the next: a target constructs a device
+// per input, and a fresh 256 KiB allocation each time (mapped, faulted in,
+// zeroed, unmapped) cost more than the input itself.  The emulator zeroes
+// the BAR when it is constructed, so a reused one starts as a new one.
+static std::vector<std::vector<uint8_t>> &bar_pool()
 {
+	static auto *pool = new std::vector<std::vector<uint8_t>>;
+	return *pool;
+}
+
+FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_cmdq_stride)
+	: dma_budget_(dma_budget)
+{
+	if (bar_pool().empty()) {
+		bar_.resize(kBarBytes);
+	} else {
+		bar_.swap(bar_pool().back());
+		bar_pool().pop_back();
+	}
 	host_.ops = &ops_;
 	host_.ctx = this;
 	bool geometry_ok = log_cmdq_size <= 5 && log_cmdq_stride >= 6 && log_cmdq_size + log_cmdq_stride <= 12;
@@ -246,6 +262,7 @@ FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_c
 FakeDevice::~FakeDevice()
 {
 	emu_.reset();
+	bar_pool().push_back(std::move(bar_));
 	for (auto &a : dma_)
 		std::free(a.second.cpu);
 	for (auto &m : mem_)

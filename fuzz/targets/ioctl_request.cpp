@@ -187,6 +187,20 @@ void dct_request(FuzzInput &in)
 
 	uint32_t n = (how & 2) ? in.u32() : in.u32() & 0xffffff;
 	bool n_fits = n <= 0xffffff;
+	// The destroy drains and polls QUERY_DCT until DRAINED: the input says
+	// after how many queries the firmware reports it (0..62), or never (63:
+	// the 10 s drain timeout, a thousand queries on the fake clock, which
+	// would otherwise be most of this target's time).
+	uint32_t drained_after = how >> 2, queries = 0;
+	rig().dev.handler = [&](FakeDevice::Command &c) {
+		FakeDevice::answer_ok_zeroed(c);
+		if (cxprm_core_in_opcode(c.in.data()) != prm::op::QUERY_DCT || drained_after == 63 ||
+		    queries++ < drained_after || c.out.size() < prm::query_dct_out::size_bytes)
+			return;
+		prm::Ref<prm::query_dct_out> r(c.out.data());
+		prm::set<prm::dctc::state>(prm::sub<prm::query_dct_out::dct_context_entry, prm::dctc>(r),
+					   cmd::DCT_STATE_DRAINED);
+	};
 	cxprm_dctc q;
 	err = cxprm_core_dct_query(rig().core, n, &q, &res);
 	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
@@ -194,6 +208,7 @@ void dct_request(FuzzInput &in)
 	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
 	err = cxprm_core_dct_destroy(rig().core, n, &res);
 	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
+	rig().dev.handler = FakeDevice::answer_ok_zeroed;
 }
 
 void other_requests(FuzzInput &in)

@@ -30,6 +30,7 @@
 
 #include "kselftest_harness.h"
 #include "cxprm_test.h"
+#include "cxprm_emu_load.h"
 
 #define PROCS	8
 #define PER	300
@@ -48,15 +49,13 @@ static const char *const k_name[K_NUM] = {
 	"DESTROY_DCT", "DRAIN_DCT",
 };
 
+_Static_assert(K_NUM <= LOAD_KINDS, "kinds");
+
 /* Per child, in shared memory. */
 struct tally {
-	long long sent[K_NUM];	/* reached the engine: ioctl 0, or -EIO (delivery) */
-	long long eio[K_NUM];
-	long long other_err;	/* any other failure: must stay 0 */
-	long long wrong;	/* an answer that was not ours: must stay 0 */
+	struct load_count c;	/* commands per kind, failures */
 	long long dct_created, dct_destroyed;
 	long long info, stats;	/* ioctls that send no command */
-	int first_errno, first_kind;
 };
 
 struct stats_snap {
@@ -67,38 +66,17 @@ struct stats_snap {
 
 static void snap(int fd, struct stats_snap *s)
 {
-	struct cxprm_opcode_stats e[64];
-	struct cxprm_stats st;
-	uint32_t i;
-	int k;
+	uint16_t ops[K_NUM + 2];
+	long long count[K_NUM + 2], errors[K_NUM + 2];
 
-	memset(s, 0, sizeof(*s));
-	memset(&st, 0, sizeof(st));
-	st.capacity = ARRAY_SIZE(e);
-	st.entries = (uintptr_t)e;
-	if (ioctl(fd, CXPRM_IOC_STATS, &st)) {
-		s->total = -1;
-		return;
-	}
-	s->total = (long long)st.total;
-	for (i = 0; i < st.count; i++) {
-		for (k = 0; k < K_NUM; k++)
-			if (e[i].opcode == k_opcode[k]) {
-				s->count[k] = (long long)e[i].count;
-				s->errors[k] = (long long)e[i].errors;
-			}
-		if (e[i].opcode == OP_MANAGE_PAGES)
-			s->manage_pages = (long long)e[i].count;
-		if (e[i].opcode == OP_QUERY_PAGES)
-			s->query_pages = (long long)e[i].count;
-	}
-}
-
-static int emu_request_pages(struct emuctl *e, int32_t n)
-{
-	uint32_t a[1] = { (uint32_t)n };
-
-	return emuctl_cmd(e, CXPRM_EMUD_CMD_REQUEST_PAGES, a, 1, NULL);
+	memcpy(ops, k_opcode, sizeof(k_opcode));
+	ops[K_NUM] = OP_MANAGE_PAGES;
+	ops[K_NUM + 1] = OP_QUERY_PAGES;
+	s->total = load_stats(fd, ops, K_NUM + 2, count, errors);
+	memcpy(s->count, count, sizeof(s->count));
+	memcpy(s->errors, errors, sizeof(s->errors));
+	s->manage_pages = count[K_NUM];
+	s->query_pages = count[K_NUM + 1];
 }
 
 static long long emu_counter(struct emuctl *e, uint32_t c)
@@ -106,34 +84,10 @@ static long long emu_counter(struct emuctl *e, uint32_t c)
 	return emuctl_query(e, CXPRM_EMUD_Q_COUNTER, c, 0, 0);
 }
 
-static void fail_once(struct tally *t, int kind)
-{
-	if (!t->first_errno) {
-		t->first_errno = errno ? errno : -1;
-		t->first_kind = kind;
-	}
-}
-
-/* One ioctl that sends a command: counts it, returns 0 if it worked. */
+/* One ioctl that sends a command of 'kind': counts it, returns 0 if it worked. */
 static int account(struct tally *t, int kind, int ret, const struct cxprm_cmd_status *st)
 {
-	if (ret == 0) {
-		t->sent[kind]++;
-		if (st->delivery || st->opcode != k_opcode[kind]) {
-			t->wrong++;
-			fail_once(t, kind);
-			return -1;
-		}
-		return 0;
-	}
-	if (errno == EIO) {
-		t->sent[kind]++;
-		t->eio[kind]++;
-		return -1;
-	}
-	t->other_err++;
-	fail_once(t, kind);
-	return -1;
+	return load_account(&t->c, kind, k_opcode[kind], ret, st);
 }
 
 static void child(int fd_shared, int id, struct tally *t, int with_nop)
@@ -150,8 +104,7 @@ static void child(int fd_shared, int id, struct tally *t, int with_nop)
 	int nlive = 0, n, j;
 
 	if (!c || fd < 0) {
-		t->other_err++;
-		fail_once(t, -1);
+		load_fail(&t->c, -1);
 		return;
 	}
 	for (n = 0; n < PER; n++) {
@@ -159,20 +112,20 @@ static void child(int fd_shared, int id, struct tally *t, int with_nop)
 		case 0:
 			if (!account(t, K_CAPS, query_caps(fd, CAP_GENERAL, n & 1, c), &c->st) &&
 			    c->st.status)
-				t->wrong++;
+				t->c.wrong++;
 			break;
 		case 1:
 		case 5:
 			memset(out, 0, sizeof(out));
 			if (!account(t, K_ISSI, raw_query_issi(fd, &st, out), &st) &&
 			    (st.status || !(be32_at(out, 0x6c) & 2)))
-				t->wrong++; /* supported_issi_dw0 has ISSI 1 */
+				t->c.wrong++; /* supported_issi_dw0 has ISSI 1 */
 			break;
 		case 2:
 			memset(&f, 0, sizeof(f));
 			if (!account(t, K_ESW, ioctl(fd, CXPRM_IOC_ESW_FUNCTIONS, &f), &f.st) &&
 			    (f.st.status || !f.host_total_vfs))
-				t->wrong++;
+				t->c.wrong++;
 			break;
 		case 3:
 			if (with_nop)
@@ -195,7 +148,7 @@ static void child(int fd_shared, int id, struct tally *t, int with_nop)
 				d.dctn = j;
 				if (!account(t, K_DCT_QUERY, ioctl(fd, CXPRM_IOC_DCT_QUERY, &d), &d.st) &&
 				    (d.st.status || d.ctx.dc_access_key != ((uint64_t)id << 32 | (uint32_t)n)))
-					t->wrong++;
+					t->c.wrong++;
 			}
 			break;
 		case 6:
@@ -256,51 +209,7 @@ static void chaos(const char *bdf, volatile int *stop, long long *armed, long lo
 	_exit(0);
 }
 
-FIXTURE(stress) {
-	int fd;
-	struct emuctl emu;
-};
-
-FIXTURE_SETUP(stress)
-{
-	int r;
-
-	self->fd = cxprm_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", cxprm_dev_path(), strerror(errno));
-	r = emuctl_open(&self->emu, cxprm_bdf());
-	if (r)
-		SKIP(return, "no emulator control page (%s): the stress test needs the fault knobs",
-		     strerror(-r));
-	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault_clear(&self->emu));
-}
-
-FIXTURE_TEARDOWN(stress)
-{
-	if (self->emu.page) {
-		emuctl_fault_clear(&self->emu);
-		emuctl_close(&self->emu);
-	}
-	if (self->fd >= 0)
-		close(self->fd);
-}
-
-/* The firmware's page count matches the driver's (page requests settled). */
-static int pages_agree(int fd, struct emuctl *e, long long *held, long long *live)
-{
-	struct cxprm_info i;
-	int n;
-
-	for (n = 0; n < 300; n++) {
-		if (ioctl(fd, CXPRM_IOC_INFO, &i))
-			return 0;
-		*live = (long long)(i.pages_given - i.pages_reclaimed);
-		*held = emuctl_query(e, CXPRM_EMUD_Q_PAGES_HELD, 0, 0, 0);
-		if (*held == *live)
-			return 1;
-		sleep_ms(10);
-	}
-	return 0;
-}
+CXPRM_EMU_FIXTURE(stress)
 
 TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 {
@@ -313,7 +222,7 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 	long long *armed, *page_reqs;
 	pid_t pids[PROCS], cpid;
 	uint64_t t0, dt;
-	int k, p, st;
+	int k, p;
 
 	if (!self->emu.page)
 		return;
@@ -351,36 +260,27 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 			_exit(0);
 		}
 	}
-	for (p = 0; p < PROCS; p++) {
-		ASSERT_EQ(pids[p], waitpid(pids[p], &st, 0));
-		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("child %d: status 0x%x", p, st);
-	}
+	EXPECT_EQ(0, load_reap(pids, PROCS)) TH_LOG("a child did not exit 0");
 	dt = now_ns() - t0;
 	*stop = 1;
-	ASSERT_EQ(cpid, waitpid(cpid, &st, 0));
-	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("chaos process: status 0x%x", st);
+	EXPECT_EQ(0, load_reap(&cpid, 1)) TH_LOG("the chaos process did not exit 0");
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault_clear(&self->emu));
 
 	memset(&sum, 0, sizeof(sum));
 	for (p = 0; p < PROCS; p++) {
-		for (k = 0; k < K_NUM; k++) {
-			sum.sent[k] += t[p].sent[k];
-			sum.eio[k] += t[p].eio[k];
-		}
-		sum.other_err += t[p].other_err;
-		sum.wrong += t[p].wrong;
+		load_add(&sum.c, &t[p].c);
 		created += t[p].dct_created;
 		destroyed += t[p].dct_destroyed;
 		nocmd += t[p].info + t[p].stats;
-		EXPECT_EQ(0, t[p].other_err) TH_LOG("child %d: %s failed: %s", p,
-						    t[p].first_kind >= 0 ? k_name[t[p].first_kind] : "open",
-						    strerror(t[p].first_errno));
-		EXPECT_EQ(0, t[p].wrong) TH_LOG("child %d: an answer that was not its own", p);
+		EXPECT_EQ(0, t[p].c.other_err) TH_LOG("child %d: %s failed: %s", p,
+						    t[p].c.first_kind >= 0 ? k_name[t[p].c.first_kind] : "open",
+						    strerror(t[p].c.first_errno));
+		EXPECT_EQ(0, t[p].c.wrong) TH_LOG("child %d: an answer that was not its own", p);
 		EXPECT_EQ(t[p].dct_created, t[p].dct_destroyed) TH_LOG("child %d: DCTs unbalanced", p);
 	}
 	for (k = 0; k < K_NUM; k++) {
-		sent += sum.sent[k];
-		eio += sum.eio[k];
+		sent += sum.c.sent[k];
+		eio += sum.c.eio[k];
 	}
 
 	snap(self->fd, &s1);
@@ -394,7 +294,7 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 	       *page_reqs);
 	for (k = 0; k < K_NUM; k++) {
 		TH_LOG("  %-20s sent %4lld  EIO %3lld  STATS +%lld (errors +%lld)  firmware ran +%lld",
-		       k_name[k], sum.sent[k], sum.eio[k], s1.count[k] - s0.count[k],
+		       k_name[k], sum.c.sent[k], sum.c.eio[k], s1.count[k] - s0.count[k],
 		       s1.errors[k] - s0.errors[k], emu_ops1[k] - emu_ops0[k]);
 		/*
 		 * Every command counted once, by the engine and by the firmware.
@@ -402,15 +302,15 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 		 * (drain, wait for DRAINED, destroy): those two only >= sent.
 		 */
 		if (k == K_DCT_QUERY || k == K_DCT_DRAIN) {
-			EXPECT_LE(sum.sent[k], s1.count[k] - s0.count[k]) TH_LOG("%s: STATS", k_name[k]);
-			internal += s1.count[k] - s0.count[k] - sum.sent[k];
+			EXPECT_LE(sum.c.sent[k], s1.count[k] - s0.count[k]) TH_LOG("%s: STATS", k_name[k]);
+			internal += s1.count[k] - s0.count[k] - sum.c.sent[k];
 		} else {
-			EXPECT_EQ(sum.sent[k], s1.count[k] - s0.count[k]) TH_LOG("%s: STATS", k_name[k]);
+			EXPECT_EQ(sum.c.sent[k], s1.count[k] - s0.count[k]) TH_LOG("%s: STATS", k_name[k]);
 		}
-		EXPECT_EQ(s1.count[k] - s0.count[k] - sum.eio[k], emu_ops1[k] - emu_ops0[k])
+		EXPECT_EQ(s1.count[k] - s0.count[k] - sum.c.eio[k], emu_ops1[k] - emu_ops0[k])
 			TH_LOG("%s: firmware", k_name[k]);
 		if (k != K_ISSI)
-			EXPECT_EQ(0, sum.eio[k]) TH_LOG("%s: delivery errors on the wrong opcode", k_name[k]);
+			EXPECT_EQ(0, sum.c.eio[k]) TH_LOG("%s: delivery errors on the wrong opcode", k_name[k]);
 	}
 	EXPECT_EQ(deliv1 - deliv0, eio) TH_LOG("EIO seen %lld, injected %lld", eio, deliv1 - deliv0);
 	EXPECT_EQ(eio, s1.errors[K_ISSI] - s0.errors[K_ISSI]);

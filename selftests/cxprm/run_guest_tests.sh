@@ -11,7 +11,8 @@
 # Steps: load (insmod + bind), cxprm_raw_test with allow_raw_write=0, the
 # test programs with allow_raw_write=1, the CLI test, injected transport
 # faults, unbind/rebind with open files, stress (processes x ioctls under
-# injected faults, unbind and rmmod under load), unload (rmmod: every page
+# injected faults, unbind and rmmod under load), soak (a short run of
+# cxprm_soak_test: random ioctls under random faults), unload (rmmod: every page
 # back, nothing leaked), the same with command completion by events, then
 # with command checksums on (cmd_checksum=1: completed entries signed and
 # verified; cxprm_raw_test checks the wire dump both ways), and last the health poller on a stalled health
@@ -47,8 +48,8 @@ export CXPRM_TOOL
 
 ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
-cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test stress unload
-load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress unload
+cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
+load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
 load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
@@ -59,7 +60,7 @@ if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	export CXPRM_TEST_MSIX
 	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
-load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test stress cxprm_irq_test
+load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
 unload gone"
 fi
 # On a kernel with the checkers (the debug test kernel: kmemleak, DMA-API
@@ -416,6 +417,15 @@ for s in $STEPS; do
 	out=/tmp/cxprm-step.$i
 	case "$s" in
 	load | load:*) step_load "${s#load}" >"$out" 2>&1; rc=$? ;;
+	soak | soak:*)
+		# cxprm_soak_test: the short run (3000 ioctls) in every guest
+		# stage; soak:N (make soak) N ioctls, an hour allowed.
+		n_ioctls=${s#soak}
+		n_ioctls=${n_ioctls#:}
+		CXPRM_SOAK_IOCTLS=${n_ioctls:-3000} timeout -s KILL "$([ -n "$n_ioctls" ] && echo 3600 || echo "$TMO")" \
+			"$here/cxprm_soak_test" >"$out" 2>&1
+		rc=$?
+		;;
 	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload)
 		"step_$(echo "$s" | tr - _)" >"$out" 2>&1
 		rc=$?

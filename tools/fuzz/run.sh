@@ -6,8 +6,9 @@
 # committed corpus (fuzz/corpus/<target>/) and regression inputs
 # (fuzz/regressions/<target>/).  Prints one summary line per target:
 #
-#   fuzz: cmdq_output    executions 91234     corpus 12 committed + 180 found   crashes: 0   ok
+#   fuzz: cmdq_output    executions 91234     exec/s 304    (1950 per CPU s)   corpus 12 committed + 180 found   crashes: 0   ok
 #
+# then the total (executions, seconds, the load average when it began),
 # and exits 1 when any target crashed, leaked, hit UB, hung (-timeout) or
 # ran out of memory; the input that did it is copied to
 # build-fuzz/artifacts/<target>/ (make it a regression:
@@ -20,7 +21,8 @@
 #                  corpus tries the same inputs first: a finding there is
 #                  reproducible, and the gate does not turn red at random
 #                  on inputs an earlier run never reached in its time
-#     --jobs N     libFuzzer worker processes per target (default 1)
+#     --jobs N     libFuzzer worker processes per target (default 1; make
+#                  fuzz runs one per CPU)
 #     --seeds      first rewrite fuzz/corpus/ with the seed generator
 #     TARGET       a subset (default: every target)
 #
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift 2 ;;
 	--seed) seed_args=(-seed="$2"); shift 2 ;;
 	--seeds) seeds=1; shift ;;
-	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1"); shift ;;
 	esac
@@ -87,29 +89,44 @@ fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+# CPU time of each target's run (user + system, children included).
+timed=()
+[ -x /usr/bin/time ] && timed=(/usr/bin/time -f '%U %S' -o "$build/logs/TARGET.log.time")
 failed=0
+total_execs=0
+started=$(date +%s)
+load0=$(cut -d' ' -f1 /proc/loadavg)
 for t in "${targets[@]}"; do
 	work=$build/corpus/$t
 	art=$build/artifacts/$t
 	log=$build/logs/$t.log
 	rm -rf "$art"
 	mkdir -p "$work" "$art" "$(dirname "$log")"
+	rm -f "$log.time"
+	[ ${#timed[@]} -eq 0 ] || timed[4]=$log.time
 	seeds_dirs=("$repo/fuzz/corpus/$t")
 	[ -d "$repo/fuzz/regressions/$t" ] && seeds_dirs+=("$repo/fuzz/regressions/$t")
 	nseeds=$(find "${seeds_dirs[@]}" -type f | wc -l)
 	rc=0
 	if [ "$jobs" -gt 1 ]; then
-		(cd "$build" && "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
+		(cd "$build" && "${timed[@]}" "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
 			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
 			-artifact_prefix="$art/" -jobs="$jobs" -workers="$jobs" "${seed_args[@]}") >"$log" 2>&1 || rc=$?
 		cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
 		rm -f "$build"/fuzz-*.log
 	else
-		"$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
+		"${timed[@]}" "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
 			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
 			-artifact_prefix="$art/" "${seed_args[@]}" >"$log" 2>&1 || rc=$?
 	fi
 	execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
+	total_execs=$((total_execs + execs))
+	# Executions per second of the whole target (all workers), on the wall clock.
+	rate=$((execs / (seconds > 0 ? seconds : 1)))
+	# And per CPU second (user + system of all workers): what the
+	# machine's load does not change.
+	cpu=$(awk '{print $1 + $2}' "$log.time" 2>/dev/null || echo 0)
+	cpu_rate=$(awk -v e="$execs" -v c="$cpu" 'BEGIN { printf "%d", (c > 0 ? e / c : 0) }')
 	grown=$(find "$work" -type f | wc -l)
 	crashes=$(find "$art" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then
@@ -123,7 +140,10 @@ for t in "${targets[@]}"; do
 		result="FAILED (build-fuzz/logs/$t.log, inputs in build-fuzz/artifacts/$t/)"
 		failed=1
 	fi
-	printf 'fuzz: %-14s executions %-9s corpus %s committed + %s found   crashes: %s   %s\n' \
-		"$t" "$execs" "$nseeds" "$grown" "$crashes" "$result"
+	printf 'fuzz: %-14s executions %-9s exec/s %-6s (%s per CPU s)   corpus %s committed + %s found   crashes: %s   %s\n' \
+		"$t" "$execs" "$rate" "$cpu_rate" "$nseeds" "$grown" "$crashes" "$result"
 done
+elapsed=$(($(date +%s) - started))
+printf 'fuzz: total          executions %s in %d s (%d targets x %d s, %d worker(s) each; load average at the start %s)\n' \
+	"$total_execs" "$elapsed" "${#targets[@]}" "$seconds" "$jobs" "$load0"
 exit "$failed"

@@ -62,7 +62,7 @@ Emulator::Emulator(Platform &platform, Profile profile)
 		throw std::invalid_argument("cxprm emulator: unusable command queue geometry");
 	impl_ = std::make_unique<Impl>(platform, std::move(profile));
 	impl_->initializing = impl_->prof.init_delay_ms != 0;
-	impl_->iseg.reset(impl_->initializing);
+	impl_->iseg.reset(impl_->initializing, true); // no thread, no reader yet
 }
 
 Emulator::~Emulator() { stop(); }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "init_segment.h"
 
+#include <cstring>
+
 #include "cxprm/prm/transport.h"
 
 namespace cxprm::emu {
@@ -24,10 +26,13 @@ uint32_t encode_iseg_to(uint32_t ms)
 }
 } // namespace
 
-void InitSegment::reset(bool initializing)
+void InitSegment::reset(bool initializing, bool exclusive)
 {
-	for (size_t off = 0; off + 4 <= bar_.size(); off += 4)
-		bar_.write32((uint32_t)off, 0);
+	if (exclusive)
+		std::memset(bar_.raw(), 0, bar_.size() & ~(size_t)3);
+	else
+		for (size_t off = 0; off + 4 <= bar_.size(); off += 4)
+			bar_.write32((uint32_t)off, 0);
 
 	bar_.set<iseg::fw_rev_major>(prof_.fw_rev.major);
 	bar_.set<iseg::fw_rev_minor>(prof_.fw_rev.minor);

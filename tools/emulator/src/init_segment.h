@@ -16,8 +16,11 @@ class InitSegment {
 public:
 	InitSegment(Bar &bar, const Profile &profile) : bar_(bar), prof_(profile) {}
 
-	// Zeroes the BAR and writes the reset-time init segment.
-	void reset(bool initializing);
+	// Zeroes the BAR and writes the reset-time init segment.  exclusive:
+	// nothing else can read the BAR yet (the emulator's construction), so
+	// one memset clears it instead of a dword-atomic store per dword (the
+	// fuzz targets construct a device per input: Documentation/fuzzing.rst).
+	void reset(bool initializing, bool exclusive = false);
 	void clear_initializing();
 	void set_initializing();
 	bool initializing() const;
