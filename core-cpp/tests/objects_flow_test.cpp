@@ -43,6 +43,19 @@ emu::Profile strict_cx7()
 	return p;
 }
 
+// m gets bytes of coherent DMA and p (any queue's params) its buffer's
+// pages and doorbell record.
+template <class P> int place_queue(const cxprm_host *host, QueueMem &m, usize bytes, P &p)
+{
+	int err = m.init(host, bytes);
+	if (err != OK)
+		return err;
+	p.buf_bus = m.page_bus(0);
+	p.buf_pages = m.npages();
+	p.dbr_bus = m.dbr_bus();
+	return OK;
+}
+
 struct ObjectsFlow : ::testing::Test {
 	test::Harness h{strict_cx7()};
 	Device dev;
@@ -66,24 +79,18 @@ struct ObjectsFlow : ::testing::Test {
 		ep.npas = 1;
 		ASSERT_EQ(create_eq(q(), ep, &eqn), OK);
 		ASSERT_EQ(alloc_pd(q(), &pd), OK);
-		ASSERT_EQ(cq_mem.init(h.host(), queue_bytes(6, 64)), OK);
 		CqParams cp;
 		cp.log_cq_size = 6;
 		cp.uar_page = uar;
 		cp.eqn = eqn;
-		cp.buf_bus = cq_mem.page_bus(0);
-		cp.buf_pages = cq_mem.npages();
-		cp.dbr_bus = cq_mem.dbr_bus();
+		ASSERT_EQ(place_queue(h.host(), cq_mem, queue_bytes(6, 64), cp), OK);
 		CmdResult r{};
 		ASSERT_EQ(create_cq(q(), cp, &cqn, &r), OK) << std::hex << r.syndrome;
-		ASSERT_EQ(srq_mem.init(h.host(), queue_bytes(6, 64)), OK);
 		SrqParams sp;
 		sp.log_srq_size = 6;
 		sp.log_rq_stride = 2;
 		sp.pd = pd;
-		sp.buf_bus = srq_mem.page_bus(0);
-		sp.buf_pages = srq_mem.npages();
-		sp.dbr_bus = srq_mem.dbr_bus();
+		ASSERT_EQ(place_queue(h.host(), srq_mem, queue_bytes(6, 64), sp), OK);
 		ASSERT_EQ(create_srq(q(), sp, &srqn, &r), OK) << std::hex << r.syndrome;
 	}
 	void TearDown() override
@@ -157,10 +164,7 @@ TEST_F(ObjectsFlow, RcQpToRtsAndBack)
 	p.srqn = srqn;
 	p.uar_page = uar;
 	p.log_sq_size = 6;
-	ASSERT_EQ(m.init(h.host(), qp_buffer_bytes(p)), OK);
-	p.buf_bus = m.page_bus(0);
-	p.buf_pages = m.npages();
-	p.dbr_bus = m.dbr_bus();
+	ASSERT_EQ(place_queue(h.host(), m, qp_buffer_bytes(p), p), OK);
 	uint32_t qpn = 0;
 	CmdResult r{};
 	ASSERT_EQ(create_qp(q(), p, &qpn, &r), OK) << std::hex << r.syndrome;
@@ -185,10 +189,7 @@ TEST_F(ObjectsFlow, NvmfNamespaceOnARealXrq)
 	xp.log_wq_sz = 4;
 	xp.log_wq_stride = 4;
 	xp.log_max_namespace = 2;
-	ASSERT_EQ(xm.init(h.host(), queue_bytes(4, 256)), OK);
-	xp.buf_bus = xm.page_bus(0);
-	xp.buf_pages = xm.npages();
-	xp.dbr_bus = xm.dbr_bus();
+	ASSERT_EQ(place_queue(h.host(), xm, queue_bytes(4, 256), xp), OK);
 	uint32_t xrqn = 0;
 	CmdResult r{};
 	ASSERT_EQ(create_xrq_nvmf(q(), xp, &xrqn, &r), OK) << std::hex << r.syndrome;
