@@ -71,6 +71,14 @@ struct UpRig {
 	int up;
 };
 
+// A default rig that must come up; every test ends with everything back.
+struct PagesUp : ::testing::Test {
+	UpRig rig;
+	PageTracker &pt = rig.dev.pages();
+	void SetUp() override { ASSERT_EQ(rig.up, OK); }
+	void TearDown() override { rig.down_and_check(); }
+};
+
 } // namespace
 
 TEST(Pages, ChunkedGiveAndTake)
@@ -133,11 +141,8 @@ TEST(Pages, TakeUnderMemoryPressureAsksForFewerPages)
 	rig.down_and_check();
 }
 
-TEST(Pages, PageRequestsBothWays)
+TEST_F(PagesUp, PageRequestsBothWays)
 {
-	UpRig rig;
-	ASSERT_EQ(rig.up, OK);
-	PageTracker &pt = rig.dev.pages();
 	uint64_t base = pt.live();
 
 	ASSERT_EQ(pt.handle_page_request(100), OK);
@@ -161,14 +166,10 @@ TEST(Pages, PageRequestsBothWays)
 	uint32_t got = 0;
 	EXPECT_EQ(pt.take(50, &got), OK);
 	EXPECT_EQ(got, 5u);
-	rig.down_and_check();
 }
 
-TEST(Pages, TableGrowthAndInterleavedReturns)
+TEST_F(PagesUp, TableGrowthAndInterleavedReturns)
 {
-	UpRig rig;
-	ASSERT_EQ(rig.up, OK);
-	PageTracker &pt = rig.dev.pages();
 	for (int round = 0; round < 4; round++) {
 		ASSERT_EQ(pt.handle_page_request(700), OK);
 		rig.expect_in_sync();
@@ -178,14 +179,10 @@ TEST(Pages, TableGrowthAndInterleavedReturns)
 		rig.expect_in_sync();
 	}
 	EXPECT_GT(pt.live(), 1000u);
-	rig.down_and_check();
 }
 
-TEST(Pages, UnknownAndDuplicateReturnsAreProtocolErrors)
+TEST_F(PagesUp, UnknownAndDuplicateReturnsAreProtocolErrors)
 {
-	UpRig rig;
-	ASSERT_EQ(rig.up, OK);
-	PageTracker &pt = rig.dev.pages();
 	size_t dma = rig.h.uh.dma_live();
 	uint64_t live = pt.live();
 
@@ -212,14 +209,10 @@ TEST(Pages, UnknownAndDuplicateReturnsAreProtocolErrors)
 	dma = rig.h.uh.dma_live();
 	EXPECT_EQ(pt.release(returned), E_PROTO); // nothing freed twice
 	EXPECT_EQ(rig.h.uh.dma_live(), dma);
-	rig.down_and_check();
 }
 
-TEST(Pages, AllocationFailureTellsFirmwareCantGive)
+TEST_F(PagesUp, AllocationFailureTellsFirmwareCantGive)
 {
-	UpRig rig;
-	ASSERT_EQ(rig.up, OK);
-	PageTracker &pt = rig.dev.pages();
 	uint64_t live = pt.live();
 	size_t dma = rig.h.uh.dma_live(), mem = rig.h.uh.mem_live();
 	uint64_t mp = rig.h.emu.opcode_count(op::MANAGE_PAGES);
@@ -231,7 +224,6 @@ TEST(Pages, AllocationFailureTellsFirmwareCantGive)
 	EXPECT_EQ(rig.h.uh.mem_live(), mem);
 	EXPECT_EQ(pt.stats().cant_give, 1u);
 	EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), mp + 1); // CANT_GIVE only
-	rig.down_and_check();
 }
 
 TEST(Pages, AllocationFailureInALaterChunkKeepsEarlierChunks)
@@ -248,11 +240,8 @@ TEST(Pages, AllocationFailureInALaterChunkKeepsEarlierChunks)
 	rig.down_and_check();
 }
 
-TEST(Pages, RejectedGiveFreesAtOnce)
+TEST_F(PagesUp, RejectedGiveFreesAtOnce)
 {
-	UpRig rig;
-	ASSERT_EQ(rig.up, OK);
-	PageTracker &pt = rig.dev.pages();
 	// After TEARDOWN_HCA firmware refuses new pages (GIVE_TORN_DOWN).
 	ASSERT_EQ(cmd::teardown_hca(rig.dev.cmdq(), cmd::TeardownProfile::GRACEFUL), OK);
 	uint64_t live = pt.live();
@@ -263,8 +252,7 @@ TEST(Pages, RejectedGiveFreesAtOnce)
 	EXPECT_EQ(pt.live(), live);
 	EXPECT_EQ(pt.stats().give_failed, 5u);
 	EXPECT_EQ(rig.h.uh.dma_live(), dma);
-	// Device::teardown still ends clean (its TEARDOWN_HCA now fails).
-	rig.down_and_check();
+	// TearDown: Device::teardown still ends clean (its TEARDOWN_HCA now fails).
 }
 
 TEST(Pages, LostGiveAnswerKeepsPagesTracked)
