@@ -176,34 +176,32 @@ TEST_P(FullCycle, BringupAndTeardown)
 INSTANTIATE_TEST_SUITE_P(Profiles, FullCycle, ::testing::Values(5, 7),
 			 [](const auto &info) { return "ConnectX" + std::to_string(info.param); });
 
-TEST(Bringup, Issi0OnlyDevice)
+// A small device that offers only the ISSIs in mask (bit n: ISSI n).
+static emu::Profile issi_profile(uint32_t mask)
 {
 	auto p = small_profile();
-	p.issi_mask = 0x1;
-	Rig rig(p);
-	ASSERT_EQ(rig.up(), OK);
-	EXPECT_EQ(rig.dev.issi(), 0);
-	EXPECT_EQ(rig.h.emu.opcode_count(op::SET_ISSI), 0u);
-	rig.dev.teardown();
-	rig.expect_clean("issi0");
+	p.issi_mask = mask;
+	return p;
 }
 
-TEST(Bringup, EmptyIssiMaskMeansIssi0)
+// Such a device comes up at ISSI 0 without SET_ISSI and goes down clean.
+static void expect_up_at_issi0(uint32_t mask, const char *what)
 {
-	auto p = small_profile();
-	p.issi_mask = 0;
-	Rig rig(p);
-	ASSERT_EQ(rig.up(), OK);
-	EXPECT_EQ(rig.dev.issi(), 0);
+	Rig rig(issi_profile(mask));
+	ASSERT_EQ(rig.up(), OK) << what;
+	EXPECT_EQ(rig.dev.issi(), 0) << what;
+	EXPECT_EQ(rig.h.emu.opcode_count(op::SET_ISSI), 0u) << what;
 	rig.dev.teardown();
-	rig.expect_clean("issi mask 0");
+	rig.expect_clean(what);
 }
+
+TEST(Bringup, Issi0OnlyDevice) { expect_up_at_issi0(0x1, "issi0"); }
+
+TEST(Bringup, EmptyIssiMaskMeansIssi0) { expect_up_at_issi0(0, "issi mask 0"); }
 
 TEST(Bringup, UnknownIssiOnlyIsNotSupported)
 {
-	auto p = small_profile();
-	p.issi_mask = 0x4;
-	Rig rig(p);
+	Rig rig(issi_profile(0x4));
 	EXPECT_EQ(rig.up(), E_NOTSUP);
 	EXPECT_EQ(rig.dev.trace().failed_step, Step::SET_ISSI);
 	rig.expect_clean("issi 2 only");
