@@ -30,6 +30,14 @@ namespace prm = cxprm::prm;
 
 namespace {
 
+// A queue's params p in one page at buf, its doorbell record at dbr.
+template <class P> void one_page(P &p, uint64_t buf, uint64_t dbr)
+{
+	p.buf_bus = buf;
+	p.buf_pages = 1;
+	p.dbr_bus = dbr;
+}
+
 struct Captured {
 	std::vector<uint8_t> in;
 	uint32_t calls = 0;
@@ -122,9 +130,7 @@ TEST_F(EncodeTest, SrqAndDecode)
 	p.log_rq_stride = 2; // 64 B: 4 KiB
 	p.pd = 3;
 	p.lwm = 4;
-	p.buf_bus = 0x200000;
-	p.buf_pages = 1;
-	p.dbr_bus = 0x300040;
+	one_page(p, 0x200000, 0x300040);
 	uint32_t srqn = 0;
 	ASSERT_EQ(create_srq(h.cmdq, p, &srqn), OK);
 	EXPECT_EQ(srqn, 0x1234u);
@@ -156,9 +162,7 @@ TEST_F(EncodeTest, XrqNvmfAndBackend)
 	p.pd = 0x22;
 	p.log_wq_sz = 4;
 	p.log_wq_stride = 4; // 256 B x 16 = 4 KiB
-	p.buf_bus = 0x400000;
-	p.buf_pages = 1;
-	p.dbr_bus = 0x500000;
+	one_page(p, 0x400000, 0x500000);
 	p.log_max_namespace = 3;
 	p.nvme_queue_size = 64;
 	uint32_t xrqn = 0;
@@ -209,9 +213,7 @@ TEST_F(EncodeTest, QpLifecycleCommands)
 	p.cqn_rcv = 3;
 	p.srqn = 4;
 	p.log_sq_size = 6; // 64 x 64 B = 4 KiB
-	p.buf_bus = 0x700000;
-	p.buf_pages = 1;
-	p.dbr_bus = 0x710000;
+	one_page(p, 0x700000, 0x710000);
 	uint32_t qpn = 0;
 	ASSERT_EQ(create_qp(h.cmdq, p, &qpn), OK);
 	EXPECT_EQ(qpn, 0x1234u);
@@ -258,9 +260,7 @@ TEST_F(EncodeTest, BadCallerInputNeverReachesTheDevice)
 	EXPECT_EQ(alloc_pd(h.cmdq, nullptr), E_INVAL);
 	EXPECT_EQ(dealloc_pd(h.cmdq, 1u << 24), E_RANGE);
 	CqParams cq;
-	cq.buf_bus = 0x10000;
-	cq.buf_pages = 1;
-	cq.dbr_bus = 0x20000;
+	one_page(cq, 0x10000, 0x20000);
 	cq.log_cq_size = 7; // 8 KiB in one page
 	EXPECT_EQ(create_cq(h.cmdq, cq, &n), E_INVAL);
 	cq.log_cq_size = 6;
@@ -277,18 +277,14 @@ TEST_F(EncodeTest, BadCallerInputNeverReachesTheDevice)
 	EXPECT_EQ(query_cq(h.cmdq, 1, nullptr), E_INVAL);
 	EXPECT_EQ(destroy_cq(h.cmdq, 1u << 24), E_RANGE);
 	SrqParams sp;
-	sp.buf_bus = 0x10000;
-	sp.buf_pages = 1;
-	sp.dbr_bus = 0x20000;
+	one_page(sp, 0x10000, 0x20000);
 	sp.pd = 1u << 24;
 	EXPECT_EQ(create_srq(h.cmdq, sp, &n), E_RANGE);
 	sp.pd = 1;
 	sp.log_srq_size = 9; // 512 x 16 B = 8 KiB > one page
 	EXPECT_EQ(create_srq(h.cmdq, sp, &n), E_INVAL);
 	QpParams qp;
-	qp.buf_bus = 0x10000;
-	qp.buf_pages = 1;
-	qp.dbr_bus = 0x20000;
+	one_page(qp, 0x10000, 0x20000);
 	qp.log_sq_size = 7; // 8 KiB
 	EXPECT_EQ(create_qp(h.cmdq, qp, &n), E_INVAL);
 	qp.log_sq_size = 16; // 4 bits
@@ -298,9 +294,7 @@ TEST_F(EncodeTest, BadCallerInputNeverReachesTheDevice)
 	EXPECT_EQ(qp_init2rtr(h.cmdq, 1, path), E_RANGE);
 	EXPECT_EQ(qp_rst2init(h.cmdq, 1u << 24, QpPath{}), E_RANGE);
 	XrqNvmfParams xp;
-	xp.buf_bus = 0x10000;
-	xp.buf_pages = 1;
-	xp.dbr_bus = 0x20000;
+	one_page(xp, 0x10000, 0x20000);
 	xp.log_max_namespace = 32; // 5 bits
 	EXPECT_EQ(create_xrq_nvmf(h.cmdq, xp, &n), E_RANGE);
 	NvmfBackendParams bp;
