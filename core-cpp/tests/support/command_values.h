@@ -43,8 +43,8 @@ inline GeneralCaps caps_of(const std::vector<uint8_t> &image)
 inline DctContext full_dct()
 {
 	DctContext c{};
+	set_dct_required(c, 0x4242, 0x000abc, 0x00def0); // mtu 5, port 1
 	c.user_index = 0x12345;
-	c.cqn = 0x000abc;
 	c.counter_set_id = 0x7;
 	c.atomic_mode = 0x3;
 	c.rre = 1;
@@ -56,13 +56,9 @@ inline DctContext full_dct()
 	c.free_ar = 1;
 	c.cs_res = 0x2;
 	c.min_rnr_nak = 0x12;
-	c.srqn_xrqn = 0x00def0;
-	c.pd = 0x4242;
 	c.tclass = 0xa0;
 	c.flow_label = 0xabcde;
 	c.dc_access_key = 0x0123456789abcdefull;
-	c.mtu = 5;
-	c.port = 1;
 	c.pkey_index = 0x1f;
 	c.my_addr_index = 0x3;
 	c.hop_limit = 0x40;

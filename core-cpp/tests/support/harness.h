@@ -141,17 +141,23 @@ struct SeenEvents {
 	}
 };
 
-// The smallest dctc the emulator accepts: pd 1, cqn 2, srqn 3, mtu 5
+// What every dctc the emulator accepts sets: its pd, cqn and srqn, mtu 5
 // (4096), port 1.  C is cmd::DctContext or the UAPI's cxprm_dctc (the
 // same member names).
+template <class C> void set_dct_required(C &c, uint32_t pd, uint32_t cqn, uint32_t srqn)
+{
+	c.pd = pd;
+	c.cqn = cqn;
+	c.srqn_xrqn = srqn;
+	c.mtu = 5;
+	c.port = 1;
+}
+
+// The smallest dctc the emulator accepts: pd 1, cqn 2, srqn 3.
 template <class C> C basic_dct()
 {
 	C c{};
-	c.pd = 1;
-	c.cqn = 2;
-	c.srqn_xrqn = 3;
-	c.mtu = 5;
-	c.port = 1;
+	set_dct_required(c, 1, 2, 3);
 	return c;
 }
 
