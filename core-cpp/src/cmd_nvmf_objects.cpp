@@ -65,14 +65,7 @@ int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res)
 	/* wq's pas[] is the last thing in the message: the command's tail. */
 	set_contiguous_pas<create_xrq_in_pas>(r, p.buf_bus, p.buf_pages);
 
-	u8 out[out_size<create_xrq_out>()];
-	err = exec(q, in.data(), inlen, out, sizeof(out), res);
-	return err ? err : decode_create_xrq(out, sizeof(out), xrqn);
-}
-
-int decode_create_xrq(const void *out, u32 outlen, u32 *xrqn)
-{
-	return decode_number<create_xrq_out, create_xrq_out::xrqn>(out, outlen, xrqn);
+	return exec_create<create_xrq_out, create_xrq_out::xrqn>(q, in.data(), inlen, xrqn, res);
 }
 
 int destroy_xrq(Cmdq &q, u32 xrqn, u16 uid, CmdResult *res)

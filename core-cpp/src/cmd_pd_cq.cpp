@@ -25,16 +25,10 @@ int alloc_pd(Cmdq &q, u32 *pd, u16 uid, CmdResult *res)
 {
 	if (!pd)
 		return E_INVAL;
-	u8 in[alloc_pd_in::size_bytes], out[out_size<alloc_pd_out>()];
+	u8 in[alloc_pd_in::size_bytes];
 	auto r = begin_in<alloc_pd_in>(in, op::ALLOC_PD);
 	set<alloc_pd_in::uid>(r, uid);
-	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
-	return err ? err : decode_alloc_pd(out, sizeof(out), pd);
-}
-
-int decode_alloc_pd(const void *out, u32 outlen, u32 *pd)
-{
-	return decode_number<alloc_pd_out, alloc_pd_out::pd>(out, outlen, pd);
+	return exec_create<alloc_pd_out, alloc_pd_out::pd>(q, in, sizeof(in), pd, res);
 }
 
 int dealloc_pd(Cmdq &q, u32 pd, u16 uid, CmdResult *res)
@@ -70,14 +64,7 @@ int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res)
 	set<cqc::dbr_addr>(c, p.dbr_bus);
 	set_contiguous_pas<create_cq_in_pas>(r, p.buf_bus, p.buf_pages);
 
-	u8 out[out_size<create_cq_out>()];
-	err = exec(q, in.data(), inlen, out, sizeof(out), res);
-	return err ? err : decode_create_cq(out, sizeof(out), cqn);
-}
-
-int decode_create_cq(const void *out, u32 outlen, u32 *cqn)
-{
-	return decode_number<create_cq_out, create_cq_out::cqn>(out, outlen, cqn);
+	return exec_create<create_cq_out, create_cq_out::cqn>(q, in.data(), inlen, cqn, res);
 }
 
 int destroy_cq(Cmdq &q, u32 cqn, u16 uid, CmdResult *res)

@@ -115,14 +115,7 @@ int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
 	set<qpc::dbr_addr>(c, p.dbr_bus);
 	set_contiguous_pas<create_qp_in_pas>(r, p.buf_bus, p.buf_pages);
 
-	u8 out[out_size<create_qp_out>()];
-	err = exec(q, in.data(), inlen, out, sizeof(out), res);
-	return err ? err : decode_create_qp(out, sizeof(out), qpn);
-}
-
-int decode_create_qp(const void *out, u32 outlen, u32 *qpn)
-{
-	return decode_number<create_qp_out, create_qp_out::qpn>(out, outlen, qpn);
+	return exec_create<create_qp_out, create_qp_out::qpn>(q, in.data(), inlen, qpn, res);
 }
 
 int qp_rst2init(Cmdq &q, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)

@@ -39,14 +39,7 @@ int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 	set<srqc::dbr_addr>(c, p.dbr_bus);
 	set_contiguous_pas<create_srq_in_pas>(r, p.buf_bus, p.buf_pages);
 
-	u8 out[out_size<create_srq_out>()];
-	err = exec(q, in.data(), inlen, out, sizeof(out), res);
-	return err ? err : decode_create_srq(out, sizeof(out), srqn);
-}
-
-int decode_create_srq(const void *out, u32 outlen, u32 *srqn)
-{
-	return decode_number<create_srq_out, create_srq_out::srqn>(out, outlen, srqn);
+	return exec_create<create_srq_out, create_srq_out::srqn>(q, in.data(), inlen, srqn, res);
 }
 
 int destroy_srq(Cmdq &q, u32 srqn, u16 uid, CmdResult *res)

@@ -93,15 +93,18 @@ inline int object_cmd(Cmdq &q, u16 opcode, u32 num, u16 uid, CmdResult *res)
 }
 
 /*
- * A created object's number from field Num of output Out: E_INVAL when
- * out is missing or shorter than Out.
+ * Runs a create/alloc command whose output Out returns the new object's
+ * number in field Num (ALLOC_PD, CREATE_CQ/SRQ/QP/XRQ): *num = that number
+ * when the command succeeds.  The caller has checked num.
  */
-template <class Out, class Num> inline int decode_number(const void *out, u32 outlen, u32 *num)
+template <class Out, class Num>
+inline int exec_create(Cmdq &q, const void *in, u32 inlen, u32 *num, CmdResult *res)
 {
-	if (!out || !num || outlen < Out::size_bytes)
-		return E_INVAL;
-	*num = (u32)prm::get<Num>(prm::CRef<Out>(out));
-	return OK;
+	u8 out[out_size<Out>()];
+	int err = exec(q, in, inlen, out, sizeof(out), res);
+	if (!err)
+		*num = (u32)prm::get<Num>(prm::CRef<Out>(out));
+	return err;
 }
 
 /*

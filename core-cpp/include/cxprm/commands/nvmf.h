@@ -83,7 +83,6 @@ struct NvmfBackendParams {
 };
 
 int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res = nullptr);
-int decode_create_xrq(const void *out, u32 outlen, u32 *xrqn);
 int destroy_xrq(Cmdq &q, u32 xrqn, u16 uid = 0, CmdResult *res = nullptr);
 int create_nvmf_backend_ctrl(Cmdq &q, const NvmfBackendParams &p, u16 *id,
 			     CmdResult *res = nullptr);

@@ -14,7 +14,6 @@
 namespace cxprm::cmd {
 
 int alloc_pd(Cmdq &q, u32 *pd, u16 uid = 0, CmdResult *res = nullptr);
-int decode_alloc_pd(const void *out, u32 outlen, u32 *pd);
 int dealloc_pd(Cmdq &q, u32 pd, u16 uid = 0, CmdResult *res = nullptr);
 
 /* 64-byte CQEs. */
@@ -37,7 +36,6 @@ struct CqInfo {
 };
 
 int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res = nullptr);
-int decode_create_cq(const void *out, u32 outlen, u32 *cqn);
 int destroy_cq(Cmdq &q, u32 cqn, u16 uid = 0, CmdResult *res = nullptr);
 int query_cq(Cmdq &q, u32 cqn, CqInfo *info, CmdResult *res = nullptr);
 int decode_query_cq(const void *out, u32 outlen, CqInfo *info);
@@ -63,7 +61,6 @@ struct SrqInfo {
 };
 
 int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res = nullptr);
-int decode_create_srq(const void *out, u32 outlen, u32 *srqn);
 int destroy_srq(Cmdq &q, u32 srqn, u16 uid = 0, CmdResult *res = nullptr);
 int query_srq(Cmdq &q, u32 srqn, SrqInfo *info, CmdResult *res = nullptr);
 int decode_query_srq(const void *out, u32 outlen, SrqInfo *info);

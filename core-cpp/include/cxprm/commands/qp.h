@@ -61,7 +61,6 @@ struct QpPath {
 u64 qp_buffer_bytes(const QpParams &p);
 
 int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res = nullptr);
-int decode_create_qp(const void *out, u32 outlen, u32 *qpn);
 int qp_rst2init(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
 int qp_init2rtr(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
 int qp_rtr2rts(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);

@@ -102,33 +102,7 @@ using create_qp_in_pas = Tail<create_qp_in, 0x40>;
 	F(ece, 0x60, 0x20)
 CXPRM_LAYOUT(create_qp_out, 0x80, CXPRM_CREATE_QP_OUT)
 
-/* RST2INIT, INIT2RTR and RTR2RTS: one shape, three layouts. */
-#define CXPRM_QP_TRANSITION_IN(F)                                               \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(qpn, 0x48, 0x18)                                                      \
-	F(opt_param_mask, 0x80, 0x20)                                           \
-	F(ece, 0xa0, 0x20)                                                      \
-	F(qpc, 0xc0, 0x740)
-#define CXPRM_QP_TRANSITION_OUT(F)                                              \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(ece, 0x60, 0x20)
-#define CXPRM_RST2INIT_QP_IN(F) CXPRM_QP_TRANSITION_IN(F)
-#define CXPRM_RST2INIT_QP_OUT(F) CXPRM_QP_TRANSITION_OUT(F)
-#define CXPRM_INIT2RTR_QP_IN(F) CXPRM_QP_TRANSITION_IN(F)
-#define CXPRM_INIT2RTR_QP_OUT(F) CXPRM_QP_TRANSITION_OUT(F)
-#define CXPRM_RTR2RTS_QP_IN(F) CXPRM_QP_TRANSITION_IN(F)
-#define CXPRM_RTR2RTS_QP_OUT(F) CXPRM_QP_TRANSITION_OUT(F)
-CXPRM_LAYOUT(rst2init_qp_in, 0x880, CXPRM_RST2INIT_QP_IN)
-CXPRM_LAYOUT(rst2init_qp_out, 0x80, CXPRM_RST2INIT_QP_OUT)
-CXPRM_LAYOUT(init2rtr_qp_in, 0x880, CXPRM_INIT2RTR_QP_IN)
-CXPRM_LAYOUT(init2rtr_qp_out, 0x80, CXPRM_INIT2RTR_QP_OUT)
-CXPRM_LAYOUT(rtr2rts_qp_in, 0x880, CXPRM_RTR2RTS_QP_IN)
-CXPRM_LAYOUT(rtr2rts_qp_out, 0x80, CXPRM_RTR2RTS_QP_OUT)
-
-/* 2RST_QP and DESTROY_QP: qpn only. */
+/* 2RST_QP and DESTROY_QP: qpn only; the transitions below start the same way. */
 #define CXPRM_QPN_ONLY_IN(F)                                                    \
 	F(opcode, 0x0, 0x10)                                                    \
 	F(uid, 0x10, 0x10)                                                      \
@@ -137,13 +111,25 @@ CXPRM_LAYOUT(rtr2rts_qp_out, 0x80, CXPRM_RTR2RTS_QP_OUT)
 #define CXPRM_STATUS_ONLY_OUT(F)                                                \
 	F(status, 0x0, 8)                                                       \
 	F(syndrome, 0x20, 0x20)
-#define CXPRM_QP_2RST_IN(F) CXPRM_QPN_ONLY_IN(F)
-#define CXPRM_QP_2RST_OUT(F) CXPRM_STATUS_ONLY_OUT(F)
-#define CXPRM_DESTROY_QP_IN(F) CXPRM_QPN_ONLY_IN(F)
-#define CXPRM_DESTROY_QP_OUT(F) CXPRM_STATUS_ONLY_OUT(F)
-CXPRM_LAYOUT(qp_2rst_in, 0x80, CXPRM_QP_2RST_IN)
-CXPRM_LAYOUT(qp_2rst_out, 0x80, CXPRM_QP_2RST_OUT)
-CXPRM_LAYOUT(destroy_qp_in, 0x80, CXPRM_DESTROY_QP_IN)
-CXPRM_LAYOUT(destroy_qp_out, 0x80, CXPRM_DESTROY_QP_OUT)
+CXPRM_LAYOUT(qp_2rst_in, 0x80, CXPRM_QPN_ONLY_IN)
+CXPRM_LAYOUT(qp_2rst_out, 0x80, CXPRM_STATUS_ONLY_OUT)
+CXPRM_LAYOUT(destroy_qp_in, 0x80, CXPRM_QPN_ONLY_IN)
+CXPRM_LAYOUT(destroy_qp_out, 0x80, CXPRM_STATUS_ONLY_OUT)
+
+/* RST2INIT, INIT2RTR and RTR2RTS: one shape, three layouts. */
+#define CXPRM_QP_TRANSITION_IN(F)                                               \
+	CXPRM_QPN_ONLY_IN(F)                                                    \
+	F(opt_param_mask, 0x80, 0x20)                                           \
+	F(ece, 0xa0, 0x20)                                                      \
+	F(qpc, 0xc0, 0x740)
+#define CXPRM_QP_TRANSITION_OUT(F)                                              \
+	CXPRM_STATUS_ONLY_OUT(F)                                                \
+	F(ece, 0x60, 0x20)
+CXPRM_LAYOUT(rst2init_qp_in, 0x880, CXPRM_QP_TRANSITION_IN)
+CXPRM_LAYOUT(rst2init_qp_out, 0x80, CXPRM_QP_TRANSITION_OUT)
+CXPRM_LAYOUT(init2rtr_qp_in, 0x880, CXPRM_QP_TRANSITION_IN)
+CXPRM_LAYOUT(init2rtr_qp_out, 0x80, CXPRM_QP_TRANSITION_OUT)
+CXPRM_LAYOUT(rtr2rts_qp_in, 0x880, CXPRM_QP_TRANSITION_IN)
+CXPRM_LAYOUT(rtr2rts_qp_out, 0x80, CXPRM_QP_TRANSITION_OUT)
 
 } // namespace cxprm::prm

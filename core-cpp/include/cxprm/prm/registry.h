@@ -134,16 +134,16 @@ namespace cxprm::prm {
 	X(qpc, CXPRM_QPC)                                       \
 	X(create_qp_in, CXPRM_CREATE_QP_IN)                     \
 	X(create_qp_out, CXPRM_CREATE_QP_OUT)                   \
-	X(rst2init_qp_in, CXPRM_RST2INIT_QP_IN)                 \
-	X(rst2init_qp_out, CXPRM_RST2INIT_QP_OUT)               \
-	X(init2rtr_qp_in, CXPRM_INIT2RTR_QP_IN)                 \
-	X(init2rtr_qp_out, CXPRM_INIT2RTR_QP_OUT)               \
-	X(rtr2rts_qp_in, CXPRM_RTR2RTS_QP_IN)                   \
-	X(rtr2rts_qp_out, CXPRM_RTR2RTS_QP_OUT)                 \
-	X(qp_2rst_in, CXPRM_QP_2RST_IN)                         \
-	X(qp_2rst_out, CXPRM_QP_2RST_OUT)                       \
-	X(destroy_qp_in, CXPRM_DESTROY_QP_IN)                   \
-	X(destroy_qp_out, CXPRM_DESTROY_QP_OUT)                 \
+	X(rst2init_qp_in, CXPRM_QP_TRANSITION_IN)               \
+	X(rst2init_qp_out, CXPRM_QP_TRANSITION_OUT)             \
+	X(init2rtr_qp_in, CXPRM_QP_TRANSITION_IN)               \
+	X(init2rtr_qp_out, CXPRM_QP_TRANSITION_OUT)             \
+	X(rtr2rts_qp_in, CXPRM_QP_TRANSITION_IN)                \
+	X(rtr2rts_qp_out, CXPRM_QP_TRANSITION_OUT)              \
+	X(qp_2rst_in, CXPRM_QPN_ONLY_IN)                        \
+	X(qp_2rst_out, CXPRM_STATUS_ONLY_OUT)                   \
+	X(destroy_qp_in, CXPRM_QPN_ONLY_IN)                     \
+	X(destroy_qp_out, CXPRM_STATUS_ONLY_OUT)                \
 	/* nvmf.h */                                                    \
 	X(query_nvmf_namespace_in, CXPRM_QUERY_NVMF_NAMESPACE_IN)       \
 	X(nvmf_frontend_namespace_context, CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT) \
