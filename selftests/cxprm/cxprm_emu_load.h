@@ -1,22 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the tests that load the device under the emulator's faults share
- * (cxprm_stress_test.c, cxprm_soak_test.c): the page-request
- * knobs of the control page, the page books settling, and a fixture that
+ * (cxprm_stress_test.c, cxprm_soak_test.c): the page books settling,
+ * and a fixture that
  * opens the device and the control page (SKIP without one) and clears
  * every fault before and after.  Include after kselftest_harness.h and
  * cxprm_test.h.
  */
 #ifndef CXPRM_EMU_LOAD_H
 #define CXPRM_EMU_LOAD_H
-
-/* The firmware asks for n pages (n < 0: gives -n back). */
-static inline int emu_request_pages(struct emuctl *e, int32_t n)
-{
-	uint32_t a[1] = { (uint32_t)n };
-
-	return emuctl_cmd(e, CXPRM_EMUD_CMD_REQUEST_PAGES, a, 1, NULL);
-}
 
 /* The firmware's page count matches the driver's (page requests settled). */
 static inline int pages_agree(int fd, struct emuctl *e, long long *held, long long *live)

@@ -126,11 +126,8 @@ int main(int argc, char **argv)
 					   argc == 6 ? num(argv[5]) : 0), 0, 0);
 	if (!strcmp(argv[0], "mark") && argc == 2)
 		return done(emuctl_mark(&e, num(argv[1])), 0, 0);
-	if (!strcmp(argv[0], "request-pages") && argc == 2) {
-		uint32_t a[1] = { (uint32_t)strtol(argv[1], NULL, 0) };
-
-		return done(emuctl_cmd(&e, CXPRM_EMUD_CMD_REQUEST_PAGES, a, 1, NULL), 0, 0);
-	}
+	if (!strcmp(argv[0], "request-pages") && argc == 2)
+		return done(emuctl_request_pages(&e, (int32_t)strtol(argv[1], NULL, 0)), 0, 0);
 	if (!strcmp(argv[0], "fault") && (argc == 3 || argc == 4))
 		return done(emuctl_fault(&e, num(argv[1]), num(argv[2]), argc == 4 ? num(argv[3]) : 0), 0, 0);
 	if (!strcmp(argv[0], "fault-clear") && argc == 1)

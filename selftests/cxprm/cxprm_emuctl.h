@@ -186,6 +186,14 @@ static inline int emuctl_fn_pages(struct emuctl *e, int32_t n, uint16_t function
 	return emuctl_cmd(e, CXPRM_EMUD_CMD_FN_PAGES, args, 4, NULL);
 }
 
+/* The firmware asks for n pages (n < 0: gives -n back). */
+static inline int emuctl_request_pages(struct emuctl *e, int32_t n)
+{
+	uint32_t a[1] = { (uint32_t)n };
+
+	return emuctl_cmd(e, CXPRM_EMUD_CMD_REQUEST_PAGES, a, 1, NULL);
+}
+
 /* Sets one fault knob (CXPRM_EMUD_FAULT_*): CXPRM_EMUD_ST_*, or -ETIMEDOUT. */
 static inline int emuctl_fault(struct emuctl *e, uint32_t knob, uint32_t v, uint32_t v2)
 {

@@ -135,12 +135,9 @@ TEST_F(irq, events_raise_interrupts)
 	for (i = 0; i < 20; i++)
 		ASSERT_EQ(0, raw_query_issi(self->fd, &st, NULL)) TH_LOG("QUERY_ISSI: %s", strerror(errno));
 	if (emuctl_open(&e, cxprm_bdf()) == 0) {
-		uint32_t a = 8;
-		uint32_t b = (uint32_t)-8;
-
-		EXPECT_EQ(0, emuctl_cmd(&e, CXPRM_EMUD_CMD_REQUEST_PAGES, &a, 1, NULL));
+		EXPECT_EQ(0, emuctl_request_pages(&e, 8));
 		sleep_ms(200);
-		EXPECT_EQ(0, emuctl_cmd(&e, CXPRM_EMUD_CMD_REQUEST_PAGES, &b, 1, NULL));
+		EXPECT_EQ(0, emuctl_request_pages(&e, -8));
 		emuctl_close(&e);
 	}
 	sleep_ms(300);

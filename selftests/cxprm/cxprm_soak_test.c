@@ -334,7 +334,7 @@ static void chaos(uint64_t seed, volatile int *stop, struct chaos_tally *c)
 		case 3:
 		case 4: /* the firmware asks for pages, or gives some back */
 			n = (rnd(&s) & 1) && held ? -(int32_t)(1 + rnd(&s) % held) : (int32_t)(1 + rnd(&s) % 16);
-			if (emu_request_pages(&e, n) == CXPRM_EMUD_ST_OK) {
+			if (emuctl_request_pages(&e, n) == CXPRM_EMUD_ST_OK) {
 				held += n;
 				c->page_reqs++;
 			}
@@ -346,7 +346,7 @@ static void chaos(uint64_t seed, volatile int *stop, struct chaos_tally *c)
 		usleep(5000 + rnd(&s) % 20000);
 	}
 	emuctl_fault(&e, CXPRM_EMUD_FAULT_HEALTH_SYNDROME, 0, 0);
-	if (held && emu_request_pages(&e, -held) == CXPRM_EMUD_ST_OK)
+	if (held && emuctl_request_pages(&e, -held) == CXPRM_EMUD_ST_OK)
 		c->page_reqs++;
 	emuctl_close(&e);
 	_exit(0);

@@ -195,7 +195,7 @@ static void chaos(const char *bdf, volatile int *stop, long long *armed, long lo
 		if (emuctl_fault(&e, CXPRM_EMUD_FAULT_DELIVERY_STATUS, 0x6, INJECT) == CXPRM_EMUD_ST_OK)
 			(*armed)++;
 		n = (round % 3 == 2 && held) ? -held : 8 + round % 5;
-		if (emu_request_pages(&e, n) == CXPRM_EMUD_ST_OK) {
+		if (emuctl_request_pages(&e, n) == CXPRM_EMUD_ST_OK) {
 			held += n;
 			(*page_reqs)++;
 		}
@@ -203,7 +203,7 @@ static void chaos(const char *bdf, volatile int *stop, long long *armed, long lo
 		usleep(40000);
 	}
 	/* Give back what we asked for. */
-	if (held && emu_request_pages(&e, -held) == CXPRM_EMUD_ST_OK)
+	if (held && emuctl_request_pages(&e, -held) == CXPRM_EMUD_ST_OK)
 		(*page_reqs)++;
 	emuctl_close(&e);
 	_exit(0);
