@@ -12,7 +12,8 @@
  *
  * Privileges:
  *   CXPRM_IOC_INFO                      anyone who can open the device
- *   typed queries, stats, DCT, events   CAP_NET_ADMIN
+ *   typed queries, stats, DCT, objects, CAP_NET_ADMIN
+ *   QP_MODIFY, events
  *   CXPRM_IOC_RAW  read-only queries    CAP_NET_ADMIN
  *   CXPRM_IOC_RAW  anything else        CAP_SYS_RAWIO and module parameter
  *                                       allow_raw_write=1
@@ -164,6 +165,167 @@ struct cxprm_dct {
 	struct cxprm_dctc ctx;
 };
 
+/*
+ * Objects a DCT, a QP or the NVMe-oF target offload names: PD, CQ, SRQ,
+ * QP, XRQ (with the NVMF offload context), NVMF backend controller, NVMF
+ * namespace.  CXPRM_IOC_OBJ_CREATE runs the firmware's create command
+ * (ALLOC_PD, CREATE_CQ, ..., ATTACH_NVMF_NAMESPACE) and returns the
+ * number in 'id'; OBJ_QUERY runs the query command where the PRM has one
+ * (CQ, SRQ; -EOPNOTSUPP for the others); OBJ_DESTROY the destroy command;
+ * QP_MODIFY one QP state transition.
+ *
+ * Like DCTs, objects belong to the open file that created them: only that
+ * file may modify or destroy them (-ENOENT for any other; any file may
+ * query a CQ or SRQ), a file holds at most CXPRM_OBJ_MAX_PER_FILE
+ * (-ENOSPC), and closing the file or removing the device destroys what is
+ * left in dependency order: DCTs, then QPs (moved to reset first), NVMF
+ * namespaces, backend controllers, XRQs, SRQs, CQs, PDs.  Queue memory
+ * the device may still write is freed only after its object is destroyed.
+ *
+ * The driver allocates every queue buffer, doorbell record and UAR page
+ * itself: userspace never supplies an address, only sizes and the numbers
+ * of other objects.  Those numbers go to the firmware as they are (the
+ * firmware answers BAD_RES in st for one that names nothing): a file may
+ * name objects it did not create.  Destroying an object that another one
+ * still names is the firmware's BAD_RES_STATE, in st; the object stays.
+ */
+enum cxprm_obj_type {
+	CXPRM_OBJ_PD = 1,            /* ALLOC_PD: id = pd */
+	CXPRM_OBJ_CQ = 2,            /* CREATE_CQ: id = cqn */
+	CXPRM_OBJ_SRQ = 3,           /* CREATE_SRQ: id = srqn */
+	CXPRM_OBJ_QP = 4,            /* CREATE_QP: id = qpn */
+	CXPRM_OBJ_XRQ = 5,           /* CREATE_XRQ, NVMF offload: id = xrqn */
+	CXPRM_OBJ_NVMF_BACKEND = 6,  /* CREATE_NVMF_BACKEND_CTRL: id = controller id,
+				      * parent = xrqn */
+	CXPRM_OBJ_NVMF_NS = 7,       /* ATTACH_NVMF_NAMESPACE: id = nsid (in),
+				      * parent = xrqn */
+};
+
+#define CXPRM_OBJ_MAX_PER_FILE 256
+/* Largest queue (log2 entries) a CQ, SRQ, QP or XRQ may ask for: the
+ * driver's queue buffers are at most 1 MiB (256 pages, one pas[] list). */
+#define CXPRM_OBJ_MAX_LOG_QUEUE 14
+
+/* CQ of 2^log_size 64-byte CQEs; completion events go to the driver's EQ. */
+struct cxprm_cq_attr {
+	__u8 log_size;        /* in */
+	__u8 status;          /* out (query): cqc.status */
+	__u8 reserved0[2];
+	__u32 eqn;            /* out: cqc.c_eqn */
+	__u32 uar_page;       /* out: cqc.uar_page */
+	__u32 consumer_counter; /* out (query) */
+	__u32 producer_counter; /* out (query) */
+	__u32 reserved[3];
+};
+
+/* Cyclic SRQ of 2^log_size WQEs of 16 << log_stride bytes. */
+struct cxprm_srq_attr {
+	__u32 pd;             /* in */
+	__u32 cqn;            /* in: XRC only, else 0 */
+	__u8 log_size;        /* in */
+	__u8 log_stride;      /* in */
+	__u16 lwm;            /* in: limit watermark */
+	__u8 state;           /* out (query): srqc.state */
+	__u8 reserved0;
+	__u16 wqe_cnt;        /* out (query) */
+	__u32 reserved[4];
+};
+
+/*
+ * QP (rq_type SRQ when srqn != 0, else a regular RQ of 2^log_rq_size) and
+ * a send queue of 2^log_sq_size 64-byte WQEBBs.  st: 0 RC, 1 UC, 2 UD.
+ */
+struct cxprm_qp_attr {
+	__u32 pd;             /* in */
+	__u32 cqn_snd;        /* in */
+	__u32 cqn_rcv;        /* in */
+	__u32 srqn;           /* in: 0 = no SRQ */
+	__u8 st;              /* in: qpc.st */
+	__u8 log_sq_size;     /* in */
+	__u8 log_rq_size;     /* in: regular RQ only */
+	__u8 log_rq_stride;   /* in: regular RQ only */
+	__u8 state;           /* out: the state after the last ioctl */
+	__u8 reserved0[3];
+	__u32 reserved[2];
+};
+
+/* XRQ with xrqc.offload = NVMF (provisional layout, vendor header). */
+struct cxprm_xrq_attr {
+	__u32 pd;             /* in */
+	__u32 cqn;            /* in */
+	__u8 log_size;        /* in: 2^n WQEs */
+	__u8 log_stride;      /* in: 16 << n bytes */
+	__u8 log_max_namespace; /* in */
+	__u8 log_max_io_size; /* in */
+	__u32 ioccsz;         /* in: in-capsule command size, 16-byte units */
+	__u16 nvme_queue_size; /* in */
+	__u16 reserved0;
+	__u32 reserved[3];
+};
+
+/* Backend NVMe controller of an XRQ; its queues are the driver's. */
+struct cxprm_nvmf_backend_attr {
+	__u8 log_cmd_timeout_us; /* in */
+	__u8 reserved0[3];
+	__u32 reserved[7];
+};
+
+/* Frontend namespace id (obj.id) attached to a backend namespace. */
+struct cxprm_nvmf_ns_attr {
+	__u32 backend_namespace; /* in */
+	__u16 backend_ctrl_id;   /* in: a CXPRM_OBJ_NVMF_BACKEND id */
+	__u16 lba_data_size;     /* in: log2 bytes per block */
+	__u32 reserved[6];
+};
+
+struct cxprm_obj {
+	__u32 type;           /* in: enum cxprm_obj_type */
+	__u32 id;             /* out of CREATE (in for NVMF_NS); in for the others */
+	__u32 parent;         /* in: xrqn for NVMF_BACKEND and NVMF_NS, else 0 */
+	__u32 reserved;
+	struct cxprm_cmd_status st;
+	union {
+		struct cxprm_cq_attr cq;
+		struct cxprm_srq_attr srq;
+		struct cxprm_qp_attr qp;
+		struct cxprm_xrq_attr xrq;
+		struct cxprm_nvmf_backend_attr backend;
+		struct cxprm_nvmf_ns_attr ns;
+		__u8 raw[32];
+	} u;
+};
+
+/* QP state transitions (CXPRM_IOC_QP_MODIFY), as mlx5_ib drives RC over RoCE. */
+enum cxprm_qp_transition {
+	CXPRM_QP_RST2INIT = 1,  /* port, pkey_index, access */
+	CXPRM_QP_INIT2RTR = 2,  /* path, mtu, remote_qpn, rq_psn */
+	CXPRM_QP_RTR2RTS = 3,   /* sq_psn, retries, timeout */
+	CXPRM_QP_2RST = 4,
+};
+
+struct cxprm_qp_modify {
+	__u32 qpn;            /* in: a QP of this file */
+	__u32 transition;     /* in: enum cxprm_qp_transition */
+	struct cxprm_cmd_status st;
+	__u8 port;
+	__u8 mtu;             /* 1 = 256 ... 5 = 4096 */
+	__u16 pkey_index;
+	__u8 rre, rwe, rae;   /* remote read/write/atomic enable */
+	__u8 hop_limit;
+	__u32 remote_qpn;
+	__u32 rq_psn;         /* next_rcv_psn */
+	__u32 sq_psn;         /* next_send_psn */
+	__u8 rgid[16];
+	__u8 rmac[6];
+	__u8 src_addr_index;
+	__u8 min_rnr_nak;
+	__u8 retry_count;
+	__u8 rnr_retry;
+	__u8 ack_timeout;
+	__u8 state;           /* out: qpc state after the transition */
+	__u32 reserved[4];
+};
+
 struct cxprm_opcode_stats {
 	__u16 opcode;
 	__u8 last_status;
@@ -270,6 +432,10 @@ struct cxprm_subscribe {
 #define CXPRM_IOC_DCT_QUERY     _IOWR(CXPRM_IOC_MAGIC, 0x11, struct cxprm_dct)
 #define CXPRM_IOC_DCT_DRAIN     _IOWR(CXPRM_IOC_MAGIC, 0x12, struct cxprm_dct)
 #define CXPRM_IOC_DCT_DESTROY   _IOWR(CXPRM_IOC_MAGIC, 0x13, struct cxprm_dct)
+#define CXPRM_IOC_OBJ_CREATE    _IOWR(CXPRM_IOC_MAGIC, 0x14, struct cxprm_obj)
+#define CXPRM_IOC_OBJ_QUERY     _IOWR(CXPRM_IOC_MAGIC, 0x15, struct cxprm_obj)
+#define CXPRM_IOC_OBJ_DESTROY   _IOWR(CXPRM_IOC_MAGIC, 0x16, struct cxprm_obj)
+#define CXPRM_IOC_QP_MODIFY     _IOWR(CXPRM_IOC_MAGIC, 0x17, struct cxprm_qp_modify)
 #define CXPRM_IOC_STATS         _IOWR(CXPRM_IOC_MAGIC, 0x20, struct cxprm_stats)
 #define CXPRM_IOC_RAW           _IOWR(CXPRM_IOC_MAGIC, 0x30, struct cxprm_raw_cmd)
 #define CXPRM_IOC_SUBSCRIBE     _IOW(CXPRM_IOC_MAGIC, 0x40, struct cxprm_subscribe)
