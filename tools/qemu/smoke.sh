@@ -141,7 +141,10 @@ EOF
 
 t2=$(date +%s.%N)
 rc=0
-"$here/run-guest.sh" --no-load --script "$script" --emud --emud-bin "$emud" \
+# bf3 (an ECPF eswitch manager) by default: set-num-vfs below is an eswitch
+# event, which the emulator gives only an ECPF, as firmware does (a later
+# --profile in "$@" wins).
+"$here/run-guest.sh" --no-load --script "$script" --emud --emud-bin "$emud" --profile bf3 \
 	--emud-args "--fw-version $fw_major.$fw_minor.$fw_sub --boot-pages $boot_pages --init-pages $init_pages" \
 	--console-log "$console" --emulator-log "$emulog" "$@" || rc=$?
 t3=$(date +%s.%N)
