@@ -183,32 +183,26 @@ static inline void emuctl_close(struct emuctl *e)
 	e->page = NULL;
 }
 
-/* Maps the page of bdf and checks that the daemon serves it: 0, -errno, -ENXIO. */
+/* r from a map function; then whether the daemon serves the page: 0, -errno, -ENXIO. */
+static inline int emuctl_opened(struct emuctl *e, int r)
+{
+	if (!r && !emuctl_ready(e)) {
+		emuctl_close(e);
+		r = -ENXIO;
+	}
+	return r;
+}
+
+/* Maps the page of bdf and checks that the daemon serves it. */
 static inline int emuctl_open(struct emuctl *e, const char *bdf)
 {
-	int r = emuctl_map_bdf(e, bdf);
-
-	if (r)
-		return r;
-	if (!emuctl_ready(e)) {
-		emuctl_close(e);
-		return -ENXIO;
-	}
-	return 0;
+	return emuctl_opened(e, emuctl_map_bdf(e, bdf));
 }
 
 /* The same for a BAR file. */
 static inline int emuctl_open_file(struct emuctl *e, const char *path)
 {
-	int r = emuctl_map_file(e, path);
-
-	if (r)
-		return r;
-	if (!emuctl_ready(e)) {
-		emuctl_close(e);
-		return -ENXIO;
-	}
-	return 0;
+	return emuctl_opened(e, emuctl_map_file(e, path));
 }
 
 /* Runs one control command: CXPRM_EMUD_ST_*, or -ETIMEDOUT. */
