@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "cxprm_emuctl.h"
+#include "emuctl/emuctl.h"	/* tools/emulator/emuctl */
 
 /* --- what the emulator's profiles hold ------------------------------------- */
 

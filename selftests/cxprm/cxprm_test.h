@@ -7,8 +7,8 @@
  *                     X-lists), PRM byte/bit access, command headers
  *   cxprm_dev.h       the device: open, module parameters, raw and typed
  *                     ioctls, privilege dropping
- *   cxprm_emuctl.h    the emulator's test control page
- *                     (tools/emulator/daemon/control.h)
+ *   emuctl/emuctl.h   the emulator's test control page: the client
+ *                     /bin/emuctl is built on (tools/emulator/emuctl)
  *   cxprm_profiles.h  what the emulator's adapter profiles hold
  *
  * Header-only (static functions) so every test is one .c file; include it
@@ -20,7 +20,7 @@
 #include "cxprm_util.h"
 #include "cxprm_prm.h"
 #include "cxprm_dev.h"
-#include "cxprm_emuctl.h"
+#include "emuctl/emuctl.h"	/* tools/emulator/emuctl */
 #include "cxprm_profiles.h"
 
 #endif /* CXPRM_SELFTEST_H */

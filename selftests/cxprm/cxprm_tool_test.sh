@@ -38,8 +38,8 @@ if [ -z "$BDF" ]; then
 	for d in /dev/cxprm/*; do [ -e "$d" ] && BDF=${d##*/}; done
 fi
 
-# The control page: the C client built with the tests (cxprm_emuctl.c).
-emu() { cxprm_emuctl "$@"; }
+# The control page: /bin/emuctl (tools/emulator/emuctl).
+emu() { emuctl "$@"; }
 
 # run NAME EXPECTED_RC CMD...: runs CMD, stdout in $TMP/NAME.out, stderr
 # in $TMP/NAME.err; 0 if the exit status is EXPECTED_RC.

@@ -77,8 +77,8 @@ STEPS=${*:-$ALL}
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 elapsed() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# The control page: the C client built with the tests (cxprm_emuctl.c).
-emu() { cxprm_emuctl "$@"; }
+# The control page: /bin/emuctl (tools/emulator/emuctl).
+emu() { emuctl "$@"; }
 
 # load_bound [PARAM=V...]: insmod with MODPARAMS plus those, bind.
 load_bound() {
@@ -140,7 +140,7 @@ step_load() {
 	bind_cxprm "$CXPRM_BDF" || { echo "bind $CXPRM_BDF failed"; dmesg | tail -30; return 1; }
 	[ -c "/dev/cxprm/$CXPRM_BDF" ] || { echo "no /dev/cxprm/$CXPRM_BDF"; return 1; }
 	dmesg | grep -E 'cxprm .*(HCA up|events:)' | tail -3
-	emu magic >/dev/null 2>&1 || emu ping >/dev/null 2>&1 ||
+	emu ping >/dev/null 2>&1 ||
 		echo "warning: no emulator control page (iomem=relaxed missing?): tests needing it will fail"
 	return 0
 }
@@ -194,7 +194,7 @@ step_stress() {
 	timeout -s KILL "$TMO" "$here/cxprm_stress_test" || return 1
 	rc=0
 	emu fault-clear >/dev/null 2>&1
-	cxprm_emuctl fault 7 2 >/dev/null || echo "warning: cannot make the firmware slow"
+	emu fault slow-ms 2 >/dev/null || echo "warning: cannot make the firmware slow"
 	CXPRM_STRESS_HAMMER=30 "$here/cxprm_stress_test" &
 	hp=$!
 	(
@@ -225,7 +225,7 @@ step_stress() {
 	touch /tmp/cxprm-storm-stop
 	wait $sp
 	rm -f /tmp/cxprm-storm-stop
-	cxprm_emuctl fault 7 0 >/dev/null
+	emu fault slow-ms 0 >/dev/null
 	pages_given
 	echo "dmesg: $line"
 	if [ -z "$given" ] || [ "$given" != "$reclaimed" ]; then
@@ -253,8 +253,8 @@ step_bringup_fail() {
 	emu fault-clear >/dev/null
 	# Only INIT_HCA, once, never completed; armed before insmod, which
 	# binds at once when driver_override is still set.
-	if ! emu fault 10 $((0x102)) >/dev/null || ! emu fault 11 1 >/dev/null ||
-		! emu fault 1 1 >/dev/null; then
+	if ! emu fault only-opcode INIT_HCA >/dev/null || ! emu fault once on >/dev/null ||
+		! emu fault never-complete on >/dev/null; then
 		echo "FAIL: emulator faults"
 		return 1
 	fi
@@ -291,7 +291,7 @@ step_stall() {
 	rmmod_timed "the failed device" || return 1
 	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 3 | sed 's/^/dmesg: /'
 	# The host resets the function (what the driver could not on ivshmem).
-	cxprm_emuctl function-reset || { echo "FAIL: emulator function reset"; rc=1; }
+	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
 	return "$rc"
 }
 
@@ -308,7 +308,7 @@ step_gone() {
 	*"stranded 0)"*) ;;
 	*) echo "FAIL: pages of a gone device not all freed"; rc=1 ;;
 	esac
-	cxprm_emuctl function-reset || { echo "FAIL: emulator function reset"; rc=1; }
+	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
 	return "$rc"
 }
 

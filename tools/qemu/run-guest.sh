@@ -93,9 +93,10 @@ lockup (L); O and E (an out-of-tree, unsigned module: ours) do not count.
 
 The guest command runs with CXPRM_BDF (the ivshmem device) in its
 environment; /bin/cxprm-bind [BDF] and /bin/cxprm-unbind [BDF] bind and
-unbind by hand; /bin/emuctl talks to cxprm-emud through the control page
-in the BAR (emuctl --help; the kernel runs with iomem=relaxed so /dev/mem
-reaches the BAR while cxprm.ko holds it).
+unbind by hand; /bin/emuctl (tools/emulator/emuctl, built static here)
+talks to cxprm-emud through the control page in the BAR (emuctl --help;
+the kernel runs with iomem=relaxed so emuctl maps the BAR while cxprm.ko
+holds it).
 EOF
 }
 
@@ -389,8 +390,11 @@ CXPRM_MODPARAMS='$modparams'
 CXPRM_MSIX=$msix
 EOF
 
-# The guest side of cxprm-emud's control page.
-cp "$here/guest/emuctl.sh" "$root/bin/emuctl"
+# The guest side of cxprm-emud's control page: the C client, static.
+emuctl_dir=${CXPRM_QEMU_CACHE:-$repo/.cache/qemu}/emuctl
+make -s --no-print-directory -C "$repo/tools/emulator/emuctl" OUTPUT="$emuctl_dir" >&2 ||
+	die "emuctl (tools/emulator/emuctl) did not build"
+cp "$emuctl_dir/emuctl" "$root/bin/emuctl"
 
 # Guest helpers: bind/unbind cxprm (and mlx5_core, tools/qemu/guest/).
 for g in cxprm-bind cxprm-unbind mlx5-bind mlx5-unbind; do
@@ -463,7 +467,7 @@ fi
 # --- boot ---------------------------------------------------------------------
 loglevel=5
 [ "$verbose" = 1 ] && loglevel=8
-# iomem=relaxed: /dev/mem (emuctl's devmem) may reach the BAR while cxprm.ko
+# iomem=relaxed: emuctl may map the BAR (sysfs resource2) while cxprm.ko
 # has requested it (CONFIG_IO_STRICT_DEVMEM would refuse).
 cmdline="console=ttyS0 panic=-1 loglevel=$loglevel iomem=relaxed $append"
 # ivshmem-plain: the BAR is a file QEMU maps itself.  ivshmem-doorbell: the

@@ -2,9 +2,9 @@
 /*
  * The test control page of cxprm-emud: a window in the ivshmem BAR through
  * which guest-side tests talk to the emulator running behind QEMU (the
- * guest cannot reach host files).  Plain C constants, usable from the
- * daemon (C++), guest-side C tools and, by value, shell scripts
- * (tools/qemu/guest/emuctl.sh mirrors them).  See
+ * guest cannot reach host files).  Plain C, usable from the daemon (C++),
+ * the KUnit shim and the guest's client tools/emulator/emuctl (/bin/emuctl),
+ * which takes its command-line names from the X-lists below.  See
  * tools/emulator/daemon/README.md.
  *
  * Where: the last 4 KiB page of the BAR, CXPRM_EMUD_CTRL_OFFSET(bar_size):
@@ -14,7 +14,7 @@
  * the device part with 0xff, the control page stays usable).
  *
  * Byte order: every control dword is LITTLE-endian (a plain 32-bit load
- * or store on x86, busybox devmem, ioread32/iowrite32), unlike the
+ * or store on x86, ioread32/iowrite32), unlike the
  * big-endian init segment.  Access with aligned 32-bit loads/stores.
  *
  * Protocol (one client at a time):
@@ -75,72 +75,110 @@
 #define CXPRM_EMUD_CMD_QUERY		0x20	/* arg0 CXPRM_EMUD_Q_*, arg1.. parameters */
 #define CXPRM_EMUD_CMD_MARK		0x30	/* arg0 a number: the daemon logs "guest mark N" */
 
-/* Fault knobs (CXPRM_EMUD_CMD_FAULT arg0), see cxprm::emu::Faults. */
-#define CXPRM_EMUD_FAULT_NEVER_COMPLETE		1	/* value 0/1 */
-#define CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE	2	/* value: 1 entry, 2 first output block, 3 both */
-#define CXPRM_EMUD_FAULT_WRONG_TOKEN		3	/* value: 1 entry, 2 output blocks, 3 both */
-#define CXPRM_EMUD_FAULT_DELIVERY_STATUS	4	/* value status (0 off), value 2 count (0 = 1) */
-#define CXPRM_EMUD_FAULT_OUTPUT_LENGTH_LIE	5	/* value: bytes added to output_length */
-#define CXPRM_EMUD_FAULT_BROKEN_CHAIN		6	/* value 0/1 */
-#define CXPRM_EMUD_FAULT_SLOW_MS		7	/* value: ms per command */
-#define CXPRM_EMUD_FAULT_CRASH			8	/* value 1 (sticky); value 2 != 0: answer INT_ERR */
-#define CXPRM_EMUD_FAULT_DEVICE_GONE		9	/* value 1 (sticky); waits until the BAR reads 0xff */
-#define CXPRM_EMUD_FAULT_ONLY_OPCODE		10	/* value opcode, 0xffffffff = every opcode */
-#define CXPRM_EMUD_FAULT_ONCE			11	/* value 0/1 */
-#define CXPRM_EMUD_FAULT_CRASH_INT_ERR		12	/* value 0/1: crashed firmware answers INT_ERR */
-#define CXPRM_EMUD_FAULT_HEALTH_STALL		13	/* value 0/1: the health counter stops (no syndrome) */
-#define CXPRM_EMUD_FAULT_HEALTH_SYNDROME	14	/* value: syndrome without rfr (0x10 HIGH_TEMP), 0 clears */
-#define CXPRM_EMUD_FAULT_SW_RESET		15	/* value 1 (sticky until function reset): nic_interface 7 */
+/*
+ * The X-lists: X(NAME, value[, kind]) gives the constant CXPRM_EMUD_<LIST>_NAME
+ * (the enums below) and the client's command-line name, NAME in lower
+ * case with '-' for '_' (emuctl fault never-complete, emuctl pages-held,
+ * emuctl counter eq-overruns, emuctl nvmf-counter X N read-cmds).
+ *
+ * Fault knobs (CXPRM_EMUD_CMD_FAULT arg0), see cxprm::emu::Faults.  kind:
+ * how the client reads the value: BOOL (on|off, default on), TARGET
+ * (entry|blocks|both|off, default entry), NUM (a number, required),
+ * SYNDROME (a number, default 0x10), OPCODE (a name or number, or any),
+ * CRASH ([int-err|off]).
+ */
+#define CXPRM_EMUD_FAULTS(X) \
+	X(NEVER_COMPLETE, 1, BOOL)	/* value 0/1 */ \
+	X(CORRUPT_SIGNATURE, 2, TARGET)	/* value: 1 entry, 2 first output block, 3 both */ \
+	X(WRONG_TOKEN, 3, TARGET)	/* value: 1 entry, 2 output blocks, 3 both */ \
+	X(DELIVERY_STATUS, 4, NUM)	/* value status (0 off), value 2 count (0 = 1) */ \
+	X(OUTPUT_LENGTH_LIE, 5, NUM)	/* value: bytes added to output_length */ \
+	X(BROKEN_CHAIN, 6, BOOL)	/* value 0/1 */ \
+	X(SLOW_MS, 7, NUM)		/* value: ms per command */ \
+	X(CRASH, 8, CRASH)		/* value 1 (sticky); value 2 != 0: answer INT_ERR */ \
+	X(DEVICE_GONE, 9, BOOL)		/* value 1 (sticky); waits until the BAR reads 0xff */ \
+	X(ONLY_OPCODE, 10, OPCODE)	/* value opcode, 0xffffffff = every opcode */ \
+	X(ONCE, 11, BOOL)		/* value 0/1 */ \
+	X(CRASH_INT_ERR, 12, BOOL)	/* value 0/1: crashed firmware answers INT_ERR */ \
+	X(HEALTH_STALL, 13, BOOL)	/* value 0/1: the health counter stops (no syndrome) */ \
+	X(HEALTH_SYNDROME, 14, SYNDROME) /* value: syndrome without rfr (0x10 HIGH_TEMP), 0 clears */ \
+	X(SW_RESET, 15, BOOL)		/* value 1 (sticky until function reset): nic_interface 7 */
 
 /* Queries (CXPRM_EMUD_CMD_QUERY arg0); result is 64-bit. */
-#define CXPRM_EMUD_Q_PAGES_HELD		1	/* Emulator::pages_held */
-#define CXPRM_EMUD_Q_COMMANDS		2	/* commands_processed */
-#define CXPRM_EMUD_Q_HCA_STATE		3	/* 0 DISABLED, 1 ENABLED, 2 INITIALIZED, 3 TORN_DOWN */
-#define CXPRM_EMUD_Q_NUM_VFS		4
-#define CXPRM_EMUD_Q_ISSI		5	/* current ISSI */
-#define CXPRM_EMUD_Q_INITIALIZING	6
-#define CXPRM_EMUD_Q_CRASHED		7
-#define CXPRM_EMUD_Q_GONE		8
-#define CXPRM_EMUD_Q_HEALTH_COUNTER	9
-#define CXPRM_EMUD_Q_PAGES_GIVEN	10	/* pages_given_total */
-#define CXPRM_EMUD_Q_PAGES_TAKEN	11	/* pages_taken_total */
-#define CXPRM_EMUD_Q_PAGES_WANTED	12	/* arg1 op_mod (1 boot, 2 init, 3 regular), signed */
-#define CXPRM_EMUD_Q_FN_PAGES_HELD	40	/* arg1 function_id, arg2 ec_function: pages_held(id, ec) */
-#define CXPRM_EMUD_Q_OPCODE_COUNT	13	/* arg1 opcode */
-#define CXPRM_EMUD_Q_LAST_STATUS	14	/* lo: last cmd_out.status, hi: its syndrome */
-#define CXPRM_EMUD_Q_LAST_DELIVERY	15	/* last delivery status */
-#define CXPRM_EMUD_Q_UARS		16
-#define CXPRM_EMUD_Q_EQS		17
-#define CXPRM_EMUD_Q_DCTS		18
-#define CXPRM_EMUD_Q_NVMF_NAMESPACES	19
-#define CXPRM_EMUD_Q_COUNTER		20	/* arg1 CXPRM_EMUD_COUNTER_* */
-#define CXPRM_EMUD_Q_FAULTS_FIRED	21	/* Faults::fired */
-#define CXPRM_EMUD_Q_CHECKSUMS		22	/* CUR cmdif_checksum != 0 */
-#define CXPRM_EMUD_Q_NVMF_COUNTER	23	/* arg1 xrqn, arg2 nsid, arg3 CXPRM_EMUD_NVMF_* */
-#define CXPRM_EMUD_Q_SW_RESET		24	/* Emulator::sw_resetting */
+#define CXPRM_EMUD_QUERIES(X) \
+	X(PAGES_HELD, 1)	/* Emulator::pages_held */ \
+	X(COMMANDS, 2)		/* commands_processed */ \
+	X(HCA_STATE, 3)		/* CXPRM_EMUD_HCA_* */ \
+	X(NUM_VFS, 4) \
+	X(ISSI, 5)		/* current ISSI */ \
+	X(INITIALIZING, 6) \
+	X(CRASHED, 7) \
+	X(GONE, 8) \
+	X(HEALTH_COUNTER, 9) \
+	X(PAGES_GIVEN, 10)	/* pages_given_total */ \
+	X(PAGES_TAKEN, 11)	/* pages_taken_total */ \
+	X(PAGES_WANTED, 12)	/* arg1 op_mod (1 boot, 2 init, 3 regular), signed */ \
+	X(OPCODE_COUNT, 13)	/* arg1 opcode */ \
+	X(LAST_STATUS, 14)	/* lo: last cmd_out.status, hi: its syndrome */ \
+	X(LAST_DELIVERY, 15)	/* last delivery status */ \
+	X(UARS, 16) \
+	X(EQS, 17) \
+	X(DCTS, 18) \
+	X(NVMF_NAMESPACES, 19) \
+	X(COUNTER, 20)		/* arg1 CXPRM_EMUD_COUNTER_* */ \
+	X(FAULTS_FIRED, 21)	/* Faults::fired */ \
+	X(CHECKSUMS, 22)	/* CUR cmdif_checksum != 0 */ \
+	X(NVMF_COUNTER, 23)	/* arg1 xrqn, arg2 nsid, arg3 CXPRM_EMUD_NVMF_* */ \
+	X(SW_RESET, 24)		/* Emulator::sw_resetting */ \
+	X(FN_PAGES_HELD, 40)	/* arg1 function_id, arg2 ec_function: pages_held(id, ec) */
 
 /* CXPRM_EMUD_Q_COUNTER selectors (cxprm::emu::Counters). */
-#define CXPRM_EMUD_COUNTER_COMMANDS_PROCESSED	0
-#define CXPRM_EMUD_COUNTER_COMMANDS_EXECUTED	1
-#define CXPRM_EMUD_COUNTER_DELIVERY_ERRORS	2
-#define CXPRM_EMUD_COUNTER_IGNORED_DOORBELLS	3
-#define CXPRM_EMUD_COUNTER_UNREACHABLE_ENTRIES	4
-#define CXPRM_EMUD_COUNTER_EQES_WRITTEN		5
-#define CXPRM_EMUD_COUNTER_EQ_OVERRUNS		6
-#define CXPRM_EMUD_COUNTER_EQE_DMA_ERRORS	7
-#define CXPRM_EMUD_COUNTER_BAD_EQ_DOORBELLS	8
-#define CXPRM_EMUD_COUNTER_IRQS_RAISED		9
-#define CXPRM_EMUD_COUNTER_PAGES_LEAKED		10
-#define CXPRM_EMUD_COUNTER_OBJECTS_LEAKED	11
-#define CXPRM_EMUD_COUNTER_DMA_REFUSED		12	/* daemon: DMA outside guest RAM */
+#define CXPRM_EMUD_COUNTERS(X) \
+	X(COMMANDS_PROCESSED, 0) \
+	X(COMMANDS_EXECUTED, 1) \
+	X(DELIVERY_ERRORS, 2) \
+	X(IGNORED_DOORBELLS, 3) \
+	X(UNREACHABLE_ENTRIES, 4) \
+	X(EQES_WRITTEN, 5) \
+	X(EQ_OVERRUNS, 6) \
+	X(EQE_DMA_ERRORS, 7) \
+	X(BAD_EQ_DOORBELLS, 8) \
+	X(IRQS_RAISED, 9) \
+	X(PAGES_LEAKED, 10) \
+	X(OBJECTS_LEAKED, 11) \
+	X(DMA_REFUSED, 12)	/* daemon: DMA outside guest RAM */
 
 /* CXPRM_EMUD_Q_NVMF_COUNTER selectors (cxprm::emu::NvmfCounters). */
-#define CXPRM_EMUD_NVMF_READ_CMDS	0
-#define CXPRM_EMUD_NVMF_READ_BLOCKS	1
-#define CXPRM_EMUD_NVMF_WRITE_CMDS	2
-#define CXPRM_EMUD_NVMF_WRITE_BLOCKS	3
-#define CXPRM_EMUD_NVMF_FLUSH_CMDS	4
-#define CXPRM_EMUD_NVMF_ERROR_CMDS	5
+#define CXPRM_EMUD_NVMF_FIELDS(X) \
+	X(READ_CMDS, 0) \
+	X(READ_BLOCKS, 1) \
+	X(WRITE_CMDS, 2) \
+	X(WRITE_BLOCKS, 3) \
+	X(FLUSH_CMDS, 4) \
+	X(ERROR_CMDS, 5)
+
+/* CXPRM_EMUD_Q_HCA_STATE values. */
+#define CXPRM_EMUD_HCA_STATES(X) \
+	X(DISABLED, 0) \
+	X(ENABLED, 1) \
+	X(INITIALIZED, 2) \
+	X(TORN_DOWN, 3)
+
+#define CXPRM_EMUD_FAULT_(n, v, kind) CXPRM_EMUD_FAULT_##n = v,
+#define CXPRM_EMUD_Q_(n, v) CXPRM_EMUD_Q_##n = v,
+#define CXPRM_EMUD_COUNTER_(n, v) CXPRM_EMUD_COUNTER_##n = v,
+#define CXPRM_EMUD_NVMF_(n, v) CXPRM_EMUD_NVMF_##n = v,
+#define CXPRM_EMUD_HCA_(n, v) CXPRM_EMUD_HCA_##n = v,
+enum { CXPRM_EMUD_FAULTS(CXPRM_EMUD_FAULT_) };
+enum { CXPRM_EMUD_QUERIES(CXPRM_EMUD_Q_) };
+enum { CXPRM_EMUD_COUNTERS(CXPRM_EMUD_COUNTER_) };
+enum { CXPRM_EMUD_NVMF_FIELDS(CXPRM_EMUD_NVMF_) };
+enum { CXPRM_EMUD_HCA_STATES(CXPRM_EMUD_HCA_) };
+#undef CXPRM_EMUD_FAULT_
+#undef CXPRM_EMUD_Q_
+#undef CXPRM_EMUD_COUNTER_
+#undef CXPRM_EMUD_NVMF_
+#undef CXPRM_EMUD_HCA_
 
 /* STATUS values. */
 #define CXPRM_EMUD_ST_OK		0

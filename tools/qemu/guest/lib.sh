@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest library (busybox sh), /cxprm/lib.sh in the run-guest.sh initramfs:
-# sourced by the guest's init, cxprm-bind, mlx5-bind, emuctl and
+# sourced by the guest's init, cxprm-bind, mlx5-bind and
 # selftests/cxprm/run_guest_tests.sh; run-guest.sh (host) sources it for
 # SPLAT_RE, which it also checks the console log against.
 
