@@ -49,4 +49,6 @@ took=$(($(date +%s) - t0))
 load1=$(cut -d' ' -f1 /proc/loadavg)
 
 python3 "$repo/tools/bench/mlx5_table.py" "$out/mlx5-bench.txt" "$rounds" "$took"
+# The emulator's doorbell line: a failed bind's dropped doorbell shows there.
+tr -d '\r' <"$out/mlx5-bench.txt" | grep -a 'cxprm-emud: doorbells:' | sed 's/^.*cxprm-emud: /(emulator: /; s/$/)/' || true
 echo "(host load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs: TCG and the emulator share them)"
