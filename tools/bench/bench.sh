@@ -203,6 +203,7 @@ if guest:
         u, gr = float(u), float(gr)
         print(f"{label:38} {u:12.0f} {gr:9.0f} {gr / u:6.2f}")
 EOF
+[ "$guest" = 0 ] || "$repo/tools/bench/bench-mlx5.sh" --rounds $((5 - 3 * quick)) --emud-bin "$emud" --out "$out" >>"$results"
 cat "$results"
 
 plot=$repo/Documentation/performance-inflight.png

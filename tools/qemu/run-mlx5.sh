@@ -26,6 +26,10 @@
 #                      unbind --restore` gives it back to mlx5_core
 #                      (tools/qemu/guest/handover-check.sh; builds cxprm.ko
 #                      and the static CLI)
+#   --bench [ROUNDS]   tools/bench/bench-mlx5.sh (`make bench`): cxprm
+#                      (poll and events) and mlx5_core, bound and unbound
+#                      ROUNDS times each (default 5), with their command
+#                      statistics (tools/qemu/guest/mlx5-bench.sh)
 #   --mlx5-ko PATH     your mlx5_core.ko (built for the same kernel) instead
 #                      of Debian's; its dependencies still come from
 #                      /lib/modules/<kver>
@@ -45,18 +49,22 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
-check=0 mlx5_ko="" kver="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=() cmd=()
+check=0 rounds=5 mlx5_ko="" kver="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=() cmd=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--check) check=1 ;;
 	--handover) check=2 ;;
+	--bench)
+		check=3
+		case "${2:-}" in [0-9]*) rounds=$2; shift ;; esac
+		;;
 	--mlx5-ko) mlx5_ko=$2; shift ;;
 	--kver) kver=$2; shift ;;
 	--vectors) vectors=$2; shift ;;
 	--emud-args) emud_args=$2; shift ;;
 	--emud-bin) emud_bin=$2; shift ;;
 	--no-build) build=0 ;;
-	-h | --help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; cmd=("$@"); break ;;
 	-*)
 		rg_opts+=("$1")
@@ -80,13 +88,14 @@ fi
 moddir=/lib/modules/$kver
 
 # --- host side: cxprm-emud and cxswap.ko ------------------------------------
-[ -n "$emud_bin" ] || emud_bin=$repo/build/tools/emulator/daemon/cxprm-emud
+own_emud=0
+[ -n "$emud_bin" ] || { emud_bin=$repo/build/tools/emulator/daemon/cxprm-emud; own_emud=1; }
 if [ "$build" = 1 ]; then
 	say "building cxprm-emud and cxswap.ko"
-	if [ ! -f "$repo/build/CMakeCache.txt" ]; then
+	if [ "$own_emud" = 1 ] && [ ! -f "$repo/build/CMakeCache.txt" ]; then
 		cmake -S "$repo" -B "$repo/build" >/dev/null || { say "cmake configure failed"; exit 125; }
 	fi
-	cmake --build "$repo/build" --target cxprm-emud -j"$(nproc)" >/dev/null ||
+	[ "$own_emud" = 0 ] || cmake --build "$repo/build" --target cxprm-emud -j"$(nproc)" >/dev/null ||
 		{ say "cxprm-emud did not build"; exit 125; }
 	cxswap=$(KVER=$kver KDIR=${KDIR:-} "$here/build-cxswap.sh") || exit 125
 else
@@ -110,15 +119,19 @@ trap 'rm -rf "$work"' EXIT
 emu_log=$work/emulator.log
 console=$work/console.log
 ko=(--no-module)
-if [ "$check" = 1 ]; then
-	script=(--file "$here/guest/mlx5-check.sh:/bin/mlx5-check" --cmd "sh /bin/mlx5-check")
-elif [ "$check" = 2 ]; then
-	# cxprm bind / unbind --restore between mlx5_core and cxprm: cxprm.ko
-	# (make module) and the static CLI in the guest.
+if [ "$check" -ge 2 ]; then
+	# Both cxprm and mlx5_core: cxprm.ko (make module), loaded by the guest
+	# script, and the static CLI.
 	[ "$build" = 0 ] || make -s -C "$repo" module KVER="$kver" >/dev/null || { say "cxprm.ko did not build"; exit 125; }
 	sbuild=$("$here/build-static.sh" cxprm) || { say "static cxprm did not build"; exit 125; }
 	ko=(--ko "$repo/cxprm.ko" --no-load --file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm")
+fi
+if [ "$check" = 1 ]; then
+	script=(--file "$here/guest/mlx5-check.sh:/bin/mlx5-check" --cmd "sh /bin/mlx5-check")
+elif [ "$check" = 2 ]; then
 	script=(--file "$here/guest/handover-check.sh:/bin/handover-check" --cmd "sh /bin/handover-check")
+elif [ "$check" = 3 ]; then
+	script=(--file "$here/guest/mlx5-bench.sh:/bin/mlx5-bench" --cmd "sh /bin/mlx5-bench $rounds")
 elif [ ${#cmd[@]} -gt 0 ]; then
 	script=(--cmd "mlx5-bind && ${cmd[*]}")
 else
@@ -131,6 +144,10 @@ rc=0
 	--msix "$vectors" --emud --emud-bin "$emud_bin" ${emud_args:+--emud-args "$emud_args"} \
 	--timeout 180 --emulator-log "$emu_log" --console-log "$console" \
 	"${script[@]}" "${rg_opts[@]+"${rg_opts[@]}"}" || rc=$?
+if [ "$check" = 3 ]; then
+	tr -d '\r' <"$console" | grep -a '^MLX5-BENCH:' || true
+	exit "$rc"
+fi
 if [ "$check" = 2 ]; then
 	tr -d '\r' <"$console" | grep -a '^HANDOVER:' || true
 	tr -d '\r' <"$console" | grep -aqx 'HANDOVER: OK' || { say "hand-over check failed (status $rc)"; exit 1; }
