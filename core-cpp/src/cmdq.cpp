@@ -18,6 +18,14 @@ static_assert(cmd_queue_entry::ownership::offset % 32 >= 24 &&
 constexpr u64 HEALTH_CHECK_NS = 1000 * 1000; /* device gone / dead fw check */
 constexpr u32 SPINS_BEFORE_SLEEP = 64;
 constexpr u32 MAX_SLEEP_US = 1000;
+/*
+ * A waiting command sleeps at most 1/WAIT_SLEEP_DIVISOR of the time it
+ * has waited so far: doubling alone (1, 2, 4, ... us) can sleep through
+ * almost as long again as the command took, and with several commands in
+ * flight a slot then sits completed while firmware could take the next one
+ * (Documentation/performance.rst, "Pipelining").
+ */
+constexpr u32 WAIT_SLEEP_DIVISOR = 16;
 
 /* A loop: __builtin_popcount would need libgcc's __popcountdi2 in the kernel. */
 u32 popcount(u32 v)
@@ -375,7 +383,8 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 			spins++;
 			host_->ops->relax(host_->ctx);
 		} else {
-			host_->ops->sleep_us(host_->ctx, sleep);
+			u32 waited_us = (u32)min_of<u64>((now - start_ns) / 1000, 0xffffffffu);
+			host_->ops->sleep_us(host_->ctx, max_of<u32>(1, min_of(sleep, waited_us / WAIT_SLEEP_DIVISOR)));
 			sleep = min_of(sleep * 2, MAX_SLEEP_US);
 		}
 	}
