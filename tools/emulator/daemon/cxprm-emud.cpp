@@ -61,7 +61,7 @@ void usage(FILE *f)
 		"  --fw-latency-us [OP=]US  service time in us of opcode OP (number or PRM name),\n"
 		"                        or of every other opcode (repeatable; implies --fw-latency)\n"
 		"  --spin-us N           the emulator spins N us after each piece of work (200)\n"
-		"  --idle-sleep-us N     longest sleep between doorbell looks when idle (10000)\n"
+		"  --idle-sleep-us N     longest sleep between doorbell looks when idle (1000)\n"
 		"  --lenient             the lenient alternative of every strict fidelity default\n"
 		"                        (Profile::make_lenient(); Documentation/prm-notes.rst)\n"
 		"  --lenient-objects     only the object model's: any nonzero PD, CQ, SRQ or XRQ\n"
@@ -300,9 +300,11 @@ int main(int argc, char **argv)
 		}
 	if (spin_us.set)
 		prof.poll.spin_us = (uint32_t)spin_us.v;
-	// Idle, the daemon looks every 10 ms (the library's default, 1 ms, costs
-	// about 1% of a CPU here; Documentation/performance.rst, "Emulator").
-	prof.poll.idle_sleep_us = idle_sleep_us.set ? (uint32_t)idle_sleep_us.v : 10000;
+	// Longer idle sleeps cost less CPU, but a queue address write is then
+	// noticed late, and a driver that read 'initializing' as 0 before it
+	// rings into FW_INIT and loses the doorbell (performance.rst, "Emulator").
+	if (idle_sleep_us.set)
+		prof.poll.idle_sleep_us = (uint32_t)idle_sleep_us.v;
 	if (fw && !parse_fw(fw, prof)) {
 		std::fprintf(stderr, "cxprm-emud: bad --fw-version %s (MAJOR.MINOR.SUBMINOR)\n", fw);
 		return 2;
