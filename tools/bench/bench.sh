@@ -242,32 +242,27 @@ EOF
 awk '$1 == "pipelined" { print $2, $5 }' "$out/pipeline.txt" >"$out/pipeline.dat"
 cat "$results"
 
+# A plot against the commands in flight: PNG title ylabel yrange plot-command.
+inflight_plot() {
+	gnuplot <<EOF
+set terminal pngcairo size 800,480 font ",11"
+set output "$1"
+set title "$2" noenhanced
+set xlabel "commands in flight (threads)"
+set ylabel "$3"
+set logscale x 2
+set xtics (1, 2, 4, 8, 16, 32)
+set yrange [$4]
+set grid
+set key off
+plot $5
+EOF
+}
 plot=$repo/Documentation/performance-inflight.png
-gnuplot <<EOF
-set terminal pngcairo size 800,480 font ",11"
-set output "$plot"
-set title "cxprm: QUERY_PAGES throughput vs commands in flight (in-process emulator, 2 CPUs)" noenhanced
-set xlabel "commands in flight (threads)"
-set ylabel "commands per second"
-set logscale x 2
-set xtics (1, 2, 4, 8, 16, 32)
-set yrange [0:*]
-set grid
-set key off
-plot "$out/inflight.dat" using 1:2 with linespoints lw 2 pt 7
-EOF
+inflight_plot "$plot" "cxprm: QUERY_PAGES throughput vs commands in flight (in-process emulator, 2 CPUs)" \
+	"commands per second" "0:*" "\"$out/inflight.dat\" using 1:2 with linespoints lw 2 pt 7"
 plot_pipe=$repo/Documentation/performance-pipelined.png
-gnuplot <<EOF
-set terminal pngcairo size 800,480 font ",11"
-set output "$plot_pipe"
-set title "cxprm: pipelined QUERY_PAGES, firmware latency model (throughput / ideal min(N,K)/L)" noenhanced
-set xlabel "commands in flight (threads)"
-set ylabel "throughput / ideal"
-set logscale x 2
-set xtics (1, 2, 4, 8, 16, 32)
-set yrange [0:1.1]
-set grid
-set key off
-plot "$out/pipeline.dat" using 1:2 with linespoints lw 2 pt 7, 0.9 with lines dt 2
-EOF
+inflight_plot "$plot_pipe" \
+	"cxprm: pipelined QUERY_PAGES, firmware latency model (throughput / ideal min(N,K)/L)" \
+	"throughput / ideal" "0:1.1" "\"$out/pipeline.dat\" using 1:2 with linespoints lw 2 pt 7, 0.9 with lines dt 2"
 say "plots: $plot $plot_pipe; table: $results; done in $(($(date +%s) - t0)) s"
