@@ -9,12 +9,30 @@
 #include <random>
 #include <unistd.h>
 #include <thread>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 namespace cxprm::hosted {
 
 namespace {
 
 HostBase *self(void *ctx) { return static_cast<HostBase *>(ctx); }
+
+// sleep_us(us) sleeps about us, as the kernel's fsleep() does: a thread's
+// default timer slack (50 us) would add more than the short sleeps of a
+// command wait ask for.  Set once per thread.
+void sleep_us(cxprm_u32 us)
+{
+#ifdef __linux__
+	thread_local bool slack_set = false;
+	if (!slack_set) {
+		prctl(PR_SET_TIMERSLACK, 1000ul, 0ul, 0ul, 0ul);
+		slack_set = true;
+	}
+#endif
+	std::this_thread::sleep_for(std::chrono::microseconds(us));
+}
 
 struct Waiter {
 	std::mutex mu;
@@ -38,7 +56,7 @@ struct Waiter {
 	.lock = [](void *, void *l) { static_cast<std::mutex *>(l)->lock(); },                     \
 	.unlock = [](void *, void *l) { static_cast<std::mutex *>(l)->unlock(); },                 \
 	.relax = [](void *) { std::this_thread::yield(); },                                        \
-	.sleep_us = [](void *, cxprm_u32 us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }, \
+	.sleep_us = [](void *, cxprm_u32 us) { sleep_us(us); },                                     \
 	.now_ns = [](void *) -> cxprm_u64 {                                                        \
 		return std::chrono::duration_cast<std::chrono::nanoseconds>(                       \
 			       std::chrono::steady_clock::now().time_since_epoch())                 \

@@ -14,10 +14,14 @@
 #    (8 bytes a page).
 # 4. The userspace engine against cxprm-emud over shared files, and the same
 #    commands through the ioctls in the QEMU guest (TCG) against the same
-#    cxprm-emud binary: commands/s and the ratio (skipped with --no-guest).
+#    cxprm-emud binary: commands/s and the ratio (skipped with --no-guest);
+#    the daemon's turnaround (doorbell to completion) and idle CPU.
+# 5. cxprm-bench-pipeline: N = 1..32 commands in flight against the
+#    in-process emulator's firmware latency model: throughput / ideal.
 #
 # Prints the table and writes it to <build>/bench-results.txt; writes the
-# plot Documentation/performance-inflight.png (gnuplot).  Build trees:
+# plots Documentation/performance-inflight.png and performance-pipelined.png
+# (gnuplot).  Build trees:
 # $BENCH_BUILD (default <repo>/build-bench, Release) and <build>/static
 # (static cxprm-emud and the guest program, tools/qemu/build-static.sh).
 # --quick: shorter runs (a smoke test of the script, numbers rough).
@@ -30,7 +34,7 @@ for a in "$@"; do
 	case "$a" in
 	--no-guest) guest=0 ;;
 	--quick) quick=1 ;;
-	-h | --help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench: unknown option $a" >&2; exit 2 ;;
 	esac
 done
@@ -46,7 +50,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		{ cat "$out/cmake.log" >&2; exit 1; }
 fi
 say "building the benchmarks in $build"
-cmake --build "$build" -j"$(nproc)" --target cxprm-bench cxprm-bench-layout >"$out/build.log" 2>&1 ||
+cmake --build "$build" -j"$(nproc)" --target cxprm-bench cxprm-bench-layout cxprm-bench-pipeline >"$out/build.log" 2>&1 ||
 	{ tail -30 "$out/build.log" >&2; exit 1; }
 bin=$build/tools/bench
 
@@ -95,6 +99,7 @@ python3 "$repo/tools/bench/dhat_bytes.py" "$out/dhat.1" "$out/dhat.2" 262144 >"$
 
 # --- 4. userspace vs guest against cxprm-emud ---------------------------------------
 emud_caps="" emud_raw="" guest_caps="" guest_raw=""
+emud_idle="" emud_turn_med="" emud_turn_p99="" emud_turn_n=""
 if [ "$guest" = 1 ]; then
 	secs=3
 	[ "$quick" = 1 ] && secs=1
@@ -116,8 +121,19 @@ if [ "$guest" = 1 ]; then
 		kill "$emud_pid"
 		exit 1
 	}
+	# Idle CPU: after the spin window, the daemon's utime + stime over idle_s.
+	sleep 1
+	idle_s=5
+	[ "$quick" = 1 ] && idle_s=2
+	ticks() { awk '{ print $14 + $15 }' "/proc/$emud_pid/stat"; }
+	c0=$(ticks)
+	sleep "$idle_s"
+	c1=$(ticks)
+	emud_idle=$(awk -v d=$((c1 - c0)) -v hz="$(getconf CLK_TCK)" -v s="$idle_s" \
+		'BEGIN { printf "%.2f", 100 * d / hz / s }')
 	kill "$emud_pid"
 	wait "$emud_pid" 2>/dev/null || true
+	read -r _ _ emud_turn_med emud_turn_p99 emud_turn_n < <(grep '^userspace-emud turnaround' "$out/emud.txt")
 	emud_caps=$(awk '$2 == "caps" { print $3 }' "$out/emud.txt")
 	emud_raw=$(awk '$2 == "raw" { print $3 }' "$out/emud.txt")
 
@@ -135,6 +151,13 @@ if [ "$guest" = 1 ]; then
 	guest_caps=$(tr -d '\r' <"$out/guest.log" | awk '$1 == "guest-ioctl" && $2 == "caps" { print $3 }')
 	guest_raw=$(tr -d '\r' <"$out/guest.log" | awk '$1 == "guest-ioctl" && $2 == "raw" { print $3 }')
 fi
+
+# --- 5. emulator: pipelining under the firmware latency model (issue 17) ---------
+pipe_secs=1
+[ "$quick" = 1 ] && pipe_secs=0.2
+say "cxprm-bench-pipeline: N = 1..32 in flight, latency model on (${pipe_secs}s per N)"
+"$bin/cxprm-bench-pipeline" "$pipe_secs" >"$out/pipeline.txt" 2>&1 || { cat "$out/pipeline.txt" >&2; exit 1; }
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- the table and the plot -------------------------------------------------------
 python3 - "$out/bench.json" "$out/inflight.dat" >"$results" <<EOF
@@ -204,20 +227,43 @@ if guest:
         print(f"{label:38} {u:12.0f} {gr:9.0f} {gr / u:6.2f}")
 EOF
 [ "$guest" = 0 ] || "$repo/tools/bench/bench-mlx5.sh" --rounds $((5 - 3 * quick)) --emud-bin "$emud" --out "$out" >>"$results"
+# --- emulator figures (issue 17) ---
+{
+	echo
+	echo "emulator (cxprm-emud and the in-process latency model; load average $load)"
+	if [ -n "$emud_turn_med" ]; then
+		echo "emulator turnaround (cxprm-emud, doorbell to completion, QUERY_PAGES one at a time):" \
+			"median $emud_turn_med us, p99 $emud_turn_p99 us ($emud_turn_n commands); idle CPU $emud_idle%"
+	fi
+	awk '/^#/ { sub(/^# /, ""); print "pipelined: " $0 }' "$out/pipeline.txt"
+	printf '%-28s %9s %12s %12s %6s\n' "" "in flight" "commands/s" "ideal/s" "ratio"
+	awk '$1 == "pipelined" { printf "%-28s %9d %12.0f %12.0f %6.3f\n", "pipelined QUERY_PAGES", $2, $3, $4, $5 }' \
+		"$out/pipeline.txt"
+} >>"$results"
+awk '$1 == "pipelined" { print $2, $5 }' "$out/pipeline.txt" >"$out/pipeline.dat"
 cat "$results"
 
-plot=$repo/Documentation/performance-inflight.png
-gnuplot <<EOF
+# A plot against the commands in flight: PNG title ylabel yrange plot-command.
+inflight_plot() {
+	gnuplot <<EOF
 set terminal pngcairo size 800,480 font ",11"
-set output "$plot"
-set title "cxprm: QUERY_PAGES throughput vs commands in flight (in-process emulator, 2 CPUs)" noenhanced
+set output "$1"
+set title "$2" noenhanced
 set xlabel "commands in flight (threads)"
-set ylabel "commands per second"
+set ylabel "$3"
 set logscale x 2
 set xtics (1, 2, 4, 8, 16, 32)
-set yrange [0:*]
+set yrange [$4]
 set grid
 set key off
-plot "$out/inflight.dat" using 1:2 with linespoints lw 2 pt 7
+plot $5
 EOF
-say "plot: $plot; table: $results; done in $(($(date +%s) - t0)) s"
+}
+plot=$repo/Documentation/performance-inflight.png
+inflight_plot "$plot" "cxprm: QUERY_PAGES throughput vs commands in flight (in-process emulator, 2 CPUs)" \
+	"commands per second" "0:*" "\"$out/inflight.dat\" using 1:2 with linespoints lw 2 pt 7"
+plot_pipe=$repo/Documentation/performance-pipelined.png
+inflight_plot "$plot_pipe" \
+	"cxprm: pipelined QUERY_PAGES, firmware latency model (throughput / ideal min(N,K)/L)" \
+	"throughput / ideal" "0:1.1" "\"$out/pipeline.dat\" using 1:2 with linespoints lw 2 pt 7, 0.9 with lines dt 2"
+say "plots: $plot $plot_pipe; table: $results; done in $(($(date +%s) - t0)) s"

@@ -36,7 +36,7 @@
 /* Dword offsets inside the control page. */
 #define CXPRM_EMUD_CTRL_MAGIC		0x000	/* daemon: CXPRM_EMUD_MAGIC while it runs */
 #define CXPRM_EMUD_CTRL_VERSION		0x004	/* daemon: CXPRM_EMUD_VERSION */
-#define CXPRM_EMUD_CTRL_HEARTBEAT	0x008	/* daemon: +1 about every millisecond */
+#define CXPRM_EMUD_CTRL_HEARTBEAT	0x008	/* daemon: counts ms, written every <= 10 ms */
 #define CXPRM_EMUD_CTRL_PID		0x00c	/* daemon: its host process id */
 #define CXPRM_EMUD_CTRL_SEQ		0x010	/* client: sequence number, written last */
 #define CXPRM_EMUD_CTRL_CMD		0x014	/* client: CXPRM_EMUD_CMD_* */

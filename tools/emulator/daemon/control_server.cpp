@@ -84,7 +84,7 @@ void ControlServer::publish()
 
 void ControlServer::withdraw() { wr(CXPRM_EMUD_CTRL_MAGIC, 0); }
 
-void ControlServer::heartbeat() { wr(CXPRM_EMUD_CTRL_HEARTBEAT, ++heartbeat_); }
+void ControlServer::heartbeat(uint32_t ms) { wr(CXPRM_EMUD_CTRL_HEARTBEAT, heartbeat_ += ms); }
 
 bool ControlServer::poll()
 {

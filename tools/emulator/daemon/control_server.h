@@ -24,7 +24,8 @@ public:
 	void withdraw();
 	// Runs a pending command if SEQ moved; true if it ran one.
 	bool poll();
-	void heartbeat();
+	// The heartbeat moves on by 'ms' (the milliseconds since the last one).
+	void heartbeat(uint32_t ms = 1);
 	uint64_t answered() const { return answered_; }
 
 	// Reads/writes a little-endian control dword.

@@ -55,6 +55,13 @@ void usage(FILE *f)
 		"  --total-vfs N         eswitch host_total_vfs\n"
 		"  --fw-version A.B.C    firmware version in the init segment\n"
 		"  --nvmf-auto-io-ms N   automatic NVMF namespace I/O period (0 = off)\n"
+		"  --fw-latency          the firmware latency model on (profile's per-opcode\n"
+		"                        service times on K engines; Documentation/prm-notes.rst)\n"
+		"  --fw-engines K        K parallel firmware engines, 1..32 (implies --fw-latency)\n"
+		"  --fw-latency-us [OP=]US  service time in us of opcode OP (number or PRM name),\n"
+		"                        or of every other opcode (repeatable; implies --fw-latency)\n"
+		"  --spin-us N           the emulator spins N us after each piece of work (200)\n"
+		"  --idle-sleep-us N     longest sleep between doorbell looks when idle (1000)\n"
 		"  --lenient             the lenient alternative of every strict fidelity default\n"
 		"                        (Profile::make_lenient(); Documentation/prm-notes.rst)\n"
 		"  --lenient-objects     only the object model's: any nonzero PD, CQ, SRQ or XRQ\n"
@@ -102,6 +109,19 @@ bool parse_fw(const char *s, emu::Profile &p)
 	return true;
 }
 
+std::string latency_text(const emu::Profile &p)
+{
+	if (!p.latency.enabled)
+		return "off";
+	std::string t = std::to_string(p.latency.engines) + " engines, " + std::to_string(p.latency.default_us) +
+			" us default";
+	for (auto &[op, us] : p.latency.per_opcode_us) {
+		const char *n = prm::opcode_name(op);
+		t += ", " + (n ? std::string(n) : std::to_string(op)) + " " + std::to_string(us);
+	}
+	return t;
+}
+
 const char *state_name(emu::HcaState s) { return emu::hca_state_name(s); }
 
 // What the main loop reports when it changes.
@@ -127,9 +147,10 @@ int main(int argc, char **argv)
 	struct Override {
 		bool set = false;
 		uint64_t v = 0;
-	} init_delay, health_tick, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
+	} fw_engines, spin_us, idle_sleep_us, init_delay, health_tick, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
 	const char *fw = nullptr;
-	std::vector<std::string> pos;
+	std::vector<std::string> pos, latency_specs;
+	bool fw_latency = false;
 
 	for (int i = 1; i < argc; i++) {
 		std::string a = argv[i];
@@ -170,6 +191,16 @@ int main(int argc, char **argv)
 			num(total_vfs, 0xffff);
 		else if (a == "--nvmf-auto-io-ms")
 			num(auto_io, 3600 * 1000);
+		else if (a == "--fw-latency")
+			fw_latency = true;
+		else if (a == "--fw-engines")
+			num(fw_engines, 32);
+		else if (a == "--fw-latency-us")
+			latency_specs.push_back(need("[OPCODE=]MICROSECONDS"));
+		else if (a == "--spin-us")
+			num(spin_us, 1000 * 1000);
+		else if (a == "--idle-sleep-us")
+			num(idle_sleep_us, 1000 * 1000);
 		else if (a == "--fw-version")
 			fw = need("MAJOR.MINOR.SUBMINOR");
 		else if (a == "--below-4g") {
@@ -252,6 +283,28 @@ int main(int argc, char **argv)
 	}
 	if (auto_io.set)
 		prof.nvmf.auto_io_ms = (uint32_t)auto_io.v;
+	if (fw_latency || fw_engines.set || !latency_specs.empty())
+		prof.latency.enabled = true;
+	if (fw_engines.set) {
+		if (!fw_engines.v) {
+			std::fprintf(stderr, "cxprm-emud: --fw-engines is 1..32\n");
+			return 2;
+		}
+		prof.latency.engines = (uint32_t)fw_engines.v;
+	}
+	for (const std::string &spec : latency_specs)
+		if (!prof.latency.set_from_text(spec)) {
+			std::fprintf(stderr, "cxprm-emud: bad --fw-latency-us %s ([OPCODE=]MICROSECONDS, at most 10 s)\n",
+				     spec.c_str());
+			return 2;
+		}
+	if (spin_us.set)
+		prof.poll.spin_us = (uint32_t)spin_us.v;
+	// Longer idle sleeps cost less CPU, but a queue address write is then
+	// noticed late, and a driver that read 'initializing' as 0 before it
+	// rings into FW_INIT and loses the doorbell (performance.rst, "Emulator").
+	if (idle_sleep_us.set)
+		prof.poll.idle_sleep_us = (uint32_t)idle_sleep_us.v;
 	if (fw && !parse_fw(fw, prof)) {
 		std::fprintf(stderr, "cxprm-emud: bad --fw-version %s (MAJOR.MINOR.SUBMINOR)\n", fw);
 		return 2;
@@ -354,11 +407,11 @@ int main(int argc, char **argv)
 		uars = p.max_uars;
 	log.info("ready: %s (device 0x%04x) fw %u.%u.%u, init delay %u ms, pages boot %d init %d regular %d, "
 		 "VFs %u/%u; RAM %s (%zu MiB, %llu MiB below 4 GiB), BAR %s (%zu KiB: %u UAR pages, control "
-		 "page at 0x%zx); pid %d",
+		 "page at 0x%zx); firmware latency %s; pid %d",
 		 p.name.c_str(), p.device_id, p.fw_rev.major, p.fw_rev.minor, p.fw_rev.subminor, p.init_delay_ms,
 		 p.boot_pages, p.init_pages, p.regular_pages, p.esw.num_vfs, p.esw.total_vfs, ram_path.c_str(),
 		 ram.size() >> 20, (unsigned long long)(layout.below_4g() >> 20), bar_path.c_str(), bar_size >> 10,
-		 uars, ctrl_off, (int)getpid());
+		 uars, ctrl_off, latency_text(p).c_str(), (int)getpid());
 
 	if (!ready_path.empty()) {
 		int fd = open(ready_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -377,9 +430,11 @@ int main(int argc, char **argv)
 	w.vfs = p.esw.num_vfs;
 	int sig = 0;
 	std::string why;
-	// Control page latency: 0.1 ms within 100 ms of the last request, 1 ms
-	// otherwise (the guest's devmem takes far longer either way).
-	const struct timespec fast = {0, 100 * 1000}, slow = {0, 1000 * 1000};
+	// Control page latency: 0.1 ms within 100 ms of the last request, 10 ms
+	// otherwise (the guest's devmem takes far longer either way; an idle
+	// daemon wakes 100 times a second here).  The heartbeat counts
+	// milliseconds whenever it wakes.
+	const struct timespec fast = {0, 100 * 1000}, slow = {0, 10 * 1000 * 1000};
 	auto last_req = clock::now() - std::chrono::seconds(1);
 	for (;;) {
 		siginfo_t si;
@@ -397,9 +452,10 @@ int main(int argc, char **argv)
 		if (ctrl.poll())
 			last_req = clock::now();
 		auto now = clock::now();
-		if (now - last_beat >= std::chrono::milliseconds(1)) {
-			ctrl.heartbeat();
-			last_beat = now;
+		auto beats = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_beat);
+		if (beats.count() >= 1) {
+			ctrl.heartbeat((uint32_t)beats.count());
+			last_beat += beats;
 		}
 		if (now - last_watch < std::chrono::milliseconds(10))
 			continue;

@@ -5,6 +5,9 @@
 // raised after the lock is dropped.
 #include <chrono>
 #include <stdexcept>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "emulator_impl.h"
 
@@ -33,23 +36,30 @@ uint64_t Emulator::Impl::now()
 	return clock_now() - t0;
 }
 
-// Polls every ~50 us while there is traffic, every ~200 us after 10 ms
-// of idleness; the health counter ticks every Profile::health_tick_ms.
+// Spins after work, sleeps when quiet (thread_sleep_ns: Profile::poll);
+// the health counter ticks every Profile::health_tick_ms.
 void Emulator::Impl::thread_main()
 {
+#ifdef __linux__
+	// Sleeps of tens of microseconds stay that short (default slack: 50 us).
+	prctl(PR_SET_TIMERSLACK, 1000ul, 0ul, 0ul, 0ul);
+#endif
 	auto last_work = std::chrono::steady_clock::now();
+	uint32_t idle_sleep_us = prof.poll.sleep_us;
 	std::unique_lock<std::mutex> lk(thread_mu);
 	while (!stop_req) {
 		lk.unlock();
-		auto now = std::chrono::steady_clock::now();
 		bool did = step(true);
+		auto now = std::chrono::steady_clock::now();
 		if (did)
 			last_work = now;
+		uint64_t quiet = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(now - last_work).count();
+		uint64_t ns = thread_sleep_ns(did, quiet, &idle_sleep_us);
+		if (!ns)
+			std::this_thread::yield();
 		lk.lock();
-		if (!did && !stop_req) {
-			bool idle = now - last_work > std::chrono::milliseconds(10);
-			thread_cv.wait_for(lk, std::chrono::microseconds(idle ? 200 : 50));
-		}
+		if (ns && !stop_req)
+			thread_cv.wait_for(lk, std::chrono::nanoseconds(ns));
 	}
 }
 
@@ -189,6 +199,7 @@ void Emulator::function_reset()
 	impl_->cmdq_initializing = false;
 	impl_->last_cmdq_addr = 0;
 	impl_->deferred_bell = 0;
+	impl_->drop_pending();
 	impl_->iseg.reset(false);
 }
 

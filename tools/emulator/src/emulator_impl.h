@@ -7,9 +7,11 @@
 //   emulator_step.cpp     one step: faults, health, 'initializing', queue
 //                         address, nic_interface, doorbells, timed work
 //   emulator_slots.cpp    serving a slot, lost-doorbell rescue
+//   emulator_latency.cpp  the firmware latency model, the thread's poll policy
 //   emulator_inspect.cpp  the inspection getters
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -81,6 +83,14 @@ struct Emulator::Impl {
 	// Answers nothing (crashed without crash_answers_int_err, or resetting).
 	bool mute() const { return (crashed && !faults.crash_answers_int_err.load()) || sw_reset; }
 	uint8_t last_delivery = 0;
+	// Firmware latency model (latency.h; emulator_latency.cpp): rung slots
+	// in service until due_ns, when each firmware engine is free again,
+	// and nanoseconds from the last step to the first due (NONE: none).
+	static constexpr uint64_t NONE = ~0ull;
+	uint32_t pending_mask = 0;
+	uint64_t due_ns[prm::MAX_CMDQ_ENTRIES] = {};
+	std::vector<uint64_t> engine_free;
+	std::atomic<uint64_t> ns_to_due{NONE};
 
 	// --- emulator.cpp ---
 	uint64_t clock_now() const;
@@ -98,6 +108,12 @@ struct Emulator::Impl {
 	// kept and served once 'initializing' clears (emulator_step.cpp).
 	static constexpr uint64_t EARLY_GRACE_NS = 10ull * 1000 * 1000;
 	bool cmdq_address_step(uint64_t now);
+
+	// --- emulator_latency.cpp ---
+	void schedule_slot(unsigned slot, uint64_t now);
+	bool serve_due(uint64_t now);
+	void drop_pending();
+	uint64_t thread_sleep_ns(bool did, uint64_t quiet_ns, uint32_t *idle_sleep_us) const;
 
 	// --- emulator_slots.cpp ---
 	unsigned queue_entries() const { return 1u << prof.log_cmdq_size; }

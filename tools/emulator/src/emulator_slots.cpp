@@ -40,7 +40,7 @@ void Emulator::Impl::note_unrung_owned(uint32_t bell, uint64_t now)
 		return;
 	for (unsigned slot = 0; slot < queue_entries(); slot++) {
 		uint8_t t[4];
-		if ((bell >> slot) & 1 || owned_since[slot])
+		if ((bell >> slot) & 1 || owned_since[slot] || (pending_mask >> slot) & 1)
 			continue;
 		if (!entry_tail(slot, t)) {
 			queue_reachable = false;
@@ -62,7 +62,7 @@ bool Emulator::Impl::rescue_lost_doorbells(uint64_t now)
 		return false;
 	bool did = false;
 	for (unsigned slot = 0; slot < queue_entries(); slot++) {
-		if (!owned_since[slot])
+		if (!owned_since[slot] || (pending_mask >> slot) & 1)
 			continue;
 		// owned_since is the time noted | 1 (0 = not a candidate).
 		uint64_t since = owned_since[slot] & ~1ull;

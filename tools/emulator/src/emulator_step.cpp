@@ -9,7 +9,9 @@
 //   a new queue address: 'initializing' again for cmdq_init_delay_ms, and
 //     doorbells meanwhile dropped (A2/B2)
 //   EQ doorbells (consumer indexes, arming)
-//   doorbell vector: take the bits, process each rung slot in slot order;
+//   doorbell vector: take the bits, process each rung slot in slot order
+//     (with the latency model: give each to a firmware engine, and serve
+//     those whose service has ended);
 //     each completion posts a CMD event to the EQs that took CMD events
 //     when the command was fetched
 //   lost doorbells: an entry that was owned by hardware when another slot's
@@ -115,8 +117,12 @@ bool Emulator::Impl::step_locked(bool tick_health)
 			continue;
 		did = true;
 		owned_since[slot] = skip_token[slot] = 0; // a new command
-		process_slot(slot);
+		if (prof.latency.enabled)
+			schedule_slot(slot, now);
+		else
+			process_slot(slot);
 	}
+	did |= serve_due(now);
 	if (rung)
 		note_unrung_owned(rung, now);
 	did |= rescue_lost_doorbells(now);
@@ -162,6 +168,7 @@ bool Emulator::Impl::cmdq_address_step(uint64_t now)
 		for (unsigned i = 0; i < prm::MAX_CMDQ_ENTRIES; i++)
 			owned_since[i] = skip_token[i] = 0;
 		deferred_bell = 0;
+		drop_pending();
 		queue_reachable = false;
 		if (base && iseg.nic_interface() == 0 && prof.cmdq_init_delay_ms) {
 			cmdq_initializing = true;

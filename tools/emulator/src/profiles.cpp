@@ -219,6 +219,7 @@ Profile from_model(const Model &m)
 	p.nvmf.max_namespaces = m.max_namespaces;
 	p.max_uars = m.max_uars;
 	p.num_irq_vectors = m.irq_vectors;
+	p.latency = LatencyModel::connectx7(); // not enabled
 	return p;
 }
 

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "latency.h"
 #include "platform.h"
 #include "syndromes.h"
 
@@ -259,6 +260,11 @@ struct Profile {
 	// (strict: nothing documents that firmware reports what it still
 	// holds; Linux never asks); true answers -held (the old model).
 	bool torn_down_query_reports_held = false;
+
+	// Firmware timing (latency.h): service times on K engines (off unless
+	// latency.enabled) and how the emulator's thread polls.
+	LatencyModel latency;
+	PollPolicy poll;
 
 	static Profile connectx5();
 	static Profile connectx7();

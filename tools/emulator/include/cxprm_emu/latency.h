@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Firmware timing in the emulator's Profile (emulator.h):
+//
+//  - LatencyModel: a command takes a service time (per opcode) on one of K
+//    parallel firmware engines.  A rung command is assigned at the doorbell
+//    to the engine that frees first; it runs and its answer is written
+//    when its service ends (start = max(doorbell seen, engine free)).  Off
+//    by default (the tests must not slow down); `make bench` and
+//    `cxprm-emud --fw-latency` turn it on.  The defaults are assumptions
+//    (Documentation/prm-notes.rst, "Firmware latency model").
+//  - PollPolicy: how the emulator's own thread looks for doorbells: it
+//    spins (yielding) for spin_us after the last activity, then sleeps
+//    sleep_us between looks, growing to idle_sleep_us once idle_after_ms
+//    passed without work (Documentation/performance.rst, "Emulator").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace cxprm::emu {
+
+struct LatencyModel {
+	bool enabled = false;
+	uint32_t engines = 4;       // K: commands firmware runs at once (assumption)
+	uint32_t default_us = 50;   // service time of an opcode not in per_opcode_us
+	std::map<uint16_t, uint32_t> per_opcode_us;
+
+	// ConnectX-7-like per-opcode values (assumptions, see prm-notes.rst).
+	static LatencyModel connectx7();
+	uint64_t service_ns(uint16_t opcode) const
+	{
+		auto it = per_opcode_us.find(opcode);
+		return (uint64_t)(it == per_opcode_us.end() ? default_us : it->second) * 1000u;
+	}
+	// "US" (the default) or "OPCODE=US" (opcode: a number, 0x.. allowed, or
+	// a PRM name such as QUERY_PAGES); false if malformed.
+	bool set_from_text(const std::string &spec);
+};
+
+struct PollPolicy {
+	uint32_t spin_us = 200;       // spin this long after the last work (0: never spin)
+	uint32_t sleep_us = 50;       // then sleep this long between looks
+	uint32_t idle_after_ms = 10;  // no work for this long: idle
+	uint32_t idle_sleep_us = 1000; // idle: the sleep doubles up to this
+};
+
+} // namespace cxprm::emu

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The firmware latency model (latency.h, emulator_impl.h): a rung command
+// is given to the engine that frees first and is served (fetched, run,
+// answered) when its service time there ends.  And the emulator thread's
+// poll policy: spin after work, sleep when quiet, sleep longer when idle.
+#include <algorithm>
+
+#include "emulator_impl.h"
+
+namespace cxprm::emu {
+
+void Emulator::Impl::schedule_slot(unsigned slot, uint64_t now)
+{
+	using E = prm::cmd_queue_entry;
+	if ((pending_mask >> slot) & 1)
+		return; // rung again while in service: one answer
+	uint8_t head[4] = {};
+	uint64_t a = iseg.cmdq_base() + ((uint64_t)slot << prof.log_cmdq_stride) +
+		     E::command_input_inline_data::offset / 8;
+	// Unreadable: served at once, the transport reports it.
+	uint64_t service = p.dma_read(a, head, sizeof(head)) ? prof.latency.service_ns((uint16_t)(head[0] << 8 | head[1]))
+							     : 0;
+	size_t k = std::max<uint32_t>(1, prof.latency.engines);
+	if (engine_free.size() != k)
+		engine_free.assign(k, 0);
+	auto engine = std::min_element(engine_free.begin(), engine_free.end());
+	uint64_t due = std::max(now, *engine) + service;
+	*engine = due;
+	due_ns[slot] = due;
+	pending_mask |= 1u << slot;
+}
+
+// Serves every slot whose service has ended, earliest first.
+bool Emulator::Impl::serve_due(uint64_t now)
+{
+	bool did = false;
+	while (pending_mask) {
+		unsigned best = prm::MAX_CMDQ_ENTRIES;
+		for (unsigned s = 0; s < prm::MAX_CMDQ_ENTRIES; s++)
+			if (((pending_mask >> s) & 1) && (best == prm::MAX_CMDQ_ENTRIES || due_ns[s] < due_ns[best]))
+				best = s;
+		if (due_ns[best] > now) {
+			ns_to_due.store(due_ns[best] - now);
+			return did;
+		}
+		pending_mask &= ~(1u << best);
+		process_slot(best);
+		did = true;
+	}
+	ns_to_due.store(NONE);
+	return did;
+}
+
+void Emulator::Impl::drop_pending()
+{
+	pending_mask = 0;
+	engine_free.clear();
+	ns_to_due.store(NONE);
+}
+
+// How long the thread sleeps after a step (0: look again at once).  Within
+// spin_us of the last work it spins; then sleep_us; once idle_after_ms
+// passed, a sleep that doubles up to idle_sleep_us.  A command in service
+// cuts the sleep short: the thread wakes SPIN_MARGIN_NS before it is due
+// and spins to the moment.
+uint64_t Emulator::Impl::thread_sleep_ns(bool did, uint64_t quiet_ns, uint32_t *idle_sleep_us) const
+{
+	constexpr uint64_t SPIN_MARGIN_NS = 60 * 1000; // a wake-up's usual lateness
+	const PollPolicy &pp = prof.poll;
+	uint64_t ns;
+	if (did || quiet_ns < (uint64_t)pp.spin_us * 1000) {
+		*idle_sleep_us = pp.sleep_us;
+		ns = 0;
+	} else if (quiet_ns < (uint64_t)pp.idle_after_ms * 1000000) {
+		ns = (uint64_t)pp.sleep_us * 1000;
+	} else {
+		ns = (uint64_t)*idle_sleep_us * 1000;
+		*idle_sleep_us = std::min(std::max(*idle_sleep_us, 1u) * 2, std::max(pp.idle_sleep_us, pp.sleep_us));
+	}
+	uint64_t due = ns_to_due.load();
+	if (due != NONE)
+		ns = std::min(ns, due > SPIN_MARGIN_NS ? due - SPIN_MARGIN_NS : 0);
+	return ns;
+}
+
+} // namespace cxprm::emu
