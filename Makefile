@@ -20,6 +20,7 @@
 #   make mlx5         the same, bound, its dmesg printed (MLX5_ARGS=...)
 #   make check-kunit  the KUnit suites in the debug test kernel (QEMU)
 #   make check-guest-debug  the same on the debug test kernel
+#   make check-failnth  kernel allocation fault injection (fail-nth), debug kernel
 #   make test-kernel  build (once, cached) the KUnit/KASAN/kmemleak test kernel
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
 #   make bench        benchmarks of the command path (not part of check;
@@ -47,7 +48,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-kunit test-kernel soak smoke demo \
+	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
 	module-clean bench
 
 all: userspace
@@ -171,6 +172,14 @@ soak:
 		unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
 	selftests/cxprm/run.sh -q --debug-kernel --no-build --msix 8 --timeout 7200 -- debug-start \
 		load soak:$(SOAK_IOCTLS) unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
+
+# Kernel allocation fault injection on the debug kernel (fail-nth): every
+# path's n-th allocation fails, n = 1, 2, ...; then the checkers
+# (Documentation/faults.rst, "Kernel allocation faults").  Few firmware
+# pages, so that probe has few injection points.
+check-failnth:
+	selftests/cxprm/run.sh -q --debug-kernel --timeout 1500 \
+		--emud-args "--boot-pages 4 --init-pages 4" -- debug-start load failnth debug-check
 
 # The debug test kernel alone (cached; prints where it is).
 test-kernel:
