@@ -25,8 +25,9 @@
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
 #   make bench        benchmarks of the command path (not part of check;
 #                     Documentation/performance.rst)
-#   make fuzz         the libFuzzer targets, FUZZ_SECONDS (300) each on
-#                     FUZZ_JOBS (one per CPU) workers, clang build in
+#   make fuzz         the libFuzzer targets in rounds of FUZZ_SECONDS (120)
+#                     each on FUZZ_JOBS (one per CPU) workers until
+#                     FUZZ_EXECS (10,000,000) inputs ran, clang build in
 #                     build-fuzz/ (Documentation/fuzzing.rst)
 #   make soak         SOAK_IOCTLS (100000) ioctls from 8 processes under
 #                     random emulator faults, debug kernel, polled/events/
@@ -130,11 +131,14 @@ bench:
 # libFuzzer targets (fuzz/, clang + ASan/UBSan in build-fuzz/): one summary
 # line per target (executions, corpus, crashes).  The committed corpus and
 # regressions also replay in check-userspace (CTest fuzz_replay_*).
-FUZZ_SECONDS ?= 300
+# make fuzz runs rounds of FUZZ_SECONDS per target until FUZZ_EXECS inputs
+# ran in all (Documentation/fuzzing.rst, "Speed and volume").
+FUZZ_SECONDS ?= 120
+FUZZ_EXECS ?= 10000000
 FUZZ_JOBS ?= $(shell nproc)
 .PHONY: fuzz check-fuzz
 fuzz:
-	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS)
+	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS) --execs $(FUZZ_EXECS) --jobs $(FUZZ_JOBS)
 
 check-fuzz:
 	tools/fuzz/run.sh --seconds 45 --seed 1
