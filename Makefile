@@ -20,12 +20,14 @@
 #   make mlx5         the same, bound, its dmesg printed (MLX5_ARGS=...)
 #   make check-kunit  the KUnit suites in the debug test kernel (QEMU)
 #   make check-guest-debug  the same on the debug test kernel
+#   make check-failnth  kernel allocation fault injection (fail-nth), debug kernel
 #   make test-kernel  build (once, cached) the KUnit/KASAN/kmemleak test kernel
 #   make demo         boot QEMU with an emulated ConnectX-7 and run cxprm
 #   make bench        benchmarks of the command path (not part of check;
 #                     Documentation/performance.rst)
-#   make fuzz         the libFuzzer targets, FUZZ_SECONDS (300) each on
-#                     FUZZ_JOBS (one per CPU) workers, clang build in
+#   make fuzz         the libFuzzer targets in rounds of FUZZ_SECONDS (120)
+#                     each on FUZZ_JOBS (one per CPU) workers until
+#                     FUZZ_EXECS (10,000,000) inputs ran, clang build in
 #                     build-fuzz/ (Documentation/fuzzing.rst)
 #   make soak         SOAK_IOCTLS (100000) ioctls from 8 processes under
 #                     random emulator faults, debug kernel, polled/events/
@@ -47,7 +49,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-kunit test-kernel soak smoke demo \
+	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
 	module-clean bench
 
 all: userspace
@@ -129,11 +131,14 @@ bench:
 # libFuzzer targets (fuzz/, clang + ASan/UBSan in build-fuzz/): one summary
 # line per target (executions, corpus, crashes).  The committed corpus and
 # regressions also replay in check-userspace (CTest fuzz_replay_*).
-FUZZ_SECONDS ?= 300
+# make fuzz runs rounds of FUZZ_SECONDS per target until FUZZ_EXECS inputs
+# ran in all (Documentation/fuzzing.rst, "Speed and volume").
+FUZZ_SECONDS ?= 120
+FUZZ_EXECS ?= 10000000
 FUZZ_JOBS ?= $(shell nproc)
 .PHONY: fuzz check-fuzz
 fuzz:
-	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS)
+	tools/fuzz/run.sh --seconds $(FUZZ_SECONDS) --execs $(FUZZ_EXECS) --jobs $(FUZZ_JOBS)
 
 check-fuzz:
 	tools/fuzz/run.sh --seconds 45 --seed 1
@@ -171,6 +176,14 @@ soak:
 		unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
 	selftests/cxprm/run.sh -q --debug-kernel --no-build --msix 8 --timeout 7200 -- debug-start \
 		load soak:$(SOAK_IOCTLS) unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
+
+# Kernel allocation fault injection on the debug kernel (fail-nth): every
+# path's n-th allocation fails, n = 1, 2, ...; then the checkers
+# (Documentation/faults.rst, "Kernel allocation faults").  Few firmware
+# pages, so that probe has few injection points.
+check-failnth:
+	selftests/cxprm/run.sh -q --debug-kernel --timeout 1500 \
+		--emud-args "--boot-pages 4 --init-pages 4" -- debug-start load failnth debug-check
 
 # The debug test kernel alone (cached; prints where it is).
 test-kernel:

@@ -290,8 +290,17 @@ int PageTracker::take(const cmd::FunctionRef &fn, u32 n, u32 *got, CmdResult *re
 	u32 chunk = chunk_pages();
 	if (!chunk)
 		return E_RANGE;
+	/*
+	 * The page list, 8 bytes a page: without memory for it, fewer pages a
+	 * command (as for the output below), down to one.
+	 */
 	cmd::HostMem scratch;
-	int err = n ? scratch.alloc(host_, (usize)min_of(n, chunk) * sizeof(u64)) : OK;
+	int err = OK;
+	if (n) {
+		chunk = min_of(n, chunk);
+		while ((err = scratch.alloc(host_, (usize)chunk * sizeof(u64))) == E_NOMEM && chunk > 1)
+			chunk /= 2;
+	}
 	if (err)
 		return err;
 	auto *pas = (u64 *)scratch.data();

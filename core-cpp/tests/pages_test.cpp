@@ -120,25 +120,29 @@ TEST(Pages, TeardownReclaimsInRoundsOfSevenHundredSixtyEight)
 	rig.down_and_check();
 }
 
-// Out of memory for a TAKE's output (8 bytes a page): the reclaim asks
-// for half as many pages at a time instead of giving up (fuzz regression
-// eq_events/reclaim_take_out_of_dma_memory).
+// Out of memory for a TAKE's output (8 bytes a page) or for take()'s own
+// page list: the reclaim asks for half as many pages at a time instead of
+// giving up (fuzz regression eq_events/reclaim_take_out_of_dma_memory;
+// the page list: the guest's fail-nth run, Documentation/faults.rst).
 TEST(Pages, TakeUnderMemoryPressureAsksForFewerPages)
 {
-	UpRig rig(small_profile(300, 200), chunked_config());
-	ASSERT_EQ(rig.up, OK);
-	ASSERT_EQ(rig.dev.pages().live(), 500u);
-	// take(): its scratch list, then the first TAKE's output buffer fails.
-	rig.h.uh.fail_alloc_after(1);
-	rig.dev.teardown();
-	const StepRecord *rp = rig.dev.trace().find(Step::RECLAIM_PAGES);
-	ASSERT_NE(rp, nullptr);
-	EXPECT_EQ(rp->err, OK);
-	EXPECT_EQ(rp->value, 500);
-	EXPECT_EQ(rig.h.emu.pages_taken_total(), 500u);
-	// Boot and init: 5 GIVEs; then TAKEs of 64 (after the failed 128): 7 x 64 + 52.
-	EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), 5u + 8u);
-	rig.down_and_check();
+	// take()'s allocations: its page list (0), the first TAKE's output (1).
+	for (int failing : { 0, 1 }) {
+		SCOPED_TRACE(failing);
+		UpRig rig(small_profile(300, 200), chunked_config());
+		ASSERT_EQ(rig.up, OK);
+		ASSERT_EQ(rig.dev.pages().live(), 500u);
+		rig.h.uh.fail_alloc_after(failing);
+		rig.dev.teardown();
+		const StepRecord *rp = rig.dev.trace().find(Step::RECLAIM_PAGES);
+		ASSERT_NE(rp, nullptr);
+		EXPECT_EQ(rp->err, OK);
+		EXPECT_EQ(rp->value, 500);
+		EXPECT_EQ(rig.h.emu.pages_taken_total(), 500u);
+		// Boot and init: 5 GIVEs; then TAKEs of 64 (not 128): 7 x 64 + 52.
+		EXPECT_EQ(rig.h.emu.opcode_count(op::MANAGE_PAGES), 5u + 8u);
+		rig.down_and_check();
+	}
 }
 
 TEST_F(PagesUp, PageRequestsBothWays)

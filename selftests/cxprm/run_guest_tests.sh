@@ -63,6 +63,14 @@ cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
 unload gone"
 fi
+# With allocation fault injection (the debug test kernel), the short
+# failnth run right after the first load: every path but those whose
+# every point is a bind (bind, unbind, rmmod: make check-failnth),
+# Documentation/faults.rst.
+FAILNTH_SHORT=open,caps,nvmf,esw,dct_create,dct_query,dct_drain,dct_destroy,stats,raw,subscribe,read,close
+if [ -e /proc/self/fail-nth ]; then
+	ALL="load failnth:$FAILNTH_SHORT ${ALL#load }"
+fi
 # On a kernel with the checkers (the debug test kernel: kmemleak, DMA-API
 # debug, lockdep), the whole run is framed by debug-start (forget what boot
 # left) and debug-check (nothing leaked or reported since).  With
@@ -323,6 +331,35 @@ step_crash() {
 	return "$rc"
 }
 
+# failnth: kernel allocation fault injection (cxprm_failnth; the debug
+# kernel's failslab and fail_page_alloc, per task through fail-nth as
+# syzkaller uses them): for every path and n = 1, 2, ... the n-th
+# allocation fails.  Sleeping allocations and order-0 pages must be
+# failable (the knobs' defaults spare them); the fault reports themselves
+# stay quiet (verbose 0), so any report in dmesg is a real one.  Then
+# debug-check: no leak, no DMA-API error, no report.  failnth:P1,P2 runs
+# only those paths.
+FAILNTH_PATHS="bind open info caps nvmf esw dct_create dct_query dct_drain dct_destroy stats raw subscribe read close unbind rmmod"
+step_failnth() {
+	for a in failslab fail_page_alloc; do
+		d=/sys/kernel/debug/$a
+		[ -d "$d" ] || { echo "no $d (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS)"; return 1; }
+		echo N >"$d/ignore-gfp-wait" && echo 0 >"$d/verbose" || return 1
+	done
+	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem &&
+		echo 0 >/sys/kernel/debug/fail_page_alloc/min-order || return 1
+	# shellcheck disable=SC2086 # a list of words
+	CXPRM_KO=$KO CXPRM_MODPARAMS=$MODPARAMS "$here/cxprm_failnth" ${1:-$FAILNTH_PATHS}
+	rc=$?
+	for a in failslab fail_page_alloc; do echo Y >"/sys/kernel/debug/$a/ignore-gfp-wait"; done
+	if dmesg | grep -Eq "$SPLAT_RE"; then
+		echo "FAIL: kernel reports in dmesg:"
+		dmesg | grep -E -A 12 "$SPLAT_RE" | head -n 60
+		rc=1
+	fi
+	return $rc
+}
+
 # debug-start: kmemleak forgets every object allocated so far (boot), so
 # debug-check reports only what the tests leaked.
 step_debug_start() {
@@ -426,7 +463,8 @@ for s in $STEPS; do
 			"$here/cxprm_soak_test" >"$out" 2>&1
 		rc=$?
 		;;
-	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload)
+	failnth:*) step_failnth "$(echo "${s#failnth:}" | tr , ' ')" >"$out" 2>&1; rc=$? ;;
+	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload | failnth)
 		"step_$(echo "$s" | tr - _)" >"$out" 2>&1
 		rc=$?
 		;;

@@ -14,8 +14,12 @@
 # build-fuzz/artifacts/<target>/ (make it a regression:
 # fuzz/regressions/<target>/<name>, see the documentation).
 #
-#   tools/fuzz/run.sh [--seconds N] [--seed N] [--jobs N] [--seeds] [TARGET...]
-#     --seconds N  per target (default: $FUZZ_SECONDS, else 300)
+#   tools/fuzz/run.sh [--seconds N] [--execs N] [--seed N] [--jobs N] [--seeds] [TARGET...]
+#     --seconds N  per target (default: $FUZZ_SECONDS, else 300); with
+#                  --execs, per target and round
+#     --execs N    run the targets in rounds, each target --seconds a round,
+#                  until all of them together executed N inputs (make fuzz:
+#                  10,000,000); every round goes on from the corpus so far
 #     --seed N     libFuzzer's random seed (default: a new one each run).
 #                  make check-fuzz fixes it, so that a run on the same
 #                  corpus tries the same inputs first: a finding there is
@@ -35,6 +39,7 @@ build=$repo/build-fuzz
 all="cmdq_output decoders eq_events ioctl_request cli_decode"
 
 seconds=${FUZZ_SECONDS:-300}
+want_execs=0
 seed_args=()
 jobs=1
 seeds=0
@@ -42,10 +47,11 @@ targets=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--seconds) seconds=$2; shift 2 ;;
+	--execs) want_execs=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--seed) seed_args=(-seed="$2"); shift 2 ;;
 	--seeds) seeds=1; shift ;;
-	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,34p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1"); shift ;;
 	esac
@@ -96,38 +102,28 @@ failed=0
 total_execs=0
 started=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg)
-for t in "${targets[@]}"; do
-	work=$build/corpus/$t
-	art=$build/artifacts/$t
-	log=$build/logs/$t.log
-	rm -rf "$art"
+declare -A t_execs=() t_cpu=() t_secs=() t_crashes=()
+# fuzz_round T: one run of target T, --seconds long; adds to its figures.
+fuzz_round() {
+	local t=$1 work=$build/corpus/$1 art=$build/artifacts/$1 log=$build/logs/$1.log
+	local rc=0 execs cpu seeds_dirs=("$repo/fuzz/corpus/$1") jobs_args=()
 	mkdir -p "$work" "$art" "$(dirname "$log")"
 	rm -f "$log.time"
 	[ ${#timed[@]} -eq 0 ] || timed[4]=$log.time
-	seeds_dirs=("$repo/fuzz/corpus/$t")
 	[ -d "$repo/fuzz/regressions/$t" ] && seeds_dirs+=("$repo/fuzz/regressions/$t")
-	nseeds=$(find "${seeds_dirs[@]}" -type f | wc -l)
-	rc=0
-	if [ "$jobs" -gt 1 ]; then
-		(cd "$build" && "${timed[@]}" "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
-			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-			-artifact_prefix="$art/" -jobs="$jobs" -workers="$jobs" "${seed_args[@]}") >"$log" 2>&1 || rc=$?
-		cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
-		rm -f "$build"/fuzz-*.log
-	else
-		"${timed[@]}" "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
-			-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-			-artifact_prefix="$art/" "${seed_args[@]}" >"$log" 2>&1 || rc=$?
-	fi
+	[ "$jobs" -gt 1 ] && jobs_args=(-jobs="$jobs" -workers="$jobs")
+	(cd "$build" && "${timed[@]}" "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
+		-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+		-artifact_prefix="$art/" "${jobs_args[@]}" "${seed_args[@]}") >"$log" 2>&1 || rc=$?
+	cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
+	rm -f "$build"/fuzz-*.log
 	execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
-	total_execs=$((total_execs + execs))
-	# Executions per second of the whole target (all workers), on the wall clock.
-	rate=$((execs / (seconds > 0 ? seconds : 1)))
-	# And per CPU second (user + system of all workers): what the
-	# machine's load does not change.
 	cpu=$(awk '{print $1 + $2}' "$log.time" 2>/dev/null || echo 0)
-	cpu_rate=$(awk -v e="$execs" -v c="$cpu" 'BEGIN { printf "%d", (c > 0 ? e / c : 0) }')
-	grown=$(find "$work" -type f | wc -l)
+	t_execs[$t]=$((${t_execs[$t]:-0} + execs))
+	t_cpu[$t]=$(awk -v a="${t_cpu[$t]:-0}" -v b="$cpu" 'BEGIN { print a + b }')
+	t_secs[$t]=$((${t_secs[$t]:-0} + seconds))
+	total_execs=$((total_execs + execs))
+	local crashes
 	crashes=$(find "$art" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then
 		crashes=1 # died without an artifact (e.g. UB before the first input)
@@ -135,15 +131,44 @@ for t in "${targets[@]}"; do
 	if grep -qE 'runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$log"; then
 		[ "$crashes" -gt 0 ] || crashes=1
 	fi
+	if [ "$crashes" -ne 0 ]; then
+		t_crashes[$t]=$crashes
+		cp "$log" "$log.failed"
+	fi
+}
+for t in "${targets[@]}"; do rm -rf "$build/artifacts/$t" "$build/logs/$t.log.failed"; done
+rounds=0
+while :; do
+	rounds=$((rounds + 1))
+	for t in "${targets[@]}"; do
+		# A target that failed stays failed (its artifact kept).
+		[ -n "${t_crashes[$t]:-}" ] || fuzz_round "$t"
+	done
+	[ "$total_execs" -lt "$want_execs" ] || break
+	[ ${#t_crashes[@]} -lt ${#targets[@]} ] || break
+	echo "fuzz: round $rounds: $total_execs executions so far, $want_execs wanted"
+done
+for t in "${targets[@]}"; do
+	execs=${t_execs[$t]}
+	# Executions per second of the whole target (all workers), on the wall
+	# clock, and per CPU second (user + system of all workers): what the
+	# machine's load does not change.
+	rate=$((execs / (t_secs[$t] > 0 ? t_secs[$t] : 1)))
+	cpu_rate=$(awk -v e="$execs" -v c="${t_cpu[$t]}" 'BEGIN { printf "%d", (c > 0 ? e / c : 0) }')
+	seeds_dirs=("$repo/fuzz/corpus/$t")
+	[ -d "$repo/fuzz/regressions/$t" ] && seeds_dirs+=("$repo/fuzz/regressions/$t")
+	nseeds=$(find "${seeds_dirs[@]}" -type f | wc -l)
+	grown=$(find "$build/corpus/$t" -type f | wc -l)
+	crashes=${t_crashes[$t]:-0}
 	result=ok
 	if [ "$crashes" -ne 0 ]; then
-		result="FAILED (build-fuzz/logs/$t.log, inputs in build-fuzz/artifacts/$t/)"
+		result="FAILED (build-fuzz/logs/$t.log.failed, inputs in build-fuzz/artifacts/$t/)"
 		failed=1
 	fi
 	printf 'fuzz: %-14s executions %-9s exec/s %-6s (%s per CPU s)   corpus %s committed + %s found   crashes: %s   %s\n' \
 		"$t" "$execs" "$rate" "$cpu_rate" "$nseeds" "$grown" "$crashes" "$result"
 done
 elapsed=$(($(date +%s) - started))
-printf 'fuzz: total          executions %s in %d s (%d targets x %d s, %d worker(s) each; load average at the start %s)\n' \
-	"$total_execs" "$elapsed" "${#targets[@]}" "$seconds" "$jobs" "$load0"
+printf 'fuzz: total          executions %s in %d s (%d targets x %d round(s) x %d s, %d worker(s) each; load average at the start %s, at the end %s)\n' \
+	"$total_execs" "$elapsed" "${#targets[@]}" "$rounds" "$seconds" "$jobs" "$load0" "$(cut -d' ' -f1 /proc/loadavg)"
 exit "$failed"
