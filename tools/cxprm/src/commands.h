@@ -28,6 +28,7 @@ extern const Command cmd_list;
 extern const Command cmd_info;
 extern const Command cmd_caps;
 extern const Command cmd_nvmf_ns;
+extern const Command cmd_nvmf_setup;
 extern const Command cmd_esw_functions;
 extern const Command cmd_esw_watch;
 extern const Command cmd_dct_create;
@@ -37,6 +38,7 @@ extern const Command cmd_dct_destroy;
 extern const Command cmd_dct_session;
 extern const Command cmd_raw;
 extern const Command cmd_stats;
+extern const Command cmd_bench_connect;
 extern const Command cmd_probe;
 extern const Command cmd_decode;
 extern const Command cmd_export;
@@ -68,5 +70,8 @@ inline constexpr Opt opt_op_mod = {"op-mod", 'm', "Y", "the command's op_mod (de
 void print_json(Ctx &ctx, const Json &j, bool pretty = true);
 // The DEV positional (first) of a command.
 DevPath dev_arg(const Args &args);
+// --keep-open: keeps the device file (and so what it created: "2 DCT(s)")
+// open until Ctrl-C/SIGTERM, or hold_ms (< 0: no limit).
+void hold_file_open(Ctx &ctx, const std::string &held, int hold_ms);
 
 } // namespace cxprm::tool
