@@ -242,39 +242,37 @@ int create_cq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	return err;
 }
 
+/* A cyclic work queue (SRQ, XRQ): 2^log WQEs of 16 << stride bytes in m. */
+template <class P, class Create>
+int create_wq(cxprm_core *c, ObjMem *m, u8 log, u8 stride, P &p, Create create)
+{
+	u64 bytes = cmd::queue_bytes(log, 16u << (stride & 15));
+	if (stride > 15 || !queue_ok(log, bytes))
+		return E_INVAL;
+	int err = place(c, m, bytes, p);
+	return err ? err : create(p);
+}
+
 int create_srq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
 	const cxprm_srq_attr &a = o->u.srq;
-	u64 bytes = cmd::queue_bytes(a.log_size, 16u << (a.log_stride & 15));
-	if (a.log_stride > 15 || !queue_ok(a.log_size, bytes))
-		return E_INVAL;
-	cmd::SrqParams p;
-	p.log_srq_size = a.log_size;
-	p.log_rq_stride = a.log_stride;
-	p.pd = a.pd;
-	p.cqn = a.cqn;
-	p.lwm = a.lwm;
-	int err = place(c, m, bytes, p);
-	return err ? err : cmd::create_srq(c->dev.cmdq(), p, &o->id, r);
+	cmd::SrqParams p{.log_srq_size = a.log_size, .log_rq_stride = a.log_stride, .pd = a.pd,
+			 .cqn = a.cqn, .lwm = a.lwm};
+	return create_wq(c, m, a.log_size, a.log_stride, p, [&](const cmd::SrqParams &k) {
+		return cmd::create_srq(c->dev.cmdq(), k, &o->id, r);
+	});
 }
 
 int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
 	const cxprm_qp_attr &a = o->u.qp;
-	cmd::QpParams p;
-	p.st = a.st;
-	p.pd = a.pd;
-	p.cqn_snd = a.cqn_snd;
-	p.cqn_rcv = a.cqn_rcv;
-	p.rq_type = a.srqn ? cmd::QP_RQ_SRQ : cmd::QP_RQ_REGULAR;
-	p.srqn = a.srqn;
-	p.log_sq_size = a.log_sq_size;
-	if (!a.srqn) {
-		p.log_rq_size = a.log_rq_size;
-		p.log_rq_stride = a.log_rq_stride;
-	} else if (a.log_rq_size || a.log_rq_stride) {
-		return E_INVAL; /* an SRQ QP has no RQ of its own */
-	}
+	cmd::QpParams p{.st = a.st, .pd = a.pd, .cqn_snd = a.cqn_snd, .cqn_rcv = a.cqn_rcv,
+			.rq_type = a.srqn ? cmd::QP_RQ_SRQ : cmd::QP_RQ_REGULAR, .srqn = a.srqn,
+			.log_rq_size = a.log_rq_size, .log_rq_stride = a.log_rq_stride,
+			.log_sq_size = a.log_sq_size};
+	/* An SRQ QP has no RQ of its own. */
+	if (a.srqn && (a.log_rq_size || a.log_rq_stride))
+		return E_INVAL;
 	u64 bytes = a.log_rq_stride > 15 ? ~0ull : cmd::qp_buffer_bytes(p);
 	if (a.st > cmd::QP_ST_UD || a.log_rq_size > CXPRM_OBJ_MAX_LOG_QUEUE ||
 	    !queue_ok(a.log_sq_size, bytes))
@@ -289,20 +287,13 @@ int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 int create_xrq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
 	const cxprm_xrq_attr &a = o->u.xrq;
-	u64 bytes = cmd::queue_bytes(a.log_size, 16u << (a.log_stride & 15));
-	if (a.log_stride > 15 || !queue_ok(a.log_size, bytes))
-		return E_INVAL;
-	cmd::XrqNvmfParams p;
-	p.cqn = a.cqn;
-	p.pd = a.pd;
-	p.log_wq_sz = a.log_size;
-	p.log_wq_stride = a.log_stride;
-	p.log_max_namespace = a.log_max_namespace;
-	p.ioccsz = a.ioccsz;
-	p.log_max_io_size = a.log_max_io_size;
-	p.nvme_queue_size = a.nvme_queue_size;
-	int err = place(c, m, bytes, p);
-	return err ? err : cmd::create_xrq_nvmf(c->dev.cmdq(), p, &o->id, r);
+	cmd::XrqNvmfParams p{.cqn = a.cqn, .pd = a.pd, .log_wq_sz = a.log_size,
+			     .log_wq_stride = a.log_stride, .log_max_namespace = a.log_max_namespace,
+			     .ioccsz = a.ioccsz, .log_max_io_size = a.log_max_io_size,
+			     .nvme_queue_size = a.nvme_queue_size};
+	return create_wq(c, m, a.log_size, a.log_stride, p, [&](const cmd::XrqNvmfParams &k) {
+		return cmd::create_xrq_nvmf(c->dev.cmdq(), k, &o->id, r);
+	});
 }
 
 /* Its CQ and SQ, one page each, with their doorbell records. */
@@ -326,7 +317,12 @@ int create_backend(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	return err;
 }
 
-int attach_ns(cxprm_core *c, cxprm_obj *o, CmdResult *r)
+int alloc_pd(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
+{
+	return cmd::alloc_pd(c->dev.cmdq(), &o->id, 0, r);
+}
+
+int attach_ns(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
 {
 	cmd::NvmfNamespace ns{};
 	ns.xrqn = o->parent;
@@ -343,7 +339,12 @@ constexpr u16 CREATE_OP[] = {0, prm::op::ALLOC_PD, prm::op::CREATE_CQ, prm::op::
 constexpr u16 DESTROY_OP[] = {0, prm::op::DEALLOC_PD, prm::op::DESTROY_CQ, prm::op::DESTROY_SRQ,
 			      prm::op::DESTROY_QP, prm::op::DESTROY_XRQ,
 			      prm::op::DESTROY_NVMF_BACKEND_CTRL, prm::op::DETACH_NVMF_NAMESPACE};
-static_assert(sizeof(CREATE_OP) / sizeof(CREATE_OP[0]) == CXPRM_OBJ_NVMF_NS + 1, "CREATE_OP");
+using CreateFn = int (*)(cxprm_core *, cxprm_obj *, ObjMem *, CmdResult *);
+constexpr CreateFn CREATE[] = {nullptr,   alloc_pd,   create_cq,      create_srq,
+			       create_qp, create_xrq, create_backend, attach_ns};
+static_assert(sizeof(CREATE_OP) / sizeof(CREATE_OP[0]) == CXPRM_OBJ_NVMF_NS + 1 &&
+		      sizeof(CREATE) / sizeof(CREATE[0]) == CXPRM_OBJ_NVMF_NS + 1,
+	      "one create per enum cxprm_obj_type");
 
 /* Index of the file's object (type, parent, id), or -1. */
 int find(const cxprm_core_objs *t, u32 type, u32 parent, u32 id)
@@ -367,31 +368,9 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 			return E_NOMEM;
 	}
 	CmdResult r{};
-	int err;
-	switch (o->type) {
-	case CXPRM_OBJ_PD:
-		err = cmd::alloc_pd(c->dev.cmdq(), &o->id, 0, &r);
-		break;
-	case CXPRM_OBJ_CQ:
-		err = create_cq(c, o, m, &r);
-		break;
-	case CXPRM_OBJ_SRQ:
-		err = create_srq(c, o, m, &r);
-		break;
-	case CXPRM_OBJ_QP:
-		err = create_qp(c, o, m, &r);
+	int err = CREATE[o->type](c, o, m, &r);
+	if (o->type == CXPRM_OBJ_QP)
 		o->u.qp.state = cmd::QP_STATE_RST;
-		break;
-	case CXPRM_OBJ_XRQ:
-		err = create_xrq(c, o, m, &r);
-		break;
-	case CXPRM_OBJ_NVMF_BACKEND:
-		err = create_backend(c, o, m, &r);
-		break;
-	default:
-		err = attach_ns(c, o, &r);
-		break;
-	}
 	fill_st(&o->st, r, CREATE_OP[o->type]);
 	if (err) {
 		mem_after(c, m, err, r);
@@ -467,14 +446,11 @@ int obj_query(cxprm_core *c, cxprm_obj *o)
 		err = cmd::query_cq(c->dev.cmdq(), o->id, &i, &r);
 		fill_st(&o->st, r, prm::op::QUERY_CQ);
 		o->u.cq = {};
-		if (!err) {
-			o->u.cq.log_size = i.log_cq_size;
-			o->u.cq.status = i.status;
-			o->u.cq.eqn = i.eqn;
-			o->u.cq.uar_page = i.uar_page;
-			o->u.cq.consumer_counter = i.consumer_counter;
-			o->u.cq.producer_counter = i.producer_counter;
-		}
+		if (!err)
+			o->u.cq = {.log_size = i.log_cq_size, .status = i.status, .reserved0 = {},
+				   .eqn = i.eqn, .uar_page = i.uar_page,
+				   .consumer_counter = i.consumer_counter,
+				   .producer_counter = i.producer_counter, .reserved = {}};
 		return ioc_ret(err);
 	}
 	if (o->type != CXPRM_OBJ_SRQ)
@@ -483,15 +459,10 @@ int obj_query(cxprm_core *c, cxprm_obj *o)
 	err = cmd::query_srq(c->dev.cmdq(), o->id, &i, &r);
 	fill_st(&o->st, r, prm::op::QUERY_SRQ);
 	o->u.srq = {};
-	if (!err) {
-		o->u.srq.pd = i.pd;
-		o->u.srq.cqn = i.cqn;
-		o->u.srq.log_size = i.log_srq_size;
-		o->u.srq.log_stride = i.log_rq_stride;
-		o->u.srq.lwm = i.lwm;
-		o->u.srq.state = i.state;
-		o->u.srq.wqe_cnt = i.wqe_cnt;
-	}
+	if (!err)
+		o->u.srq = {.pd = i.pd, .cqn = i.cqn, .log_size = i.log_srq_size,
+			    .log_stride = i.log_rq_stride, .lwm = i.lwm, .state = i.state,
+			    .reserved0 = 0, .wqe_cnt = i.wqe_cnt, .reserved = {}};
 	return ioc_ret(err);
 }
 
