@@ -72,9 +72,10 @@ public:
 	~Dev()
 	{
 		u32 dctn;
-		if (up_) // closing the file destroys its DCTs
+		if (up_) // closing the file destroys its DCTs, then its objects
 			while (cxprm_core_dcts_pop(&dcts_, &dctn))
 				cxprm_core_dct_destroy(core_, dctn, nullptr);
+		cxprm_core_objs_destroy(core_, objs_, nullptr);
 		cxprm_core_destroy(core_); // tears down
 		emu_.stop();
 	}
@@ -87,6 +88,7 @@ private:
 	void attach_namespace(const Config &c);
 	int info(cxprm_info *i);
 	int typed(unsigned long req, void *arg);
+	int objects(unsigned long req, void *arg);
 	int stats(cxprm_stats *s);
 	int raw(cxprm_raw_cmd *r);
 	void pump();
@@ -99,6 +101,8 @@ private:
 	cxprm_core *core_ = nullptr;
 	bool up_ = false;
 	cxprm_core_dcts dcts_{}; // the file's DCTs, as the driver's
+	cxprm_core_objs *objs_ = nullptr; // and its objects
+	bool events_ = false;
 	std::set<u32> draining_;
 	std::deque<cxprm_event> queue_;
 	u64 mask_[4] = {};
@@ -167,6 +171,24 @@ int Dev::typed(unsigned long req, void *arg)
 	return ret(err);
 }
 
+// The driver's EQ, which CQs and QPs need, starts with the first object
+// ioctl here (a fresh fake reports no async EQ, as its tests expect).
+int Dev::objects(unsigned long req, void *arg)
+{
+	if (!cfg_.net_admin)
+		return fail(EPERM);
+	if (!objs_ && cxprm_core_objs_create(core_, &objs_) != OK)
+		return fail(ENOMEM);
+	if (!events_) {
+		cxprm_core_events_config ec{};
+		events_ = cxprm_core_events_start(core_, &ec) == OK;
+	}
+	int err = cxprm_core_ioc_obj(core_, (unsigned)req, objs_, arg);
+	if (events_) // nobody else polls the EQ of a fake
+		cxprm_core_events_poll(core_, 64);
+	return ret(err);
+}
+
 int Dev::stats(cxprm_stats *s)
 {
 	// The entries pointer is this process's memory (the driver copies out).
@@ -219,6 +241,8 @@ void Dev::post(u8 type, const u8 *data28)
 
 void Dev::pump()
 {
+	if (events_ && cxprm_core_events_poll(core_, 64) && cxprm_core_events_pending(core_))
+		cxprm_core_events_service(core_);
 	for (auto it = draining_.begin(); it != draining_.end();) {
 		emu::DctState s;
 		if (emu_.dct_state(*it, &s) && s == emu::DctState::DRAINED) {
@@ -286,6 +310,8 @@ int Dev::ioctl(unsigned long req, void *arg)
 		return raw((cxprm_raw_cmd *)arg);
 	if (cxprm_core_ioc_is_typed((unsigned)req))
 		return typed(req, arg);
+	if (cxprm_core_ioc_is_obj((unsigned)req))
+		return objects(req, arg);
 	switch (req) {
 	case CXPRM_IOC_STATS: return cfg_.net_admin ? stats((cxprm_stats *)arg) : fail(EPERM);
 	case CXPRM_IOC_SUBSCRIBE:

@@ -4,7 +4,7 @@
 // include/uapi/linux/cxprm.h served in-process by the core over the
 // firmware emulator.  Each ioctl is the core function the kernel driver
 // calls too (cxprm_core_ioc_*: reserved fields, errno mapping, the file's
-// DCT table, the raw dump); the fake's own parts are the copies to and
+// DCT and object tables, the raw dump); the fake's own parts are the copies to and
 // from "userspace", the privileges (below) and the event records with
 // poll/read.  The real driver is tested in the QEMU guest.
 //
