@@ -21,6 +21,11 @@ namespace cxprm::tool {
 
 namespace {
 
+const std::vector<Opt> kOpts = {
+	{"count", 'n', "N", "connections of each kind (default 100, at most 100000)"},
+	{"batch", 'b', "N", "connections alive at once (default 32, at most 60)"},
+};
+
 const CommandSpec spec = {
 	"bench connect",
 	"DEV [--count N] [--batch N]",
@@ -37,10 +42,7 @@ const CommandSpec spec = {
 	"destroyed at the end.  The seed's reference (1000 RoCE connections on a\n"
 	"ConnectX): RC about 12 us per connection, DCT about 4 us.  Needs\n"
 	"CAP_NET_ADMIN.",
-	{
-		{"count", 'n', "N", "connections of each kind (default 100, at most 100000)"},
-		{"batch", 'b', "N", "connections alive at once (default 32, at most 60)"},
-	},
+	kOpts,
 	1,
 	1,
 	true,

@@ -25,6 +25,13 @@ DevPath dev_arg(const Args &args)
 	}
 }
 
+int hold_ms_arg(const Args &args)
+{
+	if (args.has("hold") && !args.has("keep-open"))
+		args.fail("--hold needs --keep-open");
+	return args.seconds_ms("hold", -1);
+}
+
 void hold_file_open(Ctx &ctx, const std::string &held, int hold_ms)
 {
 	ctx.out.flush();

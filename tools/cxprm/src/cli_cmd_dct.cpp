@@ -86,14 +86,15 @@ const CommandSpec create_spec = {
 	"(and flushed) first, so a script can start this in the background and read\n"
 	"it.  Without --then destroy or --keep-open the DCT is destroyed when the\n"
 	"command exits, which is only useful as a test that creation works.\n"
-	"-j: one JSON object per operation, one a line.  Needs CAP_NET_ADMIN.\n\n"
+	"-j: one JSON object per operation (and per object command), one a line.\n"
+	"Needs CAP_NET_ADMIN.\n\n"
 	CXPRM_DCT_OWNERSHIP,
 	with(kDctcOpts,
 	     {
 		     {"then", 0, "OPS", "then run these operations (query,drain,wait,destroy)"},
 		     {"wait-timeout", 0, "S", "how long 'wait' waits for DCT_DRAINED (default 10)"},
-		     {"keep-open", 0, nullptr, "hold the DCT (keep the file open) until Ctrl-C"},
-		     {"hold", 0, "S", "with --keep-open: release after S seconds"},
+		     opt_keep_open,
+		     opt_hold,
 	     }),
 	1,
 	1,
@@ -247,10 +248,9 @@ int run_create(Ctx &ctx, const Args &args)
 				args.fail("--then: '" + op + "' is not one of query, drain, wait, destroy");
 	}
 	int wait_ms = args.seconds_ms("wait-timeout", 10000);
-	int hold_ms = args.seconds_ms("hold", -1);
-	if (args.has("hold") && !args.has("keep-open"))
-		args.fail("--hold needs --keep-open");
-	bool lines = !ops.empty() || args.has("keep-open");
+	int hold_ms = hold_ms_arg(args);
+	// One JSON object a line when there is more than the create to print.
+	bool lines = !ops.empty() || args.has("keep-open") || !names_objects(args);
 
 	DevPath p = dev_arg(args);
 	DevFile f(p);

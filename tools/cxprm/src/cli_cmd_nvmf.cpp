@@ -75,6 +75,16 @@ int run(Ctx &ctx, const Args &args)
 	return 0;
 }
 
+const std::vector<Opt> kSetupOpts = {
+	{"nsid", 0, "N", "frontend namespace id (default 1)"},
+	{"backend-nsid", 0, "N", "backend namespace id (default 1)"},
+	{"lba-size", 0, "BYTES", "block size, a power of two from 512 (default 512)"},
+	{"exec", 0, "CMD", "run this shell command while the objects are alive"},
+	{"no-query", 0, nullptr, "do not query the namespace before the teardown"},
+	opt_keep_open,
+	opt_hold,
+};
+
 const CommandSpec setup_spec = {
 	"nvmf setup",
 	"DEV [--nsid N] [--backend-nsid N] [--lba-size BYTES] [--exec CMD] [--no-query] [--keep-open [--hold S]]",
@@ -93,15 +103,7 @@ const CommandSpec setup_spec = {
 	"code; what was created is then destroyed by closing the file.  -j: one JSON\n"
 	"object per command, one a line.  Needs CAP_NET_ADMIN and an adapter with\n"
 	"NVMe-oF target offload ('cxprm caps DEV --type nvmf').",
-	{
-		{"nsid", 0, "N", "frontend namespace id (default 1)"},
-		{"backend-nsid", 0, "N", "backend namespace id (default 1)"},
-		{"lba-size", 0, "BYTES", "block size, a power of two from 512 (default 512)"},
-		{"exec", 0, "CMD", "run this shell command while the objects are alive"},
-		{"no-query", 0, nullptr, "do not query the namespace before the teardown"},
-		{"keep-open", 0, nullptr, "hold the objects (keep the file open) until Ctrl-C"},
-		{"hold", 0, "S", "with --keep-open: release after S seconds"},
-	},
+	kSetupOpts,
 	1,
 	1,
 	true,
@@ -140,42 +142,16 @@ int run_setup(Ctx &ctx, const Args &args)
 		args.fail("--nsid and --backend-nsid: 1 to 0xfffffffe");
 	if (lba_log < 9)
 		args.fail("--lba-size: a power of two from 512 to 65536");
-	if (args.has("hold") && !args.has("keep-open"))
-		args.fail("--hold needs --keep-open");
-	int hold_ms = args.seconds_ms("hold", -1);
+	int hold_ms = hold_ms_arg(args);
 
 	DevPath p = dev_arg(args);
 	DevFile f(p);
 	ObjSet set(f, obj_printer(ctx, args.json()));
 	uint32_t pd = set.pd();
 	uint32_t cqn = set.cq(6);
-	cxprm_obj x;
-	std::memset(&x, 0, sizeof(x));
-	x.type = CXPRM_OBJ_XRQ;
-	x.u.xrq.pd = pd;
-	x.u.xrq.cqn = cqn;
-	x.u.xrq.log_size = 6;
-	x.u.xrq.log_stride = 6;       // 1 KiB receive buffers
-	x.u.xrq.log_max_namespace = 4;
-	x.u.xrq.log_max_io_size = 17; // 128 KiB I/Os
-	x.u.xrq.ioccsz = 4;           // 16-byte units: a 64-byte SQE, no in-capsule data
-	x.u.xrq.nvme_queue_size = 64;
-	uint32_t xrqn = set.create(x);
-	cxprm_obj b;
-	std::memset(&b, 0, sizeof(b));
-	b.type = CXPRM_OBJ_NVMF_BACKEND;
-	b.parent = xrqn;
-	b.u.backend.log_cmd_timeout_us = 20;
-	uint32_t ctrl = set.create(b);
-	cxprm_obj n;
-	std::memset(&n, 0, sizeof(n));
-	n.type = CXPRM_OBJ_NVMF_NS;
-	n.id = nsid;
-	n.parent = xrqn;
-	n.u.ns.backend_namespace = backend_nsid;
-	n.u.ns.backend_ctrl_id = (uint16_t)ctrl;
-	n.u.ns.lba_data_size = lba_log;
-	set.create(n);
+	uint32_t xrqn = set.nvmf_xrq(pd, cqn);
+	uint32_t ctrl = set.nvmf_backend(xrqn);
+	set.nvmf_ns(xrqn, nsid, backend_nsid, ctrl, lba_log);
 	if (args.json()) {
 		Json j = Json::object();
 		j.set("op", "setup");

@@ -86,6 +86,36 @@ uint32_t ObjSet::rc_qp(uint32_t pd, uint32_t cqn, uint32_t srqn)
 	return create(o);
 }
 
+uint32_t ObjSet::nvmf_xrq(uint32_t pd, uint32_t cqn)
+{
+	cxprm_obj o = blank(CXPRM_OBJ_XRQ);
+	o.u.xrq.pd = pd;
+	o.u.xrq.cqn = cqn;
+	o.u.xrq.log_size = 6;
+	o.u.xrq.log_stride = 6; // 1 KiB receive buffers
+	o.u.xrq.log_max_namespace = 4;
+	o.u.xrq.log_max_io_size = 17; // 128 KiB I/Os
+	o.u.xrq.ioccsz = 4;           // 16-byte units: a 64-byte SQE, no in-capsule data
+	o.u.xrq.nvme_queue_size = 64;
+	return create(o);
+}
+
+uint32_t ObjSet::nvmf_backend(uint32_t xrqn)
+{
+	cxprm_obj o = blank(CXPRM_OBJ_NVMF_BACKEND, 0, xrqn);
+	o.u.backend.log_cmd_timeout_us = 20;
+	return create(o);
+}
+
+void ObjSet::nvmf_ns(uint32_t xrqn, uint32_t nsid, uint32_t backend_nsid, uint32_t ctrl, uint8_t lba_log)
+{
+	cxprm_obj o = blank(CXPRM_OBJ_NVMF_NS, nsid, xrqn);
+	o.u.ns.backend_namespace = backend_nsid;
+	o.u.ns.backend_ctrl_id = (uint16_t)ctrl;
+	o.u.ns.lba_data_size = lba_log;
+	create(o);
+}
+
 uint8_t ObjSet::modify_qp(uint32_t qpn, uint32_t transition, uint32_t remote_qpn)
 {
 	cxprm_qp_modify m;

@@ -43,6 +43,12 @@ public:
 	uint32_t srq(uint32_t pd, uint8_t log_size);
 	// An RC QP on the SRQ (its receives), sends completing on cqn.
 	uint32_t rc_qp(uint32_t pd, uint32_t cqn, uint32_t srqn);
+	// An XRQ with NVMe-oF target offload (64 1-KiB receive buffers, 16
+	// namespaces, 128 KiB I/Os, 64-byte capsules), a backend controller
+	// on it, and namespace nsid attached to it (log2 block size lba_log).
+	uint32_t nvmf_xrq(uint32_t pd, uint32_t cqn);
+	uint32_t nvmf_backend(uint32_t xrqn);
+	void nvmf_ns(uint32_t xrqn, uint32_t nsid, uint32_t backend_nsid, uint32_t ctrl, uint8_t lba_log);
 	// QP_MODIFY of qpn: RST2INIT, INIT2RTR (to remote_qpn), RTR2RTS with
 	// the values mlx5_ib uses for RC over RoCE port 1; the state after.
 	uint8_t modify_qp(uint32_t qpn, uint32_t transition, uint32_t remote_qpn);
