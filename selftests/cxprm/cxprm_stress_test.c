@@ -99,9 +99,10 @@ static void child(int fd_shared, int id, struct tally *t, int with_nop)
 	struct cxprm_stats s;
 	struct cxprm_info info;
 	struct cxprm_dct d;
+	struct dct_objs objs;
 	uint8_t out[QUERY_ISSI_OUT];
 	uint32_t live[4];
-	int nlive = 0, n, j;
+	int nlive = 0, have_objs = 0, n, j;
 
 	if (!c || fd < 0) {
 		load_fail(&t->c, -1);
@@ -136,7 +137,11 @@ static void child(int fd_shared, int id, struct tally *t, int with_nop)
 		case 4:
 			if (nlive == (int)ARRAY_SIZE(live))
 				break;
-			dct_minimal(&d);
+			if (!have_objs) /* this child's PD, CQ, SRQ (retried after a fault) */
+				have_objs = !dct_objs_create(fd, &objs);
+			if (!have_objs)
+				break;
+			dct_minimal(&d, &objs);
 			d.ctx.dc_access_key = (uint64_t)id << 32 | (uint32_t)n;
 			if (!account(t, K_DCT_CREATE, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d), &d.st) &&
 			    !d.st.status) {
@@ -336,14 +341,20 @@ static int hammer(int secs, int id)
 	uint64_t end = now_ns() + (uint64_t)secs * 1000000000ull;
 	struct cxprm_cmd_status st;
 	struct cxprm_dct d;
+	struct dct_objs objs;
 	uint32_t dctn = 0;
-	int fd = cxprm_open(), n = 0, r;
+	int fd = cxprm_open(), n = 0, r, have_objs = 0;
 
 	if (fd < 0)
 		return errno == ENOENT || errno == ENODEV ? 0 : 1;
 	while (now_ns() < end) {
-		if (n % 3 == 0 && !dctn) {
-			dct_minimal(&d);
+		if (n % 3 == 0 && !dctn && !have_objs) {
+			r = dct_objs_create(fd, &objs);
+			have_objs = !r;
+			if (r && errno == EREMOTEIO)
+				r = 0; /* a firmware status: not what this counts */
+		} else if (n % 3 == 0 && !dctn) {
+			dct_minimal(&d, &objs);
 			r = ioctl(fd, CXPRM_IOC_DCT_CREATE, &d);
 			if (!r && !d.st.status)
 				dctn = d.dctn;

@@ -114,6 +114,7 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	const char *bdf = cxprm_bdf();
 	char path[320];
 	struct cxprm_info info;
+	struct dct_objs objs;
 	struct cxprm_dct d;
 	struct cxprm_esw_functions f;
 	struct reader rd = { 0 };
@@ -132,8 +133,10 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, fd2);
 	ASSERT_LE(0, rd.fd);
-	/* Something the driver must clean up: a DCT owned by fd2. */
-	dct_minimal(&d);
+	/* Something the driver must clean up: a DCT owned by fd2, on fd2's
+	 * PD, CQ and SRQ. */
+	ASSERT_EQ(0, dct_objs_create(fd2, &objs)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	dct_minimal(&d, &objs);
 	ASSERT_EQ(0, ioctl(fd2, CXPRM_IOC_DCT_CREATE, &d));
 	ASSERT_EQ(ST_OK, d.st.status);
 	if (self->have_emu)
@@ -200,7 +203,7 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 		EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_HCA_STATE, 0, 0, 0)) TH_LOG("HCA not DISABLED");
 		EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0));
 		leaked1 = emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_OBJECTS_LEAKED, 0, 0);
-		EXPECT_EQ(leaked0, leaked1) TH_LOG("TEARDOWN_HCA dropped %lld objects the driver left (DCT/EQ/UAR)",
+		EXPECT_EQ(leaked0, leaked1) TH_LOG("TEARDOWN_HCA dropped %lld objects the driver left (DCT/PD/CQ/SRQ/EQ/UAR)",
 						   leaked1 - leaked0);
 	}
 
@@ -218,7 +221,8 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	 * The new device hands out DCT numbers from the start again: a file of
 	 * the old device closing now must not destroy the new owner's DCT.
 	 */
-	dct_minimal(&d);
+	ASSERT_EQ(0, dct_objs_create(fd, &objs)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	dct_minimal(&d, &objs);
 	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d));
 	ASSERT_EQ(ST_OK, d.st.status);
 	errno = 0;
