@@ -91,6 +91,7 @@ void cxprm_core_destroy(cxprm_core *c)
 	/* Both are no-ops when already done. */
 	c->ev.stop();
 	c->dev.teardown();
+	capi::orphans_release(c);
 	capi::kept_release(c);
 	c->~cxprm_core();
 	h->ops->mem_free(h->ctx, c);
@@ -128,6 +129,8 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 {
 	if (!c)
 		return;
+	/* Objects of closed files others named, while the EQ is there. */
+	cxprm_core_orphans_destroy(c);
 	cxprm_core_events_stop(c);
 	TeardownReport t = c->dev.teardown();
 	cxprm_core_teardown_report r{};

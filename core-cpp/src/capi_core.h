@@ -14,6 +14,7 @@
 namespace cxprm::capi {
 struct ObjMem;
 } // namespace cxprm::capi
+struct cxprm_core_objs;
 
 struct cxprm_core {
 	/* Placement form only: the memory comes from the host. */
@@ -26,8 +27,10 @@ struct cxprm_core {
 	bool command_events = false;
 	cxprm_core_event_fn listener = nullptr;
 	void *listener_ctx = nullptr;
-	/* Queue memory of objects whose destroy failed (ioctl_objects.cpp). */
+	/* Queue memory of objects whose destroy failed (objects_table.cpp). */
 	cxprm::capi::ObjMem *kept = nullptr;
+	/* Tables of closed files whose objects others still name (same file). */
+	cxprm_core_objs *orphans = nullptr;
 };
 
 namespace cxprm::capi {
@@ -50,10 +53,12 @@ inline const char *opname(u16 op)
 }
 
 /*
- * Object queue memory kept because its destroy failed (ioctl_objects.cpp):
+ * Object queue memory kept because its destroy failed (objects_table.cpp):
  * how many, and freeing it once the device can no longer write it.
  */
 u32 kept_count(cxprm_core *c);
 u32 kept_release(cxprm_core *c);
+/* Orphan tables freed without a command, their queue memory kept. */
+u32 orphans_release(cxprm_core *c);
 
 } // namespace cxprm::capi

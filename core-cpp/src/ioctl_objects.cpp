@@ -1,19 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The object ioctls (CXPRM_IOC_OBJ_CREATE/QUERY/DESTROY, CXPRM_IOC_QP_MODIFY;
- * capi.h "A file's objects") and the per-file table behind them.  Like the
+ * capi.h "A file's objects") on a file's table (objects_table.h).  Like the
  * DCT ioctls (ioctl.cpp): the kernel shim copies and checks CAP_NET_ADMIN,
  * the CLI's fake device calls the same functions.
- *
- * Memory: the core allocates every queue buffer and doorbell record
- * (QueueMem) itself; it is freed after the object's destroy command
- * worked, or when the create command was refused or never sent.  When the
- * command's fate is unknown (timeout, device failed) or a destroy fails,
- * the memory moves to the core's kept list (c->kept) and is freed only
- * once the device can no longer write it: a teardown that worked, or
- * cxprm_core_release_stranded() after a reset.  Linux mlx5_ib likewise
- * returns the error and keeps the CQ buffer when DESTROY_CQ fails
- * (mlx5_ib_destroy_cq frees it only after mlx5_core_destroy_cq worked).
+
+ * Memory and destroying: objects_table.cpp.
  */
 #include "cxprm/capi.h"
 
@@ -24,38 +16,17 @@
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/queue_mem.h"
 
-#include "capi_core.h"
 #include "capi_uapi.h"
+#include "objects_table.h"
 
 using namespace cxprm;
 
-namespace cxprm::capi {
-
-/* One object's queue memory (the backend controller: its CQ and its SQ). */
-struct ObjMem {
-	static void *operator new(usize, void *p) noexcept { return p; }
-	static void operator delete(void *, void *) noexcept {}
-	QueueMem q[2];
-	ObjMem *next = nullptr; /* on c->kept */
-};
-
-} // namespace cxprm::capi
-
 namespace {
 
-using capi::ObjMem;
-
-struct Obj {
-	u32 type;     /* enum cxprm_obj_type */
-	u32 id;
-	u32 parent;   /* xrqn of a backend or namespace */
-	u8 state;     /* a QP's, after the last transition */
-	bool gave_up; /* its destroy got no firmware answer: kept as it is */
-	ObjMem *mem;
-};
+using namespace cxprm::capi;
 
 constexpr u32 QUEUE_MAX_BYTES = QueueMem::MAX_PAGES * QueueMem::PAGE;
-constexpr u32 CQE_BYTES = 64, WQEBB = 64;
+constexpr u32 CQE_BYTES = 64;
 
 /* The UAPI's limits and numbers are the core's. */
 static_assert(cmd::queue_bytes(CXPRM_OBJ_MAX_LOG_QUEUE, CQE_BYTES) == QUEUE_MAX_BYTES,
@@ -72,81 +43,6 @@ static_assert(sizeof(cxprm_cq_attr) == sizeof(cxprm_obj::u) &&
 		      sizeof(cxprm_nvmf_ns_attr) == sizeof(cxprm_obj::u),
 	      "every attr fills the union: its reserved fields are all the rest");
 static_assert(sizeof(cxprm_qp_attr::state) == 1 && cmd::QP_STATE_RTS == 3, "qpc.state");
-
-} // namespace
-
-struct cxprm_core_objs {
-	static void *operator new(usize, void *p) noexcept { return p; }
-	static void operator delete(void *, void *) noexcept {}
-	u32 n = 0;
-	Obj e[CXPRM_OBJ_MAX_PER_FILE] = {};
-};
-
-namespace cxprm::capi {
-
-u32 kept_count(cxprm_core *c)
-{
-	u32 n = 0;
-	for (ObjMem *m = __atomic_load_n(&c->kept, __ATOMIC_ACQUIRE); m; m = m->next)
-		n++;
-	return n;
-}
-
-u32 kept_release(cxprm_core *c)
-{
-	ObjMem *m = __atomic_exchange_n(&c->kept, (ObjMem *)nullptr, __ATOMIC_ACQ_REL);
-	u32 n = 0;
-	while (m) {
-		ObjMem *next = m->next;
-		m->~ObjMem();
-		c->host->ops->mem_free(c->host->ctx, m);
-		m = next;
-		n++;
-	}
-	return n;
-}
-
-} // namespace cxprm::capi
-
-namespace {
-
-ObjMem *mem_new(cxprm_core *c)
-{
-	void *p = c->host->ops->mem_alloc(c->host->ctx, sizeof(ObjMem));
-	return p ? new (p) ObjMem : nullptr;
-}
-
-void mem_free(cxprm_core *c, ObjMem *m)
-{
-	if (!m)
-		return;
-	m->~ObjMem();
-	c->host->ops->mem_free(c->host->ctx, m);
-}
-
-/* The device may still write m: only a teardown or a reset frees it. */
-void mem_keep(cxprm_core *c, ObjMem *m)
-{
-	if (!m)
-		return;
-	m->next = __atomic_load_n(&c->kept, __ATOMIC_RELAXED);
-	while (!__atomic_compare_exchange_n(&c->kept, &m->next, m, true, __ATOMIC_RELEASE,
-					    __ATOMIC_RELAXED))
-		;
-}
-
-/*
- * After a command that used m: freed when it never reached the firmware
- * (token 0) or the firmware answered (done: the object is gone, or was
- * never made), else kept.
- */
-void mem_after(cxprm_core *c, ObjMem *m, int err, const CmdResult &r)
-{
-	if (!err || err == E_REMOTEIO || !r.token)
-		mem_free(c, m);
-	else
-		mem_keep(c, m);
-}
 
 void fill_st(cxprm_cmd_status *st, const CmdResult &r, u16 opcode)
 {
@@ -336,9 +232,6 @@ int attach_ns(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
 constexpr u16 CREATE_OP[] = {0, prm::op::ALLOC_PD, prm::op::CREATE_CQ, prm::op::CREATE_SRQ,
 			     prm::op::CREATE_QP, prm::op::CREATE_XRQ,
 			     prm::op::CREATE_NVMF_BACKEND_CTRL, prm::op::ATTACH_NVMF_NAMESPACE};
-constexpr u16 DESTROY_OP[] = {0, prm::op::DEALLOC_PD, prm::op::DESTROY_CQ, prm::op::DESTROY_SRQ,
-			      prm::op::DESTROY_QP, prm::op::DESTROY_XRQ,
-			      prm::op::DESTROY_NVMF_BACKEND_CTRL, prm::op::DETACH_NVMF_NAMESPACE};
 using CreateFn = int (*)(cxprm_core *, cxprm_obj *, ObjMem *, CmdResult *);
 constexpr CreateFn CREATE[] = {nullptr,   alloc_pd,   create_cq,      create_srq,
 			       create_qp, create_xrq, create_backend, attach_ns};
@@ -346,20 +239,11 @@ static_assert(sizeof(CREATE_OP) / sizeof(CREATE_OP[0]) == CXPRM_OBJ_NVMF_NS + 1 
 		      sizeof(CREATE) / sizeof(CREATE[0]) == CXPRM_OBJ_NVMF_NS + 1,
 	      "one create per enum cxprm_obj_type");
 
-/* Index of the file's object (type, parent, id), or -1. */
-int find(const cxprm_core_objs *t, u32 type, u32 parent, u32 id)
-{
-	for (u32 i = 0; i < t->n; i++)
-		if (t->e[i].type == type && t->e[i].parent == parent && t->e[i].id == id)
-			return (int)i;
-	return -1;
-}
-
 int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 {
 	if (t->n >= CXPRM_OBJ_MAX_PER_FILE)
 		return E_NOSPC;
-	if (o->type == CXPRM_OBJ_NVMF_NS && find(t, o->type, o->parent, o->id) >= 0)
+	if (o->type == CXPRM_OBJ_NVMF_NS && t->find(o->type, o->parent, o->id) >= 0)
 		return E_INVAL; /* the file attached this nsid already */
 	ObjMem *m = nullptr;
 	if (o->type != CXPRM_OBJ_PD && o->type != CXPRM_OBJ_NVMF_NS) {
@@ -378,51 +262,14 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 			o->id = 0;
 		return ioc_ret(err);
 	}
-	t->e[t->n++] = {o->type, o->id, o->parent, cmd::QP_STATE_RST, false, m};
+	t->add({o->type, o->id, o->parent, cmd::QP_STATE_RST, false, m});
 	return OK;
-}
-
-/* The destroy command of e (a QP moved to reset first, as mlx5_ib does). */
-int destroy_cmd(cxprm_core *c, Obj *e, CmdResult *r, u16 *op)
-{
-	Cmdq &q = c->dev.cmdq();
-	*op = DESTROY_OP[e->type];
-	switch (e->type) {
-	case CXPRM_OBJ_PD:
-		return cmd::dealloc_pd(q, e->id, 0, r);
-	case CXPRM_OBJ_CQ:
-		return cmd::destroy_cq(q, e->id, 0, r);
-	case CXPRM_OBJ_SRQ:
-		return cmd::destroy_srq(q, e->id, 0, r);
-	case CXPRM_OBJ_QP:
-		if (e->state != cmd::QP_STATE_RST) {
-			*op = prm::op::QP_2RST;
-			int err = cmd::qp_2rst(q, e->id, 0, r);
-			if (err)
-				return err;
-			e->state = cmd::QP_STATE_RST;
-			*op = DESTROY_OP[e->type];
-		}
-		return cmd::destroy_qp(q, e->id, 0, r);
-	case CXPRM_OBJ_XRQ:
-		return cmd::destroy_xrq(q, e->id, 0, r);
-	case CXPRM_OBJ_NVMF_BACKEND:
-		return cmd::destroy_nvmf_backend_ctrl(q, e->parent, (u16)e->id, r);
-	default:
-		return cmd::detach_nvmf_namespace(q, e->parent, e->id, r);
-	}
-}
-
-void take_out(cxprm_core_objs *t, u32 idx)
-{
-	t->e[idx] = t->e[--t->n];
-	t->e[t->n] = {};
 }
 
 int obj_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 {
 	/* Only the file that created an object may destroy it. */
-	int idx = find(t, o->type, o->parent, o->id);
+	int idx = t->find(o->type, o->parent, o->id);
 	if (idx < 0)
 		return E_NOENT;
 	CmdResult r{};
@@ -431,7 +278,7 @@ int obj_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 	fill_st(&o->st, r, op);
 	if (!err) {
 		mem_free(c, t->e[idx].mem);
-		take_out(t, (u32)idx);
+		t->take_out((u32)idx);
 	}
 	/* Else the object stays the file's: close tries again. */
 	return ioc_ret(err);
@@ -501,7 +348,7 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 		return E_INVAL;
 	if (m->transition == CXPRM_QP_INIT2RTR && (m->mtu < 1 || m->mtu > 5))
 		return E_INVAL;
-	int idx = find(t, CXPRM_OBJ_QP, 0, m->qpn);
+	int idx = t->find(CXPRM_OBJ_QP, 0, m->qpn);
 	m->st = {};
 	if (idx < 0)
 		return E_NOENT;
@@ -547,67 +394,6 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 } // namespace
 
 extern "C" {
-
-int cxprm_core_objs_create(cxprm_core *c, cxprm_core_objs **out)
-{
-	if (!c || !out)
-		return E_INVAL;
-	void *p = c->host->ops->mem_alloc(c->host->ctx, sizeof(cxprm_core_objs));
-	*out = p ? new (p) cxprm_core_objs : nullptr;
-	return p ? OK : E_NOMEM;
-}
-
-cxprm_u32 cxprm_core_objs_sweep(cxprm_core *c, cxprm_core_objs *t)
-{
-	/* What names an object goes before it (DCTs: the caller's, before). */
-	static constexpr u32 order[] = {CXPRM_OBJ_QP,  CXPRM_OBJ_NVMF_NS, CXPRM_OBJ_NVMF_BACKEND,
-					CXPRM_OBJ_XRQ, CXPRM_OBJ_SRQ,     CXPRM_OBJ_CQ,
-					CXPRM_OBJ_PD};
-	u32 done = 0;
-	if (!c || !t)
-		return 0;
-	for (u32 type : order) {
-		for (u32 i = t->n; i-- > 0;) {
-			Obj &e = t->e[i];
-			if (e.type != type || e.gave_up)
-				continue;
-			CmdResult r{};
-			u16 op;
-			int err = destroy_cmd(c, &e, &r, &op);
-			if (!err) {
-				mem_free(c, e.mem);
-				take_out(t, i);
-				done++;
-			} else if (err != E_REMOTEIO) {
-				e.gave_up = true; /* no answer: not again */
-			}
-		}
-	}
-	return done;
-}
-
-cxprm_u32 cxprm_core_objs_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_u32 *destroyed)
-{
-	u32 done = 0, n, left = 0;
-	if (c && t) {
-		/* Again while it helps: another file's objects may have gone meanwhile. */
-		while (t->n && (n = cxprm_core_objs_sweep(c, t)))
-			done += n;
-		left = t->n;
-		for (u32 i = 0; i < t->n; i++)
-			mem_keep(c, t->e[i].mem);
-		t->~cxprm_core_objs();
-		c->host->ops->mem_free(c->host->ctx, t);
-	}
-	if (destroyed)
-		*destroyed = done;
-	return left;
-}
-
-cxprm_u32 cxprm_core_objs_count(const cxprm_core_objs *t)
-{
-	return t ? t->n : 0;
-}
 
 int cxprm_core_ioc_is_obj(unsigned int cmd)
 {

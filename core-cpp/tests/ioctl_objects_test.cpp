@@ -290,14 +290,30 @@ TEST_F(ObjIoctl, CloseDestroysInDependencyOrder)
 	uint32_t qp2 = make(qp(pd, cqn, srqn), other);
 	ASSERT_NE(qp2, 0u);
 	EXPECT_GE(h.emu.object_counts().total(), 5u);
-	// The file that names the first one's objects closes first.
+	// The owner closes first: its QP goes, the PD, CQ and SRQ the other
+	// file's QP names stay (orphans) ...
 	uint32_t done = 0;
+	EXPECT_EQ(cxprm_core_objs_destroy(core, objs, &done), 3u);
+	EXPECT_EQ(done, 1u);
+	objs = nullptr;
+	EXPECT_EQ(h.emu.object_counts().total(), 4u);
+	// ... until the other file closes: its QP, then the orphans.
 	EXPECT_EQ(cxprm_core_objs_destroy(core, other, &done), 0u);
 	EXPECT_EQ(done, 1u);
 	other = nullptr;
-	EXPECT_EQ(cxprm_core_objs_destroy(core, objs, &done), 0u);
-	EXPECT_EQ(done, 4u);
+	EXPECT_EQ(h.emu.object_counts().total(), 0u);
+}
+
+TEST_F(ObjIoctl, OrphansGoAtTheTeardownAtTheLatest)
+{
+	events();
+	uint32_t pd = make(of(CXPRM_OBJ_PD)), cqn = make(cq());
+	ASSERT_NE(make(qp(pd, cqn, 0), other), 0u);
+	EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 2u);
 	objs = nullptr;
+	// The other file is still open (a remove): its table, then the orphans.
+	EXPECT_EQ(cxprm_core_objs_sweep(core, other), 1u);
+	EXPECT_EQ(cxprm_core_orphans_destroy(core), 0u);
 	EXPECT_EQ(h.emu.object_counts().total(), 0u);
 }
 

@@ -47,6 +47,8 @@ static const struct named queries[] = {
 	{ "eqs", CXPRM_EMUD_Q_EQS },
 	{ "dcts", CXPRM_EMUD_Q_DCTS },
 	{ "nvmf-namespaces", CXPRM_EMUD_Q_NVMF_NAMESPACES },
+	{ "objects", CXPRM_EMUD_Q_OBJECTS },
+	{ "check-refs", CXPRM_EMUD_Q_CHECK_REFS },
 	{ "faults-fired", CXPRM_EMUD_Q_FAULTS_FIRED },
 };
 

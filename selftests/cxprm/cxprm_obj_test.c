@@ -149,7 +149,7 @@ TEST_F(obj, lifecycle_and_qp_states)
 	ASSERT_EQ(0, qp_modify(self->fd, s.qpn, CXPRM_QP_RST2INIT, &m));
 
 	/* A DCT on the file's own PD, CQ and SRQ. */
-	dct_minimal(&d);
+	dct_minimal(&d, NULL);
 	d.ctx.pd = s.pd;
 	d.ctx.cqn = s.cqn;
 	d.ctx.srqn_xrqn = s.srqn;
@@ -291,7 +291,7 @@ TEST_F(obj, made_up_numbers_bad_res)
 	obj_init(&o, CXPRM_OBJ_NVMF_BACKEND, 0, 0x7777);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
 	EXPECT_EQ(ST_BAD_RES_ERR, o.st.status);
-	dct_minimal(&d);	/* pd, cqn, srqn 1: nobody made them */
+	dct_minimal(&d, NULL);	/* pd, cqn, srqn 1: nobody made them */
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_CREATE, &d));
 	EXPECT_EQ(ST_BAD_RES_ERR, d.st.status);
 }

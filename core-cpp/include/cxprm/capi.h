@@ -425,16 +425,25 @@ int cxprm_core_objs_create(struct cxprm_core *core, struct cxprm_core_objs **out
  */
 cxprm_u32 cxprm_core_objs_sweep(struct cxprm_core *core, struct cxprm_core_objs *t);
 /*
- * Sweeps until a pass destroys nothing, then frees the table.
- * An object whose destroy command fails keeps its queue memory: the core
- * frees it only once the device can no longer write it (after a teardown
- * that succeeded, or cxprm_core_release_stranded() after a reset).
- * Returns how many were left (their destroy failed); *destroyed (optional)
- * how many went.
- * t may be NULL (nothing to do).
+ * Closing the file: sweeps until a pass destroys nothing (then the
+ * orphans below once more, and t again if that helped); the table is
+ * freed, or, when the firmware still refuses some of its objects (another
+ * file's objects name them), becomes an orphan the core tries again at
+ * every later close, at cxprm_core_orphans_destroy() and at the teardown.
+ * An object whose destroy got no firmware answer keeps its queue memory:
+ * the core frees it only once the device can no longer write it (after a
+ * teardown that succeeded, or cxprm_core_release_stranded() after a
+ * reset).  Returns how many objects were left; *destroyed (optional) how
+ * many went.  t may be NULL (nothing to do).
  */
 cxprm_u32 cxprm_core_objs_destroy(struct cxprm_core *core, struct cxprm_core_objs *t,
 				  cxprm_u32 *destroyed);
+/*
+ * The orphan tables once more (the driver's remove, after the files'
+ * tables; cxprm_core_teardown() too): what is still refused keeps its
+ * queue memory as above.  Returns how many tables were left.
+ */
+cxprm_u32 cxprm_core_orphans_destroy(struct cxprm_core *core);
 /* Objects in the table (no sleep). */
 cxprm_u32 cxprm_core_objs_count(const struct cxprm_core_objs *t);
 /*

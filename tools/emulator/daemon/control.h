@@ -118,6 +118,8 @@
 #define CXPRM_EMUD_Q_CHECKSUMS		22	/* CUR cmdif_checksum != 0 */
 #define CXPRM_EMUD_Q_NVMF_COUNTER	23	/* arg1 xrqn, arg2 nsid, arg3 CXPRM_EMUD_NVMF_* */
 #define CXPRM_EMUD_Q_SW_RESET		24	/* Emulator::sw_resetting */
+#define CXPRM_EMUD_Q_OBJECTS		25	/* PDs, CQs, SRQs, XRQs, QPs, NVMF backends alive */
+#define CXPRM_EMUD_Q_CHECK_REFS		26	/* 1: strict object model (BAD_RES for made-up numbers) */
 
 /* CXPRM_EMUD_Q_COUNTER selectors (cxprm::emu::Counters). */
 #define CXPRM_EMUD_COUNTER_COMMANDS_PROCESSED	0
