@@ -62,21 +62,30 @@ struct stats_snap {
 	long long total;
 	long long count[K_NUM], errors[K_NUM];
 	long long manage_pages, query_pages;
+	long long objects;	/* the children's PD, CQ, SRQ: created, destroyed at close */
 };
 
 static void snap(int fd, struct stats_snap *s)
 {
-	uint16_t ops[K_NUM + 2];
-	long long count[K_NUM + 2], errors[K_NUM + 2];
+	static const uint16_t obj_ops[] = { OP_ALLOC_PD, OP_CREATE_CQ, OP_CREATE_SRQ,
+					    OP_DEALLOC_PD, OP_DESTROY_CQ, OP_DESTROY_SRQ };
+	enum { N = K_NUM + 2 + ARRAY_SIZE(obj_ops) };
+	uint16_t ops[N];
+	long long count[N], errors[N];
+	size_t k;
 
 	memcpy(ops, k_opcode, sizeof(k_opcode));
 	ops[K_NUM] = OP_MANAGE_PAGES;
 	ops[K_NUM + 1] = OP_QUERY_PAGES;
-	s->total = load_stats(fd, ops, K_NUM + 2, count, errors);
+	memcpy(ops + K_NUM + 2, obj_ops, sizeof(obj_ops));
+	s->total = load_stats(fd, ops, N, count, errors);
 	memcpy(s->count, count, sizeof(s->count));
 	memcpy(s->errors, errors, sizeof(s->errors));
 	s->manage_pages = count[K_NUM];
 	s->query_pages = count[K_NUM + 1];
+	s->objects = 0;
+	for (k = K_NUM + 2; k < N; k++)
+		s->objects += count[k];
 }
 
 static long long emu_counter(struct emuctl *e, uint32_t c)
@@ -321,7 +330,7 @@ TEST_F_TIMEOUT(stress, mixed_under_faults, 180)
 	EXPECT_EQ(eio, s1.errors[K_ISSI] - s0.errors[K_ISSI]);
 	EXPECT_LT(0, eio) TH_LOG("no delivery error was injected: the test proved nothing");
 	EXPECT_EQ(s0.total + sent + internal + (s1.manage_pages - s0.manage_pages) +
-		  (s1.query_pages - s0.query_pages), s1.total) TH_LOG("STATS total");
+		  (s1.query_pages - s0.query_pages) + (s1.objects - s0.objects), s1.total) TH_LOG("STATS total");
 	TH_LOG("DCTs created %lld destroyed %lld, emulator DCTs %lld (before %lld)", created, destroyed,
 	       emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0), dcts0);
 	EXPECT_EQ(created, destroyed);

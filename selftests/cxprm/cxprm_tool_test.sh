@@ -220,7 +220,7 @@ if t; then ok "cxprm -j nvmf ns (unknown namespace): exit 3, BAD_RES"; else nok 
 # 14: a DCT on made-up objects: the firmware's BAD_RES, exit 3
 t() {
 	run dctbad 3 "$TOOL" -j dct create "$BDF" --pd 1 --cqn 2 --srqn 3 || return 1
-	"$JC" -l -t object <"$TMP/dctbad.out" || return 1
+	"$JC" -t object <"$TMP/dctbad.out" || return 1
 	expect dctbad status.status_code "$(jget dctbad status.status_code)" 5 || return 1
 	grep -q 'names an object that does not exist' "$TMP/dctbad.err" ||
 		{ echo "# no explanation in the message"; diag "$TMP/dctbad.err"; return 1; }
