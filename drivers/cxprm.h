@@ -16,6 +16,9 @@
  *               so remove waits at most that long.
  *   files_lock  the list of open files (event fan-out, DCT cleanup).
  *   file dct_lock / ev_lock   per-file DCT table / event ring.
+ *   file obj_lock  serialises the file's object ioctls; the table pointer
+ *               itself is taken with xchg() by release or remove, whichever
+ *               comes first (no ioctl runs then).
  */
 #ifndef CXPRM_DRV_H
 #define CXPRM_DRV_H
@@ -146,6 +149,10 @@ struct cxprm_file {
 	 */
 	struct mutex dct_lock;
 	spinlock_t dct_table_lock;	/* dcts.n, dcts.dctn (dcts.lock) */
+
+	/* Its objects (PD, CQ, ... QP): made on the first object ioctl. */
+	struct mutex obj_lock;
+	struct cxprm_core_objs *objs;
 	struct cxprm_core_dcts dcts;
 
 	spinlock_t ev_lock;		/* mask and the event ring */
@@ -167,6 +174,15 @@ void cxprm_dev_set_failed(struct cxprm_dev *cx, int err,
 			  enum cxprm_fail_source src);
 /* Wake every blocked reader (device failed or going away). */
 void cxprm_dev_wake(struct cxprm_dev *cx);
+
+/* cxprm_objs.c: the objects of open files (cxprm_cdev.c's). */
+/* An object ioctl on the file's table (made on the first one). */
+long cxprm_objs_ioctl(struct cxprm_file *f, unsigned int cmd, void *k);
+/* Destroys the objects of a table taken from a file; why: for the log. */
+void cxprm_objs_destroy(struct cxprm_dev *cx, struct cxprm_core_objs *t,
+			const char *why);
+/* Remove: the objects of every open file, then those of closed ones. */
+void cxprm_objs_shutdown(struct cxprm_dev *cx);
 
 /* cxprm_events.c: per-file event rings. */
 void cxprm_events_file_init(struct cxprm_file *f);

@@ -9,9 +9,10 @@
  * caller's capabilities itself, as the UAPI header lists them, so a file
  * descriptor carries no privilege of its own.
  *
- * Per open file: the DCTs it created (destroyed when it is closed), its
- * event subscription and a queue of CXPRM_EVENT_QUEUE event records that
- * drops the oldest on overflow.
+ * Per open file: the DCTs and objects it created (destroyed when it is
+ * closed, DCTs first, then the objects in dependency order), its event
+ * subscription and a queue of CXPRM_EVENT_QUEUE event records that drops
+ * the oldest on overflow.
  */
 #include <linux/bitops.h>
 #include <linux/capability.h>
@@ -82,7 +83,10 @@ static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
 	return copy_to_user(arg, &i, sizeof(i)) ? -EFAULT : 0;
 }
 
-/* QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS and the DCT ioctls: one struct in and out. */
+/*
+ * QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS, the DCT and the object ioctls: one
+ * struct in and out.
+ */
 static long cxprm_ioc_typed(struct cxprm_file *f, unsigned int cmd,
 			    void __user *arg)
 {
@@ -97,12 +101,17 @@ static long cxprm_ioc_typed(struct cxprm_file *f, unsigned int cmd,
 	ret = cxprm_admin_in(k, arg, size);
 	if (ret)
 		goto out;
+	if (cxprm_core_ioc_is_obj(cmd)) {
+		ret = cxprm_objs_ioctl(f, cmd, k);
+		goto copy;
+	}
 	/* The DCT ioctls: one at a time per file (its table). */
 	if (dct)
 		mutex_lock(&f->dct_lock);
 	ret = cxprm_core_ioc_typed(f->cx->core, cmd, &f->dcts, k);
 	if (dct)
 		mutex_unlock(&f->dct_lock);
+copy:
 	if (!ret && copy_to_user(arg, k, size))
 		ret = -EFAULT;
 out:
@@ -257,7 +266,7 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		ret = cxprm_ioc_subscribe(f, arg);
 		break;
 	default:
-		if (cxprm_core_ioc_is_typed(cmd))
+		if (cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd))
 			ret = cxprm_ioc_typed(f, cmd, arg);
 		else
 			ret = -ENOTTY;
@@ -355,6 +364,7 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->dct_lock);
+	mutex_init(&f->obj_lock);
 	spin_lock_init(&f->dct_table_lock);
 	f->dcts.lock = cxprm_dcts_lock;
 	f->dcts.unlock = cxprm_dcts_unlock;
@@ -363,6 +373,7 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	down_read(&cx->rwsem);
 	if (!cx->alive) {
 		up_read(&cx->rwsem);
+		mutex_destroy(&f->obj_lock);
 		mutex_destroy(&f->dct_lock);
 		kvfree(f);
 		return -ENODEV;
@@ -407,13 +418,18 @@ static int cxprm_release(struct inode *inode, struct file *file)
 	 * each DCT is taken from the table under dct_table_lock by one of them.
 	 */
 	down_read(&cx->rwsem);
-	if (cx->cleanup_ok)
+	if (cx->cleanup_ok) {
 		cxprm_file_destroy_dcts(f);
+		cxprm_objs_destroy(cx, xchg(&f->objs, NULL), "close");
+	}
+	/* Else remove took the table, or none was made. */
+	WARN_ON_ONCE(f->objs);
 	mutex_lock(&cx->files_lock);
 	list_del(&f->node);
 	mutex_unlock(&cx->files_lock);
 	up_read(&cx->rwsem);
 
+	mutex_destroy(&f->obj_lock);
 	mutex_destroy(&f->dct_lock);
 	kvfree(f);
 	cxprm_dev_put(cx);
@@ -459,8 +475,9 @@ void cxprm_cdev_unregister(struct cxprm_dev *cx)
 /*
  * The device is going away (cx->alive is false: no ioctl runs, no file
  * opens): wake blocked readers, which then get -ENODEV, and destroy the
- * DCTs files still own while the HCA is up.  Files closing meanwhile
- * destroy their own; afterwards none is left and releases stop trying.
+ * DCTs, then the objects, files still own while the HCA is up.  Files
+ * closing meanwhile destroy their own; afterwards none is left and
+ * releases stop trying.
  */
 void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 {
@@ -501,6 +518,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	}
 	if (n)
 		dev_info(&cx->pdev->dev, "destroyed %u DCTs of open files\n", n);
+	cxprm_objs_shutdown(cx);
 	down_write(&cx->rwsem);
 	cx->cleanup_ok = false;
 	up_write(&cx->rwsem);

@@ -91,6 +91,8 @@ void cxprm_core_destroy(cxprm_core *c)
 	/* Both are no-ops when already done. */
 	c->ev.stop();
 	c->dev.teardown();
+	capi::orphans_release(c);
+	capi::kept_release(c);
 	c->~cxprm_core();
 	h->ops->mem_free(h->ctx, c);
 }
@@ -127,6 +129,8 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 {
 	if (!c)
 		return;
+	/* Objects of closed files others named, while the EQ is there. */
+	cxprm_core_orphans_destroy(c);
 	cxprm_core_events_stop(c);
 	TeardownReport t = c->dev.teardown();
 	cxprm_core_teardown_report r{};
@@ -138,6 +142,15 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 	r.err = t.err;
 	r.steps = t.steps;
 	r.failed_step = t.failed_step;
+	/*
+	 * Queues of objects whose destroy failed: after a teardown that
+	 * worked the firmware holds no object (TEARDOWN_HCA, DISABLE_HCA),
+	 * else they wait for the reset as the stranded pages do.
+	 */
+	if (t.err)
+		r.cmdq_stranded += capi::kept_count(c);
+	else
+		capi::kept_release(c);
 	if (rep)
 		*rep = r;
 }
@@ -156,6 +169,7 @@ cxprm_u64 cxprm_core_release_stranded(cxprm_core *c)
 {
 	if (!c)
 		return 0;
+	capi::kept_release(c);
 	return c->dev.release_stranded_pages();
 }
 

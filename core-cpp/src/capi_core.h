@@ -11,6 +11,11 @@
 #include "cxprm/events.h"
 #include "cxprm/prm/opcodes.h"
 
+namespace cxprm::capi {
+struct ObjMem;
+} // namespace cxprm::capi
+struct cxprm_core_objs;
+
 struct cxprm_core {
 	/* Placement form only: the memory comes from the host. */
 	static void *operator new(cxprm::usize, void *p) noexcept { return p; }
@@ -22,6 +27,10 @@ struct cxprm_core {
 	bool command_events = false;
 	cxprm_core_event_fn listener = nullptr;
 	void *listener_ctx = nullptr;
+	/* Queue memory of objects whose destroy failed (objects_table.cpp). */
+	cxprm::capi::ObjMem *kept = nullptr;
+	/* Tables of closed files whose objects others still name (same file). */
+	cxprm_core_objs *orphans = nullptr;
 };
 
 namespace cxprm::capi {
@@ -42,5 +51,14 @@ inline const char *opname(u16 op)
 	const char *n = prm::opcode_name(op);
 	return n ? n : "UNKNOWN";
 }
+
+/*
+ * Object queue memory kept because its destroy failed (objects_table.cpp):
+ * how many, and freeing it once the device can no longer write it.
+ */
+u32 kept_count(cxprm_core *c);
+u32 kept_release(cxprm_core *c);
+/* Orphan tables freed without a command, their queue memory kept. */
+u32 orphans_release(cxprm_core *c);
 
 } // namespace cxprm::capi

@@ -52,6 +52,31 @@ Bytes raw_req(uint32_t inlen, uint32_t outlen, uint32_t flags, uint32_t dump_len
 	return b;
 }
 
+// One object request of obj_request: what (0 create, 1 query, 2 destroy),
+// then fill_obj's bytes with how = 0 (type, id, reserved, 32 attribute
+// bytes: 1 for a zero byte, 0 then v for v < 16).
+void put_obj(Bytes &b, uint8_t what, uint8_t type, uint8_t id, const std::vector<uint8_t> &attr = {})
+{
+	put8(b, what);
+	put8(b, 0);
+	put8(b, type);
+	put8(b, id);
+	put8(b, 0);
+	for (size_t i = 0; i < 32; i++) {
+		uint8_t v = i < attr.size() ? attr[i] : 0;
+		if (v)
+			put8(b, 0);
+		put8(b, v ? v : 1);
+	}
+}
+
+// A QP_MODIFY of QP 0 (what 3): transition, mtu 5, nothing reserved.
+void put_modify(Bytes &b, uint8_t transition)
+{
+	for (uint8_t v : {3, 0, (int)transition, 5, 0, 0x34, 0, 14, 0, 0})
+		put8(b, v);
+}
+
 void ioctl()
 {
 	const u32 HDR = sizeof(struct cxprm_raw_dump), BLK = CXPRM_MAILBOX_BYTES;
@@ -98,6 +123,24 @@ void ioctl()
 	put32(r, 0x1000000), put32(r, 1);
 	put8(r, 0);
 	ioctl_seed("caps_type_too_wide_xrqn_too_wide", r);
+
+	// Objects: a PD made and destroyed; a CQ, queried, and a QP taken
+	// through its states, left for the close.
+	Bytes p;
+	put8(p, 3);
+	put8(p, 2);
+	put_obj(p, 0, CXPRM_OBJ_PD, 0);
+	put_obj(p, 2, CXPRM_OBJ_PD, 0);
+	ioctl_seed("obj_pd_create_destroy", p);
+	Bytes q;
+	put8(q, 3);
+	put8(q, 7);
+	put_obj(q, 0, CXPRM_OBJ_CQ, 0, {4});
+	put_obj(q, 1, CXPRM_OBJ_CQ, 0);
+	put_obj(q, 0, CXPRM_OBJ_QP, 0);
+	for (uint8_t t = CXPRM_QP_RST2INIT; t <= CXPRM_QP_2RST; t++)
+		put_modify(q, t);
+	ioctl_seed("obj_cq_qp_states", q);
 }
 
 } // namespace cxprm::seeds

@@ -55,7 +55,6 @@ emu::Profile fuzz_profile(uint32_t log_size, uint32_t log_stride, bool geometry_
 	p.nvmf.auto_io_ms = 0;
 	p.sign_outputs_always = true;
 	p.eq_overrun_fatal = false;
-	p.objects.check_refs = false; // the DCT/NVMF seeds name made-up objects (issue 15)
 	if (geometry_ok) {
 		p.log_cmdq_size = (uint8_t)log_size;
 		p.log_cmdq_stride = (uint8_t)log_stride;

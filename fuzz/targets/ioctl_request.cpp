@@ -13,6 +13,10 @@
 //   QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS: their argument checks, then the
 //                    ioctls themselves (cxprm_core_ioc_typed: reserved
 //                    fields and max > 1 refused, a firmware status in st)
+//   CXPRM_IOC_OBJ_*, QP_MODIFY  cxprm_core_ioc_obj on a file's table: bad
+//                    types and reserved fields refused before anything is
+//                    sent, only the file's own objects destroyed or
+//                    modified, and closing the file frees every queue
 //
 // Oracles are written from the UAPI header's text, not from the code: what
 // is accepted, what is refused for everyone, what the dump may hold (never
@@ -53,6 +57,8 @@ struct Rig {
 		cxprm_core_config cfg{};
 		cfg.cmd_timeout_ns = 20ull * 1000 * 1000;
 		FUZZ_CHECK(cxprm_core_bringup(core, &cfg) == 0);
+		cxprm_core_events_config ec{}; // the EQ and UAR CQs and QPs need
+		FUZZ_CHECK(cxprm_core_events_start(core, &ec) == 0);
 		// Brought up by the emulator; then the minimal firmware these
 		// checks assume: every command succeeds with a zeroed output.
 		dev.handler = FakeDevice::answer_ok_zeroed;
@@ -257,15 +263,131 @@ void other_requests(FuzzInput &in)
 	FUZZ_CHECK(ns.reserved || xrqn > 0xffffff ? err == EINVAL_ : err == 0);
 }
 
+constexpr int ENOENT_ = -2;
+
+// A struct cxprm_obj as userspace might pass it: mostly plausible.
+void fill_obj(FuzzInput &in, cxprm_obj *o)
+{
+	*o = {};
+	uint8_t how = in.u8();
+	o->type = (how & 1) ? in.u32() : in.u8() % 9;
+	o->id = (how & 2) ? in.u32() : in.u8() % 4;
+	o->parent = (how & 4) ? in.u8() % 3 : 0;
+	o->reserved = in.u8() % 16 == 1;
+	for (uint8_t &b : o->u.raw)
+		b = (how & 8) ? in.u8() : in.u8() % 4 == 0 ? in.u8() % 16 : 0;
+}
+
+// Refused for everyone (the UAPI header): no such type, a reserved field,
+// a parent where none belongs.
+bool obj_refused(const cxprm_obj &o)
+{
+	auto zero = [](const auto &a) {
+		for (auto v : a)
+			if (v)
+				return false;
+		return true;
+	};
+	if (o.type < CXPRM_OBJ_PD || o.type > CXPRM_OBJ_NVMF_NS || o.reserved)
+		return true;
+	if (o.parent && o.type != CXPRM_OBJ_NVMF_BACKEND && o.type != CXPRM_OBJ_NVMF_NS)
+		return true;
+	switch (o.type) {
+	case CXPRM_OBJ_PD: return !zero(o.u.raw);
+	case CXPRM_OBJ_CQ: return !zero(o.u.cq.reserved0) || !zero(o.u.cq.reserved);
+	case CXPRM_OBJ_SRQ: return o.u.srq.reserved0 || !zero(o.u.srq.reserved);
+	case CXPRM_OBJ_QP: return !zero(o.u.qp.reserved0) || !zero(o.u.qp.reserved);
+	case CXPRM_OBJ_XRQ: return o.u.xrq.reserved0 || !zero(o.u.xrq.reserved);
+	case CXPRM_OBJ_NVMF_BACKEND: return !zero(o.u.backend.reserved0) || !zero(o.u.backend.reserved);
+	default: return !zero(o.u.ns.reserved);
+	}
+}
+
+struct Owned {
+	uint32_t type, parent, id;
+};
+
+void obj_request(FuzzInput &in)
+{
+	FakeDevice &d = rig().dev;
+	size_t dma0 = d.dma_live(), mem0 = d.mem_live();
+	cxprm_core_objs *t = nullptr;
+	FUZZ_CHECK(cxprm_core_objs_create(rig().core, &t) == 0);
+	std::vector<Owned> owned; // what this file created
+	auto find = [&](uint32_t type, uint32_t parent, uint32_t id) {
+		for (size_t i = 0; i < owned.size(); i++)
+			if (owned[i].type == type && owned[i].parent == parent && owned[i].id == id)
+				return (int)i;
+		return -1;
+	};
+	for (uint32_t n = in.u8() % 8; n > 0 && !in.empty(); n--) {
+		uint8_t what = in.u8() % 4;
+		uint64_t before = d.commands();
+		if (what == 3) {
+			cxprm_qp_modify m{};
+			m.qpn = in.u8() % 2 ? in.u32() : 0;
+			m.transition = in.u8() % 6;
+			m.mtu = in.u8() % 7;
+			m.remote_qpn = in.u8() % 2 ? in.u32() : in.u8();
+			m.rq_psn = in.u8() % 2 ? in.u32() : 0;
+			m.ack_timeout = in.u8();
+			m.reserved[in.u8() % 4] = in.u8() % 16 == 1;
+			int err = cxprm_core_ioc_obj(rig().core, CXPRM_IOC_QP_MODIFY, t, &m);
+			bool bad = m.reserved[0] || m.reserved[1] || m.reserved[2] || m.reserved[3] ||
+				   m.transition < CXPRM_QP_RST2INIT || m.transition > CXPRM_QP_2RST;
+			if (bad)
+				FUZZ_CHECK(err == EINVAL_);
+			else if (find(CXPRM_OBJ_QP, 0, m.qpn) < 0)
+				FUZZ_CHECK(err == EINVAL_ || err == ENOENT_);
+			else
+				FUZZ_CHECK(err == 0 || err == EINVAL_);
+			if (err)
+				FUZZ_CHECK(d.commands() == before);
+			continue;
+		}
+		static const unsigned cmds[] = {CXPRM_IOC_OBJ_CREATE, CXPRM_IOC_OBJ_QUERY,
+						CXPRM_IOC_OBJ_DESTROY};
+		cxprm_obj o;
+		fill_obj(in, &o);
+		bool refused = obj_refused(o);
+		int err = cxprm_core_ioc_obj(rig().core, cmds[what], t, &o);
+		if (refused) {
+			FUZZ_CHECK(err == EINVAL_);
+			FUZZ_CHECK(d.commands() == before); // nothing sent
+			continue;
+		}
+		if (what == 0) { // sizes may still be too large: EINVAL, nothing kept
+			FUZZ_CHECK(err == 0 || err == EINVAL_ || err == -28 /* ENOSPC */);
+			if (!err)
+				owned.push_back({o.type, o.parent, o.id});
+		} else if (what == 1) { // only CQ and SRQ have a query command
+			bool q = o.type == CXPRM_OBJ_CQ || o.type == CXPRM_OBJ_SRQ;
+			FUZZ_CHECK(q ? err == 0 || err == EINVAL_ : err == -95);
+		} else { // only the file's own
+			int i = find(o.type, o.parent, o.id);
+			FUZZ_CHECK(i < 0 ? err == ENOENT_ : err == 0);
+			if (i >= 0)
+				owned.erase(owned.begin() + i);
+		}
+		FUZZ_CHECK(cxprm_core_objs_count(t) == owned.size());
+	}
+	// Close: every destroy answered OK here, so every queue is freed.
+	cxprm_u32 done = 0;
+	FUZZ_CHECK(cxprm_core_objs_destroy(rig().core, t, &done) == 0);
+	FUZZ_CHECK(done == owned.size());
+	FUZZ_CHECK(d.dma_live() == dma0 && d.mem_live() == mem0);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzInput in(data, size);
-	switch (in.u8() % 3) {
+	switch (in.u8() % 4) {
 	case 0: raw_request(in); break;
 	case 1: dct_request(in); break;
-	default: other_requests(in); break;
+	case 2: other_requests(in); break;
+	default: obj_request(in); break;
 	}
 	return 0;
 }

@@ -168,6 +168,7 @@ TEST_F_TIMEOUT(conc, dct_lifecycles, 120)
 		ASSERT_LE(0, pids[k]);
 		if (pids[k] == 0) {
 			uint32_t nums[16];
+			struct dct_objs objs;
 			struct cxprm_dct d;
 			int fd = cxprm_open(), m, rc = 0;
 
@@ -175,10 +176,10 @@ TEST_F_TIMEOUT(conc, dct_lifecycles, 120)
 
 			close(pipes[0]);
 			close(go[1]);
-			if (fd < 0)
+			if (fd < 0 || dct_objs_create(fd, &objs))
 				_exit(1);
 			for (m = 0; m < per && !rc; m++) {
-				dct_minimal(&d);
+				dct_minimal(&d, &objs);
 				d.ctx.user_index = (uint32_t)(k << 8 | m);
 				if (ioctl(fd, CXPRM_IOC_DCT_CREATE, &d) || d.st.status)
 					rc = 2;

@@ -3,7 +3,9 @@
  * DCTs: CREATE/QUERY/DRAIN/DESTROY with every dctc field round-tripped,
  * ownership by open file (another file: -ENOENT; close destroys), unknown
  * DCTs (-ENOENT), firmware refusals (status, not errno), fields too wide
- * for their PRM field and nonzero reserved fields (-EINVAL).
+ * for their PRM field and nonzero reserved fields (-EINVAL).  The DCTs name a
+ * PD, CQ and SRQ their file created (the firmware checks each: made-up
+ * numbers are BAD_RES).
  */
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -16,6 +18,7 @@ FIXTURE(dct) {
 	struct emuctl emu;
 	int have_emu;
 	const struct emu_profile *prof;
+	struct dct_objs objs;	/* on fd */
 };
 
 FIXTURE_SETUP(dct)
@@ -25,6 +28,7 @@ FIXTURE_SETUP(dct)
 	self->fd = dev_open_info(_metadata, &i);
 	self->have_emu = emu_open_profile(&self->emu, &i, &self->prof);
 	ASSERT_NE(NULL, self->prof);
+	ASSERT_EQ(0, dct_objs_create(self->fd, &self->objs)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(dct)
@@ -34,13 +38,14 @@ FIXTURE_TEARDOWN(dct)
 		close(self->fd);
 }
 
-/* Every settable field with a value that uses most of its width. */
-static void full_ctx(struct cxprm_dctc *c)
+/* Every settable field with a value that uses most of its width (but the
+ * objects: o's). */
+static void full_ctx(struct cxprm_dctc *c, const struct dct_objs *o)
 {
 	memset(c, 0, sizeof(*c));
-	c->pd = 0xabcdef;		/* 24 bits */
-	c->cqn = 0x123456;		/* 24 */
-	c->srqn_xrqn = 0x654321;	/* 24 */
+	c->pd = o->pd;
+	c->cqn = o->cqn;
+	c->srqn_xrqn = o->srqn;
 	c->user_index = 0xfedcba;	/* 24 */
 	c->dc_access_key = 0x1122334455667788ull;
 	c->flow_label = 0xabcde;	/* 20 */
@@ -62,12 +67,12 @@ static void full_ctx(struct cxprm_dctc *c)
 	c->eth_prio = 6;		/* 3 */
 }
 
-static void min_ctx(struct cxprm_dctc *c)
+static void min_ctx(struct cxprm_dctc *c, const struct dct_objs *o)
 {
 	memset(c, 0, sizeof(*c));
-	c->pd = 1;
-	c->cqn = 1;
-	c->srqn_xrqn = 1;
+	c->pd = o->pd;
+	c->cqn = o->cqn;
+	c->srqn_xrqn = o->srqn;
 	c->mtu = 3;
 	c->port = 1;
 }
@@ -79,12 +84,15 @@ static int dct_create(int fd, const struct cxprm_dctc *ctx, struct cxprm_dct *d)
 	return ioctl(fd, CXPRM_IOC_DCT_CREATE, d);
 }
 
-/* Another open file of the device, and the minimal DCT context. */
+/* Another open file of the device, and the minimal DCT context on that
+ * file's own PD, CQ and SRQ. */
 static int open_other_file(struct __test_metadata *_metadata, struct cxprm_dctc *c)
 {
 	int fd = dev_open(_metadata, O_RDWR);
+	struct dct_objs o;
 
-	min_ctx(c);
+	EXPECT_EQ(0, dct_objs_create(fd, &o)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	min_ctx(c, &o);
 	return fd;
 }
 
@@ -121,7 +129,7 @@ TEST_F(dct, lifecycle_round_trip)
 	long long n0 = self->have_emu ? emu_dcts(&self->emu) : 0;
 	int k;
 
-	full_ctx(&want);
+	full_ctx(&want, &self->objs);
 	ASSERT_EQ(0, dct_create(self->fd, &want, &d)) TH_LOG("CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, d.st.delivery);
 	ASSERT_EQ(ST_OK, d.st.status) TH_LOG("status 0x%x syndrome 0x%08x", d.st.status, d.st.syndrome);
@@ -246,7 +254,7 @@ TEST_F(dct, query_unknown_dct_is_firmware_status)
 		EXPECT_EQ(SYND_DCT_UNKNOWN_QUERY, d.st.syndrome);
 		EXPECT_EQ(OP_QUERY_DCT, d.st.opcode);
 	}
-	min_ctx(&c);
+	min_ctx(&c, &self->objs);
 	dctn = dct_created(_metadata, self->fd, &c, &d);
 	ASSERT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, dctn, &d));
 	EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_QUERY, dctn, &d));
@@ -262,7 +270,7 @@ TEST_F(dct, other_file_may_query)
 	uint32_t dctn;
 
 	ASSERT_LE(0, fd2);
-	full_ctx(&want);
+	full_ctx(&want, &self->objs);
 	dctn = dct_created(_metadata, self->fd, &want, &d);
 	ASSERT_EQ(0, dct_op(fd2, CXPRM_IOC_DCT_QUERY, dctn, &d)) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(ST_OK, d.st.status);
@@ -276,13 +284,15 @@ TEST_F(dct, other_file_may_query)
 /* At most 64 DCTs per open file (-ENOSPC beyond); destroying one frees a place. */
 TEST_F(dct, per_file_limit_enospc)
 {
+	struct dct_objs o2;
 	struct cxprm_dctc c;
 	struct cxprm_dct d;
 	uint32_t first = 0;
 	int fd2 = cxprm_open(), k;
 
 	ASSERT_LE(0, fd2);
-	min_ctx(&c);
+	ASSERT_EQ(0, dct_objs_create(fd2, &o2)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	min_ctx(&c, &o2);
 	for (k = 0; k < 64; k++) {
 		ASSERT_EQ(0, dct_create(fd2, &c, &d)) TH_LOG("DCT %d: %s", k, strerror(errno));
 		ASSERT_EQ(ST_OK, d.st.status) TH_LOG("DCT %d: status 0x%x", k, d.st.status);
@@ -294,6 +304,7 @@ TEST_F(dct, per_file_limit_enospc)
 	EXPECT_EQ(ENOSPC, errno) TH_LOG("%s", strerror(errno));
 	/* Another file is not affected (if the firmware has DCTs left). */
 	if (self->prof->max_dcts > 64) {
+		min_ctx(&c, &self->objs);
 		EXPECT_EQ(0, dct_create(self->fd, &c, &d));
 		EXPECT_EQ(ST_OK, d.st.status);
 		EXPECT_EQ(0, dct_op(self->fd, CXPRM_IOC_DCT_DESTROY, d.dctn, &d));
@@ -312,7 +323,7 @@ TEST_F(dct, other_file_cannot_touch)
 	uint32_t dctn;
 
 	ASSERT_LE(0, fd2);
-	min_ctx(&c);
+	min_ctx(&c, &self->objs);
 	dctn = dct_created(_metadata, self->fd, &c, &d);
 
 	errno = 0;
@@ -338,7 +349,7 @@ TEST_F(dct, other_process_same_file_may)
 	pid_t pid;
 	int st;
 
-	min_ctx(&c);
+	min_ctx(&c, &self->objs);
 	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
 	ASSERT_EQ(ST_OK, d.st.status);
 	/* Ownership is by open file, not by process: a child sharing the file may. */
@@ -417,7 +428,7 @@ TEST_F(dct, firmware_refusal_is_status)
 	struct cxprm_dct d;
 	long long n0 = self->have_emu ? emu_dcts(&self->emu) : 0;
 
-	min_ctx(&c);
+	min_ctx(&c, &self->objs);
 	c.pd = 0;
 	errno = 0;
 	ASSERT_EQ(0, dct_create(self->fd, &c, &d)) TH_LOG("ioctl failed: %s", strerror(errno));
@@ -426,7 +437,18 @@ TEST_F(dct, firmware_refusal_is_status)
 	EXPECT_EQ(SYND_DCT_BAD_PD, d.st.syndrome);
 	EXPECT_EQ(OP_CREATE_DCT, d.st.opcode);
 	EXPECT_EQ(0, d.dctn);
-	min_ctx(&c);
+	/* Objects nobody created (the strict object model): BAD_RES. */
+	min_ctx(&c, &self->objs);
+	c.pd = 0xabcdef;
+	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
+	EXPECT_EQ(ST_BAD_RES_ERR, d.st.status);
+	EXPECT_EQ(SYND_DCT_NO_PD, d.st.syndrome);
+	min_ctx(&c, &self->objs);
+	c.srqn_xrqn = 0x654321;
+	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
+	EXPECT_EQ(ST_BAD_RES_ERR, d.st.status);
+	EXPECT_EQ(SYND_DCT_NO_SRQ, d.st.syndrome);
+	min_ctx(&c, &self->objs);
 	c.port = 2; /* one port */
 	ASSERT_EQ(0, dct_create(self->fd, &c, &d));
 	EXPECT_EQ(ST_BAD_PARAM_ERR, d.st.status);
@@ -468,7 +490,7 @@ TEST_F(dct, field_too_wide_einval)
 		uint16_t v16 = (uint16_t)bad[k].value;
 		uint32_t v32 = bad[k].value;
 
-		min_ctx(&c);
+		min_ctx(&c, &self->objs);
 		memcpy((uint8_t *)&c + bad[k].off, bad[k].size == 1 ? (void *)&v8 :
 		       bad[k].size == 2 ? (void *)&v16 : (void *)&v32, bad[k].size);
 		errno = 0;
@@ -486,7 +508,7 @@ TEST_F(dct, reserved_nonzero_einval)
 	struct cxprm_dct d;
 	int k;
 
-	min_ctx(&c);
+	min_ctx(&c, &self->objs);
 	memset(&d, 0, sizeof(d));
 	d.ctx = c;
 	d.reserved = 1;
@@ -536,7 +558,7 @@ TEST_F(dct, many_per_file)
 	uint32_t nums[32];
 	int k, j;
 
-	min_ctx(&c);
+	min_ctx(&c, &self->objs);
 	for (k = 0; k < 32; k++) {
 		c.user_index = (uint32_t)k;
 		ASSERT_EQ(0, dct_create(self->fd, &c, &d));

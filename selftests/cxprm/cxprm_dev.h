@@ -194,27 +194,144 @@ static inline int raw_nvmf_attach(int fd, uint32_t xrqn, uint32_t nsid, struct c
 	return raw_cmd(fd, in, sizeof(in), out, sizeof(out), st);
 }
 
-static inline int raw_nvmf_detach(int fd, uint32_t xrqn, uint32_t nsid, struct cxprm_cmd_status *st)
-{
-	uint8_t in[CMD_HDR], out[CMD_HDR];
-
-	cmd_hdr(in, sizeof(in), OP_DETACH_NVMF_NAMESPACE, 0);
-	put_be32(in, 8, xrqn & 0xffffff);
-	put_be32(in, 12, nsid);
-	return raw_cmd(fd, in, sizeof(in), out, sizeof(out), st);
-}
-
 /* --- typed helpers ---------------------------------------------------------- */
 
-/* The smallest DCT the emulated firmware accepts (pd, cqn, srqn, mtu 1024, port 1). */
-static inline void dct_minimal(struct cxprm_dct *d)
+/*
+ * Objects (CXPRM_IOC_OBJ_*) the older tests' DCTs and namespaces name:
+ * the firmware checks every number, and objects die with their file, so
+ * each file that creates DCTs or attaches namespaces makes its own.
+ */
+
+/* OBJ_CREATE of o (type and attributes set): 0 with o->id, or -1 (errno;
+ * EREMOTEIO for a firmware status, in o->st). */
+static inline int obj_create(int fd, struct cxprm_obj *o)
+{
+	if (ioctl(fd, CXPRM_IOC_OBJ_CREATE, o))
+		return -1;
+	if (o->st.delivery || o->st.status) {
+		errno = EREMOTEIO;
+		return -1;
+	}
+	return 0;
+}
+
+static inline void obj_new(uint32_t type, uint32_t parent, struct cxprm_obj *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->type = type;
+	o->parent = parent;
+}
+
+/* A PD and a 64-entry CQ of this file: 0, or -1 as obj_create(). */
+static inline int pd_cq_create(int fd, uint32_t *pd, uint32_t *cqn)
+{
+	struct cxprm_obj o;
+
+	*pd = *cqn = 0;
+	obj_new(CXPRM_OBJ_PD, 0, &o);
+	if (obj_create(fd, &o))
+		return -1;
+	*pd = o.id;
+	obj_new(CXPRM_OBJ_CQ, 0, &o);
+	o.u.cq.log_size = 6;
+	if (obj_create(fd, &o))
+		return -1;
+	*cqn = o.id;
+	return 0;
+}
+
+/* What a DCT names: a PD, a CQ and an SRQ of one file. */
+struct dct_objs {
+	uint32_t pd, cqn, srqn;
+};
+
+static inline int dct_objs_create(int fd, struct dct_objs *d)
+{
+	struct cxprm_obj o;
+
+	memset(d, 0, sizeof(*d));
+	if (pd_cq_create(fd, &d->pd, &d->cqn))
+		return -1;
+	obj_new(CXPRM_OBJ_SRQ, 0, &o);
+	o.u.srq.pd = d->pd;
+	o.u.srq.log_size = 6;
+	o.u.srq.log_stride = 2;
+	if (obj_create(fd, &o))
+		return -1;
+	d->srqn = o.id;
+	return 0;
+}
+
+/* The smallest DCT the firmware accepts (mtu 1024, port 1) on the objects
+ * o; NULL: made-up numbers, for calls refused before any command runs
+ * (EPERM, EINVAL). */
+static inline void dct_minimal(struct cxprm_dct *d, const struct dct_objs *o)
 {
 	memset(d, 0, sizeof(*d));
-	d->ctx.pd = 1;
-	d->ctx.cqn = 1;
-	d->ctx.srqn_xrqn = 1;
+	d->ctx.pd = o ? o->pd : 1;
+	d->ctx.cqn = o ? o->cqn : 1;
+	d->ctx.srqn_xrqn = o ? o->srqn : 1;
 	d->ctx.mtu = 3;
 	d->ctx.port = 1;
+}
+
+/* What a namespace hangs off: an XRQ with NVMF offload (on a PD and CQ)
+ * and its backend controller, of one file. */
+struct nvmf_objs {
+	uint32_t pd, cqn, xrqn, ctrl;
+};
+
+static inline int nvmf_objs_create(int fd, struct nvmf_objs *n)
+{
+	struct cxprm_obj o;
+
+	memset(n, 0, sizeof(*n));
+	if (pd_cq_create(fd, &n->pd, &n->cqn))
+		return -1;
+	obj_new(CXPRM_OBJ_XRQ, 0, &o);
+	o.u.xrq.pd = n->pd;
+	o.u.xrq.cqn = n->cqn;
+	o.u.xrq.log_size = 6;
+	o.u.xrq.log_stride = 6;
+	o.u.xrq.log_max_namespace = 4;
+	o.u.xrq.log_max_io_size = 17;
+	o.u.xrq.ioccsz = 4;
+	o.u.xrq.nvme_queue_size = 64;
+	if (obj_create(fd, &o))
+		return -1;
+	n->xrqn = o.id;
+	obj_new(CXPRM_OBJ_NVMF_BACKEND, n->xrqn, &o);
+	o.u.backend.log_cmd_timeout_us = 20;
+	if (obj_create(fd, &o))
+		return -1;
+	n->ctrl = o.id;
+	return 0;
+}
+
+/* ATTACH_NVMF_NAMESPACE nsid (512-byte blocks) to n's XRQ and controller. */
+static inline int nvmf_ns_attach(int fd, const struct nvmf_objs *n, uint32_t nsid)
+{
+	struct cxprm_obj o;
+
+	obj_new(CXPRM_OBJ_NVMF_NS, n->xrqn, &o);
+	o.id = nsid;
+	o.u.ns.backend_namespace = nsid;
+	o.u.ns.backend_ctrl_id = (uint16_t)n->ctrl;
+	o.u.ns.lba_data_size = 9;
+	return obj_create(fd, &o);
+}
+
+/* DETACH_NVMF_NAMESPACE: 0 (status in *st), or -1. */
+static inline int nvmf_ns_detach(int fd, const struct nvmf_objs *n, uint32_t nsid, struct cxprm_cmd_status *st)
+{
+	struct cxprm_obj o;
+	int r;
+
+	obj_new(CXPRM_OBJ_NVMF_NS, n->xrqn, &o);
+	o.id = nsid;
+	r = ioctl(fd, CXPRM_IOC_OBJ_DESTROY, &o);
+	*st = o.st;
+	return r;
 }
 
 static inline int query_caps(int fd, uint16_t type, int max, struct cxprm_caps *c)

@@ -286,12 +286,10 @@ TEST_F(ev, subscription_mask)
 	emuctl_set_num_vfs(&self->emu, self->vfs);
 }
 
-/* A DCT to create: pd 1, cqn 2, srqn 3, mtu 4096, port 1. */
-static void dct_ctx(struct cxprm_dct *d)
+/* A DCT to create on o: mtu 4096, port 1. */
+static void dct_ctx(struct cxprm_dct *d, const struct dct_objs *o)
 {
-	dct_minimal(d);
-	d->ctx.cqn = 2;
-	d->ctx.srqn_xrqn = 3;
+	dct_minimal(d, o);
 	d->ctx.mtu = 5;
 }
 
@@ -300,11 +298,13 @@ TEST_F(ev, dct_drained)
 	struct cxprm_subscribe sub;
 	struct cxprm_event ev;
 	struct cxprm_dct d;
+	struct dct_objs o;
 	uint32_t dctn;
 
 	/* Default subscription includes DCT_DRAINED. */
 	drain_all(self->fd);
-	dct_ctx(&d);
+	ASSERT_EQ(0, dct_objs_create(self->fd, &o)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	dct_ctx(&d, &o);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_CREATE, &d)) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(ST_OK, d.st.status);
 	dctn = d.dctn;
@@ -320,7 +320,7 @@ TEST_F(ev, dct_drained)
 	memset(&sub, 0, sizeof(sub));
 	sub.mask[0] = 1ull << EV_ESW_FUNCTIONS_CHANGED;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_SUBSCRIBE, &sub));
-	dct_ctx(&d);
+	dct_ctx(&d, &o);
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_CREATE, &d));
 	d.st.status = 0xff;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_DRAIN, &d));

@@ -305,18 +305,21 @@ TEST_F(dev, esw_reserved_nonzero)
 
 TEST_F(dev, nvmf_unknown_namespace_is_firmware_status)
 {
+	struct nvmf_objs o;
 	struct cxprm_nvmf_ns n;
 
 	ASSERT_NE(NULL, self->prof);
+	/* An XRQ (with its backend) of this file, no namespace attached. */
+	ASSERT_EQ(0, nvmf_objs_create(self->fd, &o)) TH_LOG("PD, CQ, XRQ, backend: %s", strerror(errno));
 	memset(&n, 0, sizeof(n));
-	n.xrqn = self->prof->first_xrqn;
+	n.xrqn = o.xrqn;
 	n.nsid = 0x7777;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_NVMF_NS, &n)) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(0, n.st.delivery);
 	EXPECT_EQ(ST_BAD_RES_ERR, n.st.status);
 	EXPECT_EQ(SYND_NVMF_NS_UNKNOWN_QUERY, n.st.syndrome);
 	EXPECT_EQ(OP_QUERY_NVMF_NAMESPACE_CONTEXT, n.st.opcode);
-	EXPECT_EQ(self->prof->first_xrqn, n.xrqn);
+	EXPECT_EQ(o.xrqn, n.xrqn);
 	EXPECT_EQ(0x7777, n.nsid);
 
 	/* An XRQ the profile does not have. */

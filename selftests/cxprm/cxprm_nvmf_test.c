@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CXPRM_IOC_NVMF_NS on an attached namespace.  The UAPI has no attach
- * ioctl, so the namespace is attached with CXPRM_IOC_RAW
- * ATTACH_NVMF_NAMESPACE (write scope: needs allow_raw_write=1 and
- * CAP_SYS_RAWIO) and detached the same way.  The emulator's control page
- * simulates I/O (CXPRM_EMUD_CMD_NVMF_IO); its automatic I/O tick, when on,
- * moves the counters too.
+ * CXPRM_IOC_NVMF_NS on an attached namespace.  The fixture's file creates
+ * what the namespace hangs off -- PD, CQ, XRQ with NVMF offload, backend
+ * controller -- and attaches the namespace (CXPRM_IOC_OBJ_CREATE); closing
+ * the file destroys them.  The emulator's control page simulates I/O
+ * (CXPRM_EMUD_CMD_NVMF_IO); its automatic I/O tick, when on, moves the
+ * counters too.
  */
 #define _GNU_SOURCE
 #include "kselftest_harness.h"
@@ -21,30 +21,25 @@ FIXTURE(nvmf) {
 	struct emuctl emu;
 	const struct emu_profile *prof;
 	uint32_t xrqn;
+	struct nvmf_objs objs;
 	int attached;
 };
 
 FIXTURE_SETUP(nvmf)
 {
-	struct cxprm_cmd_status st;
 	self->fd = dev_open(_metadata, O_RDWR);
 	emu_open_required(_metadata, &self->emu);
 	self->prof = emu_profile_of(&self->emu);
 	ASSERT_NE(NULL, self->prof);
-	self->xrqn = self->prof->first_xrqn + 1;
-	if (cxprm_param("allow_raw_write") != 1)
-		SKIP(return, "needs allow_raw_write=1 to attach a namespace (RAW ATTACH_NVMF_NAMESPACE)");
-	ASSERT_EQ(0, raw_nvmf_attach(self->fd, self->xrqn, NSID, &st)) TH_LOG("ATTACH: %s", strerror(errno));
-	ASSERT_EQ(ST_OK, st.status) TH_LOG("ATTACH status 0x%x syndrome 0x%08x", st.status, st.syndrome);
+	ASSERT_EQ(0, nvmf_objs_create(self->fd, &self->objs)) TH_LOG("PD, CQ, XRQ, backend: %s", strerror(errno));
+	self->xrqn = self->objs.xrqn;
+	ASSERT_EQ(0, nvmf_ns_attach(self->fd, &self->objs, NSID)) TH_LOG("ATTACH: %s", strerror(errno));
 	self->attached = 1;
 }
 
 FIXTURE_TEARDOWN(nvmf)
 {
-	struct cxprm_cmd_status st;
-
-	if (self->attached)
-		raw_nvmf_detach(self->fd, self->xrqn, NSID, &st);
+	/* Closing the file detaches the namespace and destroys the objects. */
 	emuctl_close(&self->emu);
 	if (self->fd >= 0)
 		close(self->fd);
@@ -145,6 +140,8 @@ TEST_F(nvmf, attach_twice_is_firmware_status)
 	struct cxprm_cmd_status st;
 
 	NEED_ATTACH();
+	if (cxprm_param("allow_raw_write") != 1)
+		SKIP(return, "needs allow_raw_write=1 (RAW ATTACH_NVMF_NAMESPACE)");
 
 	ASSERT_EQ(0, raw_nvmf_attach(self->fd, self->xrqn, NSID, &st));
 	EXPECT_EQ(ST_BAD_PARAM_ERR, st.status);
@@ -158,7 +155,7 @@ TEST_F(nvmf, detached_namespace)
 
 	NEED_ATTACH();
 
-	ASSERT_EQ(0, raw_nvmf_detach(self->fd, self->xrqn, NSID, &st));
+	ASSERT_EQ(0, nvmf_ns_detach(self->fd, &self->objs, NSID, &st)) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(ST_OK, st.status);
 	self->attached = 0;
 	ASSERT_EQ(0, query_ns(self->fd, self->xrqn, NSID, &n));

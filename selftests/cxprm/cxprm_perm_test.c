@@ -63,9 +63,11 @@ FIXTURE_TEARDOWN(perm)
 /* A DCT root created, for the DCT ioctls that take a number. */
 static uint32_t root_dct(struct __test_metadata *_metadata, int fd)
 {
+	struct dct_objs o;
 	struct cxprm_dct d;
 
-	dct_minimal(&d);
+	EXPECT_EQ(0, dct_objs_create(fd, &o)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	dct_minimal(&d, &o);
 	EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d));
 	EXPECT_EQ(ST_OK, d.st.status);
 	return d.dctn;
@@ -99,7 +101,7 @@ static void expect_all_privileged_eperm(struct __test_metadata *_metadata, int f
 	EPERM_IOCTL(CXPRM_IOC_NVMF_NS, &ns);
 	memset(&esw, 0, sizeof(esw));
 	EPERM_IOCTL(CXPRM_IOC_ESW_FUNCTIONS, &esw);
-	dct_minimal(&d);
+	dct_minimal(&d, NULL);
 	EPERM_IOCTL(CXPRM_IOC_DCT_CREATE, &d);
 	memset(&d, 0, sizeof(d));
 	d.dctn = dctn;
@@ -292,6 +294,7 @@ TEST_F(perm, net_admin_only)
 		struct cxprm_subscribe sub;
 		struct cxprm_cmd_status cs;
 		struct cxprm_event ev;
+		struct dct_objs o;
 		struct cxprm_dct d;
 		int fd;
 
@@ -316,7 +319,8 @@ TEST_F(perm, net_admin_only)
 		} else {
 			EXPECT_EQ((ssize_t)sizeof(ev), n);
 		}
-		dct_minimal(&d);
+		EXPECT_EQ(0, dct_objs_create(fd, &o)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+		dct_minimal(&d, &o);
 		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d)) TH_LOG("%s", strerror(errno));
 		EXPECT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_DESTROY, &d)) TH_LOG("%s", strerror(errno));
 		EXPECT_EQ(0, raw_query_issi(fd, &cs, NULL)) TH_LOG("RAW query: %s", strerror(errno));

@@ -97,6 +97,8 @@ struct file_state {
 	int fd;
 	uint32_t live[MAXLIVE];
 	int nlive;
+	struct dct_objs objs;	/* the file's PD, CQ, SRQ, once created */
+	int have_objs;
 };
 
 static void dct_step(struct file_state *f, struct tally *t, uint64_t *s, int id)
@@ -105,7 +107,7 @@ static void dct_step(struct file_state *f, struct tally *t, uint64_t *s, int id)
 	uint32_t r = rnd(s) % 8;
 
 	if (r == 0) { /* a field out of range: EINVAL, nothing sent */
-		dct_minimal(&d);
+		dct_minimal(&d, NULL);
 		d.ctx.pd = 0x1000000 | rnd(s);
 		refused(t, 200, ioctl(f->fd, CXPRM_IOC_DCT_CREATE, &d), EINVAL);
 	} else if (r == 1) { /* a DCT number beyond 24 bits */
@@ -113,7 +115,11 @@ static void dct_step(struct file_state *f, struct tally *t, uint64_t *s, int id)
 		d.dctn = 0x1000000 | rnd(s);
 		refused(t, 201, ioctl(f->fd, CXPRM_IOC_DCT_QUERY, &d), EINVAL);
 	} else if (r <= 3 && f->nlive < MAXLIVE) {
-		dct_minimal(&d);
+		if (!f->have_objs)
+			f->have_objs = !dct_objs_create(f->fd, &f->objs);
+		if (!f->have_objs)
+			return; /* a fault hit one of the creates: next time */
+		dct_minimal(&d, &f->objs);
 		d.ctx.dc_access_key = (uint64_t)id << 32 | rnd(s);
 		if (!sent(t, K_DCT_CREATE, ioctl(f->fd, CXPRM_IOC_DCT_CREATE, &d), &d.st) && !d.st.status)
 			f->live[f->nlive++] = d.dctn;
@@ -268,6 +274,7 @@ static void other_step(struct file_state *f, struct tally *t, uint64_t *s)
 	default: /* close with whatever it owns (DCTs go with it), open again */
 		close(f->fd);
 		f->nlive = 0;
+		f->have_objs = 0;
 		f->fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
 		if (f->fd < 0)
 			bad(t, 505);

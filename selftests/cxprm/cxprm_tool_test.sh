@@ -18,7 +18,7 @@ TMP=${TMPDIR:-/tmp}/cxprm-tool.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 
-NTESTS=17
+NTESTS=21
 n=0 failed=0
 
 echo "TAP version 13"
@@ -199,14 +199,15 @@ t() {
 }
 if t; then ok "cxprm -j raw --dump: 8 output mailboxes"; else nok "cxprm -j raw --dump"; fi
 
-# 12: a DCT life cycle in one process (JSON lines)
+# 12: a DCT life cycle in one process (JSON lines), on a PD, CQ and SRQ
+# the command creates on its file and destroys after the DCT
 t() {
-	run dct 0 "$TOOL" -j dct create "$BDF" --pd 1 --cqn 2 --srqn 3 --then query,drain,wait,destroy || return 1
+	run dct 0 "$TOOL" -j dct create "$BDF" --then query,drain,wait,destroy || return 1
 	"$JC" -l -t object <"$TMP/dct.out" || return 1
-	ops=$(sed -n 's/.*"op": *"\([a-z]*\)".*/\1/p' "$TMP/dct.out" | tr '\n' ' ')
-	expect dct ops "$ops" "create query drain wait destroy "
+	ops=$(sed -n 's/.*"op": *"\([a-z_]*\)".*/\1/p' "$TMP/dct.out" | tr '\n' ' ')
+	expect dct ops "$ops" "obj_create obj_create obj_create create query drain wait destroy obj_destroy obj_destroy obj_destroy "
 }
-if t; then ok "cxprm -j dct create --then query,drain,wait,destroy"; else nok "cxprm dct create --then"; fi
+if t; then ok "cxprm -j dct create (own PD, CQ, SRQ) --then query,drain,wait,destroy"; else nok "cxprm dct create --then"; fi
 
 # 13: nvmf of a namespace nobody attached: firmware status, exit 3
 t() {
@@ -216,7 +217,48 @@ t() {
 }
 if t; then ok "cxprm -j nvmf ns (unknown namespace): exit 3, BAD_RES"; else nok "cxprm nvmf ns unknown"; fi
 
-# 14: probe (read-only queries through RAW)
+# 14: a DCT on made-up objects: the firmware's BAD_RES, exit 3
+t() {
+	run dctbad 3 "$TOOL" -j dct create "$BDF" --pd 1 --cqn 2 --srqn 3 || return 1
+	"$JC" -t object <"$TMP/dctbad.out" || return 1
+	expect dctbad status.status_code "$(jget dctbad status.status_code)" 5 || return 1
+	grep -q 'names an object that does not exist' "$TMP/dctbad.err" ||
+		{ echo "# no explanation in the message"; diag "$TMP/dctbad.err"; return 1; }
+}
+if t; then ok "cxprm dct create --pd 1 --cqn 2 --srqn 3 (made up): exit 3, BAD_RES"; else nok "cxprm dct create made-up objects"; fi
+
+# 15: the NVMF offload on objects it creates: simulated I/O (the control
+# page) on its namespace while the session holds it, then its counters
+t() {
+	run nvmfsetup 0 "$TOOL" -j nvmf setup "$BDF" --nsid 1 \
+		--exec 'cxprm_emuctl nvmf-io "$CXPRM_XRQN" "$CXPRM_NSID" 12 3 8 >/dev/null' || return 1
+	"$JC" -l -t object <"$TMP/nvmfsetup.out" || return 1
+	grep -E '"op": ?"query"' "$TMP/nvmfsetup.out" >"$TMP/nvmfq.out" || { echo "# no query line"; return 1; }
+	expect nvmfsetup counters.read_cmds "$(jget nvmfq counters.read_cmds)" 12 &&
+		expect nvmfsetup counters.write_blocks "$(jget nvmfq counters.write_blocks)" 24 || return 1
+	n=$(grep -c obj_destroy "$TMP/nvmfsetup.out")
+	expect nvmfsetup "objects destroyed" "$n" 5
+}
+if t; then ok "cxprm nvmf setup: PD, CQ, XRQ, backend, namespace; I/O counted; torn down"; else nok "cxprm nvmf setup"; fi
+
+# 16: connection setup, RC QP path against DCT
+t() {
+	run bench 0 "$TOOL" bench connect "$BDF" --count 200 || return 1
+	cat "$TMP/bench.out"
+	grep -Eq '^RC QP +200 +4 ' "$TMP/bench.out" && grep -Eq '^DCT +200 +1 ' "$TMP/bench.out"
+}
+if t; then ok "cxprm bench connect --count 200: RC QP and DCT rows"; else nok "cxprm bench connect"; fi
+
+# 17: nothing of the above is left in the firmware
+t() {
+	for what in dcts nvmf-namespaces; do
+		v=$(emu "$what" 2>&1)
+		expect objects "emulator $what" "$v" 0 || return 1
+	done
+}
+if t; then ok "no DCT or namespace left in the emulator"; else nok "objects left in the emulator"; fi
+
+# 18: probe (read-only queries through RAW)
 t() {
 	run probe 0 "$TOOL" -j probe "$BDF" --no-nvmf || return 1
 	"$JC" -t object <"$TMP/probe.out" || return 1
@@ -224,7 +266,7 @@ t() {
 }
 if t; then ok "cxprm -j probe --no-nvmf"; else nok "cxprm -j probe"; fi
 
-# 15: nobody, given the node as the udev rule gives it to group cxprm
+# 19: nobody, given the node as the udev rule gives it to group cxprm
 # (0660; nobody's own group stands in): info works, caps is refused (exit
 # 2, names the capability).  The driver's root:root 0600 is put back
 # (cxprm_perm_test checks it).
@@ -242,14 +284,14 @@ t() {
 }
 if t; then ok "as nobody: info exit 0, caps exit 2 naming CAP_NET_ADMIN"; else nok "as nobody"; fi
 
-# 16: no such device: exit 2
+# 20: no such device: exit 2
 t() {
 	run nodev 2 "$TOOL" info 0000:00:1f.7 || return 1
 	grep -q 'no cxprm device' "$TMP/nodev.err"
 }
 if t; then ok "cxprm info of a missing device: exit 2"; else nok "cxprm info missing device"; fi
 
-# 17: usage errors: exit 1
+# 21: usage errors: exit 1
 t() {
 	run usage1 1 "$TOOL" no-such-command &&
 		run usage2 1 "$TOOL" caps "$BDF" --no-such-option &&

@@ -3,7 +3,8 @@
  * Unbinding the device while files are open (hot unplug as the driver sees
  * it): a blocked read() wakes up, ioctls on the old files fail with ENODEV
  * instead of touching freed memory, close() is fine, the firmware got
- * every page back and no object was left behind; binding again brings the
+ * every page back and no object (DCT, QP, CQ, PD: the driver destroys
+ * those of open files) was left behind; binding again brings the
  * device back up.  Needs root; run it last (it re-binds, but the device is
  * brought up anew).
  */
@@ -109,11 +110,51 @@ static void *blocked_reader(void *arg)
 	return NULL;
 }
 
+/* A PD, a CQ and a QP in RTS on them (rq_type regular: no SRQ). */
+static void make_objects(struct __test_metadata *_metadata, int fd)
+{
+	static const uint32_t path[] = { CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS };
+	struct cxprm_qp_modify m;
+	struct cxprm_obj o;
+	uint32_t pd, cqn;
+	unsigned int k;
+
+	memset(&o, 0, sizeof(o));
+	o.type = CXPRM_OBJ_PD;
+	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_OBJ_CREATE, &o)) TH_LOG("PD: %s", strerror(errno));
+	pd = o.id;
+	memset(&o, 0, sizeof(o));
+	o.type = CXPRM_OBJ_CQ;
+	o.u.cq.log_size = 4;
+	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_OBJ_CREATE, &o)) TH_LOG("CQ: %s", strerror(errno));
+	ASSERT_EQ(ST_OK, o.st.status);
+	cqn = o.id;
+	memset(&o, 0, sizeof(o));
+	o.type = CXPRM_OBJ_QP;
+	o.u.qp.pd = pd;
+	o.u.qp.cqn_snd = cqn;
+	o.u.qp.cqn_rcv = cqn;
+	o.u.qp.log_sq_size = 2;
+	o.u.qp.log_rq_size = 2;
+	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_OBJ_CREATE, &o)) TH_LOG("QP: %s", strerror(errno));
+	ASSERT_EQ(ST_OK, o.st.status) TH_LOG("QP: 0x%x 0x%08x", o.st.status, o.st.syndrome);
+	for (k = 0; k < ARRAY_SIZE(path); k++) {
+		memset(&m, 0, sizeof(m));
+		m.qpn = o.id;
+		m.transition = path[k];
+		m.port = 1;
+		m.mtu = 3;
+		ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_QP_MODIFY, &m));
+		EXPECT_EQ(ST_OK, m.st.status);
+	}
+}
+
 TEST_F_TIMEOUT(unbind, with_open_files, 120)
 {
 	const char *bdf = cxprm_bdf();
 	char path[320];
 	struct cxprm_info info;
+	struct dct_objs objs;
 	struct cxprm_dct d;
 	struct cxprm_esw_functions f;
 	struct reader rd = { 0 };
@@ -132,10 +173,13 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, fd2);
 	ASSERT_LE(0, rd.fd);
-	/* Something the driver must clean up: a DCT owned by fd2. */
-	dct_minimal(&d);
+	/* Something the driver must clean up: a DCT owned by fd2, on fd2's
+	 * PD, CQ and SRQ, and more objects of fd2. */
+	ASSERT_EQ(0, dct_objs_create(fd2, &objs)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	dct_minimal(&d, &objs);
 	ASSERT_EQ(0, ioctl(fd2, CXPRM_IOC_DCT_CREATE, &d));
 	ASSERT_EQ(ST_OK, d.st.status);
+	make_objects(_metadata, fd2);
 	if (self->have_emu)
 		leaked0 = emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_OBJECTS_LEAKED, 0, 0);
 	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_reader, &rd));
@@ -199,8 +243,9 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 		EXPECT_EQ(0, held) TH_LOG("the firmware still holds %lld pages after unbind", held);
 		EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_HCA_STATE, 0, 0, 0)) TH_LOG("HCA not DISABLED");
 		EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_DCTS, 0, 0, 0));
+		EXPECT_EQ(0, emuctl_query(&self->emu, CXPRM_EMUD_Q_OBJECTS, 0, 0, 0));
 		leaked1 = emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_OBJECTS_LEAKED, 0, 0);
-		EXPECT_EQ(leaked0, leaked1) TH_LOG("TEARDOWN_HCA dropped %lld objects the driver left (DCT/EQ/UAR)",
+		EXPECT_EQ(leaked0, leaked1) TH_LOG("TEARDOWN_HCA dropped %lld objects the driver left (DCT/PD/CQ/SRQ/EQ/UAR)",
 						   leaked1 - leaked0);
 	}
 
@@ -218,7 +263,8 @@ TEST_F_TIMEOUT(unbind, with_open_files, 120)
 	 * The new device hands out DCT numbers from the start again: a file of
 	 * the old device closing now must not destroy the new owner's DCT.
 	 */
-	dct_minimal(&d);
+	ASSERT_EQ(0, dct_objs_create(fd, &objs)) TH_LOG("PD, CQ, SRQ: %s", strerror(errno));
+	dct_minimal(&d, &objs);
 	ASSERT_EQ(0, ioctl(fd, CXPRM_IOC_DCT_CREATE, &d));
 	ASSERT_EQ(ST_OK, d.st.status);
 	errno = 0;

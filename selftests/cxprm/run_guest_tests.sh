@@ -46,7 +46,7 @@ export CXPRM_BDF
 [ -n "$CXPRM_TOOL" ] || CXPRM_TOOL=$(command -v cxprm 2>/dev/null)
 export CXPRM_TOOL
 
-ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test
+ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test cxprm_obj_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
@@ -58,7 +58,7 @@ load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail stall go
 if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	CXPRM_TEST_MSIX=1
 	export CXPRM_TEST_MSIX
-	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
+	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
 unload gone"

@@ -19,12 +19,11 @@ run cxprm list
 run cxprm info "$dev"
 printf '\n$ cxprm caps %s | head -n 24\n' "$dev"
 cxprm caps "$dev" | head -n 24
-# An NVMe-oF namespace to look at: attach one with a raw command (write
-# scope: the module was loaded with allow_raw_write=1).
-run cxprm raw "$dev" --opcode ATTACH_NVMF_NAMESPACE --set xrqn=0x80 --set frontend_namespace=1 \
-	--set backend_namespace=1 --set lba_data_size=512 --out-len 16
-emuctl nvmf-io 0x80 1 1200 300 8 >/dev/null 2>&1 || true
-run cxprm nvmf ns "$dev" --xrq 0x80 --nsid 1
+# An NVMe-oF namespace to look at: 'nvmf setup' creates the PD, CQ, XRQ,
+# backend controller and namespace on its open file, runs the host's
+# simulated I/O against that namespace (--exec) while it holds them, prints
+# the counters and destroys everything in dependency order.
+run cxprm nvmf setup "$dev" --nsid 1 --exec 'emuctl nvmf-io $CXPRM_XRQN $CXPRM_NSID 1200 300 8 >/dev/null'
 run cxprm esw functions "$dev"
 printf '\n$ cxprm esw watch %s --count 1 --timeout 20 &   # then the host side adds 4 VFs\n' "$dev"
 cxprm esw watch "$dev" --count 1 --timeout 20 &
@@ -32,8 +31,9 @@ watcher=$!
 sleep 1
 emuctl set-num-vfs 4 >/dev/null
 wait "$watcher" || { echo "demo: esw watch saw no event"; rc=1; }
-run cxprm dct create "$dev" --pd 1 --cqn 2 --srqn 3 --key 0xc0ffee --mtu 4096 --rre --rwe \
-	--then query,drain,wait,destroy
+# Without --pd/--cqn/--srqn the DCT gets a PD, CQ and SRQ of its own.
+run cxprm dct create "$dev" --key 0xc0ffee --mtu 4096 --rre --rwe --then query,drain,wait,destroy
+run cxprm bench connect "$dev" --count 100
 run cxprm stats "$dev"
 printf '\n$ cat %s/last_cmds | tail -n 8\n' "$dbg"
 tail -n 8 "$dbg/last_cmds"

@@ -187,11 +187,7 @@ if [ "$with_emulator" = 1 ] && [ "$host_kind" = emud ]; then
 	cx5 | cx7 | bf3) ;;
 	*) die "--profile must be cx5, cx7 or bf3" ;;
 	esac
-	# --lenient-objects: the guest's DCT and NVMF flows (cxprm dct create
-	# --pd 1 --cqn 2 --srqn 3, the NVMF demo, the selftests) still name
-	# objects nobody created; issue 15 moves them onto real ones and drops
-	# this (the emulator itself defaults to strict).
-	emulator="$emud_bin --profile ${emud_profile:-cx7} --lenient-objects $emud_args"
+	emulator="$emud_bin --profile ${emud_profile:-cx7} $emud_args"
 elif [ -n "$emud_profile$emud_args" ] && [ "$with_emulator" = 1 ]; then
 	die "--profile/--emud-args need cxprm-emud (--emud)"
 fi

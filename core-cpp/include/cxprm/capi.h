@@ -132,7 +132,9 @@ struct cxprm_core_teardown_report {
 	cxprm_u64 pages_freed;     /* freed after DISABLE_HCA / device gone, never returned */
 	cxprm_u64 pages_stranded;  /* still lent: see cxprm_core_release_stranded() */
 	cxprm_u32 cmdq_stranded;   /* queue DMA buffers kept for a command firmware
-				    * still owns (timed out): same release */
+				    * still owns (timed out), and after a failed
+				    * teardown the queues of objects whose destroy
+				    * failed (cxprm_core_objs_destroy): same release */
 	cxprm_s32 err;             /* first teardown step that failed, or 0 */
 	cxprm_u32 steps;           /* trace records the teardown added */
 	const char *failed_step;   /* its name ("TEARDOWN_GRACEFUL"...), or "" */
@@ -402,6 +404,58 @@ int cxprm_core_ioc_typed(struct cxprm_core *core, unsigned int cmd, struct cxprm
 			 void *k);
 /* Takes one DCT off the table (0 when empty, else 1); no command runs. */
 int cxprm_core_dcts_pop(struct cxprm_core_dcts *t, cxprm_u32 *dctn);
+
+/*
+ * A file's objects (CXPRM_IOC_OBJ_*, CXPRM_IOC_QP_MODIFY; ioctl_objects.cpp):
+ * at most CXPRM_OBJ_MAX_PER_FILE, each with the queue memory the core
+ * allocated for it (coherent DMA through the host).  Opaque; built with
+ * host->ops->mem_alloc.  The caller serialises calls on one table (the
+ * shim: the file's mutex) and makes sure none runs once it hands the
+ * table to cxprm_core_objs_destroy().
+ */
+struct cxprm_core_objs;
+
+int cxprm_core_objs_create(struct cxprm_core *core, struct cxprm_core_objs **out);
+/*
+ * One pass over the table in dependency order (QPs moved to reset first,
+ * NVMF namespaces, backend controllers, XRQs, SRQs, CQs, PDs; the caller
+ * destroys the file's DCTs before): destroys what it can and returns how
+ * many.  What the firmware refused (still named, e.g. by another file's
+ * object) stays for the next pass; what got no answer is not tried again.
+ */
+cxprm_u32 cxprm_core_objs_sweep(struct cxprm_core *core, struct cxprm_core_objs *t);
+/*
+ * Closing the file: sweeps until a pass destroys nothing (then the
+ * orphans below once more, and t again if that helped); the table is
+ * freed, or, when the firmware still refuses some of its objects (another
+ * file's objects name them), becomes an orphan the core tries again at
+ * every later close, at cxprm_core_orphans_destroy() and at the teardown.
+ * An object whose destroy got no firmware answer keeps its queue memory:
+ * the core frees it only once the device can no longer write it (after a
+ * teardown that succeeded, or cxprm_core_release_stranded() after a
+ * reset).  Returns how many objects were left; *destroyed (optional) how
+ * many went.  t may be NULL (nothing to do).
+ */
+cxprm_u32 cxprm_core_objs_destroy(struct cxprm_core *core, struct cxprm_core_objs *t,
+				  cxprm_u32 *destroyed);
+/*
+ * The orphan tables once more (the driver's remove, after the files'
+ * tables; cxprm_core_teardown() too): what is still refused keeps its
+ * queue memory as above.  Returns how many tables were left.
+ */
+cxprm_u32 cxprm_core_orphans_destroy(struct cxprm_core *core);
+/* Objects in the table (no sleep). */
+cxprm_u32 cxprm_core_objs_count(const struct cxprm_core_objs *t);
+/*
+ * CXPRM_IOC_OBJ_CREATE/QUERY/DESTROY (k: struct cxprm_obj) and
+ * CXPRM_IOC_QP_MODIFY (k: struct cxprm_qp_modify) on the file's table t.
+ * CREATE of a CQ or QP needs the driver's EQ and UAR (events running):
+ * -EOPNOTSUPP without them.
+ */
+int cxprm_core_ioc_obj(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_objs *t,
+		       void *k);
+/* 1 for those four (the caller serialises them per file, CAP_NET_ADMIN). */
+int cxprm_core_ioc_is_obj(unsigned int cmd);
 
 /*
  * CXPRM_IOC_STATS: entries (room for min(s->capacity, CXPRM_CORE_MAX_OPCODES)

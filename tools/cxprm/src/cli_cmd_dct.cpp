@@ -15,6 +15,7 @@
 #include "errors.h"
 #include "hex.h"
 #include "names.h"
+#include "obj_set.h"
 #include "signals.h"
 
 #include "cxprm/prm/dct.h"
@@ -29,9 +30,9 @@ constexpr uint64_t bits(uint32_t w) { return w >= 64 ? ~0ull : (1ull << w) - 1; 
 
 // The dctc options, shared by 'dct create' and the session's 'create'.
 const std::vector<Opt> kDctcOpts = {
-	{"pd", 0, "N", "protection domain (required)"},
-	{"cqn", 0, "N", "completion queue (required)"},
-	{"srqn", 0, "N", "SRQ/XRQ number (default 0)"},
+	{"pd", 0, "N", "protection domain (with --cqn; neither: cxprm creates its own PD, CQ and SRQ)"},
+	{"cqn", 0, "N", "completion queue (with --pd)"},
+	{"srqn", 0, "N", "SRQ/XRQ number (with --pd/--cqn; default 0)"},
 	{"key", 0, "N", "DC access key, 64 bits (default 0)"},
 	{"mtu", 0, "BYTES", "256, 512, 1024, 2048 or 4096 (default 1024)"},
 	{"port", 0, "N", "port (default 1)"},
@@ -70,8 +71,14 @@ const char kOwnership[] = CXPRM_DCT_OWNERSHIP;
 
 const CommandSpec create_spec = {
 	"dct create",
-	"DEV --pd N --cqn N [dctc options] [--then OPS] [--keep-open [--hold S]]",
+	"DEV [--pd N --cqn N [--srqn N]] [dctc options] [--then OPS] [--keep-open [--hold S]]",
 	"create a DCT (CREATE_DCT) and optionally run its lifecycle",
+	"Without --pd/--cqn/--srqn the command first creates its own PD, CQ and SRQ\n"
+	"on the same open file (ALLOC_PD, CREATE_CQ, CREATE_SRQ) and names them;\n"
+	"when the DCT is destroyed (--then ...,destroy) it destroys them too, in\n"
+	"dependency order (SRQ, CQ, PD), else closing the file does.  --pd/--cqn/\n"
+	"--srqn name existing objects: firmware answers BAD_RES (exit 3) when one\n"
+	"names nothing.\n\n"
 	"--then OPS runs more operations on the new DCT in this process, in order:\n"
 	"a comma list of query, drain, wait (for DCT_DRAINED, --wait-timeout S,\n"
 	"default 10), destroy.  --keep-open then keeps the file (and so the DCT)\n"
@@ -79,14 +86,15 @@ const CommandSpec create_spec = {
 	"(and flushed) first, so a script can start this in the background and read\n"
 	"it.  Without --then destroy or --keep-open the DCT is destroyed when the\n"
 	"command exits, which is only useful as a test that creation works.\n"
-	"-j: one JSON object per operation, one a line.  Needs CAP_NET_ADMIN.\n\n"
+	"-j: one JSON object per operation (and per object command), one a line.\n"
+	"Needs CAP_NET_ADMIN.\n\n"
 	CXPRM_DCT_OWNERSHIP,
 	with(kDctcOpts,
 	     {
 		     {"then", 0, "OPS", "then run these operations (query,drain,wait,destroy)"},
 		     {"wait-timeout", 0, "S", "how long 'wait' waits for DCT_DRAINED (default 10)"},
-		     {"keep-open", 0, nullptr, "hold the DCT (keep the file open) until Ctrl-C"},
-		     {"hold", 0, "S", "with --keep-open: release after S seconds"},
+		     opt_keep_open,
+		     opt_hold,
 	     }),
 	1,
 	1,
@@ -107,16 +115,18 @@ const CommandSpec session_spec = {
 	"DEV [--keep-going]",
 	"run DCT operations read from stdin on one open file",
 	"One operation a line ('#' comments, blank lines ignored):\n"
-	"  create --pd N --cqn N [dctc options of 'dct create']\n"
+	"  create [--pd N --cqn N [--srqn N]] [dctc options of 'dct create']\n"
+	"         (without --pd/--cqn: on a PD, CQ and SRQ the session creates once)\n"
 	"  query DCTN | drain DCTN | destroy DCTN\n"
 	"  wait DCTN [--timeout S]   wait for DCT_DRAINED (default 10 s)\n"
 	"  sleep S\n"
 	"DCTN: a number, 'last' (the latest create) or '@N' (the N-th create).\n"
 	"Stops at the first failing line with its exit code unless --keep-going\n"
 	"(then the exit code is the first failure's).  At the end the file is\n"
-	"closed and the driver destroys the DCTs still alive.  -j: one JSON object\n"
+	"closed and the driver destroys the DCTs still alive (the session's own\n"
+	"PD, CQ and SRQ are destroyed first when no DCT is left).  -j: one JSON object\n"
 	"per operation, one a line.  Example:\n"
-	"  printf 'create --pd 1 --cqn 2 --srqn 3\\nquery last\\ndrain last\\n"
+	"  printf 'create\\nquery last\\ndrain last\\n"
 	"wait last\\ndestroy last\\n' | cxprm dct session 00:03.0\n",
 	{{"keep-going", 'k', nullptr, "continue after a failing line"}},
 	1,
@@ -125,15 +135,57 @@ const CommandSpec session_spec = {
 };
 
 // Session line specs (no DEV).
-const CommandSpec s_create = {"create", "--pd N --cqn N [dctc options]", "", nullptr, kDctcOpts, 0, 0, false};
+const CommandSpec s_create = {"create", "[--pd N --cqn N] [dctc options]", "", nullptr, kDctcOpts, 0, 0, false};
 const CommandSpec s_one = {"query|drain|destroy", "DCTN", "", nullptr, {}, 1, 1, false};
 const CommandSpec s_wait = {"wait", "DCTN [--timeout S]", "", nullptr, {{"timeout", 't', "S", ""}}, 1, 1, false};
 const CommandSpec s_sleep = {"sleep", "S", "", nullptr, {}, 1, 1, false};
 
+// Whether the DCT names objects given on the command line (else its own).
+bool names_objects(const Args &a)
+{
+	if (a.has("pd") != a.has("cqn") || (a.has("srqn") && !a.has("pd")))
+		a.fail("--pd and --cqn go together (with --srqn optionally); give none of them and "
+		       "cxprm creates its own PD, CQ and SRQ");
+	return a.has("pd");
+}
+
+// The DCT's own PD, CQ and SRQ, created on the session's file at the first
+// create that names none.
+class OwnObjects {
+public:
+	OwnObjects(Ctx &ctx, DevFile &f, bool json) : ctx_(ctx), set_(f, obj_printer(ctx, json)) {}
+	void name(cxprm_dctc &c)
+	{
+		if (set_.alive().empty()) {
+			pd_ = set_.pd();
+			cqn_ = set_.cq(6);
+			srqn_ = set_.srq(pd_, 6);
+		}
+		c.pd = pd_;
+		c.cqn = cqn_;
+		c.srqn_xrqn = srqn_;
+	}
+	// With no DCT left, destroys them (SRQ, CQ, PD); else closing the file will.
+	void release(const DctSession &s)
+	{
+		if (set_.alive().empty())
+			return;
+		if (s.alive().empty())
+			set_.destroy_all();
+		else
+			ctx_.err << "cxprm: closing the device file destroys the DCT(s) first, then "
+				 << obj_list(set_.alive()) << "\n";
+	}
+
+private:
+	Ctx &ctx_;
+	ObjSet set_;
+	uint32_t pd_ = 0, cqn_ = 0, srqn_ = 0;
+};
+
 cxprm_dctc dctc_from(const Args &a)
 {
-	if (!a.has("pd") || !a.has("cqn"))
-		a.fail("--pd and --cqn are required");
+	names_objects(a);
 	cxprm_dctc c;
 	std::memset(&c, 0, sizeof(c));
 	c.pd = (uint32_t)a.num("pd", bits(dctc::pd::width));
@@ -182,21 +234,6 @@ void note_alive(Ctx &ctx, const DctSession &s)
 	ctx.err << ")\n";
 }
 
-void hold(Ctx &ctx, const DctSession &s, int hold_ms)
-{
-	ctx.out.flush();
-	ctx.err << "cxprm: holding the device file open with " << s.alive().size()
-		<< " DCT(s); Ctrl-C (or SIGTERM) closes it and the driver destroys them\n";
-	StopOnSignal stop;
-	long long end = hold_ms >= 0 ? now_ms() + hold_ms : -1;
-	while (!StopOnSignal::stopped()) {
-		long long left = end >= 0 ? end - now_ms() : 1000;
-		if (left <= 0)
-			break;
-		::poll(nullptr, 0, (int)std::min(left, 1000LL));
-	}
-}
-
 int run_create(Ctx &ctx, const Args &args)
 {
 	cxprm_dctc c = dctc_from(args);
@@ -211,14 +248,16 @@ int run_create(Ctx &ctx, const Args &args)
 				args.fail("--then: '" + op + "' is not one of query, drain, wait, destroy");
 	}
 	int wait_ms = args.seconds_ms("wait-timeout", 10000);
-	int hold_ms = args.seconds_ms("hold", -1);
-	if (args.has("hold") && !args.has("keep-open"))
-		args.fail("--hold needs --keep-open");
-	bool lines = !ops.empty() || args.has("keep-open");
+	int hold_ms = hold_ms_arg(args);
+	// One JSON object a line when there is more than the create to print.
+	bool lines = !ops.empty() || args.has("keep-open") || !names_objects(args);
 
 	DevPath p = dev_arg(args);
 	DevFile f(p);
 	DctSession s(ctx, f, output(args, lines));
+	OwnObjects own(ctx, f, args.json());
+	if (!names_objects(args))
+		own.name(c);
 	uint32_t dctn = s.create(c);
 	for (const std::string &op : ops) {
 		if (op == "query")
@@ -231,8 +270,9 @@ int run_create(Ctx &ctx, const Args &args)
 			s.destroy(dctn);
 	}
 	if (args.has("keep-open") && !s.alive().empty())
-		hold(ctx, s, hold_ms);
+		hold_file_open(ctx, std::to_string(s.alive().size()) + " DCT(s)", hold_ms);
 	note_alive(ctx, s);
+	own.release(s);
 	return 0;
 }
 
@@ -275,12 +315,16 @@ std::vector<std::string> split_words(const std::string &line)
 }
 
 // One session line; throws like the commands do.
-void session_line(DctSession &s, const std::vector<std::string> &w)
+void session_line(DctSession &s, OwnObjects &own, const std::vector<std::string> &w)
 {
 	const std::string &op = w[0];
 	std::vector<std::string> rest(w.begin() + 1, w.end());
 	if (op == "create") {
-		s.create(dctc_from(Args(s_create, rest)));
+		Args a(s_create, rest);
+		cxprm_dctc c = dctc_from(a);
+		if (!names_objects(a))
+			own.name(c);
+		s.create(c);
 	} else if (op == "query" || op == "drain" || op == "destroy") {
 		Args a(s_one, rest);
 		uint32_t n = s.resolve(a.pos()[0]);
@@ -306,6 +350,7 @@ int run_session(Ctx &ctx, const Args &args)
 	DevPath p = dev_arg(args);
 	DevFile f(p);
 	DctSession s(ctx, f, output(args, true));
+	OwnObjects own(ctx, f, args.json());
 	bool prompt = &ctx.in == &std::cin && isatty(0) && !args.json();
 	int first_rc = 0;
 	std::string line;
@@ -320,7 +365,7 @@ int run_session(Ctx &ctx, const Args &args)
 		if (w.empty())
 			continue;
 		try {
-			session_line(s, w);
+			session_line(s, own, w);
 		} catch (const Failure &e) {
 			ctx.out.flush();
 			ctx.err << "cxprm: line " << lineno << ": " << e.what() << "\n";
@@ -331,6 +376,13 @@ int run_session(Ctx &ctx, const Args &args)
 		}
 	}
 	note_alive(ctx, s);
+	try {
+		own.release(s);
+	} catch (const Failure &e) {
+		ctx.err << "cxprm: " << e.what() << "\n";
+		if (!first_rc)
+			first_rc = e.code();
+	}
 	return first_rc;
 }
 

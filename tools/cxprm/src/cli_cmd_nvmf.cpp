@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // cxprm nvmf ns DEV --xrq N --nsid N: counters of an NVMe-oF offload namespace.
-#include <ostream>
+// cxprm nvmf setup DEV ...: build the offload (PD, CQ, XRQ, backend
+// controller, namespace) on one open file, use it, query it, tear it down.
+#include <cstdlib>
 #include <cstring>
+#include <ostream>
+#include <sys/wait.h>
 
 #include "commands.h"
 #include "errors.h"
 #include "fwstatus.h"
 #include "hex.h"
+#include "obj_set.h"
 #include "views.h"
 
 namespace cxprm::tool {
@@ -19,7 +24,9 @@ const CommandSpec spec = {
 	"counters of an NVMe-oF target offload namespace (QUERY_NVMF_NAMESPACE_CONTEXT)",
 	"--xrq is the XRQ the namespace hangs off (24 bits), --nsid the frontend\n"
 	"namespace id.  Needs CAP_NET_ADMIN.  The latencies are valid only when the\n"
-	"NVMF capability last_req_latency is set ('cxprm caps DEV --type nvmf').",
+	"NVMF capability last_req_latency is set ('cxprm caps DEV --type nvmf').\n"
+	"The namespace must exist: one that 'cxprm nvmf setup' holds (it prints the\n"
+	"XRQ number), from any process.",
 	{
 		{"xrq", 0, "N", "XRQ number (required)"},
 		{"nsid", 0, "N", "frontend namespace id (required)"},
@@ -29,37 +36,150 @@ const CommandSpec spec = {
 	true,
 };
 
-int run(Ctx &ctx, const Args &args)
+// QUERY_NVMF_NAMESPACE_CONTEXT on f, printed; FwError on a bad status.
+void query_ns(Ctx &ctx, DevFile &f, uint32_t xrqn, uint32_t nsid, bool json, bool line)
 {
-	if (!args.has("xrq") || !args.has("nsid"))
-		args.fail("--xrq and --nsid are required");
 	cxprm_nvmf_ns n;
 	std::memset(&n, 0, sizeof(n));
-	n.xrqn = (uint32_t)args.num("xrq", 0xffffff);
-	n.nsid = (uint32_t)args.num("nsid", 0xffffffff);
-	DevPath p = dev_arg(args);
-	DevFile f(p);
+	n.xrqn = xrqn;
+	n.nsid = nsid;
 	f.nvmf_ns(n);
 	FwResult r = FwResult::from(n.st);
-	if (args.json()) {
+	if (json) {
 		Json j = Json::object();
-		j.set("pci_addr", p.bdf);
+		if (line)
+			j.set("op", "query");
+		j.set("pci_addr", f.where().bdf);
 		j.set("xrqn", n.xrqn);
 		j.set("nsid", n.nsid);
 		j.set_json("status", status_json(r, true));
 		if (r.ok())
 			j.set_json("counters", nvmf_json(n));
-		print_json(ctx, j);
+		print_json(ctx, j, !line);
 	} else if (r.ok()) {
-		ctx.out << "namespace " << n.nsid << " on XRQ " << hex_num(n.xrqn) << " (" << p.bdf << ")\n";
+		ctx.out << "namespace " << n.nsid << " on XRQ " << hex_num(n.xrqn) << " (" << f.where().bdf << ")\n";
 		print_kv(ctx.out, nvmf_kv(n), 2);
 	}
 	check_fw(r, "QUERY_NVMF_NAMESPACE_CONTEXT xrq " + hex_num(n.xrqn) + " nsid " + std::to_string(n.nsid));
+}
+
+int run(Ctx &ctx, const Args &args)
+{
+	if (!args.has("xrq") || !args.has("nsid"))
+		args.fail("--xrq and --nsid are required");
+	uint32_t xrqn = (uint32_t)args.num("xrq", 0xffffff);
+	uint32_t nsid = (uint32_t)args.num("nsid", 0xffffffff);
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	query_ns(ctx, f, xrqn, nsid, args.json(), false);
+	return 0;
+}
+
+const std::vector<Opt> kSetupOpts = {
+	{"nsid", 0, "N", "frontend namespace id (default 1)"},
+	{"backend-nsid", 0, "N", "backend namespace id (default 1)"},
+	{"lba-size", 0, "BYTES", "block size, a power of two from 512 (default 512)"},
+	{"exec", 0, "CMD", "run this shell command while the objects are alive"},
+	{"no-query", 0, nullptr, "do not query the namespace before the teardown"},
+	opt_keep_open,
+	opt_hold,
+};
+
+const CommandSpec setup_spec = {
+	"nvmf setup",
+	"DEV [--nsid N] [--backend-nsid N] [--lba-size BYTES] [--exec CMD] [--no-query] [--keep-open [--hold S]]",
+	"build an NVMe-oF target offload (PD, CQ, XRQ, backend, namespace), use it, tear it down",
+	"Objects live as long as the open file that created them, so one process runs\n"
+	"the whole sequence on one file: ALLOC_PD, CREATE_CQ, CREATE_XRQ (NVMF\n"
+	"offload), CREATE_NVMF_BACKEND_CTRL, ATTACH_NVMF_NAMESPACE; then --exec CMD\n"
+	"(a shell command, run while the objects are alive, with CXPRM_DEV,\n"
+	"CXPRM_XRQN and CXPRM_NSID in its environment: simulated I/O, a test, or\n"
+	"'cxprm nvmf ns $CXPRM_DEV --xrq $CXPRM_XRQN --nsid $CXPRM_NSID'); then\n"
+	"--keep-open (hold everything until Ctrl-C/SIGTERM or --hold S seconds;\n"
+	"the XRQ number is printed, and flushed, first); then the namespace's\n"
+	"counters (QUERY_NVMF_NAMESPACE_CONTEXT, unless --no-query); then the\n"
+	"teardown in dependency order (DETACH_NVMF_NAMESPACE, DESTROY_NVMF_BACKEND\n"
+	"_CTRL, DESTROY_XRQ, DESTROY_CQ, DEALLOC_PD).  A failing step exits with its\n"
+	"code; what was created is then destroyed by closing the file.  -j: one JSON\n"
+	"object per command, one a line.  Needs CAP_NET_ADMIN and an adapter with\n"
+	"NVMe-oF target offload ('cxprm caps DEV --type nvmf').",
+	kSetupOpts,
+	1,
+	1,
+	true,
+};
+
+uint8_t log2_exact(uint64_t v)
+{
+	uint8_t l = 0;
+	while ((1ull << l) < v)
+		l++;
+	return (1ull << l) == v ? l : 0;
+}
+
+// --exec: CMD through /bin/sh with the namespace's numbers in the environment.
+void exec_hook(Ctx &ctx, const std::string &cmd, const std::string &bdf, uint32_t xrqn, uint32_t nsid)
+{
+	ctx.out.flush();
+	::setenv("CXPRM_DEV", bdf.c_str(), 1);
+	::setenv("CXPRM_XRQN", hex_num(xrqn).c_str(), 1);
+	::setenv("CXPRM_NSID", std::to_string(nsid).c_str(), 1);
+	int st = std::system(cmd.c_str());
+	if (st == -1)
+		throw OsError("--exec: cannot run a shell: " + std::string(std::strerror(errno)));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		throw OsError("--exec '" + cmd + "' failed (" +
+			      (WIFEXITED(st) ? "exit " + std::to_string(WEXITSTATUS(st)) : std::string("killed")) +
+			      "); closing the file destroys the objects");
+}
+
+int run_setup(Ctx &ctx, const Args &args)
+{
+	uint32_t nsid = (uint32_t)args.num("nsid", 0xfffffffe, 1);
+	uint32_t backend_nsid = (uint32_t)args.num("backend-nsid", 0xfffffffe, 1);
+	uint8_t lba_log = log2_exact(args.num("lba-size", 1u << 16, 512));
+	if (nsid == 0 || backend_nsid == 0)
+		args.fail("--nsid and --backend-nsid: 1 to 0xfffffffe");
+	if (lba_log < 9)
+		args.fail("--lba-size: a power of two from 512 to 65536");
+	int hold_ms = hold_ms_arg(args);
+
+	DevPath p = dev_arg(args);
+	DevFile f(p);
+	ObjSet set(f, obj_printer(ctx, args.json()));
+	uint32_t pd = set.pd();
+	uint32_t cqn = set.cq(6);
+	uint32_t xrqn = set.nvmf_xrq(pd, cqn);
+	uint32_t ctrl = set.nvmf_backend(xrqn);
+	set.nvmf_ns(xrqn, nsid, backend_nsid, ctrl, lba_log);
+	if (args.json()) {
+		Json j = Json::object();
+		j.set("op", "setup");
+		j.set("pci_addr", p.bdf);
+		j.set("pd", pd);
+		j.set("cqn", cqn);
+		j.set("xrqn", xrqn);
+		j.set("backend_ctrl", ctrl);
+		j.set("nsid", nsid);
+		print_json(ctx, j, false);
+	} else {
+		ctx.out << "NVMe-oF offload on " << p.bdf << ": XRQ " << hex_num(xrqn) << ", namespace " << nsid
+			<< " (backend controller " << ctrl << ", backend namespace " << backend_nsid << ")\n";
+	}
+	ctx.out.flush();
+	if (args.has("exec"))
+		exec_hook(ctx, args.str("exec"), p.bdf, xrqn, nsid);
+	if (args.has("keep-open"))
+		hold_file_open(ctx, obj_list(set.alive()), hold_ms);
+	if (!args.has("no-query"))
+		query_ns(ctx, f, xrqn, nsid, args.json(), true);
+	set.destroy_all();
 	return 0;
 }
 
 } // namespace
 
 const Command cmd_nvmf_ns = {&spec, run};
+const Command cmd_nvmf_setup = {&setup_spec, run_setup};
 
 } // namespace cxprm::tool

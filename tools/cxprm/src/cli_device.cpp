@@ -96,7 +96,7 @@ std::string advice(int err)
 	case ENOENT:
 		return "no such object";
 	case ENOSPC:
-		return "a limit of the driver is reached (e.g. DCTs per open file)";
+		return "a limit of the driver is reached (e.g. DCTs or objects per open file)";
 	default:
 		return "";
 	}
@@ -316,6 +316,28 @@ void DevFile::dct_drain(cxprm_dct &d)
 void DevFile::dct_destroy(cxprm_dct &d)
 {
 	call(CXPRM_IOC_DCT_DESTROY, &d, "CXPRM_IOC_DCT_DESTROY", PRIV_NET_ADMIN, dct_not_owned(d.dctn));
+}
+
+std::string obj_not_owned(const std::string &obj)
+{
+	return obj + " is not an object of this open file: objects belong to the file that created them and "
+		     "are destroyed when it is closed, so modify/destroy must run in the creating process "
+		     "(use 'cxprm dct create' without --pd/--cqn, 'cxprm nvmf setup' or 'cxprm bench connect')";
+}
+
+void DevFile::obj_create(cxprm_obj &o) { call(CXPRM_IOC_OBJ_CREATE, &o, "CXPRM_IOC_OBJ_CREATE", PRIV_NET_ADMIN); }
+void DevFile::obj_query(cxprm_obj &o)
+{
+	call(CXPRM_IOC_OBJ_QUERY, &o, "CXPRM_IOC_OBJ_QUERY", PRIV_NET_ADMIN, obj_not_owned(obj_label(o.type, o.id)));
+}
+void DevFile::obj_destroy(cxprm_obj &o)
+{
+	call(CXPRM_IOC_OBJ_DESTROY, &o, "CXPRM_IOC_OBJ_DESTROY", PRIV_NET_ADMIN,
+	     obj_not_owned(obj_label(o.type, o.id)));
+}
+void DevFile::qp_modify(cxprm_qp_modify &m)
+{
+	call(CXPRM_IOC_QP_MODIFY, &m, "CXPRM_IOC_QP_MODIFY", PRIV_NET_ADMIN, obj_not_owned("QP " + hex_num(m.qpn)));
 }
 
 bool DevFile::read_events(std::vector<cxprm_event> &out, int timeout_ms)

@@ -51,6 +51,11 @@ public:
 	void dct_query(cxprm_dct &d);
 	void dct_drain(cxprm_dct &d);
 	void dct_destroy(cxprm_dct &d);
+	// The object ioctls (PD, CQ, SRQ, QP, XRQ, NVMF backend and namespace).
+	void obj_create(cxprm_obj &o);
+	void obj_query(cxprm_obj &o);
+	void obj_destroy(cxprm_obj &o);
+	void qp_modify(cxprm_qp_modify &m);
 	void stats(cxprm_stats &s);
 	// The driver copies status and wire dump back on transport errors too:
 	// returns 0 or the errno (r filled either way); raw_error() words it.
@@ -84,5 +89,7 @@ inline constexpr const char *PRIV_NET_ADMIN = "needs CAP_NET_ADMIN";
 std::string raw_privilege(uint16_t opcode);
 // The ENOENT explanation of the DCT ioctls.
 std::string dct_not_owned(uint32_t dctn);
+// The ENOENT explanation of the object ioctls ("PD 0x3", "QP 0x200").
+std::string obj_not_owned(const std::string &obj);
 
 } // namespace cxprm::tool

@@ -28,6 +28,7 @@ extern const Command cmd_list;
 extern const Command cmd_info;
 extern const Command cmd_caps;
 extern const Command cmd_nvmf_ns;
+extern const Command cmd_nvmf_setup;
 extern const Command cmd_esw_functions;
 extern const Command cmd_esw_watch;
 extern const Command cmd_dct_create;
@@ -37,6 +38,7 @@ extern const Command cmd_dct_destroy;
 extern const Command cmd_dct_session;
 extern const Command cmd_raw;
 extern const Command cmd_stats;
+extern const Command cmd_bench_connect;
 extern const Command cmd_probe;
 extern const Command cmd_decode;
 extern const Command cmd_export;
@@ -63,10 +65,18 @@ namespace cxprm::tool {
 // The options of the commands that name a firmware command (raw, decode).
 inline constexpr Opt opt_opcode = {"opcode", 'o', "X", "the command's opcode: PRM name (QUERY_HCA_CAP) or number"};
 inline constexpr Opt opt_op_mod = {"op-mod", 'm', "Y", "the command's op_mod (default 0)"};
+// The options of the commands that can hold what they created (dct create, nvmf setup).
+inline constexpr Opt opt_keep_open = {"keep-open", 0, nullptr, "hold what was created (keep the file open) until Ctrl-C"};
+inline constexpr Opt opt_hold = {"hold", 0, "S", "with --keep-open: release after S seconds"};
 
 // JSON to ctx.out: pretty (one member a line) or one compact line.
 void print_json(Ctx &ctx, const Json &j, bool pretty = true);
 // The DEV positional (first) of a command.
 DevPath dev_arg(const Args &args);
+// --keep-open: keeps the device file (and so what it created: "2 DCT(s)")
+// open until Ctrl-C/SIGTERM, or hold_ms (< 0: no limit).
+void hold_file_open(Ctx &ctx, const std::string &held, int hold_ms);
+// --hold as milliseconds (-1 when absent); a usage error without --keep-open.
+int hold_ms_arg(const Args &args);
 
 } // namespace cxprm::tool

@@ -56,7 +56,12 @@ uint32_t DctSession::create(const cxprm_dctc &c)
 	f_.dct_create(d);
 	FwResult r = FwResult::from(d.st);
 	emit(head("create", r.ok() ? d.dctn : 0, r));
-	check_fw(r, "CREATE_DCT");
+	std::string what = "CREATE_DCT (pd " + hex_num(c.pd) + ", cqn " + hex_num(c.cqn) + ", srqn " +
+			   hex_num(c.srqn_xrqn) + ")";
+	if (r.delivery == 0 && r.status == 0x05) // BAD_RES: an object it names does not exist
+		what += " names an object that does not exist (give --pd/--cqn/--srqn of existing objects, "
+			"or none of them: cxprm then creates its own)";
+	check_fw(r, what);
 	created_.push_back(d.dctn);
 	alive_.push_back(d.dctn);
 	if (out_ == Output::TEXT)

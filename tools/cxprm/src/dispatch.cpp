@@ -14,9 +14,9 @@ namespace cxprm::tool {
 const std::vector<const Command *> &all_commands()
 {
 	static const std::vector<const Command *> cmds = {
-		&cmd_list,	 &cmd_info,	     &cmd_caps,	      &cmd_nvmf_ns,	&cmd_esw_functions,
+		&cmd_list,	 &cmd_info,	     &cmd_caps,	      &cmd_nvmf_ns,	&cmd_nvmf_setup,	&cmd_esw_functions,
 		&cmd_esw_watch,	 &cmd_dct_create,    &cmd_dct_query,  &cmd_dct_drain,	&cmd_dct_destroy,
-			 &cmd_dct_session,   &cmd_raw,	      &cmd_stats,	&cmd_probe,
+			 &cmd_dct_session,   &cmd_raw,	      &cmd_stats,	&cmd_bench_connect, &cmd_probe,
 		&cmd_decode,	 &cmd_export,	     &cmd_bind,	      &cmd_unbind,
 	};
 	return cmds;

@@ -11,6 +11,8 @@
 
 #include "cxprm/prm/opcodes.h"
 
+#include <uapi/linux/cxprm.h>
+
 namespace cxprm::tool {
 
 namespace {
@@ -207,6 +209,28 @@ uint8_t mtu_code(uint32_t bytes)
 		if (mtu_bytes(c) == bytes)
 			return c;
 	return 0;
+}
+
+std::string obj_type_name(uint32_t type)
+{
+	static const char *const names[] = {nullptr, "PD", "CQ", "SRQ", "QP", "XRQ", "NVMF backend", "NVMF namespace"};
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return "object type " + std::to_string(type);
+}
+
+std::string obj_label(uint32_t type, uint32_t id)
+{
+	return obj_type_name(type) + " " + (type == CXPRM_OBJ_NVMF_NS ? std::to_string(id) : hex_num(id));
+}
+
+std::string qp_state_name(uint32_t state)
+{
+	// mlx5_ifc.h: MLX5_QPC_STATE_RST .. MLX5_QPC_STATE_SUSPENDED
+	static const char *const names[] = {"RST", "INIT", "RTR", "RTS", "SQER", nullptr, "ERR", "SQD", nullptr, "SUSPENDED"};
+	if (state < sizeof(names) / sizeof(names[0]) && names[state])
+		return names[state];
+	return std::to_string(state);
 }
 
 } // namespace cxprm::tool

@@ -42,6 +42,13 @@ std::string errno_name(int err);
 std::string state_name(uint32_t state);
 // dctc.state: "ACTIVE", "DRAINING", "DRAINED", else the number.
 std::string dct_state_name(uint32_t state);
+// enum cxprm_obj_type: "PD", "CQ", "SRQ", "QP", "XRQ", "NVMF backend",
+// "NVMF namespace", else "object type <n>"; obj_label adds the number
+// ("CQ 0x400"; a namespace's in decimal, "NVMF namespace 1").
+std::string obj_type_name(uint32_t type);
+std::string obj_label(uint32_t type, uint32_t id);
+// qpc.state: "RST", "INIT", "RTR", "RTS", ..., else the number.
+std::string qp_state_name(uint32_t state);
 // dctc.mtu code (1..5) <-> bytes (256..4096); 0 when not a valid value.
 uint32_t mtu_bytes(uint32_t code);
 uint8_t mtu_code(uint32_t bytes);

@@ -127,7 +127,14 @@ for args in "list" "info 00:03.0" "caps 00:03.0" "caps 00:03.0 --max --hex" "cap
 	# shellcheck disable=SC2086
 	expect 0 "$FAKE" $args
 done
-expect 0 "$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 -j
+expect 0 "$FAKE" dct create 00:03.0 -j
+json_lines_ok "$TMP/out"
+expect 3 "$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 -j
+json_ok "$TMP/out"
+err_has "names an object that does not exist"
+expect 0 "$FAKE" nvmf setup 00:03.0 -j
+json_lines_ok "$TMP/out"
+expect 0 "$FAKE" bench connect 00:03.0 --count 5 -j
 json_ok "$TMP/out"
 expect 3 "$FAKE" caps 00:03.0 --type 0x55 -j
 json_ok "$TMP/out"
@@ -142,19 +149,20 @@ expect 2 "$FAKE" esw watch 00:04.0 --count 1 --timeout 0.2 -j
 err_has "not an ECPF eswitch manager"
 expect 2 "$FAKE" esw functions 00:04.0
 err_has "not an ECPF eswitch manager"
-expect 0 "$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 --then query,drain,wait,destroy -j
+expect 0 "$FAKE" dct create 00:03.0 --then query,drain,wait,destroy -j
 json_lines_ok "$TMP/out"
 checks=$((checks + 1))
-printf 'create --pd 1 --cqn 2 --srqn 3\nquery last\ndrain last\nwait last\ndestroy last\n' |
+printf 'create\nquery last\ndrain last\nwait last\ndestroy last\n' |
 	"$FAKE" dct session 00:03.0 -j >"$TMP/out" 2>"$TMP/err" || fail "dct session: $(cat "$TMP/err")"
 json_lines_ok "$TMP/out"
-[ "$(wc -l <"$TMP/out")" = 5 ] || fail "dct session: $(wc -l <"$TMP/out") lines, want 5"
+# its PD, CQ and SRQ: created before, destroyed after
+[ "$(wc -l <"$TMP/out")" = 11 ] || fail "dct session: $(wc -l <"$TMP/out") lines, want 11"
 
 # A DCT held by one process (--keep-open) and released by SIGINT.
 checks=$((checks + 1))
-"$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 --keep-open -j >"$TMP/hold.out" 2>"$TMP/hold.err" &
+"$FAKE" dct create 00:03.0 --keep-open -j >"$TMP/hold.out" 2>"$TMP/hold.err" &
 pid=$!
-for _ in $(seq 100); do [ -s "$TMP/hold.out" ] && break; sleep 0.05; done
+for _ in $(seq 100); do grep -q '"op": "create"' "$TMP/hold.out" && break; sleep 0.05; done
 kill -INT $pid
 wait $pid
 rc=$?

@@ -130,6 +130,8 @@
 	X(CHECKSUMS, 22)	/* CUR cmdif_checksum != 0 */ \
 	X(NVMF_COUNTER, 23)	/* arg1 xrqn, arg2 nsid, arg3 CXPRM_EMUD_NVMF_* */ \
 	X(SW_RESET, 24)		/* Emulator::sw_resetting */ \
+	X(OBJECTS, 25)		/* PDs, CQs, SRQs, XRQs, QPs, NVMF backends alive */ \
+	X(CHECK_REFS, 26)	/* 1: strict object model (BAD_RES for made-up numbers) */ \
 	X(FN_PAGES_HELD, 40)	/* arg1 function_id, arg2 ec_function: pages_held(id, ec) */
 
 /* CXPRM_EMUD_Q_COUNTER selectors (cxprm::emu::Counters). */

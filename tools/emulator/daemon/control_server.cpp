@@ -318,6 +318,8 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 	case CXPRM_EMUD_Q_EQS: r.value = emu_.eq_count(); break;
 	case CXPRM_EMUD_Q_DCTS: r.value = emu_.dct_count(); break;
 	case CXPRM_EMUD_Q_NVMF_NAMESPACES: r.value = emu_.nvmf_namespace_count(); break;
+	case CXPRM_EMUD_Q_OBJECTS: r.value = emu_.object_counts().total(); break;
+	case CXPRM_EMUD_Q_CHECK_REFS: r.value = emu_.profile().objects.check_refs; break;
 	case CXPRM_EMUD_Q_COUNTER: {
 		emu::Counters c = emu_.counters();
 		switch (arg[1]) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// DCT life cycle: create, query, drain (DCT_DRAINED event), destroy.
-#include "test_driver.h"
+// DCT life cycle: create, query, drain (DCT_DRAINED event), destroy; on a
+// PD, CQ and SRQ created first (the strict object model).
+#include "object_builders.h"
 
 namespace cxprm::emu::test {
 namespace {
@@ -9,14 +10,23 @@ namespace {
 using prm::dctc;
 
 struct DctTest : InitializedTest {
-	DctTest() : InitializedTest(made_up_objects()) {}
-	Msg create_msg()
+	ObjectBuilder b{drv, plat};
+	ObjectSet o;
+	void SetUp() override
 	{
+		InitializedTest::SetUp();
+		o.create(b);
+	}
+	// CREATE_DCT on the objects of os (default: the fixture's).
+	Msg create_msg(const ObjectSet *os = nullptr)
+	{
+		if (!os)
+			os = &o;
 		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
 		Ref<dctc> c = prm::sub<prm::create_dct_in::dct_context_entry, dctc>(m.as<prm::create_dct_in>());
-		prm::set<dctc::pd>(c, 0x11);
-		prm::set<dctc::cqn>(c, 0x22);
-		prm::set<dctc::srqn_xrqn>(c, 0x33);
+		prm::set<dctc::pd>(c, os->pd);
+		prm::set<dctc::cqn>(c, os->cqn);
+		prm::set<dctc::srqn_xrqn>(c, os->srqn);
 		prm::set<dctc::mtu>(c, 5);
 		prm::set<dctc::port>(c, 1);
 		prm::set<dctc::dc_access_key>(c, 0x1122334455667788ull);
@@ -71,8 +81,9 @@ TEST_F(DctTest, LifeCycleWithDrainedEvent)
 	ASSERT_EQ(q.status, st::OK);
 	CRef<dctc> c = prm::sub<prm::query_dct_out::dct_context_entry, dctc>(q.as<prm::query_dct_out>());
 	EXPECT_EQ(prm::get<dctc::state>(c), (uint32_t)DctState::ACTIVE);
-	EXPECT_EQ(prm::get<dctc::pd>(c), 0x11u);
-	EXPECT_EQ(prm::get<dctc::cqn>(c), 0x22u);
+	EXPECT_EQ(prm::get<dctc::pd>(c), o.pd);
+	EXPECT_EQ(prm::get<dctc::cqn>(c), o.cqn);
+	EXPECT_EQ(prm::get<dctc::srqn_xrqn>(c), o.srqn);
 	EXPECT_EQ(prm::get<dctc::dc_access_key>(c), 0x1122334455667788ull);
 	EXPECT_EQ(prm::get<dctc::hop_limit>(c), 64u);
 
@@ -165,8 +176,11 @@ TEST_F(DctTest, Exhaustion)
 TEST_F(DctTest, DrainDelay)
 {
 	// A profile with a drain delay: DRAINING is observable.
-	Rig r2(quiet_with([](Profile &p) { p.dct.drain_delay_us = 20000; }, made_up_objects()), Stage::INITIALIZED);
-	Answer a = r2.drv.run<prm::create_dct_out>(create_msg());
+	Rig r2(quiet_with([](Profile &p) { p.dct.drain_delay_us = 20000; }), Stage::INITIALIZED);
+	ObjectBuilder b2{r2.drv, r2.plat};
+	ObjectSet o2;
+	o2.create(b2);
+	Answer a = r2.drv.run<prm::create_dct_out>(create_msg(&o2));
 	uint32_t dctn = (uint32_t)prm::get<prm::create_dct_out::dctn>(a.as<prm::create_dct_out>());
 	ASSERT_EQ(r2.drv.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn)).status, st::OK);
 	DctState s;

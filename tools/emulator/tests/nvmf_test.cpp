@@ -1,16 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// NVMF namespaces: attach, query counters, detach.
-#include "test_driver.h"
+// NVMF namespaces: attach, query counters, detach; on XRQs (NVMF offload)
+// and backend controllers created first (the strict object model).
+#include "object_builders.h"
 
 namespace cxprm::emu::test {
 namespace {
 
 using ctx_t = prm::nvmf_frontend_namespace_context;
 
+// An XRQ with NVMF offload room for n namespaces and a backend controller.
+struct NvmfObjects {
+	uint32_t xrqn = 0;
+	uint16_t ctrl = 0;
+	void create(ObjectBuilder &b, const ObjectSet &o, uint8_t log_max_ns)
+	{
+		xrqn = b.xrq(o.pd, o.cqn, log_max_ns);
+		ctrl = b.backend(xrqn);
+	}
+};
+
 struct NvmfTest : InitializedTest {
-	NvmfTest() : InitializedTest(made_up_objects()) {}
-	uint32_t xrqn() const { return emu.profile().nvmf.first_xrqn + 1; }
+	ObjectBuilder b{drv, plat};
+	ObjectSet o;
+	NvmfObjects x1, x2;
+	void SetUp() override
+	{
+		InitializedTest::SetUp();
+		o.create(b);
+		x1.create(b, o, 10); // room for the profile's whole table (Limit)
+		x2.create(b, o, 3);
+	}
+	uint32_t xrqn() const { return x1.xrqn; }
+	uint16_t ctrl_of(uint32_t x) const { return x == x2.xrqn ? x2.ctrl : x1.ctrl; }
 	Answer attach(uint32_t x, uint32_t nsid, uint32_t be = 7, uint16_t lba = 512)
 	{
 		Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
@@ -19,7 +41,7 @@ struct NvmfTest : InitializedTest {
 		prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, nsid);
 		prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, be);
 		prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, lba);
-		prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, 3);
+		prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, ctrl_of(x));
 		return drv.exec(m, 16);
 	}
 	Answer query(uint32_t x, uint32_t nsid)
@@ -93,7 +115,7 @@ TEST_F(NvmfTest, Validation)
 	EXPECT_EQ(attach(xrqn(), 2, 5, 0).syndrome, synd::NVMF_BAD_LBA_SIZE);
 	ASSERT_EQ(attach(xrqn(), 2).status, st::OK);
 	EXPECT_EQ(attach(xrqn(), 2).syndrome, synd::NVMF_NS_EXISTS);
-	EXPECT_EQ(attach(xrqn() + 1, 2).status, st::OK) << "same nsid on another XRQ";
+	EXPECT_EQ(attach(x2.xrqn, 2).status, st::OK) << "same nsid on another XRQ";
 	EXPECT_EQ(query(1, 2).syndrome, synd::NVMF_BAD_XRQN);
 }
 
@@ -109,20 +131,25 @@ TEST_F(NvmfTest, Limit)
 
 TEST(NvmfAuto, CountersMoveOnTheirOwn)
 {
-	Rig r(quiet_with([](Profile &p) { p.nvmf.auto_io_ms = 5; }, made_up_objects()), Stage::INITIALIZED);
-	const Profile &p = r.emu.profile();
+	Rig r(quiet_with([](Profile &p) { p.nvmf.auto_io_ms = 5; }), Stage::INITIALIZED);
+	ObjectBuilder ob{r.drv, r.plat};
+	ObjectSet o;
+	o.create(ob);
+	NvmfObjects x;
+	x.create(ob, o, 3);
 	Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
 	auto in = m.as<prm::attach_nvmf_namespace_in>();
-	prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, p.nvmf.first_xrqn);
+	prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, x.xrqn);
 	prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, 1);
 	prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, 1);
 	prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, 512);
+	prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, x.ctrl);
 	ASSERT_EQ(r.drv.run<prm::attach_nvmf_namespace_out>(m).status, st::OK);
 	NvmfCounters a, b;
-	ASSERT_TRUE(r.emu.nvmf_counters(p.nvmf.first_xrqn, 1, &a));
+	ASSERT_TRUE(r.emu.nvmf_counters(x.xrqn, 1, &a));
 	std::this_thread::sleep_for(std::chrono::milliseconds(12));
 	r.emu.poll_once();
-	ASSERT_TRUE(r.emu.nvmf_counters(p.nvmf.first_xrqn, 1, &b));
+	ASSERT_TRUE(r.emu.nvmf_counters(x.xrqn, 1, &b));
 	EXPECT_GT(b.read_cmds, a.read_cmds);
 	EXPECT_GT(b.write_blocks, a.write_blocks);
 }

@@ -370,15 +370,6 @@ struct Rig {
 	TestDriver drv;
 };
 
-// The DCT and NVMF tests that predate the object model name made-up PDs,
-// CQs, SRQs and XRQs: the lenient object model (objects_test.cpp covers
-// the strict one).
-inline Profile made_up_objects(Profile p = quiet())
-{
-	p.objects.check_refs = false;
-	return p;
-}
-
 // The fixtures (poll_once mode, no thread): the command queue programmed;
 // a derived fixture passes its own profile and DMA size.
 struct QueueTest : ::testing::Test {

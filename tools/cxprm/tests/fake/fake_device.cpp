@@ -35,7 +35,7 @@ struct Config {
 	bool net_admin = true;
 	bool allow_raw_write = false;
 	unsigned esw_events = 0;
-	long long ns_xrqn = -1, ns_nsid = 1;
+	long long ns_nsid = 1; // 0: no namespace at bring-up
 };
 
 emu::Profile make_profile(const Config &c)
@@ -46,10 +46,8 @@ emu::Profile make_profile(const Config &c)
 	p.init_pages = 8;
 	p.init_delay_ms = 0;
 	p.nvmf.auto_io_ms = 0;
-	// The CLI's DCT and NVMF paths still name made-up PDs, CQs, SRQs and
-	// XRQs (issue 15: until they create their own objects).
-	p.objects.check_refs = false;
-	return p;
+	return p; // the strict object model: objects must exist
+
 }
 
 class Dev {
@@ -72,9 +70,11 @@ public:
 	~Dev()
 	{
 		u32 dctn;
-		if (up_) // closing the file destroys its DCTs
+		if (up_) // closing the file destroys its DCTs, then its objects
 			while (cxprm_core_dcts_pop(&dcts_, &dctn))
 				cxprm_core_dct_destroy(core_, dctn, nullptr);
+		cxprm_core_objs_destroy(core_, objs_, nullptr);
+		cxprm_core_objs_destroy(core_, holder_, nullptr);
 		cxprm_core_destroy(core_); // tears down
 		emu_.stop();
 	}
@@ -87,6 +87,9 @@ private:
 	void attach_namespace(const Config &c);
 	int info(cxprm_info *i);
 	int typed(unsigned long req, void *arg);
+	int objects(unsigned long req, void *arg);
+	int obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg);
+	u32 hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs);
 	int stats(cxprm_stats *s);
 	int raw(cxprm_raw_cmd *r);
 	void pump();
@@ -99,6 +102,9 @@ private:
 	cxprm_core *core_ = nullptr;
 	bool up_ = false;
 	cxprm_core_dcts dcts_{}; // the file's DCTs, as the driver's
+	cxprm_core_objs *objs_ = nullptr; // and its objects
+	cxprm_core_objs *holder_ = nullptr; // the bring-up namespace's, "another process's"
+	bool events_ = false;
 	std::set<u32> draining_;
 	std::deque<cxprm_event> queue_;
 	u64 mask_[4] = {};
@@ -127,19 +133,41 @@ u64 ns_now()
 		.count();
 }
 
-// The namespace the config names, with some I/O, for NVMF_NS to count.
+// One object of the holder's table: its id, 0 when it could not be made.
+u32 Dev::hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs)
+{
+	cxprm_obj o = attrs;
+	o.type = type;
+	o.id = id;
+	o.parent = parent;
+	if (obj_ioctl(&holder_, CXPRM_IOC_OBJ_CREATE, &o) || o.st.status)
+		return 0;
+	return o.id;
+}
+
+// The namespace the config names, with some I/O, for NVMF_NS to count: on
+// a PD, CQ, XRQ (NVMF offload) and backend controller of its own, held by
+// a table of the fake's (as another process would hold them) until the
+// device goes.  The XRQ is the first the emulator hands out: 0x80 on
+// ConnectX-7/BlueField-3, 0x40 on ConnectX-5.
 void Dev::attach_namespace(const Config &c)
 {
-	using L = prm::attach_nvmf_namespace_in;
-	u32 xrqn = (u32)(c.ns_xrqn >= 0 ? c.ns_xrqn : emu_.profile().nvmf.first_xrqn);
+	if (c.ns_nsid <= 0)
+		return;
+	cxprm_obj a{};
+	u32 pd = hold_obj(CXPRM_OBJ_PD, 0, 0, a);
+	a.u.cq.log_size = 6;
+	u32 cqn = pd ? hold_obj(CXPRM_OBJ_CQ, 0, 0, a) : 0;
+	a = cxprm_obj{};
+	a.u.xrq = {pd, cqn, 6, 6, 4, 17, 4, 64, 0, {}};
+	u32 xrqn = cqn ? hold_obj(CXPRM_OBJ_XRQ, 0, 0, a) : 0;
+	a = cxprm_obj{};
+	u32 ctrl = xrqn ? hold_obj(CXPRM_OBJ_NVMF_BACKEND, 0, xrqn, a) : 0;
+	a.u.ns.backend_namespace = 1;
+	a.u.ns.backend_ctrl_id = (u16)ctrl;
+	a.u.ns.lba_data_size = 9;
 	u32 nsid = (u32)c.ns_nsid;
-	u8 in[L::size_bytes], out[cmd::out_size<prm::attach_nvmf_namespace_out>()];
-	auto r = cmd::begin_in<L>(in, prm::op::ATTACH_NVMF_NAMESPACE);
-	prm::set<L::xrqn>(r, xrqn);
-	prm::set<L::frontend_namespace>(r, nsid);
-	prm::set<L::backend_namespace>(r, 1);
-	prm::set<L::lba_data_size>(r, 512);
-	if (prm::fits<L::xrqn>(xrqn) && cxprm_core_raw(core_, in, sizeof(in), out, sizeof(out), nullptr, nullptr) == OK)
+	if (ctrl && hold_obj(CXPRM_OBJ_NVMF_NS, nsid, xrqn, a))
 		emu_.simulate_nvmf_io(xrqn, nsid, 10, 5, 8);
 }
 
@@ -164,6 +192,29 @@ int Dev::typed(unsigned long req, void *arg)
 		draining_.insert(dctn);
 	if (!err && req == CXPRM_IOC_DCT_DESTROY)
 		draining_.erase(dctn);
+	return ret(err);
+}
+
+// The driver's EQ, which CQs and QPs need, starts with the first object
+// ioctl here (a fresh fake reports no async EQ, as its tests expect).
+int Dev::objects(unsigned long req, void *arg)
+{
+	if (!cfg_.net_admin)
+		return fail(EPERM);
+	return obj_ioctl(&objs_, req, arg);
+}
+
+int Dev::obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg)
+{
+	if (!*t && cxprm_core_objs_create(core_, t) != OK)
+		return fail(ENOMEM);
+	if (!events_) {
+		cxprm_core_events_config ec{};
+		events_ = cxprm_core_events_start(core_, &ec) == OK;
+	}
+	int err = cxprm_core_ioc_obj(core_, (unsigned)req, *t, arg);
+	if (events_) // nobody else polls the EQ of a fake
+		cxprm_core_events_poll(core_, 64);
 	return ret(err);
 }
 
@@ -219,6 +270,8 @@ void Dev::post(u8 type, const u8 *data28)
 
 void Dev::pump()
 {
+	if (events_ && cxprm_core_events_poll(core_, 64) && cxprm_core_events_pending(core_))
+		cxprm_core_events_service(core_);
 	for (auto it = draining_.begin(); it != draining_.end();) {
 		emu::DctState s;
 		if (emu_.dct_state(*it, &s) && s == emu::DctState::DRAINED) {
@@ -286,6 +339,8 @@ int Dev::ioctl(unsigned long req, void *arg)
 		return raw((cxprm_raw_cmd *)arg);
 	if (cxprm_core_ioc_is_typed((unsigned)req))
 		return typed(req, arg);
+	if (cxprm_core_ioc_is_obj((unsigned)req))
+		return objects(req, arg);
 	switch (req) {
 	case CXPRM_IOC_STATS: return cfg_.net_admin ? stats((cxprm_stats *)arg) : fail(EPERM);
 	case CXPRM_IOC_SUBSCRIBE:
@@ -324,10 +379,8 @@ Config parse_config(const char *path)
 			c.allow_raw_write = v == "1";
 		else if (k == "esw_events")
 			c.esw_events = (unsigned)std::stoul(v);
-		else if (k == "nvmf_ns" && v.find(':') != std::string::npos) {
-			c.ns_xrqn = std::stoll(v.substr(0, v.find(':')), nullptr, 0);
-			c.ns_nsid = std::stoll(v.substr(v.find(':') + 1), nullptr, 0);
-		}
+		else if (k == "nvmf_ns")
+			c.ns_nsid = v == "none" ? 0 : std::stoll(v, nullptr, 0);
 	}
 	return c;
 }

@@ -4,7 +4,7 @@
 // include/uapi/linux/cxprm.h served in-process by the core over the
 // firmware emulator.  Each ioctl is the core function the kernel driver
 // calls too (cxprm_core_ioc_*: reserved fields, errno mapping, the file's
-// DCT table, the raw dump); the fake's own parts are the copies to and
+// DCT and object tables, the raw dump); the fake's own parts are the copies to and
 // from "userspace", the privileges (below) and the event records with
 // poll/read.  The real driver is tested in the QEMU guest.
 //
@@ -16,8 +16,12 @@
 //                                 driver's forbidden ones are EPERM always)
 //   esw_events=N                  the eswitch changes N times (host VFs 1..N),
 //                                 one ESW_FUNCTIONS_CHANGED every 20 ms of polling
-//   nvmf_ns=XRQN:NSID             attach this namespace at bring-up (default:
-//                                 the profile's first XRQ, nsid 1) with some I/O
+//   nvmf_ns=NSID|none             attach namespace NSID (default 1) at bring-up,
+//                                 with some I/O, on a PD, CQ, XRQ and backend
+//                                 controller the fake creates and holds (the
+//                                 XRQ: 0x80 on ConnectX-7/BlueField-3, 0x40 on
+//                                 ConnectX-5); none: no namespace, and no
+//                                 event queue until an object ioctl
 // Any other file: every ioctl fails with ENOTTY (not a cxprm device).
 #pragma once
 

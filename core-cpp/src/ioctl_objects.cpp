@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The object ioctls (CXPRM_IOC_OBJ_CREATE/QUERY/DESTROY, CXPRM_IOC_QP_MODIFY;
+ * capi.h "A file's objects") on a file's table (objects_table.h).  Like the
+ * DCT ioctls (ioctl.cpp): the kernel shim copies and checks CAP_NET_ADMIN,
+ * the CLI's fake device calls the same functions.
+
+ * Memory and destroying: objects_table.cpp.
+ */
+#include "cxprm/capi.h"
+
+#include "cxprm/commands/nvmf.h"
+#include "cxprm/commands/objects.h"
+#include "cxprm/commands/qp.h"
+#include "cxprm/errors.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/queue_mem.h"
+
+#include "capi_uapi.h"
+#include "objects_table.h"
+
+using namespace cxprm;
+
+namespace {
+
+using namespace cxprm::capi;
+
+constexpr u32 QUEUE_MAX_BYTES = QueueMem::MAX_PAGES * QueueMem::PAGE;
+constexpr u32 CQE_BYTES = 64;
+
+/* The UAPI's limits and numbers are the core's. */
+static_assert(cmd::queue_bytes(CXPRM_OBJ_MAX_LOG_QUEUE, CQE_BYTES) == QUEUE_MAX_BYTES,
+	      "CXPRM_OBJ_MAX_LOG_QUEUE: the largest CQ is QueueMem's largest buffer");
+static_assert(CXPRM_QP_RST2INIT == 1 && CXPRM_QP_INIT2RTR == 2 && CXPRM_QP_RTR2RTS == 3 &&
+		      CXPRM_QP_2RST == 4,
+	      "enum cxprm_qp_transition");
+static_assert(CXPRM_OBJ_PD == 1 && CXPRM_OBJ_NVMF_NS == 7, "enum cxprm_obj_type");
+static_assert(sizeof(cxprm_cq_attr) == sizeof(cxprm_obj::u) &&
+		      sizeof(cxprm_srq_attr) == sizeof(cxprm_obj::u) &&
+		      sizeof(cxprm_qp_attr) == sizeof(cxprm_obj::u) &&
+		      sizeof(cxprm_xrq_attr) == sizeof(cxprm_obj::u) &&
+		      sizeof(cxprm_nvmf_backend_attr) == sizeof(cxprm_obj::u) &&
+		      sizeof(cxprm_nvmf_ns_attr) == sizeof(cxprm_obj::u),
+	      "every attr fills the union: its reserved fields are all the rest");
+static_assert(sizeof(cxprm_qp_attr::state) == 1 && cmd::QP_STATE_RTS == 3, "qpc.state");
+
+void fill_st(cxprm_cmd_status *st, const CmdResult &r, u16 opcode)
+{
+	cxprm_core_result res;
+	uapi::copy_result(&res, r);
+	*st = res.st;
+	st->opcode = opcode;
+}
+
+int ioc_ret(int err)
+{
+	if (err == E_REMOTEIO)
+		return OK;
+	return err == E_RANGE ? E_INVAL : err;
+}
+
+template <class T, usize N> bool any(const T (&a)[N])
+{
+	for (usize i = 0; i < N; i++)
+		if (a[i])
+			return true;
+	return false;
+}
+
+/* Reserved fields of the type's attributes; parent only where it means something. */
+bool obj_reserved(const cxprm_obj &o)
+{
+	if (o.reserved)
+		return true;
+	bool child = o.type == CXPRM_OBJ_NVMF_BACKEND || o.type == CXPRM_OBJ_NVMF_NS;
+	if (!child && o.parent)
+		return true;
+	switch (o.type) {
+	case CXPRM_OBJ_PD:
+		return any(o.u.raw);
+	case CXPRM_OBJ_CQ:
+		return any(o.u.cq.reserved0) || any(o.u.cq.reserved);
+	case CXPRM_OBJ_SRQ:
+		return o.u.srq.reserved0 || any(o.u.srq.reserved);
+	case CXPRM_OBJ_QP:
+		return any(o.u.qp.reserved0) || any(o.u.qp.reserved);
+	case CXPRM_OBJ_XRQ:
+		return o.u.xrq.reserved0 || any(o.u.xrq.reserved);
+	case CXPRM_OBJ_NVMF_BACKEND:
+		return any(o.u.backend.reserved0) || any(o.u.backend.reserved);
+	case CXPRM_OBJ_NVMF_NS:
+		return any(o.u.ns.reserved);
+	default:
+		return true;
+	}
+}
+
+/* A queue of 2^log entries of 'stride' bytes within the driver's limits. */
+bool queue_ok(u32 log, u64 bytes)
+{
+	return log <= CXPRM_OBJ_MAX_LOG_QUEUE && bytes <= QUEUE_MAX_BYTES;
+}
+
+/* m's queue i of 'bytes' into any queue params p. */
+template <class P> int place(cxprm_core *c, ObjMem *m, u64 bytes, P &p)
+{
+	int err = m->q[0].init(c->host, bytes);
+	if (err)
+		return err;
+	p.buf_bus = m->q[0].page_bus(0);
+	p.buf_pages = m->q[0].npages();
+	p.dbr_bus = m->q[0].dbr_bus();
+	return OK;
+}
+
+/* The driver's UAR and EQ (the async EQ's): CQs and QPs need them. */
+bool have_eq(cxprm_core *c)
+{
+	return c->ev.running();
+}
+
+int create_cq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+{
+	cxprm_cq_attr &a = o->u.cq;
+	if (!queue_ok(a.log_size, cmd::queue_bytes(a.log_size, CQE_BYTES)))
+		return E_INVAL;
+	if (!have_eq(c))
+		return E_NOTSUP;
+	cmd::CqParams p;
+	p.log_cq_size = a.log_size;
+	p.uar_page = c->ev.uar();
+	p.eqn = c->ev.eqn();
+	int err = place(c, m, cmd::queue_bytes(a.log_size, CQE_BYTES), p);
+	if (!err)
+		err = cmd::create_cq(c->dev.cmdq(), p, &o->id, r);
+	a.eqn = p.eqn;
+	a.uar_page = p.uar_page;
+	return err;
+}
+
+/* A cyclic work queue (SRQ, XRQ): 2^log WQEs of 16 << stride bytes in m. */
+template <class P, class Create>
+int create_wq(cxprm_core *c, ObjMem *m, u8 log, u8 stride, P &p, Create create)
+{
+	u64 bytes = cmd::queue_bytes(log, 16u << (stride & 15));
+	if (stride > 15 || !queue_ok(log, bytes))
+		return E_INVAL;
+	int err = place(c, m, bytes, p);
+	return err ? err : create(p);
+}
+
+int create_srq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+{
+	const cxprm_srq_attr &a = o->u.srq;
+	cmd::SrqParams p{.log_srq_size = a.log_size, .log_rq_stride = a.log_stride, .pd = a.pd,
+			 .cqn = a.cqn, .lwm = a.lwm};
+	return create_wq(c, m, a.log_size, a.log_stride, p, [&](const cmd::SrqParams &k) {
+		return cmd::create_srq(c->dev.cmdq(), k, &o->id, r);
+	});
+}
+
+int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+{
+	const cxprm_qp_attr &a = o->u.qp;
+	cmd::QpParams p{.st = a.st, .pd = a.pd, .cqn_snd = a.cqn_snd, .cqn_rcv = a.cqn_rcv,
+			.rq_type = a.srqn ? cmd::QP_RQ_SRQ : cmd::QP_RQ_REGULAR, .srqn = a.srqn,
+			.log_rq_size = a.log_rq_size, .log_rq_stride = a.log_rq_stride,
+			.log_sq_size = a.log_sq_size};
+	/* An SRQ QP has no RQ of its own. */
+	if (a.srqn && (a.log_rq_size || a.log_rq_stride))
+		return E_INVAL;
+	u64 bytes = a.log_rq_stride > 15 ? ~0ull : cmd::qp_buffer_bytes(p);
+	if (a.st > cmd::QP_ST_UD || a.log_rq_size > CXPRM_OBJ_MAX_LOG_QUEUE ||
+	    !queue_ok(a.log_sq_size, bytes))
+		return E_INVAL;
+	if (!have_eq(c))
+		return E_NOTSUP;
+	p.uar_page = c->ev.uar();
+	int err = place(c, m, bytes, p);
+	return err ? err : cmd::create_qp(c->dev.cmdq(), p, &o->id, r);
+}
+
+int create_xrq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+{
+	const cxprm_xrq_attr &a = o->u.xrq;
+	cmd::XrqNvmfParams p{.cqn = a.cqn, .pd = a.pd, .log_wq_sz = a.log_size,
+			     .log_wq_stride = a.log_stride, .log_max_namespace = a.log_max_namespace,
+			     .ioccsz = a.ioccsz, .log_max_io_size = a.log_max_io_size,
+			     .nvme_queue_size = a.nvme_queue_size};
+	return create_wq(c, m, a.log_size, a.log_stride, p, [&](const cmd::XrqNvmfParams &k) {
+		return cmd::create_xrq_nvmf(c->dev.cmdq(), k, &o->id, r);
+	});
+}
+
+/* Its CQ and SQ, one page each, with their doorbell records. */
+int create_backend(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+{
+	int err = m->q[0].init(c->host, QueueMem::PAGE);
+	if (!err)
+		err = m->q[1].init(c->host, QueueMem::PAGE);
+	if (err)
+		return err;
+	cmd::NvmfBackendParams p;
+	p.xrqn = o->parent;
+	p.cq_bus = m->q[0].page_bus(0);
+	p.cqh_dbr_bus = m->q[0].dbr_bus();
+	p.sq_bus = m->q[1].page_bus(0);
+	p.sqt_dbr_bus = m->q[1].dbr_bus();
+	p.log_cmd_timeout_us = o->u.backend.log_cmd_timeout_us;
+	u16 id = 0;
+	err = cmd::create_nvmf_backend_ctrl(c->dev.cmdq(), p, &id, r);
+	o->id = id;
+	return err;
+}
+
+int alloc_pd(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
+{
+	return cmd::alloc_pd(c->dev.cmdq(), &o->id, 0, r);
+}
+
+int attach_ns(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
+{
+	cmd::NvmfNamespace ns{};
+	ns.xrqn = o->parent;
+	ns.nsid = o->id;
+	ns.backend_namespace = o->u.ns.backend_namespace;
+	ns.lba_data_size = o->u.ns.lba_data_size;
+	ns.backend_controller_id = o->u.ns.backend_ctrl_id;
+	return cmd::attach_nvmf_namespace(c->dev.cmdq(), ns, r);
+}
+
+constexpr u16 CREATE_OP[] = {0, prm::op::ALLOC_PD, prm::op::CREATE_CQ, prm::op::CREATE_SRQ,
+			     prm::op::CREATE_QP, prm::op::CREATE_XRQ,
+			     prm::op::CREATE_NVMF_BACKEND_CTRL, prm::op::ATTACH_NVMF_NAMESPACE};
+using CreateFn = int (*)(cxprm_core *, cxprm_obj *, ObjMem *, CmdResult *);
+constexpr CreateFn CREATE[] = {nullptr,   alloc_pd,   create_cq,      create_srq,
+			       create_qp, create_xrq, create_backend, attach_ns};
+static_assert(sizeof(CREATE_OP) / sizeof(CREATE_OP[0]) == CXPRM_OBJ_NVMF_NS + 1 &&
+		      sizeof(CREATE) / sizeof(CREATE[0]) == CXPRM_OBJ_NVMF_NS + 1,
+	      "one create per enum cxprm_obj_type");
+
+int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
+{
+	if (t->n >= CXPRM_OBJ_MAX_PER_FILE)
+		return E_NOSPC;
+	if (o->type == CXPRM_OBJ_NVMF_NS && t->find(o->type, o->parent, o->id) >= 0)
+		return E_INVAL; /* the file attached this nsid already */
+	ObjMem *m = nullptr;
+	if (o->type != CXPRM_OBJ_PD && o->type != CXPRM_OBJ_NVMF_NS) {
+		m = mem_new(c);
+		if (!m)
+			return E_NOMEM;
+	}
+	CmdResult r{};
+	int err = CREATE[o->type](c, o, m, &r);
+	if (o->type == CXPRM_OBJ_QP)
+		o->u.qp.state = cmd::QP_STATE_RST;
+	fill_st(&o->st, r, CREATE_OP[o->type]);
+	if (err) {
+		mem_after(c, m, err, r);
+		if (o->type != CXPRM_OBJ_NVMF_NS)
+			o->id = 0;
+		return ioc_ret(err);
+	}
+	t->add({o->type, o->id, o->parent, cmd::QP_STATE_RST, false, m});
+	return OK;
+}
+
+int obj_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
+{
+	/* Only the file that created an object may destroy it. */
+	int idx = t->find(o->type, o->parent, o->id);
+	if (idx < 0)
+		return E_NOENT;
+	CmdResult r{};
+	u16 op = 0;
+	int err = destroy_cmd(c, &t->e[idx], &r, &op);
+	fill_st(&o->st, r, op);
+	if (!err) {
+		mem_free(c, t->e[idx].mem);
+		t->take_out((u32)idx);
+	}
+	/* Else the object stays the file's: close tries again. */
+	return ioc_ret(err);
+}
+
+int obj_query(cxprm_core *c, cxprm_obj *o)
+{
+	CmdResult r{};
+	int err;
+	if (o->type == CXPRM_OBJ_CQ) {
+		cmd::CqInfo i{};
+		err = cmd::query_cq(c->dev.cmdq(), o->id, &i, &r);
+		fill_st(&o->st, r, prm::op::QUERY_CQ);
+		o->u.cq = {};
+		if (!err)
+			o->u.cq = {.log_size = i.log_cq_size, .status = i.status, .reserved0 = {},
+				   .eqn = i.eqn, .uar_page = i.uar_page,
+				   .consumer_counter = i.consumer_counter,
+				   .producer_counter = i.producer_counter, .reserved = {}};
+		return ioc_ret(err);
+	}
+	if (o->type != CXPRM_OBJ_SRQ)
+		return E_NOTSUP;
+	cmd::SrqInfo i{};
+	err = cmd::query_srq(c->dev.cmdq(), o->id, &i, &r);
+	fill_st(&o->st, r, prm::op::QUERY_SRQ);
+	o->u.srq = {};
+	if (!err)
+		o->u.srq = {.pd = i.pd, .cqn = i.cqn, .log_size = i.log_srq_size,
+			    .log_stride = i.log_rq_stride, .lwm = i.lwm, .state = i.state,
+			    .reserved0 = 0, .wqe_cnt = i.wqe_cnt, .reserved = {}};
+	return ioc_ret(err);
+}
+
+int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
+{
+	if (obj_reserved(*o))
+		return E_INVAL;
+	o->st = {};
+	switch (cmd) {
+	case CXPRM_IOC_OBJ_CREATE:
+		return obj_create(c, t, o);
+	case CXPRM_IOC_OBJ_QUERY:
+		return obj_query(c, o);
+	default:
+		return obj_destroy(c, t, o);
+	}
+}
+
+/* struct cxprm_qp_modify's names that struct cmd::QpPath shares. */
+#define CXPRM_UAPI_QP_PATH(X)                                                       \
+	X(port) X(mtu) X(pkey_index) X(rre) X(rwe) X(rae) X(hop_limit) X(remote_qpn) \
+	X(src_addr_index) X(min_rnr_nak) X(retry_count) X(rnr_retry) X(ack_timeout)
+#define CXPRM_COPY_(name) p.name = (decltype(p.name))m->name;
+#define CXPRM_SIZE_(name) +sizeof(cxprm_qp_modify::name)
+static_assert(0 CXPRM_UAPI_QP_PATH(CXPRM_SIZE_) + sizeof(cxprm_qp_modify::qpn) +
+			      sizeof(cxprm_qp_modify::transition) + sizeof(cxprm_qp_modify::st) +
+			      sizeof(cxprm_qp_modify::rq_psn) + sizeof(cxprm_qp_modify::sq_psn) +
+			      sizeof(cxprm_qp_modify::rgid) + sizeof(cxprm_qp_modify::rmac) +
+			      sizeof(cxprm_qp_modify::state) + sizeof(cxprm_qp_modify::reserved) ==
+		      sizeof(cxprm_qp_modify),
+	      "a struct cxprm_qp_modify field is neither shared with QpPath nor renamed");
+
+int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
+{
+	if (any(m->reserved) || m->transition < CXPRM_QP_RST2INIT || m->transition > CXPRM_QP_2RST)
+		return E_INVAL;
+	if (m->transition == CXPRM_QP_INIT2RTR && (m->mtu < 1 || m->mtu > 5))
+		return E_INVAL;
+	int idx = t->find(CXPRM_OBJ_QP, 0, m->qpn);
+	m->st = {};
+	if (idx < 0)
+		return E_NOENT;
+	cmd::QpPath p;
+	CXPRM_UAPI_QP_PATH(CXPRM_COPY_)
+	p.next_rcv_psn = m->rq_psn;
+	p.next_send_psn = m->sq_psn;
+	mem_copy(p.rgid, m->rgid, sizeof(p.rgid));
+	mem_copy(p.rmac, m->rmac, sizeof(p.rmac));
+	Cmdq &q = c->dev.cmdq();
+	Obj &e = t->e[idx];
+	CmdResult r{};
+	int err;
+	u16 op;
+	u8 next;
+	switch (m->transition) {
+	case CXPRM_QP_RST2INIT:
+		op = prm::op::RST2INIT_QP, next = cmd::QP_STATE_INIT;
+		err = cmd::qp_rst2init(q, e.id, p, 0, &r);
+		break;
+	case CXPRM_QP_INIT2RTR:
+		op = prm::op::INIT2RTR_QP, next = cmd::QP_STATE_RTR;
+		err = cmd::qp_init2rtr(q, e.id, p, 0, &r);
+		break;
+	case CXPRM_QP_RTR2RTS:
+		op = prm::op::RTR2RTS_QP, next = cmd::QP_STATE_RTS;
+		err = cmd::qp_rtr2rts(q, e.id, p, 0, &r);
+		break;
+	default:
+		op = prm::op::QP_2RST, next = cmd::QP_STATE_RST;
+		err = cmd::qp_2rst(q, e.id, 0, &r);
+		break;
+	}
+	fill_st(&m->st, r, op);
+	if (!err)
+		e.state = next;
+	m->state = e.state;
+	return ioc_ret(err);
+}
+#undef CXPRM_COPY_
+#undef CXPRM_SIZE_
+
+} // namespace
+
+extern "C" {
+
+int cxprm_core_ioc_is_obj(unsigned int cmd)
+{
+	return cmd == CXPRM_IOC_OBJ_CREATE || cmd == CXPRM_IOC_OBJ_QUERY ||
+	       cmd == CXPRM_IOC_OBJ_DESTROY || cmd == CXPRM_IOC_QP_MODIFY;
+}
+
+int cxprm_core_ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, void *k)
+{
+	if (!c || !t || !k)
+		return E_INVAL;
+	if (cmd == CXPRM_IOC_QP_MODIFY)
+		return ioc_qp_modify(c, t, (cxprm_qp_modify *)k);
+	if (!cxprm_core_ioc_is_obj(cmd))
+		return E_NOTTY;
+	return ioc_obj(c, cmd, t, (cxprm_obj *)k);
+}
+
+} // extern "C"

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A file's objects (capi.h "A file's objects"), private to
+ * objects_table.cpp (the table, its queue memory, destroying) and
+ * ioctl_objects.cpp (the ioctls on it).
+ */
+#pragma once
+
+#include "cxprm/capi.h"
+#include "cxprm/cmdq.h"
+#include "cxprm/queue_mem.h"
+
+#include "capi_core.h"
+
+namespace cxprm::capi {
+
+/* One object's queue memory (the backend controller: its CQ and its SQ). */
+struct ObjMem {
+	static void *operator new(usize, void *p) noexcept { return p; }
+	static void operator delete(void *, void *) noexcept {}
+	QueueMem q[2];
+	ObjMem *next = nullptr; /* on c->kept */
+};
+
+struct Obj {
+	u32 type;     /* enum cxprm_obj_type */
+	u32 id;
+	u32 parent;   /* xrqn of a backend or namespace */
+	u8 state;     /* a QP's, after the last transition */
+	bool gave_up; /* its destroy got no firmware answer: kept as it is */
+	ObjMem *mem;
+};
+
+ObjMem *mem_new(cxprm_core *c);
+void mem_free(cxprm_core *c, ObjMem *m);
+/*
+ * After a command that used m: freed when it never reached the firmware
+ * (token 0) or the firmware answered, else kept (c->kept).
+ */
+void mem_after(cxprm_core *c, ObjMem *m, int err, const CmdResult &r);
+
+/* The destroy command of e (a QP moved to reset first); *op: the last opcode sent. */
+int destroy_cmd(cxprm_core *c, Obj *e, CmdResult *r, u16 *op);
+
+} // namespace cxprm::capi
+
+struct cxprm_core_objs {
+	static void *operator new(cxprm::usize, void *p) noexcept { return p; }
+	static void operator delete(void *, void *) noexcept {}
+	cxprm::u32 n = 0;
+	cxprm_core_objs *next = nullptr; /* on c->orphans */
+	cxprm::capi::Obj e[CXPRM_OBJ_MAX_PER_FILE] = {};
+
+	/* Index of the object (type, parent, id), or -1. */
+	int find(cxprm::u32 type, cxprm::u32 parent, cxprm::u32 id) const
+	{
+		for (cxprm::u32 i = 0; i < n; i++)
+			if (e[i].type == type && e[i].parent == parent && e[i].id == id)
+				return (int)i;
+		return -1;
+	}
+	void add(const cxprm::capi::Obj &o) { e[n++] = o; }
+	void take_out(cxprm::u32 idx)
+	{
+		e[idx] = e[--n];
+		e[n] = {};
+	}
+};

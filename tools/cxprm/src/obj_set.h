@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The objects one open device file creates: PDs, CQs, SRQs, QPs, XRQs,
+// NVMF backend controllers and namespaces (CXPRM_IOC_OBJ_*, QP_MODIFY).
+// Like DCTs they belong to that file (the driver destroys what is left when
+// it is closed), so a command that needs its own objects -- 'dct create'
+// without --pd/--cqn, 'nvmf setup', 'bench connect' -- creates them on the
+// DevFile it runs on, uses them, and destroys them newest first: the
+// reverse of creation is dependency order (a QP after the CQ it names...).
+//
+// A bad firmware status throws FwError ("CREATE_CQ: firmware answered
+// ..."); every command's result goes to the observer first (output, and
+// the firmware latency for 'bench connect').
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <uapi/linux/cxprm.h>
+
+#include "fwstatus.h"
+
+namespace cxprm::tool {
+
+class DevFile;
+
+class ObjSet {
+public:
+	struct Obj {
+		uint32_t type, id, parent;
+	};
+	// op: "create", "destroy", "modify"; o: the object (for modify, type QP).
+	using Observer = std::function<void(const char *op, const Obj &o, const FwResult &r)>;
+
+	explicit ObjSet(DevFile &f, Observer obs = {}) : f_(f), obs_(std::move(obs)) {}
+
+	// OBJ_CREATE of o (type, parent, attributes in o.u): the new id.
+	uint32_t create(cxprm_obj &o);
+	uint32_t pd();
+	uint32_t cq(uint8_t log_size);
+	uint32_t srq(uint32_t pd, uint8_t log_size);
+	// An RC QP on the SRQ (its receives), sends completing on cqn.
+	uint32_t rc_qp(uint32_t pd, uint32_t cqn, uint32_t srqn);
+	// An XRQ with NVMe-oF target offload (64 1-KiB receive buffers, 16
+	// namespaces, 128 KiB I/Os, 64-byte capsules), a backend controller
+	// on it, and namespace nsid attached to it (log2 block size lba_log).
+	uint32_t nvmf_xrq(uint32_t pd, uint32_t cqn);
+	uint32_t nvmf_backend(uint32_t xrqn);
+	void nvmf_ns(uint32_t xrqn, uint32_t nsid, uint32_t backend_nsid, uint32_t ctrl, uint8_t lba_log);
+	// QP_MODIFY of qpn: RST2INIT, INIT2RTR (to remote_qpn), RTR2RTS with
+	// the values mlx5_ib uses for RC over RoCE port 1; the state after.
+	uint8_t modify_qp(uint32_t qpn, uint32_t transition, uint32_t remote_qpn);
+	void destroy(uint32_t type, uint32_t id, uint32_t parent = 0);
+	// Destroys what is alive, newest first.
+	void destroy_all();
+	const std::vector<Obj> &alive() const { return alive_; }
+	// The file's objects of a type, oldest first.
+	std::vector<uint32_t> ids(uint32_t type) const;
+
+private:
+	void done(const char *op, const Obj &o, const cxprm_cmd_status &st);
+
+	DevFile &f_;
+	Observer obs_;
+	std::vector<Obj> alive_;
+};
+
+// "PD 0x1, CQ 0x400, SRQ 0x100" (for messages).
+std::string obj_list(const std::vector<ObjSet::Obj> &objs);
+
+} // namespace cxprm::tool
+
+namespace cxprm::tool {
+
+struct Ctx;
+// The observer that prints each object command: "created CQ 0x400" /
+// "destroyed CQ 0x400" (text; modify prints nothing), or with json one
+// line {"op": "obj_create"|"obj_destroy"|"qp_modify", "object", "id",
+// ["parent",] "status"} per command.
+ObjSet::Observer obj_printer(Ctx &ctx, bool json);
+
+} // namespace cxprm::tool
