@@ -179,8 +179,10 @@ struct cxprm_dct {
  * query a CQ or SRQ), a file holds at most CXPRM_OBJ_MAX_PER_FILE
  * (-ENOSPC), and closing the file or removing the device destroys what is
  * left in dependency order: DCTs, then QPs (moved to reset first), NVMF
- * namespaces, backend controllers, XRQs, SRQs, CQs, PDs.  Queue memory
- * the device may still write is freed only after its object is destroyed.
+ * namespaces, backend controllers, XRQs, SRQs, CQs, PDs (one another
+ * file's object still names goes once that one has gone, at the latest
+ * when the device is removed).  Queue memory the device may still write
+ * is freed only after its object is destroyed.
  *
  * The driver allocates every queue buffer, doorbell record and UAR page
  * itself: userspace never supplies an address, only sizes and the numbers
