@@ -10,9 +10,9 @@
  * Locking:
  *   rwsem       read: every ioctl and the release of a file, for as long
  *               as they use the core; write: remove, to stop them ('alive'
- *               goes false under it: no more ioctls; later 'cleanup_ok':
- *               no more DCT cleanup by releases, once remove destroyed what
- *               was left).  Commands are bounded by the command timeout,
+ *               goes false under it: no more ioctls; later, held across
+ *               the sweep of the files' objects, 'cleanup_ok': no more
+ *               cleanup by releases, once remove destroyed what was left).  Commands are bounded by the command timeout,
  *               so remove waits at most that long.
  *   files_lock  the list of open files (event fan-out, DCT cleanup).
  *   file dct_lock / ev_lock   per-file DCT table / event ring.

@@ -518,8 +518,15 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	}
 	if (n)
 		dev_info(&cx->pdev->dev, "destroyed %u DCTs of open files\n", n);
-	cxprm_objs_shutdown(cx);
+	/*
+	 * A release that ran meanwhile may have found its DCT table empty
+	 * (taken above) while its DCT was still being destroyed here, and
+	 * left objects that DCT named as orphans.  The write lock waits for
+	 * such releases to finish and keeps later ones out until the sweep,
+	 * orphans included, is done; no command path takes the rwsem.
+	 */
 	down_write(&cx->rwsem);
+	cxprm_objs_shutdown(cx);
 	cx->cleanup_ok = false;
 	up_write(&cx->rwsem);
 }

@@ -231,7 +231,7 @@ if t; then ok "cxprm dct create --pd 1 --cqn 2 --srqn 3 (made up): exit 3, BAD_R
 # page) on its namespace while the session holds it, then its counters
 t() {
 	run nvmfsetup 0 "$TOOL" -j nvmf setup "$BDF" --nsid 1 \
-		--exec 'cxprm_emuctl nvmf-io "$CXPRM_XRQN" "$CXPRM_NSID" 12 3 8 >/dev/null' || return 1
+		--exec 'emuctl nvmf-io "$CXPRM_XRQN" "$CXPRM_NSID" 12 3 8 >/dev/null' || return 1
 	"$JC" -l -t object <"$TMP/nvmfsetup.out" || return 1
 	grep -E '"op": ?"query"' "$TMP/nvmfsetup.out" >"$TMP/nvmfq.out" || { echo "# no query line"; return 1; }
 	expect nvmfsetup counters.read_cmds "$(jget nvmfq counters.read_cmds)" 12 &&
