@@ -230,6 +230,7 @@ if t; then ok "cxprm dct create --pd 1 --cqn 2 --srqn 3 (made up): exit 3, BAD_R
 # 15: the NVMF offload on objects it creates: simulated I/O (the control
 # page) on its namespace while the session holds it, then its counters
 t() {
+	# shellcheck disable=SC2016 # expanded by the shell --exec starts, with CXPRM_* set
 	run nvmfsetup 0 "$TOOL" -j nvmf setup "$BDF" --nsid 1 \
 		--exec 'emuctl nvmf-io "$CXPRM_XRQN" "$CXPRM_NSID" 12 3 8 >/dev/null' || return 1
 	"$JC" -l -t object <"$TMP/nvmfsetup.out" || return 1

@@ -23,6 +23,7 @@ cxprm caps "$dev" | head -n 24
 # backend controller and namespace on its open file, runs the host's
 # simulated I/O against that namespace (--exec) while it holds them, prints
 # the counters and destroys everything in dependency order.
+# shellcheck disable=SC2016 # expanded by the shell --exec starts, with CXPRM_* set
 run cxprm nvmf setup "$dev" --nsid 1 --exec 'emuctl nvmf-io $CXPRM_XRQN $CXPRM_NSID 1200 300 8 >/dev/null'
 run cxprm esw functions "$dev"
 printf '\n$ cxprm esw watch %s --count 1 --timeout 20 &   # then the host side adds 4 VFs\n' "$dev"
