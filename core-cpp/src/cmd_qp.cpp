@@ -70,8 +70,12 @@ int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult
 
 u64 qp_buffer_bytes(const QpParams &p)
 {
-	u64 rq = p.rq_type == QP_RQ_REGULAR ? queue_bytes(p.log_rq_size, 16u << p.log_rq_stride) : 0;
-	return rq + queue_bytes(p.log_sq_size, SQ_WQEBB);
+	/* Saturating: ~0 (no queue is that large) for strides or logs out of range. */
+	u64 rq = p.rq_type != QP_RQ_REGULAR ? 0
+		 : p.log_rq_stride > 15     ? ~0ull
+					    : queue_bytes(p.log_rq_size, 16u << p.log_rq_stride);
+	u64 sq = queue_bytes(p.log_sq_size, SQ_WQEBB);
+	return rq > ~0ull - sq ? ~0ull : rq + sq;
 }
 
 int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)

@@ -169,7 +169,7 @@ int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	/* An SRQ QP has no RQ of its own. */
 	if (a.srqn && (a.log_rq_size || a.log_rq_stride))
 		return E_INVAL;
-	u64 bytes = a.log_rq_stride > 15 ? ~0ull : cmd::qp_buffer_bytes(p);
+	u64 bytes = cmd::qp_buffer_bytes(p);
 	if (a.st > cmd::QP_ST_UD || a.log_rq_size > CXPRM_OBJ_MAX_LOG_QUEUE ||
 	    !queue_ok(a.log_sq_size, bytes))
 		return E_INVAL;

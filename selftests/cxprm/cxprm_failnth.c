@@ -12,8 +12,9 @@
  * check (run_guest_tests.sh: the failnth step and debug-check).
  *
  * Paths: bind (probe), open, close, read, unbind, rmmod and one per ioctl
- * (info caps nvmf esw dct_create dct_query dct_drain dct_destroy stats raw
- * subscribe).  Prints per path "failnth: PATH points N clean M errors
+ * (info caps nvmf esw dct_create dct_query dct_drain dct_destroy obj_create
+ * obj_destroy stats raw subscribe; the DCTs on a PD, CQ and SRQ of the
+ * file, obj_* a CQ).  Prints per path "failnth: PATH points N clean M errors
  * ERRNO:COUNT... bad B, rebinds R, S s" (R: restores whose bring-up
  * timed out at ENABLE_HCA and were tried again); exits 0 when no run was
  * bad.
@@ -174,6 +175,8 @@ struct ctx {
 	int fd;
 	uint32_t dctn;
 	int have_dct;
+	struct dct_objs objs;	/* what the DCT names, on fd */
+	uint32_t cqn;		/* obj_destroy's CQ */
 };
 
 static int op_ioctl(struct ctx *c, unsigned long cmd, void *arg)
@@ -191,6 +194,7 @@ static union {
 	struct cxprm_nvmf_ns ns;
 	struct cxprm_esw_functions esw;
 	struct cxprm_dct dct;
+	struct cxprm_obj obj;
 	struct cxprm_stats st;
 	struct cxprm_subscribe sub;
 	char rec[4096];
@@ -229,7 +233,7 @@ static int run_path(const char *path, struct ctx *c)
 	} else if (!strcmp(path, "esw")) {
 		r = op_ioctl(c, CXPRM_IOC_ESW_FUNCTIONS, &u->esw);
 	} else if (!strcmp(path, "dct_create")) {
-		dct_minimal(&u->dct);
+		dct_minimal(&u->dct, &c->objs);
 		r = op_ioctl(c, CXPRM_IOC_DCT_CREATE, &u->dct);
 		if (!r && u->dct.st.status == 0) {
 			c->dctn = u->dct.dctn;
@@ -242,6 +246,14 @@ static int run_path(const char *path, struct ctx *c)
 		r = op_ioctl(c, cmd, &u->dct);
 		if (!r && cmd == CXPRM_IOC_DCT_DESTROY && u->dct.st.status == 0)
 			c->have_dct = 0;
+	} else if (!strcmp(path, "obj_create")) {
+		obj_new(CXPRM_OBJ_CQ, 0, &u->obj);
+		u->obj.u.cq.log_size = 6;
+		r = op_ioctl(c, CXPRM_IOC_OBJ_CREATE, &u->obj);
+	} else if (!strcmp(path, "obj_destroy")) {
+		obj_new(CXPRM_OBJ_CQ, 0, &u->obj);
+		u->obj.id = c->cqn;
+		r = op_ioctl(c, CXPRM_IOC_OBJ_DESTROY, &u->obj);
 	} else if (!strcmp(path, "stats")) {
 		u->st.capacity = ARRAY_SIZE(e);
 		u->st.entries = (uintptr_t)e;
@@ -290,8 +302,13 @@ static int prepare(const char *path, struct ctx *c)
 		if (ioctl(c->fd, CXPRM_IOC_SUBSCRIBE, &s))
 			return -1;
 	}
+	if ((!strncmp(path, "dct_", 4) || !strcmp(path, "read")) &&
+	    dct_objs_create(c->fd, &c->objs))
+		return -1;
+	if (!strcmp(path, "obj_destroy") && pd_cq_create(c->fd, &c->objs.pd, &c->cqn))
+		return -1;
 	if ((!strncmp(path, "dct_", 4) && strcmp(path, "dct_create")) || !strcmp(path, "read")) {
-		dct_minimal(&d);
+		dct_minimal(&d, &c->objs);
 		if (ioctl(c->fd, CXPRM_IOC_DCT_CREATE, &d) || d.st.status)
 			return -1;
 		c->dctn = d.dctn;

@@ -67,7 +67,7 @@ fi
 # failnth run right after the first load: every path but those whose
 # every point is a bind (bind, unbind, rmmod: make check-failnth),
 # Documentation/faults.rst.
-FAILNTH_SHORT=open,caps,nvmf,esw,dct_create,dct_query,dct_drain,dct_destroy,stats,raw,subscribe,read,close
+FAILNTH_SHORT=open,caps,nvmf,esw,dct_create,dct_query,dct_drain,dct_destroy,obj_create,obj_destroy,stats,raw,subscribe,read,close
 if [ -e /proc/self/fail-nth ]; then
 	ALL="load failnth:$FAILNTH_SHORT ${ALL#load }"
 fi
@@ -339,7 +339,7 @@ step_crash() {
 # stay quiet (verbose 0), so any report in dmesg is a real one.  Then
 # debug-check: no leak, no DMA-API error, no report.  failnth:P1,P2 runs
 # only those paths.
-FAILNTH_PATHS="bind open info caps nvmf esw dct_create dct_query dct_drain dct_destroy stats raw subscribe read close unbind rmmod"
+FAILNTH_PATHS="bind open info caps nvmf esw dct_create dct_query dct_drain dct_destroy obj_create obj_destroy stats raw subscribe read close unbind rmmod"
 step_failnth() {
 	for a in failslab fail_page_alloc; do
 		d=/sys/kernel/debug/$a

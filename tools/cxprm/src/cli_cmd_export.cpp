@@ -155,11 +155,7 @@ void export_stats(Metrics &m, DevFile &f, const std::string &dev)
 
 void export_ns(Metrics &m, DevFile &f, const Labels &l, uint32_t xrq, uint32_t nsid)
 {
-	cxprm_nvmf_ns n;
-	std::memset(&n, 0, sizeof(n));
-	n.xrqn = xrq;
-	n.nsid = nsid;
-	f.nvmf_ns(n);
+	cxprm_nvmf_ns n = f.nvmf_ns(xrq, nsid);
 	FwResult r = FwResult::from(n.st);
 	check_fw(r, "QUERY_NVMF_NAMESPACE_CONTEXT xrq " + std::to_string(xrq) + " nsid " + std::to_string(nsid));
 	const struct {

@@ -39,11 +39,7 @@ const CommandSpec spec = {
 // QUERY_NVMF_NAMESPACE_CONTEXT on f, printed; FwError on a bad status.
 void query_ns(Ctx &ctx, DevFile &f, uint32_t xrqn, uint32_t nsid, bool json, bool line)
 {
-	cxprm_nvmf_ns n;
-	std::memset(&n, 0, sizeof(n));
-	n.xrqn = xrqn;
-	n.nsid = nsid;
-	f.nvmf_ns(n);
+	cxprm_nvmf_ns n = f.nvmf_ns(xrqn, nsid);
 	FwResult r = FwResult::from(n.st);
 	if (json) {
 		Json j = Json::object();

@@ -256,6 +256,15 @@ cxprm_info DevFile::info()
 
 void DevFile::query_caps(cxprm_caps &c) { call(CXPRM_IOC_QUERY_CAPS, &c, "CXPRM_IOC_QUERY_CAPS", PRIV_NET_ADMIN); }
 void DevFile::nvmf_ns(cxprm_nvmf_ns &n) { call(CXPRM_IOC_NVMF_NS, &n, "CXPRM_IOC_NVMF_NS", PRIV_NET_ADMIN); }
+cxprm_nvmf_ns DevFile::nvmf_ns(uint32_t xrqn, uint32_t nsid)
+{
+	cxprm_nvmf_ns n;
+	std::memset(&n, 0, sizeof(n));
+	n.xrqn = xrqn;
+	n.nsid = nsid;
+	nvmf_ns(n);
+	return n;
+}
 void DevFile::esw_functions(cxprm_esw_functions &f)
 {
 	for (;;) {

@@ -46,6 +46,8 @@ public:
 	cxprm_info info();
 	void query_caps(cxprm_caps &c);
 	void nvmf_ns(cxprm_nvmf_ns &n);
+	// QUERY_NVMF_NAMESPACE_CONTEXT of one namespace: the struct filled in.
+	cxprm_nvmf_ns nvmf_ns(uint32_t xrqn, uint32_t nsid);
 	void esw_functions(cxprm_esw_functions &f);
 	void dct_create(cxprm_dct &d);
 	void dct_query(cxprm_dct &d);

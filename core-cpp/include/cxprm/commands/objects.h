@@ -65,8 +65,16 @@ int destroy_srq(Cmdq &q, u32 srqn, u16 uid = 0, CmdResult *res = nullptr);
 int query_srq(Cmdq &q, u32 srqn, SrqInfo *info, CmdResult *res = nullptr);
 int decode_query_srq(const void *out, u32 outlen, SrqInfo *info);
 
-/* Bytes of queue: 2^log entries of 'stride' bytes. */
-inline constexpr u64 queue_bytes(u32 log_entries, u32 stride) { return (u64)stride << log_entries; }
+/*
+ * Bytes of queue: 2^log entries of 'stride' bytes; ~0 (larger than any
+ * queue) from log 32 up, where the shift would leave 64 bits (a log from
+ * userspace is a u8: fuzz/regressions/ioctl_request/xrq_log_size_248_shift).
+ */
+inline constexpr u64 queue_bytes(u32 log_entries, u32 stride)
+{
+	return log_entries >= 32 ? ~0ull : (u64)stride << log_entries;
+}
+static_assert(queue_bytes(255, 16) == ~0ull && queue_bytes(4, 64) == 1024, "queue_bytes");
 
 /* A contiguous queue buffer: nonzero, 4 KiB aligned, holding 'bytes'. */
 bool queue_buffer_ok(u64 bus, u32 pages, u64 bytes);
