@@ -5,6 +5,7 @@
 // capture, statistics and debugfs texts, teardown with every page back,
 // destroy with nothing leaked), a failed bring-up, and the raw policy.
 #include "support/harness.h"
+#include "support/objects.h"
 
 #include <gtest/gtest.h>
 
@@ -186,8 +187,12 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(cxprm_core_query_esw(core, &esw, 4, &res), -95); /* EOPNOTSUPP */
 	EXPECT_EQ(h.emu.opcode_count(op::QUERY_ESW_FUNCTIONS), esw_cmds);
 
-	// DCT life cycle and the drained event.
-	cxprm_dctc ctx = test::basic_dct<cxprm_dctc>();
+	// DCT life cycle and the drained event, on a file's PD, CQ and SRQ.
+	cxprm_core_objs *objs = nullptr;
+	ASSERT_EQ(cxprm_core_objs_create(core, &objs), 0);
+	test::DctRefs refs = test::capi_dct_refs(core, objs);
+	ASSERT_TRUE(refs.ok());
+	cxprm_dctc ctx = refs.basic<cxprm_dctc>();
 	ctx.dc_access_key = 0x1122334455667788ull;
 	ctx.rre = ctx.rwe = 1;
 	uint32_t dctn = 0;
@@ -196,8 +201,8 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(h.emu.dct_count(), 1u);
 	cxprm_dctc q{};
 	ASSERT_EQ(cxprm_core_dct_query(core, dctn, &q, &res), 0);
-	EXPECT_EQ(q.pd, 1u);
-	EXPECT_EQ(q.cqn, 2u);
+	EXPECT_EQ(q.pd, refs.pd);
+	EXPECT_EQ(q.cqn, refs.cqn);
 	EXPECT_EQ(q.dc_access_key, 0x1122334455667788ull);
 	EXPECT_EQ(q.mtu, 5);
 	EXPECT_EQ(q.rwe, 1);
@@ -221,8 +226,11 @@ TEST_F(CapiTest, FullLifeCycle)
 	ctx.mtu = 9;                 // does not fit dctc.mtu (3 bits): nothing sent
 	EXPECT_EQ(cxprm_core_dct_create(core, &ctx, &dctn, &res), -22);
 
-	// NVMF: attach through raw, counters through the typed query.
-	uint32_t xrqn = p.nvmf.first_xrqn;
+	// NVMF: attach through raw on the file's XRQ and backend, counters
+	// through the typed query, detach through raw.
+	test::NvmfRefs x = test::capi_nvmf_refs(core, objs, refs);
+	ASSERT_TRUE(x.ok());
+	uint32_t xrqn = x.xrqn;
 	cxprm_nvmf_ns ns{};
 	ns.xrqn = xrqn;
 	ns.nsid = 7;
@@ -234,7 +242,7 @@ TEST_F(CapiTest, FullLifeCycle)
 		put_be32(in, 8, xrqn);
 		put_be32(in, 12, 7);
 		put_be32(in, 16, 70);
-		put_be32(in, 20, 512u << 16 | 1);
+		put_be32(in, 20, 512u << 16 | x.backend);
 		std::vector<uint8_t> out(16);
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, nullptr), 0);
 		EXPECT_EQ(res.st.opcode, op::ATTACH_NVMF_NAMESPACE);
@@ -245,6 +253,15 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(ns.read_cmds, 5u);
 	EXPECT_EQ(ns.write_cmds, 3u);
 	EXPECT_EQ(ns.read_blocks, 40u);
+	{
+		auto in = cmd_in(op::DETACH_NVMF_NAMESPACE, 0, 16);
+		put_be32(in, 8, xrqn);
+		put_be32(in, 12, 7);
+		std::vector<uint8_t> out(16);
+		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, nullptr), 0);
+	}
+	EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u); // the file closes
+	EXPECT_EQ(h.emu.object_counts().total(), 0u);
 
 	// Raw with capture: QUERY_HCA_CAP's 4112-byte output is 8 blocks.
 	{

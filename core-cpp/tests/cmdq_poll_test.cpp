@@ -85,7 +85,7 @@ TEST(CmdqPolling, CompletionSeenWithinAnEighthOfTheWait)
 {
 	emu::Profile p = emu::Profile::connectx7();
 	p.nvmf.auto_io_ms = 0;
-	test::Harness h{test::made_up_objects(p)};
+	test::Harness h{p};
 	SlowFirmwareHost fw(h.host());
 	fw.cmdq = &h.cmdq;
 	ASSERT_TRUE(h.start_device());

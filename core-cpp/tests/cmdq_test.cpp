@@ -4,6 +4,7 @@
 // mailbox chains at their boundaries, the wire capture, every fault knob
 // of the emulator, stuck slots, and many threads sharing a 32-entry queue.
 #include "support/harness.h"
+#include "support/objects.h"
 
 #include <gtest/gtest.h>
 
@@ -47,7 +48,7 @@ struct CmdqTest : ::testing::Test {
 		p.nvmf.auto_io_ms = 0;
 		p.boot_pages = 8;
 		p.init_pages = 8;
-		return test::made_up_objects(p);
+		return p;
 	}
 
 	CmdqConfig fast(uint64_t timeout_ms = 2000)
@@ -410,13 +411,14 @@ TEST_F(CmdqTest, ShutdownRefusesNewCommands)
 // --- concurrency -------------------------------------------------------------
 
 // Many threads share the 32-entry queue, each querying its own DCT whose
-// context is unique: every answer must be the asker's own, none lost.
+// context is unique (its own PD, CQ and SRQ too): every answer must be the
+// asker's own, none lost.
 TEST(CmdqConcurrency, ManyThreadsManyCommandsNothingLostOrMixed)
 {
 	emu::Profile p = emu::Profile::connectx7();
 	p.boot_pages = p.init_pages = 8;
 	p.nvmf.auto_io_ms = 0;
-	test::Harness h(test::made_up_objects(p));
+	test::Harness h(p);
 	h.emu.start();
 	Device dev;
 	BringupConfig cfg;
@@ -425,11 +427,11 @@ TEST(CmdqConcurrency, ManyThreadsManyCommandsNothingLostOrMixed)
 
 	constexpr int kThreads = 40, kPerThread = 150;
 	std::vector<uint32_t> dctn(kThreads);
+	std::vector<test::DctRefs> refs(kThreads);
+	test::CmdObjects objs(h.host(), dev.cmdq());
 	for (int t = 0; t < kThreads; t++) {
-		cmd::DctContext c{};
-		c.pd = 0x100 + t;
-		c.cqn = 0x200 + t;
-		c.srqn_xrqn = 0x300 + t;
+		ASSERT_EQ(objs.make_dct_refs(&refs[t]), OK) << t;
+		cmd::DctContext c = refs[t].on(cmd::DctContext{});
 		c.dc_access_key = 0xabc0000000ull + t;
 		c.mtu = 1 + t % 5;
 		c.hop_limit = t;
@@ -447,7 +449,7 @@ TEST(CmdqConcurrency, ManyThreadsManyCommandsNothingLostOrMixed)
 					errors++;
 					continue;
 				}
-				if (c.pd != 0x100u + t || c.cqn != 0x200u + t || c.dc_access_key != 0xabc0000000ull + t)
+				if (c.pd != refs[t].pd || c.cqn != refs[t].cqn || c.dc_access_key != 0xabc0000000ull + t)
 					bad++;
 			}
 		});
@@ -469,6 +471,7 @@ TEST(CmdqConcurrency, ManyThreadsManyCommandsNothingLostOrMixed)
 	EXPECT_EQ(dev.cmdq().in_flight(), 0u);
 	for (int t = 0; t < kThreads; t++)
 		EXPECT_EQ(cmd::destroy_dct_drained(dev.cmdq(), dctn[t]), OK);
+	EXPECT_EQ(objs.destroy(), OK);
 	dev.teardown();
 	EXPECT_EQ(h.emu.pages_held(), 0u);
 }

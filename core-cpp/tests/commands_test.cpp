@@ -7,6 +7,7 @@
 // First: emulator.h names a constant SIG_BLOCK, a <signal.h> macro gtest pulls in.
 #include "support/harness.h"
 #include "support/command_values.h"
+#include "support/objects.h"
 
 #include <gtest/gtest.h>
 
@@ -48,18 +49,23 @@ struct EngineTest : ::testing::Test {
 	}
 };
 
-// A device brought up by Device (INITIALIZED) for the resource commands.
+// A device brought up by Device (INITIALIZED) for the resource commands;
+// objs makes what a DCT or namespace names.
 struct UpTest : ::testing::Test {
 	test::Harness h{quiet_cx7()};
 	Device dev;
+	CmdObjects objs{h.host(), dev.cmdq()};
+	DctRefs refs;
 	Cmdq &q() { return dev.cmdq(); }
 	void SetUp() override
 	{
 		h.emu.start();
 		ASSERT_EQ(dev.bringup(h.host(), quick_config()), OK);
 	}
+	void make_refs() { ASSERT_EQ(objs.make_dct_refs(&refs), OK); }
 	void TearDown() override
 	{
+		EXPECT_EQ(objs.destroy(), OK);
 		dev.teardown();
 		EXPECT_EQ(dev.state(), DeviceState::OFF);
 		EXPECT_EQ(h.emu.pages_held(), 0u);
@@ -253,7 +259,8 @@ TEST_F(UpTest, ConnectX7Values)
 
 TEST_F(UpTest, DctRoundTripEveryField)
 {
-	DctContext in = full_dct();
+	ASSERT_NO_FATAL_FAILURE(make_refs());
+	DctContext in = refs.on(full_dct());
 	uint32_t dctn = 0, ece = 0xffffffff;
 	CmdResult r{};
 	ASSERT_EQ(create_dct(q(), in, &dctn, &ece, 0, &r), OK) << std::hex << r.syndrome;
@@ -287,19 +294,20 @@ TEST_F(UpTest, DctRoundTripEveryField)
 
 TEST_F(UpTest, DctFirmwareErrors)
 {
+	ASSERT_NO_FATAL_FAILURE(make_refs());
 	CmdResult r{};
 	uint32_t dctn = 0;
-	DctContext c = full_dct();
+	DctContext c = refs.on(full_dct());
 	c.pd = 0;
 	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
 	EXPECT_EQ(r.status, cmd_status::BAD_PARAM_ERR);
 	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_PD);
-	c = full_dct();
+	c = refs.on(full_dct());
 	c.mtu = 7;
 	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
 	EXPECT_EQ(r.status, cmd_status::BAD_PARAM_ERR);
 	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_MTU);
-	c = full_dct();
+	c = refs.on(full_dct());
 	c.port = 0;
 	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
 	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_PORT);
@@ -318,8 +326,11 @@ TEST_F(UpTest, DctFirmwareErrors)
 TEST_F(UpTest, NvmfCountersFollowIo)
 {
 	auto &np = h.emu.profile().nvmf;
-	NvmfNamespace ns{np.first_xrqn, 7, 70, 512, 1};
+	ASSERT_NO_FATAL_FAILURE(make_refs());
+	NvmfRefs x;
 	CmdResult r{};
+	ASSERT_EQ(objs.make_nvmf_refs(refs, &x, &r), OK) << std::hex << r.syndrome;
+	NvmfNamespace ns{x.xrqn, 7, 70, 512, x.backend};
 	ASSERT_EQ(attach_nvmf_namespace(q(), ns, &r), OK) << std::hex << r.syndrome;
 	EXPECT_EQ(h.emu.nvmf_namespace_count(), 1u);
 	EXPECT_EQ(attach_nvmf_namespace(q(), ns, &r), E_REMOTEIO);

@@ -5,6 +5,7 @@
 // DCT_DRAINED, the owner-bit phase across several ring wraps, command
 // completion by CMD events, and a clean stop.
 #include "support/harness.h"
+#include "support/objects.h"
 
 #include <gtest/gtest.h>
 
@@ -53,7 +54,7 @@ struct EventsTest : ::testing::Test {
 		emu::Profile p = bluefield ? emu::Profile::bluefield3() : emu::Profile::connectx7();
 		p.boot_pages = p.init_pages = 8;
 		p.nvmf.auto_io_ms = 0;
-		return test::made_up_objects(p);
+		return p;
 	}
 
 	void SetUp() override
@@ -170,7 +171,10 @@ TEST_F(EventsTest, PageRequestsGiveAndReclaim)
 TEST_F(EventsTest, DctDrainedFollowsDrain)
 {
 	ASSERT_EQ(start(), OK);
-	cmd::DctContext c = test::basic_dct<cmd::DctContext>();
+	test::CmdObjects objs(h.host(), dev.cmdq());
+	test::DctRefs refs;
+	ASSERT_EQ(objs.make_dct_refs(&refs), OK);
+	cmd::DctContext c = refs.basic<cmd::DctContext>();
 	uint32_t dctn;
 	ASSERT_EQ(cmd::create_dct(dev.cmdq(), c, &dctn), OK);
 	ASSERT_EQ(cmd::drain_dct(dev.cmdq(), dctn), OK);
@@ -184,6 +188,7 @@ TEST_F(EventsTest, DctDrainedFollowsDrain)
 			}
 	}
 	ASSERT_EQ(cmd::destroy_dct(dev.cmdq(), dctn), OK);
+	EXPECT_EQ(objs.destroy(), OK);
 }
 
 // A 16-entry ring and 100 events: the owner bit's valid value flips on

@@ -9,6 +9,7 @@
 // order with nothing left in the emulator, and the queue memory of a
 // failed destroy kept until the teardown.
 #include "support/harness.h"
+#include "support/objects.h"
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,9 @@
 
 using namespace cxprm;
 namespace op = cxprm::prm::op;
+using cxprm::test::obj_cq;
+using cxprm::test::obj_of;
+using cxprm::test::obj_srq;
 
 namespace {
 
@@ -86,39 +90,12 @@ struct ObjIoctl : ::testing::Test {
 	{
 		return cxprm_core_ioc_obj(core, cmd, t ? t : objs, o);
 	}
-	// Creates one object; its number, or 0 after a failure the test reports.
-	uint32_t make(cxprm_obj o, cxprm_core_objs *t = nullptr)
-	{
-		int err = ioc(CXPRM_IOC_OBJ_CREATE, &o, t);
-		EXPECT_EQ(err, 0);
-		EXPECT_EQ(o.st.status, 0) << std::hex << o.st.syndrome;
-		return err || o.st.status ? 0 : o.id;
-	}
-	static cxprm_obj of(uint32_t type, uint32_t id = 0, uint32_t parent = 0)
-	{
-		cxprm_obj o{};
-		o.type = type;
-		o.id = id;
-		o.parent = parent;
-		return o;
-	}
-	cxprm_obj cq(uint8_t log = 6)
-	{
-		cxprm_obj o = of(CXPRM_OBJ_CQ);
-		o.u.cq.log_size = log;
-		return o;
-	}
-	static cxprm_obj srq(uint32_t pd, uint8_t log = 6)
-	{
-		cxprm_obj o = of(CXPRM_OBJ_SRQ);
-		o.u.srq.pd = pd;
-		o.u.srq.log_size = log;
-		o.u.srq.log_stride = 2;
-		return o;
-	}
+	// Creates one object (support/objects.h): its number, or 0 after a
+	// failure the test reports.
+	uint32_t make(cxprm_obj o, cxprm_core_objs *t = nullptr) { return test::obj_make(core, t ? t : objs, o); }
 	static cxprm_obj qp(uint32_t pd, uint32_t cqn, uint32_t srqn)
 	{
-		cxprm_obj o = of(CXPRM_OBJ_QP);
+		cxprm_obj o = obj_of(CXPRM_OBJ_QP);
 		o.u.qp.pd = pd;
 		o.u.qp.cqn_snd = o.u.qp.cqn_rcv = cqn;
 		o.u.qp.srqn = srqn;
@@ -140,7 +117,7 @@ struct ObjIoctl : ::testing::Test {
 	}
 	int destroy(uint32_t type, uint32_t id, cxprm_obj *o, uint32_t parent = 0)
 	{
-		*o = of(type, id, parent);
+		*o = obj_of(type, id, parent);
 		return ioc(CXPRM_IOC_OBJ_DESTROY, o);
 	}
 };
@@ -152,28 +129,28 @@ TEST_F(ObjIoctl, RequestChecks)
 	EXPECT_TRUE(cxprm_core_ioc_is_obj(CXPRM_IOC_QP_MODIFY));
 	EXPECT_TRUE(cxprm_core_ioc_is_obj(CXPRM_IOC_OBJ_DESTROY));
 	EXPECT_FALSE(cxprm_core_ioc_is_obj(CXPRM_IOC_DCT_CREATE));
-	cxprm_obj o = of(0);
+	cxprm_obj o = obj_of(0);
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_); // no such type
-	o = of(CXPRM_OBJ_NVMF_NS + 1);
+	o = obj_of(CXPRM_OBJ_NVMF_NS + 1);
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
-	o = of(CXPRM_OBJ_PD);
+	o = obj_of(CXPRM_OBJ_PD);
 	o.reserved = 1;
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
-	o = of(CXPRM_OBJ_PD, 0, 7); // a parent only for NVMF objects
+	o = obj_of(CXPRM_OBJ_PD, 0, 7); // a parent only for NVMF objects
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
-	o = of(CXPRM_OBJ_PD);
+	o = obj_of(CXPRM_OBJ_PD);
 	o.u.raw[31] = 1; // a PD has no attributes
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
-	o = cq();
+	o = obj_cq();
 	o.u.cq.reserved[2] = 1;
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
-	o = srq(1);
+	o = obj_srq(1);
 	o.u.srq.reserved0 = 1;
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
 	// Sizes beyond the driver's 1 MiB queues.
-	o = srq(1, CXPRM_OBJ_MAX_LOG_QUEUE + 1);
+	o = obj_srq(1, CXPRM_OBJ_MAX_LOG_QUEUE + 1);
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
-	o = srq(1, CXPRM_OBJ_MAX_LOG_QUEUE);
+	o = obj_srq(1, CXPRM_OBJ_MAX_LOG_QUEUE);
 	o.u.srq.log_stride = 4; // 2^14 * 256 bytes
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), EINVAL_);
 	o = qp(1, 2, 0);
@@ -189,7 +166,7 @@ TEST_F(ObjIoctl, RequestChecks)
 	EXPECT_EQ(modify(0x1000, 0, &m), EINVAL_);
 	EXPECT_EQ(modify(0x1000, CXPRM_QP_2RST + 1, &m), EINVAL_);
 	// Only CQ and SRQ have a query command.
-	o = of(CXPRM_OBJ_PD, 1);
+	o = obj_of(CXPRM_OBJ_PD, 1);
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_QUERY, &o), ENOTSUP_);
 	EXPECT_EQ(cxprm_core_objs_count(objs), 0u);
 }
@@ -197,7 +174,7 @@ TEST_F(ObjIoctl, RequestChecks)
 TEST_F(ObjIoctl, CqAndQpNeedTheDriversEq)
 {
 	// No EQ (events not running): refused before anything is sent.
-	cxprm_obj o = cq();
+	cxprm_obj o = obj_cq();
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), ENOTSUP_);
 	o = qp(1, 2, 3);
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), ENOTSUP_);
@@ -209,22 +186,22 @@ TEST_F(ObjIoctl, DctAndRcQpOnTheirOwnObjects)
 	events();
 	cxprm_info info{};
 	ASSERT_EQ(cxprm_core_ioc_info(core, &info), 0);
-	uint32_t pd = make(of(CXPRM_OBJ_PD));
-	cxprm_obj c = cq();
+	uint32_t pd = make(obj_of(CXPRM_OBJ_PD));
+	cxprm_obj c = obj_cq();
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &c), 0);
 	ASSERT_EQ(c.st.status, 0) << std::hex << c.st.syndrome;
 	EXPECT_EQ(c.st.opcode, op::CREATE_CQ);
 	EXPECT_EQ(c.u.cq.eqn, info.async_eqn);
-	uint32_t cqn = c.id, srqn = make(srq(pd));
+	uint32_t cqn = c.id, srqn = make(obj_srq(pd));
 	ASSERT_NE(pd, 0u);
 	ASSERT_NE(srqn, 0u);
 
 	// Any file may query; the answer is the firmware's.
-	cxprm_obj q = of(CXPRM_OBJ_CQ, cqn);
+	cxprm_obj q = obj_of(CXPRM_OBJ_CQ, cqn);
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_QUERY, &q, other), 0);
 	EXPECT_EQ(q.u.cq.log_size, 6);
 	EXPECT_EQ(q.u.cq.eqn, info.async_eqn);
-	q = of(CXPRM_OBJ_SRQ, srqn);
+	q = obj_of(CXPRM_OBJ_SRQ, srqn);
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_QUERY, &q), 0);
 	EXPECT_EQ(q.u.srq.pd, pd);
 	EXPECT_EQ(q.st.opcode, op::QUERY_SRQ);
@@ -259,7 +236,7 @@ TEST_F(ObjIoctl, DctAndRcQpOnTheirOwnObjects)
 	ASSERT_EQ(modify(qpn, CXPRM_QP_RST2INIT, &m), 0);
 	// Another file may neither modify nor destroy it.
 	EXPECT_EQ(modify(qpn, CXPRM_QP_2RST, &m, other), ENOENT_);
-	cxprm_obj o = of(CXPRM_OBJ_QP, qpn);
+	cxprm_obj o = obj_of(CXPRM_OBJ_QP, qpn);
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_DESTROY, &o, other), ENOENT_);
 	// What the DCT and QP name cannot go first: BAD_RES_STATE, still the file's.
 	ASSERT_EQ(destroy(CXPRM_OBJ_CQ, cqn, &o), 0);
@@ -278,8 +255,8 @@ TEST_F(ObjIoctl, DctAndRcQpOnTheirOwnObjects)
 TEST_F(ObjIoctl, CloseDestroysInDependencyOrder)
 {
 	events();
-	uint32_t pd = make(of(CXPRM_OBJ_PD)), cqn = make(cq());
-	uint32_t srqn = make(srq(pd));
+	uint32_t pd = make(obj_of(CXPRM_OBJ_PD)), cqn = make(obj_cq());
+	uint32_t srqn = make(obj_srq(pd));
 	uint32_t qpn = make(qp(pd, cqn, srqn));
 	cxprm_qp_modify m;
 	ASSERT_EQ(modify(qpn, CXPRM_QP_RST2INIT, &m), 0);
@@ -307,7 +284,7 @@ TEST_F(ObjIoctl, CloseDestroysInDependencyOrder)
 TEST_F(ObjIoctl, OrphansGoAtTheTeardownAtTheLatest)
 {
 	events();
-	uint32_t pd = make(of(CXPRM_OBJ_PD)), cqn = make(cq());
+	uint32_t pd = make(obj_of(CXPRM_OBJ_PD)), cqn = make(obj_cq());
 	ASSERT_NE(make(qp(pd, cqn, 0), other), 0u);
 	EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 2u);
 	objs = nullptr;
@@ -320,21 +297,13 @@ TEST_F(ObjIoctl, OrphansGoAtTheTeardownAtTheLatest)
 TEST_F(ObjIoctl, NvmfTargetObjects)
 {
 	events();
-	uint32_t pd = make(of(CXPRM_OBJ_PD)), cqn = make(cq());
-	cxprm_obj x = of(CXPRM_OBJ_XRQ);
-	x.u.xrq.pd = pd;
-	x.u.xrq.cqn = cqn;
-	x.u.xrq.log_size = 4;
-	x.u.xrq.log_stride = 4;
-	x.u.xrq.log_max_namespace = 2;
-	x.u.xrq.ioccsz = 4;
-	uint32_t xrqn = make(x);
+	uint32_t pd = make(obj_of(CXPRM_OBJ_PD)), cqn = make(obj_cq());
+	uint32_t xrqn = make(test::obj_xrq(pd, cqn));
 	ASSERT_NE(xrqn, 0u);
-	cxprm_obj b = of(CXPRM_OBJ_NVMF_BACKEND, 0, xrqn);
-	b.u.backend.log_cmd_timeout_us = 10;
+	cxprm_obj b = test::obj_backend(xrqn);
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &b), 0);
 	ASSERT_EQ(b.st.status, 0) << std::hex << b.st.syndrome;
-	cxprm_obj n = of(CXPRM_OBJ_NVMF_NS, 1, xrqn);
+	cxprm_obj n = obj_of(CXPRM_OBJ_NVMF_NS, 1, xrqn);
 	n.u.ns.backend_namespace = 10;
 	n.u.ns.backend_ctrl_id = (uint16_t)b.id;
 	n.u.ns.lba_data_size = 9;
@@ -360,7 +329,7 @@ TEST_F(ObjIoctl, NvmfTargetObjects)
 TEST_F(ObjIoctl, MadeUpNumbersAreTheFirmwaresBadRes)
 {
 	events();
-	cxprm_obj o = srq(0x4242);
+	cxprm_obj o = obj_srq(0x4242);
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), 0);
 	if (test::lenient_run()) {
 		EXPECT_EQ(o.st.status, 0);
@@ -378,15 +347,15 @@ TEST_F(ObjIoctl, MadeUpNumbersAreTheFirmwaresBadRes)
 TEST_F(ObjIoctl, PerFileLimit)
 {
 	for (uint32_t i = 0; i < CXPRM_OBJ_MAX_PER_FILE; i++)
-		ASSERT_NE(make(of(CXPRM_OBJ_PD)), 0u) << i;
-	cxprm_obj o = of(CXPRM_OBJ_PD);
+		ASSERT_NE(make(obj_of(CXPRM_OBJ_PD)), 0u) << i;
+	cxprm_obj o = obj_of(CXPRM_OBJ_PD);
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), ENOSPC_);
 	EXPECT_EQ(cxprm_core_objs_count(objs), CXPRM_OBJ_MAX_PER_FILE);
 }
 
 TEST_F(ObjIoctl, FailedDestroyKeepsTheQueueUntilTeardown)
 {
-	uint32_t pd = make(of(CXPRM_OBJ_PD)), srqn = make(srq(pd));
+	uint32_t pd = make(obj_of(CXPRM_OBJ_PD)), srqn = make(obj_srq(pd));
 	ASSERT_NE(srqn, 0u);
 	size_t live = h.uh.dma_live();
 	// DESTROY_SRQ's delivery fails: the device may still own the queue.

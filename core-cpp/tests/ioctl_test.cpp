@@ -7,6 +7,7 @@
 // most, ENOSPC), STATS while down, the raw dump never larger than the
 // buffer, and the gate of ioctls that need an HCA that came up.
 #include "support/harness.h"
+#include "support/objects.h"
 
 #include <gtest/gtest.h>
 
@@ -28,6 +29,7 @@ struct IoctlTest : ::testing::Test {
 	test::Harness h{test::small_profile()};
 	cxprm_core *core = nullptr;
 	cxprm_core_dcts dcts{};
+	cxprm_core_objs *objs = nullptr; // what the DCTs name
 
 	void SetUp() override
 	{
@@ -41,11 +43,21 @@ struct IoctlTest : ::testing::Test {
 		c.init_timeout_ns = 5000 * MS;
 		ASSERT_EQ(cxprm_core_bringup(core, &c), 0);
 	}
+	// The file's PD, CQ (on the driver's EQ: events started) and SRQ.
+	test::DctRefs dct_refs()
+	{
+		cxprm_core_events_config ec{};
+		EXPECT_EQ(cxprm_core_events_start(core, &ec), 0);
+		EXPECT_EQ(cxprm_core_objs_create(core, &objs), 0);
+		return test::capi_dct_refs(core, objs);
+	}
 	void TearDown() override
 	{
 		uint32_t dctn;
 		while (cxprm_core_dcts_pop(&dcts, &dctn))
 			EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, nullptr), 0);
+		EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u);
+		EXPECT_EQ(h.emu.object_counts().total(), 0u);
 		cxprm_core_destroy(core);
 		h.emu.stop();
 		EXPECT_EQ(h.uh.dma_live(), 0u);
@@ -152,10 +164,12 @@ TEST_F(IoctlTest, DctTableOwnershipAndLimit)
 	EXPECT_EQ(dct(CXPRM_IOC_DCT_CREATE, &d), EINVAL_);
 	EXPECT_EQ(dcts.n, 0u);
 
+	test::DctRefs refs = dct_refs();
+	ASSERT_TRUE(refs.ok());
 	std::vector<uint32_t> made;
 	for (uint32_t k = 0; k < CXPRM_CORE_FILE_MAX_DCTS; k++) {
 		d = {};
-		d.ctx = test::basic_dct<cxprm_dctc>();
+		d.ctx = refs.basic<cxprm_dctc>();
 		d.ctx.state = 2; // output only: ignored
 		ASSERT_EQ(dct(CXPRM_IOC_DCT_CREATE, &d), 0) << k;
 		ASSERT_EQ(d.st.status, 0) << k << " syndrome " << std::hex << d.st.syndrome;
@@ -173,7 +187,7 @@ TEST_F(IoctlTest, DctTableOwnershipAndLimit)
 	d = {};
 	d.dctn = made[3];
 	ASSERT_EQ(dct(CXPRM_IOC_DCT_QUERY, &d), 0);
-	EXPECT_EQ(d.ctx.pd, 1u);
+	EXPECT_EQ(d.ctx.pd, refs.pd);
 	EXPECT_EQ(d.ctx.mtu, 5);
 	EXPECT_EQ(d.ctx.state, 0);
 	EXPECT_EQ(cxprm_core_ioc_dct(core, CXPRM_IOC_DCT_DRAIN, &other, &d), ENOENT_);

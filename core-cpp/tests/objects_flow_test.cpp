@@ -9,16 +9,15 @@
 // First: emulator.h names a constant SIG_BLOCK, a <signal.h> macro gtest pulls in.
 #include "support/harness.h"
 #include "support/command_values.h"
+#include "support/objects.h"
 
 #include <gtest/gtest.h>
 
 #include "cxprm/commands/dct.h"
-#include "cxprm/commands/eq.h"
 #include "cxprm/commands/nvmf.h"
 #include "cxprm/commands/objects.h"
 #include "cxprm/commands/qp.h"
 #include "cxprm/device.h"
-#include "cxprm/eq_ring.h"
 #include "cxprm/queue_mem.h"
 #include "cxprm/status.h"
 
@@ -43,82 +42,35 @@ emu::Profile strict_cx7()
 	return p;
 }
 
-// m gets bytes of coherent DMA and p (any queue's params) its buffer's
-// pages and doorbell record.
-template <class P> int place_queue(const cxprm_host *host, QueueMem &m, usize bytes, P &p)
-{
-	int err = m.init(host, bytes);
-	if (err != OK)
-		return err;
-	p.buf_bus = m.page_bus(0);
-	p.buf_pages = m.npages();
-	p.dbr_bus = m.dbr_bus();
-	return OK;
-}
-
+// The PD, CQ and SRQ come from the tests' one object maker
+// (support/objects.h), which these flows check.
 struct ObjectsFlow : ::testing::Test {
 	test::Harness h{strict_cx7()};
 	Device dev;
-	EqRing ring;
-	QueueMem cq_mem, srq_mem;
-	uint32_t uar = 0, pd = 0, cqn = 0, srqn = 0;
-	uint8_t eqn = 0;
+	test::CmdObjects objs{h.host(), dev.cmdq()};
+	test::DctRefs refs;
+	uint32_t &pd = refs.pd, &cqn = refs.cqn, &srqn = refs.srqn;
 	Cmdq &q() { return dev.cmdq(); }
 
 	void SetUp() override
 	{
 		h.emu.start();
 		ASSERT_EQ(dev.bringup(h.host(), quick()), OK);
-		ASSERT_EQ(alloc_uar(q(), &uar), OK);
-		ASSERT_EQ(ring.init(h.host(), 6), OK);
-		uint64_t pas[1] = {ring.page_bus(0)};
-		EqParams ep;
-		ep.log_eq_size = 6;
-		ep.uar_page = uar;
-		ep.pas = pas;
-		ep.npas = 1;
-		ASSERT_EQ(create_eq(q(), ep, &eqn), OK);
-		ASSERT_EQ(alloc_pd(q(), &pd), OK);
-		CqParams cp;
-		cp.log_cq_size = 6;
-		cp.uar_page = uar;
-		cp.eqn = eqn;
-		ASSERT_EQ(place_queue(h.host(), cq_mem, queue_bytes(6, 64), cp), OK);
 		CmdResult r{};
-		ASSERT_EQ(create_cq(q(), cp, &cqn, &r), OK) << std::hex << r.syndrome;
-		SrqParams sp;
-		sp.log_srq_size = 6;
-		sp.log_rq_stride = 2;
-		sp.pd = pd;
-		ASSERT_EQ(place_queue(h.host(), srq_mem, queue_bytes(6, 64), sp), OK);
-		ASSERT_EQ(create_srq(q(), sp, &srqn, &r), OK) << std::hex << r.syndrome;
+		ASSERT_EQ(objs.make_dct_refs(&refs, &r), OK) << std::hex << r.syndrome;
 	}
 	void TearDown() override
 	{
-		// Dependency order: SRQ, CQ, PD, then the EQ and UAR.
-		EXPECT_EQ(destroy_srq(q(), srqn), OK);
-		EXPECT_EQ(destroy_cq(q(), cqn), OK);
-		EXPECT_EQ(dealloc_pd(q(), pd), OK);
-		EXPECT_EQ(destroy_eq(q(), eqn), OK);
-		EXPECT_EQ(dealloc_uar(q(), uar), OK);
+		// Dependency order: SRQ, CQ, PD, then the EQ and UAR; only then
+		// can the device no longer write the queues.
+		EXPECT_EQ(objs.destroy(), OK);
 		EXPECT_EQ(h.emu.object_counts().total(), 0u);
-		// Only now can the device no longer write the queues.
-		srq_mem.fini();
-		cq_mem.fini();
-		ring.fini();
+		EXPECT_EQ(h.emu.eq_count(), 0u);
 		uint64_t leaked = h.emu.counters().objects_leaked;
 		dev.teardown();
 		EXPECT_EQ(h.emu.counters().objects_leaked, leaked);
 		EXPECT_EQ(h.uh.dma_live(), 0u);
 		EXPECT_EQ(h.uh.mem_live(), 0u);
-	}
-	DctContext dctc() const
-	{
-		DctContext c = test::full_dct();
-		c.pd = pd;
-		c.cqn = cqn;
-		c.srqn_xrqn = srqn;
-		return c;
 	}
 };
 
@@ -126,16 +78,17 @@ TEST_F(ObjectsFlow, DctOnItsOwnObjectsAndOnMadeUpOnes)
 {
 	CqInfo ci{};
 	ASSERT_EQ(query_cq(q(), cqn, &ci), OK);
-	EXPECT_EQ(ci.eqn, eqn);
-	EXPECT_EQ(ci.uar_page, uar);
-	EXPECT_EQ(ci.dbr_addr, cq_mem.dbr_bus());
+	EXPECT_EQ(ci.eqn, objs.eqn());
+	EXPECT_EQ(ci.uar_page, objs.uar());
+	ASSERT_NE(objs.queue_of(test::CmdObjects::Kind::CQ, cqn), nullptr);
+	EXPECT_EQ(ci.dbr_addr, objs.queue_of(test::CmdObjects::Kind::CQ, cqn)->dbr_bus());
 	SrqInfo si{};
 	ASSERT_EQ(query_srq(q(), srqn, &si), OK);
 	EXPECT_EQ(si.pd, pd);
 
 	uint32_t dctn = 0;
 	CmdResult r{};
-	ASSERT_EQ(create_dct(q(), dctc(), &dctn, nullptr, 0, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(create_dct(q(), refs.on(test::full_dct()), &dctn, nullptr, 0, &r), OK) << std::hex << r.syndrome;
 	// What the DCT names cannot go first.
 	EXPECT_EQ(destroy_srq(q(), srqn, 0, &r), E_REMOTEIO);
 	EXPECT_EQ(r.status, cmd_status::BAD_RES_STATE_ERR);
@@ -162,9 +115,9 @@ TEST_F(ObjectsFlow, RcQpToRtsAndBack)
 	p.pd = pd;
 	p.cqn_snd = p.cqn_rcv = cqn;
 	p.srqn = srqn;
-	p.uar_page = uar;
+	p.uar_page = objs.uar();
 	p.log_sq_size = 6;
-	ASSERT_EQ(place_queue(h.host(), m, qp_buffer_bytes(p), p), OK);
+	ASSERT_EQ(test::place_queue(h.host(), m, qp_buffer_bytes(p), p), OK);
 	uint32_t qpn = 0;
 	CmdResult r{};
 	ASSERT_EQ(create_qp(q(), p, &qpn, &r), OK) << std::hex << r.syndrome;
@@ -182,28 +135,12 @@ TEST_F(ObjectsFlow, RcQpToRtsAndBack)
 
 TEST_F(ObjectsFlow, NvmfNamespaceOnARealXrq)
 {
-	QueueMem xm, be_cq, be_sq;
-	XrqNvmfParams xp;
-	xp.cqn = cqn;
-	xp.pd = pd;
-	xp.log_wq_sz = 4;
-	xp.log_wq_stride = 4;
-	xp.log_max_namespace = 2;
-	ASSERT_EQ(place_queue(h.host(), xm, queue_bytes(4, 256), xp), OK);
-	uint32_t xrqn = 0;
+	test::NvmfRefs x;
 	CmdResult r{};
-	ASSERT_EQ(create_xrq_nvmf(q(), xp, &xrqn, &r), OK) << std::hex << r.syndrome;
-	ASSERT_EQ(be_cq.init(h.host(), 4096), OK);
-	ASSERT_EQ(be_sq.init(h.host(), 4096), OK);
-	NvmfBackendParams bp;
-	bp.xrqn = xrqn;
-	bp.cq_bus = be_cq.page_bus(0);
-	bp.sq_bus = be_sq.page_bus(0);
-	bp.cqh_dbr_bus = be_cq.dbr_bus();
-	bp.sqt_dbr_bus = be_sq.dbr_bus();
-	uint16_t be = 0;
-	ASSERT_EQ(create_nvmf_backend_ctrl(q(), bp, &be, &r), OK) << std::hex << r.syndrome;
-	ASSERT_EQ(attach_nvmf_namespace(q(), NvmfNamespace{xrqn, 1, 10, 512, be}), OK);
+	ASSERT_EQ(objs.make_nvmf_refs(refs, &x, &r), OK) << std::hex << r.syndrome;
+	ASSERT_NE(objs.queue_of(test::CmdObjects::Kind::XRQ, x.xrqn), nullptr);
+	uint32_t xrqn = x.xrqn;
+	ASSERT_EQ(attach_nvmf_namespace(q(), NvmfNamespace{xrqn, 1, 10, 512, x.backend}), OK);
 
 	emu::NvmfIo io;
 	io.read_cmds = 4;
@@ -215,12 +152,11 @@ TEST_F(ObjectsFlow, NvmfNamespaceOnARealXrq)
 	EXPECT_EQ(c.read_blocks, 32u);
 	EXPECT_FALSE(h.emu.simulate_nvmf_io(xrqn, 2, io)); // not attached: nothing moves
 
+	// The backend the namespace names cannot go first.
+	EXPECT_EQ(destroy_nvmf_backend_ctrl(q(), xrqn, x.backend, &r), E_REMOTEIO);
+	EXPECT_EQ(r.status, cmd_status::BAD_RES_STATE_ERR);
 	ASSERT_EQ(detach_nvmf_namespace(q(), xrqn, 1), OK);
-	ASSERT_EQ(destroy_nvmf_backend_ctrl(q(), xrqn, be), OK);
-	ASSERT_EQ(destroy_xrq(q(), xrqn), OK);
-	be_sq.fini();
-	be_cq.fini();
-	xm.fini();
+	// The backend, then the XRQ: TearDown.
 }
 
 } // namespace

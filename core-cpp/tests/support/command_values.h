@@ -28,7 +28,7 @@ inline emu::Profile quiet_cx7()
 {
 	auto p = emu::Profile::connectx7();
 	p.nvmf.auto_io_ms = 0; // counters move only when the test says so
-	return made_up_objects(p);
+	return p;
 }
 
 inline GeneralCaps caps_of(const std::vector<uint8_t> &image)
@@ -39,7 +39,8 @@ inline GeneralCaps caps_of(const std::vector<uint8_t> &image)
 	return c;
 }
 
-// Every field of a dctc set to a distinct value the emulator accepts.
+// Every field of a dctc set to a distinct value the emulator accepts, but
+// for the pd, cqn and srqn: made-up ones (DctRefs::on() names real ones).
 inline DctContext full_dct()
 {
 	DctContext c{};

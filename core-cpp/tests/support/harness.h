@@ -97,23 +97,13 @@ public:
 	Cmdq cmdq;
 };
 
-// The DCT and NVMF paths of the core's older tests name made-up PDs, CQs,
-// SRQs and XRQs: they run with the emulator's lenient object model until
-// they create real ones (issue 15; the object model's own tests are
-// strict: objects_encode_test, the emulator's objects_test).
-inline emu::Profile made_up_objects(emu::Profile p)
-{
-	p.objects.check_refs = false;
-	return p;
-}
-
 // A profile that comes up fast: few boot/init pages, no NVMF traffic.
 inline emu::Profile small_profile(emu::Profile p = emu::Profile::connectx7())
 {
 	p.boot_pages = 16;
 	p.init_pages = 16;
 	p.nvmf.auto_io_ms = 0;
-	return made_up_objects(p);
+	return p;
 }
 
 // The events a listener saw, in order; listeners run on other threads,
@@ -141,9 +131,9 @@ struct SeenEvents {
 	}
 };
 
-// What every dctc the emulator accepts sets: its pd, cqn and srqn, mtu 5
-// (4096), port 1.  C is cmd::DctContext or the UAPI's cxprm_dctc (the
-// same member names).
+// What every dctc the emulator accepts sets: its pd, cqn and srqn (which
+// must exist: support/objects.h makes them), mtu 5 (4096), port 1.  C is
+// cmd::DctContext or the UAPI's cxprm_dctc (the same member names).
 template <class C> void set_dct_required(C &c, uint32_t pd, uint32_t cqn, uint32_t srqn)
 {
 	c.pd = pd;
@@ -151,14 +141,6 @@ template <class C> void set_dct_required(C &c, uint32_t pd, uint32_t cqn, uint32
 	c.srqn_xrqn = srqn;
 	c.mtu = 5;
 	c.port = 1;
-}
-
-// The smallest dctc the emulator accepts: pd 1, cqn 2, srqn 3.
-template <class C> C basic_dct()
-{
-	C c{};
-	set_dct_required(c, 1, 2, 3);
-	return c;
 }
 
 // A bring-up config for tests: 2 s per command, 5 s for 'initializing',
