@@ -194,8 +194,16 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 		r.kind = SlotResult::SWALLOWED;
 		return r;
 	}
-	if (plan.slow_ms)
+	if (plan.slow_ms) {
 		std::this_thread::sleep_for(std::chrono::milliseconds(plan.slow_ms));
+		// Firmware that died while the command ran never answers it (the
+		// crash fault took effect meanwhile; the next step raises the
+		// health error).
+		if (faults.crash.load()) {
+			r.kind = SlotResult::SWALLOWED;
+			return r;
+		}
+	}
 
 	// --- scatter the output ---
 	// Signed only with checksums on (Linux and rdma-core never verify
