@@ -89,6 +89,7 @@ struct Emulator::Impl {
 	static constexpr uint64_t NONE = ~0ull;
 	uint32_t pending_mask = 0;
 	uint64_t due_ns[prm::MAX_CMDQ_ENTRIES] = {};
+	uint64_t served_ns[prm::MAX_CMDQ_ENTRIES] = {}; // 0: not served since reset
 	std::vector<uint64_t> engine_free;
 	std::atomic<uint64_t> ns_to_due{NONE};
 

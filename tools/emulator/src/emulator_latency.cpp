@@ -27,6 +27,12 @@ void Emulator::Impl::schedule_slot(unsigned slot, uint64_t now)
 	auto engine = std::min_element(engine_free.begin(), engine_free.end());
 	uint64_t due = std::max(now, *engine) + service;
 	*engine = due;
+	LatencyCounters &c = dev.counters.latency;
+	c.engine_wait_ns += due - service - now;
+	if (served_ns[slot]) {
+		c.slot_reuses++;
+		c.slot_idle_ns += now - served_ns[slot];
+	}
 	due_ns[slot] = due;
 	pending_mask |= 1u << slot;
 }
@@ -45,6 +51,9 @@ bool Emulator::Impl::serve_due(uint64_t now)
 			return did;
 		}
 		pending_mask &= ~(1u << best);
+		dev.counters.latency.served++;
+		dev.counters.latency.late_ns += now - due_ns[best];
+		served_ns[best] = now;
 		process_slot(best);
 		did = true;
 	}
@@ -56,6 +65,7 @@ void Emulator::Impl::drop_pending()
 {
 	pending_mask = 0;
 	engine_free.clear();
+	std::fill(std::begin(served_ns), std::end(served_ns), 0);
 	ns_to_due.store(NONE);
 }
 

@@ -64,6 +64,34 @@ TEST(LatencyModel, AnswersWhenTheServiceEndsOnOneOfKEngines)
 	EXPECT_EQ(l.r.emu.commands_processed(), 3u);
 }
 
+// Counters::latency splits a command's time: engine wait, the emulator's
+// lateness after the service ended, and the slot's idle time between an
+// answer and its next doorbell (the driver's turnaround).
+TEST(LatencyModel, CountsWhereEachCommandsTimeWent)
+{
+	LatencyRig l(1, {{op::QUERY_PAGES, 100}});
+	Prepared a = l.post(0, op::QUERY_PAGES);
+	l.r.drv.ring_mask(0b1);
+	l.step_at(0);
+	l.step_at(130 * US); // due at 100: 30 late
+	ASSERT_FALSE(l.r.drv.owned_by_hw(a));
+	l.r.drv.collect(a);
+	Prepared a2 = l.post(0, op::QUERY_PAGES), b = l.post(1, op::QUERY_PAGES);
+	l.r.drv.ring_mask(0b11);
+	l.step_at(150 * US); // slot 0 idle 20; slot 1 waits for the engine until 250
+	l.step_at(250 * US);
+	EXPECT_FALSE(l.r.drv.owned_by_hw(a2));
+	EXPECT_TRUE(l.r.drv.owned_by_hw(b));
+	l.step_at(360 * US); // due at 350: 10 late
+	EXPECT_FALSE(l.r.drv.owned_by_hw(b));
+	LatencyCounters c = l.r.emu.counters().latency;
+	EXPECT_EQ(c.served, 3u);
+	EXPECT_EQ(c.late_ns, 40 * US);
+	EXPECT_EQ(c.engine_wait_ns, 100 * US);
+	EXPECT_EQ(c.slot_reuses, 1u);
+	EXPECT_EQ(c.slot_idle_ns, 20 * US);
+}
+
 TEST(LatencyModel, PerOpcodeTimesAndTheDefault)
 {
 	LatencyRig l(4, {{op::QUERY_PAGES, 10}});

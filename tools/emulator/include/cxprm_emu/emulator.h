@@ -417,6 +417,7 @@ struct Counters {
 	uint64_t pages_released_fast_teardown = 0; // pages firmware let go at a fast teardown (not leaked)
 	uint64_t doorbells_while_disabled = 0; // doorbells while nic_interface is DISABLED (not served)
 	uint64_t host_endianness_writes = 0;   // ACCESS_REG HOST_ENDIANNESS writes
+	LatencyCounters latency;               // the firmware latency model's timing (latency.h)
 };
 
 // One command as the emulator answered it (Emulator::set_trace).

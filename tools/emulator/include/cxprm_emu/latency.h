@@ -39,6 +39,17 @@ struct LatencyModel {
 	bool set_from_text(const std::string &spec);
 };
 
+// Where a modelled command's time went (Counters::latency), summed over
+// the commands the model served: engine_wait (doorbell seen -> an engine
+// free), late (service end -> the emulator thread answered: the emulator's
+// own lateness, not firmware's), slot_idle (answer written -> the next
+// doorbell for that slot seen: the driver's turnaround plus the emulator's
+// doorbell polling).
+struct LatencyCounters {
+	uint64_t served = 0, slot_reuses = 0;
+	uint64_t engine_wait_ns = 0, late_ns = 0, slot_idle_ns = 0;
+};
+
 struct PollPolicy {
 	uint32_t spin_us = 200;       // spin this long after the last work (0: never spin)
 	uint32_t sleep_us = 50;       // then sleep this long between looks
