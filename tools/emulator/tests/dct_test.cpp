@@ -176,11 +176,9 @@ TEST_F(DctTest, Exhaustion)
 TEST_F(DctTest, DrainDelay)
 {
 	// A profile with a drain delay: DRAINING is observable.
-	Rig r2(quiet_with([](Profile &p) { p.dct.drain_delay_us = 20000; }), Stage::INITIALIZED);
-	ObjectBuilder b2{r2.drv, r2.plat};
-	ObjectSet o2;
-	o2.create(b2);
-	Answer a = r2.drv.run<prm::create_dct_out>(create_msg(&o2));
+	ObjectRig x(quiet_with([](Profile &p) { p.dct.drain_delay_us = 20000; }));
+	Rig &r2 = x.rig;
+	Answer a = r2.drv.run<prm::create_dct_out>(create_msg(&x.o));
 	uint32_t dctn = (uint32_t)prm::get<prm::create_dct_out::dctn>(a.as<prm::create_dct_out>());
 	ASSERT_EQ(r2.drv.run<prm::drain_dct_out>(by_dctn<prm::drain_dct_in>(op::DRAIN_DCT, dctn)).status, st::OK);
 	DctState s;

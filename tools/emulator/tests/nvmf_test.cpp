@@ -131,12 +131,10 @@ TEST_F(NvmfTest, Limit)
 
 TEST(NvmfAuto, CountersMoveOnTheirOwn)
 {
-	Rig r(quiet_with([](Profile &p) { p.nvmf.auto_io_ms = 5; }), Stage::INITIALIZED);
-	ObjectBuilder ob{r.drv, r.plat};
-	ObjectSet o;
-	o.create(ob);
+	ObjectRig w(quiet_with([](Profile &p) { p.nvmf.auto_io_ms = 5; }));
+	Rig &r = w.rig;
 	NvmfObjects x;
-	x.create(ob, o, 3);
+	x.create(w.b, w.o, 3);
 	Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
 	auto in = m.as<prm::attach_nvmf_namespace_in>();
 	prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, x.xrqn);

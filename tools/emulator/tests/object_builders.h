@@ -143,4 +143,15 @@ struct ObjectSet {
 	}
 };
 
+// An INITIALIZED device of profile p with a UAR, EQ, PD, CQ and SRQ.
+struct ObjectRig {
+	explicit ObjectRig(Profile p) : rig(std::move(p), Stage::INITIALIZED), b{rig.drv, rig.plat}
+	{
+		o.create(b);
+	}
+	Rig rig;
+	ObjectBuilder b;
+	ObjectSet o;
+};
+
 } // namespace cxprm::emu::test
