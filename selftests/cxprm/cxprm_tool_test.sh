@@ -68,6 +68,11 @@ expect() {
 	echo "# $1: $2 is '$3', expected '$4'"
 	return 1
 }
+at_least() {
+	[ -n "$3" ] && [ "$3" -ge "$4" ] 2>/dev/null && return 0
+	echo "# $1: $2 is '$3', expected at least '$4'"
+	return 1
+}
 
 # 1: info
 t() {
@@ -235,8 +240,11 @@ t() {
 		--exec 'emuctl nvmf-io "$CXPRM_XRQN" "$CXPRM_NSID" 12 3 8 >/dev/null' || return 1
 	"$JC" -l -t object <"$TMP/nvmfsetup.out" || return 1
 	grep -E '"op": ?"query"' "$TMP/nvmfsetup.out" >"$TMP/nvmfq.out" || { echo "# no query line"; return 1; }
-	expect nvmfsetup counters.read_cmds "$(jget nvmfq counters.read_cmds)" 12 &&
-		expect nvmfsetup counters.write_blocks "$(jget nvmfq counters.write_blocks)" 24 || return 1
+	# At least what the hook simulated: the emulator's automatic I/O (every
+	# --nvmf-auto-io-ms, 50 ms, on each attached namespace) may add some
+	# when the session is slow (the debug kernel).
+	at_least nvmfsetup counters.read_cmds "$(jget nvmfq counters.read_cmds)" 12 &&
+		at_least nvmfsetup counters.write_blocks "$(jget nvmfq counters.write_blocks)" 24 || return 1
 	n=$(grep -c obj_destroy "$TMP/nvmfsetup.out")
 	expect nvmfsetup "objects destroyed" "$n" 5
 }
