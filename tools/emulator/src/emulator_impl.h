@@ -59,7 +59,7 @@ struct Emulator::Impl {
 	// cmdq_init_delay_ms), cleared at cmdq_init_until.
 	bool cmdq_initializing = false;
 	uint64_t cmdq_init_from = 0, cmdq_init_until = 0;
-	uint32_t deferred_bell = 0; // rung within EARLY_GRACE_NS: served after
+	uint32_t deferred_bell = 0; // rung within early_grace_ms: served after
 
 	uint64_t last_cmdq_addr = 0;
 	// Lost-doorbell rescue: when each slot was first seen owned without a
@@ -105,9 +105,9 @@ struct Emulator::Impl {
 	void take_fatal();
 	bool step_locked(bool tick_health);
 	bool check_nic_interface();
-	// A doorbell within EARLY_GRACE_NS of noticing a new queue address is
-	// kept and served once 'initializing' clears (emulator_step.cpp).
-	static constexpr uint64_t EARLY_GRACE_NS = 10ull * 1000 * 1000;
+	// A doorbell within Profile::early_grace_ms of noticing a new queue
+	// address is kept and served once 'initializing' clears
+	// (emulator_step.cpp).
 	bool cmdq_address_step(uint64_t now);
 
 	// --- emulator_latency.cpp ---

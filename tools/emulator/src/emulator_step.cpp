@@ -157,7 +157,7 @@ bool Emulator::Impl::check_nic_interface()
 // address write at once; the emulator notices it at its next poll, so
 // a driver may have read the bit as 0 just before and ring a little
 // later (under QEMU TCG, milliseconds later): a doorbell within
-// EARLY_GRACE_NS of the notice is kept and served once the bit clears.
+// early_grace_ms of the notice is kept and served once the bit clears.
 // Later ones are dropped (unless serve_early_doorbells).  True while
 // the bit holds.
 bool Emulator::Impl::cmdq_address_step(uint64_t now)
@@ -187,7 +187,8 @@ bool Emulator::Impl::cmdq_address_step(uint64_t now)
 	if (prof.serve_early_doorbells)
 		return true;
 	uint32_t bell = iseg.take_doorbell();
-	if (now - cmdq_init_from < EARLY_GRACE_NS) {
+	if (now - cmdq_init_from < (uint64_t)prof.early_grace_ms * 1000000ull) {
+		dev.counters.deferred_doorbells += (unsigned)__builtin_popcount(bell & ~deferred_bell);
 		deferred_bell |= bell;
 		return true;
 	}

@@ -19,25 +19,34 @@ using iseg = prm::initial_seg;
 using EmuFidelity = QueueTest;
 
 // A2/B2: the queue address write raises 'initializing' again for
-// cmdq_init_delay_ms.  A doorbell in the first 10 ms after the
-// emulator noticed the write is served once it clears (the driver could
-// not have seen the bit yet); a later one is dropped and counted.
-TEST(InitSegment, AddressWriteRaisesInitializingAgain)
-{
-	Rig r(quiet_with([](Profile &p) { p.cmdq_init_delay_ms = 60; }), Stage::RESET);
-	auto init_bit = [&] {
+// cmdq_init_delay_ms.  A doorbell in the first early_grace_ms (10) after
+// the emulator noticed the write is served once it clears (the driver
+// could not have seen the bit yet); a later one is dropped and counted,
+// unless the grace covers the window (cxprm-emud's default).
+struct AddressWindow {
+	Rig r;
+	uint64_t q = 0;
+	explicit AddressWindow(uint32_t grace_ms)
+		: r(quiet_with([&](Profile &p) {
+			  p.cmdq_init_delay_ms = 60;
+			  p.early_grace_ms = grace_ms;
+		  }),
+		    Stage::RESET)
+	{
+	}
+	uint32_t init_bit()
+	{
 		return prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>()));
-	};
-	r.emu.poll_once();
-	EXPECT_EQ(init_bit(), 0u) << "pre-init done";
-	uint64_t q = r.plat.alloc(4096, 4096);
-	r.plat.wr(prm::iseg::CMDQ_ADDR_H, (uint32_t)(q >> 32));
-	r.plat.wr(prm::iseg::CMDQ_ADDR_L_SZ, (uint32_t)q);
-	r.emu.poll_once();
-	EXPECT_EQ(init_bit(), 1u);
-	EXPECT_TRUE(r.emu.initializing());
-	EXPECT_EQ(r.emu.cmdq_address(), q);
-	auto entry = [&](unsigned slot, uint8_t token) {
+	}
+	void write_address()
+	{
+		q = r.plat.alloc(4096, 4096);
+		r.plat.wr(prm::iseg::CMDQ_ADDR_H, (uint32_t)(q >> 32));
+		r.plat.wr(prm::iseg::CMDQ_ADDR_L_SZ, (uint32_t)q);
+		r.emu.poll_once();
+	}
+	void entry(unsigned slot, uint8_t token)
+	{
 		uint8_t *e = r.plat.cpu(q + slot * 64);
 		std::memset(e, 0, 64);
 		Ref<cmd_queue_entry> ent(e);
@@ -49,12 +58,29 @@ TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 		prm::set<cmd_queue_entry::token>(ent, token);
 		prm::set<cmd_queue_entry::ownership>(ent, 1);
 		sign_entry(e);
-	};
-	entry(0, 1);
+	}
+	bool owned(unsigned slot) { return r.plat.cpu(q + slot * 64)[63] & 1; }
+};
+
+TEST(InitSegment, AddressWriteRaisesInitializingAgain)
+{
+	AddressWindow w(10);
+	auto &r = w.r;
+	while (w.init_bit()) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+		r.emu.poll_once();
+	}
+	EXPECT_EQ(w.init_bit(), 0u) << "pre-init done";
+	w.write_address();
+	EXPECT_EQ(w.init_bit(), 1u);
+	EXPECT_TRUE(r.emu.initializing());
+	EXPECT_EQ(r.emu.cmdq_address(), w.q);
+	w.entry(0, 1);
 	r.plat.ring(prm::iseg::DOORBELL, 1u << 0); // within the grace: kept
 	r.emu.poll_once();
+	EXPECT_EQ(r.emu.counters().deferred_doorbells, 1u);
 	std::this_thread::sleep_for(std::chrono::milliseconds(15));
-	entry(1, 2);
+	w.entry(1, 2);
 	r.plat.ring(prm::iseg::DOORBELL, 1u << 1); // bit visibly set for 15 ms: dropped
 	r.emu.poll_once();
 	EXPECT_EQ(r.emu.counters().early_doorbells, 1u);
@@ -62,17 +88,45 @@ TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 	std::this_thread::sleep_for(std::chrono::milliseconds(50));
 	r.emu.poll_once();
 	r.emu.poll_once();
-	EXPECT_EQ(init_bit(), 0u);
-	EXPECT_FALSE(r.plat.cpu(q)[63] & 1) << "the early one was served after";
+	EXPECT_EQ(w.init_bit(), 0u);
+	EXPECT_FALSE(w.owned(0)) << "the early one was served after";
 	// The dropped one is not rescued as a lost doorbell either.
 	std::this_thread::sleep_for(std::chrono::milliseconds(3));
 	r.emu.poll_once();
-	EXPECT_TRUE(r.plat.cpu(q + 64)[63] & 1);
+	EXPECT_TRUE(w.owned(1));
 	EXPECT_EQ(r.emu.commands_processed(), 1u);
 	// Rung again (a retry), it runs.
 	r.plat.ring(prm::iseg::DOORBELL, 1u << 1);
 	r.emu.poll_once();
-	EXPECT_FALSE(r.plat.cpu(q + 64)[63] & 1);
+	EXPECT_FALSE(w.owned(1));
+}
+
+// cxprm-emud's grace: the whole window.  A guest that read the bit as 0
+// before the daemon noticed the write and was then descheduled for 15 ms
+// has its doorbell served when the bit clears, not dropped.
+TEST(InitSegment, GraceAsLongAsTheWindowServesLateDoorbells)
+{
+	AddressWindow w(60);
+	auto &r = w.r;
+	while (w.init_bit()) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+		r.emu.poll_once();
+	}
+	w.write_address();
+	ASSERT_TRUE(r.emu.initializing());
+	std::this_thread::sleep_for(std::chrono::milliseconds(15));
+	w.entry(0, 1);
+	r.plat.ring(prm::iseg::DOORBELL, 1u << 0);
+	r.emu.poll_once();
+	EXPECT_TRUE(w.owned(0)) << "not served while initializing";
+	std::this_thread::sleep_for(std::chrono::milliseconds(50));
+	r.emu.poll_once();
+	r.emu.poll_once();
+	EXPECT_EQ(w.init_bit(), 0u);
+	EXPECT_FALSE(w.owned(0)) << "served once it cleared";
+	EXPECT_EQ(r.emu.counters().early_doorbells, 0u);
+	EXPECT_EQ(r.emu.counters().deferred_doorbells, 1u);
+	EXPECT_EQ(r.emu.commands_processed(), 1u);
 }
 
 // Writing nic_interface DISABLED (fast teardown) into the same dword is not

@@ -220,10 +220,13 @@ struct Profile {
 	// command-queue address it is set again and clears cmdq_init_delay_ms
 	// later (FW_INIT).  A doorbell rung while it is set is dropped (counted
 	// in Counters::early_doorbells) unless serve_early_doorbells, except in
-	// the first 10 ms after the emulator noticed the write (a driver
-	// polling the bit may not have seen it set yet): those are served late.
+	// the first early_grace_ms after the emulator noticed the write (a
+	// driver polling the bit may not have seen it set yet): those are
+	// served late (Counters::deferred_doorbells).  cxprm-emud, whose driver
+	// is a QEMU TCG guest, widens the grace to the whole window.
 	// cmdq_init_delay_ms = 0: the address write does not raise it.
 	uint32_t cmdq_init_delay_ms = 20;
+	uint32_t early_grace_ms = 10;
 	bool serve_early_doorbells = false;
 	// Published in the init segment (device.h struct mlx5_init_seg
 	// cmd_exec_to / cmd_q_init_to; Linux lib/tout.c): 0 = not published.
@@ -401,6 +404,7 @@ struct Counters {
 	uint64_t delivery_errors = 0;
 	uint64_t ignored_doorbells = 0;  // bit rung for a slot not owned by hardware / out of range
 	uint64_t early_doorbells = 0;    // bits rung while 'initializing' was set: dropped (strict)
+	uint64_t deferred_doorbells = 0; // rung in the grace after a queue address: served when it cleared
 	uint64_t lost_doorbells = 0;     // entries served without a doorbell (Profile::lost_doorbell_us)
 	uint64_t unreachable_entries = 0; // entry DMA read failed: cannot even answer
 	uint64_t eqes_written = 0;
