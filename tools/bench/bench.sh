@@ -121,16 +121,18 @@ if [ "$guest" = 1 ]; then
 		kill "$emud_pid"
 		exit 1
 	}
-	# Idle CPU: after the spin window, the daemon's utime + stime over idle_s.
-	sleep 1
-	idle_s=5
-	[ "$quick" = 1 ] && idle_s=2
-	ticks() { awk '{ print $14 + $15 }' "/proc/$emud_pid/stat"; }
-	c0=$(ticks)
+	# Idle CPU: once the daemon is in its deep idle (quiet for
+	# deep_after_ms, 1 s), its threads' CPU time over idle_s, in ns from
+	# /proc/PID/task/*/schedstat (clock ticks, 10 ms each, are too coarse
+	# for a figure under 1%).
+	sleep 2
+	idle_s=10
+	[ "$quick" = 1 ] && idle_s=3
+	cpu_ns() { cat /proc/"$emud_pid"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s }'; }
+	c0=$(cpu_ns)
 	sleep "$idle_s"
-	c1=$(ticks)
-	emud_idle=$(awk -v d=$((c1 - c0)) -v hz="$(getconf CLK_TCK)" -v s="$idle_s" \
-		'BEGIN { printf "%.2f", 100 * d / hz / s }')
+	c1=$(cpu_ns)
+	emud_idle=$(awk -v d=$((c1 - c0)) -v s="$idle_s" 'BEGIN { printf "%.3f", 100 * d / 1e9 / s }')
 	kill "$emud_pid"
 	wait "$emud_pid" 2>/dev/null || true
 	read -r _ _ emud_turn_med emud_turn_p99 emud_turn_n < <(grep '^userspace-emud turnaround' "$out/emud.txt")

@@ -58,8 +58,12 @@ void Emulator::Impl::thread_main()
 		if (!ns)
 			std::this_thread::yield();
 		lk.lock();
-		if (ns && !stop_req)
+		if (ns && !stop_req && !wake_req)
 			thread_cv.wait_for(lk, std::chrono::nanoseconds(ns));
+		if (wake_req) {
+			wake_req = false;
+			idle_sleep_us = prof.poll.sleep_us;
+		}
 	}
 }
 
@@ -103,6 +107,15 @@ void Emulator::stop()
 	impl_->thread.join();
 	std::lock_guard<std::mutex> g(impl_->thread_mu);
 	impl_->running = false;
+}
+
+void Emulator::wake()
+{
+	{
+		std::lock_guard<std::mutex> g(impl_->thread_mu);
+		impl_->wake_req = true;
+	}
+	impl_->thread_cv.notify_all();
 }
 
 bool Emulator::running() const

@@ -48,6 +48,7 @@ struct Emulator::Impl {
 	std::mutex thread_mu;
 	std::condition_variable thread_cv;
 	bool stop_req = false;
+	bool wake_req = false; // Emulator::wake(): look at once
 	bool running = false;
 
 	// The clock (ns, monotonic): steady_clock unless set_clock() gave one.

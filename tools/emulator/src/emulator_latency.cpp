@@ -69,25 +69,29 @@ void Emulator::Impl::drop_pending()
 	ns_to_due.store(NONE);
 }
 
-// How long the thread sleeps after a step (0: look again at once).  Within
-// spin_us of the last work it spins; then sleep_us; once idle_after_ms
-// passed, a sleep that doubles up to idle_sleep_us.  A command in service
-// cuts the sleep short: the thread wakes SPIN_MARGIN_NS before it is due
-// and spins to the moment.
+uint64_t PollPolicy::next_sleep_ns(bool did, uint64_t quiet_ns, uint32_t *grow) const
+{
+	if (did || quiet_ns < (uint64_t)spin_us * 1000) {
+		*grow = sleep_us;
+		return 0;
+	}
+	if (quiet_ns < (uint64_t)idle_after_ms * 1000000)
+		return (uint64_t)sleep_us * 1000;
+	uint32_t cap = std::max(idle_sleep_us, sleep_us);
+	if (deep_after_ms && quiet_ns >= (uint64_t)deep_after_ms * 1000000)
+		cap = std::max(cap, deep_sleep_us);
+	uint64_t ns = (uint64_t)std::min(*grow, cap) * 1000;
+	*grow = std::min(std::max(*grow, 1u) * 2, cap);
+	return ns;
+}
+
+// How long the thread sleeps after a step: PollPolicy's answer, cut short
+// by a command in service: the thread wakes SPIN_MARGIN_NS before it is
+// due and spins to the moment.
 uint64_t Emulator::Impl::thread_sleep_ns(bool did, uint64_t quiet_ns, uint32_t *idle_sleep_us) const
 {
 	constexpr uint64_t SPIN_MARGIN_NS = 60 * 1000; // a wake-up's usual lateness
-	const PollPolicy &pp = prof.poll;
-	uint64_t ns;
-	if (did || quiet_ns < (uint64_t)pp.spin_us * 1000) {
-		*idle_sleep_us = pp.sleep_us;
-		ns = 0;
-	} else if (quiet_ns < (uint64_t)pp.idle_after_ms * 1000000) {
-		ns = (uint64_t)pp.sleep_us * 1000;
-	} else {
-		ns = (uint64_t)*idle_sleep_us * 1000;
-		*idle_sleep_us = std::min(std::max(*idle_sleep_us, 1u) * 2, std::max(pp.idle_sleep_us, pp.sleep_us));
-	}
+	uint64_t ns = prof.poll.next_sleep_ns(did, quiet_ns, idle_sleep_us);
 	uint64_t due = ns_to_due.load();
 	if (due != NONE)
 		ns = std::min(ns, due > SPIN_MARGIN_NS ? due - SPIN_MARGIN_NS : 0);

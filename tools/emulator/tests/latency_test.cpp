@@ -145,5 +145,32 @@ TEST(LatencyModel, OffByDefaultAndParsesItsTextForm)
 	EXPECT_EQ(m.service_ns(op::QUERY_PAGES), 20 * US);
 }
 
+// The emulator thread's sleeps: none within spin_us of work, sleep_us
+// until idle_after_ms, then doubling to idle_sleep_us, and after a quiet
+// deep_after_ms on to deep_sleep_us; work starts over.
+TEST(PollPolicy, SpinsThenSleepsLongerTheLongerItIsQuiet)
+{
+	PollPolicy pp; // 200 us spin, 50 us, idle after 10 ms to 1 ms, deep after 1 s to 10 ms
+	constexpr uint64_t MS = 1000 * US;
+	uint32_t grow = pp.sleep_us;
+	EXPECT_EQ(pp.next_sleep_ns(true, 0, &grow), 0u);
+	EXPECT_EQ(pp.next_sleep_ns(false, 100 * US, &grow), 0u);
+	EXPECT_EQ(pp.next_sleep_ns(false, 300 * US, &grow), 50 * US);
+	uint64_t last = 0;
+	for (int i = 0; i < 12; i++)
+		last = pp.next_sleep_ns(false, 20 * MS, &grow);
+	EXPECT_EQ(last, 1 * MS) << "idle: capped at idle_sleep_us";
+	for (int i = 0; i < 12; i++)
+		last = pp.next_sleep_ns(false, 2000 * MS, &grow);
+	EXPECT_EQ(last, 10 * MS) << "deep idle: capped at deep_sleep_us";
+	EXPECT_EQ(pp.next_sleep_ns(true, 0, &grow), 0u);
+	EXPECT_EQ(grow, pp.sleep_us) << "work starts the growth over";
+	EXPECT_EQ(pp.next_sleep_ns(false, 20 * MS, &grow), 50 * US);
+	pp.deep_after_ms = 0;
+	for (int i = 0; i < 12; i++)
+		last = pp.next_sleep_ns(false, 2000 * MS, &grow);
+	EXPECT_EQ(last, 1 * MS) << "deep_after_ms 0: no deep idle";
+}
+
 } // namespace
 } // namespace cxprm::emu::test

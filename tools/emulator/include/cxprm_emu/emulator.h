@@ -467,6 +467,9 @@ public:
 	// health counter every ms, clears 'initializing' after the delay.
 	void start();
 	void stop();
+	// Make the thread look at once (a sleeping idle thread would see a
+	// change made from outside, such as a fault knob, only after its sleep).
+	void wake();
 	bool running() const;
 
 	// One processing step without the thread (deterministic tests): health

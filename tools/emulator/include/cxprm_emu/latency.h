@@ -12,7 +12,8 @@
 //  - PollPolicy: how the emulator's own thread looks for doorbells: it
 //    spins (yielding) for spin_us after the last activity, then sleeps
 //    sleep_us between looks, growing to idle_sleep_us once idle_after_ms
-//    passed without work (Documentation/performance.rst, "Emulator").
+//    passed without work, and to deep_sleep_us after deep_after_ms
+//    (Documentation/performance.rst, "Emulator").
 #pragma once
 
 #include <cstdint>
@@ -55,6 +56,16 @@ struct PollPolicy {
 	uint32_t sleep_us = 50;       // then sleep this long between looks
 	uint32_t idle_after_ms = 10;  // no work for this long: idle
 	uint32_t idle_sleep_us = 1000; // idle: the sleep doubles up to this
+	// No work for deep_after_ms (0: never): the sleep doubles on up to
+	// deep_sleep_us.  The first doorbell after a quiet second waits up to
+	// that long; a queue address write is covered by the A2/B2 grace.
+	uint32_t deep_after_ms = 1000;
+	uint32_t deep_sleep_us = 10000;
+
+	// The sleep after a look (0: look again at once, yielding): did = the
+	// look found work, quiet_ns = time since the last work, *grow = the
+	// growing idle sleep (start it at sleep_us; updated).
+	uint64_t next_sleep_ns(bool did, uint64_t quiet_ns, uint32_t *grow) const;
 };
 
 } // namespace cxprm::emu
