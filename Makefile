@@ -170,12 +170,22 @@ check-guest-debug:
 # (kmemleak, KASAN, lockdep, DMA-API debug), with command completion by
 # polling and by events, then on MSI-X; not part of `make check` (its
 # guest stages run the short soak, 3000 ioctls).
+# Each run's console is kept as .cache/selftests/soak-{plain,msix}.log and
+# its figures printed.
 SOAK_IOCTLS ?= 100000
+define soak_figures
+	@cp .cache/selftests/console.log .cache/selftests/soak-$(1).log
+	@tr -d '\r' <.cache/selftests/soak-$(1).log | \
+		grep -aoE 'mixed_ioctls_under_random_faults:(seed .*|[0-9]+ ioctls in .*|faults: .*|device .*)' | \
+		sed 's/^mixed_ioctls_under_random_faults:/soak $(1): /'
+endef
 soak:
 	selftests/cxprm/run.sh -q --debug-kernel --timeout 7200 -- debug-start load soak:$(SOAK_IOCTLS) \
 		unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
+	$(call soak_figures,plain)
 	selftests/cxprm/run.sh -q --debug-kernel --no-build --msix 8 --timeout 7200 -- debug-start \
 		load soak:$(SOAK_IOCTLS) unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
+	$(call soak_figures,msix)
 
 # Kernel allocation fault injection on the debug kernel (fail-nth): every
 # path's n-th allocation fails, n = 1, 2, ...; then the checkers

@@ -3,7 +3,7 @@
  * The host interface of the cxprm core (<cxprm/host.h>) on Linux.
  *
  * Context rules for the core: dma_alloc, dma_free, mem_alloc, mem_free,
- * lock_create, waiter_create, lock, sleep_us and waiter_wait may sleep
+ * lock_create, waiter_create, lock, sleep_us, yield and waiter_wait may sleep
  * (process context only); ioread32be, iowrite32be, wmb, rmb, relax, now_ns,
  * waiter_signal and log may be called from any context.
  */
@@ -222,6 +222,12 @@ static void cxprm_host_relax(void *ctx)
 	cpu_relax();
 }
 
+/* Busy-polling a completion, as mlx5_core's poll_timeout() does. */
+static void cxprm_host_yield(void *ctx)
+{
+	cond_resched();
+}
+
 /* udelay, usleep_range or msleep, whichever fits the length. */
 static void cxprm_host_sleep_us(void *ctx, cxprm_u32 us)
 {
@@ -328,6 +334,7 @@ static const struct cxprm_host_ops cxprm_host_ops = {
 	.log = cxprm_host_log,
 	.get_random = cxprm_host_get_random,
 	.page_shift = cxprm_host_page_shift,
+	.yield = cxprm_host_yield,
 };
 
 /* Needs cx->pdev, cx->bar and cx->bar_len. */

@@ -83,6 +83,7 @@ const cxprm_host_ops kOpsWithWaiters = {
 	.log = [](void *c, int level, const char *msg) { self(c)->log(level, msg); },
 	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
 	.page_shift = [](void *c) { return self(c)->page_shift(); },
+	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
 };
 
 // No interrupt line (e.g. behind ivshmem-plain): the core polls.
@@ -95,6 +96,7 @@ const cxprm_host_ops kOpsPolling = {
 	.log = [](void *c, int level, const char *msg) { self(c)->log(level, msg); },
 	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
 	.page_shift = [](void *c) { return self(c)->page_shift(); },
+	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
 };
 
 } // namespace

@@ -113,4 +113,54 @@ TEST(CmdqPolling, CompletionSeenWithinAnEighthOfTheWait)
 	h.cmdq.fini(); // while the host it was given still exists
 }
 
+// With the host's yield op (the kernel's cond_resched()) the engine
+// busy-polls for the first 5 ms, as mlx5_core does: no sleep, and the
+// completion seen within one look; longer commands fall back to the
+// eighth-of-the-wait sleeps.
+TEST(CmdqPolling, BusyPollsWithYieldForTheFirstMilliseconds)
+{
+	emu::Profile p = emu::Profile::connectx7();
+	p.nvmf.auto_io_ms = 0;
+	test::Harness h{p};
+	SlowFirmwareHost fw(h.host());
+	fw.cmdq = &h.cmdq;
+	static unsigned sleeps, yields;
+	fw.ops.yield = [](void *c) {
+		yields++;
+		SlowFirmwareHost::self(c)->tick(100);
+	};
+	fw.ops.sleep_us = [](void *c, cxprm_u32 us) {
+		sleeps++;
+		SlowFirmwareHost::self(c)->tick((uint64_t)us * US);
+	};
+	ASSERT_TRUE(h.start_device());
+	CmdqConfig cfg;
+	cfg.timeout_ns = 10'000'000'000ull;
+	ASSERT_EQ(h.cmdq.init(&fw.host, cfg), OK);
+	ASSERT_TRUE(h.wait_queue_taken());
+	std::vector<uint8_t> in(prm::enable_hca_in::size_bytes), out(16);
+	prm::set<prm::enable_hca_in::opcode>(prm::Ref<prm::enable_hca_in>(in.data()), prm::op::ENABLE_HCA);
+	ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size()), OK);
+	for (uint64_t t : {300 * US, 3000 * US, 40000 * US}) {
+		fw.service_ns = t;
+		sleeps = yields = 0;
+		in.assign(prm::query_issi_in::size_bytes, 0);
+		out.assign(prm::query_issi_out::size_bytes, 0);
+		prm::set<prm::query_issi_in::opcode>(prm::Ref<prm::query_issi_in>(in.data()), prm::op::QUERY_ISSI);
+		CmdResult res;
+		ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size(), &res), OK);
+		EXPECT_GE(res.latency_ns, t);
+		EXPECT_GT(yields, 0u);
+		if (t < 5000 * US) {
+			EXPECT_EQ(sleeps, 0u) << "busy-polled: " << t << " ns";
+			EXPECT_LE(res.latency_ns, t + 1 * US) << "seen at the next look: " << t << " ns";
+		} else {
+			EXPECT_GT(sleeps, 0u) << "sleeps after 5 ms: " << t << " ns";
+			EXPECT_LE(res.latency_ns, t + t / 8 + 2 * US);
+		}
+	}
+	fw.service_ns = 0;
+	h.cmdq.fini();
+}
+
 } // namespace

@@ -98,6 +98,14 @@ struct cxprm_host_ops {
 	 * SET_HCA_CAP log_uar_page_sz and uar_4k as Linux sets them.  NULL: 12.
 	 */
 	cxprm_u32 (*page_shift)(void *ctx);
+	/*
+	 * Optional: let another task run if one is waiting, else return at
+	 * once (kernel: cond_resched(); may sleep).  With it the core
+	 * busy-polls a completion for its first milliseconds, as mlx5_core's
+	 * poll_timeout() does for the whole command; NULL: the core sleeps
+	 * after a short spin.
+	 */
+	void (*yield)(void *ctx);
 };
 
 struct cxprm_host {
