@@ -157,8 +157,20 @@ fi
 # --- 5. emulator: pipelining under the firmware latency model (issue 17) ---------
 pipe_secs=1
 [ "$quick" = 1 ] && pipe_secs=0.2
-say "cxprm-bench-pipeline: N = 1..32 in flight, latency model on (${pipe_secs}s per N)"
-"$bin/cxprm-bench-pipeline" "$pipe_secs" >"$out/pipeline.txt" 2>&1 || { cat "$out/pipeline.txt" >&2; exit 1; }
+# Three configurations, each "TAG L_US [busy]": the engine busy-polling its
+# first 5 ms as the kernel's does (cond_resched; here sched_yield) at 100 us
+# and at the model's 20 us, and sleeping after a 10 us spin as the
+# userspace host's does, at 5 ms (Documentation/performance.rst).
+pipe_cfgs=("busy-100us 100 busy" "busy-20us 20 busy" "sleep-5ms 5000")
+say "cxprm-bench-pipeline: N = 1..32 in flight, latency model on (${pipe_secs}s per N): ${pipe_cfgs[*]}"
+: >"$out/pipeline.txt"
+for cfg in "${pipe_cfgs[@]}"; do
+	read -r tag lat mode <<<"$cfg"
+	"$bin/cxprm-bench-pipeline" "$pipe_secs" 4 "$lat" ${mode:+"$mode"} >"$out/pipeline-$tag.txt" 2>&1 ||
+		{ cat "$out/pipeline-$tag.txt" >&2; exit 1; }
+	sed "s/^pipelined /pipelined $tag /" "$out/pipeline-$tag.txt" >>"$out/pipeline.txt"
+	awk -v t="$tag" '$1 == "pipelined" && $2 == t { print $3, $6 }' "$out/pipeline.txt" >"$out/pipeline-$tag.dat"
+done
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- the table and the plot -------------------------------------------------------
@@ -237,15 +249,16 @@ EOF
 		echo "emulator turnaround (cxprm-emud, doorbell to completion, QUERY_PAGES one at a time):" \
 			"median $emud_turn_med us, p99 $emud_turn_p99 us ($emud_turn_n commands); idle CPU $emud_idle%"
 	fi
-	awk '/^#/ { sub(/^# /, ""); print "pipelined: " $0 }' "$out/pipeline.txt"
-	printf '%-28s %9s %12s %12s %6s\n' "" "in flight" "commands/s" "ideal/s" "ratio"
-	awk '$1 == "pipelined" { printf "%-28s %9d %12.0f %12.0f %6.3f\n", "pipelined QUERY_PAGES", $2, $3, $4, $5 }' \
-		"$out/pipeline.txt"
+	awk '/^# [0-9]+ CPUs/ { sub(/^# /, ""); print "pipelined: " $0; exit }' "$out/pipeline.txt"
+	printf '%-28s %9s %12s %12s %6s  %s\n' "" "in flight" "commands/s" "ideal/s" "ratio" \
+		"per command (us): engine-wait late slot-idle"
+	awk '/^# K/ { sub(/^# /, ""); print "pipelined: " $0 }
+	     $1 == "pipelined" { printf "%-28s %9d %12.0f %12.0f %6.3f  %s %s %s\n", "pipelined " $2, $3, $4, $5, $6,
+	                         $8, $9, $10 }' "$out/pipeline.txt"
 } >>"$results"
-awk '$1 == "pipelined" { print $2, $5 }' "$out/pipeline.txt" >"$out/pipeline.dat"
 cat "$results"
 
-# A plot against the commands in flight: PNG title ylabel yrange plot-command.
+# A plot against the commands in flight: PNG title ylabel yrange plot-command [key].
 inflight_plot() {
 	gnuplot <<EOF
 set terminal pngcairo size 800,480 font ",11"
@@ -257,7 +270,7 @@ set logscale x 2
 set xtics (1, 2, 4, 8, 16, 32)
 set yrange [$4]
 set grid
-set key off
+set key ${6:-off}
 plot $5
 EOF
 }
@@ -267,5 +280,8 @@ inflight_plot "$plot" "cxprm: QUERY_PAGES throughput vs commands in flight (in-p
 plot_pipe=$repo/Documentation/performance-pipelined.png
 inflight_plot "$plot_pipe" \
 	"cxprm: pipelined QUERY_PAGES, firmware latency model (throughput / ideal min(N,K)/L)" \
-	"throughput / ideal" "0:1.1" "\"$out/pipeline.dat\" using 1:2 with linespoints lw 2 pt 7, 0.9 with lines dt 2"
+	"throughput / ideal" "0:1.1" "$(for cfg in "${pipe_cfgs[@]}"; do
+		tag=${cfg%% *}
+		printf '"%s" using 1:2 with linespoints lw 2 pt 7 title "%s", ' "$out/pipeline-$tag.dat" "$tag"
+	done) 0.9 with lines dt 2 title \"0.9\"" "bottom right"
 say "plots: $plot $plot_pipe; table: $results; done in $(($(date +%s) - t0)) s"
