@@ -128,7 +128,7 @@ if [ "$guest" = 1 ]; then
 	sleep 2
 	idle_s=10
 	[ "$quick" = 1 ] && idle_s=3
-	cpu_ns() { cat /proc/"$emud_pid"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s }'; }
+	cpu_ns() { cat /proc/"$emud_pid"/task/*/schedstat | awk '{ s += $1 } END { printf "%.0f", s }'; }
 	c0=$(cpu_ns)
 	sleep "$idle_s"
 	c1=$(cpu_ns)

@@ -62,7 +62,7 @@ void usage(FILE *f)
 		"                        or of every other opcode (repeatable; implies --fw-latency)\n"
 		"  --spin-us N           the emulator spins N us after each piece of work (200)\n"
 		"  --idle-sleep-us N     longest sleep between doorbell looks when idle (1000)\n"
-		"  --deep-sleep-us N     the same after a quiet second (10000)\n"
+		"  --deep-sleep-us N     the same after a quiet second (20000)\n"
 		"  --early-grace-ms N    doorbells rung within N ms of a new queue address are\n"
 		"                        served when 'initializing' clears, later ones dropped\n"
 		"                        (default: the whole window; the profile's is 10)\n"
@@ -446,8 +446,9 @@ int main(int argc, char **argv)
 	std::string why;
 	// Control page latency: 0.1 ms within 100 ms of the last request, 10 ms
 	// otherwise (the guest's devmem takes far longer either way; an idle
-	// daemon wakes 100 times a second here).  The heartbeat counts
-	// milliseconds whenever it wakes.
+	// daemon wakes 100 times a second here, and the state watch below
+	// must see a bring-up's DISABLED -> ENABLED: tools/qemu/smoke.sh
+	// counts them).  The heartbeat counts milliseconds whenever it wakes.
 	const struct timespec fast = {0, 100 * 1000}, slow = {0, 10 * 1000 * 1000};
 	auto last_req = clock::now() - std::chrono::seconds(1);
 	for (;;) {

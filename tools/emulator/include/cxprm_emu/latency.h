@@ -60,7 +60,7 @@ struct PollPolicy {
 	// deep_sleep_us.  The first doorbell after a quiet second waits up to
 	// that long; a queue address write is covered by the A2/B2 grace.
 	uint32_t deep_after_ms = 1000;
-	uint32_t deep_sleep_us = 10000;
+	uint32_t deep_sleep_us = 20000;
 
 	// The sleep after a look (0: look again at once, yielding): did = the
 	// look found work, quiet_ns = time since the last work, *grow = the
