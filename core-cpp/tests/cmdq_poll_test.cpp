@@ -81,36 +81,53 @@ struct SlowFirmwareHost {
 	}
 };
 
+// The harness brought up to ENABLE_HCA over the slow host; run() sends a
+// QUERY_ISSI whose firmware time is t.
+struct PollRig {
+	test::Harness h{quiet()};
+	SlowFirmwareHost fw{h.host()};
+
+	static emu::Profile quiet()
+	{
+		emu::Profile p = emu::Profile::connectx7();
+		p.nvmf.auto_io_ms = 0;
+		return p;
+	}
+	void start()
+	{
+		fw.cmdq = &h.cmdq;
+		ASSERT_TRUE(h.start_device());
+		CmdqConfig cfg;
+		cfg.timeout_ns = 10'000'000'000ull; // virtual: far beyond the slowest case
+		ASSERT_EQ(h.cmdq.init(&fw.host, cfg), OK);
+		ASSERT_TRUE(h.wait_queue_taken());
+		std::vector<uint8_t> in(prm::enable_hca_in::size_bytes), out(16);
+		prm::set<prm::enable_hca_in::opcode>(prm::Ref<prm::enable_hca_in>(in.data()), prm::op::ENABLE_HCA);
+		ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size()), OK);
+	}
+	int run(uint64_t t, CmdResult *res)
+	{
+		fw.service_ns = t;
+		std::vector<uint8_t> in(prm::query_issi_in::size_bytes), out(prm::query_issi_out::size_bytes);
+		prm::set<prm::query_issi_in::opcode>(prm::Ref<prm::query_issi_in>(in.data()), prm::op::QUERY_ISSI);
+		int rc = h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size(), res);
+		fw.service_ns = 0;
+		return rc;
+	}
+	~PollRig() { h.cmdq.fini(); } // while the host it was given still exists
+};
+
 TEST(CmdqPolling, CompletionSeenWithinAnEighthOfTheWait)
 {
-	emu::Profile p = emu::Profile::connectx7();
-	p.nvmf.auto_io_ms = 0;
-	test::Harness h{p};
-	SlowFirmwareHost fw(h.host());
-	fw.cmdq = &h.cmdq;
-	ASSERT_TRUE(h.start_device());
-	CmdqConfig cfg;
-	cfg.timeout_ns = 10'000'000'000ull; // virtual: far beyond the slowest case
-	ASSERT_EQ(h.cmdq.init(&fw.host, cfg), OK);
-	ASSERT_TRUE(h.wait_queue_taken());
-
-	std::vector<uint8_t> in(prm::enable_hca_in::size_bytes), out(16);
-	prm::set<prm::enable_hca_in::opcode>(prm::Ref<prm::enable_hca_in>(in.data()), prm::op::ENABLE_HCA);
-	ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size()), OK);
+	PollRig r;
+	ASSERT_NO_FATAL_FAILURE(r.start());
 	for (uint64_t t : {2 * US, 30 * US, 300 * US, 700 * US, 3000 * US, 40000 * US}) {
-		fw.service_ns = t;
-		in.assign(prm::query_issi_in::size_bytes, 0);
-		out.assign(prm::query_issi_out::size_bytes, 0);
-		prm::set<prm::query_issi_in::opcode>(prm::Ref<prm::query_issi_in>(in.data()), prm::op::QUERY_ISSI);
 		CmdResult res;
-		ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size(), &res), OK)
-			<< "firmware time " << t << " ns";
+		ASSERT_EQ(r.run(t, &res), OK) << "firmware time " << t << " ns";
 		EXPECT_GE(res.latency_ns, t);
 		// An eighth of the wait, plus one sleep's rounding to a whole us.
 		EXPECT_LE(res.latency_ns, t + t / 8 + 2 * US) << "firmware time " << t << " ns";
 	}
-	fw.service_ns = 0;
-	h.cmdq.fini(); // while the host it was given still exists
 }
 
 // With the host's yield op (the kernel's cond_resched()) the engine
@@ -119,36 +136,21 @@ TEST(CmdqPolling, CompletionSeenWithinAnEighthOfTheWait)
 // eighth-of-the-wait sleeps.
 TEST(CmdqPolling, BusyPollsWithYieldForTheFirstMilliseconds)
 {
-	emu::Profile p = emu::Profile::connectx7();
-	p.nvmf.auto_io_ms = 0;
-	test::Harness h{p};
-	SlowFirmwareHost fw(h.host());
-	fw.cmdq = &h.cmdq;
+	PollRig r;
 	static unsigned sleeps, yields;
-	fw.ops.yield = [](void *c) {
+	r.fw.ops.yield = [](void *c) {
 		yields++;
 		SlowFirmwareHost::self(c)->tick(100);
 	};
-	fw.ops.sleep_us = [](void *c, cxprm_u32 us) {
+	r.fw.ops.sleep_us = [](void *c, cxprm_u32 us) {
 		sleeps++;
 		SlowFirmwareHost::self(c)->tick((uint64_t)us * US);
 	};
-	ASSERT_TRUE(h.start_device());
-	CmdqConfig cfg;
-	cfg.timeout_ns = 10'000'000'000ull;
-	ASSERT_EQ(h.cmdq.init(&fw.host, cfg), OK);
-	ASSERT_TRUE(h.wait_queue_taken());
-	std::vector<uint8_t> in(prm::enable_hca_in::size_bytes), out(16);
-	prm::set<prm::enable_hca_in::opcode>(prm::Ref<prm::enable_hca_in>(in.data()), prm::op::ENABLE_HCA);
-	ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size()), OK);
+	ASSERT_NO_FATAL_FAILURE(r.start());
 	for (uint64_t t : {300 * US, 3000 * US, 40000 * US}) {
-		fw.service_ns = t;
 		sleeps = yields = 0;
-		in.assign(prm::query_issi_in::size_bytes, 0);
-		out.assign(prm::query_issi_out::size_bytes, 0);
-		prm::set<prm::query_issi_in::opcode>(prm::Ref<prm::query_issi_in>(in.data()), prm::op::QUERY_ISSI);
 		CmdResult res;
-		ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size(), &res), OK);
+		ASSERT_EQ(r.run(t, &res), OK);
 		EXPECT_GE(res.latency_ns, t);
 		EXPECT_GT(yields, 0u);
 		if (t < 5000 * US) {
@@ -159,8 +161,6 @@ TEST(CmdqPolling, BusyPollsWithYieldForTheFirstMilliseconds)
 			EXPECT_LE(res.latency_ns, t + t / 8 + 2 * US);
 		}
 	}
-	fw.service_ns = 0;
-	h.cmdq.fini();
 }
 
 } // namespace
