@@ -25,13 +25,32 @@
 
 #include "cxprm.h"
 
-/* One coherent allocation handed to the core (cxprm_dma_buf.cookie). */
+/*
+ * One allocation handed to the core (cxprm_dma_buf.cookie): coherent
+ * memory, or (page set) a firmware page mapped with dma_map_page().
+ */
 struct cxprm_dma_chunk {
 	struct list_head node;
-	size_t size;		/* as passed to dma_alloc_coherent() */
+	size_t size;		/* as passed to dma_alloc_coherent() or mapped */
 	void *cpu;
 	dma_addr_t bus;
+	struct page *page;
 };
+
+static void cxprm_dma_chunk_track(struct cxprm_dev *cx,
+				  struct cxprm_dma_chunk *c,
+				  struct cxprm_dma_buf *buf, size_t size)
+{
+	mutex_lock(&cx->dma_lock);
+	list_add(&c->node, &cx->dma_list);
+	cx->dma_count++;
+	mutex_unlock(&cx->dma_lock);
+
+	buf->cpu = c->cpu;
+	buf->bus = c->bus;
+	buf->size = size;
+	buf->cookie = c;
+}
 
 static int cxprm_host_dma_alloc(void *ctx, cxprm_size size, cxprm_size align,
 				struct cxprm_dma_buf *buf)
@@ -66,22 +85,53 @@ static int cxprm_host_dma_alloc(void *ctx, cxprm_size size, cxprm_size align,
 		return -EIO;
 	}
 
-	mutex_lock(&cx->dma_lock);
-	list_add(&c->node, &cx->dma_list);
-	cx->dma_count++;
-	mutex_unlock(&cx->dma_lock);
-
-	buf->cpu = c->cpu;
-	buf->bus = c->bus;
-	buf->size = size;
-	buf->cookie = c;
+	cxprm_dma_chunk_track(cx, c, buf, size);
 	return 0;
+}
+
+/*
+ * A firmware page (MANAGE_PAGES), as mlx5_core's alloc_system_page()
+ * makes one: a page of its own, mapped both ways, not zeroed (the
+ * firmware's contents; 4128 memsets cost milliseconds of every bind
+ * under QEMU TCG).  PAGE_SIZE >= 4096, so the bus address is aligned.
+ */
+static int cxprm_host_fw_page_alloc(void *ctx, struct cxprm_dma_buf *buf)
+{
+	struct cxprm_dev *cx = ctx;
+	struct cxprm_dma_chunk *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->page = alloc_page(GFP_KERNEL);
+	if (!c->page)
+		goto free_chunk;
+	c->size = PAGE_SIZE;
+	c->bus = dma_map_page(&cx->pdev->dev, c->page, 0, c->size,
+			      DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(&cx->pdev->dev, c->bus))
+		goto free_page;
+	c->cpu = page_address(c->page);
+	cxprm_dma_chunk_track(cx, c, buf, 4096);
+	return 0;
+
+free_page:
+	__free_page(c->page);
+free_chunk:
+	kfree(c);
+	return -ENOMEM;
 }
 
 static void cxprm_dma_chunk_free(struct cxprm_dev *cx,
 				 struct cxprm_dma_chunk *c)
 {
-	dma_free_coherent(&cx->pdev->dev, c->size, c->cpu, c->bus);
+	if (c->page) {
+		dma_unmap_page(&cx->pdev->dev, c->bus, c->size,
+			       DMA_BIDIRECTIONAL);
+		__free_page(c->page);
+	} else {
+		dma_free_coherent(&cx->pdev->dev, c->size, c->cpu, c->bus);
+	}
 	kfree(c);
 }
 
@@ -335,6 +385,8 @@ static const struct cxprm_host_ops cxprm_host_ops = {
 	.get_random = cxprm_host_get_random,
 	.page_shift = cxprm_host_page_shift,
 	.yield = cxprm_host_yield,
+	.fw_page_alloc = cxprm_host_fw_page_alloc,
+	.fw_page_free = cxprm_host_dma_free,
 };
 
 /* Needs cx->pdev, cx->bar and cx->bar_len. */

@@ -84,6 +84,8 @@ const cxprm_host_ops kOpsWithWaiters = {
 	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
 	.page_shift = [](void *c) { return self(c)->page_shift(); },
 	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
+	.fw_page_alloc = nullptr, // firmware pages from dma_alloc (zeroed)
+	.fw_page_free = nullptr,
 };
 
 // No interrupt line (e.g. behind ivshmem-plain): the core polls.
@@ -97,6 +99,8 @@ const cxprm_host_ops kOpsPolling = {
 	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
 	.page_shift = [](void *c) { return self(c)->page_shift(); },
 	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
+	.fw_page_alloc = nullptr, // firmware pages from dma_alloc (zeroed)
+	.fw_page_free = nullptr,
 };
 
 } // namespace

@@ -187,9 +187,18 @@ int PageTracker::reserve(u32 extra)
 	return OK;
 }
 
+/* Firmware pages come from the host's fw_page ops where it has both. */
+bool PageTracker::host_fw_pages() const
+{
+	return host_->ops->fw_page_alloc && host_->ops->fw_page_free;
+}
+
 void PageTracker::free_page(cxprm_dma_buf *b)
 {
-	host_->ops->dma_free(host_->ctx, b);
+	if (host_fw_pages())
+		host_->ops->fw_page_free(host_->ctx, b);
+	else
+		host_->ops->dma_free(host_->ctx, b);
 }
 
 u32 PageTracker::chunk_pages() const
@@ -201,7 +210,8 @@ u32 PageTracker::chunk_pages() const
 int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n)
 {
 	for (u32 i = 0; i < n; i++) {
-		int err = host_->ops->dma_alloc(host_->ctx, PAGE, PAGE, &bufs[i]);
+		int err = host_fw_pages() ? host_->ops->fw_page_alloc(host_->ctx, &bufs[i])
+					  : host_->ops->dma_alloc(host_->ctx, PAGE, PAGE, &bufs[i]);
 		if (!err && (!bufs[i].cpu || bufs[i].bus % PAGE)) {
 			free_page(&bufs[i]); /* host broke its alignment promise */
 			err = E_INVAL;

@@ -145,6 +145,46 @@ TEST(Pages, TakeUnderMemoryPressureAsksForFewerPages)
 	}
 }
 
+namespace {
+// A host with fw_page ops (the kernel's kind): they hand out and take
+// back the firmware pages; every other DMA buffer still comes from
+// dma_alloc.
+struct FwPageHost {
+	static inline const cxprm_host *real;
+	static inline unsigned allocs, frees;
+	cxprm_host_ops ops;
+	cxprm_host host;
+	explicit FwPageHost(const cxprm_host *r) : ops(*r->ops), host{&ops, r->ctx}
+	{
+		real = r;
+		allocs = frees = 0;
+		ops.fw_page_alloc = [](void *c, cxprm_dma_buf *b) {
+			allocs++;
+			return real->ops->dma_alloc(c, 4096, 4096, b);
+		};
+		ops.fw_page_free = [](void *c, cxprm_dma_buf *b) {
+			frees++;
+			real->ops->dma_free(c, b);
+		};
+	}
+};
+} // namespace
+
+TEST(Pages, FirmwarePagesComeFromTheHostsFwPageOps)
+{
+	test::Harness h(small_profile(300, 200));
+	FwPageHost fh(h.host());
+	h.emu.start();
+	Device dev;
+	ASSERT_EQ(dev.bringup(&fh.host, chunked_config()), OK);
+	EXPECT_EQ(FwPageHost::allocs, 500u);
+	EXPECT_EQ(dev.pages().live(), 500u);
+	dev.teardown();
+	EXPECT_EQ(FwPageHost::frees, 500u);
+	EXPECT_EQ(h.emu.pages_held(), 0u);
+	EXPECT_EQ(h.uh.dma_live(), 0u);
+}
+
 TEST_F(PagesUp, PageRequestsBothWays)
 {
 	uint64_t base = pt.live();

@@ -106,6 +106,15 @@ struct cxprm_host_ops {
 	 * after a short spin.
 	 */
 	void (*yield)(void *ctx);
+	/*
+	 * Optional: one 4096-byte, 4096-aligned page for the firmware
+	 * (MANAGE_PAGES), mapped for device DMA both ways.  Its contents are
+	 * the firmware's, so it need not be zeroed (mlx5_core: alloc_page()
+	 * and dma_map_page(), never cleared).  Both or neither.  NULL: the
+	 * core takes firmware pages from dma_alloc/dma_free.
+	 */
+	int (*fw_page_alloc)(void *ctx, struct cxprm_dma_buf *buf);
+	void (*fw_page_free)(void *ctx, struct cxprm_dma_buf *buf);
 };
 
 struct cxprm_host {
