@@ -2,10 +2,11 @@
 /*
  * The host interface of the cxprm core (<cxprm/host.h>) on Linux.
  *
- * Context rules for the core: dma_alloc, dma_free, mem_alloc, mem_free,
- * lock_create, waiter_create, lock, sleep_us, yield and waiter_wait may sleep
- * (process context only); ioread32be, iowrite32be, wmb, rmb, relax, now_ns,
- * waiter_signal and log may be called from any context.
+ * Context rules for the core: dma_alloc, dma_free, fw_page_alloc,
+ * fw_page_free, mem_alloc, mem_free, lock_create, waiter_create, lock,
+ * sleep_us, yield and waiter_wait may sleep (process context only);
+ * ioread32be, iowrite32be, wmb, rmb, relax, now_ns, waiter_signal and log
+ * may be called from any context.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>

@@ -5,13 +5,13 @@
  * Pages (4096 bytes, 4096-aligned) come from host->ops->fw_page_alloc
  * where the host has it (the kernel's: not zeroed, as mlx5_core's), else
  * from dma_alloc, and are remembered by bus address in an open-addressing
- * hash table that lives in
- * host->ops->mem_alloc memory and doubles when half full.  give() hands
- * pages over in MANAGE_PAGES GIVE commands no larger than the engine's
- * message size; take() asks firmware for pages back (TAKE) and frees each
- * bus address firmware returns.  A returned address we never gave, or one
- * returned twice, is a protocol error: counted in bad_returns(), never
- * freed, and the call answers E_PROTO after processing the rest.
+ * hash table that lives in host->ops->mem_alloc memory and doubles when
+ * half full.  give() hands pages over in MANAGE_PAGES GIVE commands no
+ * larger than the engine's message size; take() asks firmware for pages
+ * back (TAKE) and frees each bus address firmware returns.  A returned
+ * address we never gave, or one returned twice, is a protocol error:
+ * counted in bad_returns(), never freed, and the call answers E_PROTO
+ * after processing the rest.
  *
  * Ownership rules:
  *  - A page is "live" from the GIVE we sent until firmware returns it.
