@@ -38,6 +38,14 @@ struct AddressWindow {
 	{
 		return prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>()));
 	}
+	// The reset's own 'initializing' (init_delay_ms) cleared, at most 1 s.
+	void wait_pre_init()
+	{
+		for (int i = 0; i < 1000 && init_bit(); i++) {
+			std::this_thread::sleep_for(std::chrono::milliseconds(1));
+			r.emu.poll_once();
+		}
+	}
 	void write_address()
 	{
 		q = r.plat.alloc(4096, 4096);
@@ -66,10 +74,7 @@ TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 {
 	AddressWindow w(10);
 	auto &r = w.r;
-	while (w.init_bit()) {
-		std::this_thread::sleep_for(std::chrono::milliseconds(1));
-		r.emu.poll_once();
-	}
+	w.wait_pre_init();
 	EXPECT_EQ(w.init_bit(), 0u) << "pre-init done";
 	w.write_address();
 	EXPECT_EQ(w.init_bit(), 1u);
@@ -108,10 +113,7 @@ TEST(InitSegment, GraceAsLongAsTheWindowServesLateDoorbells)
 {
 	AddressWindow w(60);
 	auto &r = w.r;
-	while (w.init_bit()) {
-		std::this_thread::sleep_for(std::chrono::milliseconds(1));
-		r.emu.poll_once();
-	}
+	w.wait_pre_init();
 	w.write_address();
 	ASSERT_TRUE(r.emu.initializing());
 	std::this_thread::sleep_for(std::chrono::milliseconds(15));
