@@ -19,6 +19,12 @@
 #   make check-mlx5   Linux's mlx5_core on the emulator (MSI-X), checked
 #   make mlx5         the same, bound, its dmesg printed (MLX5_ARGS=...)
 #   make check-kunit  the KUnit suites in the debug test kernel (QEMU)
+#   make check-kernels  cxprm.ko W=1 + vermagic + DKMS on every supported
+#                     kernel (tools/kernel/kernels.list), each in a chroot
+#   make check-guest-linux-ID / check-guest-msix-linux-ID / check-mlx5-linux-ID
+#                     the kselftests (polling / MSI-X) and mlx5_core on
+#                     kernel ID of kernels.list (e.g. 5.10, 6.12, 7.3)
+#   make check-matrix every stage on every kernel (long)
 #   make check-guest-debug  the same on the debug test kernel
 #   make check-failnth  kernel allocation fault injection (fail-nth), debug kernel
 #   make test-kernel  build (once, cached) the KUnit/KASAN/kmemleak test kernel
@@ -50,7 +56,7 @@ export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
 	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
-	module-clean bench
+	module-clean bench check-kernels check-matrix
 
 all: userspace
 
@@ -204,6 +210,26 @@ test-kernel:
 check:
 	tools/check.sh $(STAGES)
 
+# Every kernel of tools/kernel/kernels.list (Documentation/kernel-module.rst,
+# "Supported kernels"): the compile matrix (W=1, vermagic, DKMS, each in
+# its release's chroot), and for each kernel other than the host's, the
+# kselftests booted on it (polling; MSI-X in check-matrix) and its own
+# mlx5_core on the emulator.  check-matrix runs all of it, MSI-X too.
+check-kernels:
+	tools/kernel/check-kernels.sh $(KERNELS)
+
+check-guest-linux-%:
+	selftests/cxprm/run.sh -q --linux $*
+
+check-guest-msix-linux-%:
+	selftests/cxprm/run.sh -q --linux $* --msix 8
+
+check-mlx5-linux-%:
+	tools/qemu/run-mlx5.sh --check -q --linux $* $(MLX5_ARGS)
+
+check-matrix:
+	tools/check.sh --matrix $(STAGES)
+
 layout-dump: userspace
 	@$(BUILD)/tools/layout-dump/cxprm-layout-dump
 
@@ -211,7 +237,7 @@ layout-dump: userspace
 # CMake's build directory included.
 module-clean:
 	rm -rf cxprm.ko cxprm.o cxprm.mod cxprm.mod.[co] .cxprm*.cmd Module.symvers \
-		modules.order drivers/*.o drivers/.*.cmd drivers/core-obj
+		modules.order drivers/*.o drivers/.*.cmd drivers/core-obj drivers/generated
 
 clean: module-clean
 	rm -rf $(BUILD) .cache

@@ -444,7 +444,6 @@ static const struct file_operations cxprm_fops = {
 	.poll = cxprm_poll,
 	.unlocked_ioctl = cxprm_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 int cxprm_cdev_register(struct cxprm_dev *cx)

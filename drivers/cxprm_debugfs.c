@@ -108,7 +108,6 @@ static const struct file_operations cxprm_dbg_fops = {
 	.open = cxprm_dbg_open,
 	.read = cxprm_dbg_read,
 	.release = cxprm_dbg_release,
-	.llseek = no_llseek,
 };
 
 void cxprm_debugfs_add(struct cxprm_dev *cx)

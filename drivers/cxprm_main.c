@@ -3,8 +3,9 @@
  * cxprm: a PCI driver for the command interface of NVIDIA ConnectX (mlx5)
  * functions, with its logic in a freestanding C++ core (core-cpp/).
  *
- * cxprm never binds on its own: every id table entry is override_only and
- * there is no MODULE_DEVICE_TABLE, so it neither autoloads nor takes a
+ * cxprm never binds on its own: every id table entry is override_only (or,
+ * before 5.14, the driver has no id table) and there is no
+ * MODULE_DEVICE_TABLE, so it neither autoloads nor takes a
  * function from mlx5_core.  Bind a function explicitly:
  *
  *   echo cxprm > /sys/bus/pci/devices/<bdf>/driver_override
@@ -41,6 +42,7 @@
 #include <linux/string.h>
 
 #include "cxprm.h"
+#include "cxprm_compat.h"
 #include "cxprm_params.h"
 
 #define CXPRM_IVSHMEM_DEVICE_ID		0x1110
@@ -56,7 +58,7 @@
 #define CXPRM_ISEG_CMDIF_REV_FW_SUB	0x04
 
 #define CXPRM_CX(dev) {						\
-	PCI_DEVICE_DRIVER_OVERRIDE(PCI_VENDOR_ID_MELLANOX, (dev), 1),	\
+	CXPRM_PCI_ID(PCI_VENDOR_ID_MELLANOX, (dev)),			\
 	.driver_data = CXPRM_KIND_CONNECTX,				\
 }
 
@@ -88,8 +90,7 @@ static const struct pci_device_id cxprm_pci_ids[] = {
 	CXPRM_CX(0xa2dc),	/* BlueField-3 ConnectX-7 */
 	CXPRM_CX(0xa2df),	/* BlueField-4 ConnectX-8 */
 	{
-		PCI_DEVICE_DRIVER_OVERRIDE(PCI_VENDOR_ID_REDHAT_QUMRANET,
-					   CXPRM_IVSHMEM_DEVICE_ID, 1),
+		CXPRM_PCI_ID(PCI_VENDOR_ID_REDHAT_QUMRANET, CXPRM_IVSHMEM_DEVICE_ID),
 		.driver_data = CXPRM_KIND_IVSHMEM,
 	},
 	{ }
@@ -196,7 +197,7 @@ static void cxprm_events_start(struct cxprm_dev *cx)
 	struct cxprm_core_events_config ec = {};
 	int err;
 
-	cx->wq = alloc_workqueue("cxprm-%s", 0, 0, cx->bdf);
+	cx->wq = alloc_workqueue("cxprm-%s", CXPRM_WQ_PERCPU, 0, cx->bdf);
 	if (!cx->wq) {
 		dev_warn(dev, "no workqueue: events not started\n");
 		return;
@@ -427,10 +428,17 @@ static int cxprm_ivshmem_bar(struct pci_dev *pdev)
 
 static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
-	enum cxprm_kind kind = id->driver_data;
+	enum cxprm_kind kind;
 	struct cxprm_dev *cx;
 	int err;
 
+	/*
+	 * The entry of our own table, whatever matched: without
+	 * override_only ids (before 5.14) the driver has no id table and
+	 * driver_override matches with a dummy id (cxprm_compat.h).
+	 */
+	id = pci_match_id(cxprm_pci_ids, pdev);
+	kind = id ? id->driver_data : 0;
 	if (kind != CXPRM_KIND_CONNECTX && kind != CXPRM_KIND_IVSHMEM) {
 		dev_err(&pdev->dev, "%04x:%04x is not a device cxprm drives\n",
 			pdev->vendor, pdev->device);
@@ -555,7 +563,7 @@ static void cxprm_shutdown(struct pci_dev *pdev)
 
 static struct pci_driver cxprm_pci_driver = {
 	.name = KBUILD_MODNAME,
-	.id_table = cxprm_pci_ids,
+	.id_table = CXPRM_PCI_ID_TABLE(cxprm_pci_ids),
 	.probe = cxprm_probe,
 	.remove = cxprm_remove,
 	.shutdown = cxprm_shutdown,

@@ -71,7 +71,7 @@ if [ ! -f "$cp" ] || [ "$(cat "$repo/.cache/linux/source" 2>/dev/null)" != "$src
 fi
 echo "lint: checkpatch from $src"
 shopt -s nullglob
-files=(drivers/*.c drivers/*.h drivers/*.cpp drivers/kunit/*.c drivers/kunit/*.h tools/qemu/guest/*.c)
+files=(drivers/*.c drivers/*.h drivers/*.cpp drivers/kunit/*.c drivers/kunit/*.h drivers/compat/*.c tools/qemu/guest/*.c)
 shopt -u nullglob
 if ! perl "$cp" --no-tree --quiet -f "${files[@]}"; then
 	fail=1
@@ -79,7 +79,7 @@ fi
 
 if command -v shellcheck >/dev/null; then
 	echo "lint: shellcheck"
-	shellcheck -x tools/qemu/*.sh tools/qemu/guest/*.sh tools/demo/*.sh tools/*.sh tools/kernel/*.sh tools/packaging/*.sh tools/cxprm/tests/docs_test.sh selftests/cxprm/*.sh drivers/*.sh || fail=1
+	shellcheck -x tools/qemu/*.sh tools/qemu/guest/*.sh tools/demo/*.sh tools/*.sh tools/kernel/*.sh tools/packaging/*.sh tools/cxprm/tests/docs_test.sh selftests/cxprm/*.sh drivers/*.sh drivers/compat/*.sh || fail=1
 fi
 
 [ "$fail" = 0 ] && echo "lint: clean"

@@ -20,18 +20,43 @@
 #   mlx5         check-mlx5         Linux's own mlx5_core on the emulator (MSI-X)
 #   handover     check-handover     cxprm bind / unbind --restore with mlx5_core
 #   demo         demo               the README's demo session
+#   kernels      check-kernels      the compile matrix: cxprm.ko W=1, vermagic
+#                                   and DKMS for every kernel of
+#                                   tools/kernel/kernels.list, in its chroot
+#   guest-<ID>   check-guest-linux-<ID>  for every kernel ID of kernels.list
+#                                   other than the host's (the guest stage
+#                                   above): the kselftests booted on it
+#   mlx5-<ID>    check-mlx5-linux-<ID>   that kernel's own mlx5_core on the
+#                                   emulator, as the mlx5 stage
+#   guest-msix-<ID>  check-guest-msix-linux-<ID>  only with --matrix: the
+#                                   kselftests on MSI-X on that kernel
 #   deb          check-deb          only when named (root; installs and purges
 #                                   the packages): make deb, apt-get install,
 #                                   the DKMS-built module in QEMU, purge
+#
+#   tools/check.sh --matrix          every stage but deb, the matrix-only
+#                                   ones too (make check-matrix)
 # Logs: .cache/check/<stage>.log (also streamed).
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
-all=(userspace:check-userspace module:check-module fuzz:check-fuzz kunit:check-kunit
+all=(userspace:check-userspace module:check-module kernels:check-kernels fuzz:check-fuzz kunit:check-kunit
 	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 handover:check-handover demo:demo)
+matrix=()
+# The other kernels: one kselftest boot and mlx5_core each; MSI-X in the matrix.
+while read -r id; do
+	all+=("guest-$id:check-guest-linux-$id" "mlx5-$id:check-mlx5-linux-$id")
+	matrix+=("guest-msix-$id:check-guest-msix-linux-$id")
+done < <(awk '!/^#/ && NF && $2 != "host" { print $1 }' tools/kernel/kernels.list)
 named_only=(deb:check-deb)
+if [ "${1:-}" = --matrix ]; then
+	shift
+	all+=("${matrix[@]}")
+else
+	named_only+=("${matrix[@]}")
+fi
 want=("$@")
 logs=$repo/.cache/check
 mkdir -p "$logs"

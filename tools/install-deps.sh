@@ -9,7 +9,8 @@ PKGS="build-essential g++ cmake make libgtest-dev googletest
       bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod
       libbenchmark-dev gnuplot-nox valgrind
       clang libclang-rt-14-dev llvm
-      debhelper dh-dkms dkms lintian help2man man-db"
+      debhelper dh-dkms dkms lintian help2man man-db
+      mmdebstrap"
 
 missing=""
 for p in $PKGS; do

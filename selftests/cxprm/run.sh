@@ -29,6 +29,10 @@
 #                      run its checker steps (debug-start, debug-check):
 #                      the run fails if debug-check did not run and pass
 #                      (with TEST... given, only if debug-check is one)
+#   --linux ID         boot another supported kernel (tools/kernel/kernels.list:
+#                      its Debian image, unpacked and cached by
+#                      tools/kernel/kernel-env.sh) with cxprm.ko built for
+#                      it in its chroot into .cache/kernels/<ID>/guest-mod
 #   --shutdown         then boot again and power off with the function
 #                      bound: shutdown_check.sh (the PCI shutdown callback)
 #   -q                 do not stream the console
@@ -48,7 +52,7 @@ cache=$repo/.cache/selftests
 out=$cache/cxprm
 
 build=1 profile=bf3 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
-tool="" with_tool=1 rg_opts=() tests=() debug=0 shutdown=0
+tool="" with_tool=1 rg_opts=() tests=() debug=0 shutdown=0 linux=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0 ;;
@@ -60,8 +64,9 @@ while [ $# -gt 0 ]; do
 	--no-tool) with_tool=0 ;;
 	--msix) rg_opts+=(--msix "$2"); shift ;;
 	--debug-kernel) debug=1 ;;
+	--linux) linux=$2; shift ;;
 	--shutdown) shutdown=1 ;;
-	-h | --help) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac
@@ -94,6 +99,21 @@ if [ "$debug" = 1 ]; then
 	# greps dmesg after the whole run.
 	rg_opts=(--kernel "$kernel" --mem 1024 --append "log_buf_len=4M" "${rg_opts[@]+"${rg_opts[@]}"}")
 	timeout_s=$((timeout_s * 3))
+elif [ -n "$linux" ]; then
+	kenv=$("$repo/tools/kernel/kernel-env.sh" -q "$linux") || { say "no kernel $linux"; exit 1; }
+	ko=$repo/.cache/kernels/$linux/guest-mod/cxprm.ko
+	if [ "$build" = 1 ]; then
+		say "building cxprm.ko for Linux $linux (its chroot)"
+		mkdir -p "$cache"
+		if ! "$repo/tools/kernel/build-module.sh" --linux "$linux" --out "$(dirname "$ko")" \
+			-s >"$cache/linux-mod.log" 2>&1; then
+			cat "$cache/linux-mod.log" >&2
+			say "cxprm.ko did not build for Linux $linux"
+			exit 1
+		fi
+	fi
+	rg_opts=(--kernel "$(echo "$kenv" | sed -n 's/^KERNEL=//p')" --kver "$(echo "$kenv" | sed -n 's/^KREL=//p')"
+		--moddir "$(echo "$kenv" | sed -n 's/^MODDIR=//p')" "${rg_opts[@]+"${rg_opts[@]}"}")
 elif [ "$build" = 1 ]; then
 	# shellcheck source=tools/kdir.sh
 	. "$repo/tools/kdir.sh"

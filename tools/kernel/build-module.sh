@@ -8,6 +8,11 @@
 # in the checkout, where `make module` keeps the Debian objects.
 #
 #   tools/kernel/build-module.sh --kdir KDIR --out DIR [MAKE ARGS...]
+#   tools/kernel/build-module.sh --linux ID --out DIR [MAKE ARGS...]
+#
+# --linux ID builds for a kernel of tools/kernel/kernels.list in its
+# chroot (tools/kernel/kernel-env.sh), with that kernel's compiler: DIR is
+# bind-mounted into the chroot (tools/kernel/in-chroot.sh).
 #
 # Copies Kbuild, drivers/, core-cpp/{include,src,ktests}/, include/ and
 # the emulator's control.h (for the KUnit suites) into DIR
@@ -17,22 +22,29 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-kdir="" out=""
+kdir="" out="" linux=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kdir) kdir=$2; shift ;;
 	--out) out=$2; shift ;;
-	-h | --help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--linux) linux=$2; shift ;;
+	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
 	shift
 done
+chroot_dir=""
+if [ -n "$linux" ]; then
+	env=$("$repo/tools/kernel/kernel-env.sh" -q "$linux") || exit 1
+	kdir=$(echo "$env" | sed -n 's/^KDIR=//p')
+	chroot_dir=$(echo "$env" | sed -n 's/^CHROOT=//p')
+fi
 if [ -z "$kdir" ] || [ -z "$out" ]; then
-	echo "build-module: --kdir and --out are needed" >&2
+	echo "build-module: --kdir or --linux, and --out, are needed" >&2
 	exit 2
 fi
-[ -e "$kdir/Makefile" ] || { echo "build-module: $kdir is not a kernel build tree" >&2; exit 1; }
+[ -e "$chroot_dir$kdir/Makefile" ] || { echo "build-module: $kdir is not a kernel build tree" >&2; exit 1; }
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -49,7 +61,7 @@ for s in "${srcs[@]}"; do
 		# checkout's mtimes could leave an object stale for good when a
 		# file was edited between an earlier copy and its compile.)
 		(cd "$repo/$s" && find . -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \
-			-o -name Kbuild -o -name Makefile \) -print0) |
+			-o -name Kbuild -o -name Makefile -o -name '*.sh' \) -print0) |
 			while IFS= read -r -d '' f; do
 				cmp -s "$repo/$s/$f" "$out/$s/$f" && continue
 				mkdir -p "$(dirname "$out/$s/$f")"
@@ -65,4 +77,8 @@ for s in "${srcs[@]}"; do
 		cmp -s "$repo/$s" "$out/$s" || cp "$repo/$s" "$out/$s"
 	fi
 done
+if [ -n "$chroot_dir" ]; then
+	exec "$repo/tools/kernel/in-chroot.sh" "$chroot_dir" "$out" /build/cxprm -- \
+		make -C "$kdir" M=/build/cxprm modules "$@"
+fi
 make -C "$kdir" M="$out" modules "$@"

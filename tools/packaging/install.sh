@@ -20,6 +20,7 @@ dkms)
 	d=$dest/usr/src/cxprm-$ver
 	install -d "$d"
 	(cd "$src" && for f in Kbuild drivers/*.[ch] drivers/kunit/*.[ch] \
+		drivers/compat/*.c drivers/compat/conftest.sh \
 		core-cpp/include/cxprm/*.h core-cpp/include/cxprm/*/*.h \
 		core-cpp/src/*.cpp core-cpp/src/*.h core-cpp/ktests/*.cpp \
 		core-cpp/ktests/*.h include/uapi/linux/*.h; do

@@ -34,6 +34,10 @@
 #                      of Debian's; its dependencies still come from
 #                      /lib/modules/<kver>
 #   --kver VERSION     kernel release (default: the newest /boot/vmlinuz-*)
+#   --linux ID         another supported kernel (tools/kernel/kernels.list)
+#                      with its own mlx5_core, unmodified: the Debian image
+#                      unpacked by tools/kernel/kernel-env.sh, cxswap.ko
+#                      built in its chroot (not with --handover/--bench)
 #   --vectors N        MSI-X vectors (default 8)
 #   --emud-args STR    more cxprm-emud options, e.g. "--trace --verbose"
 #   --emud-bin PATH    cxprm-emud (default build/tools/emulator/daemon/cxprm-emud)
@@ -49,7 +53,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
-check=0 rounds=5 mlx5_ko="" kver="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=() cmd=()
+check=0 rounds=5 mlx5_ko="" kver="" linux="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=() cmd=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--check) check=1 ;;
@@ -60,11 +64,12 @@ while [ $# -gt 0 ]; do
 		;;
 	--mlx5-ko) mlx5_ko=$2; shift ;;
 	--kver) kver=$2; shift ;;
+	--linux) linux=$2; shift ;;
 	--vectors) vectors=$2; shift ;;
 	--emud-args) emud_args=$2; shift ;;
 	--emud-bin) emud_bin=$2; shift ;;
 	--no-build) build=0 ;;
-	-h | --help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; cmd=("$@"); break ;;
 	-*)
 		rg_opts+=("$1")
@@ -80,12 +85,21 @@ done
 say() { echo "run-mlx5: $*" >&2; }
 [ "$check" = 0 ] || [ ${#cmd[@]} = 0 ] || { say "--check runs its own guest script"; exit 125; }
 
-if [ -z "$kver" ]; then
-	kver=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
-	kver=${kver#/boot/vmlinuz-}
+kernel_opts=()
+if [ -n "$linux" ]; then
+	[ "$check" -lt 2 ] || { say "--linux: not with --handover or --bench"; exit 125; }
+	kenv=$("$repo/tools/kernel/kernel-env.sh" -q "$linux") || { say "no kernel $linux"; exit 125; }
+	kver=$(echo "$kenv" | sed -n 's/^KREL=//p')
+	moddir=$(echo "$kenv" | sed -n 's/^MODDIR=//p')
+	kernel_opts=(--kernel "$(echo "$kenv" | sed -n 's/^KERNEL=//p')" --moddir "$moddir")
+else
+	if [ -z "$kver" ]; then
+		kver=$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -n 1)
+		kver=${kver#/boot/vmlinuz-}
+	fi
+	[ -n "$kver" ] || { say "no /boot/vmlinuz-*"; exit 125; }
+	moddir=/lib/modules/$kver
 fi
-[ -n "$kver" ] || { say "no /boot/vmlinuz-*"; exit 125; }
-moddir=/lib/modules/$kver
 
 # --- host side: cxprm-emud and cxswap.ko ------------------------------------
 own_emud=0
@@ -97,9 +111,15 @@ if [ "$build" = 1 ]; then
 	fi
 	[ "$own_emud" = 0 ] || cmake --build "$repo/build" --target cxprm-emud -j"$(nproc)" >/dev/null ||
 		{ say "cxprm-emud did not build"; exit 125; }
-	cxswap=$(KVER=$kver KDIR=${KDIR:-} "$here/build-cxswap.sh") || exit 125
+	if [ -n "$linux" ]; then
+		cxswap=$("$here/build-cxswap.sh" --linux "$linux") || exit 125
+	else
+		cxswap=$(KVER=$kver KDIR=${KDIR:-} "$here/build-cxswap.sh") || exit 125
+	fi
+elif [ -n "$linux" ]; then
+	cxswap=$repo/.cache/cxswap/linux-$linux/cxswap.ko
 else
-	cxswap=$(find "$repo/.cache/cxswap" -name cxswap.ko 2>/dev/null | head -n 1)
+	cxswap=$(find "$repo/.cache/cxswap" -path '*/linux-*' -prune -o -name cxswap.ko -print 2>/dev/null | head -n 1)
 fi
 [ -x "$emud_bin" ] || { say "no cxprm-emud at $emud_bin"; exit 125; }
 [ -f "${cxswap:-}" ] || { say "no cxswap.ko (run without --no-build)"; exit 125; }
@@ -139,7 +159,7 @@ else
 fi
 
 rc=0
-"$here/run-guest.sh" "${ko[@]}" --kver "$kver" "${mods[@]}" --cxswap "$cxswap" \
+"$here/run-guest.sh" "${ko[@]}" --kver "$kver" "${kernel_opts[@]+"${kernel_opts[@]}"}" "${mods[@]}" --cxswap "$cxswap" \
 	--file "$here/guest/mlx5-faults.sh:/bin/mlx5-faults" \
 	--msix "$vectors" --emud --emud-bin "$emud_bin" ${emud_args:+--emud-args "$emud_args"} \
 	--timeout 180 --emulator-log "$emu_log" --console-log "$console" \

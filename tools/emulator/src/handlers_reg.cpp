@@ -6,7 +6,7 @@
 //                           answer the stored register)
 //   PCAM 0x507f             read-only, cap pcam_reg; groups 0/0 only
 //   MCAM 0x907f             read-only, cap mcam_reg; feature group 0,
-//                           access-register groups 0..2
+//                           access-register groups 0..3
 //   DTOR 0xc00e             read-only, cap dtor; Profile::regs.dtor_ms
 //   anything else           BAD_PARAM, REG_UNKNOWN
 //

@@ -133,7 +133,7 @@ TEST_F(RegTest, PcamAndMcamFromTheProfile)
 	ASSERT_EQ(a.status, st::OK) << std::hex << a.syndrome;
 	EXPECT_EQ(reg_data(a)[prm::pcam_reg::feature_cap_mask::offset / 8 + 15], 0x01);
 
-	for (uint8_t g = 0; g < 3; g++) {
+	for (uint8_t g = 0; g < 4; g++) {
 		Msg m = reg_msg(rid::MCAM, aop::READ, mn);
 		prm::set<prm::mcam_reg::access_reg_group>(Ref<prm::mcam_reg>(reg_data(m)), g);
 		a = access(m, mn);
@@ -144,7 +144,7 @@ TEST_F(RegTest, PcamAndMcamFromTheProfile)
 		EXPECT_EQ(prm::bytes<prm::mcam_reg::mng_feature_cap_mask>(r)[0], 0x80);
 	}
 	Msg m = reg_msg(rid::MCAM, aop::READ, mn);
-	prm::set<prm::mcam_reg::access_reg_group>(Ref<prm::mcam_reg>(reg_data(m)), 3);
+	prm::set<prm::mcam_reg::access_reg_group>(Ref<prm::mcam_reg>(reg_data(m)), 4);
 	EXPECT_EQ(access(m, mn).syndrome, synd::REG_BAD_GROUP);
 	EXPECT_EQ(access(reg_msg(rid::MCAM, aop::WRITE, mn), mn).syndrome, synd::REG_READ_ONLY);
 }

@@ -146,9 +146,10 @@ struct RegisterProfile {
 	// PCAM, feature group 0 / access-register group 0.
 	std::array<uint8_t, 16> pcam_port_access_reg_cap_mask{};
 	std::array<uint8_t, 16> pcam_feature_cap_mask{};
-	// MCAM access-register groups 0, 1, 2 (0x9000.., 0x9080.., 0x9100..);
-	// feature group 0.
-	std::array<std::array<uint8_t, 16>, 3> mcam_access_reg_cap_mask{};
+	// MCAM access-register groups 0..3 (0x9000.., 0x9080.., 0x9100..,
+	// 0x9180..; Linux 6.1 reads 0, 1, 2, and 6.12/7.3 0, 2, 3); feature
+	// group 0.
+	std::array<std::array<uint8_t, 16>, 4> mcam_access_reg_cap_mask{};
 	std::array<uint8_t, 16> mcam_feature_cap_mask{};
 	// DTOR timeouts in ms, in dtor_reg field order: pcie_toggle, health_poll,
 	// full_crdump, fw_reset, flush_on_err, pci_sync_update, tear_down,

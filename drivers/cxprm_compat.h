@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The shim's kernel compatibility: what the feature probes of
+ * drivers/compat/ found (HAVE_*, generated at build time by
+ * drivers/compat/conftest.sh), turned into one spelling the shim uses.
+ */
+#ifndef CXPRM_COMPAT_H
+#define CXPRM_COMPAT_H
+
+#include <linux/pci.h>
+#include <linux/workqueue.h>
+
+#include "cxprm_compat_probes.h"
+
+/*
+ * Bound through driver_override only.  Since 5.14 every id entry is
+ * override_only (PCI_DEVICE_DRIVER_OVERRIDE, flag PCI_ID_F_VFIO_DRIVER_OVERRIDE);
+ * before, the driver registers no id table at all: driver_override then
+ * matches with pci_match_device()'s dummy id, and the probe looks its
+ * entry up in the table itself (pci_match_id).
+ */
+#ifdef HAVE_PCI_DEVICE_DRIVER_OVERRIDE
+#define CXPRM_PCI_ID(vend, dev)		PCI_DEVICE_DRIVER_OVERRIDE(vend, dev, 1)
+#define CXPRM_PCI_ID_TABLE(ids)		(ids)
+#else
+#define CXPRM_PCI_ID(vend, dev)		PCI_DEVICE(vend, dev)
+#define CXPRM_PCI_ID_TABLE(ids)		NULL
+#endif
+
+/*
+ * The events workqueue is per-CPU, the default before WQ_PERCPU existed;
+ * where it exists it must be said (7.x warns, then sets it itself).
+ */
+#ifdef HAVE_WQ_PERCPU
+#define CXPRM_WQ_PERCPU			WQ_PERCPU
+#else
+#define CXPRM_WQ_PERCPU			0
+#endif
+
+#endif /* CXPRM_COMPAT_H */
