@@ -8,7 +8,6 @@
 #define CXPRM_COMPAT_H
 
 #include <linux/pci.h>
-#include <linux/workqueue.h>
 
 #include "cxprm_compat_probes.h"
 
@@ -25,16 +24,6 @@
 #else
 #define CXPRM_PCI_ID(vend, dev)		PCI_DEVICE(vend, dev)
 #define CXPRM_PCI_ID_TABLE(ids)		NULL
-#endif
-
-/*
- * The events workqueue is per-CPU, the default before WQ_PERCPU existed;
- * where it exists it must be said (7.x warns, then sets it itself).
- */
-#ifdef HAVE_WQ_PERCPU
-#define CXPRM_WQ_PERCPU			WQ_PERCPU
-#else
-#define CXPRM_WQ_PERCPU			0
 #endif
 
 #endif /* CXPRM_COMPAT_H */

@@ -197,11 +197,14 @@ static void cxprm_events_start(struct cxprm_dev *cx)
 	struct cxprm_core_events_config ec = {};
 	int err;
 
-	cx->wq = alloc_workqueue("cxprm-%s", CXPRM_WQ_PERCPU, 0, cx->bdf);
-	if (!cx->wq) {
-		dev_warn(dev, "no workqueue: events not started\n");
-		return;
-	}
+	/*
+	 * The system's workqueue for long-running items (a page request
+	 * runs MANAGE_PAGES), not one of our own: destroy_workqueue() can
+	 * find the barrier of a just-finished cancel_work_sync() still in
+	 * flight and WARN ("has the following busy pwq ... wq_barrier_func",
+	 * seen on 5.10), and the works are cancelled before remove anyway.
+	 */
+	cx->wq = system_long_wq;
 	INIT_DELAYED_WORK(&cx->poll_work, cxprm_poll_work);
 	INIT_WORK(&cx->service_work, cxprm_service_work);
 	WRITE_ONCE(cx->stopping, false);
@@ -217,7 +220,6 @@ static void cxprm_events_start(struct cxprm_dev *cx)
 			 cxprm_core_err_name(err), err);
 		WRITE_ONCE(cx->stopping, true);
 		cxprm_irq_teardown(cx);
-		destroy_workqueue(cx->wq);
 		cx->wq = NULL;
 		return;
 	}
@@ -252,7 +254,6 @@ static void cxprm_events_stop(struct cxprm_dev *cx)
 	/* Back to polled completion, DESTROY_EQ, DEALLOC_UAR. */
 	cxprm_core_events_stop(cx->core);
 	cxprm_irq_teardown(cx);
-	destroy_workqueue(cx->wq);
 	cx->wq = NULL;
 	cx->events_on = false;
 	cx->info_flags &= ~(CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ);

@@ -30,12 +30,16 @@ for probe in "$@"; do
 	# The errors that tell an API apart are made fatal; nothing else is
 	# (W=1 warnings in a kernel's own headers must not decide a probe).
 	# shellcheck disable=SC2086 # CC AND FLAGS is a word list
-	if $cc -Werror=implicit-function-declaration -Werror=incompatible-pointer-types \
+	$cc -Werror=implicit-function-declaration -Werror=incompatible-pointer-types \
 		-Werror=int-conversion -Werror=discarded-qualifiers -Werror=return-type \
-		-c -o /dev/null "$probe" >>"$log" 2>&1; then
+		-c -o /dev/null "$probe" >>"$log" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
 		echo "#define HAVE_$name 1" >>"$tmp"
+		echo "== HAVE_$name: yes" >>"$log"
 	else
 		echo "/* HAVE_$name: no */" >>"$tmp"
+		echo "== HAVE_$name: no (status $rc)" >>"$log"
 	fi
 done
 echo "#endif" >>"$tmp"
