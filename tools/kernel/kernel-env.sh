@@ -94,20 +94,22 @@ aptx=(-o Dir::Etc::sourcelist="$apt_dir/sources.list" -o Dir::Etc::sourceparts=-
 # headers/image version, installed and unpacked beside the old).
 stamp=$apt_dir/updated
 if [ -z "$(find "$stamp" -mmin -720 2>/dev/null)" ]; then
-	say "apt-get update ($all_suites) into $apt_dir"
+	say "apt-get update (${all_suites% }) into $apt_dir"
 	apt-get "${aptx[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
 		{ cat "$apt_dir/update.log" >&2; die "apt-get update failed for $all_suites"; }
 	touch "$stamp"
 fi
 
-# The suite's kernel: the meta package's newest version in $last, and the
-# ABI package it depends on.
-meta_ver=$(apt-cache "${aptx[@]}" madison linux-headers-amd64 2>/dev/null |
-	awk -F'|' -v s="$last/main" '$3 ~ (" " s " ") { gsub(/ /, "", $2); print $2 }' | sort -V | tail -n 1)
-[ -n "$meta_ver" ] || die "no linux-headers-amd64 in $last"
-hdr_pkg=$(apt-cache "${aptx[@]}" show "linux-headers-amd64=$meta_ver" |
-	sed -n 's/^Depends: //p' | tr ',' '\n' | awk '$1 ~ /^linux-headers-/ { print $1; exit }')
-[ -n "$hdr_pkg" ] || die "linux-headers-amd64 $meta_ver names no headers package"
+# The kernel: the newest linux-headers-<ID>.*-amd64 (the generic flavour,
+# not -cloud/-rt) that $last has.  By the id, not the linux-headers-amd64
+# meta package, so that "7.3" stays 7.3 when the suite moves on to 7.4.
+re="^linux-headers-${id//./\\.}[.-][0-9][^-]*(-[0-9]+)?-amd64\$"
+hdr_pkg=$(apt-cache "${aptx[@]}" pkgnames "linux-headers-$id" 2>/dev/null | grep -E "$re" |
+	while read -r p; do
+		apt-cache "${aptx[@]}" madison "$p" |
+			awk -F'|' -v s="$last/main" -v p="$p" '$3 ~ (" " s " ") { gsub(/ /, "", $2); print $2, p }'
+	done | sort -V | tail -n 1 | cut -d' ' -f2)
+[ -n "$hdr_pkg" ] || die "no linux-headers-$id.*-amd64 in $last"
 krel=${hdr_pkg#linux-headers-}
 img_pkg=linux-image-$krel
 
