@@ -17,6 +17,7 @@ constexpr u32 SQ_WQEBB = 64;
 bool path_fits(const QpPath &p)
 {
 	return fits<ads::pkey_index>(p.pkey_index) && fits<qpc::mtu>(p.mtu) &&
+	       fits<qpc::log_msg_max>(p.log_msg_max) &&
 	       fits<qpc::remote_qpn>(p.remote_qpn) && fits<qpc::next_rcv_psn>(p.next_rcv_psn) &&
 	       fits<qpc::log_rra_max>(p.log_rra_max) && fits<qpc::min_rnr_nak>(p.min_rnr_nak) &&
 	       fits<qpc::next_send_psn>(p.next_send_psn) &&
@@ -45,7 +46,7 @@ int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult
 		set<qpc::rae>(c, p.rae);
 	} else if (opcode == op::INIT2RTR_QP) {
 		set<qpc::mtu>(c, p.mtu);
-		set<qpc::log_msg_max>(c, 30);
+		set<qpc::log_msg_max>(c, p.log_msg_max);
 		set<qpc::remote_qpn>(c, p.remote_qpn);
 		set<qpc::next_rcv_psn>(c, p.next_rcv_psn);
 		set<qpc::log_rra_max>(c, p.log_rra_max);
@@ -68,6 +69,11 @@ int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult
 
 } // namespace
 
+u8 qp_default_ts(u8 supported_ts_cap)
+{
+	return supported_ts_cap ? ts_format::DEFAULT : ts_format::FREE_RUNNING;
+}
+
 u64 qp_buffer_bytes(const QpParams &p)
 {
 	/* Saturating: ~0 (no queue is that large) for strides or logs out of range. */
@@ -86,7 +92,7 @@ int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
 	    !fits<qpc::cqn_rcv>(p.cqn_rcv) || !fits<qpc::rq_type>(p.rq_type) ||
 	    !fits<qpc::srqn_rmpn_xrqn>(p.srqn) || !fits<qpc::log_rq_size>(p.log_rq_size) ||
 	    !fits<qpc::log_rq_stride>(p.log_rq_stride) || !fits<qpc::log_sq_size>(p.log_sq_size) ||
-	    !fits<qpc::uar_page>(p.uar_page))
+	    !fits<qpc::uar_page>(p.uar_page) || !fits<qpc::ts_format>(p.ts_format))
 		return E_RANGE;
 	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, qp_buffer_bytes(p)) || !p.dbr_bus ||
 	    (p.dbr_bus & 7))
@@ -116,6 +122,7 @@ int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
 		set<qpc::log_rq_stride>(c, p.log_rq_stride);
 	}
 	set<qpc::log_sq_size>(c, p.log_sq_size);
+	set<qpc::ts_format>(c, p.ts_format);
 	set<qpc::dbr_addr>(c, p.dbr_bus);
 	set_contiguous_pas<create_qp_in_pas>(r, p.buf_bus, p.buf_pages);
 

@@ -176,6 +176,8 @@ int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	if (!have_eq(c))
 		return E_NOTSUP;
 	p.uar_page = c->ev.uar();
+	/* cxprm enables no RoCE: the general capability decides (qp.h). */
+	p.ts_format = cmd::qp_default_ts(c->dev.caps_cur().sq_ts_format);
 	int err = place(c, m, bytes, p);
 	return err ? err : cmd::create_qp(c->dev.cmdq(), p, &o->id, r);
 }
@@ -356,6 +358,8 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 	CXPRM_UAPI_QP_PATH(CXPRM_COPY_)
 	p.next_rcv_psn = m->rq_psn;
 	p.next_send_psn = m->sq_psn;
+	/* mlx5_ib: the largest message the device takes (cap log_max_msg). */
+	p.log_msg_max = (u8)c->dev.caps_cur().log_max_msg;
 	mem_copy(p.rgid, m->rgid, sizeof(p.rgid));
 	mem_copy(p.rmac, m->rmac, sizeof(p.rmac));
 	Cmdq &q = c->dev.cmdq();

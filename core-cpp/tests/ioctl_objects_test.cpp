@@ -16,7 +16,9 @@
 #include <cstring>
 
 #include "cxprm/capi.h"
+#include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/qp.h"
 
 using namespace cxprm;
 namespace op = cxprm::prm::op;
@@ -39,7 +41,8 @@ emu::Profile strict_profile()
 }
 
 struct ObjIoctl : ::testing::Test {
-	test::Harness h{strict_profile()};
+	explicit ObjIoctl(emu::Profile p = strict_profile()) : h(std::move(p)) {}
+	test::Harness h;
 	cxprm_core *core = nullptr;
 	cxprm_core_objs *objs = nullptr, *other = nullptr;
 	cxprm_core_dcts dcts{};
@@ -386,4 +389,48 @@ TEST_F(ObjIoctl, FailedDestroyKeepsTheQueueUntilTeardown)
 	h.emu.stop();
 	EXPECT_EQ(h.uh.dma_live(), 0u);
 	EXPECT_EQ(h.uh.mem_live(), 0u);
+}
+
+namespace {
+
+/*
+ * A ConnectX-7 whose real-time clock is enabled (cap sq_ts_format
+ * REAL_TIME alone) and whose messages are at most 1 MiB (log_max_msg 20):
+ * it refuses a QP with FREE_RUNNING timestamps and an INIT2RTR with
+ * log_msg_max 30, both of which cxprm sent before (fidelity-audit-2 items
+ * 5 and 9).  The QP is created and brought to RTS as mlx5_ib would.
+ */
+emu::Profile rtc_profile()
+{
+	emu::Profile p = strict_profile();
+	for (auto *img : {&p.cap(prm::cap::GENERAL).cur, &p.cap(prm::cap::GENERAL).max}) {
+		prm::Ref<prm::cmd_hca_cap> c(img->data());
+		prm::set<prm::cmd_hca_cap::sq_ts_format>(c, prm::ts_format_cap::REAL_TIME);
+		prm::set<prm::cmd_hca_cap::log_max_msg>(c, 20);
+	}
+	return p;
+}
+
+struct ObjIoctlRtc : ObjIoctl {
+	ObjIoctlRtc() : ObjIoctl(rtc_profile()) {}
+};
+
+} // namespace
+
+TEST_F(ObjIoctlRtc, QpOnTheDevicesTimestampsAndMessageSize)
+{
+	events();
+	uint32_t pd = make(obj_of(CXPRM_OBJ_PD)), cqn = make(obj_cq());
+	ASSERT_NE(pd, 0u);
+	ASSERT_NE(cqn, 0u);
+	uint32_t srqn = make(obj_srq(pd));
+	ASSERT_NE(srqn, 0u);
+	uint32_t qpn = make(qp(pd, cqn, srqn));
+	ASSERT_NE(qpn, 0u) << "CREATE_QP refused: ts_format not DEFAULT on a real-time-clock adapter?";
+	cxprm_qp_modify m;
+	for (uint32_t t : {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS}) {
+		ASSERT_EQ(modify(qpn, t, &m), 0);
+		EXPECT_EQ(m.st.status, 0) << "transition " << t << std::hex << " syndrome " << m.st.syndrome;
+	}
+	EXPECT_EQ(m.state, 3);
 }

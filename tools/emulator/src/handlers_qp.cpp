@@ -26,6 +26,28 @@ constexpr uint8_t QP_RST = 0, QP_INIT = 1, QP_RTR = 2; // then 3 RTS
 constexpr uint32_t MTU_MIN = 1, MTU_MAX = 5;
 constexpr uint64_t SQ_WQEBB = 64;
 
+// qpc.ts_format against what the device supports (PRM; Linux's
+// mlx5_get_qp_default_ts picks DEFAULT whenever real time is supported):
+// DEFAULT always; FREE_RUNNING unless the real-time clock is the only
+// one; REAL_TIME when real time is supported.  Assumed: firmware checks
+// the general sq_ts_format (no RoCE is enabled for the function), and the
+// value 3 is refused.
+bool ts_format_ok(uint8_t f, uint8_t supported)
+{
+	namespace tf = prm::ts_format;
+	namespace tc = prm::ts_format_cap;
+	switch (f) {
+	case tf::DEFAULT:
+		return true;
+	case tf::FREE_RUNNING:
+		return supported != tc::REAL_TIME;
+	case tf::REAL_TIME:
+		return supported == tc::REAL_TIME || supported == tc::FREE_RUNNING_AND_REAL_TIME;
+	default:
+		return false;
+	}
+}
+
 } // namespace
 
 Result Device::create_qp(Cmd &c)
@@ -34,6 +56,9 @@ Result Device::create_qp(Cmd &c)
 	CRef<prm::qpc> ctx = prm::sub<in_t::qpc, prm::qpc>(CRef<in_t>(c.in));
 	if (prm::get<prm::qpc::st>(ctx) != ST_RC)
 		return fail(synd::QP_BAD_ST);
+	if (!ts_format_ok((uint8_t)prm::get<prm::qpc::ts_format>(ctx),
+			  (uint8_t)cap_cur<prm::cmd_hca_cap::sq_ts_format>()))
+		return fail(synd::QP_BAD_TS_FORMAT);
 	Qp q;
 	q.pd = (uint32_t)prm::get<prm::qpc::pd>(ctx);
 	q.cqn_snd = (uint32_t)prm::get<prm::qpc::cqn_snd>(ctx);
@@ -102,6 +127,8 @@ Result Device::qp_transition(Cmd &c)
 		uint64_t mtu = prm::get<prm::qpc::mtu>(ctx);
 		if (mtu < MTU_MIN || mtu > MTU_MAX)
 			return fail(synd::QP_BAD_MTU);
+		if (prm::get<prm::qpc::log_msg_max>(ctx) > cap_cur<prm::cmd_hca_cap::log_max_msg>())
+			return fail(synd::QP_BAD_LOG_MSG_MAX);
 	}
 	q.state = (uint8_t)(from + 1);
 	return Result::ok();

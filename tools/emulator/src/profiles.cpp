@@ -7,6 +7,7 @@
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
 #include "cxprm/prm/hca.h"
+#include "cxprm/prm/qp.h"
 
 namespace cxprm::emu {
 
@@ -199,6 +200,13 @@ Profile from_model(const Model &m)
 	both<cap::device_frequency_mhz>(g, m.freq_khz / 1000);
 	both<cap::ece_support>(g, m.cx7_class);
 	both<cap::hca_cap_2>(g, m.cx7_class);
+	// Timestamps: ConnectX-6 Dx and later have a real-time clock; both
+	// formats while REAL_TIME_CLOCK_ENABLE is off (a test sets REAL_TIME
+	// alone, as with it on).
+	const uint8_t ts = m.cx7_class ? prm::ts_format_cap::FREE_RUNNING_AND_REAL_TIME
+				       : prm::ts_format_cap::FREE_RUNNING;
+	both<cap::sq_ts_format>(g, ts);
+	both<cap::rq_ts_format>(g, ts);
 	if (m.cx7_class) {
 		both<cap::relaxed_ordering_write>(g, 1);
 		both<cap::relaxed_ordering_read>(g, 1);

@@ -6,6 +6,7 @@
 #include "object_builders.h"
 
 #include "cxprm/prm/dct.h"
+#include "cxprm/prm/qp.h"
 
 namespace cxprm::emu::test {
 namespace {
@@ -35,11 +36,13 @@ struct ObjectsTest : InitializedTest {
 		prm::set<prm::dctc::port>(c, 1);
 		return drv.run<prm::create_dct_out>(m);
 	}
-	Answer qp(uint32_t pd, uint32_t cqn, uint32_t srqn, uint8_t st = 0, uint8_t rq_type = 1, uint32_t npas = 1)
+	Answer qp(uint32_t pd, uint32_t cqn, uint32_t srqn, uint8_t st = 0, uint8_t rq_type = 1, uint32_t npas = 1,
+		  uint8_t ts_format = prm::ts_format::DEFAULT)
 	{
 		Msg m = make_in<prm::create_qp_in>(op::CREATE_QP, 0, 8 * npas);
 		auto c = prm::sub<prm::create_qp_in::qpc, prm::qpc>(m.as<prm::create_qp_in>());
 		prm::set<prm::qpc::st>(c, st);
+		prm::set<prm::qpc::ts_format>(c, ts_format);
 		prm::set<prm::qpc::pd>(c, pd);
 		prm::set<prm::qpc::cqn_snd>(c, cqn);
 		prm::set<prm::qpc::cqn_rcv>(c, cqn);
@@ -51,12 +54,14 @@ struct ObjectsTest : InitializedTest {
 			prm::set_pas<prm::create_qp_in_pas>(m.as<prm::create_qp_in>(), i, plat.alloc(4096));
 		return drv.run<prm::create_qp_out>(m);
 	}
-	template <class In> Answer transition(uint16_t opc, uint32_t qpn, uint8_t port = 1, uint8_t mtu = 5)
+	template <class In>
+	Answer transition(uint16_t opc, uint32_t qpn, uint8_t port = 1, uint8_t mtu = 5, uint8_t log_msg_max = 30)
 	{
 		Msg m = make_in<In>(opc);
 		prm::set<typename In::qpn>(m.as<In>(), qpn);
 		auto c = prm::sub<typename In::qpc, prm::qpc>(m.as<In>());
 		prm::set<prm::qpc::mtu>(c, mtu);
+		prm::set<prm::qpc::log_msg_max>(c, log_msg_max);
 		prm::set<prm::ads::vhca_port_num>(prm::sub<prm::qpc::primary_address_path, prm::ads>(c), port);
 		return drv.run<prm::rst2init_qp_out>(m);
 	}
@@ -173,6 +178,9 @@ TEST_F(ObjectsTest, QpChecksAndTransitions)
 	expect(transition<prm::rst2init_qp_in>(op::RST2INIT_QP, qpn, 2), st::BAD_PARAM_ERR, synd::QP_BAD_PORT);
 	expect(transition<prm::rst2init_qp_in>(op::RST2INIT_QP, qpn), st::OK, 0);
 	expect(transition<prm::init2rtr_qp_in>(op::INIT2RTR_QP, qpn, 1, 6), st::BAD_PARAM_ERR, synd::QP_BAD_MTU);
+	// log_msg_max above cap log_max_msg (30 on the profile).
+	expect(transition<prm::init2rtr_qp_in>(op::INIT2RTR_QP, qpn, 1, 5, 31), st::BAD_PARAM_ERR,
+	       synd::QP_BAD_LOG_MSG_MAX);
 	expect(transition<prm::init2rtr_qp_in>(op::INIT2RTR_QP, qpn), st::OK, 0);
 	expect(transition<prm::rtr2rts_qp_in>(op::RTR2RTS_QP, qpn), st::OK, 0);
 	expect(transition<prm::rtr2rts_qp_in>(op::RTR2RTS_QP, qpn), st::BAD_RES_STATE_ERR, synd::QP_BAD_TRANSITION);
@@ -185,6 +193,50 @@ TEST_F(ObjectsTest, QpChecksAndTransitions)
 	expect(b.by_number<prm::destroy_qp_in, prm::destroy_qp_in::qpn>(op::DESTROY_QP, qpn), st::BAD_RES_ERR,
 	       synd::QP_UNKNOWN_DESTROY);
 	expect(b.by_number<prm::qp_2rst_in, prm::qp_2rst_in::qpn>(op::QP_2RST, qpn), st::BAD_RES_ERR, synd::QP_UNKNOWN);
+}
+
+// qpc.ts_format against cap sq_ts_format: an adapter with both clocks
+// takes every format; with REAL_TIME_CLOCK_ENABLE (REAL_TIME alone) it
+// refuses FREE_RUNNING, which cxprm sent before (fidelity-audit-2 item 5);
+// one with a free-running clock only refuses REAL_TIME; 3 is no format.
+Profile with_ts(uint8_t supported)
+{
+	Profile p = quiet();
+	for (auto *img : {&p.cap(prm::cap::GENERAL).cur, &p.cap(prm::cap::GENERAL).max})
+		prm::set<prm::cmd_hca_cap::sq_ts_format>(prm::Ref<prm::cmd_hca_cap>(img->data()), supported);
+	return p;
+}
+struct TsFormatRtc : ObjectsTest {
+	TsFormatRtc() : ObjectsTest(with_ts(prm::ts_format_cap::REAL_TIME)) {}
+};
+struct TsFormatFreeRunning : ObjectsTest {
+	TsFormatFreeRunning() : ObjectsTest(with_ts(prm::ts_format_cap::FREE_RUNNING)) {}
+};
+struct TsFormatBoth : ObjectsTest {
+	TsFormatBoth() : ObjectsTest(with_ts(prm::ts_format_cap::FREE_RUNNING_AND_REAL_TIME)) {}
+};
+
+TEST_F(TsFormatBoth, EveryFormatButThree)
+{
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::FREE_RUNNING), st::OK, 0);
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::REAL_TIME), st::OK, 0);
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, 3), st::BAD_PARAM_ERR, synd::QP_BAD_TS_FORMAT);
+}
+
+TEST_F(TsFormatRtc, FreeRunningRefused)
+{
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::FREE_RUNNING), st::BAD_PARAM_ERR,
+	       synd::QP_BAD_TS_FORMAT);
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::DEFAULT), st::OK, 0);
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::REAL_TIME), st::OK, 0);
+}
+
+TEST_F(TsFormatFreeRunning, RealTimeRefused)
+{
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::REAL_TIME), st::BAD_PARAM_ERR,
+	       synd::QP_BAD_TS_FORMAT);
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::FREE_RUNNING), st::OK, 0);
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::DEFAULT), st::OK, 0);
 }
 
 TEST_F(ObjectsTest, NvmfXrqBackendNamespace)

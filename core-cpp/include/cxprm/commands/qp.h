@@ -10,8 +10,8 @@
 
 namespace cxprm::cmd {
 
-/* qpc.st */
-enum : u8 { QP_ST_RC = 0, QP_ST_UC = 1, QP_ST_UD = 2, QP_ST_XRC = 3, QP_ST_DCI = 4 };
+/* qpc.st (MLX5_QPC_ST_*: 4 is MLX, DCI is 5) */
+enum : u8 { QP_ST_RC = 0, QP_ST_UC = 1, QP_ST_UD = 2, QP_ST_XRC = 3, QP_ST_DCI = 5 };
 /* qpc.state */
 enum : u8 { QP_STATE_RST = 0, QP_STATE_INIT = 1, QP_STATE_RTR = 2, QP_STATE_RTS = 3,
 	    QP_STATE_ERR = 6 };
@@ -32,7 +32,19 @@ struct QpParams {
 	u32 buf_pages = 0;
 	u64 dbr_bus = 0;
 	u16 uid = 0;
+	/* qpc.ts_format: qp_default_ts() of the device's capabilities. */
+	u8 ts_format = 0;
 };
+
+/*
+ * The timestamp format a QP is created with, as Linux's
+ * mlx5_get_qp_default_ts(): DEFAULT when the device supports real-time
+ * timestamps at all (supported = its RoCE qp_ts_format with RoCE enabled,
+ * else the general sq_ts_format), else FREE_RUNNING.  An adapter whose
+ * real-time clock is enabled supports REAL_TIME only and refuses
+ * FREE_RUNNING.
+ */
+u8 qp_default_ts(u8 supported_ts_cap);
 
 /*
  * The context a transition sets (the fields mlx5_ib sets for RC over
@@ -44,6 +56,7 @@ struct QpPath {
 	u16 pkey_index = 0;
 	bool rre = false, rwe = false, rae = false;
 	u8 mtu = 5;               /* 4096 */
+	u8 log_msg_max = 30;      /* INIT2RTR: the device's log_max_msg (mlx5_ib) */
 	u32 remote_qpn = 0;
 	u32 next_rcv_psn = 0;
 	u8 log_rra_max = 0;

@@ -153,6 +153,8 @@ CXPRM_LAYOUT(set_hca_cap_out, 0x80, CXPRM_SET_HCA_CAP_OUT)
 	F(log_max_current_mc_list, 0x3f3, 5)                                    \
 	F(log_max_current_uc_list, 0x3fb, 5)                                    \
 	F(general_obj_types, 0x400, 0x40)                                       \
+	F(sq_ts_format, 0x440, 2)                                               \
+	F(rq_ts_format, 0x442, 2)                                               \
 	F(log_max_uctx, 0x463, 5)                                               \
 	F(log_max_umem, 0x46b, 5)                                               \
 	F(max_num_eqs, 0x470, 0x10)                                             \

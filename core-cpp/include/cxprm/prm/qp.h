@@ -39,7 +39,9 @@ CXPRM_LAYOUT(ads, 0x160, CXPRM_ADS)
 
 /*
  * state: 0 RST, 1 INIT, 2 RTR, 3 RTS, 4 SQER, 5 SQD, 6 ERR (mlx5_ifc.h
- * MLX5_QPC_STATE_*).  st: 0 RC, 1 UC, 2 UD, 3 XRC, 4 DCI (QPC_ST_*).
+ * MLX5_QPC_STATE_*).  st: 0 RC, 1 UC, 2 UD, 3 XRC, 5 DCI (QPC_ST_*;
+ * 4 is MLX).  ts_format: 0 FREE_RUNNING, 1 DEFAULT, 2 REAL_TIME
+ * (MLX5_TIMESTAMP_FORMAT_*).
  * pm_state: 3 MIGRATED.  rq_type: 0 regular, 1 SRQ, 2 XRC, 3 zero size.
  * mtu: 1 256 .. 5 4096.  log_rq_stride: log2(stride / 16 B).
  */
@@ -54,6 +56,7 @@ CXPRM_LAYOUT(ads, 0x160, CXPRM_ADS)
 	F(log_rq_stride, 0x4d, 3)                                               \
 	F(no_sq, 0x50, 1)                                                       \
 	F(log_sq_size, 0x51, 4)                                                 \
+	F(ts_format, 0x58, 2)                                                   \
 	F(rlky, 0x5b, 1)                                                        \
 	F(counter_set_id, 0x60, 8)                                              \
 	F(uar_page, 0x68, 0x18)                                                 \
@@ -81,6 +84,20 @@ CXPRM_LAYOUT(ads, 0x160, CXPRM_ADS)
 	F(rq_type, 0x565, 3)                                                    \
 	F(srqn_rmpn_xrqn, 0x568, 0x18)
 CXPRM_LAYOUT(qpc, 0x740, CXPRM_QPC)
+
+/* qpc.ts_format (MLX5_TIMESTAMP_FORMAT_*). */
+namespace ts_format {
+enum : u8 { FREE_RUNNING = 0, DEFAULT = 1, REAL_TIME = 2 };
+}
+/*
+ * What a device's sq_ts_format / rq_ts_format (cmd_hca_cap) and RoCE
+ * qp_ts_format capabilities say it supports (MLX5_TIMESTAMP_FORMAT_CAP_*):
+ * REAL_TIME alone on an adapter whose real-time clock is enabled
+ * (REAL_TIME_CLOCK_ENABLE), which then refuses FREE_RUNNING.
+ */
+namespace ts_format_cap {
+enum : u8 { FREE_RUNNING = 0, REAL_TIME = 1, FREE_RUNNING_AND_REAL_TIME = 2 };
+}
 
 #define CXPRM_CREATE_QP_IN(F)                                                   \
 	F(opcode, 0x0, 0x10)                                                    \

@@ -155,7 +155,9 @@
 	X(QP_UNKNOWN_DESTROY, 0xE309000a, BAD_RES_ERR, "DESTROY_QP of a QP that does not exist")     \
 	X(QP_BAD_TRANSITION, 0xE309000b, BAD_RES_STATE_ERR, "RST2INIT/INIT2RTR/RTR2RTS from a state other than RST/INIT/RTR") \
 	X(QP_BAD_PORT, 0xE309000c, BAD_PARAM_ERR, "RST2INIT_QP vhca_port_num not 1..num_ports")     \
-	X(QP_BAD_MTU, 0xE309000d, BAD_PARAM_ERR, "INIT2RTR_QP qpc.mtu not 1..5")
+	X(QP_BAD_MTU, 0xE309000d, BAD_PARAM_ERR, "INIT2RTR_QP qpc.mtu not 1..5")                     \
+	X(QP_BAD_TS_FORMAT, 0xE309000e, BAD_PARAM_ERR, "CREATE_QP qpc.ts_format not supported by cap sq_ts_format (FREE_RUNNING on a real-time-clock-only adapter, REAL_TIME on a free-running-only one, or 3)") \
+	X(QP_BAD_LOG_MSG_MAX, 0xE309000f, BAD_PARAM_ERR, "INIT2RTR_QP qpc.log_msg_max above cap log_max_msg")
 
 #ifdef __cplusplus
 #include <cstdint>
