@@ -30,6 +30,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cache.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
@@ -275,6 +276,9 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 	/* Linux set_hca_ctrl: HOST_ENDIANNESS is written by a PF only. */
 	if (cx->pdev->is_virtfn)
 		cfg.flags |= CXPRM_CORE_CFG_VF;
+	/* Linux handle_hca_cap: cache_line_128byte from the host's line. */
+	if (cache_line_size() >= 128)
+		cfg.flags |= CXPRM_CORE_CFG_CACHE_LINE_128;
 	if (READ_ONCE(cxprm_cmd_checksum))
 		cfg.flags |= CXPRM_CORE_CFG_CHECKSUM;
 	err = cxprm_core_bringup(cx->core, &cfg);

@@ -378,6 +378,13 @@ int Device::setup_caps()
 	prm::set<C::cmdif_checksum>(c, csum);
 	if (cfg_.enable_dct && caps_max_.dct)
 		prm::set<C::dct>(c, 1);
+	/* Linux handle_hca_cap: what MAX offers of these, the driver takes. */
+	if (caps_max_.release_all_pages)
+		prm::set<C::release_all_pages>(c, 1);
+	if (caps_max_.cache_line_128byte)
+		prm::set<C::cache_line_128byte>(c, cfg_.cache_line_128byte ? 1 : 0);
+	if (caps_max_.num_vhca_ports)
+		prm::set<C::num_vhca_ports>(c, caps_max_.num_vhca_ports);
 	/* Linux handle_hca_cap: uar_4k only on hosts with pages over 4 KiB. */
 	if (caps_max_.uar_4k && (cfg_.uar_4k > 0 || (cfg_.uar_4k < 0 && page_shift_ > 12)))
 		prm::set<C::uar_4k>(c, 1);

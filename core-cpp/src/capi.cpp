@@ -120,6 +120,7 @@ int cxprm_core_bringup(cxprm_core *c, const cxprm_core_config *cfg)
 		if (cfg->health_stall_polls)
 			b.cmdq.health_stall_polls = cfg->health_stall_polls;
 		b.is_vf = cfg->flags & CXPRM_CORE_CFG_VF;
+		b.cache_line_128byte = cfg->flags & CXPRM_CORE_CFG_CACHE_LINE_128;
 	}
 	c->command_events = false;
 	return c->dev.bringup(c->host, b);

@@ -340,6 +340,28 @@ TEST(Bringup, PkeyTableAboveMaxIsRange)
 	rig.expect_clean("pkey");
 }
 
+// SET_HCA_CAP takes what Linux's handle_hca_cap takes (fidelity-audit-2
+// item 9): release_all_pages and num_vhca_ports where MAX has them, 128
+// P_Keys, cache_line_128byte from the host's cache line.
+TEST(Bringup, SetHcaCapTakesWhatLinuxTakes)
+{
+	for (bool line128 : {false, true}) {
+		Rig rig(small_profile());
+		BringupConfig cfg = quick_config();
+		cfg.cache_line_128byte = line128;
+		ASSERT_EQ(rig.up(cfg), OK);
+		const cmd::GeneralCaps &cur = rig.dev.caps_cur(), &max = rig.dev.caps_max();
+		ASSERT_EQ(max.release_all_pages, 1u); // the profile offers both
+		ASSERT_EQ(max.cache_line_128byte, 1u);
+		EXPECT_EQ(cur.release_all_pages, 1u);
+		EXPECT_EQ(cur.cache_line_128byte, line128 ? 1u : 0u);
+		EXPECT_EQ(cur.num_vhca_ports, max.num_vhca_ports);
+		EXPECT_EQ(cur.pkey_table_size, 0u);
+		rig.dev.teardown();
+		rig.expect_clean(line128 ? "128-byte lines" : "64-byte lines");
+	}
+}
+
 // Every host allocation of the bring-up fails once, in turn.
 TEST(Bringup, HostAllocationFailureAtEveryPoint)
 {

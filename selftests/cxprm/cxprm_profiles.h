@@ -73,13 +73,14 @@ struct emu_profile {
 
 /*
  * Fields the core's bring-up never changes with SET_HCA_CAP (it may change
- * cmdif_checksum, uar_4k, pkey_table_size): CUR is the profile's.
+ * cmdif_checksum, uar_4k, pkey_table_size, cache_line_128byte): CUR is the
+ * profile's; release_all_pages it takes (MAX has it), as Linux does.
  */
 #define COMMON_CAPS \
 	{ &CAP_log_max_srq_sz, 15, 15 }, { &CAP_log_max_qp_sz, 15, 15 }, \
 	{ &CAP_log_max_srq, 23, 23 }, { &CAP_log_max_cq_sz, 22, 22 }, \
 	{ &CAP_log_max_cq, 24, 24 }, { &CAP_log_max_eq_sz, 22, 22 }, \
-	{ &CAP_log_max_mkey, 24, 24 }, { &CAP_release_all_pages, 1, 0 }, \
+	{ &CAP_log_max_mkey, 24, 24 }, { &CAP_release_all_pages, 1, 1 }, \
 	{ &CAP_max_qp_cnt, 64, 64 }, { &CAP_vport_group_manager, 1, 1 }, \
 	{ &CAP_eswitch_manager, 1, 1 }, { &CAP_port_type, 1, 1 }, \
 	{ &CAP_num_ports, 1, 1 }, { &CAP_log_max_msg, 30, 30 }, \

@@ -67,6 +67,7 @@ struct cxprm_core_config {
 
 /* cxprm_core_config.flags */
 #define CXPRM_CORE_CFG_VF (1u << 1) /* a virtual function: no ACCESS_REG HOST_ENDIANNESS */
+#define CXPRM_CORE_CFG_CACHE_LINE_128 (1u << 2) /* the host's cache line is >= 128 bytes */
 
 /*
  * What happened to one firmware command: the UAPI's status (delivery,

@@ -105,8 +105,14 @@ struct BringupConfig {
 	 *    has it.
 	 *  log_uar_page_sz: -1 (default) as Linux, the host's page shift - 12
 	 *    (host page_shift op; 4 KiB without it); >= 0 written as given.
-	 *  pkey_table_size: firmware encoding (0 = 128 entries, ...); -1 keeps
-	 *    CUR; larger than MAX -> E_RANGE.
+	 *  pkey_table_size: firmware encoding (0 = 128 entries, ...), 0 by
+	 *    default as Linux (to_fw_pkey_sz(128)); -1 keeps CUR; larger than
+	 *    MAX -> E_RANGE.
+	 *  cache_line_128byte: the host's cache line is 128 bytes or more;
+	 *    written when MAX has the field, as Linux (cache_line_size()).
+	 * And always, as Linux's handle_hca_cap: release_all_pages when MAX
+	 * has it (page requests may then say "release all": Events serves
+	 * them), num_vhca_ports = MAX's when MAX has any.
 	 */
 	u8 cmdif_checksum = 0;
 	/*
@@ -119,7 +125,8 @@ struct BringupConfig {
 	bool enable_dct = true;
 	int uar_4k = -1;
 	s32 log_uar_page_sz = -1;
-	s32 pkey_table_size = -1;
+	s32 pkey_table_size = 0;
+	bool cache_line_128byte = false;
 	bool skip_set_hca_cap = false;
 
 	/*

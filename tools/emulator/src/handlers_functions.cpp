@@ -25,6 +25,7 @@
 #include "emu_device.h"
 
 #include "cxprm/prm/eq.h"
+#include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/pages.h"
 #include "cxprm/prm/transport.h"
 #include "layout_check.h"
@@ -197,7 +198,9 @@ bool Device::request_pages(int32_t n, uint32_t key)
 bool Device::release_all_pages(uint32_t key)
 {
 	OtherFunction *f = other(key);
-	if (!f || state != HcaState::INITIALIZED)
+	// Firmware says "release all" only to a driver that took
+	// release_all_pages in SET_HCA_CAP (Linux does when MAX has it).
+	if (!f || state != HcaState::INITIALIZED || !cap_cur<prm::cmd_hca_cap::release_all_pages>())
 		return false;
 	f->pages.clear();
 	f->page_set.clear();
