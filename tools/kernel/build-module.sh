@@ -10,9 +10,8 @@
 #   tools/kernel/build-module.sh --kdir KDIR --out DIR [MAKE ARGS...]
 #   tools/kernel/build-module.sh --linux ID --out DIR [MAKE ARGS...]
 #
-# --linux ID builds for a kernel of tools/kernel/kernels.list in its
-# chroot (tools/kernel/kernel-env.sh), with that kernel's compiler: DIR is
-# bind-mounted into the chroot (tools/kernel/in-chroot.sh).
+# --linux ID builds for a kernel of tools/kernel/kernels.list with that
+# kernel's compiler, in its chroot (tools/kernel/kmake.sh).
 #
 # Copies Kbuild, drivers/, core-cpp/{include,src,ktests}/, include/ and
 # the emulator's control.h (for the KUnit suites) into DIR
@@ -28,23 +27,17 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--out) out=$2; shift ;;
 	--linux) linux=$2; shift ;;
-	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
 	shift
 done
-chroot_dir=""
-if [ -n "$linux" ]; then
-	env=$("$repo/tools/kernel/kernel-env.sh" -q "$linux") || exit 1
-	kdir=$(echo "$env" | sed -n 's/^KDIR=//p')
-	chroot_dir=$(echo "$env" | sed -n 's/^CHROOT=//p')
-fi
-if [ -z "$kdir" ] || [ -z "$out" ]; then
+if { [ -z "$kdir" ] && [ -z "$linux" ]; } || [ -z "$out" ]; then
 	echo "build-module: --kdir or --linux, and --out, are needed" >&2
 	exit 2
 fi
-[ -e "$chroot_dir$kdir/Makefile" ] || { echo "build-module: $kdir is not a kernel build tree" >&2; exit 1; }
+[ -n "$linux" ] || [ -e "$kdir/Makefile" ] || { echo "build-module: $kdir is not a kernel build tree" >&2; exit 1; }
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -77,8 +70,5 @@ for s in "${srcs[@]}"; do
 		cmp -s "$repo/$s" "$out/$s" || cp "$repo/$s" "$out/$s"
 	fi
 done
-if [ -n "$chroot_dir" ]; then
-	exec "$repo/tools/kernel/in-chroot.sh" "$chroot_dir" "$out" /build/cxprm -- \
-		make -C "$kdir" M=/build/cxprm modules "$@"
-fi
+[ -z "$linux" ] || exec "$repo/tools/kernel/kmake.sh" "$linux" "$out" modules "$@"
 make -C "$kdir" M="$out" modules "$@"

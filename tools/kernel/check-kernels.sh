@@ -42,17 +42,12 @@ for id in "${ids[@]}"; do
 	fi
 	krel=$(echo "$env" | sed -n 's/^KREL=//p')
 	root=$(echo "$env" | sed -n 's/^CHROOT=//p')
-	kdir=$(echo "$env" | sed -n 's/^KDIR=//p')
 	cc=$(echo "$env" | sed -n 's/^CC=//p')
 	echo "=== kernels: $id ($krel, $cc${root:+, chroot $(basename "$root")}) ==="
 
 	# 1. W=1, every warning fatal.
 	rm -f "$out/mod/cxprm.ko"
-	if [ -n "$root" ]; then
-		"$repo/tools/kernel/build-module.sh" --linux "$id" --out "$out/mod" W=1 >"$out/build.log" 2>&1
-	else
-		"$repo/tools/kernel/build-module.sh" --kdir "$kdir" --out "$out/mod" W=1 >"$out/build.log" 2>&1
-	fi
+	"$repo/tools/kernel/build-module.sh" --linux "$id" --out "$out/mod" W=1 >"$out/build.log" 2>&1
 	rc=$?
 	nwarn=$(warnings "$out/build.log" | wc -l)
 	if [ "$rc" != 0 ] || [ ! -f "$out/mod/cxprm.ko" ]; then

@@ -8,8 +8,8 @@
 #   tools/qemu/build-cxswap.sh [--linux ID] [EXTRA MAKE ARGS, e.g. W=1 C=2]
 #
 # KDIR / KVER as for tools/kdir.sh (default: the newest /boot/vmlinuz-*);
-# --linux ID: a kernel of tools/kernel/kernels.list, built in its chroot
-# (tools/kernel/kernel-env.sh) into .cache/cxswap/linux-<ID>/.
+# --linux ID: a kernel of tools/kernel/kernels.list, built with its own
+# compiler (tools/kernel/kmake.sh) into .cache/cxswap/linux-<ID>/.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,26 +20,19 @@ if [ "${1:-}" = --linux ]; then
 	shift 2
 fi
 if [ -n "$linux" ]; then
-	kenv=$("$repo/tools/kernel/kernel-env.sh" -q "$linux") || exit 1
-	KDIR=$(echo "$kenv" | sed -n 's/^KDIR=//p')
-	root=$(echo "$kenv" | sed -n 's/^CHROOT=//p')
 	out=$repo/.cache/cxswap/linux-$linux
+	make_cmd=("$repo/tools/kernel/kmake.sh" "$linux" "$out")
 else
 	# shellcheck source=tools/kdir.sh
 	. "$repo/tools/kdir.sh"
 	[ -n "${KDIR:-}" ] || { echo "build-cxswap: no kernel build tree; set KDIR" >&2; exit 1; }
-	root=""
 	# One build directory per kernel tree.
 	out=$repo/.cache/cxswap/$(readlink -f "$KDIR" | tr -c 'A-Za-z0-9.\n-' _)
+	make_cmd=(make -C "$KDIR" M="$out")
 fi
 mkdir -p "$out"
 cp "$here/guest/cxswap.c" "$here/guest/Kbuild" "$out/"
 log=$out/build.log
-if [ -n "$root" ]; then
-	make_cmd=("$repo/tools/kernel/in-chroot.sh" "$root" "$out" /build/cxswap -- make -C "$KDIR" M=/build/cxswap)
-else
-	make_cmd=(make -C "$KDIR" M="$out")
-fi
 if ! "${make_cmd[@]}" "$@" modules >"$log" 2>&1; then
 	cat "$log" >&2
 	echo "build-cxswap: cxswap.ko did not build against $KDIR" >&2
