@@ -29,7 +29,6 @@ template <class F> u32 read_hb(const cxprm_host *h)
 HealthRead health_read(const cxprm_host *h)
 {
 	HealthRead r{};
-	r.fw_rev = h->ops->ioread32be(h->ctx, prm::iseg::FW_REV);
 	r.fw_version = read_hb<H::fw_version>(h);
 	u32 l = h->ops->ioread32be(h->ctx, prm::iseg::CMDQ_ADDR_L_SZ);
 	r.nic_state = (u8)((l >> prm::iseg::NIC_STATE_SHIFT) & prm::iseg::NIC_STATE_MASK);
@@ -43,6 +42,14 @@ HealthRead health_read(const cxprm_host *h)
 	r.synd = (u8)prm::from_dword<H::synd>(d);
 	r.ext_synd = (u16)prm::from_dword<H::ext_synd>(d);
 	r.counter = prm::from_dword<I::health_counter>(h->ops->ioread32be(h->ctx, prm::iseg::HEALTH_COUNTER));
+	/*
+	 * fw_rev last: a device that went away during these reads returns
+	 * all ones from here on, so health words read as all ones (syndrome
+	 * 0xff with rfr) are classified as gone (PCI sensor), not as dead
+	 * firmware.  (Read first, a removal between it and the health words
+	 * looked like FW_SYND_RFR: EHOSTDOWN where ENODEV is right.)
+	 */
+	r.fw_rev = h->ops->ioread32be(h->ctx, prm::iseg::FW_REV);
 	return r;
 }
 
