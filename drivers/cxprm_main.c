@@ -303,8 +303,24 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 }
 
 /*
- * TEARDOWN_HCA, page reclaim, DISABLE_HCA; then no page stays lent.  At
- * shutdown the fast teardown first (cxprm_core_shutdown).
+ * Shutdown (Linux shutdown(): mlx5_try_fast_unload first): the health
+ * poller stops, then the fast teardown, before objects, DCTs or the EQ are
+ * touched.  When it works the queue is closed and the rest of the stop
+ * path sends nothing: firmware has let go of all of it.
+ */
+static void cxprm_fast_unload(struct cxprm_dev *cx)
+{
+	int err;
+
+	cxprm_health_stop(cx);
+	err = cxprm_core_fast_unload(cx->core);
+	dev_info(&cx->pdev->dev, "shutdown: %s (%s)\n",
+		 err ? "teardown" : "fast teardown", cxprm_core_err_name(err));
+}
+
+/*
+ * TEARDOWN_HCA, page reclaim, DISABLE_HCA; then no page stays lent.  After
+ * a fast teardown it sends nothing and every page is stranded.
  */
 static void cxprm_teardown(struct cxprm_dev *cx)
 {
@@ -313,14 +329,7 @@ static void cxprm_teardown(struct cxprm_dev *cx)
 	u64 freed;
 	int err;
 
-	if (cx->shutting_down) {
-		err = cxprm_core_shutdown(cx->core, &rep);
-		dev_info(dev, "shutdown: %s (%s)\n", err ?
-			 "teardown" : "fast teardown",
-			 cxprm_core_err_name(err));
-	} else {
-		cxprm_core_teardown(cx->core, &rep);
-	}
+	cxprm_core_teardown(cx->core, &rep);
 	/* No steps: bring-up had failed and unwound already. */
 	if (rep.steps && rep.err)
 		dev_warn(dev, "teardown: %s failed with %s (%d)\n",
@@ -397,6 +406,8 @@ static void cxprm_stop(struct cxprm_dev *cx)
 	down_write(&cx->rwsem);
 	WRITE_ONCE(cx->alive, false);
 	up_write(&cx->rwsem);
+	if (cx->shutting_down && cx->core)
+		cxprm_fast_unload(cx);
 	cxprm_cdev_unregister(cx);
 	/* DCTs of open files, then no more cleanup by releases. */
 	cxprm_cdev_shutdown(cx);
@@ -553,9 +564,10 @@ static void cxprm_remove(struct pci_dev *pdev)
 /*
  * Reboot, poweroff, kexec (Linux mlx5_core shutdown()): no page may stay
  * with the firmware, which could otherwise write into the next kernel's
- * memory.  Remove's path with the fast teardown first (one command and at
- * most 3 s; the normal teardown without the capability), then bus
- * mastering off.  Documentation/faults.rst, "Shutdown".
+ * memory.  The fast teardown first (one command and at most 3 s), then
+ * remove's path, which sends nothing more after it (the whole of remove's
+ * teardown without the capability), then bus mastering off.
+ * Documentation/faults.rst, "Shutdown".
  */
 static void cxprm_shutdown(struct pci_dev *pdev)
 {

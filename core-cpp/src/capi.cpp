@@ -90,6 +90,7 @@ void cxprm_core_destroy(cxprm_core *c)
 	const cxprm_host *h = c->host;
 	/* Both are no-ops when already done. */
 	c->ev.stop();
+	c->ev.release_kept();
 	c->dev.teardown();
 	capi::orphans_release(c);
 	capi::kept_release(c);
@@ -156,12 +157,18 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 		*rep = r;
 }
 
+int cxprm_core_fast_unload(cxprm_core *c)
+{
+	return c ? c->dev.fast_unload() : E_INVAL;
+}
+
 int cxprm_core_shutdown(cxprm_core *c, cxprm_core_teardown_report *rep)
 {
 	if (!c)
 		return E_INVAL;
-	cxprm_core_events_stop(c);
+	/* Linux shutdown(): mlx5_try_fast_unload before anything else. */
 	int err = c->dev.fast_unload();
+	cxprm_core_events_stop(c);
 	cxprm_core_teardown(c, rep);
 	return err;
 }
@@ -171,6 +178,7 @@ cxprm_u64 cxprm_core_release_stranded(cxprm_core *c)
 	if (!c)
 		return 0;
 	capi::kept_release(c);
+	c->ev.release_kept();
 	return c->dev.release_stranded_pages();
 }
 

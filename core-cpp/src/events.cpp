@@ -33,7 +33,7 @@ bool esw_events_supported(Device &dev)
 
 int Events::start(Device &dev, const EventsConfig &cfg)
 {
-	if (running_)
+	if (running_ || ring_kept_)
 		return E_BUSY;
 	if (dev.state() != DeviceState::UP)
 		return E_INVAL;
@@ -117,10 +117,12 @@ void Events::stop()
 		q.set_mode(CmdqMode::POLLING);
 		q.set_event_pump(nullptr, nullptr);
 	}
-	if (eq_created_)
-		cmd::destroy_eq(q, (u8)ring_.eqn());
+	bool keep = eq_created_ && cmd::destroy_eq(q, (u8)ring_.eqn()) != OK;
 	eq_created_ = false;
-	ring_.fini();
+	if (keep)
+		ring_kept_ = true; /* release_kept() */
+	else
+		ring_.fini();
 	if (uar_allocated_)
 		cmd::dealloc_uar(q, uar_);
 	uar_allocated_ = false;
@@ -131,6 +133,14 @@ void Events::stop()
 	lock_ = poll_lock_ = nullptr;
 	running_ = false;
 	dev_ = nullptr;
+}
+
+void Events::release_kept()
+{
+	if (!ring_kept_)
+		return;
+	ring_.fini();
+	ring_kept_ = false;
 }
 
 void Events::dispatch(void *ctx, const EqEvent &ev)

@@ -236,20 +236,32 @@ int cxprm_core_bringup(struct cxprm_core *core, const struct cxprm_core_config *
 void cxprm_core_teardown(struct cxprm_core *core, struct cxprm_core_teardown_report *rep);
 /*
  * Reboot, poweroff, kexec (the PCI shutdown callback), as Linux's
- * mlx5_try_fast_unload: events stopped, then the fast teardown when the
- * device has cap fast_teardown (TEARDOWN_HCA PREPARE_FAST_TEARDOWN,
- * nic_interface DISABLED read back within 3 s), else -- or when it fails --
- * the teardown above.  Returns 0 when the fast teardown did it.  Either
- * way rep says what is left: after a fast teardown every page is stranded
- * (firmware released them, but only the host's turning bus mastering off
- * makes freeing them safe): cxprm_core_release_stranded() then.  Bounded:
- * one command and 3 s, or the teardown's commands; when the fast
- * teardown's command times out no further one is sent.
+ * shutdown(): mlx5_try_fast_unload before anything else.  When the device
+ * has cap fast_teardown: TEARDOWN_HCA PREPARE_FAST_TEARDOWN, then
+ * nic_interface DISABLED read back within 3 s.  Returns 0 when that
+ * worked: firmware has let go of the function, its objects and every
+ * page, and the queue is closed, so every later command fails at once
+ * without reaching the device (the caller's object sweeps, DCT destroys
+ * and events stop cost nothing).  Else (E_NOTSUP, E_FWDEAD, the command's
+ * error) nothing changed unless the command timed out (then the queue is
+ * closed too): the caller runs its normal stop path.  Events may run
+ * meanwhile: the EQ stays (Linux leaves it to firmware as well).
+ */
+int cxprm_core_fast_unload(struct cxprm_core *core);
+/*
+ * cxprm_core_fast_unload, then events stopped and the teardown above (after
+ * a fast teardown it sends nothing).  Returns the fast unload's result.
+ * Either way rep says what is left: after a fast teardown every page is
+ * stranded (firmware released them, but only the host's turning bus
+ * mastering off makes freeing them safe): cxprm_core_release_stranded()
+ * then.  Bounded: one command and 3 s, or the teardown's commands; when
+ * the fast teardown's command times out no further one is sent.
  */
 int cxprm_core_shutdown(struct cxprm_core *core, struct cxprm_core_teardown_report *rep);
 /*
  * After a teardown that left pages lent (pages_stranded) or command queue
- * memory kept (cmdq_stranded) for a function the host has since reset (FLR),
+ * memory kept (cmdq_stranded; also object queues and the EQ ring whose
+ * destroy failed) for a function the host has since reset (FLR),
  * or whose bus mastering it turned off, or that is gone: frees them; returns
  * how many pages.
  */

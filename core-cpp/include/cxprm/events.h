@@ -86,6 +86,15 @@ public:
 	/* Whether service() has work. */
 	bool pending() const;
 
+	/*
+	 * After a DESTROY_EQ the device refused or never answered, the ring
+	 * stays allocated (the device may still write EQEs into it) until the
+	 * host has made that impossible (bus mastering off, function reset):
+	 * then this frees it.  start() refuses (E_BUSY) while one is kept.
+	 */
+	void release_kept();
+	bool ring_kept() const { return ring_kept_; }
+
 	const EqRing &ring() const { return ring_; }
 	u32 eqn() const { return ring_.eqn(); }
 	u32 uar() const { return uar_; }
@@ -109,6 +118,7 @@ private:
 	u32 uar_ = 0;
 	bool uar_allocated_ = false;
 	bool eq_created_ = false;
+	bool ring_kept_ = false;
 	bool running_ = false;
 	void *poll_lock_ = nullptr; /* one poller at a time */
 	u64 mask_[4] = {};

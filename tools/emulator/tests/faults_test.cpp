@@ -269,7 +269,11 @@ TEST(FaultsThreaded, KnobsFlipWhileRunning)
 	EXPECT_EQ(drv.exec(make_in<prm::nop_in>(op::NOP).b, 16).delivery, dst::TOK_ERR);
 	EXPECT_EQ(drv.exec(make_in<prm::nop_in>(op::NOP).b, 16).delivery, 0);
 	emu.faults().device_gone = true;
-	std::this_thread::sleep_for(std::chrono::milliseconds(5));
+	// The emulator's thread applies the knob on its next step: wait for
+	// it with a bound that a loaded CI machine cannot exceed by chance.
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (plat.rd(0) != 0xffffffffu && std::chrono::steady_clock::now() < end)
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
 	EXPECT_EQ(plat.rd(0), 0xffffffffu);
 	emu.stop();
 }

@@ -3,6 +3,7 @@
 #include "fake_device.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -46,6 +47,10 @@ emu::Profile make_profile(const Config &c)
 	p.init_pages = 8;
 	p.init_delay_ms = 0;
 	p.nvmf.auto_io_ms = 0;
+	// The fake tests the tool, not timing: a loaded CI host must not make
+	// the queue's 'initializing' wait (2 s) run out before the emulator's
+	// thread gets to clear it.
+	p.cmd_q_init_to_ms = 60000;
 	return p; // the strict object model: objects must exist
 
 }
@@ -56,12 +61,16 @@ public:
 	{
 		emu_.start();
 		cxprm_core_config cc{};
-		cc.cmd_timeout_ns = 5'000'000'000ull;
+		cc.cmd_timeout_ns = 30'000'000'000ull; // as above: no timeout under load
 		if (cxprm_core_create(uh_.host(), &core_) != OK)
 			return;
 		up_ = cxprm_core_bringup(core_, &cc) == OK;
-		if (!up_)
+		if (!up_) { // the fake's user sees why, as dmesg would say
+			static char text[16384];
+			cxprm_core_format(core_, CXPRM_TEXT_HEALTH, text, sizeof(text), nullptr);
+			fprintf(stderr, "cxprm-fake: bring-up failed:\n%s\n", text);
 			return;
+		}
 		attach_namespace(c);
 		mask_[prm::event::ESW_FUNCTIONS_CHANGED / 64] |= 1ull << (prm::event::ESW_FUNCTIONS_CHANGED % 64);
 		mask_[prm::event::DCT_DRAINED / 64] |= 1ull << (prm::event::DCT_DRAINED % 64);
