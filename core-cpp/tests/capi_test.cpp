@@ -68,10 +68,10 @@ struct CapiTest : ::testing::Test {
 		return cxprm_core_events_start(core, &ec);
 	}
 
-	// Polls (and services) until pred() or 3 s.
+	// Polls (and services) until pred() or 20 s (a loaded host).
 	template <class P> bool pump(P pred)
 	{
-		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
 		while (std::chrono::steady_clock::now() < end) {
 			cxprm_core_events_poll(core, 128);
 			if (cxprm_core_events_pending(core))
@@ -487,9 +487,14 @@ TEST_F(CapiTest, DeadFirmwareStrandsPagesUntilReleased)
 	ASSERT_EQ(cxprm_core_bringup(core, &cfg), 0);
 	ASSERT_EQ(start_events(), 0);
 	h.emu.faults().crash = true;
-	std::this_thread::sleep_for(std::chrono::milliseconds(20));
+	// The emulator's thread crashes on its next step: waited for with a
+	// bound no loaded host reaches.
 	cxprm_core_info info;
-	cxprm_core_get_info(core, &info);
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	do {
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+		cxprm_core_get_info(core, &info);
+	} while (info.state != (uint32_t)CXPRM_CORE_ERROR && std::chrono::steady_clock::now() < end);
 	EXPECT_EQ(info.state, (uint32_t)CXPRM_CORE_ERROR);
 	EXPECT_EQ(info.health_syndrome, 1u);
 	std::vector<uint8_t> image(CXPRM_CORE_CAP_BYTES);
@@ -578,7 +583,8 @@ TEST(CapiEcpfTest, EcpfEswAndInfo)
 	EXPECT_EQ(esw.sf_enable[0], 0u);
 	EXPECT_EQ(esw.st.opcode, op::QUERY_ESW_FUNCTIONS);
 	ASSERT_TRUE(h.emu.set_num_vfs(3));
-	for (int i = 0; i < 3000 && !changed; i++) {
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (!changed && std::chrono::steady_clock::now() < end) {
 		cxprm_core_events_poll(core, 128);
 		std::this_thread::sleep_for(std::chrono::milliseconds(1));
 	}

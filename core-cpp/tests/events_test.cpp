@@ -85,16 +85,18 @@ struct EventsTest : ::testing::Test {
 		return events.start(dev, cfg);
 	}
 
-	// Polls until 'type' was seen 'n' times (bounded).
-	bool wait_for(uint8_t type, size_t n, int ms = 2000)
+	// Polls until 'type' was seen 'n' times (bounded: a loaded host).
+	bool wait_for(uint8_t type, size_t n, int ms = 20000)
 	{
-		for (int i = 0; i < ms; i++) {
+		auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+		for (;;) {
 			events.poll();
 			if (seen.count(type) >= n)
 				return true;
+			if (std::chrono::steady_clock::now() > end)
+				return false;
 			std::this_thread::sleep_for(std::chrono::milliseconds(1));
 		}
-		return false;
 	}
 };
 
@@ -106,7 +108,8 @@ TEST_F(EventsTest, AsyncEqIsCreatedWithTheSubscription)
 	EXPECT_EQ(h.emu.eq_count(), 1u);
 	emu::EqInfo info;
 	// The arm doorbell reaches the emulator on its next poll.
-	for (int i = 0; i < 1000; i++) {
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (std::chrono::steady_clock::now() < end) {
 		ASSERT_TRUE(h.emu.eq_info((uint8_t)events.eqn(), &info));
 		if (info.armed)
 			break;
@@ -256,7 +259,8 @@ TEST_F(EventsTest, CommandsCompleteByCmdEvents)
 	stop = true;
 	irq.join();
 	// The last completion events may still be in the ring.
-	for (int i = 0; i < 1000 && events.stats().cmd_completions < 50; i++) {
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (events.stats().cmd_completions < 50 && std::chrono::steady_clock::now() < end) {
 		events.poll();
 		std::this_thread::sleep_for(std::chrono::milliseconds(1));
 	}

@@ -69,10 +69,11 @@ struct FunctionsTest : ::testing::Test {
 		EXPECT_EQ(h->uh.dma_live(), 0u);
 	}
 
-	// Polls until 'n' PAGE_REQUESTs were seen in total (bounded).
+	// Polls until 'n' PAGE_REQUESTs were seen in total (bounded: a loaded host).
 	bool wait_requests(uint64_t n)
 	{
-		for (int i = 0; i < 2000; i++) {
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+		while (std::chrono::steady_clock::now() < end) {
 			events.poll();
 			if (events.stats().page_requests >= n)
 				return true;

@@ -301,10 +301,13 @@ TEST_F(PagesUp, RejectedGiveFreesAtOnce)
 
 TEST(Pages, LostGiveAnswerKeepsPagesTracked)
 {
-	BringupConfig cfg = quick_config();
-	cfg.cmdq.timeout_ns = 300ull * 1000 * 1000;
-	UpRig rig(small_profile(), cfg);
+	UpRig rig;
 	ASSERT_EQ(rig.up, OK);
+	// 300 ms for the answer that is lost; the others get quick_config's.
+	const CmdqConfig before = rig.dev.cmdq().config();
+	CmdqConfig c = before;
+	c.timeout_ns = 300ull * 1000 * 1000;
+	rig.dev.cmdq().set_config(c);
 	PageTracker &pt = rig.dev.pages();
 	uint64_t live = pt.live();
 	auto &f = rig.h.emu.faults();
@@ -312,6 +315,7 @@ TEST(Pages, LostGiveAnswerKeepsPagesTracked)
 	f.once = true;
 	f.never_complete = true; // runs (firmware takes the pages), never answers
 	EXPECT_EQ(pt.give(7), E_TIMEDOUT);
+	rig.dev.cmdq().set_config(before);
 	EXPECT_EQ(pt.live(), live + 7);
 	EXPECT_EQ(rig.h.emu.pages_held(), live + 7);
 	rig.expect_in_sync();

@@ -36,11 +36,13 @@ struct Rig {
 	test::Harness h;
 	cxprm_core *core = nullptr;
 
-	explicit Rig(emu::Profile p = test::small_profile()) : h(std::move(p))
+	// cmd_ms: per command, bring-up's too (generous unless a test needs
+	// commands to time out).
+	explicit Rig(emu::Profile p = test::small_profile(), uint64_t cmd_ms = 20000) : h(std::move(p))
 	{
 		h.emu.start();
 		EXPECT_EQ(cxprm_core_create(h.host(), &core), 0);
-		cxprm_core_config cfg = test::quick_capi_config(300, 300);
+		cxprm_core_config cfg = test::quick_capi_config(cmd_ms, 300);
 		EXPECT_EQ(cxprm_core_bringup(core, &cfg), 0);
 		cxprm_core_events_config ec{};
 		EXPECT_EQ(cxprm_core_events_start(core, &ec), 0);
@@ -69,7 +71,8 @@ TEST(Shutdown, FastTeardownReleasesEveryPageAndSendsNothingMore)
 	EXPECT_EQ(cxprm_core_shutdown(r.core, &rep), 0);
 	// The emulator's view: the function is gone, every page released (its
 	// thread sees the nic_interface write on its next step).
-	for (int i = 0; i < 200 && r.h.emu.counters().fast_teardowns == 0; i++)
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (r.h.emu.counters().fast_teardowns == 0 && std::chrono::steady_clock::now() < end)
 		std::this_thread::sleep_for(std::chrono::milliseconds(5));
 	emu::Counters c = r.h.emu.counters();
 	EXPECT_EQ(c.fast_teardowns, 1u);
@@ -148,7 +151,9 @@ TEST(Shutdown, DeadFirmwareGetsNoCommand)
 	Rig r;
 	uint64_t given = r.h.emu.pages_held();
 	r.h.emu.faults().crash = true;
-	std::this_thread::sleep_for(std::chrono::milliseconds(20));
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (!r.h.emu.crashed() && std::chrono::steady_clock::now() < end)
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
 	// The health poller (the shim's) sees it first.
 	EXPECT_EQ(cxprm_core_health_poll(r.core), -112);
 	uint64_t cmds = r.h.emu.commands_processed();
@@ -163,7 +168,7 @@ TEST(Shutdown, DeadFirmwareGetsNoCommand)
 // whole shutdown costs about one command timeout.
 TEST(Shutdown, TimedOutFastTeardownIsBounded)
 {
-	Rig r;
+	Rig r(test::small_profile(), 300);
 	r.h.emu.faults().never_complete = true;
 	auto t0 = std::chrono::steady_clock::now();
 	cxprm_core_teardown_report rep;

@@ -53,8 +53,9 @@ public:
 
 	const cxprm_host *host() const { return uh.host(); }
 
-	// Starts the emulator thread and waits (bounded) for 'initializing' to clear.
-	bool start_device(std::chrono::milliseconds limit = std::chrono::seconds(5))
+	// Starts the emulator thread and waits (bounded generously: the thread
+	// may run late on a loaded host) for 'initializing' to clear.
+	bool start_device(std::chrono::milliseconds limit = std::chrono::seconds(20))
 	{
 		emu.start();
 		auto end = std::chrono::steady_clock::now() + limit;
@@ -80,7 +81,7 @@ public:
 		return wait_queue_taken() ? OK : E_TIMEDOUT;
 	}
 
-	bool wait_queue_taken(std::chrono::milliseconds limit = std::chrono::seconds(5))
+	bool wait_queue_taken(std::chrono::milliseconds limit = std::chrono::seconds(20))
 	{
 		auto end = std::chrono::steady_clock::now() + limit;
 		while (emu.cmdq_address() != cmdq.queue_page().bus || emu.initializing()) {

@@ -196,7 +196,7 @@ TEST_F(DevDir, EswFunctionsAndWatch)
 	EXPECT_EQ(f.json().get("functions")->get("host_total_vfs")->as_uint(), 16u);
 	EXPECT_EQ(f.json().get("functions")->get("host_pci_bus")->as_uint(), 0x81u);
 
-	Result w = cli({"esw", "watch", "00:03.0", "--count", "2", "--timeout", "5", "-j"});
+	Result w = cli({"esw", "watch", "00:03.0", "--count", "2", "--timeout", "20", "-j"});
 	ASSERT_EQ(w.rc, 0) << w.err;
 	std::vector<Json> ev = w.lines();
 	ASSERT_EQ(ev.size(), 2u);
@@ -206,7 +206,7 @@ TEST_F(DevDir, EswFunctionsAndWatch)
 		EXPECT_GT(ev[i].get("timestamp_ns")->as_uint(), 0u);
 		EXPECT_EQ(ev[i].get("esw")->get("functions")->get("host_num_of_vfs")->as_uint(), i + 1);
 	}
-	Result h = cli({"esw", "watch", "00:03.0", "--count", "1", "--timeout", "5"});
+	Result h = cli({"esw", "watch", "00:03.0", "--count", "1", "--timeout", "20"});
 	ASSERT_EQ(h.rc, 0) << h.err;
 	EXPECT_NE(h.out.find("ESW_FUNCTIONS_CHANGED (0xe)"), std::string::npos) << h.out;
 	EXPECT_NE(h.out.find("host VFs"), std::string::npos) << h.out;
@@ -293,7 +293,7 @@ TEST_F(DevDir, DctSessionFromStdin)
 			     "create --mtu 256\n"
 			     "query @2\n"
 			     "drain last\n"
-			     "wait last --timeout 5\n"
+			     "wait last --timeout 20\n"
 			     "destroy 0x1001\n"
 			     "destroy @1\n";
 	Result r = cli({"dct", "session", "00:03.0", "-j"}, script);

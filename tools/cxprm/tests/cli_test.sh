@@ -141,7 +141,7 @@ json_ok "$TMP/out"
 err_has "BAD_PARAM_ERR"
 expect 3 "$FAKE" probe 00:03.0 -j
 json_ok "$TMP/out"
-expect 0 "$FAKE" esw watch 00:03.0 --count 2 --timeout 5 -j
+expect 0 "$FAKE" esw watch 00:03.0 --count 2 --timeout 20 -j
 json_lines_ok "$TMP/out"
 expect 4 "$FAKE" esw watch 00:03.0 --event DCT_DRAINED --count 1 --timeout 0.2 -j
 err_has "timed out"
@@ -162,7 +162,7 @@ json_lines_ok "$TMP/out"
 checks=$((checks + 1))
 "$FAKE" dct create 00:03.0 --keep-open -j >"$TMP/hold.out" 2>"$TMP/hold.err" &
 pid=$!
-for _ in $(seq 100); do grep -q '"op": "create"' "$TMP/hold.out" && break; sleep 0.05; done
+for _ in $(seq 400); do grep -q '"op": "create"' "$TMP/hold.out" && break; sleep 0.05; done
 kill -INT $pid
 wait $pid
 rc=$?

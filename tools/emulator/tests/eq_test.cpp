@@ -422,7 +422,8 @@ TEST_F(EqTest, ThreadedEventDriven)
 		drv.ring(s);
 		ASSERT_TRUE(td.wait(pr));
 		const uint8_t *e = nullptr;
-		for (int i = 0; i < 2000 && !(e = next_eqe(r)); i++)
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+		while (!(e = next_eqe(r)) && std::chrono::steady_clock::now() < end)
 			std::this_thread::sleep_for(std::chrono::microseconds(100));
 		ASSERT_NE(e, nullptr);
 		CRef<prm::cmd_inter_comp_event> d(prm::bytes<eqe::event_data>(CRef<eqe>(e)));

@@ -193,13 +193,18 @@ TEST(FaultsHealth, CounterTicksAtTheProfilePeriod)
 	Profile p = quiet();
 	p.health_tick_ms = 50;
 	Emulator emu{plat, p};
+	// A test clock: a descheduled test cannot see 50 ms pass early.
+	uint64_t now = 0;
+	emu.set_clock([&now] { return now; });
 	uint32_t hc = prm::dword_byte_offset<iseg::health_counter>();
 	emu.poll_once();
 	uint32_t c0 = prm::from_dword<iseg::health_counter>(plat.rd(hc));
-	for (int i = 0; i < 20; i++)
+	for (int i = 0; i < 20; i++) {
+		now += 2'000'000;
 		emu.poll_once();
+	}
 	EXPECT_EQ(prm::from_dword<iseg::health_counter>(plat.rd(hc)), c0) << "ticked faster than 50 ms";
-	std::this_thread::sleep_for(std::chrono::milliseconds(60));
+	now = 60'000'000;
 	emu.poll_once();
 	EXPECT_EQ(prm::from_dword<iseg::health_counter>(plat.rd(hc)), c0 + 1);
 }

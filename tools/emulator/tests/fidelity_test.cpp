@@ -23,9 +23,12 @@ using EmuFidelity = QueueTest;
 // the emulator noticed the write is served once it clears (the driver
 // could not have seen the bit yet); a later one is dropped and counted,
 // unless the grace covers the window (cxprm-emud's default).
+// The windows run on a test clock (advance()): a test descheduled for
+// longer than the grace on a loaded host cannot see its doorbell dropped.
 struct AddressWindow {
 	Rig r;
 	uint64_t q = 0;
+	uint64_t now = 0; // the emulator's clock, ns
 	explicit AddressWindow(uint32_t grace_ms)
 		: r(quiet_with([&](Profile &p) {
 			  p.cmdq_init_delay_ms = 60;
@@ -33,7 +36,9 @@ struct AddressWindow {
 		  }),
 		    Stage::RESET)
 	{
+		r.emu.set_clock([this] { return now; });
 	}
+	void advance(uint32_t ms) { now += (uint64_t)ms * 1000000; }
 	uint32_t init_bit()
 	{
 		return prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>()));
@@ -42,7 +47,7 @@ struct AddressWindow {
 	void wait_pre_init()
 	{
 		for (int i = 0; i < 1000 && init_bit(); i++) {
-			std::this_thread::sleep_for(std::chrono::milliseconds(1));
+			advance(1);
 			r.emu.poll_once();
 		}
 	}
@@ -84,19 +89,19 @@ TEST(InitSegment, AddressWriteRaisesInitializingAgain)
 	r.plat.ring(prm::iseg::DOORBELL, 1u << 0); // within the grace: kept
 	r.emu.poll_once();
 	EXPECT_EQ(r.emu.counters().deferred_doorbells, 1u);
-	std::this_thread::sleep_for(std::chrono::milliseconds(15));
+	w.advance(15);
 	w.entry(1, 2);
 	r.plat.ring(prm::iseg::DOORBELL, 1u << 1); // bit visibly set for 15 ms: dropped
 	r.emu.poll_once();
 	EXPECT_EQ(r.emu.counters().early_doorbells, 1u);
 	EXPECT_EQ(r.emu.commands_processed(), 0u);
-	std::this_thread::sleep_for(std::chrono::milliseconds(50));
+	w.advance(50);
 	r.emu.poll_once();
 	r.emu.poll_once();
 	EXPECT_EQ(w.init_bit(), 0u);
 	EXPECT_FALSE(w.owned(0)) << "the early one was served after";
 	// The dropped one is not rescued as a lost doorbell either.
-	std::this_thread::sleep_for(std::chrono::milliseconds(3));
+	w.advance(3);
 	r.emu.poll_once();
 	EXPECT_TRUE(w.owned(1));
 	EXPECT_EQ(r.emu.commands_processed(), 1u);
@@ -116,12 +121,12 @@ TEST(InitSegment, GraceAsLongAsTheWindowServesLateDoorbells)
 	w.wait_pre_init();
 	w.write_address();
 	ASSERT_TRUE(r.emu.initializing());
-	std::this_thread::sleep_for(std::chrono::milliseconds(15));
+	w.advance(15);
 	w.entry(0, 1);
 	r.plat.ring(prm::iseg::DOORBELL, 1u << 0);
 	r.emu.poll_once();
 	EXPECT_TRUE(w.owned(0)) << "not served while initializing";
-	std::this_thread::sleep_for(std::chrono::milliseconds(50));
+	w.advance(50);
 	r.emu.poll_once();
 	r.emu.poll_once();
 	EXPECT_EQ(w.init_bit(), 0u);

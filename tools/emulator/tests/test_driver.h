@@ -86,7 +86,8 @@ public:
 	void init_queue()
 	{
 		using iseg = prm::initial_seg;
-		auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+		// Threaded: bounded generously, the thread may run late on a loaded host.
+		auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
 		while (p_.rd(prm::dword_byte_offset<iseg::initializing>()) & prm::to_dword<iseg::initializing>(1)) {
 			if (!threaded_)
 				emu_.poll_once();
@@ -163,8 +164,8 @@ public:
 	}
 
 	// Polls (or waits for the thread) until the slot's ownership is back,
-	// or gives up after 'polls' steps / 'timeout'.
-	bool wait(const Prepared &pr, int polls = 4, std::chrono::milliseconds timeout = std::chrono::milliseconds(2000))
+	// or gives up after 'polls' steps / 'timeout' (generous: a loaded host).
+	bool wait(const Prepared &pr, int polls = 4, std::chrono::milliseconds timeout = std::chrono::seconds(20))
 	{
 		auto deadline = std::chrono::steady_clock::now() + timeout;
 		for (int i = 0;; i++) {

@@ -43,6 +43,9 @@ TEST_F(TransportTest, InitSegmentPublished)
 TEST(InitSegment, InitializingClearsAfterDelay)
 {
 	Rig r(quiet_with([](Profile &p) { p.init_delay_ms = 30; }), Stage::RESET);
+	// A test clock: a descheduled test cannot see the delay pass early.
+	uint64_t now = 0;
+	r.emu.set_clock([&now] { return now; });
 	auto init_bit = [&] {
 		return prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>()));
 	};
@@ -54,7 +57,10 @@ TEST(InitSegment, InitializingClearsAfterDelay)
 	r.plat.ring(prm::iseg::DOORBELL, 1);
 	r.emu.poll_once();
 	EXPECT_EQ(r.plat.rd(prm::iseg::DOORBELL), 1u);
-	std::this_thread::sleep_for(std::chrono::milliseconds(35));
+	now = 29'999'999;
+	r.emu.poll_once();
+	EXPECT_EQ(init_bit(), 1u);
+	now = 30'000'000;
 	r.emu.poll_once();
 	EXPECT_EQ(init_bit(), 0u);
 	EXPECT_FALSE(r.emu.initializing());
@@ -68,11 +74,18 @@ TEST(InitSegment, HealthCounterTicksAndThreadClearsInitializing)
 	}), Stage::RESET);
 	uint32_t off = prm::dword_byte_offset<iseg::health_counter>();
 	uint32_t c0 = prm::from_dword<iseg::health_counter>(r.plat.rd(off));
+	auto init_bit = [&] {
+		return prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>()));
+	};
 	r.emu.start();
-	std::this_thread::sleep_for(std::chrono::milliseconds(40));
+	// The thread's work, waited for with a bound no loaded host reaches.
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while ((prm::from_dword<iseg::health_counter>(r.plat.rd(off)) <= c0 + 5 || init_bit()) &&
+	       std::chrono::steady_clock::now() < end)
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
 	uint32_t c1 = prm::from_dword<iseg::health_counter>(r.plat.rd(off));
 	EXPECT_GT(c1, c0 + 5);
-	EXPECT_EQ(prm::from_dword<iseg::initializing>(r.plat.rd(prm::dword_byte_offset<iseg::initializing>())), 0u);
+	EXPECT_EQ(init_bit(), 0u);
 	r.emu.stop();
 }
 

@@ -36,7 +36,7 @@ truncate -s 1M "$dir/bar"
 "$emud" --ram "$dir/ram" --bar "$dir/bar" --init-delay-ms 0 --profile bf3 \
 	--log "$dir/log" --ready-file "$dir/ready" &
 pid=$!
-for _ in $(seq 100); do
+for _ in $(seq 400); do
 	[ -e "$dir/ready" ] && break
 	sleep 0.05
 done

@@ -301,7 +301,7 @@ inline bool wait_initialized(Daemon &d, std::chrono::milliseconds limit)
 inline ::testing::AssertionResult start_initialized(Daemon &d)
 {
 	::testing::AssertionResult r = d.start({"--init-delay-ms", "0"});
-	if (r && !wait_initialized(d, 2000ms))
+	if (r && !wait_initialized(d, 20000ms))
 		return ::testing::AssertionFailure() << "initializing never cleared\n" << d.log();
 	return r;
 }
@@ -314,7 +314,7 @@ inline std::string stop_and_log(Daemon &d)
 }
 
 // Polls the ring (bounded) for an event of 'type'; other events are skipped.
-inline bool wait_event(EqRing &ring, uint8_t type, uint8_t *data28 = nullptr, std::chrono::milliseconds limit = 3000ms)
+inline bool wait_event(EqRing &ring, uint8_t type, uint8_t *data28 = nullptr, std::chrono::milliseconds limit = 20000ms)
 {
 	auto end = std::chrono::steady_clock::now() + limit;
 	for (;;) {

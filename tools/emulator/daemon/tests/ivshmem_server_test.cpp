@@ -64,7 +64,7 @@ int connect_to(const std::string &path)
 
 // One message: 8 bytes little endian and maybe a descriptor (else -1).
 // False on end of file or timeout.
-bool recv_msg(int sock, int64_t *v, int *fd, int timeout_ms = 2000)
+bool recv_msg(int sock, int64_t *v, int *fd, int timeout_ms = 20000)
 {
 	struct pollfd p = {sock, POLLIN, 0};
 	if (::poll(&p, 1, timeout_ms) != 1)
@@ -158,10 +158,11 @@ protected:
 			s += buf;
 		return s;
 	}
-	// Polls the server until 'done' or 2 s.
+	// Polls the server until 'done' or 20 s (a loaded host).
 	template <class F> bool pump(IvshmemServer &s, F done)
 	{
-		for (int i = 0; i < 2000; i++) {
+		auto end = std::chrono::steady_clock::now() + 20s;
+		while (std::chrono::steady_clock::now() < end) {
 			s.poll();
 			if (done())
 				return true;
@@ -216,7 +217,8 @@ TEST_F(IvshmemServerTest, SendsTheSetupOfTheSpecAndRaisesVectors)
 	// QEMU goes: poll() says so once, with a log line.
 	close(c);
 	bool gone = false;
-	for (int i = 0; i < 2000 && !gone; i++) {
+	auto end = std::chrono::steady_clock::now() + 20s;
+	while (!gone && std::chrono::steady_clock::now() < end) {
 		gone = !s.poll();
 		std::this_thread::sleep_for(1ms);
 	}
@@ -329,7 +331,8 @@ TEST_F(IvshmemServerTest, DaemonServesQemuAndExitsWhenItGoes)
 	pid_t pid = spawn_emud({CXPRM_EMUD_BIN, "--ram", ram, "--bar", shm_path_, "--ivshmem-server", sock_,
 				"--vectors", "3", "--ready-file", ready, "--log", log});
 	ASSERT_GT(pid, 0);
-	for (int i = 0; i < 5000 && access(ready.c_str(), F_OK) != 0; i++)
+	auto end = std::chrono::steady_clock::now() + 20s;
+	while (access(ready.c_str(), F_OK) != 0 && std::chrono::steady_clock::now() < end)
 		std::this_thread::sleep_for(1ms);
 	ASSERT_EQ(0, access(ready.c_str(), F_OK)) << slurp(log);
 
