@@ -111,7 +111,7 @@ check-module: lint
 # (run.sh builds the module, a static cxprm-emud and cxprm CLI of its own,
 # and the test programs.)
 check-guest:
-	selftests/cxprm/run.sh -q --shutdown
+	selftests/cxprm/run.sh -q --shutdown --vf
 
 # The same guest in MSI-X mode: ivshmem-doorbell, cxprm-emud its ivshmem
 # server; the MSI-X step list asserts interrupts were delivered.

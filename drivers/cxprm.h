@@ -45,6 +45,9 @@ enum cxprm_kind {
 	CXPRM_KIND_CONNECTX,	/* ConnectX / BlueField: init segment at BAR0 */
 	CXPRM_KIND_IVSHMEM,	/* QEMU ivshmem-plain: emulated device at BAR2 */
 };
+#define CXPRM_KIND_MASK		0xffUL
+/* Linux MLX5_PCI_DEV_IS_VF: the id is a virtual function's. */
+#define CXPRM_PCI_DEV_IS_VF	BIT(8)
 
 /* Init segment: command_doorbell_vector (struct mlx5_init_seg cmd_dbell). */
 #define CXPRM_ISEG_DOORBELL		0x18
@@ -69,6 +72,7 @@ struct cxprm_dev {
 	struct pci_dev *pdev;
 	char bdf[32];
 	enum cxprm_kind kind;
+	bool is_vf;		/* by its id (cxprm_pci_ids.c), as Linux */
 	int bar_idx;
 	void __iomem *bar;
 	resource_size_t bar_len;
@@ -162,6 +166,12 @@ struct cxprm_file {
 	u32 ev_lost;			/* dropped since the last read record */
 	struct cxprm_event ev_ring[CXPRM_EVENT_QUEUE];
 };
+
+/* cxprm_pci_ids.c: the id table, driver_data of a function's entry. */
+extern const struct pci_device_id cxprm_pci_ids[];
+unsigned long cxprm_pci_id_data(struct pci_dev *pdev);
+/* After the BAR is mapped: a VF by its id (ivshmem: the emulated one's). */
+bool cxprm_pci_is_vf(struct cxprm_dev *cx);
 
 /* cxprm_dev.c: the device object, its references and failure state. */
 struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev, enum cxprm_kind kind);

@@ -46,8 +46,6 @@
 #include "cxprm_compat.h"
 #include "cxprm_params.h"
 
-#define CXPRM_IVSHMEM_DEVICE_ID		0x1110
-
 /*
  * The init segment (0x400c bytes) must be there in full; BAR0 of a
  * ConnectX is >= 32 MiB, the emulator's UAR pages start at 64 KiB.
@@ -57,45 +55,6 @@
 /* Init segment (struct mlx5_init_seg). */
 #define CXPRM_ISEG_FW_REV		0x00
 #define CXPRM_ISEG_CMDIF_REV_FW_SUB	0x04
-
-#define CXPRM_CX(dev) {						\
-	CXPRM_PCI_ID(PCI_VENDOR_ID_MELLANOX, (dev)),			\
-	.driver_data = CXPRM_KIND_CONNECTX,				\
-}
-
-/* The mlx5_core id table of Linux (drivers/net/ethernet/mellanox/mlx5). */
-static const struct pci_device_id cxprm_pci_ids[] = {
-	CXPRM_CX(0x1011),	/* Connect-IB */
-	CXPRM_CX(0x1012),	/* Connect-IB VF */
-	CXPRM_CX(0x1013),	/* ConnectX-4 */
-	CXPRM_CX(0x1014),	/* ConnectX-4 VF */
-	CXPRM_CX(0x1015),	/* ConnectX-4 Lx */
-	CXPRM_CX(0x1016),	/* ConnectX-4 Lx VF */
-	CXPRM_CX(0x1017),	/* ConnectX-5 */
-	CXPRM_CX(0x1018),	/* ConnectX-5 VF */
-	CXPRM_CX(0x1019),	/* ConnectX-5 Ex */
-	CXPRM_CX(0x101a),	/* ConnectX-5 Ex VF */
-	CXPRM_CX(0x101b),	/* ConnectX-6 */
-	CXPRM_CX(0x101c),	/* ConnectX-6 VF */
-	CXPRM_CX(0x101d),	/* ConnectX-6 Dx */
-	CXPRM_CX(0x101e),	/* ConnectX family mlx5Gen VF */
-	CXPRM_CX(0x101f),	/* ConnectX-6 Lx */
-	CXPRM_CX(0x1021),	/* ConnectX-7 */
-	CXPRM_CX(0x1023),	/* ConnectX-8 */
-	CXPRM_CX(0x1025),	/* ConnectX-9 */
-	CXPRM_CX(0x1027),	/* ConnectX-10 */
-	CXPRM_CX(0x2101),	/* ConnectX-10 NVLink-C2C */
-	CXPRM_CX(0xa2d2),	/* BlueField ConnectX-5 */
-	CXPRM_CX(0xa2d3),	/* BlueField ConnectX-5 VF */
-	CXPRM_CX(0xa2d6),	/* BlueField-2 ConnectX-6 Dx */
-	CXPRM_CX(0xa2dc),	/* BlueField-3 ConnectX-7 */
-	CXPRM_CX(0xa2df),	/* BlueField-4 ConnectX-8 */
-	{
-		CXPRM_PCI_ID(PCI_VENDOR_ID_REDHAT_QUMRANET, CXPRM_IVSHMEM_DEVICE_ID),
-		.driver_data = CXPRM_KIND_IVSHMEM,
-	},
-	{ }
-};
 
 /* ---- events: the async EQ, polled by a worker ---- */
 
@@ -274,7 +233,7 @@ static void cxprm_bringup(struct cxprm_dev *cx)
 			     NSEC_PER_MSEC;
 	cfg.health_stall_polls = READ_ONCE(cxprm_health_stall_polls);
 	/* Linux set_hca_ctrl: HOST_ENDIANNESS is written by a PF only. */
-	if (cx->pdev->is_virtfn)
+	if (cx->is_vf)
 		cfg.flags |= CXPRM_CORE_CFG_VF;
 	/* Linux handle_hca_cap: cache_line_128byte from the host's line. */
 	if (cache_line_size() >= 128)
@@ -453,8 +412,7 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	 * override_only ids (before 5.14) the driver has no id table and
 	 * driver_override matches with a dummy id (cxprm_compat.h).
 	 */
-	id = pci_match_id(cxprm_pci_ids, pdev);
-	kind = id ? id->driver_data : 0;
+	kind = cxprm_pci_id_data(pdev) & CXPRM_KIND_MASK;
 	if (kind != CXPRM_KIND_CONNECTX && kind != CXPRM_KIND_IVSHMEM) {
 		dev_err(&pdev->dev, "%04x:%04x is not a device cxprm drives\n",
 			pdev->vendor, pdev->device);
@@ -504,9 +462,11 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	cxprm_host_init(cx);
 	pci_set_drvdata(pdev, cx);
 
-	dev_info(&pdev->dev, "%s, BAR%d %pR\n",
+	cx->is_vf = cxprm_pci_is_vf(cx);
+	dev_info(&pdev->dev, "%s%s, BAR%d %pR\n",
 		 kind == CXPRM_KIND_IVSHMEM ? "ivshmem (emulated ConnectX)" :
-		 "ConnectX", cx->bar_idx, &pdev->resource[cx->bar_idx]);
+		 "ConnectX", cx->is_vf ? " VF" : "", cx->bar_idx,
+		 &pdev->resource[cx->bar_idx]);
 	cxprm_log_init_seg(cx);
 
 	err = cxprm_core_create(&cx->host, &cx->core);

@@ -89,6 +89,30 @@ TEST(BringupLinux, NoHostEndiannessOnAVf)
 	rig.dev.teardown();
 }
 
+// A VF as a VM sees it (the emulator's cx7vf profile, PCI id 0x101e):
+// its firmware refuses HOST_ENDIANNESS, so a driver that takes the VF
+// for a PF (the old pdev->is_virtfn test, 0 in a VM) fails bring-up
+// there; told it is a VF (the shim: by the id table) it comes up.
+TEST(BringupLinux, AVfComesUpOnlyAsAVf)
+{
+	{
+		Rig rig(test::small_profile(emu::Profile::connectx7_vf()));
+		EXPECT_EQ(rig.up(), E_REMOTEIO); // BAD_PARAM_ERR, REG_VF_HOST_ENDIANNESS
+		const StepRecord *s = rig.dev.trace().find(Step::SET_HOST_ENDIANNESS);
+		ASSERT_NE(s, nullptr);
+		EXPECT_NE(s->err, OK);
+		EXPECT_EQ(rig.h.emu.counters().host_endianness_writes, 0u);
+	}
+	Rig rig(test::small_profile(emu::Profile::connectx7_vf()));
+	BringupConfig cfg = quick_config();
+	cfg.is_vf = true;
+	ASSERT_EQ(rig.up(cfg), OK);
+	EXPECT_EQ(rig.first(op::ACCESS_REG), -1);
+	EXPECT_FALSE(rig.dev.caps_cur().eswitch_manager);
+	rig.dev.teardown();
+	EXPECT_EQ(rig.h.emu.pages_held(), 0u);
+}
+
 TEST(BringupLinux, SwOwnerIdRandomPerLoad)
 {
 	Rig rig;

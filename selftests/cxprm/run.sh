@@ -35,6 +35,8 @@
 #                      it in its chroot into .cache/kernels/<ID>/guest-mod
 #   --shutdown         then boot again and power off with the function
 #                      bound: shutdown_check.sh (the PCI shutdown callback)
+#   --vf               then boot a VF as a VM sees it (cx7vf) and do the
+#                      same there: shutdown_check.sh --vf
 #   -q                 do not stream the console
 #   anything else      passed to tools/qemu/run-guest.sh (--keep, --verbose, ...)
 #   TEST...            steps of run_guest_tests.sh (default: all)
@@ -52,7 +54,7 @@ cache=$repo/.cache/selftests
 out=$cache/cxprm
 
 build=1 profile=bf3 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
-tool="" with_tool=1 rg_opts=() tests=() debug=0 shutdown=0 linux=""
+tool="" with_tool=1 rg_opts=() tests=() debug=0 shutdown=0 vf=0 linux=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0 ;;
@@ -66,7 +68,8 @@ while [ $# -gt 0 ]; do
 	--debug-kernel) debug=1 ;;
 	--linux) linux=$2; shift ;;
 	--shutdown) shutdown=1 ;;
-	-h | --help) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--vf) vf=1 ;;
+	-h | --help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac
@@ -197,6 +200,11 @@ fi
 if [ "$shutdown" = 1 ]; then
 	say "powering off with the function bound (shutdown_check.sh)"
 	"$here/shutdown_check.sh" --ko "$ko" --emud-bin "$emud" --profile "$profile" \
+		"${rg_opts[@]+"${rg_opts[@]}"}" || { [ "$rc" != 0 ] || rc=1; }
+fi
+if [ "$vf" = 1 ]; then
+	say "a VF as a VM sees it, bound and powered off (shutdown_check.sh --vf)"
+	"$here/shutdown_check.sh" --vf --ko "$ko" --emud-bin "$emud" \
 		"${rg_opts[@]+"${rg_opts[@]}"}" || { [ "$rc" != 0 ] || rc=1; }
 fi
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v rc="$rc" 'BEGIN {

@@ -9,7 +9,12 @@
 # fast teardown that released every page the driver had given; the
 # guest's log must show the driver's "shutdown: fast teardown" line.
 #
-#   selftests/cxprm/shutdown_check.sh --ko KO --emud-bin EMUD [run-guest.sh options...]
+# --vf: the same on a VF as a VM sees it (the emulator's cx7vf profile, PCI
+# id 0x101e; in the guest the function is no virtfn).  The driver must take
+# it for a VF by its id, as Linux does, and so come up: the emulator
+# refuses a VF's HOST_ENDIANNESS write, which a PF sends.
+#
+#   selftests/cxprm/shutdown_check.sh [--vf] --ko KO --emud-bin EMUD [run-guest.sh options...]
 #
 # Called by selftests/cxprm/run.sh --shutdown (make check-guest,
 # check-guest-msix); exits 0 on PASS.
@@ -22,15 +27,27 @@ trap 'rm -rf "$work"' EXIT
 
 say() { echo "shutdown-check: $*" >&2; }
 
+vf=0
+if [ "${1:-}" = --vf ]; then
+	vf=1
+	shift
+fi
+
 # The guest: the device must be up (INFO via sysfs/debugfs would need the
 # CLI; the device node and dmesg's "HCA up" line say it), then exit 0.
 # shellcheck disable=SC2016 # expanded in the guest
 cmd='test -e "/dev/cxprm/$CXPRM_BDF" && dmesg | grep -q "HCA up" && echo "SHUTDOWN-CHECK: bound and up, powering off"'
+profile=()
+if [ "$vf" = 1 ]; then
+	# shellcheck disable=SC2016 # expanded in the guest
+	cmd='dmesg | grep -q "ivshmem (emulated ConnectX) VF, " && echo "SHUTDOWN-CHECK: a VF by its id" && '$cmd
+	profile=(--profile cx7vf)
+fi
 t0=$(date +%s.%N)
 rc=0
 "$repo/tools/qemu/run-guest.sh" -q --verbose --emud --timeout 180 \
 	--console-log "$work/console.log" --emulator-log "$work/emud.log" "$@" \
-	--cmd "$cmd" >"$work/run.out" 2>&1 || rc=$?
+	"${profile[@]+"${profile[@]}"}" --cmd "$cmd" >"$work/run.out" 2>&1 || rc=$?
 t1=$(date +%s.%N)
 
 exit_line=$(grep 'cxprm-emud: exiting on' "$work/emud.log" 2>/dev/null | tail -n 1 || true)
@@ -41,6 +58,8 @@ console=$(tr -d '\r' <"$work/console.log" 2>/dev/null || true)
 why=()
 [ "$rc" = 0 ] || why+=("guest status $rc")
 echo "$console" | grep -q '^SHUTDOWN-CHECK: bound and up' || why+=("the device was not bound and up")
+[ "$vf" = 0 ] || echo "$console" | grep -q '^SHUTDOWN-CHECK: a VF by its id' ||
+	why+=("the driver did not take the cx7vf function for a VF")
 echo "$console" | grep -qE 'cxprm [0-9a-f:.]+: shutdown: fast teardown \(OK\)' ||
 	why+=("no 'shutdown: fast teardown (OK)' line from the driver")
 [ -n "$exit_line" ] || why+=("no emulator exit line")
@@ -57,7 +76,7 @@ released=$(key pages_released_fast_teardown)
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 if [ ${#why[@]} -gt 0 ]; then
 	cat "$work/run.out" >&2
-	say "FAIL (${secs}s): $(IFS=';'; echo "${why[*]}")"
+	say "FAIL (${secs}s${profile[1]:+, ${profile[1]}}): $(IFS=';'; echo "${why[*]}")"
 	exit 1
 fi
-say "PASS (${secs}s): ${exit_line#*exiting on }"
+say "PASS (${secs}s${profile[1]:+, ${profile[1]}}): ${exit_line#*exiting on }"

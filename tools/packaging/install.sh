@@ -23,7 +23,8 @@ dkms)
 		drivers/compat/*.c drivers/compat/conftest.sh \
 		core-cpp/include/cxprm/*.h core-cpp/include/cxprm/*/*.h \
 		core-cpp/src/*.cpp core-cpp/src/*.h core-cpp/ktests/*.cpp \
-		core-cpp/ktests/*.h include/uapi/linux/*.h; do
+		core-cpp/ktests/*.h include/uapi/linux/*.h \
+		tools/emulator/daemon/control.h; do
 		install -D -m 0644 "$f" "$d/$f"
 	done)
 	if [ "${NO_DKMS_CONF:-0}" != 1 ]; then

@@ -62,7 +62,7 @@ Host side
                        unless --emulator or --no-emulator; see --emud-bin)
   --emud-bin PATH      the cxprm-emud binary (default $CXPRM_EMUD, else
                        <repo>/build/tools/emulator/daemon/cxprm-emud)
-  --profile cx5|cx7|bf3  emulated adapter (cxprm-emud --profile; default cx7;
+  --profile cx5|cx7|bf3|cx7vf  emulated adapter (cxprm-emud --profile; default cx7;
                        bf3 = BlueField-3 Arm side, an ECPF eswitch manager)
   --emud-args STRING   more cxprm-emud options (split by the shell), e.g.
                        "--init-delay-ms 5000 --boot-pages 8 --verbose"
@@ -184,8 +184,8 @@ fi
 if [ "$with_emulator" = 1 ] && [ "$host_kind" = emud ]; then
 	[ -x "$emud_bin" ] || die "no cxprm-emud at $emud_bin: build it (cmake -S . -B build && cmake --build build --target cxprm-emud) or give --emud-bin"
 	case "${emud_profile:-cx7}" in
-	cx5 | cx7 | bf3) ;;
-	*) die "--profile must be cx5, cx7 or bf3" ;;
+	cx5 | cx7 | bf3 | cx7vf) ;;
+	*) die "--profile must be cx5, cx7, bf3 or cx7vf" ;;
 	esac
 	emulator="$emud_bin --profile ${emud_profile:-cx7} $emud_args"
 elif [ -n "$emud_profile$emud_args" ] && [ "$with_emulator" = 1 ]; then

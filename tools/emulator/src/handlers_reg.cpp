@@ -95,6 +95,8 @@ Result Device::access_reg(Cmd &c)
 	switch (id) {
 	case rid::HOST_ENDIANNESS: {
 		using he = prm::register_host_endianness;
+		if (prof_.functions.vf)
+			return fail(synd::REG_VF_HOST_ENDIANNESS);
 		if (write)
 			host_endianness = (uint8_t)prm::get<he::he>(CRef<he>(data));
 		prm::set<he::he>(Ref<he>(o), host_endianness);

@@ -166,18 +166,24 @@ struct Model {
 	uint16_t vhca_vfs;      // VFs 1..n as page-owning functions (B5)
 	uint32_t first_dctn, max_dcts, first_xrqn, num_xrqs, max_namespaces;
 	uint32_t max_uars, irq_vectors;
+	bool vf;                // the BAR's function is a VF (FunctionsProfile::vf)
 };
 
 constexpr Model models[] = {
 	{"ConnectX-5", {"cx5", "connectx5"}, 0x1017, {16, 35, 2000}, 24, 1024, "MT_0000000008",
 	 "ConnectX-5 EN 100GbE (cxprm emulator)", 7, 156250, false, false, 8, 0x03, 0,
-	 0x100, 64, 0x40, 16, 64, 16, 64},
+	 0x100, 64, 0x40, 16, 64, 16, 64, false},
 	{"ConnectX-7", {"cx7", "connectx7"}, 0x1021, {28, 39, 1002}, 32, 4096, "MT_0000000834",
 	 "ConnectX-7 VPI 400Gb/s (cxprm emulator)", 8, 1000000, true, false, 16, 0x41, 4,
-	 0x1000, 256, 0x80, 64, 256, 32, 128},
+	 0x1000, 256, 0x80, 64, 256, 32, 128, false},
+	// A ConnectX-7 VF as a VM sees it (0x101e, "ConnectX Family mlx5Gen
+	// Virtual Function", MLX5_PCI_DEV_IS_VF in Linux's table).
+	{"ConnectX-7 VF", {"cx7vf", "connectx7-vf"}, 0x101e, {28, 39, 1002}, 32, 1024, "MT_0000000834",
+	 "ConnectX-7 VF (cxprm emulator)", 8, 1000000, true, false, 0, 0x41, 0,
+	 0x1000, 256, 0x80, 64, 256, 16, 32, true},
 	{"BlueField-3", {"bf3", "bluefield3"}, 0xa2dc, {32, 39, 1002}, 32, 4096, "MT_0000000884",
 	 "BlueField-3 DPU, Arm side (cxprm emulator)", 8, 1000000, true, true, 16, 0x81, 0,
-	 0x1000, 256, 0x80, 64, 256, 32, 128},
+	 0x1000, 256, 0x80, 64, 256, 32, 128, false},
 };
 
 Profile from_model(const Model &m)
@@ -219,6 +225,12 @@ Profile from_model(const Model &m)
 	p.functions.embedded_cpu = m.ecpf;
 	p.functions.external_host_pf = m.ecpf;
 	p.functions.num_vfs = m.vhca_vfs;
+	p.functions.vf = m.vf;
+	if (m.vf) { // a VF manages nothing (Linux: MLX5_ESWITCH_MANAGER etc. are PF caps)
+		both<cap::vport_group_manager>(g, 0);
+		both<cap::vhca_group_manager>(g, 0);
+		both<cap::eswitch_manager>(g, 0);
+	}
 	other_caps(p, p.esw.supported);
 	p.dct.first_dctn = m.first_dctn;
 	p.dct.max_dcts = m.max_dcts;
@@ -235,7 +247,8 @@ Profile from_model(const Model &m)
 
 Profile Profile::connectx5() { return from_model(models[0]); }
 Profile Profile::connectx7() { return from_model(models[1]); }
-Profile Profile::bluefield3() { return from_model(models[2]); }
+Profile Profile::bluefield3() { return from_model(models[3]); }
+Profile Profile::connectx7_vf() { return from_model(models[2]); }
 
 bool Profile::by_name(const std::string &name, Profile *out)
 {

@@ -70,6 +70,23 @@ TEST_F(RegTest, HostEndiannessStoredAndReadBack)
 	EXPECT_EQ(access(bad, n).syndrome, synd::REG_RESERVED);
 }
 
+// A VF's firmware refuses the PF's HOST_ENDIANNESS, read or write
+// (strict: what it really answers is unknown; Linux never asks from a VF).
+TEST_F(RegTest, HostEndiannessRefusedOnAVf)
+{
+	prof = quiet(Profile::connectx7_vf());
+	start();
+	enable();
+	constexpr uint32_t n = prm::register_host_endianness::size_bytes;
+	for (uint16_t mod : {aop::WRITE, aop::READ}) {
+		Answer a = access(reg_msg(rid::HOST_ENDIANNESS, mod, n), n);
+		ASSERT_TRUE(a.completed);
+		EXPECT_EQ(a.status, st::BAD_PARAM_ERR);
+		EXPECT_EQ(a.syndrome, synd::REG_VF_HOST_ENDIANNESS);
+	}
+	EXPECT_EQ(emu->counters().host_endianness_writes, 0u);
+}
+
 TEST_F(RegTest, LengthsAsFirmwareChecksThem)
 {
 	start();

@@ -91,6 +91,13 @@ struct FunctionsProfile {
 	// with ENABLE_HCA(0, 0), as Linux's mlx5_host_pf_init does).
 	bool external_host_pf = false;
 	bool host_pf_enabled = true;
+	// The BAR's own function is a VF (a PCI id Linux flags
+	// MLX5_PCI_DEV_IS_VF): no eswitch or vport group manager, no VFs of
+	// its own, and ACCESS_REG HOST_ENDIANNESS refused
+	// (REG_VF_HOST_ENDIANNESS): Linux's set_hca_ctrl writes it from a PF
+	// only; what a VF's firmware answers is unknown, so the strictest
+	// (prm-notes.rst, "VF identity").  It addresses itself as function 0.
+	bool vf = false;
 	// VFs of the BAR's function: function_id 1..num_vfs, ec 0; DISABLED
 	// until the BAR's function (INITIALIZED) sends ENABLE_HCA for them.
 	uint16_t num_vfs = 0;
@@ -275,6 +282,7 @@ struct Profile {
 	// BlueField-3 Arm side: an ECPF eswitch manager with an external host
 	// PF and ESW functions (QUERY_ESW_FUNCTIONS, ESW_FUNCTIONS_CHANGED).
 	static Profile bluefield3();
+	static Profile connectx7_vf(); // a VF (FunctionsProfile::vf), PCI id 0x101e
 	// By name ("cx5", "cx7", "bf3", or the profile's name); false if unknown.
 	static bool by_name(const std::string &name, Profile *out);
 

@@ -122,6 +122,7 @@
 	X(REG_BAD_ARGUMENT, 0xE3070006, BAD_PARAM_ERR, "ACCESS_REG argument not 0 for a register that takes none") \
 	X(REG_BAD_GROUP, 0xE3070007, BAD_PARAM_ERR, "PCAM/MCAM feature_group or access_reg_group not modelled") \
 	X(REG_RESERVED, 0xE3070008, BAD_PARAM_ERR, "ACCESS_REG reserved bits of the register data set") \
+	X(REG_VF_HOST_ENDIANNESS, 0xE3070009, BAD_PARAM_ERR, "ACCESS_REG HOST_ENDIANNESS from a VF (a PF's register; Linux writes it from a PF only)") \
 	/* PD, CQ, SRQ */                                                                              \
 	X(PD_EXHAUSTED, 0xE3080001, NO_RES_ERR, "ALLOC_PD: the profile's PD limit is reached")        \
 	X(PD_UNKNOWN, 0xE3080002, BAD_RES_ERR, "DEALLOC_PD of a PD not allocated")                   \
