@@ -60,6 +60,8 @@ const char *step_name(Step s)
 	case Step::RECLAIM_FUNCTION_PAGES: return "RECLAIM_FUNCTION_PAGES";
 	case Step::TEARDOWN_FAST: return "TEARDOWN_FAST";
 	case Step::WAIT_NIC_DISABLED: return "WAIT_NIC_DISABLED";
+	case Step::ENABLE_HOST_PF: return "ENABLE_HOST_PF";
+	case Step::DISABLE_HOST_PF: return "DISABLE_HOST_PF";
 	case Step::CMDQ_FINI: return "CMDQ_FINI";
 	}
 	return "UNKNOWN";

@@ -92,6 +92,8 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 		ring_.attach(eqn, dev.uar_offset(uar_));
 	}
 	ring_.doorbell(true);
+	/* The EQ that takes the host PF's page requests exists: release it. */
+	dev.enable_host_pf();
 	if (cfg.command_events) {
 		dev.cmdq().set_event_pump(pump, this);
 		err = dev.cmdq().set_mode(CmdqMode::EVENTS);
@@ -117,6 +119,8 @@ void Events::stop()
 		q.set_mode(CmdqMode::POLLING);
 		q.set_event_pump(nullptr, nullptr);
 	}
+	/* Linux unloads the eswitch (DISABLE_HCA of the host PF) before its EQs. */
+	dev_->disable_host_pf();
 	bool keep = eq_created_ && cmd::destroy_eq(q, (u8)ring_.eqn()) != OK;
 	eq_created_ = false;
 	if (keep)

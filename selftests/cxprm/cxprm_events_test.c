@@ -488,6 +488,9 @@ TEST_F(ev, host_pf_page_requests)
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
 	if (!(i.flags & CXPRM_INFO_ECPF))
 		SKIP(return, "not an ECPF (run with the bf3 profile)");
+	/* Firmware held the host PF in 'initializing' until the driver sent
+	 * ENABLE_HCA(0, ec 0) for it (Fidelity III item 3). */
+	EXPECT_EQ(1, emuctl_query(&self->emu, CXPRM_EMUD_Q_FN_ENABLED, 0, 0, 0));
 	own = emuctl_query(&self->emu, CXPRM_EMUD_Q_FN_PAGES_HELD, 0, 1, 0);
 	ASSERT_LT(0, own);
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fn_pages(&self->emu, 7, 0, 0, 0));

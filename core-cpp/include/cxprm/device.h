@@ -178,6 +178,9 @@ enum class Step : u8 {
 	/* fast_unload() (shutdown) */
 	TEARDOWN_FAST,       /* TEARDOWN_HCA PREPARE_FAST_TEARDOWN; value: state */
 	WAIT_NIC_DISABLED,   /* nic_interface DISABLED read back; value: ns waited */
+	/* An ECPF's external host PF (host_pf.cpp) */
+	ENABLE_HOST_PF,      /* ENABLE_HCA(function 0, embedded_cpu_function 0) */
+	DISABLE_HOST_PF,     /* DISABLE_HCA of it */
 };
 
 const char *step_name(Step s);
@@ -308,6 +311,17 @@ public:
 	{
 		return cmd::FunctionRef{cfg_.function_id, cfg_.embedded_cpu_function || ecpf_};
 	}
+	/*
+	 * On an ECPF (a BlueField's Arm side): firmware holds the external
+	 * host PF in 'initializing' until the ECPF sends ENABLE_HCA for it
+	 * (function 0, embedded_cpu_function 0), as Linux's eswitch does once
+	 * its async EQ exists (the host PF's page requests come there).  The
+	 * events code calls these; no-ops elsewhere.  A refusal is recorded
+	 * in the trace, not fatal: the ECPF itself is up.
+	 */
+	int enable_host_pf();
+	void disable_host_pf();
+	bool host_pf_enabled() const { return host_pf_enabled_; }
 	FwVersion fw_version() const { return fw_; }
 	u16 issi() const { return issi_; }
 	const BringupTrace &trace() const { return trace_; }
@@ -365,6 +379,7 @@ private:
 	bool hca_initialized_ = false;
 	bool gone_ = false;
 	bool ecpf_ = false;
+	bool host_pf_enabled_ = false; /* we sent its ENABLE_HCA */
 	/* The last bring-up and teardown (status(), last_teardown()). */
 	TeardownReport last_teardown_{};
 	u32 teardown_trace_from_ = 0;

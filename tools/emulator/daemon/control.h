@@ -132,7 +132,9 @@
 	X(SW_RESET, 24)		/* Emulator::sw_resetting */ \
 	X(OBJECTS, 25)		/* PDs, CQs, SRQs, XRQs, QPs, NVMF backends alive */ \
 	X(CHECK_REFS, 26)	/* 1: strict object model (BAD_RES for made-up numbers) */ \
-	X(FN_PAGES_HELD, 40)	/* arg1 function_id, arg2 ec_function: pages_held(id, ec) */
+	X(FN_PAGES_HELD, 40)	/* arg1 function_id, arg2 ec_function: pages_held(id, ec) */ \
+	X(FN_ENABLED, 41)	/* arg1 function_id, arg2 ec_function: 1 enabled, 0 not (an
+				 * ECPF's host PF: 0 = still 'initializing') */
 
 /* CXPRM_EMUD_Q_COUNTER selectors (cxprm::emu::Counters). */
 #define CXPRM_EMUD_COUNTERS(X) \

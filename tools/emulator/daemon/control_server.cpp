@@ -307,6 +307,9 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 	case CXPRM_EMUD_Q_FN_PAGES_HELD:
 		r.value = arg[1] > 0xffff ? 0 : emu_.pages_held((uint16_t)arg[1], arg[2] != 0);
 		break;
+	case CXPRM_EMUD_Q_FN_ENABLED:
+		r.value = arg[1] <= 0xffff && emu_.function_enabled((uint16_t)arg[1], arg[2] != 0);
+		break;
 	case CXPRM_EMUD_Q_OPCODE_COUNT:
 		r.value = arg[1] > 0xffff ? 0 : emu_.opcode_count((uint16_t)arg[1]);
 		break;

@@ -127,8 +127,9 @@ static int query(struct emuctl *e, const struct emuctl_name *q, int argc, char *
 			return EMUCTL_EXIT_USAGE;
 		return print_query(e, argv[0], a, 4);
 	case CXPRM_EMUD_Q_FN_PAGES_HELD:
+	case CXPRM_EMUD_Q_FN_ENABLED:
 		if (argc != 3)
-			return emuctl_usage_error("fn-pages-held FUNCTION_ID EC_FUNCTION");
+			return emuctl_usage_error("%s FUNCTION_ID EC_FUNCTION", argv[0]);
 		if (values(NULL, argv + 1, 2, a + 1))
 			return EMUCTL_EXIT_USAGE;
 		return print_query(e, argv[0], a, 3);

@@ -105,6 +105,8 @@ expect 0 opcode-count 2err-qp
 expect 0 last-status
 expect 0x0 last-syndrome
 expect 0 fn-pages-held 0 0
+expect 0 fn-enabled 0 0	# the host PF: "initializing" until the ECPF enables it
+expect 0 fn-enabled 0 1	# the ECPF itself: no driver yet
 expect_rc 1 nvmf-counter 1 1 read-cmds	# no such namespace
 expect_rc 2 nvmf-counter 1 1 bogus
 expect_rc 2 counter bogus

@@ -86,11 +86,13 @@ struct FunctionsProfile {
 	// function_id 0, embedded_cpu_function 1.
 	bool embedded_cpu = false;
 	// An ECPF's external host PF (function_id 0, embedded_cpu_function 0),
-	// whose pages the ECPF provides.  Enabled by the host's own driver from
-	// the start unless host_pf_enabled is false (then the ECPF enables it
-	// with ENABLE_HCA(0, 0), as Linux's mlx5_host_pf_init does).
+	// whose pages the ECPF provides.  Strict (real firmware, Linux 6.1
+	// eswitch.c host_pf_enable_hca): held in 'initializing' -- disabled --
+	// until the ECPF sends ENABLE_HCA(0, 0).  Lenient (host_pf_enabled):
+	// enabled from the start, as if its own driver had done it (the
+	// ECPF's ENABLE_HCA is then refused with FUNCTION_STATE).
 	bool external_host_pf = false;
-	bool host_pf_enabled = true;
+	bool host_pf_enabled = false;
 	// The BAR's own function is a VF (a PCI id Linux flags
 	// MLX5_PCI_DEV_IS_VF): no eswitch or vport group manager, no VFs of
 	// its own, and ACCESS_REG HOST_ENDIANNESS refused
