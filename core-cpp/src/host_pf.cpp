@@ -34,6 +34,10 @@ void Device::disable_host_pf()
 	if (!host_pf_enabled_)
 		return;
 	host_pf_enabled_ = false;
+	/* Dead firmware, or a queue closed by it or by a fast teardown (which
+	 * let go of the host PF with the rest): nothing to send. */
+	if (fw_dead())
+		return;
 	CmdResult r{};
 	step(Step::DISABLE_HOST_PF, cmd::disable_hca(cmdq_, HOST_PF, &r), &r);
 }

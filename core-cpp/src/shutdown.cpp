@@ -68,7 +68,6 @@ int Device::fast_unload()
 		return err;
 	hca_initialized_ = false;
 	hca_enabled_ = false;
-	host_pf_enabled_ = false; /* firmware let go of it with the rest */
 	fast_unloaded_ = true;
 	return OK;
 }

@@ -118,11 +118,9 @@ void Device::finish_pages(bool released)
 void Device::unwind()
 {
 	CmdResult r{};
-	bool dead = cmdq_up_ && fw_dead();
 	/* Events were not stopped first (they do it, before DESTROY_EQ). */
-	if (dead)
-		host_pf_enabled_ = false;
 	disable_host_pf();
+	bool dead = cmdq_up_ && fw_dead();
 	if (hca_initialized_) {
 		u8 st = 0;
 		int err = dead ? E_FWDEAD : cmd::teardown_hca(cmdq_, cmd::TeardownProfile::GRACEFUL, &st, &r);
