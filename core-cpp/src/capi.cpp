@@ -213,6 +213,7 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 		info->health_sensor = (u32)health_fatal_sensor(hr);
 	}
 	info->async_eqn = c->ev.running() ? c->ev.eqn() : NO_EQN;
+	info->comp_eqn = c->ev.comp_eqn_now();
 	info->events_running = c->ev.running();
 	info->command_events = c->ev.running() && c->command_events;
 	if (queue_up(c)) {

@@ -201,6 +201,11 @@ void text_eq(cxprm_core *c, Text &t)
 			t.str(n ? n : "?").chr('(').hex(ty, 2).str(") ");
 		}
 	t.chr('\n');
+	u32 comp = c->ev.comp_eqn_now();
+	if (comp == Events::NO_COMP_EQ)
+		t.str("completion EQ: none yet (created with the first CQ)\n");
+	else
+		t.str("completion EQ: eqn ").dec(comp).chr('\n');
 	t.str("command completion: ").str(c->command_events ? "CMD events" : "polling").chr('\n');
 	t.str("events: ").dec(s.total).str(", cmd completions ").dec(s.cmd_completions);
 	t.str(", page requests ").dec(s.page_requests).str(" (pages requested ").sdec(s.pages_requested);

@@ -33,7 +33,7 @@ bool esw_events_supported(Device &dev)
 
 int Events::start(Device &dev, const EventsConfig &cfg)
 {
-	if (running_ || ring_kept_)
+	if (running_ || ring_kept())
 		return E_BUSY;
 	if (dev.state() != DeviceState::UP)
 		return E_INVAL;
@@ -44,7 +44,8 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 	head_ = count_ = 0;
 	lock_ = host->ops->lock_create(host->ctx);
 	poll_lock_ = host->ops->lock_create(host->ctx);
-	if (!lock_ || !poll_lock_) {
+	comp_lock_ = host->ops->lock_create(host->ctx);
+	if (!lock_ || !poll_lock_ || !comp_lock_) {
 		stop();
 		return E_NOMEM;
 	}
@@ -121,6 +122,7 @@ void Events::stop()
 	}
 	/* Linux unloads the eswitch (DISABLE_HCA of the host PF) before its EQs. */
 	dev_->disable_host_pf();
+	destroy_comp_eq();
 	bool keep = eq_created_ && cmd::destroy_eq(q, (u8)ring_.eqn()) != OK;
 	eq_created_ = false;
 	if (keep)
@@ -134,13 +136,18 @@ void Events::stop()
 		host->ops->lock_destroy(host->ctx, lock_);
 	if (poll_lock_)
 		host->ops->lock_destroy(host->ctx, poll_lock_);
-	lock_ = poll_lock_ = nullptr;
+	if (comp_lock_)
+		host->ops->lock_destroy(host->ctx, comp_lock_);
+	lock_ = poll_lock_ = comp_lock_ = nullptr;
 	running_ = false;
 	dev_ = nullptr;
 }
 
 void Events::release_kept()
 {
+	if (comp_kept_)
+		comp_.fini();
+	comp_kept_ = false;
 	if (!ring_kept_)
 		return;
 	ring_.fini();
@@ -188,6 +195,8 @@ u32 Events::poll(u32 budget)
 	const cxprm_host *host = dev_->cmdq().host();
 	host->ops->lock(host->ctx, poll_lock_);
 	u32 n = ring_.poll(dispatch, this, budget, true);
+	if (comp_created_ && n < budget)
+		n += comp_.poll(dispatch, this, budget - n, true);
 	host->ops->unlock(host->ctx, poll_lock_);
 	return n;
 }

@@ -91,7 +91,7 @@ bool dct_reserved(const cxprm_dct &d)
 #define CXPRM_UAPI_INFO(X)                                                              \
 	X(fw_major) X(fw_minor) X(fw_subminor) X(cmdif_rev) X(state) X(cmdq_entries)   \
 	X(cmdq_log_stride) X(issi) X(health_syndrome) X(pages_given) X(pages_reclaimed) \
-	X(commands) X(async_eqn)
+	X(commands) X(async_eqn) X(comp_eqn)
 
 } // namespace
 

@@ -113,7 +113,7 @@ template <class P> int place(cxprm_core *c, ObjMem *m, u64 bytes, P &p)
 	return OK;
 }
 
-/* The driver's UAR and EQ (the async EQ's): CQs and QPs need them. */
+/* The driver's UAR (the async EQ's) and EQs: CQs and QPs need them. */
 bool have_eq(cxprm_core *c)
 {
 	return c->ev.running();
@@ -129,8 +129,10 @@ int create_cq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	cmd::CqParams p;
 	p.log_cq_size = a.log_size;
 	p.uar_page = c->ev.uar();
-	p.eqn = c->ev.eqn();
-	int err = place(c, m, cmd::queue_bytes(a.log_size, CQE_BYTES), p);
+	/* A completion EQ, never the async one (events_comp_eq.cpp). */
+	int err = c->ev.comp_eqn(&p.eqn);
+	if (!err)
+		err = place(c, m, cmd::queue_bytes(a.log_size, CQE_BYTES), p);
 	if (!err)
 		err = cmd::create_cq(c->dev.cmdq(), p, &o->id, r);
 	a.eqn = p.eqn;
@@ -149,15 +151,21 @@ int create_wq(cxprm_core *c, ObjMem *m, u8 log, u8 stride, P &p, Create create)
 	return err ? err : create(p);
 }
 
+/* CREATE_RMP from ISSI 1, where an RMP has no CQ (cqn must be 0). */
 int create_srq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
 	const cxprm_srq_attr &a = o->u.srq;
+	bool rmp = srq_is_rmp(c);
+	if (rmp && a.cqn)
+		return E_INVAL;
 	cmd::SrqParams p{.log_srq_size = a.log_size, .log_rq_stride = a.log_stride, .pd = a.pd,
 			 .cqn = a.cqn, .lwm = a.lwm};
 	return create_wq(c, m, a.log_size, a.log_stride, p, [&](const cmd::SrqParams &k) {
-		return cmd::create_srq(c->dev.cmdq(), k, &o->id, r);
+		Cmdq &q = c->dev.cmdq();
+		return rmp ? cmd::create_rmp(q, k, &o->id, r) : cmd::create_srq(q, k, &o->id, r);
 	});
 }
+
 
 int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
@@ -241,6 +249,14 @@ static_assert(sizeof(CREATE_OP) / sizeof(CREATE_OP[0]) == CXPRM_OBJ_NVMF_NS + 1 
 		      sizeof(CREATE) / sizeof(CREATE[0]) == CXPRM_OBJ_NVMF_NS + 1,
 	      "one create per enum cxprm_obj_type");
 
+/* The opcode a create of o sends. */
+u16 create_op(cxprm_core *c, const cxprm_obj &o)
+{
+	if (o.type == CXPRM_OBJ_SRQ && srq_is_rmp(c))
+		return prm::op::CREATE_RMP;
+	return CREATE_OP[o.type];
+}
+
 int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 {
 	if (t->n >= CXPRM_OBJ_MAX_PER_FILE)
@@ -257,7 +273,7 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 	int err = CREATE[o->type](c, o, m, &r);
 	if (o->type == CXPRM_OBJ_QP)
 		o->u.qp.state = cmd::QP_STATE_RST;
-	fill_st(&o->st, r, CREATE_OP[o->type]);
+	fill_st(&o->st, r, create_op(c, *o));
 	if (err) {
 		mem_after(c, m, err, r);
 		if (o->type != CXPRM_OBJ_NVMF_NS)
@@ -305,8 +321,12 @@ int obj_query(cxprm_core *c, cxprm_obj *o)
 	if (o->type != CXPRM_OBJ_SRQ)
 		return E_NOTSUP;
 	cmd::SrqInfo i{};
-	err = cmd::query_srq(c->dev.cmdq(), o->id, &i, &r);
-	fill_st(&o->st, r, prm::op::QUERY_SRQ);
+	bool rmp = srq_is_rmp(c);
+	if (rmp)
+		err = cmd::query_rmp(c->dev.cmdq(), o->id, &i, &r);
+	else
+		err = cmd::query_srq(c->dev.cmdq(), o->id, &i, &r);
+	fill_st(&o->st, r, rmp ? prm::op::QUERY_RMP : prm::op::QUERY_SRQ);
 	o->u.srq = {};
 	if (!err)
 		o->u.srq = {.pd = i.pd, .cqn = i.cqn, .log_size = i.log_srq_size,

@@ -183,6 +183,10 @@ int destroy_cmd(cxprm_core *c, Obj *e, CmdResult *r, u16 *op)
 	case CXPRM_OBJ_CQ:
 		return cmd::destroy_cq(q, e->id, 0, r);
 	case CXPRM_OBJ_SRQ:
+		if (srq_is_rmp(c)) {
+			*op = prm::op::DESTROY_RMP;
+			return cmd::destroy_rmp(q, e->id, 0, r);
+		}
 		return cmd::destroy_srq(q, e->id, 0, r);
 	case CXPRM_OBJ_QP:
 		if (e->state != cmd::QP_STATE_RST) {

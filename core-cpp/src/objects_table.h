@@ -39,6 +39,15 @@ void mem_free(cxprm_core *c, ObjMem *m);
  */
 void mem_after(cxprm_core *c, ObjMem *m, int err, const CmdResult &r);
 
+/*
+ * A CXPRM_OBJ_SRQ is an RMP once the function runs ISSI 1, as Linux's
+ * mlx5_ib makes it (ib/srq_cmd.c create_srq_split); CREATE_SRQ at ISSI 0.
+ */
+inline bool srq_is_rmp(cxprm_core *c)
+{
+	return c->dev.issi() != 0;
+}
+
 /* The destroy command of e (a QP moved to reset first); *op: the last opcode sent. */
 int destroy_cmd(cxprm_core *c, Obj *e, CmdResult *r, u16 *op);
 

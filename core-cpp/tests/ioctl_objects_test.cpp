@@ -194,7 +194,8 @@ TEST_F(ObjIoctl, DctAndRcQpOnTheirOwnObjects)
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &c), 0);
 	ASSERT_EQ(c.st.status, 0) << std::hex << c.st.syndrome;
 	EXPECT_EQ(c.st.opcode, op::CREATE_CQ);
-	EXPECT_EQ(c.u.cq.eqn, info.async_eqn);
+	ASSERT_EQ(cxprm_core_ioc_info(core, &info), 0);
+	EXPECT_EQ(c.u.cq.eqn, info.comp_eqn); // the completion EQ (objects_linux_shape_test)
 	uint32_t cqn = c.id, srqn = make(obj_srq(pd));
 	ASSERT_NE(pd, 0u);
 	ASSERT_NE(srqn, 0u);
@@ -203,11 +204,11 @@ TEST_F(ObjIoctl, DctAndRcQpOnTheirOwnObjects)
 	cxprm_obj q = obj_of(CXPRM_OBJ_CQ, cqn);
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_QUERY, &q, other), 0);
 	EXPECT_EQ(q.u.cq.log_size, 6);
-	EXPECT_EQ(q.u.cq.eqn, info.async_eqn);
+	EXPECT_EQ(q.u.cq.eqn, info.comp_eqn);
 	q = obj_of(CXPRM_OBJ_SRQ, srqn);
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_QUERY, &q), 0);
 	EXPECT_EQ(q.u.srq.pd, pd);
-	EXPECT_EQ(q.st.opcode, op::QUERY_SRQ);
+	EXPECT_EQ(q.st.opcode, op::QUERY_RMP); // ISSI 1
 
 	// A DCT on them.
 	cxprm_dct d{};
@@ -339,7 +340,7 @@ TEST_F(ObjIoctl, MadeUpNumbersAreTheFirmwaresBadRes)
 		return; // TearDown destroys it
 	}
 	EXPECT_EQ(o.st.status, BAD_RES);
-	EXPECT_EQ(o.st.opcode, op::CREATE_SRQ);
+	EXPECT_EQ(o.st.opcode, op::CREATE_RMP); // ISSI 1
 	EXPECT_EQ(o.id, 0u);
 	o = qp(0x4242, 0x4343, 0x4444);
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &o), 0);
@@ -361,9 +362,9 @@ TEST_F(ObjIoctl, FailedDestroyKeepsTheQueueUntilTeardown)
 	uint32_t pd = make(obj_of(CXPRM_OBJ_PD)), srqn = make(obj_srq(pd));
 	ASSERT_NE(srqn, 0u);
 	size_t live = h.uh.dma_live();
-	// DESTROY_SRQ's delivery fails: the device may still own the queue.
+	// DESTROY_RMP's delivery fails: the device may still own the queue.
 	auto &f = h.emu.faults();
-	f.only_opcode = op::DESTROY_SRQ;
+	f.only_opcode = op::DESTROY_RMP;
 	f.delivery_status_count = 1;
 	f.delivery_status = 0x7;
 	uint32_t done = 0;

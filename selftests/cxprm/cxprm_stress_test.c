@@ -62,13 +62,15 @@ struct stats_snap {
 	long long total;
 	long long count[K_NUM], errors[K_NUM];
 	long long manage_pages, query_pages;
-	long long objects;	/* the children's PD, CQ, SRQ: created, destroyed at close */
+	long long objects;	/* the children's PD, CQ, SRQ (an RMP at ISSI 1) and the
+				 * completion EQ the first CQ makes */
 };
 
 static void snap(int fd, struct stats_snap *s)
 {
 	static const uint16_t obj_ops[] = { OP_ALLOC_PD, OP_CREATE_CQ, OP_CREATE_SRQ,
-					    OP_DEALLOC_PD, OP_DESTROY_CQ, OP_DESTROY_SRQ };
+					    OP_CREATE_RMP, OP_CREATE_EQ, OP_DEALLOC_PD,
+					    OP_DESTROY_CQ, OP_DESTROY_SRQ, OP_DESTROY_RMP };
 	enum { N = K_NUM + 2 + ARRAY_SIZE(obj_ops) };
 	uint16_t ops[N];
 	long long count[N], errors[N];

@@ -93,6 +93,7 @@ struct cxprm_core_info {
 	cxprm_u32 health_syndrome; /* health buffer synd (0x1010[31:24] is never read) */
 	cxprm_u32 health_counter;
 	cxprm_u32 async_eqn;      /* ~0 when events are not running */
+	cxprm_u32 comp_eqn;       /* ~0 until the first CQ made the completion EQ */
 	cxprm_u32 events_running;
 	cxprm_u32 command_events; /* command completion by CMD events */
 	cxprm_u32 cmds_in_flight;

@@ -93,7 +93,19 @@ public:
 	 * then this frees it.  start() refuses (E_BUSY) while one is kept.
 	 */
 	void release_kept();
-	bool ring_kept() const { return ring_kept_; }
+	bool ring_kept() const { return ring_kept_ || comp_kept_; }
+
+	/*
+	 * The completion EQ that CQs complete to (mlx5_core refuses a CQ on
+	 * any other EQ, core/cq.c): CREATE_EQ with no async events on the
+	 * first call, as Linux 6.5+ creates its completion EQs on demand
+	 * (events_comp_eq.cpp); stop() destroys it before the async EQ
+	 * (Linux destroy_comp_eqs, then destroy_async_eqs).
+	 */
+	int comp_eqn(u32 *eqn);
+	/* Its number, or NO_COMP_EQ while there is none. */
+	u32 comp_eqn_now() const;
+	static constexpr u32 NO_COMP_EQ = 0xffffffffu;
 
 	const EqRing &ring() const { return ring_; }
 	u32 eqn() const { return ring_.eqn(); }
@@ -111,6 +123,7 @@ private:
 	void queue_page_request_locked(const PageRequest &rq);
 	bool pop_page_request(PageRequest *rq);
 	int serve(const PageRequest &rq);
+	void destroy_comp_eq();
 
 	Device *dev_ = nullptr;
 	EventsConfig cfg_{};
@@ -120,7 +133,11 @@ private:
 	bool eq_created_ = false;
 	bool ring_kept_ = false;
 	bool running_ = false;
-	void *poll_lock_ = nullptr; /* one poller at a time */
+	void *poll_lock_ = nullptr; /* one poller at a time; guards comp_created_ */
+	EqRing comp_;               /* the completion EQ */
+	bool comp_created_ = false;
+	bool comp_kept_ = false;    /* DESTROY_EQ failed: as ring_kept_ */
+	void *comp_lock_ = nullptr; /* one creator at a time */
 	u64 mask_[4] = {};
 	void *lock_ = nullptr;     /* guards stats and the page-request queue */
 	PageRequest queue_[PAGE_QUEUE] = {}; /* ring: head_, count_ */

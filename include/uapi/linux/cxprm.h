@@ -73,7 +73,9 @@ struct cxprm_info {
 	__u64 pages_reclaimed;
 	__u64 commands;      /* commands completed (any result) */
 	__u32 async_eqn;     /* the async EQ's number, or ~0 */
-	__u32 reserved[15];
+	__u32 comp_eqn;      /* the completion EQ's (CQs complete to it; made
+			      * with the first CQ), or ~0 */
+	__u32 reserved[14];
 };
 
 /* QUERY_HCA_CAP: the raw 4096-byte capability image of one type. */
@@ -193,8 +195,8 @@ struct cxprm_dct {
  */
 enum cxprm_obj_type {
 	CXPRM_OBJ_PD = 1,            /* ALLOC_PD: id = pd */
-	CXPRM_OBJ_CQ = 2,            /* CREATE_CQ: id = cqn */
-	CXPRM_OBJ_SRQ = 3,           /* CREATE_SRQ: id = srqn */
+	CXPRM_OBJ_CQ = 2,            /* CREATE_CQ on the completion EQ: id = cqn */
+	CXPRM_OBJ_SRQ = 3,           /* CREATE_RMP (ISSI 1) or CREATE_SRQ: id = rmpn/srqn */
 	CXPRM_OBJ_QP = 4,            /* CREATE_QP: id = qpn */
 	CXPRM_OBJ_XRQ = 5,           /* CREATE_XRQ, NVMF offload: id = xrqn */
 	CXPRM_OBJ_NVMF_BACKEND = 6,  /* CREATE_NVMF_BACKEND_CTRL: id = controller id,
@@ -220,10 +222,14 @@ struct cxprm_cq_attr {
 	__u32 reserved[3];
 };
 
-/* Cyclic SRQ of 2^log_size WQEs of 16 << log_stride bytes. */
+/*
+ * SRQ of 2^log_size WQEs of 16 << log_stride bytes.  From ISSI 1 it is an
+ * RMP, as mlx5_ib makes it (CREATE/QUERY/DESTROY_RMP; st.opcode says
+ * which): id = rmpn, state = rmpc.state (1 ready), cqn must be 0.
+ */
 struct cxprm_srq_attr {
 	__u32 pd;             /* in */
-	__u32 cqn;            /* in: XRC only, else 0 */
+	__u32 cqn;            /* in: ISSI 0 only (XRC), else 0 */
 	__u8 log_size;        /* in */
 	__u8 log_stride;      /* in */
 	__u16 lwm;            /* in: limit watermark */

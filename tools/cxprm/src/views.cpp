@@ -129,6 +129,7 @@ Json info_json(const cxprm_info &i, const DevPath &where)
 	j.set("pages_reclaimed", i.pages_reclaimed);
 	j.set("commands", i.commands);
 	j.set_json("async_eqn", i.async_eqn == ~0u ? Json::null() : Json::num(i.async_eqn));
+	j.set_json("comp_eqn", i.comp_eqn == ~0u ? Json::null() : Json::num(i.comp_eqn));
 	return j;
 }
 
@@ -159,6 +160,7 @@ KvList info_kv(const cxprm_info &i, const DevPath &where)
 				  " (held by firmware: " + std::to_string(held) + ")"},
 		{"commands", std::to_string(i.commands)},
 		{"async eq", i.async_eqn == ~0u ? "none" : std::to_string(i.async_eqn)},
+		{"completion eq", i.comp_eqn == ~0u ? "none" : std::to_string(i.comp_eqn)},
 	};
 }
 

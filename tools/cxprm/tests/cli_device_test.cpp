@@ -84,7 +84,7 @@ TEST_F(DevDir, Info)
 	const char *keys[] = {"pci_addr", "dev_name", "path", "pci_id", "vendor_id", "device_id", "model",
 			      "fw_version", "cmdif_rev", "state", "state_code", "flags", "ecpf", "cmdq_entries",
 			      "cmdq_log_stride", "issi", "cmd_checksum", "health_syndrome", "health", "pages_given",
-			      "pages_reclaimed", "commands", "async_eqn"};
+			      "pages_reclaimed", "commands", "async_eqn", "comp_eqn"};
 	ASSERT_EQ(j.members().size(), sizeof(keys) / sizeof(keys[0]));
 	for (size_t i = 0; i < j.members().size(); i++)
 		EXPECT_EQ(j.members()[i].first, keys[i]); // stable order
@@ -93,6 +93,7 @@ TEST_F(DevDir, Info)
 	EXPECT_EQ(j.get("ecpf")->kind(), Json::Kind::BOOL);
 	EXPECT_EQ(j.get("ecpf")->as_uint(), 0u);
 	EXPECT_TRUE(j.get("async_eqn")->is_null());
+	EXPECT_TRUE(j.get("comp_eqn")->is_null());
 	Result t = cli({"info", dir_ + "/0000:00:03.0"}); // by path
 	EXPECT_EQ(t.rc, 0);
 	EXPECT_NE(t.out.find("firmware:"), std::string::npos);

@@ -22,6 +22,7 @@
 #include "cxprm/prm/issi.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/pages.h"
+#include "cxprm/prm/rmp.h"
 #include "cxprm/prm/pd_cq.h"
 #include "cxprm/prm/qp.h"
 #include "cxprm/prm/srq.h"
@@ -162,6 +163,9 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 		opd<create_srq_in, create_srq_out>(op::CREATE_SRQ, INIT, &Device::create_srq),
 		opd<destroy_srq_in, destroy_srq_out>(op::DESTROY_SRQ, INIT, &Device::destroy_srq),
 		opd<query_srq_in, query_srq_out>(op::QUERY_SRQ, INIT, &Device::query_srq),
+		opd<create_rmp_in, create_rmp_out>(op::CREATE_RMP, INIT, &Device::create_rmp),
+		opd<destroy_rmp_in, destroy_rmp_out>(op::DESTROY_RMP, INIT, &Device::destroy_rmp),
+		opd<query_rmp_in, query_rmp_out>(op::QUERY_RMP, INIT, &Device::query_rmp),
 		opd<create_qp_in, create_qp_out>(op::CREATE_QP, INIT, &Device::create_qp),
 		opd<rst2init_qp_in, rst2init_qp_out>(op::RST2INIT_QP, INIT, &Device::qp_transition),
 		opd<init2rtr_qp_in, init2rtr_qp_out>(op::INIT2RTR_QP, INIT, &Device::qp_transition),

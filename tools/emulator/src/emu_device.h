@@ -107,7 +107,8 @@ struct Cq {
 };
 
 struct Srq {
-	uint8_t log_size = 0, log_stride = 0;
+	bool rmp = false; // made by CREATE_RMP: only the _RMP commands see it
+	uint8_t log_size = 0, log_stride = 0; // log_stride: 16-byte units
 	uint32_t pd = 0, cqn = 0;
 	uint16_t lwm = 0;
 	uint64_t dbr = 0;
@@ -299,6 +300,9 @@ private:
 	Result create_srq(Cmd &c);
 	Result destroy_srq(Cmd &c);
 	Result query_srq(Cmd &c);
+	Result create_rmp(Cmd &c);
+	Result destroy_rmp(Cmd &c);
+	Result query_rmp(Cmd &c);
 	// Whether a reference names an object of that kind (lenient: nonzero).
 	bool have_pd(uint32_t pd) const;
 	bool have_cq(uint32_t cqn) const;

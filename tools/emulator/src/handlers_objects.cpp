@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Protection domains, completion queues and shared receive queues: ALLOC /
-// DEALLOC_PD, CREATE / DESTROY / QUERY_CQ and _SRQ, and the reference
+// DEALLOC_PD, CREATE / DESTROY / QUERY_CQ, _SRQ and _RMP, and the reference
 // checks every object that names another one goes through (B7/B8).  With
 // ObjectProfile::check_refs (strict, the default) a named PD, CQ, SRQ or
 // XRQ must exist; lenient, any nonzero number does.  Destroying an object
@@ -11,6 +11,7 @@
 
 #include "cxprm/prm/dct.h"
 #include "cxprm/prm/pd_cq.h"
+#include "cxprm/prm/rmp.h"
 #include "cxprm/prm/srq.h"
 #include "cxprm/prm/transport.h"
 
@@ -40,6 +41,15 @@ uint64_t pages_for(uint64_t bytes)
 }
 
 bool dbr_ok(uint64_t a) { return a && !(a & 7); }
+
+// A completion EQ takes no async events: event_bitmask all zero.
+bool is_completion_eq(const Eq &eq)
+{
+	for (uint64_t w : eq.mask)
+		if (w)
+			return false;
+	return true;
+}
 
 template <class F> uint32_t dct_ref(const Dct &d)
 {
@@ -154,6 +164,8 @@ Result Device::create_cq(Cmd &c)
 		return fail(synd::CQ_BAD_UAR);
 	if (cq.eqn > 0xff || !eqs.count((uint8_t)cq.eqn))
 		return fail(synd::CQ_NO_EQ);
+	if (prof_.objects.cq_needs_completion_eq && !is_completion_eq(eqs.at((uint8_t)cq.eqn)))
+		return fail(synd::CQ_ON_ASYNC_EQ);
 	if (!dbr_ok(cq.dbr))
 		return fail(synd::QUEUE_BAD_DBR);
 	if (!read_pas(c, in_t::size_bytes, pages_for((uint64_t)CQE_BYTES << cq.log_size), &cq.pas))
@@ -224,7 +236,7 @@ Result Device::create_srq(Cmd &c)
 Result Device::destroy_srq(Cmd &c)
 {
 	uint32_t srqn = (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
-	if (!srqs.count(srqn))
+	if (!srqs.count(srqn) || srqs.at(srqn).rmp)
 		return fail(synd::SRQ_UNKNOWN_DESTROY);
 	if (srq_in_use(srqn))
 		return fail(synd::SRQ_IN_USE);
@@ -236,7 +248,7 @@ Result Device::query_srq(Cmd &c)
 {
 	uint32_t srqn = (uint32_t)prm::get<prm::query_srq_in::srqn>(CRef<prm::query_srq_in>(c.in));
 	auto it = srqs.find(srqn);
-	if (it == srqs.end())
+	if (it == srqs.end() || it->second.rmp)
 		return fail(synd::SRQ_UNKNOWN_QUERY);
 	const Srq &s = it->second;
 	Ref<prm::srqc> ctx = prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out));
@@ -246,6 +258,82 @@ Result Device::query_srq(Cmd &c)
 	prm::set<prm::srqc::cqn>(ctx, s.cqn);
 	prm::set<prm::srqc::lwm>(ctx, s.lwm);
 	prm::set<prm::srqc::dbr_addr>(ctx, s.dbr);
+	return Result::ok();
+}
+
+// --- RMP: an SRQ at ISSI 1 (Linux mlx5_ib create_rmp_cmd) ---
+//
+// Strict, as nothing shows firmware taking otherwise: only at ISSI 1,
+// rmpc.state RDY (Linux always sends it), wq_type linked list (Linux never
+// sets it: SRQ WQEs are a linked list), a stride of at least 16 bytes
+// (log_wq_stride is log2 bytes).  RMPs share the SRQs' numbers, so a qpc's
+// srqn_rmpn_xrqn or a dctc's srqn_xrqn names either.
+
+Result Device::create_rmp(Cmd &c)
+{
+	using in_t = prm::create_rmp_in;
+	if (issi < 1)
+		return fail(synd::RMP_ISSI_0);
+	CRef<prm::rmpc> ctx = prm::sub<in_t::ctx, prm::rmpc>(CRef<in_t>(c.in));
+	CRef<prm::wq> wq = prm::sub<prm::rmpc::wq, prm::wq>(ctx);
+	if (prm::get<prm::rmpc::state>(ctx) != prm::RMP_STATE_RDY)
+		return fail(synd::RMP_BAD_STATE);
+	if (prm::get<prm::wq::wq_type>(wq) != 0)
+		return fail(synd::RMP_BAD_WQ_TYPE);
+	uint32_t stride = (uint32_t)prm::get<prm::wq::log_wq_stride>(wq);
+	if (stride < 4)
+		return fail(synd::RMP_BAD_STRIDE);
+	Srq s;
+	s.rmp = true;
+	s.log_size = (uint8_t)prm::get<prm::wq::log_wq_sz>(wq);
+	s.log_stride = (uint8_t)(stride - 4);
+	s.pd = (uint32_t)prm::get<prm::wq::pd>(wq);
+	s.lwm = (uint16_t)prm::get<prm::wq::lwm>(wq);
+	s.dbr = prm::get<prm::wq::dbr_addr>(wq);
+	if (!have_pd(s.pd))
+		return fail(synd::SRQ_NO_PD);
+	if (!dbr_ok(s.dbr))
+		return fail(synd::QUEUE_BAD_DBR);
+	// pas[] entries are pages of 4 KiB << log_wq_pg_sz.
+	uint64_t page = prm::ADAPTER_PAGE_SIZE << prm::get<prm::wq::log_wq_pg_sz>(wq);
+	uint64_t bytes = (1ull << stride) << s.log_size;
+	std::vector<uint64_t> pas;
+	if (!read_pas(c, in_t::size_bytes, (bytes + page - 1) / page, &pas))
+		return fail(synd::SRQ_PAS_INLEN);
+	uint32_t rmpn = free_number(srqs, prof_.objects.first_srqn, prof_.objects.max_srqs);
+	if (!rmpn)
+		return fail(synd::SRQ_EXHAUSTED);
+	srqs[rmpn] = s;
+	prm::set<prm::create_rmp_out::rmpn>(Ref<prm::create_rmp_out>(c.out), rmpn);
+	return Result::ok();
+}
+
+Result Device::destroy_rmp(Cmd &c)
+{
+	uint32_t rmpn = (uint32_t)prm::get<prm::destroy_rmp_in::rmpn>(CRef<prm::destroy_rmp_in>(c.in));
+	if (!srqs.count(rmpn) || !srqs.at(rmpn).rmp)
+		return fail(synd::RMP_UNKNOWN);
+	if (srq_in_use(rmpn))
+		return fail(synd::SRQ_IN_USE);
+	srqs.erase(rmpn);
+	return Result::ok();
+}
+
+Result Device::query_rmp(Cmd &c)
+{
+	uint32_t rmpn = (uint32_t)prm::get<prm::query_rmp_in::rmpn>(CRef<prm::query_rmp_in>(c.in));
+	auto it = srqs.find(rmpn);
+	if (it == srqs.end() || !it->second.rmp)
+		return fail(synd::RMP_UNKNOWN);
+	const Srq &s = it->second;
+	Ref<prm::rmpc> ctx = prm::sub<prm::query_rmp_out::rmp_context, prm::rmpc>(Ref<prm::query_rmp_out>(c.out));
+	prm::set<prm::rmpc::state>(ctx, prm::RMP_STATE_RDY);
+	Ref<prm::wq> wq = prm::sub<prm::rmpc::wq, prm::wq>(ctx);
+	prm::set<prm::wq::log_wq_stride>(wq, s.log_stride + 4u);
+	prm::set<prm::wq::log_wq_sz>(wq, s.log_size);
+	prm::set<prm::wq::pd>(wq, s.pd);
+	prm::set<prm::wq::lwm>(wq, s.lwm);
+	prm::set<prm::wq::dbr_addr>(wq, s.dbr);
 	return Result::ok();
 }
 

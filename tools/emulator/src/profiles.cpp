@@ -296,6 +296,8 @@ void Profile::make_lenient()
 	// B7/B8 objects: references to PDs, CQs, SRQs, XRQs and backend
 	// controllers are not checked (any nonzero number exists).
 	objects.check_refs = false;
+	// CQs on any EQ, the async one included.
+	objects.cq_needs_completion_eq = false;
 	// A3: an ECPF's host PF is enabled from the start (its driver did it);
 	// the ECPF's own ENABLE_HCA for it is then refused (FUNCTION_STATE).
 	functions.host_pf_enabled = true;

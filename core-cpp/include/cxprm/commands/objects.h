@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The objects a DCT or QP names: ALLOC_PD / DEALLOC_PD, CREATE/DESTROY/
- * QUERY_CQ (prm/pd_cq.h) and CREATE/DESTROY/QUERY_SRQ (prm/srq.h).
+ * QUERY_CQ (prm/pd_cq.h), CREATE/DESTROY/QUERY_SRQ (prm/srq.h) and _RMP
+ * (prm/rmp.h).
  *
  * A CQ's or SRQ's queue is one contiguous buffer (QueueMem: pas[] entry i
  * = buf_bus + i * 4 KiB) plus a doorbell record; E_INVAL (nothing sent)
@@ -64,6 +65,16 @@ int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res = nullptr)
 int destroy_srq(Cmdq &q, u32 srqn, u16 uid = 0, CmdResult *res = nullptr);
 int query_srq(Cmdq &q, u32 srqn, SrqInfo *info, CmdResult *res = nullptr);
 int decode_query_srq(const void *out, u32 outlen, SrqInfo *info);
+
+/*
+ * The same SRQ as an RMP (prm/rmp.h), as Linux's mlx5_ib sends it from
+ * ISSI 1 (ib/srq_cmd.c create_srq_split): no CQ (p.cqn must be 0); QUERY
+ * reports rmpc.state (RMP_STATE_RDY) and the wq's hw_counter as wqe_cnt.
+ */
+int create_rmp(Cmdq &q, const SrqParams &p, u32 *rmpn, CmdResult *res = nullptr);
+int destroy_rmp(Cmdq &q, u32 rmpn, u16 uid = 0, CmdResult *res = nullptr);
+int query_rmp(Cmdq &q, u32 rmpn, SrqInfo *info, CmdResult *res = nullptr);
+int decode_query_rmp(const void *out, u32 outlen, SrqInfo *info);
 
 /*
  * Bytes of queue: 2^log entries of 'stride' bytes; ~0 (larger than any

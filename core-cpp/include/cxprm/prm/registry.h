@@ -19,6 +19,7 @@
 #include "dct.h"
 #include "pd_cq.h"
 #include "srq.h"
+#include "rmp.h"
 #include "qp.h"
 #include "nvmf.h"
 #include "reg.h"
@@ -129,6 +130,14 @@ namespace cxprm::prm {
 	X(create_xrq_out, CXPRM_CREATE_XRQ_OUT)                 \
 	X(destroy_xrq_in, CXPRM_DESTROY_XRQ_IN)                 \
 	X(destroy_xrq_out, CXPRM_DESTROY_XRQ_OUT)               \
+	/* rmp.h */                                                  \
+	X(rmpc, CXPRM_RMPC)                                     \
+	X(create_rmp_in, CXPRM_CREATE_RMP_IN)                   \
+	X(create_rmp_out, CXPRM_CREATE_RMP_OUT)                 \
+	X(destroy_rmp_in, CXPRM_DESTROY_RMP_IN)                 \
+	X(destroy_rmp_out, CXPRM_DESTROY_RMP_OUT)               \
+	X(query_rmp_in, CXPRM_QUERY_RMP_IN)                     \
+	X(query_rmp_out, CXPRM_QUERY_RMP_OUT)                   \
 	/* qp.h */                                                   \
 	X(ads, CXPRM_ADS)                                       \
 	X(qpc, CXPRM_QPC)                                       \

@@ -142,6 +142,11 @@ struct ObjectProfile {
 	// profile's range exists.  Destroying an object another one names is
 	// refused either way.
 	bool check_refs = true;
+	// CREATE_CQ naming an EQ subscribed to async events (a nonzero
+	// event_bitmask) is refused (CQ_ON_ASYNC_EQ).  Unknown for real
+	// firmware: mlx5_core only ever puts CQs on its completion EQs
+	// (core/cq.c), so strict refuses; false takes any EQ.
+	bool cq_needs_completion_eq = true;
 	uint32_t max_pds = 256, max_cqs = 256, max_srqs = 256, max_qps = 256;
 	// Numbers handed out: [first, first + max).  PDs start at 1.
 	uint32_t first_cqn = 0x400, first_srqn = 0x800, first_qpn = 0x1000;

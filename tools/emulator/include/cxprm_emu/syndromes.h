@@ -135,6 +135,7 @@
 	X(CQ_UNKNOWN_DESTROY, 0xE3080015, BAD_RES_ERR, "DESTROY_CQ of a CQ that does not exist")     \
 	X(CQ_UNKNOWN_QUERY, 0xE3080016, BAD_RES_ERR, "QUERY_CQ of a CQ that does not exist")         \
 	X(CQ_IN_USE, 0xE3080017, BAD_RES_STATE_ERR, "DESTROY_CQ of a CQ an SRQ, XRQ, QP or DCT still names") \
+	X(CQ_ON_ASYNC_EQ, 0xE3080019, BAD_PARAM_ERR, "CREATE_CQ on an EQ subscribed to async events (not a completion EQ)") \
 	X(QUEUE_BAD_DBR, 0xE3080018, BAD_PARAM_ERR, "CREATE_CQ/SRQ/QP/XRQ doorbell record address 0 or not 8-byte aligned") \
 	X(SRQ_NO_PD, 0xE3080020, BAD_RES_ERR, "CREATE_SRQ srqc.pd names no PD")                      \
 	X(SRQ_NO_CQ, 0xE3080021, BAD_RES_ERR, "CREATE_SRQ srqc.cqn nonzero and names no CQ")         \
@@ -143,6 +144,11 @@
 	X(SRQ_UNKNOWN_DESTROY, 0xE3080024, BAD_RES_ERR, "DESTROY_SRQ of an SRQ that does not exist") \
 	X(SRQ_UNKNOWN_QUERY, 0xE3080025, BAD_RES_ERR, "QUERY_SRQ of an SRQ that does not exist")     \
 	X(SRQ_IN_USE, 0xE3080026, BAD_RES_STATE_ERR, "DESTROY_SRQ of an SRQ a QP or DCT still names") \
+	X(RMP_ISSI_0, 0xE3080030, BAD_OP_ERR, "CREATE_RMP while the function runs ISSI 0 (RMPs are ISSI 1 objects)") \
+	X(RMP_BAD_STATE, 0xE3080031, BAD_PARAM_ERR, "CREATE_RMP rmpc.state not RDY") \
+	X(RMP_BAD_WQ_TYPE, 0xE3080032, BAD_PARAM_ERR, "CREATE_RMP wq.wq_type not linked list (0)") \
+	X(RMP_BAD_STRIDE, 0xE3080033, BAD_PARAM_ERR, "CREATE_RMP wq.log_wq_stride below 4 (a stride under 16 bytes)") \
+	X(RMP_UNKNOWN, 0xE3080034, BAD_RES_ERR, "DESTROY/QUERY_RMP of an RMP that does not exist (an SRQ is not one)") \
 	/* QP */                                                                                       \
 	X(QP_BAD_ST, 0xE3090001, BAD_PARAM_ERR, "CREATE_QP qpc.st not RC (others are not emulated)") \
 	X(QP_NO_PD, 0xE3090002, BAD_RES_ERR, "CREATE_QP qpc.pd names no PD")                         \

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * CREATE/DESTROY/QUERY_RMP: an SRQ at ISSI 1 (prm/rmp.h).  The fields are
+ * the ones Linux's mlx5_ib fills (ib/srq_cmd.c create_rmp_cmd, set_wq):
+ * rmpc.state RDY, and in the wq log_wq_stride = log2 of the stride in
+ * bytes (the srqc's 16-byte-unit log + 4), log_wq_sz, lwm, pd, dbr_addr,
+ * log_wq_pg_sz 0 (4 KiB pages); wq_type stays 0 (linked list).
+ */
+#include "cxprm/commands/objects.h"
+
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/rmp.h"
+
+namespace cxprm::cmd {
+
+using namespace prm;
+
+namespace {
+constexpr u32 SRQC_STRIDE_TO_WQ = 4; /* srqc log_rq_stride counts 16-byte units */
+}
+
+int create_rmp(Cmdq &q, const SrqParams &p, u32 *rmpn, CmdResult *res)
+{
+	if (!rmpn)
+		return E_INVAL;
+	if (!fits<wq::log_wq_sz>(p.log_srq_size) ||
+	    !fits<wq::log_wq_stride>(p.log_rq_stride + SRQC_STRIDE_TO_WQ) || !fits<wq::pd>(p.pd))
+		return E_RANGE;
+	/* An RMP belongs to no CQ (rmpc has no cqn). */
+	if (p.cqn)
+		return E_INVAL;
+	u64 bytes = queue_bytes(p.log_srq_size, 16u << p.log_rq_stride);
+	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, bytes) || !p.dbr_bus || (p.dbr_bus & 7))
+		return E_INVAL;
+	if (p.buf_pages > create_rmp_in_pas::entries_in(q.config().max_msg_bytes))
+		return E_RANGE;
+
+	u32 inlen = create_rmp_in_pas::bytes_for(p.buf_pages);
+	HostMem in;
+	int err = in.alloc(q.host(), inlen);
+	if (err)
+		return err;
+	auto r = begin_in<create_rmp_in>(in.data(), op::CREATE_RMP);
+	set<create_rmp_in::uid>(r, p.uid);
+	auto c = sub<create_rmp_in::ctx, rmpc>(r);
+	set<rmpc::state>(c, RMP_STATE_RDY);
+	auto w = sub<rmpc::wq, wq>(c);
+	set<wq::log_wq_stride>(w, p.log_rq_stride + SRQC_STRIDE_TO_WQ);
+	set<wq::log_wq_sz>(w, p.log_srq_size);
+	set<wq::lwm>(w, p.lwm);
+	set<wq::pd>(w, p.pd);
+	set<wq::dbr_addr>(w, p.dbr_bus);
+	set_contiguous_pas<create_rmp_in_pas>(r, p.buf_bus, p.buf_pages);
+
+	return exec_create<create_rmp_out, create_rmp_out::rmpn>(q, in.data(), inlen, rmpn, res);
+}
+
+int destroy_rmp(Cmdq &q, u32 rmpn, u16 uid, CmdResult *res)
+{
+	return object_cmd<destroy_rmp_in, destroy_rmp_out, destroy_rmp_in::rmpn>(
+		q, op::DESTROY_RMP, rmpn, uid, res);
+}
+
+int query_rmp(Cmdq &q, u32 rmpn, SrqInfo *info, CmdResult *res)
+{
+	if (!info)
+		return E_INVAL;
+	if (!fits<query_rmp_in::rmpn>(rmpn))
+		return E_RANGE;
+	u8 in[query_rmp_in::size_bytes];
+	auto r = begin_in<query_rmp_in>(in, op::QUERY_RMP);
+	set<query_rmp_in::rmpn>(r, rmpn);
+	HostMem out;
+	int err = out.alloc(q.host(), query_rmp_out::size_bytes);
+	if (!err)
+		err = exec(q, in, sizeof(in), out.data(), query_rmp_out::size_bytes, res);
+	return err ? err : decode_query_rmp(out.data(), query_rmp_out::size_bytes, info);
+}
+
+int decode_query_rmp(const void *out, u32 outlen, SrqInfo *info)
+{
+	if (!out || !info || outlen < query_rmp_out::size_bytes)
+		return E_INVAL;
+	auto c = sub<query_rmp_out::rmp_context, rmpc>(CRef<query_rmp_out>(out));
+	auto w = sub<rmpc::wq, wq>(c);
+	u32 stride = (u32)get<wq::log_wq_stride>(w);
+	/* Firmware reporting a stride below 16 bytes breaks the protocol. */
+	if (stride < SRQC_STRIDE_TO_WQ)
+		return E_PROTO;
+	*info = {};
+	info->state = (u8)get<rmpc::state>(c);
+	info->log_srq_size = (u8)get<wq::log_wq_sz>(w);
+	info->log_rq_stride = (u8)(stride - SRQC_STRIDE_TO_WQ);
+	info->pd = (u32)get<wq::pd>(w);
+	info->lwm = (u16)get<wq::lwm>(w);
+	info->wqe_cnt = (u16)get<wq::hw_counter>(w);
+	info->dbr_addr = get<wq::dbr_addr>(w);
+	return OK;
+}
+
+} // namespace cxprm::cmd

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The completion EQ (events.h Events::comp_eqn).  Every CQ cxprm creates
+ * completes to it: mlx5_core's mlx5_core_create_cq looks the EQ up among
+ * its completion EQs and refuses any other (core/cq.c:106), so firmware
+ * has never been shown a CQ on the async EQ.  One EQ, created when the
+ * first CQ needs it (Linux 6.5+ creates completion EQs on demand), on the
+ * async EQ's UAR and vector, with an empty event bitmask: it carries
+ * completion EQEs (type COMP) only.  poll() reads it with the async ring.
+ */
+#include "cxprm/commands/eq.h"
+#include "cxprm/events.h"
+
+namespace cxprm {
+
+int Events::comp_eqn(u32 *eqn)
+{
+	if (!eqn)
+		return E_INVAL;
+	if (!running_)
+		return E_NOTSUP;
+	const cxprm_host *host = dev_->cmdq().host();
+	host->ops->lock(host->ctx, comp_lock_);
+	int err = OK;
+	if (!comp_created_) {
+		/* A CREATE_EQ that never answered may still own the old ring. */
+		err = comp_kept_ ? E_BUSY : comp_.init(host, cfg_.log_eq_size);
+		u64 pas[16];
+		u32 np = comp_.npages();
+		if (!err && np > 16)
+			err = E_RANGE;
+		u8 n = 0;
+		if (!err) {
+			for (u32 i = 0; i < np; i++)
+				pas[i] = comp_.page_bus(i);
+			cmd::EqParams p;
+			p.log_eq_size = cfg_.log_eq_size;
+			p.uar_page = uar_;
+			p.intr = cfg_.intr;
+			p.pas = pas;
+			p.npas = np;
+			err = cmd::create_eq(dev_->cmdq(), p, &n);
+		}
+		if (err) {
+			if (!comp_kept_)
+				comp_.fini();
+		} else {
+			comp_.attach(n, dev_->uar_offset(uar_));
+			comp_.doorbell(true);
+			/* poll() reads it from now on. */
+			host->ops->lock(host->ctx, poll_lock_);
+			comp_created_ = true;
+			host->ops->unlock(host->ctx, poll_lock_);
+		}
+	}
+	if (!err)
+		*eqn = comp_.eqn();
+	host->ops->unlock(host->ctx, comp_lock_);
+	return err;
+}
+
+u32 Events::comp_eqn_now() const
+{
+	if (!running_)
+		return NO_COMP_EQ;
+	const cxprm_host *host = dev_->cmdq().host();
+	host->ops->lock(host->ctx, poll_lock_);
+	u32 n = comp_created_ ? comp_.eqn() : NO_COMP_EQ;
+	host->ops->unlock(host->ctx, poll_lock_);
+	return n;
+}
+
+/* From stop(): no CQ is left (the objects went first), nothing creates. */
+void Events::destroy_comp_eq()
+{
+	if (!comp_created_)
+		return;
+	const cxprm_host *host = dev_->cmdq().host();
+	if (poll_lock_)
+		host->ops->lock(host->ctx, poll_lock_);
+	comp_created_ = false;
+	if (poll_lock_)
+		host->ops->unlock(host->ctx, poll_lock_);
+	if (cmd::destroy_eq(dev_->cmdq(), (u8)comp_.eqn()) != OK)
+		comp_kept_ = true; /* release_kept() */
+	else
+		comp_.fini();
+}
+
+} // namespace cxprm
