@@ -16,10 +16,6 @@ using namespace prm;
 
 namespace {
 
-constexpr u8 NVMF_OFFLOAD_TYPE_TARGET = 1; /* vendor nvmf.c */
-constexpr u8 WQ_TYPE_CYCLIC = 1;
-constexpr u32 BE_PAGES = 2;              /* CQ page, SQ page */
-
 bool page_aligned(u64 a) { return a && !(a & (ADAPTER_PAGE_SIZE - 1)); }
 bool dbr_ok(u64 a) { return a && !(a & 7); }
 
@@ -32,38 +28,50 @@ int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res)
 	if (!fits<xrqc::cqn>(p.cqn) || !fits<wq::pd>(p.pd) || !fits<wq::log_wq_sz>(p.log_wq_sz) ||
 	    !fits<wq::log_wq_stride>(p.log_wq_stride) ||
 	    !fits<nvme_offload_context::log_max_namespace>(p.log_max_namespace) ||
-	    !fits<nvme_offload_context::log_max_io_size>(p.log_max_io_size))
+	    !fits<nvme_offload_context::log_max_io_size>(p.log_max_io_size) ||
+	    !fits<nvme_offload_context::staging_buffer_number_of_pages>(p.staging_pages))
 		return E_RANGE;
-	u64 bytes = queue_bytes(p.log_wq_sz, 16u << p.log_wq_stride);
-	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, bytes) || !dbr_ok(p.dbr_bus))
+	if (p.log_wq_stride < XRQ_MIN_LOG_STRIDE)
 		return E_INVAL;
-	if (p.buf_pages > create_xrq_in_pas::entries_in(q.config().max_msg_bytes))
+	u64 bytes = queue_bytes(p.log_wq_sz, 1u << p.log_wq_stride);
+	/* The vendor driver always passes a staging buffer (rdma_offload.c). */
+	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, bytes) || !dbr_ok(p.dbr_bus) ||
+	    !queue_buffer_ok(p.staging_bus, p.staging_pages, (u64)p.staging_pages * ADAPTER_PAGE_SIZE))
+		return E_INVAL;
+	u32 npas = xrq_nvmf_pas_entries(p.buf_pages, p.staging_pages);
+	if (npas > create_xrq_in_pas::entries_in(q.config().max_msg_bytes))
 		return E_RANGE;
 
-	u32 inlen = create_xrq_in_pas::bytes_for(p.buf_pages);
+	u32 inlen = create_xrq_in_pas::bytes_for(npas);
 	HostMem in;
 	int err = in.alloc(q.host(), inlen);
 	if (err)
 		return err;
 	auto r = begin_in<create_xrq_in>(in.data(), op::CREATE_XRQ);
+	mem_zero(in.data() + create_xrq_in::size_bytes, inlen - create_xrq_in::size_bytes);
 	set<create_xrq_in::uid>(r, p.uid);
 	auto c = sub<create_xrq_in::xrq_context, xrqc>(r);
 	set<xrqc::offload>(c, XRQ_OFFLOAD_NVMF);
 	set<xrqc::cqn>(c, p.cqn);
 	auto n = sub<xrqc::nvme_offload_context, nvme_offload_context>(c);
-	set<nvme_offload_context::nvmf_offload_type>(n, NVMF_OFFLOAD_TYPE_TARGET);
+	set<nvme_offload_context::nvmf_offload_type>(n, NVMF_OFFLOAD_READ_WRITE_FLUSH);
 	set<nvme_offload_context::log_max_namespace>(n, p.log_max_namespace);
 	set<nvme_offload_context::ioccsz>(n, p.ioccsz);
 	set<nvme_offload_context::log_max_io_size>(n, p.log_max_io_size);
 	set<nvme_offload_context::nvme_queue_size>(n, p.nvme_queue_size);
+	/* 4 KiB staging pages: staging_buffer_log_page_size stays 0. */
+	set<nvme_offload_context::staging_buffer_number_of_pages>(n, p.staging_pages);
+	/* wq_type stays 0, LINKED_LIST: Linux's set_wq never sets it. */
 	auto w = sub<xrqc::wq, wq>(c);
-	set<wq::wq_type>(w, WQ_TYPE_CYCLIC);
 	set<wq::pd>(w, p.pd);
 	set<wq::dbr_addr>(w, p.dbr_bus);
 	set<wq::log_wq_stride>(w, p.log_wq_stride);
 	set<wq::log_wq_sz>(w, p.log_wq_sz);
-	/* wq's pas[] is the last thing in the message: the command's tail. */
+	/* wq's pas[] is the command's tail: the queue's, then the staging buffer's. */
 	set_contiguous_pas<create_xrq_in_pas>(r, p.buf_bus, p.buf_pages);
+	u32 first = xrq_nvmf_staging_entry(p.buf_pages);
+	for (u32 i = 0; i < p.staging_pages; i++)
+		set_pas<create_xrq_in_pas>(r, first + i, p.staging_bus + (u64)i * ADAPTER_PAGE_SIZE);
 
 	return exec_create<create_xrq_out, create_xrq_out::xrqn>(q, in.data(), inlen, xrqn, res);
 }
@@ -77,7 +85,7 @@ int destroy_xrq(Cmdq &q, u32 xrqn, u16 uid, CmdResult *res)
 int create_nvmf_backend_ctrl(Cmdq &q, const NvmfBackendParams &p, u16 *id, CmdResult *res)
 {
 	using L = create_nvmf_be_ctrl_in;
-	using T = create_nvmf_be_ctrl_in_pas;
+	using T = create_nvmf_be_ctrl_in_addrs;
 	if (!id)
 		return E_INVAL;
 	if (!fits<L::xrqn>(p.xrqn) || !fits<nvmf_be_ctrl::log_cmd_timeout_us>(p.log_cmd_timeout_us))
@@ -85,7 +93,7 @@ int create_nvmf_backend_ctrl(Cmdq &q, const NvmfBackendParams &p, u16 *id, CmdRe
 	if (!page_aligned(p.cq_bus) || !page_aligned(p.sq_bus) || !dbr_ok(p.cqh_dbr_bus) ||
 	    !dbr_ok(p.sqt_dbr_bus))
 		return E_INVAL;
-	u8 in[T::bytes_for(BE_PAGES)], out[out_size<create_nvmf_be_ctrl_out>()];
+	u8 in[T::bytes_for(1)], out[out_size<create_nvmf_be_ctrl_out>()];
 	auto r = begin_in<L>(in, op::CREATE_NVMF_BACKEND_CTRL);
 	mem_zero(in + L::size_bytes, sizeof(in) - L::size_bytes);
 	set<L::xrqn>(r, p.xrqn);
@@ -93,8 +101,9 @@ int create_nvmf_backend_ctrl(Cmdq &q, const NvmfBackendParams &p, u16 *id, CmdRe
 	set<nvmf_be_ctrl::log_cmd_timeout_us>(c, p.log_cmd_timeout_us);
 	set<nvmf_be_ctrl::cqh_dbr_addr>(c, p.cqh_dbr_bus);
 	set<nvmf_be_ctrl::sqt_dbr_addr>(c, p.sqt_dbr_bus);
-	set_pas<T>(r, 0, p.cq_bus);
-	set_pas<T>(r, 1, p.sq_bus);
+	Ref<nvmf_be_ctrl_addrs> a(tail_entry<T>(r, 0));
+	set<nvmf_be_ctrl_addrs::cq_addr>(a, p.cq_bus);
+	set<nvmf_be_ctrl_addrs::sq_addr>(a, p.sq_bus);
 	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
 	if (err)
 		return err;

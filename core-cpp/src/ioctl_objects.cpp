@@ -14,6 +14,7 @@
 #include "cxprm/commands/qp.h"
 #include "cxprm/errors.h"
 #include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/srq.h"
 #include "cxprm/queue_mem.h"
 
 #include "capi_uapi.h"
@@ -31,6 +32,10 @@ constexpr u32 CQE_BYTES = 64;
 /* The UAPI's limits and numbers are the core's. */
 static_assert(cmd::queue_bytes(CXPRM_OBJ_MAX_LOG_QUEUE, CQE_BYTES) == QUEUE_MAX_BYTES,
 	      "CXPRM_OBJ_MAX_LOG_QUEUE: the largest CQ is QueueMem's largest buffer");
+static_assert(CXPRM_XRQ_MAX_STAGING_PAGES == QueueMem::MAX_PAGES &&
+		      CXPRM_XRQ_MIN_LOG_STRIDE == cmd::XRQ_MIN_LOG_STRIDE &&
+		      CXPRM_XRQ_MAX_LOG_STRIDE == (1u << prm::wq::log_wq_stride::width) - 1,
+	      "cxprm_xrq_attr limits");
 static_assert(CXPRM_QP_RST2INIT == 1 && CXPRM_QP_INIT2RTR == 2 && CXPRM_QP_RTR2RTS == 3 &&
 		      CXPRM_QP_2RST == 4,
 	      "enum cxprm_qp_transition");
@@ -85,7 +90,7 @@ bool obj_reserved(const cxprm_obj &o)
 	case CXPRM_OBJ_QP:
 		return any(o.u.qp.reserved0) || any(o.u.qp.reserved);
 	case CXPRM_OBJ_XRQ:
-		return o.u.xrq.reserved0 || any(o.u.xrq.reserved);
+		return any(o.u.xrq.reserved);
 	case CXPRM_OBJ_NVMF_BACKEND:
 		return any(o.u.backend.reserved0) || any(o.u.backend.reserved);
 	case CXPRM_OBJ_NVMF_NS:
@@ -140,18 +145,21 @@ int create_cq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	return err;
 }
 
-/* A cyclic work queue (SRQ, XRQ): 2^log WQEs of 16 << stride bytes in m. */
+/* A work queue (SRQ, XRQ): 2^log WQEs of 'stride' bytes in m's first queue. */
 template <class P, class Create>
-int create_wq(cxprm_core *c, ObjMem *m, u8 log, u8 stride, P &p, Create create)
+int create_wq(cxprm_core *c, ObjMem *m, u8 log, u64 stride, P &p, Create create)
 {
-	u64 bytes = cmd::queue_bytes(log, 16u << (stride & 15));
-	if (stride > 15 || !queue_ok(log, bytes))
+	u64 bytes = cmd::queue_bytes(log, (u32)stride);
+	if (!queue_ok(log, bytes))
 		return E_INVAL;
 	int err = place(c, m, bytes, p);
 	return err ? err : create(p);
 }
 
-/* CREATE_RMP from ISSI 1, where an RMP has no CQ (cqn must be 0). */
+/*
+ * srqc.log_rq_stride counts 16-byte units (Linux ib/srq_cmd.c set_srqc);
+ * CREATE_RMP from ISSI 1, where an RMP has no CQ (cqn must be 0).
+ */
 int create_srq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
 	const cxprm_srq_attr &a = o->u.srq;
@@ -160,12 +168,13 @@ int create_srq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 		return E_INVAL;
 	cmd::SrqParams p{.log_srq_size = a.log_size, .log_rq_stride = a.log_stride, .pd = a.pd,
 			 .cqn = a.cqn, .lwm = a.lwm};
-	return create_wq(c, m, a.log_size, a.log_stride, p, [&](const cmd::SrqParams &k) {
+	if (a.log_stride > 15)
+		return E_INVAL;
+	return create_wq(c, m, a.log_size, 16u << a.log_stride, p, [&](const cmd::SrqParams &k) {
 		Cmdq &q = c->dev.cmdq();
 		return rmp ? cmd::create_rmp(q, k, &o->id, r) : cmd::create_srq(q, k, &o->id, r);
 	});
 }
-
 
 int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
@@ -190,6 +199,7 @@ int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	return err ? err : cmd::create_qp(c->dev.cmdq(), p, &o->id, r);
 }
 
+/* wq.log_wq_stride is log2 bytes; the staging buffer is m's second queue. */
 int create_xrq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
 	const cxprm_xrq_attr &a = o->u.xrq;
@@ -197,7 +207,16 @@ int create_xrq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 			     .log_wq_stride = a.log_stride, .log_max_namespace = a.log_max_namespace,
 			     .ioccsz = a.ioccsz, .log_max_io_size = a.log_max_io_size,
 			     .nvme_queue_size = a.nvme_queue_size};
-	return create_wq(c, m, a.log_size, a.log_stride, p, [&](const cmd::XrqNvmfParams &k) {
+	u32 staging = a.staging_pages ? a.staging_pages : CXPRM_XRQ_DEFAULT_STAGING_PAGES;
+	if (a.log_stride < CXPRM_XRQ_MIN_LOG_STRIDE || a.log_stride > CXPRM_XRQ_MAX_LOG_STRIDE ||
+	    staging > CXPRM_XRQ_MAX_STAGING_PAGES)
+		return E_INVAL;
+	int err = m->q[1].init(c->host, (usize)staging * QueueMem::PAGE);
+	if (err)
+		return err;
+	p.staging_bus = m->q[1].page_bus(0);
+	p.staging_pages = m->q[1].npages();
+	return create_wq(c, m, a.log_size, 1ull << a.log_stride, p, [&](const cmd::XrqNvmfParams &k) {
 		return cmd::create_xrq_nvmf(c->dev.cmdq(), k, &o->id, r);
 	});
 }

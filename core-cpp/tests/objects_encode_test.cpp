@@ -155,32 +155,66 @@ TEST_F(EncodeTest, SrqAndDecode)
 	EXPECT_EQ(decode_query_srq(out.data(), (uint32_t)out.size() - 1, &info), E_INVAL);
 }
 
-TEST_F(EncodeTest, XrqNvmfAndBackend)
+// The vendor driver's CREATE_XRQ for nvmet (OFED ib/srq_cmd.c, srq_nvmf.c,
+// nvme/target/rdma_offload.c): stride in log2 bytes, wq_type 0 (linked
+// list), nvmf_offload_type 4, the staging pas after the queue's, each list
+// padded to 64 bytes.
+TEST_F(EncodeTest, XrqNvmfVendorLayout)
 {
 	XrqNvmfParams p;
 	p.cqn = 0x11;
 	p.pd = 0x22;
 	p.log_wq_sz = 4;
-	p.log_wq_stride = 4; // 256 B x 16 = 4 KiB
+	p.log_wq_stride = 8; // 256 B x 16 = 4 KiB
 	one_page(p, 0x400000, 0x500000);
+	p.staging_bus = 0x800000;
+	p.staging_pages = 3;
 	p.log_max_namespace = 3;
 	p.nvme_queue_size = 64;
 	uint32_t xrqn = 0;
 	ASSERT_EQ(create_xrq_nvmf(h.cmdq, p, &xrqn), OK);
 	EXPECT_EQ(opcode(), op::CREATE_XRQ);
 	EXPECT_EQ(xrqn, 0x1234u);
+	// The fixed part, 64 bytes of queue pas (one + padding), 64 of staging pas.
+	ASSERT_EQ(cap.in.size(), prm::create_xrq_in::size_bytes + 64u + 64u);
 	auto x = prm::sub<prm::create_xrq_in::xrq_context, prm::xrqc>(in<prm::create_xrq_in>());
 	EXPECT_EQ(prm::get<prm::xrqc::offload>(x), prm::XRQ_OFFLOAD_NVMF);
 	EXPECT_EQ(prm::get<prm::xrqc::cqn>(x), 0x11u);
 	auto n = prm::sub<prm::xrqc::nvme_offload_context, prm::nvme_offload_context>(x);
+	EXPECT_EQ(prm::get<prm::nvme_offload_context::nvmf_offload_type>(n), 4u) << "read/write/flush";
 	EXPECT_EQ(prm::get<prm::nvme_offload_context::log_max_namespace>(n), 3u);
 	EXPECT_EQ(prm::get<prm::nvme_offload_context::nvme_queue_size>(n), 64u);
+	EXPECT_EQ(prm::get<prm::nvme_offload_context::staging_buffer_number_of_pages>(n), 3u);
+	EXPECT_EQ(prm::get<prm::nvme_offload_context::staging_buffer_log_page_size>(n), 0u); // 4 KiB
 	auto w = prm::sub<prm::xrqc::wq, prm::wq>(x);
+	EXPECT_EQ(prm::get<prm::wq::wq_type>(w), 0u) << "linked list, as Linux's set_wq leaves it";
 	EXPECT_EQ(prm::get<prm::wq::pd>(w), 0x22u);
 	EXPECT_EQ(prm::get<prm::wq::log_wq_sz>(w), 4u);
+	EXPECT_EQ(prm::get<prm::wq::log_wq_stride>(w), 8u) << "log2 bytes";
 	EXPECT_EQ(prm::get<prm::wq::dbr_addr>(w), 0x500000u);
-	EXPECT_EQ(prm::get_pas<prm::create_xrq_in_pas>(in<prm::create_xrq_in>(), 0), 0x400000u);
+	const uint8_t *tail = cap.in.data() + prm::create_xrq_in::size_bytes;
+	EXPECT_EQ(load_be64(tail), 0x400000u);
+	for (unsigned i = 1; i < 8; i++)
+		EXPECT_EQ(load_be64(tail + 8 * i), 0u) << "padding entry " << i;
+	for (unsigned i = 0; i < 3; i++)
+		EXPECT_EQ(load_be64(tail + 64 + 8 * i), 0x800000u + 0x1000u * i) << "staging page " << i;
+	ASSERT_EQ(destroy_xrq(h.cmdq, 0x1234), OK);
+	EXPECT_EQ(opcode(), op::DESTROY_XRQ);
 
+	// What the old driver sent, or no staging buffer, never leaves.
+	uint32_t calls = cap.calls;
+	p.log_wq_stride = 4; // 16 B: below a receive WQE
+	EXPECT_EQ(create_xrq_nvmf(h.cmdq, p, &xrqn), E_INVAL);
+	p.log_wq_stride = 8;
+	p.staging_pages = 0;
+	EXPECT_EQ(create_xrq_nvmf(h.cmdq, p, &xrqn), E_INVAL);
+	EXPECT_EQ(cap.calls, calls);
+}
+
+// The vendor's backend address list: 2 x 64 bytes, CQ at +0, SQ at +64
+// (OFED ib/nvmf.c set_nvmf_pas).
+TEST_F(EncodeTest, NvmfBackendVendorLayout)
+{
 	NvmfBackendParams b;
 	b.xrqn = 0x1234;
 	b.cq_bus = 0x600000;
@@ -192,17 +226,18 @@ TEST_F(EncodeTest, XrqNvmfAndBackend)
 	ASSERT_EQ(create_nvmf_backend_ctrl(h.cmdq, b, &id), OK);
 	EXPECT_EQ(id, 7u);
 	using BI = prm::create_nvmf_be_ctrl_in;
+	ASSERT_EQ(cap.in.size(), BI::size_bytes + 128u);
 	EXPECT_EQ(prm::get<BI::xrqn>(in<BI>()), 0x1234u);
 	auto be = prm::sub<BI::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(in<BI>());
 	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::cqh_dbr_addr>(be), 0x602000u);
 	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::sqt_dbr_addr>(be), 0x602008u);
-	EXPECT_EQ(prm::get_pas<prm::create_nvmf_be_ctrl_in_pas>(in<BI>(), 0), 0x600000u);
-	EXPECT_EQ(prm::get_pas<prm::create_nvmf_be_ctrl_in_pas>(in<BI>(), 1), 0x601000u);
+	const uint8_t *list = cap.in.data() + BI::size_bytes;
+	EXPECT_EQ(load_be64(list), 0x600000u);
+	EXPECT_EQ(load_be64(list + 8), 0u) << "nothing right after the CQ address";
+	EXPECT_EQ(load_be64(list + 64), 0x601000u) << "the SQ address at +64";
 	ASSERT_EQ(destroy_nvmf_backend_ctrl(h.cmdq, 0x1234, 7), OK);
 	using BD = prm::destroy_nvmf_be_ctrl_in;
 	EXPECT_EQ(prm::get<BD::backend_controller_id>(in<BD>()), 7u);
-	ASSERT_EQ(destroy_xrq(h.cmdq, 0x1234), OK);
-	EXPECT_EQ(opcode(), op::DESTROY_XRQ);
 }
 
 TEST_F(EncodeTest, QpLifecycleCommands)
@@ -295,6 +330,9 @@ TEST_F(EncodeTest, BadCallerInputNeverReachesTheDevice)
 	EXPECT_EQ(qp_rst2init(h.cmdq, 1u << 24, QpPath{}), E_RANGE);
 	XrqNvmfParams xp;
 	one_page(xp, 0x10000, 0x20000);
+	xp.log_wq_stride = 8;
+	xp.staging_bus = 0x30000;
+	xp.staging_pages = 1;
 	xp.log_max_namespace = 32; // 5 bits
 	EXPECT_EQ(create_xrq_nvmf(h.cmdq, xp, &n), E_RANGE);
 	NvmfBackendParams bp;

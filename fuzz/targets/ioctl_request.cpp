@@ -306,7 +306,7 @@ bool obj_refused(const cxprm_obj &o)
 	case CXPRM_OBJ_CQ: return !zero(o.u.cq.reserved0) || !zero(o.u.cq.reserved);
 	case CXPRM_OBJ_SRQ: return o.u.srq.reserved0 || !zero(o.u.srq.reserved);
 	case CXPRM_OBJ_QP: return !zero(o.u.qp.reserved0) || !zero(o.u.qp.reserved);
-	case CXPRM_OBJ_XRQ: return o.u.xrq.reserved0 || !zero(o.u.xrq.reserved);
+	case CXPRM_OBJ_XRQ: return !zero(o.u.xrq.reserved);
 	case CXPRM_OBJ_NVMF_BACKEND: return !zero(o.u.backend.reserved0) || !zero(o.u.backend.reserved);
 	default: return !zero(o.u.ns.reserved);
 	}

@@ -292,7 +292,8 @@ static inline int nvmf_objs_create(int fd, struct nvmf_objs *n)
 	o.u.xrq.pd = n->pd;
 	o.u.xrq.cqn = n->cqn;
 	o.u.xrq.log_size = 6;
-	o.u.xrq.log_stride = 6;
+	o.u.xrq.log_stride = 6; /* log2 bytes: 64-byte WQEs */
+	o.u.xrq.staging_pages = 4; /* 16 KiB staging buffer */
 	o.u.xrq.log_max_namespace = 4;
 	o.u.xrq.log_max_io_size = 17;
 	o.u.xrq.ioccsz = 4;

@@ -214,6 +214,14 @@ TEST_F(obj, bad_requests)
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
 	obj_init(&o, CXPRM_OBJ_XRQ, 0, 0);
 	o.u.xrq.log_size = 0xff;
+	o.u.xrq.log_stride = 6;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
+	/* log_stride is log2 bytes: 16 B is below a WQE; the staging buffer is bounded. */
+	o.u.xrq.log_size = 6;
+	o.u.xrq.log_stride = CXPRM_XRQ_MIN_LOG_STRIDE - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
+	o.u.xrq.log_stride = 6;
+	o.u.xrq.staging_pages = CXPRM_XRQ_MAX_STAGING_PAGES + 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
 	/* Numbers this file did not create. */
 	EXPECT_ERRNO(ENOENT, obj_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, CXPRM_OBJ_CQ, 0x400, &o));

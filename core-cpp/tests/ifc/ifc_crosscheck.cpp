@@ -57,6 +57,7 @@ const char *const expected_absent[] = {
 	"nvme_offload_context",
 	"nvmf_be_ctrl",
 	"create_nvmf_be_ctrl_in",
+	"nvmf_be_ctrl_addrs",              /* the vendor driver's address list (ib/nvmf.c) */
 	"create_nvmf_be_ctrl_out",
 	"destroy_nvmf_be_ctrl_in",
 	"destroy_nvmf_be_ctrl_out",

@@ -33,7 +33,9 @@ namespace cxprm::test {
 
 // The sizes of what both fronts make.
 constexpr uint8_t OBJ_LOG_CQ = 6, OBJ_LOG_SRQ = 6, OBJ_LOG_SRQ_STRIDE = 2;
-constexpr uint8_t OBJ_LOG_XRQ = 4, OBJ_LOG_XRQ_STRIDE = 4, OBJ_LOG_MAX_NS = 2, OBJ_LOG_EQ = 6;
+// OBJ_LOG_XRQ_STRIDE: log2 bytes (wq.log_wq_stride), 256-byte WQEs.
+constexpr uint8_t OBJ_LOG_XRQ = 4, OBJ_LOG_XRQ_STRIDE = 8, OBJ_LOG_MAX_NS = 2, OBJ_LOG_EQ = 6;
+constexpr uint32_t OBJ_XRQ_STAGING_PAGES = 2;
 
 // What a DCT names.
 struct DctRefs {
@@ -124,8 +126,14 @@ public:
 		xp.log_wq_sz = OBJ_LOG_XRQ;
 		xp.log_wq_stride = OBJ_LOG_XRQ_STRIDE;
 		xp.log_max_namespace = OBJ_LOG_MAX_NS;
-		int err = make_queue(Kind::XRQ, xp, cmd::queue_bytes(OBJ_LOG_XRQ, 16u << OBJ_LOG_XRQ_STRIDE),
-				     &out->xrqn, [&](uint32_t *n) { return cmd::create_xrq_nvmf(q_, xp, n, res); });
+		auto staging = std::make_unique<QueueMem>();
+		int err = staging->init(host_, OBJ_XRQ_STAGING_PAGES * QueueMem::PAGE);
+		if (err != OK)
+			return err;
+		xp.staging_bus = staging->page_bus(0);
+		xp.staging_pages = staging->npages();
+		err = make_queue(Kind::XRQ, xp, cmd::queue_bytes(OBJ_LOG_XRQ, 1u << OBJ_LOG_XRQ_STRIDE), &out->xrqn,
+				 [&](uint32_t *n) { return cmd::create_xrq_nvmf(q_, xp, n, res); }, std::move(staging));
 		if (err != OK)
 			return err;
 		Made m(Kind::BACKEND, 0, out->xrqn);
@@ -212,10 +220,13 @@ private:
 	}
 
 	// A CQ, SRQ or XRQ: its memory placed in p, then create(&number).
-	template <class P, class F> int make_queue(Kind k, P &p, u64 bytes, uint32_t *number, F create)
+	// second: more memory the object names (an XRQ's staging buffer).
+	template <class P, class F>
+	int make_queue(Kind k, P &p, u64 bytes, uint32_t *number, F create, std::unique_ptr<QueueMem> second = nullptr)
 	{
 		Made m(k);
 		m.mem[0] = std::make_unique<QueueMem>();
+		m.mem[1] = std::move(second);
 		int err = place_queue(host_, *m.mem[0], bytes, p);
 		if (err == OK)
 			err = create(number);

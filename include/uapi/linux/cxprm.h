@@ -231,7 +231,7 @@ struct cxprm_srq_attr {
 	__u32 pd;             /* in */
 	__u32 cqn;            /* in: ISSI 0 only (XRC), else 0 */
 	__u8 log_size;        /* in */
-	__u8 log_stride;      /* in */
+	__u8 log_stride;      /* in: 16 << n bytes (srqc.log_rq_stride) */
 	__u16 lwm;            /* in: limit watermark */
 	__u8 state;           /* out (query): srqc.state */
 	__u8 reserved0;
@@ -257,17 +257,26 @@ struct cxprm_qp_attr {
 	__u32 reserved[2];
 };
 
-/* XRQ with xrqc.offload = NVMF (provisional layout, vendor header). */
+/*
+ * XRQ with xrqc.offload = NVMF (provisional layout, vendor driver): a
+ * linked-list queue with read/write/flush offload and a staging buffer of
+ * the driver's.
+ */
+#define CXPRM_XRQ_MIN_LOG_STRIDE 5       /* 32 bytes */
+#define CXPRM_XRQ_MAX_LOG_STRIDE 15      /* wq.log_wq_stride: 4 bits */
+#define CXPRM_XRQ_MAX_STAGING_PAGES 256  /* 1 MiB */
+#define CXPRM_XRQ_DEFAULT_STAGING_PAGES 16
+
 struct cxprm_xrq_attr {
 	__u32 pd;             /* in */
 	__u32 cqn;            /* in */
 	__u8 log_size;        /* in: 2^n WQEs */
-	__u8 log_stride;      /* in: 16 << n bytes */
+	__u8 log_stride;      /* in: 2^n bytes per WQE (wq.log_wq_stride), MIN..MAX_LOG_STRIDE */
 	__u8 log_max_namespace; /* in */
 	__u8 log_max_io_size; /* in */
 	__u32 ioccsz;         /* in: in-capsule command size, 16-byte units */
 	__u16 nvme_queue_size; /* in */
-	__u16 reserved0;
+	__u16 staging_pages;  /* in: 4 KiB staging buffer pages, up to MAX; 0 = DEFAULT */
 	__u32 reserved[3];
 };
 

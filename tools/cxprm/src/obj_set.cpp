@@ -92,7 +92,8 @@ uint32_t ObjSet::nvmf_xrq(uint32_t pd, uint32_t cqn)
 	o.u.xrq.pd = pd;
 	o.u.xrq.cqn = cqn;
 	o.u.xrq.log_size = 6;
-	o.u.xrq.log_stride = 6; // 1 KiB receive buffers
+	o.u.xrq.log_stride = 6; // log2 bytes: 64-byte WQEs, a next segment and 3 data segments
+	// staging_pages 0: the driver's default staging buffer
 	o.u.xrq.log_max_namespace = 4;
 	o.u.xrq.log_max_io_size = 17; // 128 KiB I/Os
 	o.u.xrq.ioccsz = 4;           // 16-byte units: a 64-byte SQE, no in-capsule data

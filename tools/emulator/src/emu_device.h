@@ -21,6 +21,7 @@
 #include "bar.h"
 #include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/srq.h"
 #include "cxprm_emu/emulator.h"
 #include "cxprm/prm/hca.h"
 
@@ -117,6 +118,7 @@ struct Srq {
 struct Xrq { // with NVMF offload: no other kind is emulated
 	uint32_t pd = 0, cqn = 0;
 	uint8_t log_max_namespace = 0;
+	XrqInfo info;
 };
 
 struct Qp {
@@ -202,7 +204,7 @@ public:
 	std::map<uint32_t, Srq> srqs;
 	std::map<uint32_t, Xrq> xrqs;
 	std::map<uint32_t, Qp> qps;
-	std::set<std::pair<uint32_t, uint16_t>> backends; // (xrqn, backend_controller_id)
+	std::map<std::pair<uint32_t, uint16_t>, NvmfBackendInfo> backends; // (xrqn, backend_controller_id)
 	uint16_t num_vfs = 0;
 	uint8_t host_endianness = 0;        // HOST_ENDIANNESS.he (ACCESS_REG)
 	std::array<uint32_t, 4> sw_owner_id{}; // of the last INIT_HCA
@@ -323,6 +325,7 @@ private:
 
 	// handlers_xrq.cpp: XRQs with NVMF offload, backend controllers
 	Result create_xrq(Cmd &c);
+	Result check_xrq_nvmf(prm::CRef<prm::xrqc> ctx, XrqInfo *x) const;
 	Result destroy_xrq(Cmd &c);
 	Result create_nvmf_be(Cmd &c);
 	Result destroy_nvmf_be(Cmd &c);

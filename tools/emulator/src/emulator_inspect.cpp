@@ -104,6 +104,28 @@ bool Emulator::dct_state(uint32_t dctn, DctState *out) const
 	return true;
 }
 
+bool Emulator::xrq_info(uint32_t xrqn, XrqInfo *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.xrqs.find(xrqn);
+	if (it == impl_->dev.xrqs.end())
+		return false;
+	if (out)
+		*out = it->second.info;
+	return true;
+}
+
+bool Emulator::nvmf_backend(uint32_t xrqn, uint16_t id, NvmfBackendInfo *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.backends.find({xrqn, id});
+	if (it == impl_->dev.backends.end())
+		return false;
+	if (out)
+		*out = it->second;
+	return true;
+}
+
 bool Emulator::nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const
 {
 	CXPRM_EMU_LOCKED_;

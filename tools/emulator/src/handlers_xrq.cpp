@@ -19,8 +19,35 @@ using prm::Ref;
 
 namespace {
 constexpr uint16_t MAX_BACKENDS_PER_XRQ = 64;
-constexpr uint32_t BE_PAGES = 2; // the backend's CQ page and SQ page
+constexpr uint8_t LOG_DATA_SEG = 4;   // a WQE holds at least one 16-byte data segment
+constexpr uint8_t LOG_LINUX_WQE = 5;  // Linux's smallest receive WQE (ib/srq.c): 32 B
 } // namespace
+
+// The NVMF part of CREATE_XRQ (prm-notes.rst, "NVMF offload"): the wq as
+// Linux sets it (set_wq), the offload context as nvmet fills it.
+Result Device::check_xrq_nvmf(CRef<prm::xrqc> ctx, XrqInfo *x) const
+{
+	CRef<prm::wq> wq = prm::sub<prm::xrqc::wq, prm::wq>(ctx);
+	CRef<prm::nvme_offload_context> nv =
+		prm::sub<prm::xrqc::nvme_offload_context, prm::nvme_offload_context>(ctx);
+	const NvmfProfile &np = prof_.nvmf;
+	x->log_stride = (uint8_t)prm::get<prm::wq::log_wq_stride>(wq);
+	x->wq_type = (uint8_t)prm::get<prm::wq::wq_type>(wq);
+	x->offload_type = (uint8_t)prm::get<prm::nvme_offload_context::nvmf_offload_type>(nv);
+	x->staging_pages = (uint32_t)prm::get<prm::nvme_offload_context::staging_buffer_number_of_pages>(nv);
+	uint8_t min_stride = np.xrq_min_stride_32 ? LOG_LINUX_WQE : LOG_DATA_SEG;
+	if (x->log_stride < min_stride || (1u << x->log_stride) > cap_cur<prm::cmd_hca_cap::max_wqe_sz_rq>())
+		return fail(synd::XRQ_BAD_STRIDE);
+	if (x->wq_type != prm::WQ_TYPE_LINKED_LIST &&
+	    (np.xrq_linked_list_only || x->wq_type != prm::WQ_TYPE_CYCLIC))
+		return fail(synd::XRQ_NOT_LINKED_LIST);
+	bool rwf = x->offload_type == prm::NVMF_OFFLOAD_READ_WRITE_FLUSH;
+	if (!rwf && (np.xrq_rwf_offload_only || x->offload_type < 1 || x->offload_type > 4))
+		return fail(synd::XRQ_BAD_OFFLOAD_TYPE);
+	if (!x->staging_pages && np.xrq_requires_staging)
+		return fail(synd::XRQ_NO_STAGING);
+	return Result::ok();
+}
 
 Result Device::create_xrq(Cmd &c)
 {
@@ -44,10 +71,21 @@ Result Device::create_xrq(Cmd &c)
 	uint64_t dbr = prm::get<prm::wq::dbr_addr>(wq);
 	if (!dbr || (dbr & 7))
 		return fail(synd::QUEUE_BAD_DBR);
-	uint64_t bytes = (16ull << prm::get<prm::wq::log_wq_stride>(wq)) << prm::get<prm::wq::log_wq_sz>(wq);
+	if (Result r = check_xrq_nvmf(ctx, &x.info); r.status)
+		return r;
+	// wq.log_wq_stride: log2 bytes (Linux ib/srq_cmd.c set_wq).
+	uint64_t bytes = 1ull << (x.info.log_stride + prm::get<prm::wq::log_wq_sz>(wq));
+	x.info.queue_pages = (uint32_t)((bytes + prm::ADAPTER_PAGE_SIZE - 1) / prm::ADAPTER_PAGE_SIZE);
 	std::vector<uint64_t> pas;
-	if (!read_pas(c, in_t::size_bytes, (bytes + prm::ADAPTER_PAGE_SIZE - 1) / prm::ADAPTER_PAGE_SIZE, &pas))
+	if (!read_pas(c, in_t::size_bytes, x.info.queue_pages, &pas))
 		return fail(synd::XRQ_PAS_INLEN);
+	// The staging pas follow, both lists padded to 64 bytes (prm/nvmf.h).
+	if (x.info.staging_pages) {
+		uint32_t all = prm::xrq_nvmf_pas_entries(x.info.queue_pages, x.info.staging_pages);
+		if (!read_pas(c, in_t::size_bytes, all, &pas))
+			return fail(synd::XRQ_STAGING_INLEN);
+		x.info.staging_pa = pas[prm::xrq_nvmf_staging_entry(x.info.queue_pages)];
+	}
 	uint32_t xrqn = 0;
 	for (uint32_t n = prof_.nvmf.first_xrqn; n - prof_.nvmf.first_xrqn < prof_.nvmf.num_xrqs; n++)
 		if (!xrqs.count(n) && !srqs.count(n)) {
@@ -70,7 +108,7 @@ Result Device::destroy_xrq(Cmd &c)
 	for (const auto &[key, ns] : namespaces)
 		used |= key.first == xrqn;
 	for (const auto &be : backends)
-		used |= be.first == xrqn;
+		used |= be.first.first == xrqn;
 	if (used)
 		return fail(synd::XRQ_IN_USE);
 	xrqs.erase(xrqn);
@@ -89,15 +127,19 @@ Result Device::create_nvmf_be(Cmd &c)
 	uint64_t sqt = prm::get<prm::nvmf_be_ctrl::sqt_dbr_addr>(be);
 	if (!cqh || (cqh & 7) || !sqt || (sqt & 7))
 		return fail(synd::QUEUE_BAD_DBR);
-	std::vector<uint64_t> pas;
-	if (!read_pas(c, in_t::size_bytes, BE_PAGES, &pas))
+	// The address list: 2 x 64 bytes, CQ at +0, SQ at +64 (prm/nvmf.h).
+	using addrs_t = prm::create_nvmf_be_ctrl_in_addrs;
+	if (c.inlen < addrs_t::bytes_for(1))
 		return fail(synd::NVMF_BE_PAS_INLEN);
+	CRef<prm::nvmf_be_ctrl_addrs> a(prm::tail_entry<addrs_t>(in, 0));
+	NvmfBackendInfo info{prm::get<prm::nvmf_be_ctrl_addrs::cq_addr>(a),
+			     prm::get<prm::nvmf_be_ctrl_addrs::sq_addr>(a)};
 	uint16_t id = 1;
 	while (id <= MAX_BACKENDS_PER_XRQ && backends.count({xrqn, id}))
 		id++;
 	if (id > MAX_BACKENDS_PER_XRQ)
 		return fail(synd::NVMF_BE_EXHAUSTED);
-	backends.insert({xrqn, id});
+	backends[{xrqn, id}] = info;
 	prm::set<prm::create_nvmf_be_ctrl_out::backend_controller_id>(Ref<prm::create_nvmf_be_ctrl_out>(c.out),
 								      id);
 	return Result::ok();

@@ -301,6 +301,12 @@ void Profile::make_lenient()
 	// A3: an ECPF's host PF is enabled from the start (its driver did it);
 	// the ECPF's own ENABLE_HCA for it is then refused (FUNCTION_STATE).
 	functions.host_pf_enabled = true;
+	// NVMF CREATE_XRQ: 16-byte strides, cyclic queues, no staging buffer
+	// and offload types 1..3 are taken.
+	nvmf.xrq_min_stride_32 = false;
+	nvmf.xrq_linked_list_only = false;
+	nvmf.xrq_requires_staging = false;
+	nvmf.xrq_rwf_offload_only = false;
 }
 
 } // namespace cxprm::emu

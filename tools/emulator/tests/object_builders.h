@@ -8,6 +8,8 @@
 
 #include "test_driver.h"
 
+#include <algorithm>
+
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/pd_cq.h"
@@ -80,39 +82,79 @@ struct ObjectBuilder {
 		return drv.run<prm::create_srq_out>(m);
 	}
 	uint32_t srq(uint32_t pd) { return number<prm::create_srq_out, prm::create_srq_out::srqn>(create_srq(pd)); }
-	Answer create_xrq(uint32_t pd, uint32_t cqn, uint8_t offload = prm::XRQ_OFFLOAD_NVMF, uint8_t log_max_ns = 3)
+	// CREATE_XRQ as the vendor driver sends it for nvmet (prm/nvmf.h),
+	// unless a test changes it: 2^log_sz WQEs of 2^log_stride bytes, a
+	// linked list, read/write/flush offload, staging_pages pas after the
+	// queue's (both padded to 64 bytes; staging_pas false leaves them out).
+	struct XrqSpec {
+		uint8_t offload = prm::XRQ_OFFLOAD_NVMF, log_max_ns = 3;
+		uint8_t offload_type = prm::NVMF_OFFLOAD_READ_WRITE_FLUSH, wq_type = prm::WQ_TYPE_LINKED_LIST;
+		uint8_t log_stride = 8, log_sz = 4; // 256 B x 16: one page
+		uint32_t staging_pages = 2;
+		bool staging_pas = true;
+	};
+	uint64_t last_staging = 0; // the first staging page of the last create_xrq
+	Answer create_xrq(uint32_t pd, uint32_t cqn, const XrqSpec &x)
 	{
-		Msg m = make_in<prm::create_xrq_in>(op::CREATE_XRQ, 0, 8);
-		auto x = prm::sub<prm::create_xrq_in::xrq_context, prm::xrqc>(m.as<prm::create_xrq_in>());
-		prm::set<prm::xrqc::offload>(x, offload);
-		prm::set<prm::xrqc::cqn>(x, cqn);
-		auto n = prm::sub<prm::xrqc::nvme_offload_context, prm::nvme_offload_context>(x);
-		prm::set<prm::nvme_offload_context::nvmf_offload_type>(n, 1);
-		prm::set<prm::nvme_offload_context::log_max_namespace>(n, log_max_ns);
-		auto w = prm::sub<prm::xrqc::wq, prm::wq>(x);
-		prm::set<prm::wq::wq_type>(w, 1);
+		uint32_t qpages = (uint32_t)std::max<uint64_t>(1, (1ull << (x.log_stride + x.log_sz)) / 4096);
+		uint32_t npas = x.staging_pas ? prm::xrq_nvmf_pas_entries(qpages, x.staging_pages) : qpages;
+		Msg m = make_in<prm::create_xrq_in>(op::CREATE_XRQ, 0, 8 * npas);
+		auto in = m.as<prm::create_xrq_in>();
+		auto c = prm::sub<prm::create_xrq_in::xrq_context, prm::xrqc>(in);
+		prm::set<prm::xrqc::offload>(c, x.offload);
+		prm::set<prm::xrqc::cqn>(c, cqn);
+		auto n = prm::sub<prm::xrqc::nvme_offload_context, prm::nvme_offload_context>(c);
+		prm::set<prm::nvme_offload_context::nvmf_offload_type>(n, x.offload_type);
+		prm::set<prm::nvme_offload_context::log_max_namespace>(n, x.log_max_ns);
+		prm::set<prm::nvme_offload_context::staging_buffer_number_of_pages>(n, x.staging_pages);
+		auto w = prm::sub<prm::xrqc::wq, prm::wq>(c);
+		prm::set<prm::wq::wq_type>(w, x.wq_type);
 		prm::set<prm::wq::pd>(w, pd);
 		prm::set<prm::wq::dbr_addr>(w, plat.alloc(64, 64));
-		prm::set<prm::wq::log_wq_stride>(w, 4);
-		prm::set<prm::wq::log_wq_sz>(w, 4);
-		prm::set_pas<prm::create_xrq_in_pas>(m.as<prm::create_xrq_in>(), 0, plat.alloc(4096));
+		prm::set<prm::wq::log_wq_stride>(w, x.log_stride);
+		prm::set<prm::wq::log_wq_sz>(w, x.log_sz);
+		uint64_t q = plat.alloc(4096 * qpages);
+		for (uint32_t i = 0; i < qpages; i++)
+			prm::set_pas<prm::create_xrq_in_pas>(in, i, q + 4096 * i);
+		if (x.staging_pas && x.staging_pages) {
+			last_staging = plat.alloc(4096 * x.staging_pages);
+			uint32_t first = prm::xrq_nvmf_staging_entry(qpages);
+			for (uint32_t i = 0; i < x.staging_pages; i++)
+				prm::set_pas<prm::create_xrq_in_pas>(in, first + i, last_staging + 4096 * i);
+		}
 		return drv.run<prm::create_xrq_out>(m);
+	}
+	Answer create_xrq(uint32_t pd, uint32_t cqn, uint8_t offload = prm::XRQ_OFFLOAD_NVMF, uint8_t log_max_ns = 3)
+	{
+		XrqSpec x;
+		x.offload = offload;
+		x.log_max_ns = log_max_ns;
+		return create_xrq(pd, cqn, x);
 	}
 	uint32_t xrq(uint32_t pd, uint32_t cqn, uint8_t log_max_ns = 3)
 	{
 		return number<prm::create_xrq_out, prm::create_xrq_out::xrqn>(
 			create_xrq(pd, cqn, prm::XRQ_OFFLOAD_NVMF, log_max_ns));
 	}
-	Answer create_backend(uint32_t xrqn, uint32_t npas = 2)
+	// CREATE_NVMF_BACKEND_CTRL with list_bytes of address list (the vendor's
+	// 128: CQ at +0, SQ at +64, the addresses in last_cq / last_sq).
+	uint64_t last_cq = 0, last_sq = 0;
+	Answer create_backend(uint32_t xrqn, uint32_t list_bytes = prm::nvmf_be_ctrl_addrs::size_bytes)
 	{
 		using L = prm::create_nvmf_be_ctrl_in;
-		Msg m = make_in<L>(op::CREATE_NVMF_BACKEND_CTRL, 0, 8 * npas);
+		Msg m = make_in<L>(op::CREATE_NVMF_BACKEND_CTRL, 0, list_bytes);
 		prm::set<L::xrqn>(m.as<L>(), xrqn);
 		auto b = prm::sub<L::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(m.as<L>());
 		prm::set<prm::nvmf_be_ctrl::cqh_dbr_addr>(b, plat.alloc(64, 64));
 		prm::set<prm::nvmf_be_ctrl::sqt_dbr_addr>(b, plat.alloc(64, 64));
-		for (uint32_t i = 0; i < npas; i++)
-			prm::set_pas<prm::create_nvmf_be_ctrl_in_pas>(m.as<L>(), i, plat.alloc(4096));
+		last_cq = plat.alloc(4096);
+		last_sq = plat.alloc(4096);
+		if (list_bytes >= prm::nvmf_be_ctrl_addrs::size_bytes) {
+			prm::Ref<prm::nvmf_be_ctrl_addrs> a(
+				prm::tail_entry<prm::create_nvmf_be_ctrl_in_addrs>(m.as<L>(), 0));
+			prm::set<prm::nvmf_be_ctrl_addrs::cq_addr>(a, last_cq);
+			prm::set<prm::nvmf_be_ctrl_addrs::sq_addr>(a, last_sq);
+		}
 		return drv.run<prm::create_nvmf_be_ctrl_out>(m);
 	}
 	uint16_t backend(uint32_t xrqn)

@@ -52,18 +52,24 @@ struct NvmfNsCounters {
 };
 
 /*
- * An XRQ with xrqc.offload = NVMF: a cyclic receive queue of
- * 2^log_wq_sz WQEs of 16 << log_wq_stride bytes in one contiguous buffer,
- * completions to cqn.  log_max_namespace bounds its namespaces.
+ * An XRQ with xrqc.offload = NVMF, as the vendor driver makes it for nvmet
+ * (OFED ib/srq_cmd.c create_xrq_cmd): a linked-list receive queue of
+ * 2^log_wq_sz WQEs of 2^log_wq_stride bytes (wq.log_wq_stride is log2
+ * bytes, at least XRQ_MIN_LOG_STRIDE) in one contiguous buffer,
+ * completions to cqn, read/write/flush offload, and a staging buffer of
+ * staging_pages contiguous 4 KiB pages.  log_max_namespace bounds its
+ * namespaces.
  */
 struct XrqNvmfParams {
 	u32 cqn = 0;
 	u32 pd = 0;
 	u8 log_wq_sz = 0;
-	u8 log_wq_stride = 0;
+	u8 log_wq_stride = 0;   /* log2 bytes */
 	u64 buf_bus = 0;
 	u32 buf_pages = 0;
 	u64 dbr_bus = 0;
+	u64 staging_bus = 0;
+	u32 staging_pages = 0;
 	u8 log_max_namespace = 0;
 	u32 ioccsz = 4;         /* in-capsule command size (16-byte units) */
 	u8 log_max_io_size = 0;
@@ -72,8 +78,15 @@ struct XrqNvmfParams {
 };
 
 /*
- * The backend NVMe controller's CQ and SQ: one 4 KiB page each (pas[0] =
- * CQ, pas[1] = SQ), and the doorbell records of its CQ head and SQ tail.
+ * 32 bytes: Linux's smallest receive WQE (ib/srq.c create_srq_user/kernel:
+ * a next segment and one data segment, at least 32 bytes).
+ */
+constexpr u8 XRQ_MIN_LOG_STRIDE = 5;
+
+/*
+ * The backend NVMe controller's CQ and SQ: one 4 KiB page each (the
+ * address list after the command: CQ at +0, SQ at +64, prm/nvmf.h
+ * nvmf_be_ctrl_addrs), and the doorbells of its CQ head and SQ tail.
  */
 struct NvmfBackendParams {
 	u32 xrqn = 0;

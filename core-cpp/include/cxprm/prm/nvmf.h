@@ -93,9 +93,13 @@ CXPRM_LAYOUT(detach_nvmf_namespace_out, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_OUT)
 
 /*
  * The NVMe-oF offload part of an XRQ (xrqc.nvme_offload_context, 0x200
- * bits; xrqc.offload = XRQ_OFFLOAD_NVMF).  nvmf_offload_type: 1 = NVMe
- * over fabrics target offload in the vendor driver; log_max_namespace
- * bounds the namespaces the XRQ can attach.
+ * bits; xrqc.offload = XRQ_OFFLOAD_NVMF).  nvmf_offload_type: the vendor's
+ * mlx5_nvmf_offload_type (OFED ib/srq.h): 1 write, 2 read, 3 read/write,
+ * 4 read/write/flush, which nvmet asks for (OFED nvme/target/
+ * rdma_offload.c).  log_max_namespace bounds the namespaces the XRQ can
+ * attach.  The staging buffer (staging_buffer_number_of_pages pages of
+ * 4 KiB << staging_buffer_log_page_size) has its pas after the queue's:
+ * xrq_nvmf_staging_entry().
  */
 #define CXPRM_NVME_OFFLOAD_CONTEXT(F)                                           \
 	F(nvmf_offload_type, 0x0, 8)                                            \
@@ -112,10 +116,37 @@ CXPRM_LAYOUT(detach_nvmf_namespace_out, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_OUT)
 	F(nvme_queue_size, 0xd0, 0x10)
 CXPRM_LAYOUT(nvme_offload_context, 0x200, CXPRM_NVME_OFFLOAD_CONTEXT)
 
+inline constexpr u8 NVMF_OFFLOAD_READ_WRITE_FLUSH = 4;
+
 /*
- * The backend NVMe controller an XRQ forwards to: its CQ and SQ (pages in
- * the pas[] tail of the command), their doorbell records, the initial
- * doorbell values.  0x380 bits.
+ * MLX5_PAS_ALIGN (OFED mlx5 driver.h): the NVMF address lists are padded
+ * to 64 bytes.  CREATE_XRQ with NVMF offload (OFED ib/srq_cmd.c
+ * create_xrq_cmd, srq_nvmf.c): the queue's pas (create_xrq_in_pas), padded,
+ * then one pas per staging buffer page, padded.  Provisional (vendor
+ * driver only); an older vendor tree spaced the staging pas 64 bytes apart.
+ */
+inline constexpr u32 NVMF_PAS_ALIGN = 64;
+inline constexpr u32 NVMF_PAS_PER_ALIGN = NVMF_PAS_ALIGN / 8;
+
+/* Index in create_xrq_in_pas of the first staging pas. */
+inline constexpr u32 xrq_nvmf_staging_entry(u32 queue_pages)
+{
+	return (queue_pages + NVMF_PAS_PER_ALIGN - 1) / NVMF_PAS_PER_ALIGN * NVMF_PAS_PER_ALIGN;
+}
+
+/* pas[] entries of the whole, padded list (the message's tail). */
+inline constexpr u32 xrq_nvmf_pas_entries(u32 queue_pages, u32 staging_pages)
+{
+	return xrq_nvmf_staging_entry(queue_pages) + xrq_nvmf_staging_entry(staging_pages);
+}
+static_assert(xrq_nvmf_staging_entry(1) == 8 && xrq_nvmf_staging_entry(8) == 8 &&
+		      xrq_nvmf_pas_entries(9, 1) == 24,
+	      "NVMF XRQ pas padding");
+
+/*
+ * The backend NVMe controller an XRQ forwards to: its CQ and SQ (addresses
+ * in the list after the command, nvmf_be_ctrl_addrs), their doorbells,
+ * the initial doorbell values.  0x380 bits.
  */
 #define CXPRM_NVMF_BE_CTRL(F)                                                   \
 	F(cq_page_offset, 0x6, 0xa)                                             \
@@ -136,7 +167,22 @@ CXPRM_LAYOUT(nvmf_be_ctrl, 0x380, CXPRM_NVMF_BE_CTRL)
 	F(nvmf_be_ctrl_entry, 0x80, 0x380)
 CXPRM_LAYOUT(create_nvmf_be_ctrl_in, 0x400, CXPRM_CREATE_NVMF_BE_CTRL_IN)
 
-using create_nvmf_be_ctrl_in_pas = Tail<create_nvmf_be_ctrl_in, 0x40>;
+/*
+ * The address list after create_nvmf_be_ctrl_in (vendor
+ * nvmf_be_ctrl_entry.pas): 2 x NVMF_PAS_ALIGN bytes, the CQ's address at
+ * +0, the SQ's at +64 (OFED ib/nvmf.c get_pas_size, set_nvmf_pas: one
+ * contiguous, 64-byte aligned queue each).  Provisional (vendor driver).
+ */
+#define CXPRM_NVMF_BE_CTRL_ADDRS(F)                                             \
+	F(cq_addr, 0x0, 0x40)                                                   \
+	F(sq_addr, 0x200, 0x40)
+CXPRM_LAYOUT(nvmf_be_ctrl_addrs, 0x400, CXPRM_NVMF_BE_CTRL_ADDRS)
+static_assert(nvmf_be_ctrl_addrs::size_bytes == 2 * NVMF_PAS_ALIGN &&
+		      nvmf_be_ctrl_addrs::sq_addr::offset == NVMF_PAS_ALIGN * 8,
+	      "backend address list: 2 x 64 bytes, SQ at +64");
+
+/* The list is the one entry of the command's tail. */
+using create_nvmf_be_ctrl_in_addrs = Tail<create_nvmf_be_ctrl_in, nvmf_be_ctrl_addrs::size_bits>;
 
 #define CXPRM_CREATE_NVMF_BE_CTRL_OUT(F)                                        \
 	F(status, 0x0, 8)                                                       \

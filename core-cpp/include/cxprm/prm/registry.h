@@ -165,6 +165,7 @@ namespace cxprm::prm {
 	X(nvme_offload_context, CXPRM_NVME_OFFLOAD_CONTEXT)     \
 	X(nvmf_be_ctrl, CXPRM_NVMF_BE_CTRL)                     \
 	X(create_nvmf_be_ctrl_in, CXPRM_CREATE_NVMF_BE_CTRL_IN) \
+	X(nvmf_be_ctrl_addrs, CXPRM_NVMF_BE_CTRL_ADDRS)         \
 	X(create_nvmf_be_ctrl_out, CXPRM_CREATE_NVMF_BE_CTRL_OUT) \
 	X(destroy_nvmf_be_ctrl_in, CXPRM_DESTROY_NVMF_BE_CTRL_IN) \
 	X(destroy_nvmf_be_ctrl_out, CXPRM_DESTROY_NVMF_BE_CTRL_OUT) \

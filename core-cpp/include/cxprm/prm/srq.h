@@ -73,7 +73,13 @@ CXPRM_LAYOUT(query_srq_in, 0x80, CXPRM_QUERY_SRQ_IN)
 	F(srq_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(query_srq_out, 0x880, CXPRM_QUERY_SRQ_OUT)
 
-/* wq_type: 0 LINKED_LIST, 1 CYCLIC.  Its pas[] is the command's tail. */
+/*
+ * wq_type: WQ_TYPE_*; an RMP or XRQ is a linked list (Linux and the vendor
+ * never set it: ib/srq_cmd.c set_wq).  log_wq_stride: log2 of the stride in
+ * bytes, unlike srqc.log_rq_stride (set_wq writes wqe_shift + 4, set_srqc
+ * wqe_shift).  log_wq_pg_sz: log2(page / 4 KiB).  Its pas[] is the
+ * command's tail.
+ */
 #define CXPRM_WQ(F)                                                             \
 	F(wq_type, 0x0, 4)                                                      \
 	F(wq_signature, 0x4, 1)                                                 \
@@ -88,6 +94,9 @@ CXPRM_LAYOUT(query_srq_out, 0x880, CXPRM_QUERY_SRQ_OUT)
 	F(log_wq_pg_sz, 0x113, 5)                                               \
 	F(log_wq_sz, 0x11b, 5)
 CXPRM_LAYOUT(wq, 0x600, CXPRM_WQ)
+
+inline constexpr u8 WQ_TYPE_LINKED_LIST = 0;
+inline constexpr u8 WQ_TYPE_CYCLIC = 1;
 
 /* offload: 0 none, XRQ_OFFLOAD_RNDV 1, XRQ_OFFLOAD_NVMF 2 (vendor value). */
 inline constexpr u8 XRQ_OFFLOAD_RNDV = 1;

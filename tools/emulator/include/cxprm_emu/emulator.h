@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "latency.h"
+#include "nvmf_info.h"
 #include "platform.h"
 #include "syndromes.h"
 
@@ -123,6 +124,14 @@ struct NvmfProfile {
 	uint32_t num_xrqs = 16;
 	uint32_t max_namespaces = 64;
 	uint32_t auto_io_ms = 50; // every this many ms each namespace sees some I/O; 0 = off
+	// CREATE_XRQ (prm-notes.rst, "NVMF offload"): what Linux and the vendor
+	// driver send is known, what firmware refuses is not: strict defaults,
+	// make_lenient() accepts.  wq.log_wq_stride is log2 bytes and must fit
+	// cap max_wqe_sz_rq and hold a data segment (16 B) in any case.
+	bool xrq_min_stride_32 = true;    // a 16-byte stride refused (Linux's WQEs are >= 32 B)
+	bool xrq_linked_list_only = true; // wq_type CYCLIC refused (Linux leaves LINKED_LIST)
+	bool xrq_requires_staging = true; // no staging buffer refused (the vendor always passes one)
+	bool xrq_rwf_offload_only = true; // nvmf_offload_type other than 4 refused; lenient: 1..4
 };
 
 // How many of each object exist (Emulator::object_counts()).
@@ -606,6 +615,8 @@ public:
 	// PDs, CQs, SRQs, XRQs, QPs and NVMF backend controllers alive now.
 	ObjectCounts object_counts() const;
 	bool nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const;
+	bool xrq_info(uint32_t xrqn, XrqInfo *out) const;
+	bool nvmf_backend(uint32_t xrqn, uint16_t id, NvmfBackendInfo *out) const;
 	// The CUR image of a capability type (empty if unsupported).
 	std::vector<uint8_t> cap_cur(uint16_t type) const;
 	bool checksums_enabled() const; // CUR cmdif_checksum != 0

@@ -112,7 +112,12 @@
 	X(NVMF_BE_UNKNOWN, 0xE3060011, BAD_RES_ERR, "DESTROY_NVMF_BACKEND_CTRL of a controller not created on that XRQ") \
 	X(NVMF_BE_IN_USE, 0xE3060012, BAD_RES_STATE_ERR, "DESTROY_NVMF_BACKEND_CTRL while a namespace names it") \
 	X(NVMF_NS_NO_BACKEND, 0xE3060013, BAD_RES_ERR, "ATTACH_NVMF_NAMESPACE backend_controller_id names no controller on the XRQ (strict object model)") \
-	X(NVMF_BE_PAS_INLEN, 0xE3060014, BAD_INP_LEN_ERR, "CREATE_NVMF_BACKEND_CTRL input without its two pas (CQ, SQ page)") \
+	X(NVMF_BE_PAS_INLEN, 0xE3060014, BAD_INP_LEN_ERR, "CREATE_NVMF_BACKEND_CTRL input without its 128-byte address list (CQ at +0, SQ at +64)") \
+	X(XRQ_BAD_STRIDE, 0xE3060015, BAD_PARAM_ERR, "CREATE_XRQ wq.log_wq_stride (log2 bytes) below 16 B (strict: 32 B) or above cap max_wqe_sz_rq") \
+	X(XRQ_NOT_LINKED_LIST, 0xE3060016, BAD_PARAM_ERR, "CREATE_XRQ wq.wq_type not LINKED_LIST (strict; lenient: CYCLIC taken)") \
+	X(XRQ_NO_STAGING, 0xE3060017, BAD_PARAM_ERR, "CREATE_XRQ NVMF staging_buffer_number_of_pages 0 (strict; lenient: taken)") \
+	X(XRQ_STAGING_INLEN, 0xE3060018, BAD_INP_LEN_ERR, "CREATE_XRQ input too short for the staging buffer's pas after the queue's (both padded to 64 bytes)") \
+	X(XRQ_BAD_OFFLOAD_TYPE, 0xE3060019, BAD_PARAM_ERR, "CREATE_XRQ nvmf_offload_type not 4, read/write/flush (lenient: 1..4)") \
 	/* ACCESS_REG */                                                                               \
 	X(REG_UNKNOWN, 0xE3070001, BAD_PARAM_ERR, "ACCESS_REG of a register the emulator does not model") \
 	X(REG_NOT_ADVERTISED, 0xE3070002, BAD_PARAM_ERR, "ACCESS_REG of a register its capability bit (pcam_reg, mcam_reg, dtor) does not advertise") \
