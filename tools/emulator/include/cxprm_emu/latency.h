@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Firmware timing in the emulator's Profile (emulator.h):
+// Firmware timing in the emulator's Profile (profile.h):
 //
 //  - LatencyModel: a command takes a service time (per opcode) on one of K
 //    parallel firmware engines.  A rung command is assigned at the doorbell
