@@ -299,6 +299,9 @@ void Profile::make_lenient()
 	// A3: an ECPF's host PF is enabled from the start (its driver did it);
 	// the ECPF's own ENABLE_HCA for it is then refused (FUNCTION_STATE).
 	functions.host_pf_enabled = true;
+	// RoCE: INIT2RTR_QP and CREATE_DCT on an Ethernet port taken with RoCE
+	// off or an empty source GID entry.
+	roce.check_path = false;
 }
 
 } // namespace cxprm::emu
