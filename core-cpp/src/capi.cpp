@@ -79,6 +79,11 @@ int cxprm_core_create(const cxprm_host *host, cxprm_core **out)
 		return E_NOMEM;
 	cxprm_core *c = new (p) cxprm_core;
 	c->host = host;
+	if (capi::roce_init(c)) {
+		c->~cxprm_core();
+		host->ops->mem_free(host->ctx, p);
+		return E_NOMEM;
+	}
 	*out = c;
 	return OK;
 }
@@ -91,7 +96,9 @@ void cxprm_core_destroy(cxprm_core *c)
 	/* Both are no-ops when already done. */
 	c->ev.stop();
 	c->ev.release_kept();
+	capi::roce_release(c);
 	c->dev.teardown();
+	capi::roce_fini(c);
 	capi::orphans_release(c);
 	capi::kept_release(c);
 	c->~cxprm_core();
@@ -133,6 +140,8 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 		return;
 	/* Objects of closed files others named, while the EQ is there. */
 	cxprm_core_orphans_destroy(c);
+	/* GIDs and roce_en, after every QP and DCT (mlx5_ib goes before mlx5_core). */
+	capi::roce_release(c);
 	cxprm_core_events_stop(c);
 	TeardownReport t = c->dev.teardown();
 	cxprm_core_teardown_report r{};
@@ -330,8 +339,25 @@ int cxprm_core_dct_create(cxprm_core *c, const cxprm_dctc *ctx, cxprm_u32 *dctn,
 	uapi::uapi_to_dctc(*ctx, &k);
 	CmdResult r{};
 	*dctn = 0;
-	int err = cmd::create_dct(c->dev.cmdq(), k, dctn, nullptr, 0, &r);
-	fill_result_op(res, r, prm::op::CREATE_DCT);
+	/*
+	 * mlx5_ib: dctc.my_addr_index is a GID entry ib_core populated.
+	 * Checked before RoCE is set up: a refused DCT sends nothing.
+	 */
+	u8 scratch[prm::dctc::size_bytes];
+	if (cmd::encode_dctc(k, scratch) ||
+	    (capi::roce_port(c) && k.my_addr_index >= capi::ROCE_DEFAULT_GIDS))
+		return E_INVAL;
+	u16 op = prm::op::CREATE_DCT;
+	int err = capi::roce_use(c, &r, &op);
+	if (!err && capi::roce_port(c) && capi::roce_gid_version(c, (u32)k.my_addr_index) < 0) {
+		fill_result_op(res, CmdResult{}, prm::op::CREATE_DCT);
+		return E_INVAL;
+	}
+	if (!err) {
+		op = prm::op::CREATE_DCT;
+		err = cmd::create_dct(c->dev.cmdq(), k, dctn, nullptr, 0, &r);
+	}
+	fill_result_op(res, r, op);
 	return err == E_RANGE ? E_INVAL : err;
 }
 

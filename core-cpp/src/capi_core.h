@@ -10,6 +10,7 @@
 #include "cxprm/device.h"
 #include "cxprm/events.h"
 #include "cxprm/prm/opcodes.h"
+#include "roce.h"
 
 namespace cxprm::capi {
 struct ObjMem;
@@ -31,6 +32,8 @@ struct cxprm_core {
 	cxprm::capi::ObjMem *kept = nullptr;
 	/* Tables of closed files whose objects others still name (same file). */
 	cxprm_core_objs *orphans = nullptr;
+	/* RoCE for the function (roce.h). */
+	cxprm::capi::Roce roce;
 };
 
 namespace cxprm::capi {

@@ -14,7 +14,9 @@ namespace {
 
 constexpr u32 SQ_WQEBB = 64;
 
-bool path_fits(const QpPath &p)
+} // namespace
+
+bool qp_path_fits(const QpPath &p)
 {
 	return fits<ads::pkey_index>(p.pkey_index) && fits<qpc::mtu>(p.mtu) &&
 	       fits<qpc::log_msg_max>(p.log_msg_max) &&
@@ -22,14 +24,44 @@ bool path_fits(const QpPath &p)
 	       fits<qpc::log_rra_max>(p.log_rra_max) && fits<qpc::min_rnr_nak>(p.min_rnr_nak) &&
 	       fits<qpc::next_send_psn>(p.next_send_psn) &&
 	       fits<qpc::retry_count>(p.retry_count) && fits<qpc::rnr_retry>(p.rnr_retry) &&
-	       fits<ads::ack_timeout>(p.ack_timeout) && fits<qpc::log_sra_max>(p.log_sra_max);
+	       fits<ads::ack_timeout>(p.ack_timeout) && fits<qpc::log_sra_max>(p.log_sra_max) &&
+	       fits<ads::sl>(p.sl) && fits<ads::flow_label>(p.flow_label);
+}
+
+namespace {
+
+/* INIT2RTR's primary address path, as Linux ib/qp.c mlx5_set_path. */
+void set_path(Ref<ads> a, u32 qpn, const QpPath &p)
+{
+	bool grh = p.eth || p.grh;
+	if (p.eth) {
+		/* The RoCE branch leaves ads.grh 0: the GRH is implied. */
+		set<ads::rmac_47_32>(a, (u32)p.rmac[0] << 8 | p.rmac[1]);
+		set<ads::rmac_31_0>(a, load_be32(p.rmac + 2));
+		if (p.roce_v2) {
+			set<ads::udp_sport>(a, roce_udp_sport(p.flow_label, qpn, p.remote_qpn));
+			set<ads::dscp>(a, p.tclass >> 2);
+		}
+		set<ads::eth_prio>(a, p.sl & 7);
+	} else {
+		set<ads::rlid>(a, p.rlid);
+		set<ads::grh>(a, p.grh);
+		set<ads::sl>(a, p.sl);
+	}
+	if (grh) {
+		set<ads::src_addr_index>(a, p.src_addr_index);
+		set<ads::hop_limit>(a, p.hop_limit);
+		set<ads::tclass>(a, p.tclass);
+		set<ads::flow_label>(a, p.flow_label);
+		mem_copy(bytes<ads::rgid_rip>(a), p.rgid, sizeof(p.rgid));
+	}
 }
 
 /* One transition: In is rst2init/init2rtr/rtr2rts_qp_in (same shape). */
 template <class In, class Out>
 int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
 {
-	if (!fits<typename In::qpn>(qpn) || !path_fits(p))
+	if (!fits<typename In::qpn>(qpn) || !qp_path_fits(p))
 		return E_RANGE;
 	u8 in[In::size_bytes], out[out_size<Out>()];
 	auto r = begin_in<In>(in, opcode);
@@ -51,12 +83,7 @@ int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult
 		set<qpc::next_rcv_psn>(c, p.next_rcv_psn);
 		set<qpc::log_rra_max>(c, p.log_rra_max);
 		set<qpc::min_rnr_nak>(c, p.min_rnr_nak);
-		set<ads::grh>(a, 1);
-		set<ads::src_addr_index>(a, p.src_addr_index);
-		set<ads::hop_limit>(a, p.hop_limit);
-		mem_copy(bytes<ads::rgid_rip>(a), p.rgid, sizeof(p.rgid));
-		set<ads::rmac_47_32>(a, (u32)p.rmac[0] << 8 | p.rmac[1]);
-		set<ads::rmac_31_0>(a, load_be32(p.rmac + 2));
+		set_path(a, qpn, p);
 	} else {
 		set<qpc::next_send_psn>(c, p.next_send_psn);
 		set<qpc::retry_count>(c, p.retry_count);
@@ -68,6 +95,20 @@ int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult
 }
 
 } // namespace
+
+u16 roce_udp_sport(u32 flow_label, u32 lqpn, u32 rqpn)
+{
+	u32 fl = flow_label;
+	if (!fl) {
+		u64 v = (u64)lqpn * rqpn;
+		v ^= v >> 20;
+		v ^= v >> 40;
+		fl = (u32)(v & 0xfffff);
+	}
+	u32 lo = fl & 0x3fff;
+	lo ^= (fl & 0xfc000) >> 14;
+	return (u16)(lo | 0xc000); /* IB_ROCE_UDP_ENCAP_VALID_PORT_MIN */
+}
 
 u8 qp_default_ts(u8 supported_ts_cap)
 {

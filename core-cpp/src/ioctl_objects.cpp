@@ -15,6 +15,7 @@
 #include "cxprm/errors.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/srq.h"
+#include "cxprm/prm/vport.h"
 #include "cxprm/queue_mem.h"
 
 #include "capi_uapi.h"
@@ -372,7 +373,8 @@ int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 /* struct cxprm_qp_modify's names that struct cmd::QpPath shares. */
 #define CXPRM_UAPI_QP_PATH(X)                                                       \
 	X(port) X(mtu) X(pkey_index) X(rre) X(rwe) X(rae) X(hop_limit) X(remote_qpn) \
-	X(src_addr_index) X(min_rnr_nak) X(retry_count) X(rnr_retry) X(ack_timeout)
+	X(src_addr_index) X(min_rnr_nak) X(retry_count) X(rnr_retry) X(ack_timeout) X(rlid) X(sl) \
+	X(tclass) X(flow_label)
 #define CXPRM_COPY_(name) p.name = (decltype(p.name))m->name;
 #define CXPRM_SIZE_(name) +sizeof(cxprm_qp_modify::name)
 static_assert(0 CXPRM_UAPI_QP_PATH(CXPRM_SIZE_) + sizeof(cxprm_qp_modify::qpn) +
@@ -382,6 +384,33 @@ static_assert(0 CXPRM_UAPI_QP_PATH(CXPRM_SIZE_) + sizeof(cxprm_qp_modify::qpn) +
 			      sizeof(cxprm_qp_modify::state) + sizeof(cxprm_qp_modify::reserved) ==
 		      sizeof(cxprm_qp_modify),
 	      "a struct cxprm_qp_modify field is neither shared with QpPath nor renamed");
+
+/*
+ * INIT2RTR's link-layer part of the path (mlx5_set_path).  Ethernet: RoCE
+ * set up first, src_addr_index a populated GID entry (ib_core refuses
+ * others), its RoCE version decides udp_sport and dscp.  InfiniBand: rlid,
+ * sl, and a GRH when an rgid is given.
+ */
+int rtr_path(cxprm_core *c, const cxprm_qp_modify *m, cmd::QpPath *p, CmdResult *r, u16 *op)
+{
+	p->eth = c->dev.caps_cur().port_type == prm::port_type::ETH;
+	if (!p->eth) {
+		p->grh = any(m->rgid);
+		return OK;
+	}
+	/* Refused before RoCE is set up: an error sends nothing. */
+	if (m->src_addr_index >= capi::ROCE_DEFAULT_GIDS || !cmd::qp_path_fits(*p))
+		return E_INVAL;
+	int err = capi::roce_use(c, r, op);
+	if (err)
+		return err;
+	int v = capi::roce_gid_version(c, m->src_addr_index);
+	*op = prm::op::INIT2RTR_QP;
+	if (v < 0)
+		return E_INVAL;
+	p->roce_v2 = v == prm::roce_version::V2;
+	return OK;
+}
 
 int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 {
@@ -407,6 +436,14 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 	int err;
 	u16 op;
 	u8 next;
+	if (m->transition == CXPRM_QP_INIT2RTR) {
+		err = rtr_path(c, m, &p, &r, &op);
+		if (err) {
+			fill_st(&m->st, r, op);
+			m->state = e.state;
+			return ioc_ret(err);
+		}
+	}
 	switch (m->transition) {
 	case CXPRM_QP_RST2INIT:
 		op = prm::op::RST2INIT_QP, next = cmd::QP_STATE_INIT;

@@ -340,9 +340,9 @@ void obj_request(FuzzInput &in)
 			m.remote_qpn = in.u8() % 2 ? in.u32() : in.u8();
 			m.rq_psn = in.u8() % 2 ? in.u32() : 0;
 			m.ack_timeout = in.u8();
-			m.reserved[in.u8() % 4] = in.u8() % 16 == 1;
+			m.reserved[in.u8() % 2] = in.u8() % 16 == 1;
 			int err = cxprm_core_ioc_obj(rig().core, CXPRM_IOC_QP_MODIFY, t, &m);
-			bool bad = m.reserved[0] || m.reserved[1] || m.reserved[2] || m.reserved[3] ||
+			bool bad = m.reserved[0] || m.reserved[1] ||
 				   m.transition < CXPRM_QP_RST2INIT || m.transition > CXPRM_QP_2RST;
 			if (bad)
 				FUZZ_CHECK(err == EINVAL_);

@@ -55,7 +55,7 @@ static void full_ctx(struct cxprm_dctc *c, const struct dct_objs *o)
 	c->hop_limit = 0xfe;
 	c->tclass = 0xb8;
 	c->min_rnr_nak = 0x1e;		/* 5 */
-	c->my_addr_index = 0xa7;
+	c->my_addr_index = 1;		/* a GID the driver populated (RoCE v2) */
 	c->rre = 1;
 	c->rwe = 1;
 	c->rae = 1;

@@ -230,7 +230,7 @@ TEST_F(obj, bad_requests)
 	EXPECT_ERRNO(EINVAL, qp_modify(self->fd, 0x1000, CXPRM_QP_2RST + 1, &m));
 	memset(&m, 0, sizeof(m));
 	m.transition = CXPRM_QP_2RST;
-	m.reserved[3] = 1;
+	m.reserved[1] = 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_QP_MODIFY, &m));
 }
 

@@ -278,6 +278,8 @@ public:
 	int fast_unload();
 	/* fast_unload() succeeded since the last bring-up. */
 	bool fast_unloaded() const { return fast_unloaded_; }
+	/* The device answers nothing (gone, queue failed, fatal health sensor). */
+	bool fw_dead() const;
 	/* The last teardown's report, valid when torn_down(). */
 	const TeardownReport &last_teardown() const { return last_teardown_; }
 	/* A teardown followed the last bringup() call. */
@@ -359,7 +361,6 @@ private:
 	int reclaim_function(cmd::FunctionRef fn, u64 *freed, CmdResult *r);
 	void finish_pages(bool released);
 	void stop();
-	bool fw_dead() const;
 	int step(Step s, int err, const CmdResult *r = nullptr, s64 value = 0);
 
 	const cxprm_host *host_ = nullptr;

@@ -25,6 +25,7 @@
 #include "cxprm/commands/eq.h"
 #include "cxprm/commands/nvmf.h"
 #include "cxprm/commands/objects.h"
+#include "cxprm/commands/vport.h"
 #include "cxprm/eq_ring.h"
 #include "cxprm/queue_mem.h"
 #include "cxprm/status.h"
@@ -90,10 +91,31 @@ public:
 	~CmdObjects() = default;
 
 	// A PD, a CQ and an SRQ on that PD (the first call makes the UAR and EQ).
+	// RoCE as a driver sets it up before a DCT or an RC QP's INIT2RTR on
+	// an Ethernet port (the emulator checks it): roce_en and GID entries
+	// 0..ROCE_TEST_GIDS-1 (full_dct() names 3).
+	static constexpr uint16_t ROCE_TEST_GIDS = 4;
+	int enable_roce(CmdResult *res = nullptr)
+	{
+		int err = cmd::modify_nic_vport_roce(q_, true, res);
+		for (uint16_t i = 0; err == OK && i < ROCE_TEST_GIDS; i++) {
+			cmd::RoceAddr a;
+			a.index = i;
+			a.gid[0] = 0xfe;
+			a.gid[1] = 0x80;
+			a.gid[15] = (uint8_t)(i + 1);
+			a.mac[5] = 1;
+			err = cmd::set_roce_address(q_, a, res);
+		}
+		return err;
+	}
+
 	int make_dct_refs(DctRefs *out, CmdResult *res = nullptr)
 	{
 		*out = {};
 		int err = make_base(res);
+		if (err == OK)
+			err = enable_roce(res);
 		if (err == OK)
 			err = cmd::alloc_pd(q_, &out->pd, 0, res);
 		if (err != OK)

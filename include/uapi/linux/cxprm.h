@@ -340,7 +340,15 @@ struct cxprm_qp_modify {
 	__u8 rnr_retry;
 	__u8 ack_timeout;
 	__u8 state;           /* out: qpc state after the transition */
-	__u32 reserved[4];
+	/* INIT2RTR, as mlx5_set_path: rlid, and GRH only with a nonzero rgid,
+	 * on an InfiniBand port; sl (eth_prio = sl & 7 on Ethernet), tclass
+	 * and flow_label (20 bits; 0 = derived from the QP numbers for the
+	 * RoCE v2 UDP source port) on both. */
+	__u16 rlid;
+	__u8 sl;
+	__u8 tclass;
+	__u32 flow_label;
+	__u32 reserved[2];
 };
 
 struct cxprm_opcode_stats {

@@ -23,6 +23,7 @@
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/pages.h"
 #include "cxprm/prm/rmp.h"
+#include "cxprm/prm/vport.h"
 #include "cxprm/prm/pd_cq.h"
 #include "cxprm/prm/qp.h"
 #include "cxprm/prm/srq.h"
@@ -179,6 +180,12 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 		opd<destroy_nvmf_be_ctrl_in, destroy_nvmf_be_ctrl_out>(op::DESTROY_NVMF_BACKEND_CTRL, INIT,
 								       &Device::destroy_nvmf_be),
 		opd<access_register_in, access_register_out>(op::ACCESS_REG, UP, &Device::access_reg),
+		opd<query_nic_vport_context_in, query_nic_vport_context_out>(op::QUERY_NIC_VPORT_CONTEXT,
+									     INIT, &Device::query_nic_vport),
+		opd<modify_nic_vport_context_in, modify_nic_vport_context_out>(op::MODIFY_NIC_VPORT_CONTEXT,
+									       INIT, &Device::modify_nic_vport),
+		opd<set_roce_address_in, set_roce_address_out>(op::SET_ROCE_ADDRESS, INIT,
+							       &Device::set_roce_address),
 		opd<query_esw_functions_in, query_esw_functions_out>(op::QUERY_ESW_FUNCTIONS, INIT,
 								     &Device::query_esw_functions),
 		opd<attach_nvmf_namespace_in, attach_nvmf_namespace_out>(op::ATTACH_NVMF_NAMESPACE, INIT,

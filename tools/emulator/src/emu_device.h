@@ -204,6 +204,10 @@ public:
 	std::map<uint32_t, Srq> srqs;
 	std::map<uint32_t, Xrq> xrqs;
 	std::map<uint32_t, Qp> qps;
+	// RoCE (handlers_roce.cpp): the BAR's function's roce_en, and the GID
+	// table's populated entries (roce_addr_layout) by (port, index).
+	bool roce_en = false;
+	std::map<std::pair<uint8_t, uint16_t>, std::array<uint8_t, 32>> gids;
 	std::map<std::pair<uint32_t, uint16_t>, NvmfBackendInfo> backends; // (xrqn, backend_controller_id)
 	uint16_t num_vfs = 0;
 	uint8_t host_endianness = 0;        // HOST_ENDIANNESS.he (ACCESS_REG)
@@ -322,6 +326,14 @@ private:
 	Result qp_transition(Cmd &c);
 	Result qp_2rst(Cmd &c);
 	Result destroy_qp(Cmd &c);
+
+	// handlers_roce.cpp
+	Result query_nic_vport(Cmd &c);
+	Result modify_nic_vport(Cmd &c);
+	Result set_roce_address(Cmd &c);
+	bool port_is_eth() const;
+	// INIT2RTR_QP / CREATE_DCT on port naming source GID gid_index.
+	Result roce_path_ok(uint64_t port, uint64_t gid_index) const;
 
 	// handlers_xrq.cpp: XRQs with NVMF offload, backend controllers
 	Result create_xrq(Cmd &c);

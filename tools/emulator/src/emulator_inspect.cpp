@@ -52,6 +52,20 @@ Counters Emulator::counters() const { CXPRM_EMU_LOCKED_; return impl_->dev.count
 uint32_t Emulator::uar_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.uars.size(); }
 uint32_t Emulator::eq_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.eqs.size(); }
 uint32_t Emulator::dct_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.dcts.size(); }
+bool Emulator::roce_enabled() const { CXPRM_EMU_LOCKED_; return impl_->dev.roce_en; }
+uint32_t Emulator::gid_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.gids.size(); }
+
+bool Emulator::gid_entry(uint8_t port, uint16_t index, std::array<uint8_t, 32> *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.gids.find(std::make_pair(port, index));
+	if (it == impl_->dev.gids.end())
+		return false;
+	if (out)
+		*out = it->second;
+	return true;
+}
+
 uint16_t Emulator::num_vfs() const { CXPRM_EMU_LOCKED_; return impl_->dev.num_vfs; }
 uint32_t Emulator::nvmf_namespace_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.namespaces.size(); }
 

@@ -68,6 +68,9 @@ Result Device::create_dct(Cmd &c)
 	uint64_t port = prm::get<dctc::port>(ctx);
 	if (port < 1 || port > cap_cur<prm::cmd_hca_cap::num_ports>())
 		return fail(synd::DCT_BAD_PORT);
+	Result rr = roce_path_ok(port, prm::get<dctc::my_addr_index>(ctx));
+	if (rr.status)
+		return rr;
 
 	uint32_t dctn = prof_.dct.first_dctn, end = prof_.dct.first_dctn + prof_.dct.max_dcts;
 	while (dctn < end && (dcts.count(dctn) || qps.count(dctn)))

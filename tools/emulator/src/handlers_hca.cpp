@@ -35,6 +35,8 @@ void Device::drop_objects()
 	xrqs.clear();
 	qps.clear();
 	backends.clear();
+	roce_en = false;
+	gids.clear();
 }
 
 Result Device::enable_hca(Cmd &c)

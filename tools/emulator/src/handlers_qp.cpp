@@ -129,6 +129,11 @@ Result Device::qp_transition(Cmd &c)
 			return fail(synd::QP_BAD_MTU);
 		if (prm::get<prm::qpc::log_msg_max>(ctx) > cap_cur<prm::cmd_hca_cap::log_max_msg>())
 			return fail(synd::QP_BAD_LOG_MSG_MAX);
+		// RoCE: the path's source GID must be there (handlers_roce.cpp).
+		uint64_t port = prm::get<prm::ads::vhca_port_num>(path);
+		Result r = roce_path_ok(port ? port : 1, prm::get<prm::ads::src_addr_index>(path));
+		if (r.status)
+			return r;
 	}
 	q.state = (uint8_t)(from + 1);
 	return Result::ok();

@@ -307,6 +307,9 @@ void Profile::make_lenient()
 	nvmf.xrq_linked_list_only = false;
 	nvmf.xrq_requires_staging = false;
 	nvmf.xrq_rwf_offload_only = false;
+	// RoCE: INIT2RTR_QP and CREATE_DCT on an Ethernet port taken with RoCE
+	// off or an empty source GID entry.
+	roce.check_path = false;
 }
 
 } // namespace cxprm::emu

@@ -15,6 +15,7 @@
 #include "cxprm/prm/pd_cq.h"
 #include "cxprm/prm/qp.h"
 #include "cxprm/prm/srq.h"
+#include "cxprm/prm/vport.h"
 
 namespace cxprm::emu::test {
 
@@ -45,6 +46,36 @@ struct ObjectBuilder {
 		prm::set_pas<prm::create_eq_in_pas>(m.as<prm::create_eq_in>(), 0, ring);
 		Answer a = drv.run<prm::create_eq_out>(m);
 		return (uint8_t)number<prm::create_eq_out, prm::create_eq_out::eq_number>(a);
+	}
+	// MODIFY_NIC_VPORT_CONTEXT roce_en = en.
+	Answer set_roce_en(bool en)
+	{
+		using in_t = prm::modify_nic_vport_context_in;
+		Msg m = make_in<in_t>(op::MODIFY_NIC_VPORT_CONTEXT);
+		prm::set<prm::modify_nic_vport_field_select::roce_en>(
+			prm::sub<in_t::field_select, prm::modify_nic_vport_field_select>(m.as<in_t>()), 1);
+		prm::set<prm::nic_vport_context::roce_en>(
+			prm::sub<in_t::nic_vport_context, prm::nic_vport_context>(m.as<in_t>()), en);
+		return drv.run<prm::modify_nic_vport_context_out>(m);
+	}
+	// SET_ROCE_ADDRESS of entry index (port 0: own); a zero gid_byte
+	// writes the empty entry (the delete).
+	Answer set_gid(uint16_t index, uint8_t gid_byte, uint8_t version = 0, uint8_t port = 0)
+	{
+		using in_t = prm::set_roce_address_in;
+		Msg m = make_in<in_t>(op::SET_ROCE_ADDRESS);
+		prm::set<in_t::roce_address_index>(m.as<in_t>(), index);
+		prm::set<in_t::vhca_port_num>(m.as<in_t>(), port);
+		auto e = prm::sub<in_t::roce_address, prm::roce_addr_layout>(m.as<in_t>());
+		prm::bytes<prm::roce_addr_layout::source_l3_address>(e)[15] = gid_byte;
+		prm::set<prm::roce_addr_layout::roce_version>(e, version);
+		return drv.run<prm::set_roce_address_out>(m);
+	}
+	// RoCE as a driver sets it up: roce_en and GID entry 0.
+	void roce()
+	{
+		EXPECT_EQ(set_roce_en(true).status, st::OK);
+		EXPECT_EQ(set_gid(0, 1).status, st::OK);
 	}
 	uint32_t pd()
 	{
@@ -182,6 +213,7 @@ struct ObjectSet {
 		pd = b.pd();
 		cqn = b.cq(uar, eqn);
 		srqn = b.srq(pd);
+		b.roce();
 	}
 };
 

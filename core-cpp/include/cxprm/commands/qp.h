@@ -53,6 +53,20 @@ u8 qp_default_ts(u8 supported_ts_cap);
  */
 struct QpPath {
 	u8 port = 1;              /* ads.vhca_port_num */
+	/*
+	 * INIT2RTR address path as mlx5_set_path: eth (RoCE) sends rmac,
+	 * eth_prio = sl & 7 and, with a RoCE v2 source GID entry (roce_v2),
+	 * dscp = tclass >> 2 and udp_sport; else (InfiniBand) rlid, sl and
+	 * the grh bit.  The GRH fields (src_addr_index, hop_limit, tclass,
+	 * flow_label, rgid) go with RoCE always, on IB only with grh.
+	 */
+	bool eth = true;
+	bool roce_v2 = false;
+	bool grh = false;         /* IB only */
+	u16 rlid = 0;             /* IB only */
+	u8 sl = 0;
+	u8 tclass = 0;
+	u32 flow_label = 0;       /* 0: rdma_calc_flow_label(qpn, remote_qpn) for udp_sport */
 	u16 pkey_index = 0;
 	bool rre = false, rwe = false, rae = false;
 	u8 mtu = 5;               /* 4096 */
@@ -69,6 +83,15 @@ struct QpPath {
 	u8 retry_count = 7, rnr_retry = 7, ack_timeout = 14;
 	u8 log_sra_max = 0;
 };
+
+/*
+ * The RoCE v2 UDP source port of a QP (ib_verbs.h rdma_flow_label_to_udp_sport
+ * of the flow label, or of rdma_calc_flow_label(lqpn, rqpn) when it is 0).
+ */
+u16 roce_udp_sport(u32 flow_label, u32 lqpn, u32 rqpn);
+
+/* Whether every member of p fits its field (else the transitions are E_RANGE). */
+bool qp_path_fits(const QpPath &p);
 
 /* Bytes a QP's buffer needs for p's queues. */
 u64 qp_buffer_bytes(const QpParams &p);

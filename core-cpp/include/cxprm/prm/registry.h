@@ -23,6 +23,7 @@
 #include "qp.h"
 #include "nvmf.h"
 #include "reg.h"
+#include "vport.h"
 
 namespace cxprm::prm {
 
@@ -177,7 +178,17 @@ namespace cxprm::prm {
 	X(mcam_reg, CXPRM_MCAM_REG)                                     \
 	X(mcam_access_reg, CXPRM_MCAM_ACCESS_REG)                       \
 	X(default_timeout, CXPRM_DEFAULT_TIMEOUT)                       \
-	X(dtor_reg, CXPRM_DTOR_REG)
+	X(dtor_reg, CXPRM_DTOR_REG)                                     \
+	/* vport.h */                                                   \
+	X(nic_vport_context, CXPRM_NIC_VPORT_CONTEXT)                   \
+	X(modify_nic_vport_field_select, CXPRM_MODIFY_NIC_VPORT_FIELD_SELECT) \
+	X(modify_nic_vport_context_in, CXPRM_MODIFY_NIC_VPORT_CONTEXT_IN) \
+	X(modify_nic_vport_context_out, CXPRM_MODIFY_NIC_VPORT_CONTEXT_OUT) \
+	X(query_nic_vport_context_in, CXPRM_QUERY_NIC_VPORT_CONTEXT_IN) \
+	X(query_nic_vport_context_out, CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT) \
+	X(roce_addr_layout, CXPRM_ROCE_ADDR_LAYOUT)                     \
+	X(set_roce_address_in, CXPRM_SET_ROCE_ADDRESS_IN)               \
+	X(set_roce_address_out, CXPRM_SET_ROCE_ADDRESS_OUT)
 
 /* Every registered layout, in the order above; *count gets their number. */
 const LayoutDesc *const *all_layouts(u32 *count);

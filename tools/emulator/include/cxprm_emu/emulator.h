@@ -361,6 +361,11 @@ public:
 	uint32_t eq_count() const;
 	bool eq_info(uint8_t eqn, EqInfo *out) const;
 	uint32_t dct_count() const;
+	// RoCE: the function's roce_en and the GID table's populated entries
+	// (a roce_addr_layout each; false when (port, index) is empty).
+	bool roce_enabled() const;
+	uint32_t gid_count() const;
+	bool gid_entry(uint8_t port, uint16_t index, std::array<uint8_t, 32> *out) const;
 	bool dct_state(uint32_t dctn, DctState *out) const;
 	uint16_t num_vfs() const;
 	uint32_t nvmf_namespace_count() const;

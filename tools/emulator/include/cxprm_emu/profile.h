@@ -12,6 +12,7 @@
 #include <string>
 
 #include "latency.h"
+#include "roce_profile.h"
 
 namespace cxprm::emu {
 
@@ -167,6 +168,7 @@ struct Profile {
 	DctProfile dct;
 	NvmfProfile nvmf;
 	ObjectProfile objects;
+	RoceProfile roce;
 
 	// QUERY_ADAPTER
 	uint32_t ieee_vendor_id = 0x0002c9;

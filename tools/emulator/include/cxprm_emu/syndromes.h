@@ -4,7 +4,7 @@
 // site, returned in cmd_out.syndrome together with a non-OK cmd_out.status.
 // Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
 // AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
-// 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP), nnnn = site.  README.md carries the same table.
+// 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP, 0a RoCE/NIC vport), nnnn = site.  README.md carries the same table.
 // The X-list is plain C (the guest selftests build their constants from it,
 // selftests/cxprm/cxprm_prm.h); the rest is C++.
 #pragma once
@@ -169,7 +169,16 @@
 	X(QP_BAD_PORT, 0xE309000c, BAD_PARAM_ERR, "RST2INIT_QP vhca_port_num not 1..num_ports")     \
 	X(QP_BAD_MTU, 0xE309000d, BAD_PARAM_ERR, "INIT2RTR_QP qpc.mtu not 1..5")                     \
 	X(QP_BAD_TS_FORMAT, 0xE309000e, BAD_PARAM_ERR, "CREATE_QP qpc.ts_format not supported by cap sq_ts_format (FREE_RUNNING on a real-time-clock-only adapter, REAL_TIME on a free-running-only one, or 3)") \
-	X(QP_BAD_LOG_MSG_MAX, 0xE309000f, BAD_PARAM_ERR, "INIT2RTR_QP qpc.log_msg_max above cap log_max_msg")
+	X(QP_BAD_LOG_MSG_MAX, 0xE309000f, BAD_PARAM_ERR, "INIT2RTR_QP qpc.log_msg_max above cap log_max_msg") \
+	/* RoCE: NIC vport and GID table */                                                          \
+	X(ROCE_DISABLED, 0xE30a0001, BAD_PARAM_ERR, "INIT2RTR_QP or CREATE_DCT on an Ethernet port while the function's roce_en is 0 (strict)") \
+	X(ROCE_GID_EMPTY, 0xE30a0002, BAD_PARAM_ERR, "INIT2RTR_QP src_addr_index or CREATE_DCT my_addr_index names an empty GID entry (strict)") \
+	X(ROCE_GID_INDEX, 0xE30a0003, BAD_PARAM_ERR, "SET_ROCE_ADDRESS roce_address_index beyond the GID table") \
+	X(ROCE_BAD_PORT, 0xE30a0004, BAD_PARAM_ERR, "SET_ROCE_ADDRESS vhca_port_num not 0 (own port) or 1..num_ports") \
+	X(ROCE_NOT_ETH, 0xE30a0005, BAD_OP_ERR, "SET_ROCE_ADDRESS on a port that is not Ethernet (cap port_type)") \
+	X(VPORT_OTHER, 0xE30a0006, BAD_PARAM_ERR, "QUERY/MODIFY_NIC_VPORT_CONTEXT of another vport (not emulated)") \
+	X(VPORT_FIELD, 0xE30a0007, BAD_PARAM_ERR, "MODIFY_NIC_VPORT_CONTEXT field_select other than roce_en (not emulated)") \
+	X(ROCE_BAD_VERSION, 0xE30a0008, BAD_PARAM_ERR, "SET_ROCE_ADDRESS roce_version not 0 (v1) or 2 (v2), or roce_l3_type above 1")
 
 #ifdef __cplusplus
 #include <cstdint>
