@@ -194,9 +194,13 @@ int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	if (!have_eq(c))
 		return E_NOTSUP;
 	p.uar_page = c->ev.uar();
-	/* cxprm enables no RoCE: the general capability decides (qp.h). */
-	p.ts_format = cmd::qp_default_ts(c->dev.caps_cur().sq_ts_format);
-	int err = place(c, m, bytes, p);
+	/* The RoCE capability on a RoCE port, else the general one (roce.h). */
+	u8 ts_cap = 0;
+	int err = capi::roce_qp_ts_cap(c, &ts_cap, r);
+	if (err)
+		return err;
+	p.ts_format = cmd::qp_default_ts(ts_cap);
+	err = place(c, m, bytes, p);
 	return err ? err : cmd::create_qp(c->dev.cmdq(), p, &o->id, r);
 }
 

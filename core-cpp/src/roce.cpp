@@ -3,7 +3,9 @@
 #include "roce.h"
 
 #include "capi_core.h"
+#include "cxprm/commands/hca.h"
 #include "cxprm/commands/vport.h"
+#include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/vport.h"
 
 namespace cxprm::capi {
@@ -39,17 +41,18 @@ int disable_roce(cxprm_core *c, CmdResult *r)
 }
 
 /*
- * Entry index as ib_core's default GIDs: index 0 RoCE v1, 1 RoCE v2 (IPv6
- * l3 type: the link-local GID is not v4-mapped).  set: the GID and MAC,
- * else the delete (zero address, version and type kept, as set_roce_addr).
+ * Entry index as ib_core's default GIDs, of the type gid_version[index]
+ * (a v2 entry's l3 type IPv6: the link-local GID is not v4-mapped).  set:
+ * the GID and MAC, else the delete (zero address, version and type kept,
+ * as set_roce_addr).
  */
 int write_gid(cxprm_core *c, u8 index, bool set, CmdResult *r)
 {
 	cmd::RoceAddr a;
 	a.index = index;
 	a.set_port = c->dev.caps_cur().num_vhca_ports > 0;
-	a.roce_version = index ? prm::roce_version::V2 : prm::roce_version::V1;
-	a.roce_l3_type = index ? prm::roce_l3_type::IPV6 : 0;
+	a.roce_version = c->roce.gid_version[index];
+	a.roce_l3_type = a.roce_version == prm::roce_version::V2 ? prm::roce_l3_type::IPV6 : 0;
 	if (set) {
 		roce_default_gid(c->roce.mac, a.gid);
 		mem_copy(a.mac, c->roce.mac, sizeof(a.mac));
@@ -59,6 +62,39 @@ int write_gid(cxprm_core *c, u8 index, bool set, CmdResult *r)
 
 void lock(cxprm_core *c) { c->host->ops->lock(c->host->ctx, c->roce.lock); }
 void unlock(cxprm_core *c) { c->host->ops->unlock(c->host->ctx, c->roce.lock); }
+
+/* roce_cap (CUR) once, under the lock. */
+int read_caps_locked(cxprm_core *c, CmdResult *r)
+{
+	if (c->roce.caps_read)
+		return OK;
+	cmd::HostMem image;
+	int err = image.alloc(c->host, cmd::CAP_IMAGE_BYTES);
+	if (!err)
+		err = cmd::query_hca_cap(c->dev.cmdq(), prm::cap::ROCE, prm::cap::CUR, image.data(), r);
+	if (err)
+		return err;
+	prm::CRef<prm::roce_cap> rc(image.data());
+	c->roce.versions = (u8)prm::get<prm::roce_cap::roce_version>(rc);
+	c->roce.l3_types = (u8)prm::get<prm::roce_cap::l3_type>(rc);
+	c->roce.qp_ts_format = (u8)prm::get<prm::roce_cap::qp_ts_format>(rc);
+	c->roce.caps_read = true;
+	return OK;
+}
+
+/* The default GID types (roce.h ROCE_DEFAULT_GIDS): how many, in gid_version[]. */
+u8 default_gid_types(cxprm_core *c)
+{
+	namespace b = prm::roce_cap_bits;
+	u8 n = 0;
+	if (!(c->roce.l3_types & b::L3_TYPE_IPV4) || !(c->roce.l3_types & b::L3_TYPE_IPV6))
+		return 0;
+	if (c->roce.versions & b::VERSION_1)
+		c->roce.gid_version[n++] = prm::roce_version::V1;
+	if (c->roce.versions & b::VERSION_2)
+		c->roce.gid_version[n++] = prm::roce_version::V2;
+	return n;
+}
 
 } // namespace
 
@@ -106,8 +142,16 @@ int roce_use(cxprm_core *c, CmdResult *r, u16 *op)
 	if (!c->roce.gids) {
 		cmd::NicVport v{};
 		u8 written = 0;
-		*op = prm::op::MODIFY_NIC_VPORT_CONTEXT;
-		err = enable_roce(c, r);
+		*op = prm::op::QUERY_HCA_CAP;
+		err = read_caps_locked(c, r);
+		c->roce.ngids = err ? 0 : default_gid_types(c);
+		/* No GID type: ib_core adds no GID, nothing can use the port. */
+		if (!err && !c->roce.ngids)
+			err = E_NOTSUP;
+		if (!err) {
+			*op = prm::op::MODIFY_NIC_VPORT_CONTEXT;
+			err = enable_roce(c, r);
+		}
 		if (!err) {
 			*op = prm::op::QUERY_NIC_VPORT_CONTEXT;
 			err = cmd::query_nic_vport(c->dev.cmdq(), &v, r);
@@ -115,7 +159,7 @@ int roce_use(cxprm_core *c, CmdResult *r, u16 *op)
 		if (!err) {
 			mem_copy(c->roce.mac, v.mac, sizeof(v.mac));
 			*op = prm::op::SET_ROCE_ADDRESS;
-			for (; !err && written < ROCE_DEFAULT_GIDS; written++)
+			for (; !err && written < c->roce.ngids; written++)
 				err = write_gid(c, written, true, r);
 			if (err)
 				written--;
@@ -125,8 +169,9 @@ int roce_use(cxprm_core *c, CmdResult *r, u16 *op)
 			CmdResult undo{};
 			while (written)
 				write_gid(c, --written, false, &undo);
-			if (*op != prm::op::MODIFY_NIC_VPORT_CONTEXT)
+			if (*op == prm::op::QUERY_NIC_VPORT_CONTEXT || *op == prm::op::SET_ROCE_ADDRESS)
 				disable_roce(c, &undo);
+			c->roce.ngids = 0;
 		} else {
 			c->roce.gids = true;
 		}
@@ -137,9 +182,22 @@ int roce_use(cxprm_core *c, CmdResult *r, u16 *op)
 
 int roce_gid_version(cxprm_core *c, u32 index)
 {
-	if (!c->roce.gids || index >= ROCE_DEFAULT_GIDS)
+	if (!c->roce.gids || index >= c->roce.ngids)
 		return -1;
-	return index ? prm::roce_version::V2 : prm::roce_version::V1;
+	return c->roce.gid_version[index];
+}
+
+int roce_qp_ts_cap(cxprm_core *c, u8 *ts_cap, CmdResult *r)
+{
+	if (!roce_port(c)) {
+		*ts_cap = (u8)c->dev.caps_cur().sq_ts_format;
+		return OK;
+	}
+	lock(c);
+	int err = read_caps_locked(c, r);
+	*ts_cap = c->roce.qp_ts_format;
+	unlock(c);
+	return err;
 }
 
 void roce_release(cxprm_core *c)
@@ -151,13 +209,15 @@ void roce_release(cxprm_core *c)
 	    !c->dev.fw_dead()) {
 		CmdResult r{};
 		/* ib_core deletes the GIDs as the IB device goes, then mlx5_ib disables RoCE. */
-		for (u8 i = ROCE_DEFAULT_GIDS; i--;)
+		for (u8 i = c->roce.ngids; i--;)
 			write_gid(c, i, false, &r);
 		disable_roce(c, &r);
 	}
 	/* Whatever firmware answered, the function's state goes with the teardown. */
 	c->roce.gids = false;
+	c->roce.ngids = 0;
 	c->roce.roce_en_users = 0;
+	c->roce.caps_read = false; /* a new bring-up reads them again */
 	unlock(c);
 }
 

@@ -17,14 +17,25 @@ struct cxprm_core;
 
 namespace cxprm::capi {
 
-/* The default GIDs (cache.c gid_table_reserve_default): RoCE v1, then v2. */
+/*
+ * The default GIDs (cache.c gid_table_reserve_default): one per GID type
+ * the port supports, from index 0: RoCE v1, then v2 (roce_cap
+ * roce_version; none unless roce_cap.l3_type has IPv4 and IPv6, Linux
+ * get_core_cap_flags).
+ */
 inline constexpr u8 ROCE_DEFAULT_GIDS = 2;
 
 struct Roce {
 	void *lock = nullptr;   /* host lock: files share the function */
 	u32 roce_en_users = 0;  /* mdev->roce.roce_en */
 	bool gids = false;      /* the default GID entries are written */
+	u8 ngids = 0;           /* how many: gid_version[0..ngids) */
+	u8 gid_version[ROCE_DEFAULT_GIDS] = {};
 	u8 mac[6] = {};
+	bool caps_read = false; /* roce_cap (CUR), read once */
+	u8 versions = 0;        /* roce_cap.roce_version */
+	u8 l3_types = 0;        /* roce_cap.l3_type */
+	u8 qp_ts_format = 0;    /* roce_cap.qp_ts_format */
 };
 
 /* The lock (process context); E_NOMEM. */
@@ -40,6 +51,13 @@ bool roce_port(cxprm_core *c);
  * nothing stays half set up.
  */
 int roce_use(cxprm_core *c, CmdResult *r, u16 *op);
+
+/*
+ * The ts_format capability a QP's format comes from (Linux 6.1
+ * mlx5_get_qp_default_ts): roce_cap.qp_ts_format on a RoCE port, else
+ * cmd_hca_cap.sq_ts_format.  Reads roce_cap once (QUERY_HCA_CAP, *r).
+ */
+int roce_qp_ts_cap(cxprm_core *c, u8 *ts_cap, CmdResult *r);
 
 /* roce_version of the populated GID entry index, or -1 when it is empty. */
 int roce_gid_version(cxprm_core *c, u32 index);

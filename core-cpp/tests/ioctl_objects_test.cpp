@@ -409,6 +409,10 @@ emu::Profile rtc_profile()
 		prm::set<prm::cmd_hca_cap::sq_ts_format>(c, prm::ts_format_cap::REAL_TIME);
 		prm::set<prm::cmd_hca_cap::log_max_msg>(c, 20);
 	}
+	// A RoCE port: QPs take their format from the RoCE capability.
+	for (auto *img : {&p.cap(prm::cap::ROCE).cur, &p.cap(prm::cap::ROCE).max})
+		prm::set<prm::roce_cap::qp_ts_format>(prm::Ref<prm::roce_cap>(img->data()),
+						      prm::ts_format_cap::REAL_TIME);
 	return p;
 }
 

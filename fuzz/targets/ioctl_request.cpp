@@ -59,14 +59,36 @@ struct Rig {
 		FUZZ_CHECK(cxprm_core_bringup(core, &cfg) == 0);
 		cxprm_core_events_config ec{}; // the EQ and UAR CQs and QPs need
 		FUZZ_CHECK(cxprm_core_events_start(core, &ec) == 0);
-		// The completion EQ, which the first CQ makes and which stays until
-		// events stop: made here, so each input's memory balances.
+		// What stays until events stop or the teardown, made here while
+		// the emulator answers, so that each input's memory balances and
+		// the zeroed answers below never describe it: the completion EQ
+		// (the first CQ makes it) and RoCE (roce_cap read, roce_en, the
+		// default GIDs: the first DCT sets them up).
 		cxprm_core_objs *t = nullptr;
 		FUZZ_CHECK(cxprm_core_objs_create(core, &t) == 0);
-		cxprm_obj cq{};
-		cq.type = CXPRM_OBJ_CQ;
-		cq.u.cq.log_size = 2;
-		FUZZ_CHECK(cxprm_core_ioc_obj(core, CXPRM_IOC_OBJ_CREATE, t, &cq) == 0 && !cq.st.status);
+		cxprm_obj o[3] = {};
+		o[0].type = CXPRM_OBJ_PD;
+		o[1].type = CXPRM_OBJ_CQ;
+		o[1].u.cq.log_size = 2;
+		o[2].type = CXPRM_OBJ_SRQ;
+		o[2].u.srq.log_size = 2;
+		o[2].u.srq.log_stride = 2;
+		for (int i = 0; i < 3; i++) {
+			if (i == 2)
+				o[2].u.srq.pd = o[0].id;
+			FUZZ_CHECK(cxprm_core_ioc_obj(core, CXPRM_IOC_OBJ_CREATE, t, &o[i]) == 0 &&
+				   !o[i].st.status);
+		}
+		cxprm_dctc k{};
+		k.pd = o[0].id;
+		k.cqn = o[1].id;
+		k.srqn_xrqn = o[2].id;
+		k.port = 1;
+		k.mtu = 5;
+		cxprm_u32 dctn = 0;
+		cxprm_core_result res;
+		FUZZ_CHECK(cxprm_core_dct_create(core, &k, &dctn, &res) == 0 && !res.st.status);
+		FUZZ_CHECK(cxprm_core_dct_destroy(core, dctn, &res) == 0);
 		FUZZ_CHECK(cxprm_core_objs_destroy(core, t, nullptr) == 0);
 		// Brought up by the emulator; then the minimal firmware these
 		// checks assume: every command succeeds with a zeroed output.

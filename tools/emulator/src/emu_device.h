@@ -38,6 +38,9 @@ template <> struct CapTypeOf<prm::nvmf_cap> {
 template <> struct CapTypeOf<prm::e_switch_cap> {
 	static constexpr uint16_t value = prm::cap::ESWITCH;
 };
+template <> struct CapTypeOf<prm::roce_cap> {
+	static constexpr uint16_t value = prm::cap::ROCE;
+};
 
 // The outcome of a handler: cmd_out.status and .syndrome.
 struct Result {

@@ -30,8 +30,9 @@ constexpr uint64_t SQ_WQEBB = 64;
 // mlx5_get_qp_default_ts picks DEFAULT whenever real time is supported):
 // DEFAULT always; FREE_RUNNING unless the real-time clock is the only
 // one; REAL_TIME when real time is supported.  Assumed: firmware checks
-// the general sq_ts_format (no RoCE is enabled for the function), and the
-// value 3 is refused.
+// roce_cap.qp_ts_format on a RoCE function (an Ethernet port with
+// cmd_hca_cap.roce, what Linux reads then) and the general sq_ts_format
+// otherwise, and the value 3 is refused.
 bool ts_format_ok(uint8_t f, uint8_t supported)
 {
 	namespace tf = prm::ts_format;
@@ -56,8 +57,11 @@ Result Device::create_qp(Cmd &c)
 	CRef<prm::qpc> ctx = prm::sub<in_t::qpc, prm::qpc>(CRef<in_t>(c.in));
 	if (prm::get<prm::qpc::st>(ctx) != ST_RC)
 		return fail(synd::QP_BAD_ST);
-	if (!ts_format_ok((uint8_t)prm::get<prm::qpc::ts_format>(ctx),
-			  (uint8_t)cap_cur<prm::cmd_hca_cap::sq_ts_format>()))
+	bool roce = cap_cur<prm::cmd_hca_cap::port_type>() == prm::port_type::ETH &&
+		    cap_cur<prm::cmd_hca_cap::roce>();
+	uint8_t ts_cap = (uint8_t)(roce ? cap_cur<prm::roce_cap::qp_ts_format>()
+					: cap_cur<prm::cmd_hca_cap::sq_ts_format>());
+	if (!ts_format_ok((uint8_t)prm::get<prm::qpc::ts_format>(ctx), ts_cap))
 		return fail(synd::QP_BAD_TS_FORMAT);
 	Qp q;
 	q.pd = (uint32_t)prm::get<prm::qpc::pd>(ctx);

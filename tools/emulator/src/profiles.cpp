@@ -213,6 +213,14 @@ Profile from_model(const Model &m)
 				       : prm::ts_format_cap::FREE_RUNNING;
 	both<cap::sq_ts_format>(g, ts);
 	both<cap::rq_ts_format>(g, ts);
+	// RoCE v1 and v2 over IPv4 and IPv6 (Linux: a GID type per version),
+	// QPs of a RoCE function on the same clocks as the general caps.
+	CapImages &rc = p.cap(ct::ROCE);
+	both<prm::roce_cap::qp_ts_format>(rc, ts);
+	both<prm::roce_cap::l3_type>(rc, prm::roce_cap_bits::L3_TYPE_IPV4 | prm::roce_cap_bits::L3_TYPE_IPV6);
+	both<prm::roce_cap::roce_version>(rc, prm::roce_cap_bits::VERSION_1 | prm::roce_cap_bits::VERSION_2);
+	both<prm::roce_cap::r_roce_dest_udp_port>(rc, 4791);
+	both<prm::roce_cap::roce_address_table_size>(rc, 256);
 	if (m.cx7_class) {
 		both<cap::relaxed_ordering_write>(g, 1);
 		both<cap::relaxed_ordering_read>(g, 1);

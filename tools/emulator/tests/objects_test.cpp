@@ -195,16 +195,32 @@ TEST_F(ObjectsTest, QpChecksAndTransitions)
 	expect(b.by_number<prm::qp_2rst_in, prm::qp_2rst_in::qpn>(op::QP_2RST, qpn), st::BAD_RES_ERR, synd::QP_UNKNOWN);
 }
 
-// qpc.ts_format against cap sq_ts_format: an adapter with both clocks
-// takes every format; with REAL_TIME_CLOCK_ENABLE (REAL_TIME alone) it
-// refuses FREE_RUNNING, which cxprm sent before (fidelity-audit-2 item 5);
-// one with a free-running clock only refuses REAL_TIME; 3 is no format.
-Profile with_ts(uint8_t supported)
+// qpc.ts_format against the capability (on this RoCE port roce_cap
+// qp_ts_format, as Linux reads it; cmd_hca_cap.sq_ts_format otherwise):
+// an adapter with both clocks takes every format; with
+// REAL_TIME_CLOCK_ENABLE (REAL_TIME alone) it refuses FREE_RUNNING, which
+// cxprm sent before (fidelity-audit-2 item 5); one with a free-running
+// clock only refuses REAL_TIME; 3 is no format.
+Profile with_ts(uint8_t supported, uint8_t general = 0xff)
 {
 	Profile p = quiet();
+	for (auto *img : {&p.cap(prm::cap::ROCE).cur, &p.cap(prm::cap::ROCE).max})
+		prm::set<prm::roce_cap::qp_ts_format>(prm::Ref<prm::roce_cap>(img->data()), supported);
 	for (auto *img : {&p.cap(prm::cap::GENERAL).cur, &p.cap(prm::cap::GENERAL).max})
-		prm::set<prm::cmd_hca_cap::sq_ts_format>(prm::Ref<prm::cmd_hca_cap>(img->data()), supported);
+		prm::set<prm::cmd_hca_cap::sq_ts_format>(prm::Ref<prm::cmd_hca_cap>(img->data()),
+							  general == 0xff ? supported : general);
 	return p;
+}
+// The RoCE capability decides on a RoCE port, not the general one.
+struct TsFormatRoceDecides : ObjectsTest {
+	TsFormatRoceDecides()
+		: ObjectsTest(with_ts(prm::ts_format_cap::FREE_RUNNING_AND_REAL_TIME, prm::ts_format_cap::REAL_TIME))
+	{
+	}
+};
+TEST_F(TsFormatRoceDecides, FreeRunningTakenByTheRoceCap)
+{
+	expect(qp(o.pd, o.cqn, o.srqn, 0, 1, 1, prm::ts_format::FREE_RUNNING), st::OK, 0);
 }
 struct TsFormatRtc : ObjectsTest {
 	TsFormatRtc() : ObjectsTest(with_ts(prm::ts_format_cap::REAL_TIME)) {}

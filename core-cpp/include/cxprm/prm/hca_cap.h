@@ -203,5 +203,29 @@ inline constexpr u32 HCA_CAP_BYTES = query_hca_cap_out::capability::width / 8;
 	F(esw_sf_base_id, 0x50, 0x10)
 CXPRM_LAYOUT(e_switch_cap, 0x800, CXPRM_E_SWITCH_CAP)
 
+/*
+ * roce_cap (cap type ROCE): qp_ts_format is what a QP of a RoCE function
+ * may use (mlx5_get_qp_default_ts); l3_type and roce_version are bitmasks
+ * of ROCE_L3_TYPE_* / ROCE_VERSION_*_CAP (Linux get_core_cap_flags: GID
+ * types only with both IPv4 and IPv6).
+ */
+#define CXPRM_ROCE_CAP(F)                                                   \
+	F(sw_r_roce_src_udp_port, 0x4, 1)                                       \
+	F(qp_ts_format, 0x1e, 2)                                                \
+	F(l3_type, 0x8c, 4)                                                     \
+	F(roce_version, 0x98, 8)                                                \
+	F(r_roce_dest_udp_port, 0xb0, 0x10)                                     \
+	F(roce_address_table_size, 0xf0, 0x10)
+CXPRM_LAYOUT(roce_cap, 0x800, CXPRM_ROCE_CAP)
+
+namespace roce_cap_bits {
+enum : u8 {
+	L3_TYPE_IPV4 = 1 << 1, /* MLX5_ROCE_L3_TYPE_IPV4_CAP */
+	L3_TYPE_IPV6 = 1 << 2,
+	VERSION_1 = 1 << 0,    /* MLX5_ROCE_VERSION_1_CAP */
+	VERSION_2 = 1 << 2,
+};
+}
+
 
 } // namespace cxprm::prm

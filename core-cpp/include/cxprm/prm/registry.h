@@ -46,6 +46,7 @@ namespace cxprm::prm {
 	X(cmd_hca_cap, CXPRM_CMD_HCA_CAP)                               \
 	X(nvmf_cap, CXPRM_NVMF_CAP)                                     \
 	X(e_switch_cap, CXPRM_E_SWITCH_CAP)                            \
+	X(roce_cap, CXPRM_ROCE_CAP)                                    \
 	/* adapter.h */                                                 \
 	X(query_adapter_in, CXPRM_QUERY_ADAPTER_IN)                     \
 	X(query_adapter_out, CXPRM_QUERY_ADAPTER_OUT)                   \
