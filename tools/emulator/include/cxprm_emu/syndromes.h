@@ -4,7 +4,8 @@
 // site, returned in cmd_out.syndrome together with a non-OK cmd_out.status.
 // Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
 // AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
-// 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP, 0a RoCE/NIC vport), nnnn = site.  README.md carries the same table.
+// 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP, 0a RoCE/NIC vport), nnnn = site.  README.md carries the same table
+// (syndrome_table_test holds it to this list and prints it).
 // The X-list is plain C (the guest selftests build their constants from it,
 // selftests/cxprm/cxprm_prm.h); the rest is C++.
 #pragma once
@@ -140,8 +141,8 @@
 	X(CQ_UNKNOWN_DESTROY, 0xE3080015, BAD_RES_ERR, "DESTROY_CQ of a CQ that does not exist")     \
 	X(CQ_UNKNOWN_QUERY, 0xE3080016, BAD_RES_ERR, "QUERY_CQ of a CQ that does not exist")         \
 	X(CQ_IN_USE, 0xE3080017, BAD_RES_STATE_ERR, "DESTROY_CQ of a CQ an SRQ, XRQ, QP or DCT still names") \
-	X(CQ_ON_ASYNC_EQ, 0xE3080019, BAD_PARAM_ERR, "CREATE_CQ on an EQ subscribed to async events (not a completion EQ)") \
 	X(QUEUE_BAD_DBR, 0xE3080018, BAD_PARAM_ERR, "CREATE_CQ/SRQ/QP/XRQ doorbell record address 0 or not 8-byte aligned") \
+	X(CQ_ON_ASYNC_EQ, 0xE3080019, BAD_PARAM_ERR, "CREATE_CQ on an EQ subscribed to async events (not a completion EQ)") \
 	X(SRQ_NO_PD, 0xE3080020, BAD_RES_ERR, "CREATE_SRQ srqc.pd names no PD")                      \
 	X(SRQ_NO_CQ, 0xE3080021, BAD_RES_ERR, "CREATE_SRQ srqc.cqn nonzero and names no CQ")         \
 	X(SRQ_PAS_INLEN, 0xE3080022, BAD_INP_LEN_ERR, "CREATE_SRQ input too short for the pas the queue needs") \
@@ -168,7 +169,7 @@
 	X(QP_BAD_TRANSITION, 0xE309000b, BAD_RES_STATE_ERR, "RST2INIT/INIT2RTR/RTR2RTS from a state other than RST/INIT/RTR") \
 	X(QP_BAD_PORT, 0xE309000c, BAD_PARAM_ERR, "RST2INIT_QP vhca_port_num not 1..num_ports")     \
 	X(QP_BAD_MTU, 0xE309000d, BAD_PARAM_ERR, "INIT2RTR_QP qpc.mtu not 1..5")                     \
-	X(QP_BAD_TS_FORMAT, 0xE309000e, BAD_PARAM_ERR, "CREATE_QP qpc.ts_format not supported by cap sq_ts_format (FREE_RUNNING on a real-time-clock-only adapter, REAL_TIME on a free-running-only one, or 3)") \
+	X(QP_BAD_TS_FORMAT, 0xE309000e, BAD_PARAM_ERR, "CREATE_QP qpc.ts_format not supported by the ts_format capability (roce_cap.qp_ts_format on a RoCE port, else sq_ts_format: FREE_RUNNING on a real-time-clock-only adapter, REAL_TIME on a free-running-only one, or 3)") \
 	X(QP_BAD_LOG_MSG_MAX, 0xE309000f, BAD_PARAM_ERR, "INIT2RTR_QP qpc.log_msg_max above cap log_max_msg") \
 	/* RoCE: NIC vport and GID table */                                                          \
 	X(ROCE_DISABLED, 0xE30a0001, BAD_PARAM_ERR, "INIT2RTR_QP or CREATE_DCT on an Ethernet port while the function's roce_en is 0 (strict)") \
