@@ -51,6 +51,7 @@ int Events::comp_eqn(u32 *eqn)
 			host->ops->lock(host->ctx, poll_lock_);
 			comp_created_ = true;
 			host->ops->unlock(host->ctx, poll_lock_);
+			__atomic_store_n(&comp_eqn_pub_, comp_.eqn(), __ATOMIC_RELEASE);
 		}
 	}
 	if (!err)
@@ -59,15 +60,13 @@ int Events::comp_eqn(u32 *eqn)
 	return err;
 }
 
+/*
+ * Lock-free: INFO asks from any context, also while stop() runs and frees
+ * the locks (the health worker of a device that went away).
+ */
 u32 Events::comp_eqn_now() const
 {
-	if (!running_)
-		return NO_COMP_EQ;
-	const cxprm_host *host = dev_->cmdq().host();
-	host->ops->lock(host->ctx, poll_lock_);
-	u32 n = comp_created_ ? comp_.eqn() : NO_COMP_EQ;
-	host->ops->unlock(host->ctx, poll_lock_);
-	return n;
+	return __atomic_load_n(&comp_eqn_pub_, __ATOMIC_ACQUIRE);
 }
 
 /* From stop(): no CQ is left (the objects went first), nothing creates. */
@@ -75,6 +74,7 @@ void Events::destroy_comp_eq()
 {
 	if (!comp_created_)
 		return;
+	__atomic_store_n(&comp_eqn_pub_, NO_COMP_EQ, __ATOMIC_RELEASE);
 	const cxprm_host *host = dev_->cmdq().host();
 	if (poll_lock_)
 		host->ops->lock(host->ctx, poll_lock_);

@@ -201,6 +201,9 @@ void dct_request(FuzzInput &in)
 #define X(f) fits = fits && prm::fits<prm::dctc::f>(k.f);
 	CXPRM_FUZZ_DCTC_FIELDS(X)
 #undef X
+	// On the rig's RoCE port (ConnectX-7: RoCE v1 and v2) my_addr_index
+	// must name one of the two default GID entries the driver wrote.
+	fits = fits && k.my_addr_index < 2;
 	uint64_t before = rig().dev.commands();
 	cxprm_u32 dctn = 0xdeadbeef;
 	cxprm_core_result res;

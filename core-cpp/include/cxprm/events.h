@@ -103,9 +103,9 @@ public:
 	 * (Linux destroy_comp_eqs, then destroy_async_eqs).
 	 */
 	int comp_eqn(u32 *eqn);
-	/* Its number, or NO_COMP_EQ while there is none. */
-	u32 comp_eqn_now() const;
 	static constexpr u32 NO_COMP_EQ = 0xffffffffu;
+	/* Its number, or NO_COMP_EQ while there is none (any context, no lock). */
+	u32 comp_eqn_now() const;
 
 	const EqRing &ring() const { return ring_; }
 	u32 eqn() const { return ring_.eqn(); }
@@ -137,6 +137,7 @@ private:
 	EqRing comp_;               /* the completion EQ */
 	bool comp_created_ = false;
 	bool comp_kept_ = false;    /* DESTROY_EQ failed: as ring_kept_ */
+	u32 comp_eqn_pub_ = NO_COMP_EQ; /* comp_eqn_now(): atomic */
 	void *comp_lock_ = nullptr; /* one creator at a time */
 	u64 mask_[4] = {};
 	void *lock_ = nullptr;     /* guards stats and the page-request queue */
