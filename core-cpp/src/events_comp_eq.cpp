@@ -23,7 +23,7 @@ int Events::comp_eqn(u32 *eqn)
 	host->ops->lock(host->ctx, comp_lock_);
 	int err = OK;
 	if (!comp_created_) {
-		/* A CREATE_EQ that never answered may still own the old ring. */
+		/* The device may still own the ring of an EQ whose DESTROY_EQ failed. */
 		err = comp_kept_ ? E_BUSY : comp_.init(host, cfg_.log_eq_size);
 		u64 pas[16];
 		u32 np = comp_.npages();
