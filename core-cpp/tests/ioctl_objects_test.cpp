@@ -33,10 +33,7 @@ constexpr uint8_t BAD_RES = 0x05, BAD_RES_STATE = 0x09;
 
 emu::Profile strict_profile()
 {
-	auto p = emu::Profile::connectx7();
-	p.boot_pages = 16;
-	p.init_pages = 16;
-	p.nvmf.auto_io_ms = 0;
+	auto p = test::objects_cx7();
 	return p;
 }
 

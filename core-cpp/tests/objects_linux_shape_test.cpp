@@ -33,10 +33,7 @@ constexpr int EINVAL_ = -22;
 
 emu::Profile profile(uint32_t issi_mask = 0x3)
 {
-	auto p = emu::Profile::connectx7();
-	p.boot_pages = 16;
-	p.init_pages = 16;
-	p.nvmf.auto_io_ms = 0;
+	auto p = test::objects_cx7();
 	p.issi_mask = issi_mask;
 	return p;
 }

@@ -32,10 +32,7 @@ constexpr int EINVAL_ = -22, ENOTSUP_ = -95;
 // A ConnectX-7 whose RoCE and general capabilities 'tweak' sets.
 emu::Profile profile(const std::function<void(prm::Ref<prm::roce_cap>, prm::Ref<prm::cmd_hca_cap>)> &tweak)
 {
-	auto p = emu::Profile::connectx7();
-	p.boot_pages = 16;
-	p.init_pages = 16;
-	p.nvmf.auto_io_ms = 0;
+	auto p = test::objects_cx7();
 	for (int cur = 0; cur < 2; cur++) {
 		auto &r = cur ? p.cap(prm::cap::ROCE).cur : p.cap(prm::cap::ROCE).max;
 		auto &g = cur ? p.cap(prm::cap::GENERAL).cur : p.cap(prm::cap::GENERAL).max;

@@ -37,10 +37,7 @@ constexpr int EINVAL_ = -22;
 
 emu::Profile profile(bool ib = false)
 {
-	auto p = emu::Profile::connectx7();
-	p.boot_pages = 16;
-	p.init_pages = 16;
-	p.nvmf.auto_io_ms = 0;
+	auto p = test::objects_cx7();
 	if (ib)
 		for (auto *img : {&p.cap(prm::cap::GENERAL).cur, &p.cap(prm::cap::GENERAL).max})
 			prm::set<prm::cmd_hca_cap::port_type>(prm::Ref<prm::cmd_hca_cap>(img->data()),

@@ -287,6 +287,17 @@ private:
 
 // --- the capi's object ioctls ------------------------------------------------
 
+// The ConnectX-7 the object tests run on: few boot/init pages, no
+// automatic NVMF I/O (deterministic counters), strict knobs.
+inline emu::Profile objects_cx7()
+{
+	auto p = emu::Profile::connectx7();
+	p.boot_pages = 16;
+	p.init_pages = 16;
+	p.nvmf.auto_io_ms = 0;
+	return p;
+}
+
 inline cxprm_obj obj_of(uint32_t type, uint32_t id = 0, uint32_t parent = 0)
 {
 	cxprm_obj o{};
