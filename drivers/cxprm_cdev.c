@@ -61,6 +61,14 @@ static int cxprm_need(int cap)
 	return capable(cap) ? 0 : -EPERM;
 }
 
+/* What a command that may change device state needs (raw or not). */
+static int cxprm_raw_write_ok(void)
+{
+	if (cxprm_need(CAP_SYS_RAWIO) || !READ_ONCE(cxprm_allow_raw_write))
+		return -EPERM;
+	return 0;
+}
+
 /* CAP_NET_ADMIN, then the ioctl's struct from userspace. */
 static long cxprm_admin_in(void *k, const void __user *arg, size_t size)
 {
@@ -102,7 +110,9 @@ static long cxprm_ioc_typed(struct cxprm_file *f, unsigned int cmd,
 	if (ret)
 		goto out;
 	if (cxprm_core_ioc_is_obj(cmd)) {
-		ret = cxprm_objs_ioctl(f, cmd, k);
+		ret = cxprm_core_obj_is_raw_write(cmd, k) ? cxprm_raw_write_ok() : 0;
+		if (!ret)
+			ret = cxprm_objs_ioctl(f, cmd, k);
 		goto copy;
 	}
 	/* The DCT ioctls: one at a time per file (its table). */
@@ -150,9 +160,7 @@ static int cxprm_raw_need(const void *in)
 	case CXPRM_RAW_SCOPE_QUERY:
 		return cxprm_need(CAP_NET_ADMIN);
 	case CXPRM_RAW_SCOPE_WRITE:
-		if (cxprm_need(CAP_SYS_RAWIO) || !READ_ONCE(cxprm_allow_raw_write))
-			return -EPERM;
-		return 0;
+		return cxprm_raw_write_ok();
 	default:
 		return -EPERM;
 	}

@@ -128,7 +128,7 @@ MODULE_PARM_DESC(health_stall_polls,
 bool cxprm_allow_raw_write;
 module_param_named(allow_raw_write, cxprm_allow_raw_write, bool, 0644);
 MODULE_PARM_DESC(allow_raw_write,
-		 "allow CXPRM_IOC_RAW commands that may change device state (also needs CAP_SYS_RAWIO; default 0)");
+		 "allow CXPRM_IOC_RAW commands that may change device state, and NVMF backend controllers (firmware DMA to given addresses); also needs CAP_SYS_RAWIO; default 0");
 
 bool cxprm_use_msix = true;
 module_param_named(use_msix, cxprm_use_msix, bool, 0644);

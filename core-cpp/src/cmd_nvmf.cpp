@@ -24,6 +24,8 @@ int attach_nvmf_namespace(Cmdq &q, const NvmfNamespace &ns, CmdResult *res)
 	using L = attach_nvmf_namespace_in;
 	if (!fits<L::xrqn>(ns.xrqn))
 		return E_RANGE;
+	if (ns.lba_data_size < 512 || (ns.lba_data_size & (ns.lba_data_size - 1)))
+		return E_INVAL;
 	u8 in[L::size_bytes], out[out_size<attach_nvmf_namespace_out>()];
 	auto r = begin_in<L>(in, op::ATTACH_NVMF_NAMESPACE);
 	set<L::xrqn>(r, ns.xrqn);

@@ -90,8 +90,9 @@ int create_nvmf_backend_ctrl(Cmdq &q, const NvmfBackendParams &p, u16 *id, CmdRe
 		return E_INVAL;
 	if (!fits<L::xrqn>(p.xrqn) || !fits<nvmf_be_ctrl::log_cmd_timeout_us>(p.log_cmd_timeout_us))
 		return E_RANGE;
-	if (!page_aligned(p.cq_bus) || !page_aligned(p.sq_bus) || !dbr_ok(p.cqh_dbr_bus) ||
-	    !dbr_ok(p.sqt_dbr_bus))
+	/* NVMe doorbells are 32-bit registers; queues page aligned (offset 0). */
+	if (!page_aligned(p.cq_bus) || !page_aligned(p.sq_bus) || !p.cqh_db_bus || (p.cqh_db_bus & 3) ||
+	    !p.sqt_db_bus || (p.sqt_db_bus & 3) || p.queue_depth < 2)
 		return E_INVAL;
 	u8 in[T::bytes_for(1)], out[out_size<create_nvmf_be_ctrl_out>()];
 	auto r = begin_in<L>(in, op::CREATE_NVMF_BACKEND_CTRL);
@@ -99,8 +100,10 @@ int create_nvmf_backend_ctrl(Cmdq &q, const NvmfBackendParams &p, u16 *id, CmdRe
 	set<L::xrqn>(r, p.xrqn);
 	auto c = sub<L::nvmf_be_ctrl_entry, nvmf_be_ctrl>(r);
 	set<nvmf_be_ctrl::log_cmd_timeout_us>(c, p.log_cmd_timeout_us);
-	set<nvmf_be_ctrl::cqh_dbr_addr>(c, p.cqh_dbr_bus);
-	set<nvmf_be_ctrl::sqt_dbr_addr>(c, p.sqt_dbr_bus);
+	set<nvmf_be_ctrl::cq_log_page_size>(c, nvme_queue_log_pages(p.queue_depth * NVME_CQE_BYTES));
+	set<nvmf_be_ctrl::sq_log_page_size>(c, nvme_queue_log_pages(p.queue_depth * NVME_SQE_BYTES));
+	set<nvmf_be_ctrl::cqh_dbr_addr>(c, p.cqh_db_bus);
+	set<nvmf_be_ctrl::sqt_dbr_addr>(c, p.sqt_db_bus);
 	Ref<nvmf_be_ctrl_addrs> a(tail_entry<T>(r, 0));
 	set<nvmf_be_ctrl_addrs::cq_addr>(a, p.cq_bus);
 	set<nvmf_be_ctrl_addrs::sq_addr>(a, p.sq_bus);

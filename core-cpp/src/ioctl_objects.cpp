@@ -93,7 +93,7 @@ bool obj_reserved(const cxprm_obj &o)
 	case CXPRM_OBJ_XRQ:
 		return any(o.u.xrq.reserved);
 	case CXPRM_OBJ_NVMF_BACKEND:
-		return any(o.u.backend.reserved0) || any(o.u.backend.reserved);
+		return o.u.backend.reserved != 0;
 	case CXPRM_OBJ_NVMF_NS:
 		return any(o.u.ns.reserved);
 	default:
@@ -226,23 +226,27 @@ int create_xrq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	});
 }
 
-/* Its CQ and SQ, one page each, with their doorbell records. */
-int create_backend(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+/*
+ * An NVMe device's I/O queue pair, as the caller names it (the shim
+ * checked CAP_SYS_RAWIO and allow_raw_write): nothing of the driver's.
+ * The CQ head doorbell follows the SQ tail's (NVMe: SQyTDBL, CQyHDBL).
+ */
+int create_backend(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
 {
-	int err = m->q[0].init(c->host, QueueMem::PAGE);
-	if (!err)
-		err = m->q[1].init(c->host, QueueMem::PAGE);
-	if (err)
-		return err;
+	const cxprm_nvmf_backend_attr &a = o->u.backend;
+	if (a.db_stride > CXPRM_NVMF_BE_MAX_DB_STRIDE || a.queue_depth < 2 ||
+	    a.queue_depth > CXPRM_NVMF_BE_MAX_QUEUE_DEPTH || a.sqt_db_bus > ~0ull - (4u << a.db_stride))
+		return E_INVAL;
 	cmd::NvmfBackendParams p;
 	p.xrqn = o->parent;
-	p.cq_bus = m->q[0].page_bus(0);
-	p.cqh_dbr_bus = m->q[0].dbr_bus();
-	p.sq_bus = m->q[1].page_bus(0);
-	p.sqt_dbr_bus = m->q[1].dbr_bus();
-	p.log_cmd_timeout_us = o->u.backend.log_cmd_timeout_us;
+	p.sq_bus = a.sq_bus;
+	p.cq_bus = a.cq_bus;
+	p.sqt_db_bus = a.sqt_db_bus;
+	p.cqh_db_bus = a.sqt_db_bus + (4u << a.db_stride);
+	p.queue_depth = a.queue_depth;
+	p.log_cmd_timeout_us = a.log_cmd_timeout_us;
 	u16 id = 0;
-	err = cmd::create_nvmf_backend_ctrl(c->dev.cmdq(), p, &id, r);
+	int err = cmd::create_nvmf_backend_ctrl(c->dev.cmdq(), p, &id, r);
 	o->id = id;
 	return err;
 }
@@ -258,7 +262,10 @@ int attach_ns(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
 	ns.xrqn = o->parent;
 	ns.nsid = o->id;
 	ns.backend_namespace = o->u.ns.backend_namespace;
-	ns.lba_data_size = o->u.ns.lba_data_size;
+	/* UAPI: log2; the command: bytes (prm/nvmf.h attach_nvmf_namespace_in). */
+	if (o->u.ns.lba_data_size < 9 || o->u.ns.lba_data_size > CXPRM_NVMF_MAX_LOG_LBA)
+		return E_INVAL;
+	ns.lba_data_size = (u16)(1u << o->u.ns.lba_data_size);
 	ns.backend_controller_id = o->u.ns.backend_ctrl_id;
 	return cmd::attach_nvmf_namespace(c->dev.cmdq(), ns, r);
 }
@@ -483,6 +490,12 @@ int cxprm_core_ioc_is_obj(unsigned int cmd)
 {
 	return cmd == CXPRM_IOC_OBJ_CREATE || cmd == CXPRM_IOC_OBJ_QUERY ||
 	       cmd == CXPRM_IOC_OBJ_DESTROY || cmd == CXPRM_IOC_QP_MODIFY;
+}
+
+int cxprm_core_obj_is_raw_write(unsigned int cmd, const void *k)
+{
+	return cmd == CXPRM_IOC_OBJ_CREATE && k &&
+	       static_cast<const cxprm_obj *>(k)->type == CXPRM_OBJ_NVMF_BACKEND;
 }
 
 int cxprm_core_ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, void *k)

@@ -228,7 +228,7 @@ TEST_F(CapiTest, FullLifeCycle)
 
 	// NVMF: attach through raw on the file's XRQ and backend, counters
 	// through the typed query, detach through raw.
-	test::NvmfRefs x = test::capi_nvmf_refs(core, objs, refs);
+	test::NvmfRefs x = test::capi_nvmf_refs(core, objs, refs, h.emu);
 	ASSERT_TRUE(x.ok());
 	uint32_t xrqn = x.xrqn;
 	cxprm_nvmf_ns ns{};
@@ -241,7 +241,7 @@ TEST_F(CapiTest, FullLifeCycle)
 		auto in = cmd_in(op::ATTACH_NVMF_NAMESPACE, 0, 64);
 		put_be32(in, 8, xrqn);
 		put_be32(in, 12, 7);
-		put_be32(in, 16, 70);
+		put_be32(in, 16, 1); // the SSD's namespace
 		put_be32(in, 20, 512u << 16 | x.backend);
 		std::vector<uint8_t> out(16);
 		ASSERT_EQ(cxprm_core_raw(core, in.data(), in.size(), out.data(), out.size(), &res, nullptr), 0);

@@ -329,8 +329,10 @@ TEST_F(UpTest, NvmfCountersFollowIo)
 	ASSERT_NO_FATAL_FAILURE(make_refs());
 	NvmfRefs x;
 	CmdResult r{};
-	ASSERT_EQ(objs.make_nvmf_refs(refs, &x, &r), OK) << std::hex << r.syndrome;
-	NvmfNamespace ns{x.xrqn, 7, 70, 512, x.backend};
+	emu::NvmeQueueInfo ssd;
+	ASSERT_TRUE(h.emu.nvme_take_queue(1, &ssd));
+	ASSERT_EQ(objs.make_nvmf_refs(refs, ssd, &x, &r), OK) << std::hex << r.syndrome;
+	NvmfNamespace ns{x.xrqn, 7, 1, 512, x.backend};
 	ASSERT_EQ(attach_nvmf_namespace(q(), ns, &r), OK) << std::hex << r.syndrome;
 	EXPECT_EQ(h.emu.nvmf_namespace_count(), 1u);
 	EXPECT_EQ(attach_nvmf_namespace(q(), ns, &r), E_REMOTEIO);
@@ -341,17 +343,24 @@ TEST_F(UpTest, NvmfCountersFollowIo)
 	EXPECT_EQ(c.read_cmds, 0u);
 	EXPECT_EQ(c.write_blocks, 0u);
 
-	// Values beyond 32 bits exercise the _high/_low join.
+	// I/O through the backend NVMe device, then values beyond 32 bits
+	// (counted without I/O) for the _high/_low join.
 	emu::NvmfIo io;
-	io.read_cmds = 0x1'0000'0003ull;
+	io.read_cmds = 3;
 	io.read_blocks = 24;
 	io.write_cmds = 5;
-	io.write_blocks = 0x2'0000'0040ull;
+	io.write_blocks = 40;
 	io.write_inline_cmds = 2;
 	io.flush_cmds = 1;
 	io.error_cmds = 3;
 	io.backend_error_cmds = 4;
 	ASSERT_TRUE(h.emu.simulate_nvmf_io(ns.xrqn, ns.nsid, io));
+	emu::NvmfIo years;
+	years.read_cmds = 0x1'0000'0000ull;
+	years.write_blocks = 0x2'0000'0000ull;
+	ASSERT_TRUE(h.emu.nvmf_add_counters(ns.xrqn, ns.nsid, years));
+	io.read_cmds += years.read_cmds;
+	io.write_blocks += years.write_blocks;
 	ASSERT_EQ(query_nvmf_namespace(q(), ns.xrqn, ns.nsid, &c), OK);
 	emu::NvmfCounters e{};
 	ASSERT_TRUE(h.emu.nvmf_counters(ns.xrqn, ns.nsid, &e));

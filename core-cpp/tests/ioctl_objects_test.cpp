@@ -301,14 +301,42 @@ TEST_F(ObjIoctl, NvmfTargetObjects)
 	uint32_t pd = make(obj_of(CXPRM_OBJ_PD)), cqn = make(obj_cq());
 	uint32_t xrqn = make(test::obj_xrq(pd, cqn));
 	ASSERT_NE(xrqn, 0u);
-	cxprm_obj b = test::obj_backend(xrqn);
+	emu::NvmeQueueInfo ssd;
+	ASSERT_TRUE(h.emu.nvme_take_queue(2, &ssd));
+	// Checked before the firmware: stride, depth, room for the CQ doorbell.
+	cxprm_obj bad = test::obj_backend(xrqn, ssd);
+	bad.u.backend.db_stride = CXPRM_NVMF_BE_MAX_DB_STRIDE + 1;
+	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &bad), EINVAL_);
+	bad = test::obj_backend(xrqn, ssd);
+	bad.u.backend.queue_depth = CXPRM_NVMF_BE_MAX_QUEUE_DEPTH + 1;
+	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &bad), EINVAL_);
+	bad.u.backend.queue_depth = 1;
+	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &bad), EINVAL_);
+	bad = test::obj_backend(xrqn, ssd);
+	bad.u.backend.sqt_db_bus = ~0ull - 3;
+	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &bad), EINVAL_);
+	EXPECT_TRUE(cxprm_core_obj_is_raw_write(CXPRM_IOC_OBJ_CREATE, &bad));
+	EXPECT_FALSE(cxprm_core_obj_is_raw_write(CXPRM_IOC_OBJ_DESTROY, &bad));
+	cxprm_obj b = test::obj_backend(xrqn, ssd);
+	cxprm_obj pd_obj = obj_of(CXPRM_OBJ_PD);
+	EXPECT_FALSE(cxprm_core_obj_is_raw_write(CXPRM_IOC_OBJ_CREATE, &pd_obj));
 	ASSERT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &b), 0);
 	ASSERT_EQ(b.st.status, 0) << std::hex << b.st.syndrome;
+	// What the firmware got: the SSD's queues and both doorbells.
+	emu::NvmfBackendInfo be;
+	ASSERT_TRUE(h.emu.nvmf_backend(xrqn, (uint16_t)b.id, &be));
+	EXPECT_EQ(be.sq, ssd.sq_bus);
+	EXPECT_EQ(be.cq, ssd.cq_bus);
+	EXPECT_EQ(be.sqt_db, ssd.sqt_db_bus);
+	EXPECT_EQ(be.cqh_db, ssd.sqt_db_bus + (4u << ssd.db_stride));
 	cxprm_obj n = obj_of(CXPRM_OBJ_NVMF_NS, 1, xrqn);
-	n.u.ns.backend_namespace = 10;
+	n.u.ns.backend_namespace = 1;
 	n.u.ns.backend_ctrl_id = (uint16_t)b.id;
-	n.u.ns.lba_data_size = 9;
+	n.u.ns.lba_data_size = 16; // beyond the command's 16 bits of bytes
+	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &n), EINVAL_);
+	n.u.ns.lba_data_size = 12;
 	ASSERT_EQ(make(n), 1u);
+	ASSERT_TRUE(h.emu.simulate_nvmf_io(xrqn, 1, 2, 1, 8));
 	// The same nsid twice on one file: refused before the firmware.
 	EXPECT_EQ(ioc(CXPRM_IOC_OBJ_CREATE, &n), EINVAL_);
 	cxprm_nvmf_ns q{};
@@ -316,6 +344,9 @@ TEST_F(ObjIoctl, NvmfTargetObjects)
 	q.nsid = 1;
 	ASSERT_EQ(cxprm_core_ioc_nvmf_ns(core, &q), 0);
 	EXPECT_EQ(q.st.status, 0);
+	EXPECT_EQ(q.read_cmds, 2u);
+	EXPECT_EQ(q.write_cmds, 1u);
+	EXPECT_EQ(q.backend_error_cmds, 0u);
 	// The backend a namespace names stays; the namespace is (xrqn, nsid).
 	cxprm_obj o;
 	ASSERT_EQ(destroy(CXPRM_OBJ_NVMF_BACKEND, b.id, &o, xrqn), 0);

@@ -219,8 +219,9 @@ TEST_F(EncodeTest, NvmfBackendVendorLayout)
 	b.xrqn = 0x1234;
 	b.cq_bus = 0x600000;
 	b.sq_bus = 0x601000;
-	b.cqh_dbr_bus = 0x602000;
-	b.sqt_dbr_bus = 0x602008;
+	b.sqt_db_bus = 0xfe001008; // an SSD's SQ1TDBL and CQ1HDBL (DSTRD 0)
+	b.cqh_db_bus = 0xfe00100c;
+	b.queue_depth = 256;       // SQ 16 KiB, CQ 4 KiB
 	number = 0x00000007; // backend_controller_id: low 16 bits of dword 2
 	uint16_t id = 0;
 	ASSERT_EQ(create_nvmf_backend_ctrl(h.cmdq, b, &id), OK);
@@ -229,8 +230,14 @@ TEST_F(EncodeTest, NvmfBackendVendorLayout)
 	ASSERT_EQ(cap.in.size(), BI::size_bytes + 128u);
 	EXPECT_EQ(prm::get<BI::xrqn>(in<BI>()), 0x1234u);
 	auto be = prm::sub<BI::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(in<BI>());
-	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::cqh_dbr_addr>(be), 0x602000u);
-	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::sqt_dbr_addr>(be), 0x602008u);
+	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::cqh_dbr_addr>(be), 0xfe00100cu);
+	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::sqt_dbr_addr>(be), 0xfe001008u);
+	// As nvmet_rdma_init_be_ctrl_attr: log2 of 4 KiB pages, offsets and
+	// initial doorbell values 0.
+	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::sq_log_page_size>(be), 2u);
+	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::cq_log_page_size>(be), 0u);
+	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::sq_page_offset>(be), 0u);
+	EXPECT_EQ(prm::get<prm::nvmf_be_ctrl::initial_sqt_db_value>(be), 0u);
 	const uint8_t *list = cap.in.data() + BI::size_bytes;
 	EXPECT_EQ(load_be64(list), 0x600000u);
 	EXPECT_EQ(load_be64(list + 8), 0u) << "nothing right after the CQ address";
@@ -339,7 +346,14 @@ TEST_F(EncodeTest, BadCallerInputNeverReachesTheDevice)
 	uint16_t id;
 	bp.cq_bus = 0x10000;
 	bp.sq_bus = 0x10100; // unaligned
-	bp.cqh_dbr_bus = bp.sqt_dbr_bus = 0x20000;
+	bp.cqh_db_bus = bp.sqt_db_bus = 0x20000;
+	bp.queue_depth = 64;
+	EXPECT_EQ(create_nvmf_backend_ctrl(h.cmdq, bp, &id), E_INVAL);
+	bp.sq_bus = 0x11000;
+	bp.sqt_db_bus = 0x20002; // a doorbell register is 4-byte aligned
+	EXPECT_EQ(create_nvmf_backend_ctrl(h.cmdq, bp, &id), E_INVAL);
+	bp.sqt_db_bus = 0x20000;
+	bp.queue_depth = 1;
 	EXPECT_EQ(create_nvmf_backend_ctrl(h.cmdq, bp, &id), E_INVAL);
 	EXPECT_EQ(cap.calls, 0u);
 

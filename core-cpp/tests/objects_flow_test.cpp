@@ -137,10 +137,14 @@ TEST_F(ObjectsFlow, NvmfNamespaceOnARealXrq)
 {
 	test::NvmfRefs x;
 	CmdResult r{};
-	ASSERT_EQ(objs.make_nvmf_refs(refs, &x, &r), OK) << std::hex << r.syndrome;
+	emu::NvmeQueueInfo ssd;
+	ASSERT_TRUE(h.emu.nvme_take_queue(1, &ssd));
+	ASSERT_EQ(objs.make_nvmf_refs(refs, ssd, &x, &r), OK) << std::hex << r.syndrome;
 	ASSERT_NE(objs.queue_of(test::CmdObjects::Kind::XRQ, x.xrqn), nullptr);
 	uint32_t xrqn = x.xrqn;
-	ASSERT_EQ(attach_nvmf_namespace(q(), NvmfNamespace{xrqn, 1, 10, 512, x.backend}), OK);
+	// lba_data_size in bytes: 512, not 9.
+	EXPECT_EQ(attach_nvmf_namespace(q(), NvmfNamespace{xrqn, 1, 1, 9, x.backend}), E_INVAL);
+	ASSERT_EQ(attach_nvmf_namespace(q(), NvmfNamespace{xrqn, 1, 1, 512, x.backend}), OK);
 
 	emu::NvmfIo io;
 	io.read_cmds = 4;
@@ -150,6 +154,7 @@ TEST_F(ObjectsFlow, NvmfNamespaceOnARealXrq)
 	ASSERT_EQ(query_nvmf_namespace(q(), xrqn, 1, &c), OK);
 	EXPECT_EQ(c.read_cmds, 4u);
 	EXPECT_EQ(c.read_blocks, 32u);
+	EXPECT_EQ(h.emu.nvme_stats().reads, 4u) << "the backend NVMe device did the reads";
 	EXPECT_FALSE(h.emu.simulate_nvmf_io(xrqn, 2, io)); // not attached: nothing moves
 
 	// The backend the namespace names cannot go first.

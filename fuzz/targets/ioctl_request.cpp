@@ -332,7 +332,7 @@ bool obj_refused(const cxprm_obj &o)
 	case CXPRM_OBJ_SRQ: return o.u.srq.reserved0 || !zero(o.u.srq.reserved);
 	case CXPRM_OBJ_QP: return !zero(o.u.qp.reserved0) || !zero(o.u.qp.reserved);
 	case CXPRM_OBJ_XRQ: return !zero(o.u.xrq.reserved);
-	case CXPRM_OBJ_NVMF_BACKEND: return !zero(o.u.backend.reserved0) || !zero(o.u.backend.reserved);
+	case CXPRM_OBJ_NVMF_BACKEND: return o.u.backend.reserved != 0;
 	default: return !zero(o.u.ns.reserved);
 	}
 }

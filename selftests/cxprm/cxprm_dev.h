@@ -275,17 +275,45 @@ static inline void dct_minimal(struct cxprm_dct *d, const struct dct_objs *o)
 	d->ctx.port = 1;
 }
 
+/* A module parameter of cxprm set to value (root); 0 or -1. */
+static inline int cxprm_param_set(const char *name, int value)
+{
+	char path[256];
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/module/cxprm/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	r = fprintf(f, "%d\n", value) < 0;
+	return fclose(f) || r ? -1 : 0;
+}
+
 /* What a namespace hangs off: an XRQ with NVMF offload (on a PD and CQ)
- * and its backend controller, of one file. */
+ * and its backend controller, of one file.  nvme: the NVMe queue pair
+ * the backend drives (the caller fills it: nvmf_objs_on_ssd). */
 struct nvmf_objs {
 	uint32_t pd, cqn, xrqn, ctrl;
+	struct cxprm_nvmf_backend_attr nvme;
 };
 
+/* The shape of an NVMe I/O queue pair (the emulated SSD's pair 1). */
+static inline void nvme_queue_plausible(struct cxprm_nvmf_backend_attr *b)
+{
+	b->sq_bus = 0xf000010000ull;
+	b->cq_bus = 0xf000011000ull;
+	b->sqt_db_bus = 0xf000001008ull;
+	b->queue_depth = 64;
+}
+
+/* Creating a backend needs allow_raw_write=1: on for the call, then as it was. */
 static inline int nvmf_objs_create(int fd, struct nvmf_objs *n)
 {
+	int was = cxprm_param("allow_raw_write"), r;
 	struct cxprm_obj o;
 
-	memset(n, 0, sizeof(*n));
+	n->pd = n->cqn = n->xrqn = n->ctrl = 0;
 	if (pd_cq_create(fd, &n->pd, &n->cqn))
 		return -1;
 	obj_new(CXPRM_OBJ_XRQ, 0, &o);
@@ -297,13 +325,19 @@ static inline int nvmf_objs_create(int fd, struct nvmf_objs *n)
 	o.u.xrq.log_max_namespace = 4;
 	o.u.xrq.log_max_io_size = 17;
 	o.u.xrq.ioccsz = 4;
-	o.u.xrq.nvme_queue_size = 64;
+	o.u.xrq.nvme_queue_size = n->nvme.queue_depth;
 	if (obj_create(fd, &o))
 		return -1;
 	n->xrqn = o.id;
 	obj_new(CXPRM_OBJ_NVMF_BACKEND, n->xrqn, &o);
+	o.u.backend = n->nvme;
 	o.u.backend.log_cmd_timeout_us = 20;
-	if (obj_create(fd, &o))
+	if (was != 1 && cxprm_param_set("allow_raw_write", 1))
+		return -1;
+	r = obj_create(fd, &o);
+	if (was != 1)
+		cxprm_param_set("allow_raw_write", was);
+	if (r)
 		return -1;
 	n->ctrl = o.id;
 	return 0;
@@ -316,7 +350,7 @@ static inline int nvmf_ns_attach(int fd, const struct nvmf_objs *n, uint32_t nsi
 
 	obj_new(CXPRM_OBJ_NVMF_NS, n->xrqn, &o);
 	o.id = nsid;
-	o.u.ns.backend_namespace = nsid;
+	o.u.ns.backend_namespace = 1; /* the emulated SSD's namespace */
 	o.u.ns.backend_ctrl_id = (uint16_t)n->ctrl;
 	o.u.ns.lba_data_size = 9;
 	return obj_create(fd, &o);

@@ -310,7 +310,7 @@ TEST_F(dev, nvmf_unknown_namespace_is_firmware_status)
 
 	ASSERT_NE(NULL, self->prof);
 	/* An XRQ (with its backend) of this file, no namespace attached. */
-	ASSERT_EQ(0, nvmf_objs_create(self->fd, &o)) TH_LOG("PD, CQ, XRQ, backend: %s", strerror(errno));
+	ASSERT_EQ(0, nvmf_objs_on_ssd(self->fd, &self->emu, 1, &o)) TH_LOG("PD, CQ, XRQ, backend: %s", strerror(errno));
 	memset(&n, 0, sizeof(n));
 	n.xrqn = o.xrqn;
 	n.nsid = 0x7777;

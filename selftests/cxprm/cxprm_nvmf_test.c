@@ -31,7 +31,7 @@ FIXTURE_SETUP(nvmf)
 	emu_open_required(_metadata, &self->emu);
 	self->prof = emu_profile_of(&self->emu);
 	ASSERT_NE(NULL, self->prof);
-	ASSERT_EQ(0, nvmf_objs_create(self->fd, &self->objs)) TH_LOG("PD, CQ, XRQ, backend: %s", strerror(errno));
+	ASSERT_EQ(0, nvmf_objs_on_ssd(self->fd, &self->emu, 1, &self->objs)) TH_LOG("PD, CQ, XRQ, backend: %s", strerror(errno));
 	self->xrqn = self->objs.xrqn;
 	ASSERT_EQ(0, nvmf_ns_attach(self->fd, &self->objs, NSID)) TH_LOG("ATTACH: %s", strerror(errno));
 	self->attached = 1;

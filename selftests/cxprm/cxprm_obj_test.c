@@ -201,8 +201,10 @@ TEST_F(obj, bad_requests)
 	o.u.qp.reserved0[1] = 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
 	obj_init(&o, CXPRM_OBJ_NVMF_BACKEND, 0, 0x80);
-	o.u.backend.reserved[6] = 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
+	o.u.backend.reserved = 1;
+	/* A backend needs allow_raw_write first (EPERM), then a clean struct. */
+	EXPECT_ERRNO(cxprm_param("allow_raw_write") == 1 ? EINVAL : EPERM,
+		     ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
 	/* Queues beyond CXPRM_OBJ_MAX_LOG_QUEUE or 1 MiB. */
 	obj_init(&o, CXPRM_OBJ_CQ, 0, 0);
 	o.u.cq.log_size = CXPRM_OBJ_MAX_LOG_QUEUE + 1;
@@ -292,6 +294,7 @@ TEST_F(obj, made_up_numbers_bad_res)
 {
 	struct cxprm_obj o;
 	struct cxprm_dct d;
+	int was, r;
 
 	if (!self->have_emu)
 		SKIP(return, "no emulator control page: cannot tell whether references are checked");
@@ -305,11 +308,29 @@ TEST_F(obj, made_up_numbers_bad_res)
 	EXPECT_TRUE(o.st.opcode == OP_CREATE_SRQ || o.st.opcode == OP_CREATE_RMP);
 	EXPECT_EQ(0, o.id);
 	obj_init(&o, CXPRM_OBJ_NVMF_BACKEND, 0, 0x7777);
-	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
+	nvme_queue_plausible(&o.u.backend);
+	was = cxprm_param("allow_raw_write");
+	ASSERT_EQ(0, cxprm_param_set("allow_raw_write", 1));
+	r = ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o);
+	cxprm_param_set("allow_raw_write", was);
+	ASSERT_EQ(0, r) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(ST_BAD_RES_ERR, o.st.status);
 	dct_minimal(&d, NULL);	/* pd, cqn, srqn 1: nobody made them */
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_DCT_CREATE, &d));
 	EXPECT_EQ(ST_BAD_RES_ERR, d.st.status);
+}
+
+/* Firmware DMAs to a backend's queue addresses: allow_raw_write=1 first. */
+TEST_F(obj, backend_needs_allow_raw_write)
+{
+	struct cxprm_obj o;
+	int was = cxprm_param("allow_raw_write");
+
+	obj_init(&o, CXPRM_OBJ_NVMF_BACKEND, 0, 0x80);
+	nvme_queue_plausible(&o.u.backend);
+	ASSERT_EQ(0, cxprm_param_set("allow_raw_write", 0));
+	EXPECT_ERRNO(EPERM, ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &o));
+	cxprm_param_set("allow_raw_write", was);
 }
 
 TEST_F(obj, needs_net_admin)

@@ -23,4 +23,22 @@
 #include "emuctl/emuctl.h"	/* tools/emulator/emuctl */
 #include "cxprm_profiles.h"
 
+/* nvmf_objs_create on the emulated SSD's I/O queue pair qid, taken afresh. */
+static inline int nvmf_objs_on_ssd(int fd, struct emuctl *e, uint32_t qid, struct nvmf_objs *n)
+{
+	struct emuctl_nvme_queue q;
+
+	memset(n, 0, sizeof(*n));
+	if (emuctl_nvme_queue(e, qid, &q)) {
+		errno = ENODEV;
+		return -1;
+	}
+	n->nvme.sq_bus = q.sq_bus;
+	n->nvme.cq_bus = q.cq_bus;
+	n->nvme.sqt_db_bus = q.sqt_db_bus;
+	n->nvme.db_stride = (uint8_t)q.db_stride;
+	n->nvme.queue_depth = (uint16_t)q.depth;
+	return nvmf_objs_create(fd, n);
+}
+
 #endif /* CXPRM_SELFTEST_H */

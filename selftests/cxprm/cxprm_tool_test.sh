@@ -235,9 +235,18 @@ if t; then ok "cxprm dct create --pd 1 --cqn 2 --srqn 3 (made up): exit 3, BAD_R
 # 15: the NVMF offload on objects it creates: simulated I/O (the control
 # page) on its namespace while the session holds it, then its counters
 t() {
-	# shellcheck disable=SC2016 # expanded by the shell --exec starts, with CXPRM_* set
-	run nvmfsetup 0 "$TOOL" -j nvmf setup "$BDF" --nsid 1 \
-		--exec 'emuctl nvmf-io "$CXPRM_XRQN" "$CXPRM_NSID" 12 3 8 >/dev/null' || return 1
+	# The emulated SSD's I/O queue pair 1 as the backend; creating it
+	# needs allow_raw_write=1 (on for this test, then as it was).
+	ssd=$(emuctl nvme-queue 1) || { echo "# emuctl nvme-queue 1 failed"; return 1; }
+	p=/sys/module/cxprm/parameters/allow_raw_write
+	was=$(cat "$p")
+	echo 1 >"$p"
+	# shellcheck disable=SC2016,SC2086 # --exec expands CXPRM_*; $ssd is several options
+	run nvmfsetup 0 "$TOOL" -j nvmf setup "$BDF" $ssd --nsid 1 \
+		--exec 'emuctl nvmf-io "$CXPRM_XRQN" "$CXPRM_NSID" 12 3 8 >/dev/null'
+	r=$?
+	echo "$was" >"$p"
+	[ "$r" = 0 ] || return 1
 	"$JC" -l -t object <"$TMP/nvmfsetup.out" || return 1
 	grep -E '"op": ?"query"' "$TMP/nvmfsetup.out" >"$TMP/nvmfq.out" || { echo "# no query line"; return 1; }
 	# At least what the hook simulated: the emulator's automatic I/O (every

@@ -19,12 +19,17 @@ run cxprm list
 run cxprm info "$dev"
 printf '\n$ cxprm caps %s | head -n 24\n' "$dev"
 cxprm caps "$dev" | head -n 24
-# An NVMe-oF namespace to look at: 'nvmf setup' creates the PD, CQ, XRQ,
-# backend controller and namespace on its open file, runs the host's
-# simulated I/O against that namespace (--exec) while it holds them, prints
-# the counters and destroys everything in dependency order.
-# shellcheck disable=SC2016 # expanded by the shell --exec starts, with CXPRM_* set
-run cxprm nvmf setup "$dev" --nsid 1 --exec 'emuctl nvmf-io $CXPRM_XRQN $CXPRM_NSID 1200 300 8 >/dev/null'
+# An NVMe-oF namespace to look at: the NVMe side hands over an I/O queue
+# pair of its SSD (here the emulated one: 'emuctl nvme-queue 1' prints its
+# SQ, CQ and doorbell), then 'nvmf setup' creates the PD, CQ, XRQ, backend
+# controller on that queue pair and the namespace on its open file; the
+# initiator's I/O (--exec) goes through the backend, the counters follow
+# what the SSD completed, and everything is destroyed in dependency order.
+printf '\n$ emuctl nvme-queue 1\n'
+ssd=$(emuctl nvme-queue 1) || { echo "demo: no SSD queue pair"; rc=1; }
+echo "$ssd"
+# shellcheck disable=SC2016,SC2086 # --exec expands CXPRM_*; $ssd is several options
+run cxprm nvmf setup "$dev" $ssd --nsid 1 --exec 'emuctl nvmf-io $CXPRM_XRQN $CXPRM_NSID 1200 300 8 >/dev/null'
 run cxprm esw functions "$dev"
 printf '\n$ cxprm esw watch %s --count 1 --timeout 20 &   # then the host side adds 4 VFs\n' "$dev"
 cxprm esw watch "$dev" --count 1 --timeout 20 &

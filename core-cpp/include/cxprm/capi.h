@@ -470,6 +470,12 @@ int cxprm_core_ioc_obj(struct cxprm_core *core, unsigned int cmd, struct cxprm_c
 		       void *k);
 /* 1 for those four (the caller serialises them per file, CAP_NET_ADMIN). */
 int cxprm_core_ioc_is_obj(unsigned int cmd);
+/*
+ * 1 when object ioctl cmd with its struct k points firmware's DMA at bus
+ * addresses the caller gives (CREATE of an NVMF backend controller): the
+ * caller then also requires what a state-changing raw command does.
+ */
+int cxprm_core_obj_is_raw_write(unsigned int cmd, const void *k);
 
 /*
  * CXPRM_IOC_STATS: entries (room for min(s->capacity, CXPRM_CORE_MAX_OPCODES)

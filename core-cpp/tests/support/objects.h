@@ -138,8 +138,10 @@ public:
 	}
 
 	// An XRQ with NVMF offload on r's PD and CQ (room for 2^OBJ_LOG_MAX_NS
-	// namespaces) and a backend controller on it.
-	int make_nvmf_refs(const DctRefs &r, NvmfRefs *out, CmdResult *res = nullptr)
+	// namespaces) and a backend controller on it, driving NVMe queue pair
+	// ssd (the emulator's nvme_take_queue()).
+	int make_nvmf_refs(const DctRefs &r, const emu::NvmeQueueInfo &ssd, NvmfRefs *out,
+			   CmdResult *res = nullptr)
 	{
 		*out = {};
 		cmd::XrqNvmfParams xp;
@@ -148,6 +150,7 @@ public:
 		xp.log_wq_sz = OBJ_LOG_XRQ;
 		xp.log_wq_stride = OBJ_LOG_XRQ_STRIDE;
 		xp.log_max_namespace = OBJ_LOG_MAX_NS;
+		xp.nvme_queue_size = ssd.depth;
 		auto staging = std::make_unique<QueueMem>();
 		int err = staging->init(host_, OBJ_XRQ_STAGING_PAGES * QueueMem::PAGE);
 		if (err != OK)
@@ -159,17 +162,13 @@ public:
 		if (err != OK)
 			return err;
 		Made m(Kind::BACKEND, 0, out->xrqn);
-		for (auto &mem : m.mem) {
-			mem = std::make_unique<QueueMem>();
-			if ((err = mem->init(host_, QueueMem::PAGE)) != OK)
-				return err;
-		}
 		cmd::NvmfBackendParams bp;
 		bp.xrqn = out->xrqn;
-		bp.cq_bus = m.mem[0]->page_bus(0);
-		bp.sq_bus = m.mem[1]->page_bus(0);
-		bp.cqh_dbr_bus = m.mem[0]->dbr_bus();
-		bp.sqt_dbr_bus = m.mem[1]->dbr_bus();
+		bp.cq_bus = ssd.cq_bus;
+		bp.sq_bus = ssd.sq_bus;
+		bp.sqt_db_bus = ssd.sqt_db_bus;
+		bp.cqh_db_bus = ssd.sqt_db_bus + (4u << ssd.db_stride);
+		bp.queue_depth = ssd.depth;
 		if ((err = cmd::create_nvmf_backend_ctrl(q_, bp, &out->backend, res)) != OK)
 			return err;
 		m.n = out->backend;
@@ -329,11 +328,18 @@ inline cxprm_obj obj_xrq(uint32_t pd, uint32_t cqn)
 	o.u.xrq.log_stride = OBJ_LOG_XRQ_STRIDE;
 	o.u.xrq.log_max_namespace = OBJ_LOG_MAX_NS;
 	o.u.xrq.ioccsz = 4;
+	o.u.xrq.nvme_queue_size = emu::NvmeSsdProfile{}.queue_depth;
 	return o;
 }
-inline cxprm_obj obj_backend(uint32_t xrqn)
+// A backend controller on NVMe queue pair q (Emulator::nvme_take_queue).
+inline cxprm_obj obj_backend(uint32_t xrqn, const emu::NvmeQueueInfo &q)
 {
 	cxprm_obj o = obj_of(CXPRM_OBJ_NVMF_BACKEND, 0, xrqn);
+	o.u.backend.sq_bus = q.sq_bus;
+	o.u.backend.cq_bus = q.cq_bus;
+	o.u.backend.sqt_db_bus = q.sqt_db_bus;
+	o.u.backend.db_stride = q.db_stride;
+	o.u.backend.queue_depth = q.depth;
 	o.u.backend.log_cmd_timeout_us = 10;
 	return o;
 }
@@ -358,12 +364,15 @@ inline DctRefs capi_dct_refs(cxprm_core *core, cxprm_core_objs *t)
 	return r;
 }
 
-// An XRQ with NVMF offload on r's PD and CQ and a backend controller, in t.
-inline NvmfRefs capi_nvmf_refs(cxprm_core *core, cxprm_core_objs *t, const DctRefs &r)
+// An XRQ with NVMF offload on r's PD and CQ and a backend controller on
+// the emulated SSD's queue pair 1, in t.
+inline NvmfRefs capi_nvmf_refs(cxprm_core *core, cxprm_core_objs *t, const DctRefs &r, emu::Emulator &emu)
 {
 	NvmfRefs x;
+	emu::NvmeQueueInfo q;
+	EXPECT_TRUE(emu.nvme_take_queue(1, &q));
 	x.xrqn = obj_make(core, t, obj_xrq(r.pd, r.cqn));
-	x.backend = (uint16_t)obj_make(core, t, obj_backend(x.xrqn));
+	x.backend = (uint16_t)obj_make(core, t, obj_backend(x.xrqn, q));
 	return x;
 }
 

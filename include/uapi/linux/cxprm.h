@@ -17,6 +17,8 @@
  *   CXPRM_IOC_RAW  read-only queries    CAP_NET_ADMIN
  *   CXPRM_IOC_RAW  anything else        CAP_SYS_RAWIO and module parameter
  *                                       allow_raw_write=1
+ *   OBJ_CREATE of an NVMF backend       CAP_NET_ADMIN, CAP_SYS_RAWIO and
+ *   (firmware DMA to given addresses)   allow_raw_write=1
  */
 #ifndef _UAPI_LINUX_CXPRM_H
 #define _UAPI_LINUX_CXPRM_H
@@ -280,18 +282,35 @@ struct cxprm_xrq_attr {
 	__u32 reserved[3];
 };
 
-/* Backend NVMe controller of an XRQ; its queues are the driver's. */
+/*
+ * Backend NVMe controller of an XRQ: one I/O queue pair of an NVMe device
+ * that firmware drives peer to peer (what the vendor's nvmet offload gets
+ * from nvme_peer_get_resource): the SQ (queue_depth x 64 bytes) and CQ
+ * (queue_depth x 16 bytes), contiguous and 4 KiB aligned, and the SQ tail
+ * doorbell register (SQyTDBL, BAR0 + 0x1000 + 2y * (4 << CAP.DSTRD)); the
+ * CQ head doorbell is the next one, at + (4 << db_stride).  queue_depth
+ * must equal the XRQ's nvme_queue_size.  Firmware writes NVMe commands to
+ * these addresses, so creating one needs CAP_SYS_RAWIO and the module
+ * parameter allow_raw_write=1, like a raw command that changes state.
+ */
+#define CXPRM_NVMF_BE_MAX_QUEUE_DEPTH 4096
+#define CXPRM_NVMF_BE_MAX_DB_STRIDE 8
 struct cxprm_nvmf_backend_attr {
+	__u64 sq_bus;            /* in */
+	__u64 cq_bus;            /* in */
+	__u64 sqt_db_bus;        /* in: 4-byte aligned */
+	__u16 queue_depth;       /* in: 2..MAX_QUEUE_DEPTH */
+	__u8 db_stride;          /* in: CAP.DSTRD, 0..MAX_DB_STRIDE */
 	__u8 log_cmd_timeout_us; /* in */
-	__u8 reserved0[3];
-	__u32 reserved[7];
+	__u32 reserved;
 };
 
 /* Frontend namespace id (obj.id) attached to a backend namespace. */
+#define CXPRM_NVMF_MAX_LOG_LBA 15 /* the command's lba_data_size is 16 bits of bytes */
 struct cxprm_nvmf_ns_attr {
 	__u32 backend_namespace; /* in */
 	__u16 backend_ctrl_id;   /* in: a CXPRM_OBJ_NVMF_BACKEND id */
-	__u16 lba_data_size;     /* in: log2 bytes per block */
+	__u16 lba_data_size;     /* in: log2 bytes per block, 9..MAX_LOG_LBA (sent as bytes) */
 	__u32 reserved[6];
 };
 

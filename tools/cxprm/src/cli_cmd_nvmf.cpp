@@ -72,9 +72,15 @@ int run(Ctx &ctx, const Args &args)
 }
 
 const std::vector<Opt> kSetupOpts = {
+	{"sq-addr", 0, "BUS", "the NVMe I/O SQ's bus address (4 KiB aligned; required)"},
+	{"cq-addr", 0, "BUS", "its CQ's bus address (4 KiB aligned; required)"},
+	{"sq-doorbell", 0, "BUS", "the SQ tail doorbell register's bus address (required)"},
+	{"db-stride", 0, "N", "the NVMe device's CAP.DSTRD (default 0): CQ head doorbell at + 4 << N"},
+	{"queue-depth", 0, "N", "entries of the SQ and of the CQ (default 64)"},
+	{"cmd-timeout", 0, "LOG", "backend command timeout, log2 microseconds (default 20)"},
 	{"nsid", 0, "N", "frontend namespace id (default 1)"},
 	{"backend-nsid", 0, "N", "backend namespace id (default 1)"},
-	{"lba-size", 0, "BYTES", "block size, a power of two from 512 (default 512)"},
+	{"lba-size", 0, "BYTES", "block size, a power of two from 512 to 32768 (default 512)"},
 	{"exec", 0, "CMD", "run this shell command while the objects are alive"},
 	{"no-query", 0, nullptr, "do not query the namespace before the teardown"},
 	opt_keep_open,
@@ -83,11 +89,17 @@ const std::vector<Opt> kSetupOpts = {
 
 const CommandSpec setup_spec = {
 	"nvmf setup",
-	"DEV [--nsid N] [--backend-nsid N] [--lba-size BYTES] [--exec CMD] [--no-query] [--keep-open [--hold S]]",
+	"DEV --sq-addr BUS --cq-addr BUS --sq-doorbell BUS [--db-stride N] [--queue-depth N] [--nsid N]\n"
+	"    [--backend-nsid N] [--lba-size BYTES] [--exec CMD] [--no-query] [--keep-open [--hold S]]",
 	"build an NVMe-oF target offload (PD, CQ, XRQ, backend, namespace), use it, tear it down",
 	"Objects live as long as the open file that created them, so one process runs\n"
 	"the whole sequence on one file: ALLOC_PD, CREATE_CQ, CREATE_XRQ (NVMF\n"
 	"offload), CREATE_NVMF_BACKEND_CTRL, ATTACH_NVMF_NAMESPACE; then --exec CMD\n"
+	"The backend is an I/O queue pair of an NVMe device that firmware drives peer\n"
+	"to peer: its SQ and CQ and its SQ tail doorbell, as the device's driver hands\n"
+	"them over (on the emulator: 'emuctl nvme-queue 1' prints these options).\n"
+	"Firmware writes to these addresses, so this needs CAP_SYS_RAWIO and the\n"
+	"module parameter allow_raw_write=1.\n"
 	"(a shell command, run while the objects are alive, with CXPRM_DEV,\n"
 	"CXPRM_XRQN and CXPRM_NSID in its environment: simulated I/O, a test, or\n"
 	"'cxprm nvmf ns $CXPRM_DEV --xrq $CXPRM_XRQN --nsid $CXPRM_NSID'); then\n"
@@ -133,20 +145,34 @@ int run_setup(Ctx &ctx, const Args &args)
 {
 	uint32_t nsid = (uint32_t)args.num("nsid", 0xfffffffe, 1);
 	uint32_t backend_nsid = (uint32_t)args.num("backend-nsid", 0xfffffffe, 1);
-	uint8_t lba_log = log2_exact(args.num("lba-size", 1u << 16, 512));
+	uint8_t lba_log = log2_exact(args.num("lba-size", 1u << CXPRM_NVMF_MAX_LOG_LBA, 512));
 	if (nsid == 0 || backend_nsid == 0)
 		args.fail("--nsid and --backend-nsid: 1 to 0xfffffffe");
 	if (lba_log < 9)
-		args.fail("--lba-size: a power of two from 512 to 65536");
+		args.fail("--lba-size: a power of two from 512 to 32768");
 	int hold_ms = hold_ms_arg(args);
+	if (!args.has("sq-addr") || !args.has("cq-addr") || !args.has("sq-doorbell"))
+		args.fail("--sq-addr, --cq-addr and --sq-doorbell name the NVMe queue pair: required");
+	cxprm_nvmf_backend_attr nvme{};
+	nvme.sq_bus = args.num("sq-addr", ~0ull);
+	nvme.cq_bus = args.num("cq-addr", ~0ull);
+	nvme.sqt_db_bus = args.num("sq-doorbell", ~0ull);
+	nvme.db_stride = (uint8_t)args.num("db-stride", CXPRM_NVMF_BE_MAX_DB_STRIDE, 0);
+	nvme.queue_depth = (uint16_t)args.num("queue-depth", CXPRM_NVMF_BE_MAX_QUEUE_DEPTH, 64);
+	nvme.log_cmd_timeout_us = (uint8_t)args.num("cmd-timeout", 31, 20);
+	if ((nvme.sq_bus | nvme.cq_bus) & 0xfff || (nvme.sqt_db_bus & 3) || !nvme.sq_bus || !nvme.cq_bus ||
+	    !nvme.sqt_db_bus)
+		args.fail("--sq-addr and --cq-addr: nonzero, 4 KiB aligned; --sq-doorbell: nonzero, 4-byte aligned");
+	if (nvme.queue_depth < 2)
+		args.fail("--queue-depth: 2 to " + std::to_string(CXPRM_NVMF_BE_MAX_QUEUE_DEPTH));
 
 	DevPath p = dev_arg(args);
 	DevFile f(p);
 	ObjSet set(f, obj_printer(ctx, args.json()));
 	uint32_t pd = set.pd();
 	uint32_t cqn = set.cq(6);
-	uint32_t xrqn = set.nvmf_xrq(pd, cqn);
-	uint32_t ctrl = set.nvmf_backend(xrqn);
+	uint32_t xrqn = set.nvmf_xrq(pd, cqn, nvme.queue_depth);
+	uint32_t ctrl = set.nvmf_backend(xrqn, nvme);
 	set.nvmf_ns(xrqn, nsid, backend_nsid, ctrl, lba_log);
 	if (args.json()) {
 		Json j = Json::object();

@@ -334,7 +334,19 @@ std::string obj_not_owned(const std::string &obj)
 		     "(use 'cxprm dct create' without --pd/--cqn, 'cxprm nvmf setup' or 'cxprm bench connect')";
 }
 
-void DevFile::obj_create(cxprm_obj &o) { call(CXPRM_IOC_OBJ_CREATE, &o, "CXPRM_IOC_OBJ_CREATE", PRIV_NET_ADMIN); }
+void DevFile::obj_create(cxprm_obj &o)
+{
+	// The driver's policy, from the core: a backend points firmware DMA.
+	std::string priv = PRIV_NET_ADMIN;
+	if (cxprm_core_obj_is_raw_write(CXPRM_IOC_OBJ_CREATE, &o)) {
+		priv = "needs CAP_NET_ADMIN, CAP_SYS_RAWIO and the module parameter allow_raw_write=1 (firmware "
+		       "writes to the NVMe queue addresses given)";
+		std::string v = allow_raw_write_param();
+		if (v == "N" || v == "0")
+			priv += "; allow_raw_write is off: /sys/module/cxprm/parameters/allow_raw_write";
+	}
+	call(CXPRM_IOC_OBJ_CREATE, &o, "CXPRM_IOC_OBJ_CREATE", priv.c_str());
+}
 void DevFile::obj_query(cxprm_obj &o)
 {
 	call(CXPRM_IOC_OBJ_QUERY, &o, "CXPRM_IOC_OBJ_QUERY", PRIV_NET_ADMIN, obj_not_owned(obj_label(o.type, o.id)));

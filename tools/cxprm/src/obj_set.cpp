@@ -86,7 +86,7 @@ uint32_t ObjSet::rc_qp(uint32_t pd, uint32_t cqn, uint32_t srqn)
 	return create(o);
 }
 
-uint32_t ObjSet::nvmf_xrq(uint32_t pd, uint32_t cqn)
+uint32_t ObjSet::nvmf_xrq(uint32_t pd, uint32_t cqn, uint16_t nvme_queue_size)
 {
 	cxprm_obj o = blank(CXPRM_OBJ_XRQ);
 	o.u.xrq.pd = pd;
@@ -97,14 +97,14 @@ uint32_t ObjSet::nvmf_xrq(uint32_t pd, uint32_t cqn)
 	o.u.xrq.log_max_namespace = 4;
 	o.u.xrq.log_max_io_size = 17; // 128 KiB I/Os
 	o.u.xrq.ioccsz = 4;           // 16-byte units: a 64-byte SQE, no in-capsule data
-	o.u.xrq.nvme_queue_size = 64;
+	o.u.xrq.nvme_queue_size = nvme_queue_size;
 	return create(o);
 }
 
-uint32_t ObjSet::nvmf_backend(uint32_t xrqn)
+uint32_t ObjSet::nvmf_backend(uint32_t xrqn, const cxprm_nvmf_backend_attr &nvme)
 {
 	cxprm_obj o = blank(CXPRM_OBJ_NVMF_BACKEND, 0, xrqn);
-	o.u.backend.log_cmd_timeout_us = 20;
+	o.u.backend = nvme;
 	return create(o);
 }
 

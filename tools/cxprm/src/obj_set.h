@@ -46,8 +46,11 @@ public:
 	// An XRQ with NVMe-oF target offload (64 1-KiB receive buffers, 16
 	// namespaces, 128 KiB I/Os, 64-byte capsules), a backend controller
 	// on it, and namespace nsid attached to it (log2 block size lba_log).
-	uint32_t nvmf_xrq(uint32_t pd, uint32_t cqn);
-	uint32_t nvmf_backend(uint32_t xrqn);
+	// nvme_queue_size: the backend's queue depth.  The backend is an NVMe
+	// device's I/O queue pair, as its driver hands it over (the UAPI's
+	// cxprm_nvmf_backend_attr, filled by the caller).
+	uint32_t nvmf_xrq(uint32_t pd, uint32_t cqn, uint16_t nvme_queue_size);
+	uint32_t nvmf_backend(uint32_t xrqn, const cxprm_nvmf_backend_attr &nvme);
 	void nvmf_ns(uint32_t xrqn, uint32_t nsid, uint32_t backend_nsid, uint32_t ctrl, uint8_t lba_log);
 	// QP_MODIFY of qpn: RST2INIT, INIT2RTR (to remote_qpn), RTR2RTS with
 	// the values mlx5_ib uses for RC over RoCE port 1; the state after.

@@ -77,11 +77,22 @@ TEST_F(DevDir, DctSessionCreatesItsObjectsOnce)
 	EXPECT_EQ(k.out.find("destroyed"), std::string::npos) << k.out;
 }
 
+// The default profile's emulated SSD, I/O queue pair 1: what 'emuctl
+// nvme-queue 1' prints in a guest (the emulator's tests check the layout).
+std::vector<std::string> nvmf_setup(std::vector<std::string> extra)
+{
+	std::vector<std::string> a = {"nvmf",      "setup",        "00:03.0",      "--sq-addr",    "0xf000010000",
+				      "--cq-addr", "0xf000011000", "--sq-doorbell", "0xf000001008"};
+	a.insert(a.end(), extra.begin(), extra.end());
+	return a;
+}
+
 TEST_F(DevDir, NvmfSetupBuildsQueriesAndTearsDown)
 {
-	fake("0000:00:03.0");
-	Result r = cli({"nvmf", "setup", "00:03.0", "--nsid", "7", "--exec",
-			"test \"$CXPRM_NSID\" = 7 && test -n \"$CXPRM_XRQN\" && test \"$CXPRM_DEV\" = 0000:00:03.0", "-j"});
+	fake("0000:00:03.0", "allow_raw_write=1\n");
+	Result r = cli(nvmf_setup({"--nsid", "7", "--exec",
+				   "test \"$CXPRM_NSID\" = 7 && test -n \"$CXPRM_XRQN\" && test \"$CXPRM_DEV\" = 0000:00:03.0",
+				   "-j"}));
 	ASSERT_EQ(r.rc, 0) << r.err;
 	std::vector<Json> l = r.lines();
 	std::vector<std::string> want = {"obj_create PD", "obj_create CQ", "obj_create XRQ", "obj_create NVMF backend",
@@ -97,16 +108,33 @@ TEST_F(DevDir, NvmfSetupBuildsQueriesAndTearsDown)
 	EXPECT_EQ(l[6].get("counters")->get("read_cmds")->as_uint(), 0u); // no I/O simulated here
 
 	// Human output.
-	Result h = cli({"nvmf", "setup", "00:03.0"});
+	Result h = cli(nvmf_setup({}));
 	ASSERT_EQ(h.rc, 0) << h.err;
 	EXPECT_NE(h.out.find("namespace 1 (backend controller 1"), std::string::npos) << h.out;
 	EXPECT_NE(h.out.find("read commands"), std::string::npos) << h.out;
 	EXPECT_NE(h.out.find("destroyed XRQ"), std::string::npos) << h.out;
 
 	// A failing hook: exit 2, said so.
-	Result f = cli({"nvmf", "setup", "00:03.0", "--exec", "exit 7"});
+	Result f = cli(nvmf_setup({"--exec", "exit 7"}));
 	EXPECT_EQ(f.rc, 2);
 	EXPECT_NE(f.err.find("--exec 'exit 7' failed (exit 7)"), std::string::npos) << f.err;
+}
+
+TEST_F(DevDir, NvmfSetupNeedsTheQueuePairAndRawWrite)
+{
+	fake("0000:00:03.0");
+	Result r = cli({"nvmf", "setup", "00:03.0"});
+	EXPECT_EQ(r.rc, 1);
+	EXPECT_NE(r.err.find("--sq-addr, --cq-addr and --sq-doorbell"), std::string::npos) << r.err;
+	r = cli(nvmf_setup({"--queue-depth", "1"}));
+	EXPECT_EQ(r.rc, 1);
+	r = cli({"nvmf", "setup", "00:03.0", "--sq-addr", "0xf000010100", "--cq-addr", "0xf000011000",
+		 "--sq-doorbell", "0xf000001008"});
+	EXPECT_EQ(r.rc, 1) << "an SQ not 4 KiB aligned";
+	// Without allow_raw_write the backend is refused: firmware would DMA.
+	r = cli(nvmf_setup({"-j"}));
+	EXPECT_EQ(r.rc, 2) << r.err;
+	EXPECT_NE(r.err.find("allow_raw_write"), std::string::npos) << r.err;
 }
 
 TEST_F(DevDir, NvmfNamespaceOfNothingIsBadRes)

@@ -132,8 +132,17 @@ json_lines_ok "$TMP/out"
 expect 3 "$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 -j
 json_ok "$TMP/out"
 err_has "names an object that does not exist"
-expect 0 "$FAKE" nvmf setup 00:03.0 -j
+# The emulated SSD's I/O queue pair 1 (what 'emuctl nvme-queue 1' prints).
+SSD_Q1="--sq-addr 0xf000010000 --cq-addr 0xf000011000 --sq-doorbell 0xf000001008"
+# shellcheck disable=SC2086
+expect 2 "$FAKE" nvmf setup 00:03.0 $SSD_Q1 -j
+err_has "allow_raw_write"
+printf 'allow_raw_write=1\n' >>"$TMP/dev/0000:00:03.0"
+# shellcheck disable=SC2086
+expect 0 "$FAKE" nvmf setup 00:03.0 $SSD_Q1 -j
 json_lines_ok "$TMP/out"
+expect 1 "$FAKE" nvmf setup 00:03.0 -j
+err_has "required"
 expect 0 "$FAKE" bench connect 00:03.0 --count 5 -j
 json_ok "$TMP/out"
 expect 3 "$FAKE" caps 00:03.0 --type 0x55 -j

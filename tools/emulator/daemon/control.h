@@ -67,6 +67,10 @@
 						 * arg3 release_all: PAGE_REQUEST naming that function
 						 * (Emulator::request_pages(n, id, ec), or with arg3 = 1
 						 * release_all_pages(id, ec), n ignored) */
+#define CXPRM_EMUD_CMD_NVME_QUEUE	0x06	/* arg0 qid: the emulated SSD's I/O queue pair qid,
+						 * created afresh as its driver hands it to a peer
+						 * (Emulator::nvme_take_queue); result = its SQ bus
+						 * address (the rest: CXPRM_EMUD_Q_NVME_QUEUE) */
 #define CXPRM_EMUD_CMD_FAULT		0x10	/* arg0 CXPRM_EMUD_FAULT_*, arg1 value, arg2 value 2;
 						 * result = previous value */
 #define CXPRM_EMUD_CMD_FAULT_CLEAR	0x11	/* Faults::clear_command_faults (not crash/gone) */
@@ -132,6 +136,8 @@
 	X(SW_RESET, 24)		/* Emulator::sw_resetting */ \
 	X(OBJECTS, 25)		/* PDs, CQs, SRQs, XRQs, QPs, NVMF backends alive */ \
 	X(CHECK_REFS, 26)	/* 1: strict object model (BAD_RES for made-up numbers) */ \
+	X(NVME_QUEUE, 27)	/* arg1 qid, arg2 CXPRM_EMUD_NVMEQ_*: the SSD's queue pair */ \
+	X(NVME_STAT, 28)	/* arg1 CXPRM_EMUD_NVME_*: what the emulated SSD did */ \
 	X(FN_PAGES_HELD, 40)	/* arg1 function_id, arg2 ec_function: pages_held(id, ec) */ \
 	X(FN_ENABLED, 41)	/* arg1 function_id, arg2 ec_function: 1 enabled, 0 not (an
 				 * ECPF's host PF: 0 = still 'initializing') */
@@ -159,7 +165,27 @@
 	X(WRITE_CMDS, 2) \
 	X(WRITE_BLOCKS, 3) \
 	X(FLUSH_CMDS, 4) \
-	X(ERROR_CMDS, 5)
+	X(ERROR_CMDS, 5) \
+	X(BACKEND_ERROR_CMDS, 6) \
+	X(WRITE_INLINE_CMDS, 7)
+
+/* CXPRM_EMUD_Q_NVME_QUEUE fields (cxprm::emu::NvmeQueueInfo). */
+#define CXPRM_EMUD_NVMEQ_FIELDS(X) \
+	X(SQ_ADDR, 0) \
+	X(CQ_ADDR, 1) \
+	X(SQ_DOORBELL, 2) \
+	X(DB_STRIDE, 3) \
+	X(DEPTH, 4)
+
+/* CXPRM_EMUD_Q_NVME_STAT selectors (cxprm::emu::NvmeSsdStats). */
+#define CXPRM_EMUD_NVME_STATS(X) \
+	X(COMMANDS, 0) \
+	X(READS, 1) \
+	X(WRITES, 2) \
+	X(FLUSHES, 3) \
+	X(ERRORS, 4) \
+	X(SQ_DOORBELLS, 5) \
+	X(BAD_DOORBELLS, 6)
 
 /* CXPRM_EMUD_Q_HCA_STATE values. */
 #define CXPRM_EMUD_HCA_STATES(X) \
@@ -173,6 +199,12 @@
 #define CXPRM_EMUD_COUNTER_(n, v) CXPRM_EMUD_COUNTER_##n = v,
 #define CXPRM_EMUD_NVMF_(n, v) CXPRM_EMUD_NVMF_##n = v,
 #define CXPRM_EMUD_HCA_(n, v) CXPRM_EMUD_HCA_##n = v,
+#define CXPRM_EMUD_NVMEQ_(n, v) CXPRM_EMUD_NVMEQ_##n = v,
+#define CXPRM_EMUD_NVME_(n, v) CXPRM_EMUD_NVME_##n = v,
+enum { CXPRM_EMUD_NVMEQ_FIELDS(CXPRM_EMUD_NVMEQ_) };
+enum { CXPRM_EMUD_NVME_STATS(CXPRM_EMUD_NVME_) };
+#undef CXPRM_EMUD_NVMEQ_
+#undef CXPRM_EMUD_NVME_
 enum { CXPRM_EMUD_FAULTS(CXPRM_EMUD_FAULT_) };
 enum { CXPRM_EMUD_QUERIES(CXPRM_EMUD_Q_) };
 enum { CXPRM_EMUD_COUNTERS(CXPRM_EMUD_COUNTER_) };

@@ -24,6 +24,7 @@ const char *cmd_name(uint32_t c)
 	case CXPRM_EMUD_CMD_FAULT_CLEAR: return "FAULT_CLEAR";
 	case CXPRM_EMUD_CMD_FUNCTION_RESET: return "FUNCTION_RESET";
 	case CXPRM_EMUD_CMD_QUERY: return "QUERY";
+	case CXPRM_EMUD_CMD_NVME_QUEUE: return "NVME_QUEUE";
 	case CXPRM_EMUD_CMD_MARK: return "MARK";
 	default: return "?";
 	}
@@ -126,6 +127,15 @@ ControlServer::Result ControlServer::execute(uint32_t cmd, const uint32_t *arg)
 			r.status = CXPRM_EMUD_ST_REFUSED;
 		log_.info("control: set_num_vfs(%u): %s", arg[0], r.status ? "refused" : "ok");
 		break;
+	case CXPRM_EMUD_CMD_NVME_QUEUE: {
+		emu::NvmeQueueInfo q;
+		if (arg[0] > 0xffff || !emu_.nvme_take_queue((uint16_t)arg[0], &q))
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+		else
+			r.value = q.sq_bus;
+		log_.info("control: nvme_take_queue(%u): %s", arg[0], r.status ? "no such queue" : "ok");
+		break;
+	}
 	case CXPRM_EMUD_CMD_NVMF_IO: {
 		uint64_t bpi = arg[4] ? arg[4] : 8;
 		if (!emu_.simulate_nvmf_io(arg[0], arg[1], arg[2], arg[3], bpi))
@@ -358,6 +368,38 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 		case CXPRM_EMUD_NVMF_WRITE_BLOCKS: r.value = c.write_blocks; break;
 		case CXPRM_EMUD_NVMF_FLUSH_CMDS: r.value = c.flush_cmds; break;
 		case CXPRM_EMUD_NVMF_ERROR_CMDS: r.value = c.error_cmds; break;
+		case CXPRM_EMUD_NVMF_BACKEND_ERROR_CMDS: r.value = c.backend_error_cmds; break;
+		case CXPRM_EMUD_NVMF_WRITE_INLINE_CMDS: r.value = c.write_inline_cmds; break;
+		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
+		}
+		break;
+	}
+	case CXPRM_EMUD_Q_NVME_QUEUE: {
+		emu::NvmeQueueInfo q;
+		if (arg[1] > 0xffff || !emu_.nvme_queue((uint16_t)arg[1], &q)) {
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+			break;
+		}
+		switch (arg[2]) {
+		case CXPRM_EMUD_NVMEQ_SQ_ADDR: r.value = q.sq_bus; break;
+		case CXPRM_EMUD_NVMEQ_CQ_ADDR: r.value = q.cq_bus; break;
+		case CXPRM_EMUD_NVMEQ_SQ_DOORBELL: r.value = q.sqt_db_bus; break;
+		case CXPRM_EMUD_NVMEQ_DB_STRIDE: r.value = q.db_stride; break;
+		case CXPRM_EMUD_NVMEQ_DEPTH: r.value = q.depth; break;
+		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
+		}
+		break;
+	}
+	case CXPRM_EMUD_Q_NVME_STAT: {
+		emu::NvmeSsdStats s = emu_.nvme_stats();
+		switch (arg[1]) {
+		case CXPRM_EMUD_NVME_COMMANDS: r.value = s.commands; break;
+		case CXPRM_EMUD_NVME_READS: r.value = s.reads; break;
+		case CXPRM_EMUD_NVME_WRITES: r.value = s.writes; break;
+		case CXPRM_EMUD_NVME_FLUSHES: r.value = s.flushes; break;
+		case CXPRM_EMUD_NVME_ERRORS: r.value = s.errors; break;
+		case CXPRM_EMUD_NVME_SQ_DOORBELLS: r.value = s.sq_doorbells; break;
+		case CXPRM_EMUD_NVME_BAD_DOORBELLS: r.value = s.bad_doorbells; break;
 		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
 		}
 		break;

@@ -245,6 +245,34 @@ static inline long long emuctl_query(struct emuctl *e, uint32_t what, uint32_t a
 	return (long long)v;
 }
 
+/*
+ * The emulated SSD's I/O queue pair qid, created afresh for a peer (what
+ * CXPRM_OBJ_NVMF_BACKEND names): 0, or a CXPRM_EMUD_ST_* / -errno.
+ */
+struct emuctl_nvme_queue {
+	uint64_t sq_bus, cq_bus, sqt_db_bus;
+	uint32_t db_stride, depth;
+};
+static inline int emuctl_nvme_queue(struct emuctl *e, uint32_t qid, struct emuctl_nvme_queue *q)
+{
+	long long v[5];
+	int i, st = emuctl_cmd(e, CXPRM_EMUD_CMD_NVME_QUEUE, &qid, 1, NULL);
+
+	for (i = 0; !st && i < 5; i++) {
+		v[i] = emuctl_query(e, CXPRM_EMUD_Q_NVME_QUEUE, qid, (uint32_t)i, 0);
+		if (v[i] < 0)
+			st = CXPRM_EMUD_ST_BAD_ARG;
+	}
+	if (st)
+		return st;
+	q->sq_bus = (uint64_t)v[CXPRM_EMUD_NVMEQ_SQ_ADDR];
+	q->cq_bus = (uint64_t)v[CXPRM_EMUD_NVMEQ_CQ_ADDR];
+	q->sqt_db_bus = (uint64_t)v[CXPRM_EMUD_NVMEQ_SQ_DOORBELL];
+	q->db_stride = (uint32_t)v[CXPRM_EMUD_NVMEQ_DB_STRIDE];
+	q->depth = (uint32_t)v[CXPRM_EMUD_NVMEQ_DEPTH];
+	return 0;
+}
+
 static inline int emuctl_set_num_vfs(struct emuctl *e, uint32_t n)
 {
 	return emuctl_cmd(e, CXPRM_EMUD_CMD_SET_NUM_VFS, &n, 1, NULL);

@@ -298,6 +298,24 @@ int emuctl_run(struct emuctl *e, int argc, char **argv)
 	if (!strcmp(c, "fn-pages"))
 		return numeric(e, argc, argv, CXPRM_EMUD_CMD_FN_PAGES, 2, 4, 0,
 			       "fn-pages N FUNCTION_ID [EC_FUNCTION [RELEASE_ALL]]");
+	if (!strcmp(c, "nvme-queue")) {
+		struct emuctl_nvme_queue q;
+
+		if (argc != 2 || values(NULL, argv + 1, 1, a))
+			return emuctl_usage_error("nvme-queue QID");
+		r = emuctl_nvme_queue(e, a[0], &q);
+		if (r < 0)
+			return timed_out(e);
+		if (r) {
+			fprintf(stderr, "emuctl: nvme-queue: no queue pair %u (status %d)\n", a[0], r);
+			return EMUCTL_EXIT_REFUSED;
+		}
+		/* As 'cxprm nvmf setup' takes them. */
+		printf("--sq-addr 0x%llx --cq-addr 0x%llx --sq-doorbell 0x%llx --db-stride %u --queue-depth %u\n",
+		       (unsigned long long)q.sq_bus, (unsigned long long)q.cq_bus,
+		       (unsigned long long)q.sqt_db_bus, q.db_stride, q.depth);
+		return 0;
+	}
 	if (!strcmp(c, "nvmf-io"))
 		return numeric(e, argc, argv, CXPRM_EMUD_CMD_NVMF_IO, 4, 5, 0,
 			       "nvmf-io XRQN NSID READS WRITES [BLOCKS_PER_IO]");

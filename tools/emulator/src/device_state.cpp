@@ -203,7 +203,8 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 
 // --- the device ---
 
-Device::Device(Platform &platform, Bar &bar, const Profile &profile) : p_(platform), bar_(bar), prof_(profile)
+Device::Device(Platform &platform, Bar &bar, const Profile &profile)
+	: ssd(profile.nvmf.ssd), p_(platform), bar_(bar), prof_(profile)
 {
 	caps = profile.caps;
 	num_vfs = profile.esw.num_vfs;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bar.h"
+#include "nvme_ssd_model.h"
 #include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/srq.h"
@@ -133,6 +134,7 @@ struct Namespace {
 	uint32_t backend_nsid = 0;
 	uint16_t lba_data_size = 0;
 	uint16_t backend_ctrl = 0;
+	uint64_t next_lba = 0; // where the next frontend command starts (a sequential initiator)
 	NvmfCounters c;
 };
 
@@ -181,6 +183,12 @@ public:
 	// A function reset (FLR) from outside: what DISABLE_HCA does, ISSI 0.
 	void function_reset();
 	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
+	// The NVMe device backend controllers drive, peer to peer.
+	NvmeSsd ssd;
+	// The adapter's DMA: the SSD's BAR when it claims the range, else the
+	// platform (host memory).
+	bool bus_read(uint64_t bus, void *dst, size_t len);
+	bool bus_write(uint64_t bus, const void *src, size_t len);
 
 	bool checksums_enabled() const;
 	int32_t pages_wanted(uint16_t op_mod) const;
@@ -357,6 +365,10 @@ private:
 	Result query_nvmf_ns(Cmd &c);
 	bool xrq_exists(uint32_t xrqn) const;
 	Result nvmf_xrq(uint32_t xrqn) const;
+
+	// nvmf_backend_io.cpp: io's commands through backend be (null: none),
+	// data to the XRQ's staging buffer; ns's counters move with the answers.
+	void backend_io(Namespace &ns, NvmfBackendInfo *be, uint64_t staging, const NvmfIo &io);
 
 	// event_queue.cpp
 	bool write_eqe(Eq &eq, uint8_t type, uint8_t sub_type, const uint8_t *data28);

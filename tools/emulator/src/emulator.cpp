@@ -222,6 +222,24 @@ bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)
 	return impl_->dev.simulate_nvmf_io(xrqn, nsid, io);
 }
 
+bool Emulator::nvmf_add_counters(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)
+{
+	std::lock_guard<std::mutex> g(impl_->mu);
+	auto it = impl_->dev.namespaces.find({xrqn, nsid});
+	if (it == impl_->dev.namespaces.end())
+		return false;
+	NvmfIo &k = it->second.c;
+	k.read_cmds += io.read_cmds;
+	k.read_blocks += io.read_blocks;
+	k.write_cmds += io.write_cmds;
+	k.write_blocks += io.write_blocks;
+	k.write_inline_cmds += io.write_inline_cmds;
+	k.flush_cmds += io.flush_cmds;
+	k.error_cmds += io.error_cmds;
+	k.backend_error_cmds += io.backend_error_cmds;
+	return true;
+}
+
 bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, uint64_t reads, uint64_t writes,
 				uint64_t blocks_per_io)
 {

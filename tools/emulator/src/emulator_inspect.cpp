@@ -140,6 +140,24 @@ bool Emulator::nvmf_backend(uint32_t xrqn, uint16_t id, NvmfBackendInfo *out) co
 	return true;
 }
 
+bool Emulator::nvme_queue(uint16_t qid, NvmeQueueInfo *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	return impl_->dev.ssd.queue(qid, out);
+}
+
+bool Emulator::nvme_take_queue(uint16_t qid, NvmeQueueInfo *out)
+{
+	CXPRM_EMU_LOCKED_;
+	return impl_->dev.ssd.reset_queue(qid) && impl_->dev.ssd.queue(qid, out);
+}
+
+NvmeSsdStats Emulator::nvme_stats() const
+{
+	CXPRM_EMU_LOCKED_;
+	return impl_->dev.ssd.stats();
+}
+
 bool Emulator::nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const
 {
 	CXPRM_EMU_LOCKED_;

@@ -8,7 +8,8 @@
 // profile's range exists and the controller id is not checked.  A
 // namespace is (xrqn, frontend nsid); its counters move through
 // simulate_nvmf_io() and a slow automatic tick (nvmf.auto_io_ms), only
-// for namespaces attached.
+// for namespaces attached: the commands go to the backend NVMe controller
+// (nvmf_backend_io.cpp) and the counters move with what it answers.
 #include "emu_device.h"
 
 #include "cxprm/prm/nvmf.h"
@@ -55,7 +56,9 @@ Result Device::attach_nvmf_ns(Cmd &c)
 		return r;
 	if (fe == 0 || fe == NSID_BROADCAST || be == 0 || be == NSID_BROADCAST)
 		return fail(synd::NVMF_BAD_NSID);
-	if (!prm::get<in_t::lba_data_size>(in))
+	// Bytes, as the vendor's nvmet passes it (prm/nvmf.h); log2 refused.
+	uint64_t lba = prm::get<in_t::lba_data_size>(in);
+	if (lba < 512 || (lba & (lba - 1)))
 		return fail(synd::NVMF_BAD_LBA_SIZE);
 	uint16_t be_ctrl = (uint16_t)prm::get<in_t::backend_controller_id>(in);
 	if (prof_.objects.check_refs && !backends.count({xrqn, be_ctrl}))
@@ -128,22 +131,12 @@ bool Device::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)
 	auto it = namespaces.find({xrqn, nsid});
 	if (it == namespaces.end())
 		return false;
-	NvmfCounters &k = it->second.c;
-	k.read_cmds += io.read_cmds;
-	k.read_blocks += io.read_blocks;
-	k.write_cmds += io.write_cmds;
-	k.write_blocks += io.write_blocks;
-	k.write_inline_cmds += io.write_inline_cmds;
-	k.flush_cmds += io.flush_cmds;
-	k.error_cmds += io.error_cmds;
-	k.backend_error_cmds += io.backend_error_cmds;
-	// A plausible queue depth and latencies (us) for what just happened.
-	uint64_t cmds = io.read_cmds + io.write_cmds + io.flush_cmds;
-	k.current_q_depth = (uint32_t)(cmds > 128 ? 128 : cmds);
-	if (io.read_cmds)
-		k.last_read_latency = (uint32_t)(8 + io.read_blocks / io.read_cmds);
-	if (io.write_cmds)
-		k.last_write_latency = (uint32_t)(12 + io.write_blocks / io.write_cmds);
+	// Refused at the frontend (a bad capsule): never reach the backend.
+	it->second.c.error_cmds += io.error_cmds;
+	auto be = backends.find({xrqn, it->second.backend_ctrl});
+	auto x = xrqs.find(xrqn);
+	backend_io(it->second, be == backends.end() ? nullptr : &be->second,
+		   x == xrqs.end() ? 0 : x->second.info.staging_pa, io);
 	return true;
 }
 

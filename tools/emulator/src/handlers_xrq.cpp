@@ -35,6 +35,7 @@ Result Device::check_xrq_nvmf(CRef<prm::xrqc> ctx, XrqInfo *x) const
 	x->wq_type = (uint8_t)prm::get<prm::wq::wq_type>(wq);
 	x->offload_type = (uint8_t)prm::get<prm::nvme_offload_context::nvmf_offload_type>(nv);
 	x->staging_pages = (uint32_t)prm::get<prm::nvme_offload_context::staging_buffer_number_of_pages>(nv);
+	x->nvme_queue_size = (uint16_t)prm::get<prm::nvme_offload_context::nvme_queue_size>(nv);
 	uint8_t min_stride = np.xrq_min_stride_32 ? LOG_LINUX_WQE : LOG_DATA_SEG;
 	if (x->log_stride < min_stride || (1u << x->log_stride) > cap_cur<prm::cmd_hca_cap::max_wqe_sz_rq>())
 		return fail(synd::XRQ_BAD_STRIDE);
@@ -123,17 +124,29 @@ Result Device::create_nvmf_be(Cmd &c)
 	if (Result r = nvmf_xrq(xrqn); r.status)
 		return r;
 	CRef<prm::nvmf_be_ctrl> be = prm::sub<in_t::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(in);
-	uint64_t cqh = prm::get<prm::nvmf_be_ctrl::cqh_dbr_addr>(be);
-	uint64_t sqt = prm::get<prm::nvmf_be_ctrl::sqt_dbr_addr>(be);
-	if (!cqh || (cqh & 7) || !sqt || (sqt & 7))
-		return fail(synd::QUEUE_BAD_DBR);
+	NvmfBackendInfo info;
+	info.cqh_db = prm::get<prm::nvmf_be_ctrl::cqh_dbr_addr>(be);
+	info.sqt_db = prm::get<prm::nvmf_be_ctrl::sqt_dbr_addr>(be);
+	// NVMe doorbells are 32-bit registers (the SSD's BAR, not records).
+	if (!info.cqh_db || (info.cqh_db & 3) || !info.sqt_db || (info.sqt_db & 3))
+		return fail(synd::NVMF_BE_BAD_DOORBELL);
 	// The address list: 2 x 64 bytes, CQ at +0, SQ at +64 (prm/nvmf.h).
 	using addrs_t = prm::create_nvmf_be_ctrl_in_addrs;
 	if (c.inlen < addrs_t::bytes_for(1))
 		return fail(synd::NVMF_BE_PAS_INLEN);
 	CRef<prm::nvmf_be_ctrl_addrs> a(prm::tail_entry<addrs_t>(in, 0));
-	NvmfBackendInfo info{prm::get<prm::nvmf_be_ctrl_addrs::cq_addr>(a),
-			     prm::get<prm::nvmf_be_ctrl_addrs::sq_addr>(a)};
+	info.cq = prm::get<prm::nvmf_be_ctrl_addrs::cq_addr>(a);
+	info.sq = prm::get<prm::nvmf_be_ctrl_addrs::sq_addr>(a);
+	info.cq_log_pages = (uint8_t)prm::get<prm::nvmf_be_ctrl::cq_log_page_size>(be);
+	info.sq_log_pages = (uint8_t)prm::get<prm::nvmf_be_ctrl::sq_log_page_size>(be);
+	// The queues hold the XRQ's nvme_queue_size entries (the vendor's
+	// nvmet refuses an NVMe queue of another depth; the firmware takes the
+	// depth from the XRQ, the page sizes from here).
+	auto x = xrqs.find(xrqn);
+	info.depth = x != xrqs.end() ? x->second.info.nvme_queue_size : prof_.nvmf.ssd.queue_depth;
+	if (info.depth < 2 || (4096ull << info.sq_log_pages) < info.depth * 64ull ||
+	    (4096ull << info.cq_log_pages) < info.depth * 16ull)
+		return fail(synd::NVMF_BE_QUEUE_SIZE);
 	uint16_t id = 1;
 	while (id <= MAX_BACKENDS_PER_XRQ && backends.count({xrqn, id}))
 		id++;

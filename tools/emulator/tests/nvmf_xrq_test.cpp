@@ -127,10 +127,10 @@ TEST_F(NvmfXrqTest, BackendSqAtPlus64)
 	EXPECT_EQ(be.cq, b.last_cq);
 	EXPECT_EQ(be.sq, b.last_sq);
 	// The old layout (CQ, SQ in adjacent 8-byte entries) is too short.
-	Answer a = b.create_backend(xrqn, 16);
+	Answer a = b.create_backend(xrqn, {.list_bytes = 16});
 	EXPECT_EQ(a.status, st::BAD_INP_LEN_ERR);
 	EXPECT_EQ(a.syndrome, synd::NVMF_BE_PAS_INLEN);
-	a = b.create_backend(xrqn, 72); // up to the SQ address, not the whole list
+	a = b.create_backend(xrqn, {.list_bytes = 72}); // up to the SQ address, not the whole list
 	EXPECT_EQ(a.syndrome, synd::NVMF_BE_PAS_INLEN);
 }
 

@@ -123,6 +123,7 @@ struct ObjectBuilder {
 		uint8_t log_stride = 8, log_sz = 4; // 256 B x 16: one page
 		uint32_t staging_pages = 2;
 		bool staging_pas = true;
+		uint16_t nvme_queue_size = 64; // the modelled SSD's queue depth
 	};
 	uint64_t last_staging = 0; // the first staging page of the last create_xrq
 	Answer create_xrq(uint32_t pd, uint32_t cqn, const XrqSpec &x)
@@ -138,6 +139,7 @@ struct ObjectBuilder {
 		prm::set<prm::nvme_offload_context::nvmf_offload_type>(n, x.offload_type);
 		prm::set<prm::nvme_offload_context::log_max_namespace>(n, x.log_max_ns);
 		prm::set<prm::nvme_offload_context::staging_buffer_number_of_pages>(n, x.staging_pages);
+		prm::set<prm::nvme_offload_context::nvme_queue_size>(n, x.nvme_queue_size);
 		auto w = prm::sub<prm::xrqc::wq, prm::wq>(c);
 		prm::set<prm::wq::wq_type>(w, x.wq_type);
 		prm::set<prm::wq::pd>(w, pd);
@@ -167,20 +169,41 @@ struct ObjectBuilder {
 		return number<prm::create_xrq_out, prm::create_xrq_out::xrqn>(
 			create_xrq(pd, cqn, prm::XRQ_OFFLOAD_NVMF, log_max_ns));
 	}
-	// CREATE_NVMF_BACKEND_CTRL with list_bytes of address list (the vendor's
-	// 128: CQ at +0, SQ at +64, the addresses in last_cq / last_sq).
+	// The backend a test names: an I/O queue pair of the modelled SSD
+	// (Emulator::nvme_take_queue, qids in turn so two backends do not
+	// share one), or, with driver_pages, what cxprm once sent: pages and
+	// doorbell records of the driver's own.
+	struct BackendSpec {
+		uint32_t list_bytes = prm::nvmf_be_ctrl_addrs::size_bytes; // the vendor's 128
+		bool driver_pages = false;
+		uint8_t sq_log_pages = 0, cq_log_pages = 0;
+	};
+	uint16_t next_qid = 1;
+	NvmeQueueInfo last_queue;
 	uint64_t last_cq = 0, last_sq = 0;
-	Answer create_backend(uint32_t xrqn, uint32_t list_bytes = prm::nvmf_be_ctrl_addrs::size_bytes)
+	Answer create_backend(uint32_t xrqn, const BackendSpec &s)
 	{
 		using L = prm::create_nvmf_be_ctrl_in;
-		Msg m = make_in<L>(op::CREATE_NVMF_BACKEND_CTRL, 0, list_bytes);
+		Msg m = make_in<L>(op::CREATE_NVMF_BACKEND_CTRL, 0, s.list_bytes);
 		prm::set<L::xrqn>(m.as<L>(), xrqn);
 		auto b = prm::sub<L::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(m.as<L>());
-		prm::set<prm::nvmf_be_ctrl::cqh_dbr_addr>(b, plat.alloc(64, 64));
-		prm::set<prm::nvmf_be_ctrl::sqt_dbr_addr>(b, plat.alloc(64, 64));
-		last_cq = plat.alloc(4096);
-		last_sq = plat.alloc(4096);
-		if (list_bytes >= prm::nvmf_be_ctrl_addrs::size_bytes) {
+		last_queue = {};
+		if (s.driver_pages) {
+			last_queue.sqt_db_bus = plat.alloc(128, 64);
+			last_queue.db_stride = 4; // the CQ's record 64 bytes on
+			last_queue.sq_bus = plat.alloc(4096);
+			last_queue.cq_bus = plat.alloc(4096);
+		} else {
+			EXPECT_TRUE(drv.emulator().nvme_take_queue(next_qid, &last_queue));
+			next_qid = (uint16_t)(next_qid % 4 + 1);
+		}
+		prm::set<prm::nvmf_be_ctrl::sqt_dbr_addr>(b, last_queue.sqt_db_bus);
+		prm::set<prm::nvmf_be_ctrl::cqh_dbr_addr>(b, last_queue.sqt_db_bus + (4u << last_queue.db_stride));
+		prm::set<prm::nvmf_be_ctrl::sq_log_page_size>(b, s.sq_log_pages);
+		prm::set<prm::nvmf_be_ctrl::cq_log_page_size>(b, s.cq_log_pages);
+		last_cq = last_queue.cq_bus;
+		last_sq = last_queue.sq_bus;
+		if (s.list_bytes >= prm::nvmf_be_ctrl_addrs::size_bytes) {
 			prm::Ref<prm::nvmf_be_ctrl_addrs> a(
 				prm::tail_entry<prm::create_nvmf_be_ctrl_in_addrs>(m.as<L>(), 0));
 			prm::set<prm::nvmf_be_ctrl_addrs::cq_addr>(a, last_cq);
@@ -188,6 +211,7 @@ struct ObjectBuilder {
 		}
 		return drv.run<prm::create_nvmf_be_ctrl_out>(m);
 	}
+	Answer create_backend(uint32_t xrqn) { return create_backend(xrqn, BackendSpec{}); }
 	uint16_t backend(uint32_t xrqn)
 	{
 		return (uint16_t)number<prm::create_nvmf_be_ctrl_out, prm::create_nvmf_be_ctrl_out::backend_controller_id>(

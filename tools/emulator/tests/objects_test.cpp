@@ -265,7 +265,7 @@ TEST_F(ObjectsTest, NvmfXrqBackendNamespace)
 
 	expect(b.create_backend(o.srqn), st::BAD_RES_ERR, synd::NVMF_XRQN_IS_SRQ);
 	expect(b.create_backend(xrqn + 1), st::BAD_RES_ERR, synd::NVMF_BAD_XRQN);
-	expect(b.create_backend(xrqn, 16), st::BAD_INP_LEN_ERR, synd::NVMF_BE_PAS_INLEN);
+	expect(b.create_backend(xrqn, {.list_bytes = 16}), st::BAD_INP_LEN_ERR, synd::NVMF_BE_PAS_INLEN);
 	uint16_t be = b.backend(xrqn);
 
 	auto attach = [&](uint32_t nsid, uint16_t ctrl) {

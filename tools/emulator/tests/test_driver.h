@@ -81,6 +81,7 @@ struct Prepared {
 class TestDriver {
 public:
 	TestDriver(FakePlatform &p, Emulator &emu, bool threaded = false) : p_(p), emu_(emu), threaded_(threaded) {}
+	Emulator &emulator() { return emu_; }
 
 	// Waits for 'initializing' to clear and programs the queue address.
 	void init_queue()

@@ -16,7 +16,7 @@ struct NvmfNamespace {
 	u32 xrqn;                   /* 24 bits: the XRQ of the NVMF target */
 	u32 nsid;                   /* frontend_namespace */
 	u32 backend_namespace;
-	u16 lba_data_size;
+	u16 lba_data_size;          /* bytes per block: a power of two, 512..32768 */
 	u16 backend_controller_id;
 };
 
@@ -84,16 +84,34 @@ struct XrqNvmfParams {
 constexpr u8 XRQ_MIN_LOG_STRIDE = 5;
 
 /*
- * The backend NVMe controller's CQ and SQ: one 4 KiB page each (the
- * address list after the command: CQ at +0, SQ at +64, prm/nvmf.h
- * nvmf_be_ctrl_addrs), and the doorbells of its CQ head and SQ tail.
+ * The backend NVMe controller: one I/O queue pair of an NVMe device, as
+ * the vendor's nvmet offload takes it from the NVMe driver
+ * (nvmet_rdma_init_be_ctrl_attr): the SQ and CQ bus addresses (the list
+ * after the command: CQ at +0, SQ at +64, prm/nvmf.h nvmf_be_ctrl_addrs),
+ * 4 KiB aligned, page offsets 0; their sizes as log2 of 4 KiB pages, from
+ * queue_depth entries of 64 (SQ) and 16 (CQ) bytes; the SQ tail and CQ
+ * head doorbell registers (4-byte aligned, the device's BAR); initial
+ * doorbell values 0.
  */
 struct NvmfBackendParams {
 	u32 xrqn = 0;
 	u64 cq_bus = 0, sq_bus = 0;
-	u64 cqh_dbr_bus = 0, sqt_dbr_bus = 0;
+	u64 cqh_db_bus = 0, sqt_db_bus = 0;
+	u16 queue_depth = 0;
 	u8 log_cmd_timeout_us = 0;
 };
+constexpr u32 NVME_SQE_BYTES = 64, NVME_CQE_BYTES = 16;
+/* log2 of the 4 KiB pages a queue of 'bytes' spans, at least one page. */
+constexpr u8 nvme_queue_log_pages(u32 bytes)
+{
+	u8 l = 0;
+	while ((4096u << l) < bytes)
+		l++;
+	return l;
+}
+static_assert(nvme_queue_log_pages(64 * 64) == 0 && nvme_queue_log_pages(16 * 64) == 0 &&
+		      nvme_queue_log_pages(64 * 1024) == 4,
+	      "NVMe queue sizes in 4 KiB pages");
 
 int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res = nullptr);
 int destroy_xrq(Cmdq &q, u32 xrqn, u16 uid = 0, CmdResult *res = nullptr);

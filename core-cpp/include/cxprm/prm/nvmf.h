@@ -63,6 +63,9 @@ CXPRM_LAYOUT(query_nvmf_namespace_out, 0x400, CXPRM_QUERY_NVMF_NAMESPACE_OUT)
 /*
  * 64 bytes.  lba_data_size and backend_controller_id (from
  * CREATE_NVMF_BACKEND_CTRL) describe the backing NVMe namespace.
+ * lba_data_size is in bytes, not log2: OFED's nvmet passes
+ * max(1 << blksize_shift, 512) and mlx5_core_attach_nvmf_ns sets it as
+ * given, so 16 bits hold at most 32768.
  */
 #define CXPRM_ATTACH_NVMF_NAMESPACE_IN(F)                                       \
 	F(opcode, 0x0, 0x10)                                                    \

@@ -171,7 +171,12 @@ void Dev::attach_namespace(const Config &c)
 	a.u.xrq = {pd, cqn, 6, 6, 4, 17, 4, 64, 0, {}};
 	u32 xrqn = cqn ? hold_obj(CXPRM_OBJ_XRQ, 0, 0, a) : 0;
 	a = cxprm_obj{};
+	// The emulated SSD's last queue pair (the CLI's tests name the first).
+	emu::NvmeQueueInfo q;
+	emu_.nvme_take_queue(emu_.profile().nvmf.ssd.io_queues, &q);
+	a.u.backend = {q.sq_bus, q.cq_bus, q.sqt_db_bus, q.depth, q.db_stride, 10, 0};
 	u32 ctrl = xrqn ? hold_obj(CXPRM_OBJ_NVMF_BACKEND, 0, xrqn, a) : 0;
+	a = cxprm_obj{};
 	a.u.ns.backend_namespace = 1;
 	a.u.ns.backend_ctrl_id = (u16)ctrl;
 	a.u.ns.lba_data_size = 9;
@@ -208,7 +213,7 @@ int Dev::typed(unsigned long req, void *arg)
 // ioctl here (a fresh fake reports no async EQ, as its tests expect).
 int Dev::objects(unsigned long req, void *arg)
 {
-	if (!cfg_.net_admin)
+	if (!cfg_.net_admin || (cxprm_core_obj_is_raw_write((unsigned)req, arg) && !cfg_.allow_raw_write))
 		return fail(EPERM);
 	return obj_ioctl(&objs_, req, arg);
 }

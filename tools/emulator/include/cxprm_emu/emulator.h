@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "latency.h"
+#include "nvme_ssd.h"
 #include "nvmf_info.h"
 #include "platform.h"
 #include "profile.h"
@@ -142,7 +143,10 @@ const char *hca_state_name(HcaState s);
 // dctc.state values.
 enum class DctState : uint8_t { ACTIVE = 0, DRAINING = 1, DRAINED = 2 };
 
-// I/O to add to an NVMF namespace's counters (simulate_nvmf_io).
+// Frontend commands for an NVMF namespace (simulate_nvmf_io): reads and
+// writes sharing their blocks, write_inline_cmds of the writes with data
+// in the capsule, flushes, error_cmds the frontend refuses itself, and
+// backend_error_cmds reads the backend device refuses (beyond its LBAs).
 struct NvmfIo {
 	uint64_t read_cmds = 0, read_blocks = 0;
 	uint64_t write_cmds = 0, write_blocks = 0;
@@ -321,10 +325,17 @@ public:
 	// the init segment is rewritten (not initializing), the HCA is
 	// DISABLED with its pages and objects dropped (counted as leaked).
 	void function_reset();
-	// Adds I/O to a namespace; false when it does not exist.
+	// An initiator sends io's commands to a namespace (false when it does
+	// not exist): the firmware model forwards them to the namespace's
+	// backend controller, and the counters move with what the backend
+	// NVMe device answers (nvmf_backend_io.cpp).
 	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
 	bool simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, uint64_t reads, uint64_t writes,
 			      uint64_t blocks_per_io = 8);
+	// Adds to a namespace's counters without any I/O (false when it does
+	// not exist): for tests of the 64-bit counter words, which real I/O
+	// would take years to reach.
+	bool nvmf_add_counters(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
 
 	// --- inspection ---
 	HcaState hca_state() const;
@@ -374,6 +385,12 @@ public:
 	bool nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const;
 	bool xrq_info(uint32_t xrqn, XrqInfo *out) const;
 	bool nvmf_backend(uint32_t xrqn, uint16_t id, NvmfBackendInfo *out) const;
+	// The modelled backend NVMe device (nvme_ssd.h): I/O queue pair qid
+	// (1..), as its driver hands it to a peer (take: the pair created
+	// afresh first, as for a new backend controller), and what it did.
+	bool nvme_queue(uint16_t qid, NvmeQueueInfo *out) const;
+	bool nvme_take_queue(uint16_t qid, NvmeQueueInfo *out);
+	NvmeSsdStats nvme_stats() const;
 	// The CUR image of a capability type (empty if unsupported).
 	std::vector<uint8_t> cap_cur(uint16_t type) const;
 	bool checksums_enabled() const; // CUR cmdif_checksum != 0

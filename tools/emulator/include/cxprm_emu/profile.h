@@ -12,6 +12,7 @@
 #include <string>
 
 #include "latency.h"
+#include "nvme_ssd.h"
 #include "roce_profile.h"
 
 namespace cxprm::emu {
@@ -95,6 +96,8 @@ struct NvmfProfile {
 	bool xrq_linked_list_only = true; // wq_type CYCLIC refused (Linux leaves LINKED_LIST)
 	bool xrq_requires_staging = true; // no staging buffer refused (the vendor always passes one)
 	bool xrq_rwf_offload_only = true; // nvmf_offload_type other than 4 refused; lenient: 1..4
+	// The NVMe device backend controllers drive (nvme_ssd.h).
+	NvmeSsdProfile ssd;
 };
 
 
