@@ -17,6 +17,7 @@
 #   make check-guest  the kselftests in a QEMU guest with the emulator
 #   make check-guest-msix  the same on MSI-X (ivshmem-doorbell)
 #   make check-mlx5   Linux's mlx5_core on the emulator (MSI-X), checked
+#   make check-mlx5-vf  the same on the emulated ConnectX-7 VF (cx7vf)
 #   make mlx5         the same, bound, its dmesg printed (MLX5_ARGS=...)
 #   make check-kunit  the KUnit suites in the debug test kernel (QEMU)
 #   make check-kernels  cxprm.ko W=1 + vermagic + DKMS on every supported
@@ -55,7 +56,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest check-guest-msix check-mlx5 mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
+	module lint check-module check-guest check-guest-msix check-mlx5 check-mlx5-vf mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
 	module-clean bench check-kernels check-matrix
 
 all: userspace
@@ -160,6 +161,11 @@ check-mlx5:
 mlx5:
 	tools/qemu/run-mlx5.sh $(MLX5_ARGS)
 
+# The same check on a VF (profile cx7vf, PCI id 0x101e): mlx5_core takes it
+# for a VF by its own id table (cxswap.c) and skips what a VF may not do.
+check-mlx5-vf:
+	tools/qemu/run-mlx5.sh --check -q --profile cx7vf $(MLX5_ARGS)
+
 # cxprm bind takes the emulated function from mlx5_core, unbind --restore
 # gives it back (tools/qemu/guest/handover-check.sh).
 .PHONY: check-handover
@@ -226,6 +232,9 @@ check-guest-msix-linux-%:
 
 check-mlx5-linux-%:
 	tools/qemu/run-mlx5.sh --check -q --linux $* $(MLX5_ARGS)
+
+check-mlx5-vf-linux-%:
+	tools/qemu/run-mlx5.sh --check -q --profile cx7vf --linux $* $(MLX5_ARGS)
 
 check-matrix:
 	tools/check.sh --matrix $(STAGES)

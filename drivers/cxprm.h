@@ -167,11 +167,14 @@ struct cxprm_file {
 	struct cxprm_event ev_ring[CXPRM_EVENT_QUEUE];
 };
 
-/* cxprm_pci_ids.c: the id table, driver_data of a function's entry. */
+/* cxprm_pci_ids.c: the id table, driver_data of the entry probe matched. */
 extern const struct pci_device_id cxprm_pci_ids[];
-unsigned long cxprm_pci_id_data(struct pci_dev *pdev);
-/* After the BAR is mapped: a VF by its id (ivshmem: the emulated one's). */
-bool cxprm_pci_is_vf(struct cxprm_dev *cx);
+unsigned long cxprm_pci_id_data(struct pci_dev *pdev, const struct pci_device_id *id);
+/*
+ * After the BAR is mapped: a VF by its id, @id_data that driver_data
+ * (ivshmem: the emulated function's, from the emulator's control page).
+ */
+bool cxprm_pci_is_vf(struct cxprm_dev *cx, unsigned long id_data);
 
 /* cxprm_dev.c: the device object, its references and failure state. */
 struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev, enum cxprm_kind kind);

@@ -21,9 +21,11 @@
 #ifdef HAVE_PCI_DEVICE_DRIVER_OVERRIDE
 #define CXPRM_PCI_ID(vend, dev)		PCI_DEVICE_DRIVER_OVERRIDE(vend, dev, 1)
 #define CXPRM_PCI_ID_TABLE(ids)		(ids)
+#define CXPRM_PCI_ID_MATCHED(ids, pdev, id)	(id)
 #else
 #define CXPRM_PCI_ID(vend, dev)		PCI_DEVICE(vend, dev)
 #define CXPRM_PCI_ID_TABLE(ids)		NULL
+#define CXPRM_PCI_ID_MATCHED(ids, pdev, id)	pci_match_id(ids, pdev)
 #endif
 
 #endif /* CXPRM_COMPAT_H */

@@ -403,16 +403,18 @@ static int cxprm_ivshmem_bar(struct pci_dev *pdev)
 
 static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
+	unsigned long id_data;
 	enum cxprm_kind kind;
 	struct cxprm_dev *cx;
 	int err;
 
 	/*
-	 * The entry of our own table, whatever matched: without
-	 * override_only ids (before 5.14) the driver has no id table and
-	 * driver_override matches with a dummy id (cxprm_compat.h).
+	 * The entry of our own table that matched: without override_only
+	 * ids (before 5.14) the driver has no id table and driver_override
+	 * matches with a dummy id, looked up instead (cxprm_compat.h).
 	 */
-	kind = cxprm_pci_id_data(pdev) & CXPRM_KIND_MASK;
+	id_data = cxprm_pci_id_data(pdev, id);
+	kind = id_data & CXPRM_KIND_MASK;
 	if (kind != CXPRM_KIND_CONNECTX && kind != CXPRM_KIND_IVSHMEM) {
 		dev_err(&pdev->dev, "%04x:%04x is not a device cxprm drives\n",
 			pdev->vendor, pdev->device);
@@ -462,7 +464,7 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	cxprm_host_init(cx);
 	pci_set_drvdata(pdev, cx);
 
-	cx->is_vf = cxprm_pci_is_vf(cx);
+	cx->is_vf = cxprm_pci_is_vf(cx, id_data);
 	dev_info(&pdev->dev, "%s%s, BAR%d %pR\n",
 		 kind == CXPRM_KIND_IVSHMEM ? "ivshmem (emulated ConnectX)" :
 		 "ConnectX", cx->is_vf ? " VF" : "", cx->bar_idx,

@@ -60,10 +60,15 @@ const struct pci_device_id cxprm_pci_ids[] = {
 	{ }
 };
 
-unsigned long cxprm_pci_id_data(struct pci_dev *pdev)
+/*
+ * The driver_data of the entry probe matched: @id is that entry where the
+ * driver registers its table (override_only ids, 5.14+); before, it has
+ * none and driver_override matches with pci_match_device()'s dummy id, so
+ * the entry is looked up here, once (cxprm_compat.h).
+ */
+unsigned long cxprm_pci_id_data(struct pci_dev *pdev, const struct pci_device_id *id)
 {
-	const struct pci_device_id *id = pci_match_id(cxprm_pci_ids, pdev);
-
+	id = CXPRM_PCI_ID_MATCHED(cxprm_pci_ids, pdev, id);
 	return id ? id->driver_data : 0;
 }
 
@@ -91,11 +96,9 @@ static unsigned long cxprm_ivshmem_id_data(struct cxprm_dev *cx)
 	return 0;
 }
 
-bool cxprm_pci_is_vf(struct cxprm_dev *cx)
+bool cxprm_pci_is_vf(struct cxprm_dev *cx, unsigned long id_data)
 {
-	unsigned long data = cx->kind == CXPRM_KIND_IVSHMEM ?
-			     cxprm_ivshmem_id_data(cx) :
-			     cxprm_pci_id_data(cx->pdev);
-
-	return data & CXPRM_PCI_DEV_IS_VF;
+	if (cx->kind == CXPRM_KIND_IVSHMEM)
+		id_data = cxprm_ivshmem_id_data(cx);
+	return id_data & CXPRM_PCI_DEV_IS_VF;
 }

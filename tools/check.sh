@@ -18,6 +18,7 @@
 #   guest-debug  check-guest-debug  the same kselftests on the debug kernel
 #                                   (KASAN, kmemleak, lockdep, DMA-API debug)
 #   mlx5         check-mlx5         Linux's own mlx5_core on the emulator (MSI-X)
+#   mlx5-vf      check-mlx5-vf      the same on the emulated ConnectX-7 VF
 #   handover     check-handover     cxprm bind / unbind --restore with mlx5_core
 #   demo         demo               the README's demo session
 #   kernels      check-kernels      the compile matrix: cxprm.ko W=1, vermagic
@@ -30,6 +31,8 @@
 #                                   emulator, as the mlx5 stage
 #   guest-msix-<ID>  check-guest-msix-linux-<ID>  only with --matrix: the
 #                                   kselftests on MSI-X on that kernel
+#   mlx5-vf-<ID> check-mlx5-vf-linux-<ID>  only with --matrix: the mlx5-vf
+#                                   stage on that kernel
 #   deb          check-deb          only when named (root; installs and purges
 #                                   the packages): make deb, apt-get install,
 #                                   the DKMS-built module in QEMU, purge
@@ -43,12 +46,13 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
 all=(userspace:check-userspace module:check-module kernels:check-kernels fuzz:check-fuzz kunit:check-kunit
-	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 handover:check-handover demo:demo)
+	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 mlx5-vf:check-mlx5-vf
+	handover:check-handover demo:demo)
 matrix=()
 # The other kernels: one kselftest boot and mlx5_core each; MSI-X in the matrix.
 while read -r id; do
 	all+=("guest-$id:check-guest-linux-$id" "mlx5-$id:check-mlx5-linux-$id")
-	matrix+=("guest-msix-$id:check-guest-msix-linux-$id")
+	matrix+=("guest-msix-$id:check-guest-msix-linux-$id" "mlx5-vf-$id:check-mlx5-vf-linux-$id")
 done < <(awk '!/^#/ && NF && $2 != "host" { print $1 }' tools/kernel/kernels.list)
 named_only=(deb:check-deb)
 if [ "${1:-}" = --matrix ]; then

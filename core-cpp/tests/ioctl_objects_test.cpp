@@ -8,8 +8,7 @@
 // made-up numbers answering BAD_RES in st, destroy-on-close in dependency
 // order with nothing left in the emulator, and the queue memory of a
 // failed destroy kept until the teardown.
-#include "support/harness.h"
-#include "support/objects.h"
+#include "support/capi_device.h"
 
 #include <gtest/gtest.h>
 
@@ -37,36 +36,24 @@ emu::Profile strict_profile()
 	return p;
 }
 
-struct ObjIoctl : ::testing::Test {
-	explicit ObjIoctl(emu::Profile p = strict_profile()) : h(std::move(p)) {}
-	test::Harness h;
-	cxprm_core *core = nullptr;
-	cxprm_core_objs *objs = nullptr, *other = nullptr;
-	cxprm_core_dcts dcts{};
+struct ObjIoctl : ::testing::Test, test::CapiDevice {
+	explicit ObjIoctl(emu::Profile p = strict_profile()) : CapiDevice(std::move(p)) {}
+	cxprm_core_objs *other = nullptr;
 
 	void SetUp() override
 	{
-		h.emu.start();
-		ASSERT_EQ(cxprm_core_create(h.host(), &core), 0);
-		cxprm_core_config c = test::quick_capi_config();
-		ASSERT_EQ(cxprm_core_bringup(core, &c), 0);
-		ASSERT_EQ(cxprm_core_objs_create(core, &objs), 0);
+		ASSERT_NO_FATAL_FAILURE(bring_up());
 		ASSERT_EQ(cxprm_core_objs_create(core, &other), 0);
 	}
-	void events()
-	{
-		cxprm_core_events_config ec{};
-		ASSERT_EQ(cxprm_core_events_start(core, &ec), 0);
-	}
+	void events() { ASSERT_NO_FATAL_FAILURE(start_events()); }
 	// What closing the files does: DCTs, then the objects.
 	void close_all()
 	{
-		uint32_t dctn;
-		while (cxprm_core_dcts_pop(&dcts, &dctn))
-			EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, nullptr), 0);
-		EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u);
-		EXPECT_EQ(cxprm_core_objs_destroy(core, other, nullptr), 0u);
-		objs = other = nullptr;
+		close_objects();
+		if (other) {
+			EXPECT_EQ(cxprm_core_objs_destroy(core, other, nullptr), 0u);
+		}
+		other = nullptr;
 	}
 	void TearDown() override
 	{
@@ -76,14 +63,9 @@ struct ObjIoctl : ::testing::Test {
 			close_all();
 		EXPECT_EQ(h.emu.object_counts().total(), 0u);
 		uint64_t leaked = h.emu.counters().objects_leaked;
-		cxprm_core_teardown_report rep{};
-		cxprm_core_teardown(core, &rep);
-		EXPECT_EQ(rep.err, 0);
+		teardown_core();
 		EXPECT_EQ(h.emu.counters().objects_leaked, leaked);
-		cxprm_core_destroy(core);
-		h.emu.stop();
-		EXPECT_EQ(h.uh.dma_live(), 0u);
-		EXPECT_EQ(h.uh.mem_live(), 0u);
+		finish();
 	}
 
 	int ioc(unsigned cmd, cxprm_obj *o, cxprm_core_objs *t = nullptr)
@@ -93,15 +75,7 @@ struct ObjIoctl : ::testing::Test {
 	// Creates one object (support/objects.h): its number, or 0 after a
 	// failure the test reports.
 	uint32_t make(cxprm_obj o, cxprm_core_objs *t = nullptr) { return test::obj_make(core, t ? t : objs, o); }
-	static cxprm_obj qp(uint32_t pd, uint32_t cqn, uint32_t srqn)
-	{
-		cxprm_obj o = obj_of(CXPRM_OBJ_QP);
-		o.u.qp.pd = pd;
-		o.u.qp.cqn_snd = o.u.qp.cqn_rcv = cqn;
-		o.u.qp.srqn = srqn;
-		o.u.qp.log_sq_size = 4;
-		return o;
-	}
+	static cxprm_obj qp(uint32_t pd, uint32_t cqn, uint32_t srqn) { return qp_on(pd, cqn, srqn); }
 	int modify(uint32_t qpn, uint32_t transition, cxprm_qp_modify *m, cxprm_core_objs *t = nullptr)
 	{
 		*m = {};

@@ -8,8 +8,7 @@
 //    DESTROY_RMP with the wq in log2 bytes; CREATE_SRQ only at ISSI 0.
 // Against the strict emulator, which refuses a CQ on the async EQ
 // (CQ_ON_ASYNC_EQ) and checks the RMP's state, wq_type and stride.
-#include "support/harness.h"
-#include "support/objects.h"
+#include "support/capi_device.h"
 
 #include <gtest/gtest.h>
 
@@ -38,11 +37,8 @@ emu::Profile profile(uint32_t issi_mask = 0x3)
 	return p;
 }
 
-struct LinuxShape : ::testing::Test {
-	explicit LinuxShape(emu::Profile p = profile()) : h(std::move(p)) {}
-	test::Harness h;
-	cxprm_core *core = nullptr;
-	cxprm_core_objs *objs = nullptr;
+struct LinuxShape : ::testing::Test, test::CapiDevice {
+	explicit LinuxShape(emu::Profile p = profile()) : CapiDevice(std::move(p)) {}
 	std::mutex mu;
 	std::vector<uint16_t> ops;
 
@@ -52,27 +48,15 @@ struct LinuxShape : ::testing::Test {
 			std::lock_guard<std::mutex> g(mu);
 			ops.push_back(r.opcode);
 		});
-		h.emu.start();
-		ASSERT_EQ(cxprm_core_create(h.host(), &core), 0);
-		cxprm_core_config c = test::quick_capi_config();
-		ASSERT_EQ(cxprm_core_bringup(core, &c), 0);
-		ASSERT_EQ(cxprm_core_objs_create(core, &objs), 0);
-		cxprm_core_events_config ec{};
-		ASSERT_EQ(cxprm_core_events_start(core, &ec), 0);
+		ASSERT_NO_FATAL_FAILURE(bring_up());
+		ASSERT_NO_FATAL_FAILURE(start_events());
 	}
 	void TearDown() override
 	{
-		if (objs)
-			EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u);
+		close_objects();
 		EXPECT_EQ(h.emu.object_counts().total(), 0u);
-		cxprm_core_teardown_report rep{};
-		cxprm_core_teardown(core, &rep);
-		EXPECT_EQ(rep.err, 0);
-		cxprm_core_destroy(core);
-		h.emu.stop();
+		tear_down();
 		h.emu.set_trace(nullptr);
-		EXPECT_EQ(h.uh.dma_live(), 0u);
-		EXPECT_EQ(h.uh.mem_live(), 0u);
 	}
 	cxprm_core_info info()
 	{

@@ -5,8 +5,7 @@
 // roce_version bit, none without both IPv4 and IPv6 in l3_type), and a
 // RoCE port's QP ts_format (mlx5_get_qp_default_ts: roce_cap.qp_ts_format,
 // not the general sq_ts_format).
-#include "support/harness.h"
-#include "support/objects.h"
+#include "support/capi_device.h"
 
 #include <gtest/gtest.h>
 
@@ -21,9 +20,6 @@
 
 using namespace cxprm;
 namespace op = cxprm::prm::op;
-using cxprm::test::obj_cq;
-using cxprm::test::obj_of;
-using cxprm::test::obj_srq;
 
 namespace {
 
@@ -41,13 +37,8 @@ emu::Profile profile(const std::function<void(prm::Ref<prm::roce_cap>, prm::Ref<
 	return p;
 }
 
-struct RoceCap : ::testing::Test {
-	explicit RoceCap(emu::Profile p) : h(std::move(p)) {}
-	test::Harness h;
-	cxprm_core *core = nullptr;
-	cxprm_core_objs *objs = nullptr;
-	cxprm_core_dcts dcts{};
-	uint32_t pd = 0, cqn = 0, srqn = 0;
+struct RoceCap : ::testing::Test, test::CapiDevice {
+	explicit RoceCap(emu::Profile p) : CapiDevice(std::move(p)) {}
 	std::mutex mu;
 	int qp_ts = -1; // qpc.ts_format of the last CREATE_QP
 
@@ -61,54 +52,18 @@ struct RoceCap : ::testing::Test {
 			}
 			return (uint8_t)0;
 		});
-		h.emu.start();
-		ASSERT_EQ(cxprm_core_create(h.host(), &core), 0);
-		cxprm_core_config c = test::quick_capi_config();
-		ASSERT_EQ(cxprm_core_bringup(core, &c), 0);
-		ASSERT_EQ(cxprm_core_objs_create(core, &objs), 0);
-		cxprm_core_events_config ec{};
-		ASSERT_EQ(cxprm_core_events_start(core, &ec), 0);
-		pd = test::obj_make(core, objs, obj_of(CXPRM_OBJ_PD));
-		cqn = test::obj_make(core, objs, obj_cq());
-		srqn = test::obj_make(core, objs, obj_srq(pd));
-		ASSERT_TRUE(pd && cqn && srqn);
+		ASSERT_NO_FATAL_FAILURE(bring_up());
+		ASSERT_NO_FATAL_FAILURE(start_events());
+		ASSERT_NO_FATAL_FAILURE(make_refs());
 	}
 	void TearDown() override
 	{
 		h.emu.set_answer_hook({});
-		uint32_t dctn;
-		while (cxprm_core_dcts_pop(&dcts, &dctn))
-			EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, nullptr), 0);
-		EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u);
-		cxprm_core_teardown_report rep{};
-		cxprm_core_teardown(core, &rep);
-		EXPECT_EQ(rep.err, 0);
+		close_objects();
+		teardown_core();
 		EXPECT_EQ(h.emu.gid_count(), 0u);
 		EXPECT_FALSE(h.emu.roce_enabled());
-		cxprm_core_destroy(core);
-		h.emu.stop();
-		EXPECT_EQ(h.uh.dma_live(), 0u);
-		EXPECT_EQ(h.uh.mem_live(), 0u);
-	}
-	int dct(uint8_t my_addr_index, cxprm_dct *d)
-	{
-		*d = {};
-		d->ctx.pd = pd;
-		d->ctx.cqn = cqn;
-		d->ctx.srqn_xrqn = srqn;
-		d->ctx.port = 1;
-		d->ctx.mtu = 5;
-		d->ctx.my_addr_index = my_addr_index;
-		return cxprm_core_ioc_dct(core, CXPRM_IOC_DCT_CREATE, &dcts, d);
-	}
-	uint32_t make_qp()
-	{
-		cxprm_obj o = obj_of(CXPRM_OBJ_QP);
-		o.u.qp.pd = pd;
-		o.u.qp.cqn_snd = o.u.qp.cqn_rcv = cqn;
-		o.u.qp.srqn = srqn;
-		o.u.qp.log_sq_size = 4;
-		return test::obj_make(core, objs, o);
+		finish();
 	}
 };
 

@@ -8,8 +8,7 @@
 // INIT2RTR address path is mlx5_set_path's (RoCE: rmac, eth_prio, udp_sport
 // and dscp for v2, no grh bit; InfiniBand: rlid, sl, grh).  The command
 // encodings are checked as bytes.
-#include "support/harness.h"
-#include "support/objects.h"
+#include "support/capi_device.h"
 
 #include <gtest/gtest.h>
 
@@ -27,9 +26,6 @@
 
 using namespace cxprm;
 namespace op = cxprm::prm::op;
-using cxprm::test::obj_cq;
-using cxprm::test::obj_of;
-using cxprm::test::obj_srq;
 
 namespace {
 
@@ -51,29 +47,16 @@ struct Seen {
 	std::vector<std::vector<uint8_t>> rtr;
 };
 
-struct Roce : ::testing::TestWithParam<bool> {
-	Roce() : h(profile(GetParam())) {}
-	test::Harness h;
-	cxprm_core *core = nullptr;
-	cxprm_core_objs *objs = nullptr;
-	cxprm_core_dcts dcts{};
-	uint32_t pd = 0, cqn = 0, srqn = 0;
+struct Roce : ::testing::TestWithParam<bool>, test::CapiDevice {
+	Roce() : CapiDevice(profile(GetParam())) {}
 	Seen seen;
 
 	bool ib() const { return GetParam(); }
 	void SetUp() override
 	{
-		h.emu.start();
-		ASSERT_EQ(cxprm_core_create(h.host(), &core), 0);
-		cxprm_core_config c = test::quick_capi_config();
-		ASSERT_EQ(cxprm_core_bringup(core, &c), 0);
-		ASSERT_EQ(cxprm_core_objs_create(core, &objs), 0);
-		cxprm_core_events_config ec{};
-		ASSERT_EQ(cxprm_core_events_start(core, &ec), 0);
-		pd = test::obj_make(core, objs, obj_of(CXPRM_OBJ_PD));
-		cqn = test::obj_make(core, objs, obj_cq());
-		srqn = test::obj_make(core, objs, obj_srq(pd));
-		ASSERT_TRUE(pd && cqn && srqn);
+		ASSERT_NO_FATAL_FAILURE(bring_up());
+		ASSERT_NO_FATAL_FAILURE(start_events());
+		ASSERT_NO_FATAL_FAILURE(make_refs());
 		h.emu.set_answer_hook([this](unsigned, const uint8_t *in, uint32_t inlen, uint8_t *, uint32_t) {
 			if (prm::get<prm::cmd_in::opcode>(prm::CRef<prm::cmd_in>(in)) == op::INIT2RTR_QP) {
 				std::lock_guard<std::mutex> g(seen.m);
@@ -87,27 +70,10 @@ struct Roce : ::testing::TestWithParam<bool> {
 		h.emu.set_answer_hook({});
 		if (!core)
 			return;
-		uint32_t dctn;
-		while (cxprm_core_dcts_pop(&dcts, &dctn))
-			EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, nullptr), 0);
-		if (objs)
-			EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u);
-		cxprm_core_teardown_report rep{};
-		cxprm_core_teardown(core, &rep);
-		EXPECT_EQ(rep.err, 0);
-		cxprm_core_destroy(core);
-		h.emu.stop();
+		close_objects();
+		tear_down();
 	}
 	uint64_t n(uint16_t opcode) const { return h.emu.opcode_count(opcode); }
-	uint32_t make_qp()
-	{
-		cxprm_obj o = obj_of(CXPRM_OBJ_QP);
-		o.u.qp.pd = pd;
-		o.u.qp.cqn_snd = o.u.qp.cqn_rcv = cqn;
-		o.u.qp.srqn = srqn;
-		o.u.qp.log_sq_size = 4;
-		return test::obj_make(core, objs, o);
-	}
 	// *m's path fields as the caller set them.
 	int modify(uint32_t qpn, uint32_t transition, cxprm_qp_modify *m)
 	{
@@ -116,17 +82,6 @@ struct Roce : ::testing::TestWithParam<bool> {
 		m->port = 1;
 		m->mtu = 5;
 		return cxprm_core_ioc_obj(core, CXPRM_IOC_QP_MODIFY, objs, m);
-	}
-	int dct(uint8_t my_addr_index, cxprm_dct *d)
-	{
-		*d = {};
-		d->ctx.pd = pd;
-		d->ctx.cqn = cqn;
-		d->ctx.srqn_xrqn = srqn;
-		d->ctx.port = 1;
-		d->ctx.mtu = 5;
-		d->ctx.my_addr_index = my_addr_index;
-		return cxprm_core_ioc_dct(core, CXPRM_IOC_DCT_CREATE, &dcts, d);
 	}
 	prm::CRef<prm::ads> last_path()
 	{

@@ -9,8 +9,9 @@
 #   selftests/cxprm/run.sh [options] [-- TEST...]
 #
 #   --no-build         use what is built
-#   --profile bf3|cx7|cx5  emulated adapter (default bf3: the BlueField-3
-#                      Arm side, an ECPF eswitch manager -- the tests use
+#   --profile NAME     emulated adapter (names: cxprm-emud --list-profiles;
+#                      default bf3: the BlueField-3 Arm side, an ECPF
+#                      eswitch manager -- the tests use
 #                      QUERY_ESW_FUNCTIONS and ESW_FUNCTIONS_CHANGED, which
 #                      exist only there; cx7/cx5 are plain PFs)
 #   --emud-args STR    more cxprm-emud options (e.g. "--nvmf-auto-io-ms 0")
@@ -69,7 +70,7 @@ while [ $# -gt 0 ]; do
 	--linux) linux=$2; shift ;;
 	--shutdown) shutdown=1 ;;
 	--vf) vf=1 ;;
-	-h | --help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac

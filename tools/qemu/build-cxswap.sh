@@ -31,7 +31,7 @@ else
 	make_cmd=(make -C "$KDIR" M="$out")
 fi
 mkdir -p "$out"
-cp "$here/guest/cxswap.c" "$here/guest/Kbuild" "$out/"
+cp "$here/guest/cxswap.c" "$here/guest/Kbuild" "$repo/tools/emulator/daemon/control.h" "$out/"
 log=$out/build.log
 if ! "${make_cmd[@]}" "$@" modules >"$log" 2>&1; then
 	cat "$log" >&2

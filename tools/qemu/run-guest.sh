@@ -62,8 +62,8 @@ Host side
                        unless --emulator or --no-emulator; see --emud-bin)
   --emud-bin PATH      the cxprm-emud binary (default $CXPRM_EMUD, else
                        <repo>/build/tools/emulator/daemon/cxprm-emud)
-  --profile cx5|cx7|bf3|cx7vf  emulated adapter (cxprm-emud --profile; default cx7;
-                       bf3 = BlueField-3 Arm side, an ECPF eswitch manager)
+  --profile NAME       emulated adapter (cxprm-emud --profile; default cx7;
+                       the names: cxprm-emud --list-profiles)
   --emud-args STRING   more cxprm-emud options (split by the shell), e.g.
                        "--init-delay-ms 5000 --boot-pages 8 --verbose"
   --emulator CMD       any host program, run as: CMD RAM_FILE BAR_FILE (CMD
@@ -183,10 +183,10 @@ fi
 [ -n "$host_kind" ] || host_kind=emud
 if [ "$with_emulator" = 1 ] && [ "$host_kind" = emud ]; then
 	[ -x "$emud_bin" ] || die "no cxprm-emud at $emud_bin: build it (cmake -S . -B build && cmake --build build --target cxprm-emud) or give --emud-bin"
-	case "${emud_profile:-cx7}" in
-	cx5 | cx7 | bf3 | cx7vf) ;;
-	*) die "--profile must be cx5, cx7, bf3 or cx7vf" ;;
-	esac
+	# The profile names are the emulator's (Profile::names()).
+	profiles=$("$emud_bin" --list-profiles | cut -f1) || die "$emud_bin --list-profiles failed"
+	echo "$profiles" | grep -qxF -- "${emud_profile:-cx7}" ||
+		die "--profile must be one of: $(echo "$profiles" | paste -sd' ') (cxprm-emud --list-profiles)"
 	emulator="$emud_bin --profile ${emud_profile:-cx7} $emud_args"
 elif [ -n "$emud_profile$emud_args" ] && [ "$with_emulator" = 1 ]; then
 	die "--profile/--emud-args need cxprm-emud (--emud)"

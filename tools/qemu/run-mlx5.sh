@@ -38,6 +38,9 @@
 #                      with its own mlx5_core, unmodified: the Debian image
 #                      unpacked by tools/kernel/kernel-env.sh, cxswap.ko
 #                      built in its chroot (not with --handover/--bench)
+#   --profile NAME     the emulated adapter (cxprm-emud --profile, default
+#                      cx7; cx7vf: mlx5_core takes it for a VF by its own id
+#                      table, see cxswap.c; `make check-mlx5-vf`)
 #   --vectors N        MSI-X vectors (default 8)
 #   --emud-args STR    more cxprm-emud options, e.g. "--trace --verbose"
 #   --emud-bin PATH    cxprm-emud (default build/tools/emulator/daemon/cxprm-emud)
@@ -69,12 +72,12 @@ while [ $# -gt 0 ]; do
 	--emud-args) emud_args=$2; shift ;;
 	--emud-bin) emud_bin=$2; shift ;;
 	--no-build) build=0 ;;
-	-h | --help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; cmd=("$@"); break ;;
 	-*)
 		rg_opts+=("$1")
 		case "$1" in
-		--timeout | --emulator-log | --console-log | --mem | --smp | --append | --file | --bar-size)
+		--timeout | --emulator-log | --console-log | --mem | --smp | --append | --file | --bar-size | --profile)
 			rg_opts+=("$2"); shift ;;
 		esac
 		;;
@@ -199,6 +202,7 @@ irqs=$(echo "$guest" | sed -n 's/.* irqs=\([0-9]*\).*/\1/p')
 rebind=$(echo "$guest" | sed -n 's/.* irqs_rebind=\([0-9]*\).*/\1/p')
 bound=$(echo "$guest" | sed -n 's/.*bound=\([a-z]*\).*/\1/p')
 failed=$(echo "$guest" | sed -n 's/.* failed_lines=\([0-9]*\).*/\1/p')
+function=$(echo "$guest" | sed -n 's/.* function=\([A-Z]*\).*/\1/p')
 splat=0
 [ "$rc" != 120 ] || splat=1
 
@@ -217,7 +221,7 @@ if [ ${#why[@]} -gt 0 ]; then
 	tr -d '\r' <"$console" | grep -a '^MLX5-CHECK: ' >&2 || true
 	sed 's/^/[emulator] /' "$emu_log" | tail -n 20 >&2
 fi
-echo "mlx5: $verdict: mlx5_core bound ${bound:-?}, MSI-X interrupts ${irqs:-?} (rebind ${rebind:-?})," \
+echo "mlx5: $verdict: mlx5_core bound ${bound:-?} (as a ${function:-?}), MSI-X interrupts ${irqs:-?} (rebind ${rebind:-?})," \
 	"failed lines ${failed:-?}, kernel reports $splat; emulator: $commands commands, $unknown unknown opcodes," \
 	"$delivery delivery errors, pages held $held${why[0]:+ -- ${why[*]}}"
 [ "$verdict" = PASS ]

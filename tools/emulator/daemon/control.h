@@ -45,7 +45,7 @@
 #define CXPRM_EMUD_CTRL_RESULT_LO	0x020	/* daemon: result bits 31..0 */
 #define CXPRM_EMUD_CTRL_RESULT_HI	0x024	/* daemon: result bits 63..32 */
 #define CXPRM_EMUD_CTRL_DEVICE_ID	0x028	/* daemon: profile PCI device id (0x1017 cx5, 0x1021 cx7,
-							 * 0xa2dc bf3) */
+							 * 0xa2dc bf3, 0x101e cx7vf) */
 #define CXPRM_EMUD_CTRL_FW_REV		0x02c	/* daemon: major << 24 | minor << 16 | subminor */
 #define CXPRM_EMUD_CTRL_DONE		0x030	/* daemon: commands answered so far */
 #define CXPRM_EMUD_CTRL_ARG(i)		(0x040 + 4 * (i))	/* client: argument i */

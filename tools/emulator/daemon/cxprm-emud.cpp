@@ -44,9 +44,12 @@ void usage(FILE *f)
 		"\n"
 		"  --ram FILE            guest-RAM file (QEMU memory-backend-file, share=on)\n"
 		"  --bar FILE            ivshmem BAR2 file (power of two, >= 128 KiB)\n"
-		"  --profile cx5|cx7|bf3|cx7vf adapter profile (default cx7; bf3 = BlueField-3 Arm\n"
-		"                        side: an ECPF eswitch manager with an external host PF;\n"
-		"                        cx7vf = a ConnectX-7 VF as a VM sees it, PCI id 0x101e)\n"
+		"  --profile NAME        adapter profile (default cx7), one of:\n",
+		f);
+	for (const emu::Profile::Name &n : emu::Profile::names())
+		std::fprintf(f, "                          %-7s %s\n", n.short_name, n.name);
+	std::fputs(
+		"  --list-profiles       print the profile names, one a line (name TAB profile)\n"
 		"  --init-delay-ms N     'initializing' clears N ms after the start (profile: 5)\n"
 		"  --health-tick-ms N    the health counter ticks every N ms (default 100; 0 = every step)\n"
 		"  --boot-pages N        pages QUERY_PAGES(BOOT) asks for\n"
@@ -179,7 +182,7 @@ int main(int argc, char **argv)
 		else if (a == "--bar")
 			bar_path = need("a file");
 		else if (a == "--profile")
-			profile_name = need("cx5, cx7 or bf3");
+			profile_name = need("a profile name (--list-profiles)");
 		else if (a == "--init-delay-ms")
 			num(init_delay, 24 * 3600 * 1000ull);
 		else if (a == "--health-tick-ms")
@@ -238,6 +241,10 @@ int main(int argc, char **argv)
 		else if (a == "-h" || a == "--help") {
 			usage(stdout);
 			return 0;
+		} else if (a == "--list-profiles") {
+			for (const emu::Profile::Name &n : emu::Profile::names())
+				std::printf("%s\t%s\n", n.short_name, n.name);
+			return 0;
 		} else if (a.size() > 1 && a[0] == '-') {
 			std::fprintf(stderr, "cxprm-emud: unknown option %s\n", a.c_str());
 			usage(stderr);
@@ -264,7 +271,8 @@ int main(int argc, char **argv)
 	}
 
 	if (!emu::Profile::by_name(profile_name, &prof)) {
-		std::fprintf(stderr, "cxprm-emud: unknown profile %s (cx5, cx7, bf3)\n", profile_name.c_str());
+		std::fprintf(stderr, "cxprm-emud: unknown profile %s (cxprm-emud --list-profiles)\n",
+			     profile_name.c_str());
 		return 2;
 	}
 	if (lenient)

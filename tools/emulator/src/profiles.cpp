@@ -269,6 +269,14 @@ bool Profile::by_name(const std::string &name, Profile *out)
 	return false;
 }
 
+std::vector<Profile::Name> Profile::names()
+{
+	std::vector<Name> v;
+	for (const Model &m : models)
+		v.push_back({m.aliases[0], m.name});
+	return v;
+}
+
 // The lenient alternatives of the strict defaults (prm-notes.rst says
 // which real behaviour each one stands in for).
 void Profile::make_lenient()

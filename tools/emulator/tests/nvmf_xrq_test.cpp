@@ -12,20 +12,12 @@ namespace {
 
 using Spec = ObjectBuilder::XrqSpec;
 
-struct NvmfXrqTest : InitializedTest {
-	explicit NvmfXrqTest(Profile p = quiet()) : InitializedTest(std::move(p)) {}
-	ObjectBuilder b{drv, plat};
-	ObjectSet o;
-	void SetUp() override
-	{
-		InitializedTest::SetUp();
-		o.create(b);
-	}
+struct NvmfXrqTest : ObjectsFixture {
+	explicit NvmfXrqTest(Profile p = quiet()) : ObjectsFixture(std::move(p)) {}
+	// CREATE_XRQ of x on the set's PD and CQ answers status and syndrome.
 	void expect(const Spec &x, uint8_t status, uint32_t syndrome)
 	{
-		Answer a = b.create_xrq(o.pd, o.cqn, x);
-		EXPECT_EQ(a.status, status) << std::hex << a.syndrome;
-		EXPECT_EQ(a.syndrome, syndrome) << std::hex << a.syndrome;
+		ObjectsFixture::expect(b.create_xrq(o.pd, o.cqn, x), status, syndrome);
 	}
 };
 

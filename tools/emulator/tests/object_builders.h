@@ -252,4 +252,22 @@ struct ObjectRig {
 	ObjectSet o;
 };
 
+// The gtest fixture of the object tests: an INITIALIZED device with the
+// ObjectSet created, and expect() for an answer's status and syndrome.
+struct ObjectsFixture : InitializedTest {
+	explicit ObjectsFixture(Profile p = quiet()) : InitializedTest(std::move(p)) {}
+	ObjectBuilder b{drv, plat};
+	ObjectSet o;
+	void SetUp() override
+	{
+		InitializedTest::SetUp();
+		o.create(b);
+	}
+	static void expect(const Answer &a, uint8_t status, uint32_t syndrome)
+	{
+		EXPECT_EQ(a.status, status) << std::hex << a.syndrome;
+		EXPECT_EQ(a.syndrome, syndrome) << syndrome_name(a.syndrome);
+	}
+};
+
 } // namespace cxprm::emu::test

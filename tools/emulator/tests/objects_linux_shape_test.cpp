@@ -16,20 +16,8 @@
 namespace cxprm::emu::test {
 namespace {
 
-struct ShapeTest : InitializedTest {
-	explicit ShapeTest(Profile p = quiet()) : InitializedTest(std::move(p)) {}
-	ObjectBuilder b{drv, plat};
-	ObjectSet o;
-	void SetUp() override
-	{
-		InitializedTest::SetUp();
-		o.create(b);
-	}
-	static void expect(const Answer &a, uint8_t status, uint32_t syndrome)
-	{
-		EXPECT_EQ(a.status, status) << std::hex << a.syndrome;
-		EXPECT_EQ(a.syndrome, syndrome) << syndrome_name(a.syndrome);
-	}
+struct ShapeTest : ObjectsFixture {
+	explicit ShapeTest(Profile p = quiet()) : ObjectsFixture(std::move(p)) {}
 	// An EQ subscribed to PAGE_REQUEST: an async EQ.
 	uint8_t async_eq()
 	{

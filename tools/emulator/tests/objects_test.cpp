@@ -11,20 +11,8 @@
 namespace cxprm::emu::test {
 namespace {
 
-struct ObjectsTest : InitializedTest {
-	explicit ObjectsTest(Profile p = quiet()) : InitializedTest(std::move(p)) {}
-	ObjectBuilder b{drv, plat};
-	ObjectSet o;
-	void SetUp() override
-	{
-		InitializedTest::SetUp();
-		o.create(b);
-	}
-	static void expect(const Answer &a, uint8_t status, uint32_t syndrome)
-	{
-		EXPECT_EQ(a.status, status) << std::hex << a.syndrome;
-		EXPECT_EQ(a.syndrome, syndrome) << syndrome_name(a.syndrome);
-	}
+struct ObjectsTest : ObjectsFixture {
+	explicit ObjectsTest(Profile p = quiet()) : ObjectsFixture(std::move(p)) {}
 	Answer dct(uint32_t pd, uint32_t cqn, uint32_t srqn)
 	{
 		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);

@@ -13,11 +13,24 @@
  *
  * Anything that programs BARs from resource[] (pci_update_resource, a
  * reset that restores BARs) would program the wrong ones: fine for tests.
+ *
+ * mlx5_core tells a VF from a PF by the driver_data of the id it matched
+ * (main.c, coredev_type from MLX5_PCI_DEV_IS_VF); a driver_override match
+ * gives driver_data 0, a PF.  So that the emulated function is what the
+ * emulator's profile says, cxswap reads the profile's PCI device id from
+ * the emulator's control page (the shared memory's last 4 KiB, control.h),
+ * looks it up in mlx5_core's own id table and adds the ivshmem id as a
+ * dynamic id of mlx5_core with that entry's driver_data (pci_add_dynid, as
+ * a write of "1af4 1110 ... driver_data" to its new_id would).  It stays
+ * until mlx5_core is unloaded.
  */
 #include <linux/device.h>
+#include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+
+#include "control.h"	/* tools/emulator/daemon/, copied by build-cxswap.sh */
 
 #define CXSWAP_VENDOR	0x1af4
 #define CXSWAP_DEVICE	0x1110
@@ -56,9 +69,57 @@ static int cxswap_swap(struct pci_dev *pdev)
 	return e0 ? e0 : e2;
 }
 
+/* The emulator's profile device id from BAR0's control page; 0: none. */
+static u32 cxswap_emulated_device(struct pci_dev *pdev)
+{
+	resource_size_t len = pci_resource_len(pdev, 0);
+	void __iomem *ctrl;
+	u32 dev = 0;
+
+	if (len < 2 * CXPRM_EMUD_CTRL_SIZE)
+		return 0;
+	ctrl = ioremap(pci_resource_start(pdev, 0) + CXPRM_EMUD_CTRL_OFFSET(len),
+		       CXPRM_EMUD_CTRL_SIZE);
+	if (!ctrl)
+		return 0;
+	if (ioread32(ctrl + CXPRM_EMUD_CTRL_MAGIC) == CXPRM_EMUD_MAGIC)
+		dev = ioread32(ctrl + CXPRM_EMUD_CTRL_DEVICE_ID);
+	iounmap(ctrl);
+	return dev;
+}
+
+/* mlx5_core's entry for PCI_VENDOR_ID_MELLANOX:dev: a dynamic id for ivshmem. */
+static void cxswap_add_mlx5_id(struct pci_dev *pdev, u32 dev)
+{
+	const struct pci_device_id *id;
+	struct device_driver *drv;
+	struct pci_driver *pdrv;
+	int err;
+
+	drv = driver_find("mlx5_core", &pci_bus_type);
+	if (!drv) {
+		pci_info(pdev, "cxswap: mlx5_core is not loaded: no dynamic id\n");
+		return;
+	}
+	pdrv = to_pci_driver(drv);
+	for (id = pdrv->id_table; id && id->vendor; id++)
+		if (id->vendor == PCI_VENDOR_ID_MELLANOX && id->device == dev)
+			break;
+	if (!id || !id->vendor) {
+		pci_info(pdev, "cxswap: device id 0x%04x is not in mlx5_core's table: no dynamic id\n",
+			 dev);
+		return;
+	}
+	err = pci_add_dynid(pdrv, CXSWAP_VENDOR, CXSWAP_DEVICE, PCI_ANY_ID, PCI_ANY_ID,
+			    0, 0, id->driver_data);
+	pci_info(pdev, "cxswap: emulated 15b3:%04x: mlx5_core dynamic id %04x:%04x driver_data 0x%lx (%d)\n",
+		 dev, CXSWAP_VENDOR, CXSWAP_DEVICE, id->driver_data, err);
+}
+
 static int __init cxswap_init(void)
 {
 	struct pci_dev *pdev = NULL;
+	u32 emulated = 0;
 
 	while ((pdev = pci_get_device(CXSWAP_VENDOR, CXSWAP_DEVICE, pdev))) {
 		bool swapped = false;
@@ -75,9 +136,14 @@ static int __init cxswap_init(void)
 		else
 			swapped = !cxswap_swap(pdev);
 		device_unlock(&pdev->dev);
-		if (swapped)
+		if (swapped) {
 			cxswap_devs[cxswap_count++] = pci_dev_get(pdev);
+			emulated = emulated ? emulated : cxswap_emulated_device(pdev);
+		}
 	}
+	/* One dynamic id serves every ivshmem device: the first one's. */
+	if (emulated)
+		cxswap_add_mlx5_id(cxswap_devs[0], emulated);
 	return 0;
 }
 

@@ -5,9 +5,11 @@
 # mlx5_core (loaded already: run-guest.sh --module mlx5_core).  mlx5_core
 # takes the init segment from BAR0 and ivshmem has its shared memory at
 # BAR2: an unbound device whose BAR0 is not the shared memory yet is
-# swapped by (re)loading /cxprm/cxswap.ko (run-guest.sh --cxswap), then
-# bound by driver_override + drivers_probe (driver_data 0: a PF to
-# mlx5_core, as a new_id "1af4 1110" would give).
+# swapped by (re)loading /cxprm/cxswap.ko (run-guest.sh --cxswap), which
+# also gives mlx5_core a dynamic id for ivshmem with the driver_data of its
+# own entry for the emulator's profile (a VF for cx7vf: MLX5_PCI_DEV_IS_VF);
+# then bound by driver_override + drivers_probe (it may have bound already
+# when cxswap added the id).
 ko=${CXSWAP_KO:-/cxprm/cxswap.ko}
 [ -d /sys/bus/pci/drivers/mlx5_core ] || { echo "mlx5-bind: mlx5_core is not loaded" >&2; exit 1; }
 # shellcheck source=tools/qemu/guest/lib.sh

@@ -69,5 +69,11 @@ if [ -n "$bad" ]; then
 	fail "$nbad mlx5_core failure lines in dmesg"
 fi
 dmesg | grep -E 'mlx5_core|cxswap' | sed 's/^/MLX5-CHECK: log: /' | tail -n 40
-echo "MLX5-CHECK: bound=$bound vectors=$vectors irqs=$irqs irqs_rebind=$irqs2 failed_lines=$nbad"
+# What mlx5_core took the function for: the driver_data of its id table
+# entry for the emulator's device id (cxswap.c's dynamic id; none: the
+# driver_override match, driver_data 0), MLX5_PCI_DEV_IS_VF = bit 0.
+data=$(dmesg | sed -n 's/.*cxswap: emulated .* driver_data \(0x[0-9a-f]*\) (0)$/\1/p' | tail -n 1)
+function=PF
+[ $((${data:-0} & 1)) = 0 ] || function=VF
+echo "MLX5-CHECK: bound=$bound vectors=$vectors irqs=$irqs irqs_rebind=$irqs2 failed_lines=$nbad function=$function"
 exit $rc

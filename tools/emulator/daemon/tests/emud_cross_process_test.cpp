@@ -9,6 +9,7 @@
 // test control page (control.h) is used as a guest test would: hooks
 // (SET_NUM_VFS, REQUEST_PAGES), fault knobs and queries.
 #include <gtest/gtest.h>
+#include "cxprm_emu/profile.h"
 #include "emud_process.h"
 
 using namespace cxprm;
@@ -86,6 +87,35 @@ TEST(Emud, CommandLineErrors)
 	EXPECT_NE(text.find("need a power of two"), std::string::npos) << text;
 	for (auto f : {ram, bar, small, out})
 		unlink(f.c_str());
+	rmdir(dir.c_str());
+}
+
+// --list-profiles prints Profile::names() (the scripts take the list from
+// it), each name one by_name() knows; --help names them too.
+TEST(Emud, ListProfilesIsTheProfileTable)
+{
+	std::string dir = temp_dir();
+	ASSERT_FALSE(dir.empty());
+	std::string out = dir + "/out", help = dir + "/help";
+	pid_t pid = spawn({emud_bin(), "--list-profiles"}, out);
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(wait_exit(pid, 5000ms), 0);
+	pid = spawn({emud_bin(), "--help"}, help);
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(wait_exit(pid, 5000ms), 0);
+	std::string want, usage = slurp(help);
+	const std::vector<emu::Profile::Name> names = emu::Profile::names();
+	ASSERT_GE(names.size(), 4u); // cx5, cx7, cx7vf, bf3
+	for (const emu::Profile::Name &n : names) {
+		want += std::string(n.short_name) + "\t" + n.name + "\n";
+		emu::Profile p;
+		ASSERT_TRUE(emu::Profile::by_name(n.short_name, &p)) << n.short_name;
+		EXPECT_STREQ(p.name.c_str(), n.name);
+		EXPECT_NE(usage.find(std::string(n.short_name) + " "), std::string::npos) << usage;
+	}
+	EXPECT_EQ(slurp(out), want);
+	unlink(out.c_str());
+	unlink(help.c_str());
 	rmdir(dir.c_str());
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "latency.h"
 #include "nvme_ssd.h"
@@ -263,6 +264,12 @@ struct Profile {
 	static Profile connectx7_vf(); // a VF (FunctionsProfile::vf), PCI id 0x101e
 	// By name ("cx5", "cx7", "bf3", or the profile's name); false if unknown.
 	static bool by_name(const std::string &name, Profile *out);
+	// Every profile by_name() knows, in its order: the short name (what
+	// cxprm-emud --profile and run-guest.sh take) and the profile's name.
+	struct Name {
+		const char *short_name, *name;
+	};
+	static std::vector<Name> names();
 
 	// Switches every knob that has a strict default (where real firmware's
 	// behaviour is unknown) to its lenient alternative; the driver must work
