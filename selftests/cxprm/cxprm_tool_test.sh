@@ -18,7 +18,7 @@ TMP=${TMPDIR:-/tmp}/cxprm-tool.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 
-NTESTS=21
+NTESTS=22
 n=0 failed=0
 
 echo "TAP version 13"
@@ -267,7 +267,24 @@ t() {
 }
 if t; then ok "cxprm bench connect --count 200: RC QP and DCT rows"; else nok "cxprm bench connect"; fi
 
-# 17: nothing of the above is left in the firmware
+# 17: an RC QP on a PD and CQ of its own through RST2INIT, INIT2RTR and
+# RTR2RTS (the state after each), torn down; a port the device does not
+# have is the firmware's refusal (exit 3, status and syndrome)
+t() {
+	run qp 0 "$TOOL" -j qp connect "$BDF" --mtu 2048 --sq-psn 0x42 --rgid 10.0.0.2 || return 1
+	"$JC" -l -t object <"$TMP/qp.out" || return 1
+	states=$(sed -n 's/.*"transition": *"\([A-Z0-9]*\)", *"state": *"\([A-Z]*\)".*/\1>\2/p' "$TMP/qp.out" | tr '\n' ' ')
+	expect qp states "$states" "RST2INIT>INIT INIT2RTR>RTR RTR2RTS>RTS " || return 1
+	grep -E '"op": ?"connect"' "$TMP/qp.out" >"$TMP/qpc.out" || { echo "# no connect line"; return 1; }
+	expect qp path.mtu "$(jget qpc path.mtu)" 2048 &&
+		expect qp path.rgid "$(jget qpc path.rgid)" "::ffff:10.0.0.2" &&
+		expect qp "objects destroyed" "$(grep -c obj_destroy "$TMP/qp.out")" 3 || return 1
+	run qpbad 3 "$TOOL" qp connect "$BDF" --port 2 || return 1
+	grep -q 'RST2INIT_QP.*syndrome 0x' "$TMP/qpbad.err" || { echo "# no status/syndrome"; diag "$TMP/qpbad.err"; return 1; }
+}
+if t; then ok "cxprm qp connect: RST2INIT, INIT2RTR, RTR2RTS, torn down; --port 2 exit 3"; else nok "cxprm qp connect"; fi
+
+# 18: nothing of the above is left in the firmware
 t() {
 	for what in dcts nvmf-namespaces; do
 		v=$(emu "$what" 2>&1)
@@ -276,7 +293,7 @@ t() {
 }
 if t; then ok "no DCT or namespace left in the emulator"; else nok "objects left in the emulator"; fi
 
-# 18: probe (read-only queries through RAW)
+# 19: probe (read-only queries through RAW)
 t() {
 	run probe 0 "$TOOL" -j probe "$BDF" --no-nvmf || return 1
 	"$JC" -t object <"$TMP/probe.out" || return 1
@@ -284,7 +301,7 @@ t() {
 }
 if t; then ok "cxprm -j probe --no-nvmf"; else nok "cxprm -j probe"; fi
 
-# 19: nobody, given the node as the udev rule gives it to group cxprm
+# 20: nobody, given the node as the udev rule gives it to group cxprm
 # (0660; nobody's own group stands in): info works, caps is refused (exit
 # 2, names the capability).  The driver's root:root 0600 is put back
 # (cxprm_perm_test checks it).
@@ -302,14 +319,14 @@ t() {
 }
 if t; then ok "as nobody: info exit 0, caps exit 2 naming CAP_NET_ADMIN"; else nok "as nobody"; fi
 
-# 20: no such device: exit 2
+# 21: no such device: exit 2
 t() {
 	run nodev 2 "$TOOL" info 0000:00:1f.7 || return 1
 	grep -q 'no cxprm device' "$TMP/nodev.err"
 }
 if t; then ok "cxprm info of a missing device: exit 2"; else nok "cxprm info missing device"; fi
 
-# 21: usage errors: exit 1
+# 22: usage errors: exit 1
 t() {
 	run usage1 1 "$TOOL" no-such-command &&
 		run usage2 1 "$TOOL" caps "$BDF" --no-such-option &&

@@ -105,7 +105,9 @@ std::string us(double ns)
 class Bench {
 public:
 	explicit Bench(DevFile &f)
-		: f_(f), set_(f, [this](const char *, const ObjSet::Obj &, const FwResult &r) { fw_ns_ += (long long)r.latency_ns; })
+		: f_(f), set_(f, [this](const char *, const ObjSet::Obj &, const FwResult &r, const cxprm_qp_modify *) {
+			  fw_ns_ += (long long)r.latency_ns;
+		  })
 	{
 		pd_ = set_.pd();
 		cqn_ = set_.cq(10);
@@ -119,9 +121,9 @@ public:
 			fw_ns_ = 0;
 			Clock::time_point t0 = Clock::now();
 			uint32_t qpn = set_.rc_qp(pd_, cqn_, srqn_);
-			set_.modify_qp(qpn, CXPRM_QP_RST2INIT, qpn);
-			set_.modify_qp(qpn, CXPRM_QP_INIT2RTR, qpn);
-			set_.modify_qp(qpn, CXPRM_QP_RTR2RTS, qpn);
+			cxprm_qp_modify loopback = qp_path(qpn);
+			for (uint32_t t : {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS})
+				set_.modify_qp(qpn, t, loopback);
 			row.wall.push_back(ns_since(t0));
 			row.fw.push_back(fw_ns_);
 			qps.push_back(qpn);

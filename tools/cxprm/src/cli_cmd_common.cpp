@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Helpers shared by the subcommands (commands.h).
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <ostream>
 #include <poll.h>
+#include <sys/wait.h>
 
 #include "commands.h"
 #include "errors.h"
+#include "names.h"
+#include "obj_set.h"
 #include "signals.h"
 
 namespace cxprm::tool {
@@ -23,6 +29,35 @@ DevPath dev_arg(const Args &args)
 	} catch (const UsageError &e) {
 		args.fail(e.what());
 	}
+}
+
+void use_objects(Ctx &ctx, const Args &args, const ObjSet &set, int hold_ms,
+		 const std::vector<std::pair<std::string, std::string>> &env)
+{
+	ctx.out.flush();
+	if (args.has("exec")) {
+		const std::string cmd = args.str("exec");
+		for (const auto &e : env)
+			::setenv(e.first.c_str(), e.second.c_str(), 1);
+		int st = std::system(cmd.c_str());
+		if (st == -1)
+			throw OsError("--exec: cannot run a shell: " + std::string(std::strerror(errno)));
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			throw OsError("--exec '" + cmd + "' failed (" +
+				      (WIFEXITED(st) ? "exit " + std::to_string(WEXITSTATUS(st)) : std::string("killed")) +
+				      "); closing the file destroys the objects");
+	}
+	if (args.has("keep-open"))
+		hold_file_open(ctx, obj_list(set.alive()), hold_ms);
+}
+
+uint8_t mtu_arg(const Args &args, uint32_t def)
+{
+	uint64_t mtu = args.num("mtu", 4096, def);
+	uint8_t code = mtu_code((uint32_t)mtu);
+	if (!code)
+		args.fail("--mtu: " + std::to_string(mtu) + " is not one of 256, 512, 1024, 2048, 4096");
+	return code;
 }
 
 int hold_ms_arg(const Args &args)

@@ -26,8 +26,6 @@ namespace {
 
 using dctc = prm::dctc;
 
-constexpr uint64_t bits(uint32_t w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
-
 // The dctc options, shared by 'dct create' and the session's 'create'.
 const std::vector<Opt> kDctcOpts = {
 	{"pd", 0, "N", "protection domain (with --cqn; neither: cxprm creates its own PD, CQ and SRQ)"},
@@ -188,31 +186,28 @@ cxprm_dctc dctc_from(const Args &a)
 	names_objects(a);
 	cxprm_dctc c;
 	std::memset(&c, 0, sizeof(c));
-	c.pd = (uint32_t)a.num("pd", bits(dctc::pd::width));
-	c.cqn = (uint32_t)a.num("cqn", bits(dctc::cqn::width));
-	c.srqn_xrqn = (uint32_t)a.num("srqn", bits(dctc::srqn_xrqn::width));
-	c.dc_access_key = a.num("key", bits(dctc::dc_access_key::width));
-	uint64_t mtu = a.num("mtu", 4096, 1024);
-	c.mtu = mtu_code((uint32_t)mtu);
-	if (!c.mtu)
-		a.fail("--mtu: " + std::to_string(mtu) + " is not one of 256, 512, 1024, 2048, 4096");
-	c.port = (uint8_t)a.num("port", bits(dctc::port::width), 1);
-	c.hop_limit = (uint8_t)a.num("hop-limit", bits(dctc::hop_limit::width));
-	c.flow_label = (uint32_t)a.num("flow-label", bits(dctc::flow_label::width));
-	c.tclass = (uint8_t)a.num("tclass", bits(dctc::tclass::width));
+	c.pd = (uint32_t)a.num("pd", field_max(dctc::pd::width));
+	c.cqn = (uint32_t)a.num("cqn", field_max(dctc::cqn::width));
+	c.srqn_xrqn = (uint32_t)a.num("srqn", field_max(dctc::srqn_xrqn::width));
+	c.dc_access_key = a.num("key", field_max(dctc::dc_access_key::width));
+	c.mtu = mtu_arg(a, 1024);
+	c.port = (uint8_t)a.num("port", field_max(dctc::port::width), 1);
+	c.hop_limit = (uint8_t)a.num("hop-limit", field_max(dctc::hop_limit::width));
+	c.flow_label = (uint32_t)a.num("flow-label", field_max(dctc::flow_label::width));
+	c.tclass = (uint8_t)a.num("tclass", field_max(dctc::tclass::width));
 	c.rre = a.has("rre");
 	c.rwe = a.has("rwe");
 	c.rae = a.has("rae");
-	c.pkey_index = (uint16_t)a.num("pkey-index", bits(dctc::pkey_index::width));
-	c.min_rnr_nak = (uint8_t)a.num("min-rnr-nak", bits(dctc::min_rnr_nak::width));
-	c.user_index = (uint32_t)a.num("user-index", bits(dctc::user_index::width));
-	c.my_addr_index = (uint8_t)a.num("my-addr-index", bits(dctc::my_addr_index::width));
-	c.atomic_mode = (uint8_t)a.num("atomic-mode", bits(dctc::atomic_mode::width));
-	c.cs_res = (uint8_t)a.num("cs-res", bits(dctc::cs_res::width));
-	c.counter_set_id = (uint8_t)a.num("counter-set-id", bits(dctc::counter_set_id::width));
-	c.dscp = (uint8_t)a.num("dscp", bits(dctc::dscp::width));
-	c.ecn = (uint8_t)a.num("ecn", bits(dctc::ecn::width));
-	c.eth_prio = (uint8_t)a.num("eth-prio", bits(dctc::eth_prio::width));
+	c.pkey_index = (uint16_t)a.num("pkey-index", field_max(dctc::pkey_index::width));
+	c.min_rnr_nak = (uint8_t)a.num("min-rnr-nak", field_max(dctc::min_rnr_nak::width));
+	c.user_index = (uint32_t)a.num("user-index", field_max(dctc::user_index::width));
+	c.my_addr_index = (uint8_t)a.num("my-addr-index", field_max(dctc::my_addr_index::width));
+	c.atomic_mode = (uint8_t)a.num("atomic-mode", field_max(dctc::atomic_mode::width));
+	c.cs_res = (uint8_t)a.num("cs-res", field_max(dctc::cs_res::width));
+	c.counter_set_id = (uint8_t)a.num("counter-set-id", field_max(dctc::counter_set_id::width));
+	c.dscp = (uint8_t)a.num("dscp", field_max(dctc::dscp::width));
+	c.ecn = (uint8_t)a.num("ecn", field_max(dctc::ecn::width));
+	c.eth_prio = (uint8_t)a.num("eth-prio", field_max(dctc::eth_prio::width));
 	return c;
 }
 

@@ -2,10 +2,7 @@
 // cxprm nvmf ns DEV --xrq N --nsid N: counters of an NVMe-oF offload namespace.
 // cxprm nvmf setup DEV ...: build the offload (PD, CQ, XRQ, backend
 // controller, namespace) on one open file, use it, query it, tear it down.
-#include <cstdlib>
-#include <cstring>
 #include <ostream>
-#include <sys/wait.h>
 
 #include "commands.h"
 #include "errors.h"
@@ -81,7 +78,7 @@ const std::vector<Opt> kSetupOpts = {
 	{"nsid", 0, "N", "frontend namespace id (default 1)"},
 	{"backend-nsid", 0, "N", "backend namespace id (default 1)"},
 	{"lba-size", 0, "BYTES", "block size, a power of two from 512 to 32768 (default 512)"},
-	{"exec", 0, "CMD", "run this shell command while the objects are alive"},
+	opt_exec,
 	{"no-query", 0, nullptr, "do not query the namespace before the teardown"},
 	opt_keep_open,
 	opt_hold,
@@ -123,22 +120,6 @@ uint8_t log2_exact(uint64_t v)
 	while ((1ull << l) < v)
 		l++;
 	return (1ull << l) == v ? l : 0;
-}
-
-// --exec: CMD through /bin/sh with the namespace's numbers in the environment.
-void exec_hook(Ctx &ctx, const std::string &cmd, const std::string &bdf, uint32_t xrqn, uint32_t nsid)
-{
-	ctx.out.flush();
-	::setenv("CXPRM_DEV", bdf.c_str(), 1);
-	::setenv("CXPRM_XRQN", hex_num(xrqn).c_str(), 1);
-	::setenv("CXPRM_NSID", std::to_string(nsid).c_str(), 1);
-	int st = std::system(cmd.c_str());
-	if (st == -1)
-		throw OsError("--exec: cannot run a shell: " + std::string(std::strerror(errno)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		throw OsError("--exec '" + cmd + "' failed (" +
-			      (WIFEXITED(st) ? "exit " + std::to_string(WEXITSTATUS(st)) : std::string("killed")) +
-			      "); closing the file destroys the objects");
 }
 
 int run_setup(Ctx &ctx, const Args &args)
@@ -188,11 +169,8 @@ int run_setup(Ctx &ctx, const Args &args)
 		ctx.out << "NVMe-oF offload on " << p.bdf << ": XRQ " << hex_num(xrqn) << ", namespace " << nsid
 			<< " (backend controller " << ctrl << ", backend namespace " << backend_nsid << ")\n";
 	}
-	ctx.out.flush();
-	if (args.has("exec"))
-		exec_hook(ctx, args.str("exec"), p.bdf, xrqn, nsid);
-	if (args.has("keep-open"))
-		hold_file_open(ctx, obj_list(set.alive()), hold_ms);
+	use_objects(ctx, args, set, hold_ms,
+		    {{"CXPRM_DEV", p.bdf}, {"CXPRM_XRQN", hex_num(xrqn)}, {"CXPRM_NSID", std::to_string(nsid)}});
 	if (!args.has("no-query"))
 		query_ns(ctx, f, xrqn, nsid, args.json(), true);
 	set.destroy_all();

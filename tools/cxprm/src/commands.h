@@ -5,8 +5,10 @@
 // (main() calls it; the host tests call it in-process).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli.h"
@@ -39,6 +41,7 @@ extern const Command cmd_dct_session;
 extern const Command cmd_raw;
 extern const Command cmd_stats;
 extern const Command cmd_bench_connect;
+extern const Command cmd_qp_connect;
 extern const Command cmd_probe;
 extern const Command cmd_decode;
 extern const Command cmd_export;
@@ -62,12 +65,18 @@ int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostrea
 
 namespace cxprm::tool {
 
+class ObjSet;
+
 // The options of the commands that name a firmware command (raw, decode).
 inline constexpr Opt opt_opcode = {"opcode", 'o', "X", "the command's opcode: PRM name (QUERY_HCA_CAP) or number"};
 inline constexpr Opt opt_op_mod = {"op-mod", 'm', "Y", "the command's op_mod (default 0)"};
 // The options of the commands that can hold what they created (dct create, nvmf setup).
 inline constexpr Opt opt_keep_open = {"keep-open", 0, nullptr, "hold what was created (keep the file open) until Ctrl-C"};
 inline constexpr Opt opt_hold = {"hold", 0, "S", "with --keep-open: release after S seconds"};
+inline constexpr Opt opt_exec = {"exec", 0, "CMD", "run this shell command while the objects are alive"};
+
+// The largest value of a PRM field 'width' bits wide (range checks of options).
+constexpr uint64_t field_max(uint32_t width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
 // JSON to ctx.out: pretty (one member a line) or one compact line.
 void print_json(Ctx &ctx, const Json &j, bool pretty = true);
@@ -76,6 +85,15 @@ DevPath dev_arg(const Args &args);
 // --keep-open: keeps the device file (and so what it created: "2 DCT(s)")
 // open until Ctrl-C/SIGTERM, or hold_ms (< 0: no limit).
 void hold_file_open(Ctx &ctx, const std::string &held, int hold_ms);
+// What a command that built objects on set (nvmf setup, qp connect) does
+// while they are alive: --exec CMD (/bin/sh -c CMD with env added to the
+// environment: the objects' numbers; OsError when it cannot run or does
+// not exit 0), then --keep-open [--hold] (hold_ms: hold_ms_arg()).
+void use_objects(Ctx &ctx, const Args &args, const ObjSet &set, int hold_ms,
+		 const std::vector<std::pair<std::string, std::string>> &env);
+// --mtu BYTES (256..4096, a power of two) as the PRM code 1..5; def
+// (bytes) when absent; a usage error otherwise.
+uint8_t mtu_arg(const Args &args, uint32_t def);
 // --hold as milliseconds (-1 when absent); a usage error without --keep-open.
 int hold_ms_arg(const Args &args);
 

@@ -224,13 +224,28 @@ std::string obj_label(uint32_t type, uint32_t id)
 	return obj_type_name(type) + " " + (type == CXPRM_OBJ_NVMF_NS ? std::to_string(id) : hex_num(id));
 }
 
+namespace {
+
+// names[v], or v in decimal where the table has no name.
+template <size_t N> std::string name_or_number(const char *const (&names)[N], uint32_t v)
+{
+	return v < N && names[v] ? names[v] : std::to_string(v);
+}
+
+} // namespace
+
 std::string qp_state_name(uint32_t state)
 {
 	// mlx5_ifc.h: MLX5_QPC_STATE_RST .. MLX5_QPC_STATE_SUSPENDED
 	static const char *const names[] = {"RST", "INIT", "RTR", "RTS", "SQER", nullptr, "ERR", "SQD", nullptr, "SUSPENDED"};
-	if (state < sizeof(names) / sizeof(names[0]) && names[state])
-		return names[state];
-	return std::to_string(state);
+	return name_or_number(names, state);
+}
+
+std::string qp_transition_name(uint32_t transition)
+{
+	static const char *const names[] = {nullptr, "RST2INIT", "INIT2RTR", "RTR2RTS", "2RST"};
+	static_assert(CXPRM_QP_RST2INIT == 1 && CXPRM_QP_INIT2RTR == 2 && CXPRM_QP_RTR2RTS == 3 && CXPRM_QP_2RST == 4);
+	return name_or_number(names, transition);
 }
 
 } // namespace cxprm::tool

@@ -49,6 +49,8 @@ std::string obj_type_name(uint32_t type);
 std::string obj_label(uint32_t type, uint32_t id);
 // qpc.state: "RST", "INIT", "RTR", "RTS", ..., else the number.
 std::string qp_state_name(uint32_t state);
+// enum cxprm_qp_transition: "RST2INIT", "INIT2RTR", "RTR2RTS", "2RST", else the number.
+std::string qp_transition_name(uint32_t transition);
 // dctc.mtu code (1..5) <-> bytes (256..4096); 0 when not a valid value.
 uint32_t mtu_bytes(uint32_t code);
 uint8_t mtu_code(uint32_t bytes);

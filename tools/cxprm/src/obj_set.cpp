@@ -35,11 +35,11 @@ std::string what(const FwResult &r, const char *op, const ObjSet::Obj &o)
 
 } // namespace
 
-void ObjSet::done(const char *op, const Obj &o, const cxprm_cmd_status &st)
+void ObjSet::done(const char *op, const Obj &o, const cxprm_cmd_status &st, const cxprm_qp_modify *m)
 {
 	FwResult r = FwResult::from(st);
 	if (obs_)
-		obs_(op, o, r);
+		obs_(op, o, r, m);
 	check_fw(r, what(r, op, o));
 }
 
@@ -117,12 +117,10 @@ void ObjSet::nvmf_ns(uint32_t xrqn, uint32_t nsid, uint32_t backend_nsid, uint32
 	create(o);
 }
 
-uint8_t ObjSet::modify_qp(uint32_t qpn, uint32_t transition, uint32_t remote_qpn)
+cxprm_qp_modify qp_path(uint32_t remote_qpn)
 {
 	cxprm_qp_modify m;
 	std::memset(&m, 0, sizeof(m));
-	m.qpn = qpn;
-	m.transition = transition;
 	m.port = 1;
 	m.rre = m.rwe = 1;
 	m.mtu = 3; // 1024
@@ -132,8 +130,18 @@ uint8_t ObjSet::modify_qp(uint32_t qpn, uint32_t transition, uint32_t remote_qpn
 	m.retry_count = 7;
 	m.rnr_retry = 7;
 	m.ack_timeout = 14;
+	return m;
+}
+
+uint8_t ObjSet::modify_qp(uint32_t qpn, uint32_t transition, const cxprm_qp_modify &path)
+{
+	cxprm_qp_modify m = path;
+	m.qpn = qpn;
+	m.transition = transition;
+	m.st = {};
+	m.state = 0;
 	f_.qp_modify(m);
-	done("modify", {CXPRM_OBJ_QP, qpn, 0}, m.st);
+	done("modify", {CXPRM_OBJ_QP, qpn, 0}, m.st, &m);
 	return m.state;
 }
 
@@ -168,17 +176,25 @@ std::vector<uint32_t> ObjSet::ids(uint32_t type) const
 
 ObjSet::Observer obj_printer(Ctx &ctx, bool json)
 {
-	return [&ctx, json](const char *op, const ObjSet::Obj &o, const FwResult &r) {
+	return [&ctx, json](const char *op, const ObjSet::Obj &o, const FwResult &r, const cxprm_qp_modify *m) {
 		if (json) {
 			Json j = Json::object();
-			j.set("op", std::string(op) == "modify" ? "qp_modify" : std::string("obj_") + op);
+			j.set("op", m ? "qp_modify" : std::string("obj_") + op);
 			j.set("object", obj_type_name(o.type));
 			j.set("id", o.id);
 			if (o.parent)
 				j.set("parent", o.parent);
+			if (m) {
+				j.set("transition", qp_transition_name(m->transition));
+				j.set("state", qp_state_name(m->state));
+				j.set("state_code", m->state);
+			}
 			j.set_json("status", status_json(r, true));
 			print_json(ctx, j, false);
-		} else if (r.ok() && std::string(op) != "modify") {
+		} else if (r.ok() && m) {
+			ctx.out << obj_label(o.type, o.id) << ": " << qp_transition_name(m->transition) << " -> "
+				<< qp_state_name(m->state) << "\n";
+		} else if (r.ok()) {
 			ctx.out << op << (op[std::strlen(op) - 1] == 'e' ? "d " : "ed ") << obj_label(o.type, o.id)
 				<< (o.parent ? " on XRQ " + hex_num(o.parent) : std::string()) << "\n";
 		}

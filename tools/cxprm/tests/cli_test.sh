@@ -55,7 +55,7 @@ out_has "usage: cxprm"
 expect 0 "$CXPRM" --version
 expect 1 "$CXPRM"
 for c in list info caps "nvmf ns" "esw functions" "esw watch" "dct create" "dct query" "dct drain" \
-	"dct destroy" "dct session" raw stats probe decode; do
+	"dct destroy" "dct session" "qp connect" raw stats probe decode; do
 	# shellcheck disable=SC2086
 	expect 0 "$CXPRM" $c --help
 	out_has "usage: cxprm $c"
@@ -70,6 +70,10 @@ expect 1 "$CXPRM" info xyz;                   err_has "is not a device"
 expect 1 "$CXPRM" caps 00:03.0 --type frob;   err_has "unknown capability type"
 expect 1 "$CXPRM" nvmf ns 00:03.0;            err_has "--xrq and --nsid are required"
 expect 1 "$CXPRM" dct create 00:03.0 --pd 1 --cqn 1 --mtu 3000; err_has "256, 512, 1024, 2048, 4096"
+expect 1 "$CXPRM" qp connect 00:03.0 --mtu 1000; err_has "256, 512, 1024, 2048, 4096"
+expect 1 "$CXPRM" qp connect 00:03.0 --flow-label 0x100000; err_has "--flow-label: 0x100000 is out of range"
+expect 1 "$CXPRM" qp connect 00:03.0 --rgid fe80::zz; err_has "is not a GID"
+expect 1 "$CXPRM" qp connect 00:03.0 --rmac aa:bb:cc;  err_has "is not a MAC address"
 expect 1 "$CXPRM" raw 00:03.0;                err_has "--opcode is required"
 expect 1 "$CXPRM" raw 00:03.0 --opcode QUERY_DCT --set dctn=1 --set nope=2; err_has "has no field 'nope'"
 expect 1 "$CXPRM" decode --opcode QUERY_DCT;  err_has "give one of"
@@ -143,6 +147,13 @@ expect 0 "$FAKE" nvmf setup 00:03.0 $SSD_Q1 -j
 json_lines_ok "$TMP/out"
 expect 1 "$FAKE" nvmf setup 00:03.0 -j
 err_has "required"
+expect 0 "$FAKE" qp connect 00:03.0 --rgid 10.0.0.2 --rmac 02:00:00:00:00:01 -j
+json_lines_ok "$TMP/out"
+out_has '"transition": "RTR2RTS", "state": "RTS"'
+expect 0 "$FAKE" qp connect 00:03.0
+out_has "INIT2RTR -> RTR"
+expect 3 "$FAKE" qp connect 00:03.0 --port 2
+err_has "syndrome 0xe309000c (emulator QP_BAD_PORT"
 expect 0 "$FAKE" bench connect 00:03.0 --count 5 -j
 json_ok "$TMP/out"
 expect 3 "$FAKE" caps 00:03.0 --type 0x55 -j

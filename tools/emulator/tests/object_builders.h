@@ -179,7 +179,7 @@ struct ObjectBuilder {
 		uint8_t sq_log_pages = 0, cq_log_pages = 0;
 	};
 	uint16_t next_qid = 1;
-	NvmeQueueInfo last_queue;
+	NvmeQueueInfo last_queue{};
 	uint64_t last_cq = 0, last_sq = 0;
 	Answer create_backend(uint32_t xrqn, const BackendSpec &s)
 	{

@@ -405,7 +405,21 @@ void attach(int fd, const char *path) { devs()[fd] = std::make_unique<Dev>(parse
 void detach(int fd) { devs().erase(fd); }
 bool is_fake(int fd) { return devs().count(fd) != 0; }
 
-int ioctl(int fd, unsigned long req, void *arg) { return devs().at(fd)->ioctl(req, arg); }
+Record &record()
+{
+	static Record r;
+	return r;
+}
+
+int ioctl(int fd, unsigned long req, void *arg)
+{
+	int rc = devs().at(fd)->ioctl(req, arg), err = errno;
+	record().requests.push_back(req);
+	if (req == CXPRM_IOC_QP_MODIFY)
+		record().qp_modify.push_back(*(const cxprm_qp_modify *)arg);
+	errno = err; // the caller reads the ioctl's
+	return rc;
+}
 ssize_t read(int fd, void *buf, size_t n) { return devs().at(fd)->read(buf, n); }
 int poll_one(int fd, int timeout_ms, short *revents) { return devs().at(fd)->poll(timeout_ms, revents); }
 

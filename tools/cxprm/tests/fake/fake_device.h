@@ -28,6 +28,9 @@
 #include <cstddef>
 #include <poll.h>
 #include <sys/types.h>
+#include <vector>
+
+#include <uapi/linux/cxprm.h>
 
 namespace cxprm::tool::fake {
 
@@ -39,5 +42,14 @@ int ioctl(int fd, unsigned long req, void *arg);
 ssize_t read(int fd, void *buf, size_t n);
 // revents for a fake fd after waiting up to timeout_ms (< 0: forever).
 int poll_one(int fd, int timeout_ms, short *revents);
+
+// What the tool sent, for tests to hold it to its options: every ioctl
+// request any fake got and each QP_MODIFY argument as the ioctl returned
+// it, in order, since the test last cleared them.
+struct Record {
+	std::vector<unsigned long> requests;
+	std::vector<cxprm_qp_modify> qp_modify;
+};
+Record &record();
 
 } // namespace cxprm::tool::fake
