@@ -58,7 +58,7 @@ Result Device::attach_nvmf_ns(Cmd &c)
 		return fail(synd::NVMF_BAD_NSID);
 	// Bytes, as the vendor's nvmet passes it (prm/nvmf.h); log2 refused.
 	uint64_t lba = prm::get<in_t::lba_data_size>(in);
-	if (lba < 512 || (lba & (lba - 1)))
+	if (!lba || (prof_.nvmf.lba_size_in_bytes && (lba < 512 || (lba & (lba - 1)))))
 		return fail(synd::NVMF_BAD_LBA_SIZE);
 	uint16_t be_ctrl = (uint16_t)prm::get<in_t::backend_controller_id>(in);
 	if (prof_.objects.check_refs && !backends.count({xrqn, be_ctrl}))

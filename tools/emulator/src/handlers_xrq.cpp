@@ -144,8 +144,9 @@ Result Device::create_nvmf_be(Cmd &c)
 	// depth from the XRQ, the page sizes from here).
 	auto x = xrqs.find(xrqn);
 	info.depth = x != xrqs.end() ? x->second.info.nvme_queue_size : prof_.nvmf.ssd.queue_depth;
-	if (info.depth < 2 || (4096ull << info.sq_log_pages) < info.depth * 64ull ||
-	    (4096ull << info.cq_log_pages) < info.depth * 16ull)
+	bool too_small = (4096ull << info.sq_log_pages) < info.depth * 64ull ||
+			 (4096ull << info.cq_log_pages) < info.depth * 16ull;
+	if (info.depth < 2 || (too_small && prof_.nvmf.be_queue_size_checked))
 		return fail(synd::NVMF_BE_QUEUE_SIZE);
 	uint16_t id = 1;
 	while (id <= MAX_BACKENDS_PER_XRQ && backends.count({xrqn, id}))

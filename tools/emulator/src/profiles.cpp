@@ -323,6 +323,10 @@ void Profile::make_lenient()
 	nvmf.xrq_linked_list_only = false;
 	nvmf.xrq_requires_staging = false;
 	nvmf.xrq_rwf_offload_only = false;
+	// NVMF backend: queue pages smaller than the XRQ's queue size, and a
+	// namespace's lba_data_size not in bytes (any nonzero), are taken.
+	nvmf.be_queue_size_checked = false;
+	nvmf.lba_size_in_bytes = false;
 	// RoCE: INIT2RTR_QP and CREATE_DCT on an Ethernet port taken with RoCE
 	// off or an empty source GID entry.
 	roce.check_path = false;

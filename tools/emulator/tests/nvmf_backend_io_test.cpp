@@ -13,6 +13,7 @@ namespace cxprm::emu::test {
 namespace {
 
 struct BackendIoTest : InitializedTest {
+	explicit BackendIoTest(Profile p = quiet()) : InitializedTest(std::move(p)) {}
 	ObjectBuilder b{drv, plat};
 	ObjectSet o;
 	uint32_t xrqn = 0;
@@ -183,6 +184,29 @@ TEST_F(BackendIoTest, CreateChecksDoorbellsAndQueueSizes)
 	EXPECT_EQ(a.syndrome, synd::NVMF_BE_QUEUE_SIZE);
 	s.sq_log_pages = 2;
 	EXPECT_EQ(b.create_backend(big, s).status, st::OK);
+}
+
+// The lenient knobs: queue pages short of the XRQ's queue size, and an
+// lba_data_size given as log2, are taken.
+struct BackendIoLenient : BackendIoTest {
+	static Profile lenient()
+	{
+		Profile p = quiet();
+		p.make_lenient();
+		return p;
+	}
+	BackendIoLenient() : BackendIoTest(lenient()) {}
+};
+
+TEST_F(BackendIoLenient, QueueSizeAndLbaUnitTaken)
+{
+	EXPECT_FALSE(emu.profile().nvmf.be_queue_size_checked || emu.profile().nvmf.lba_size_in_bytes);
+	ObjectBuilder::XrqSpec x;
+	x.nvme_queue_size = 256;
+	uint32_t big = b.number<prm::create_xrq_out, prm::create_xrq_out::xrqn>(b.create_xrq(o.pd, o.cqn, x));
+	EXPECT_EQ(b.create_backend(big, ObjectBuilder::BackendSpec{}).status, st::OK);
+	ctrl = b.backend(xrqn);
+	ASSERT_NO_FATAL_FAILURE(attach(1, ctrl, 12));
 }
 
 // The device model by itself: bad doorbells are counted and ignored, a

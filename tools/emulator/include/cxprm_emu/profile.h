@@ -97,6 +97,13 @@ struct NvmfProfile {
 	bool xrq_linked_list_only = true; // wq_type CYCLIC refused (Linux leaves LINKED_LIST)
 	bool xrq_requires_staging = true; // no staging buffer refused (the vendor always passes one)
 	bool xrq_rwf_offload_only = true; // nvmf_offload_type other than 4 refused; lenient: 1..4
+	// CREATE_NVMF_BACKEND_CTRL sq/cq_log_page_size too small for the
+	// XRQ's nvme_queue_size entries refused (NVMF_BE_QUEUE_SIZE), and
+	// ATTACH_NVMF_NAMESPACE lba_data_size not a power of two from 512
+	// bytes refused (NVMF_BAD_LBA_SIZE; lenient: only 0).  Unknown for
+	// real firmware (prm-notes.rst "NVMF backend"): strict; make_lenient().
+	bool be_queue_size_checked = true;
+	bool lba_size_in_bytes = true;
 	// The NVMe device backend controllers drive (nvme_ssd.h).
 	NvmeSsdProfile ssd;
 };

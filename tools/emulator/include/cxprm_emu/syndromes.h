@@ -100,7 +100,7 @@
 	X(NVMF_NS_LIMIT, 0xE3060004, NO_RES_ERR, "ATTACH_NVMF_NAMESPACE: namespace table full")     \
 	X(NVMF_NS_UNKNOWN_DETACH, 0xE3060005, BAD_RES_ERR, "DETACH_NVMF_NAMESPACE of a namespace not attached") \
 	X(NVMF_NS_UNKNOWN_QUERY, 0xE3060006, BAD_RES_ERR, "QUERY_NVMF_NAMESPACE_CONTEXT of a namespace not attached") \
-	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size (bytes) not a power of two from 512 to 32768") \
+	X(NVMF_BAD_LBA_SIZE, 0xE3060007, BAD_PARAM_ERR, "ATTACH_NVMF_NAMESPACE lba_data_size (bytes) not a power of two from 512 to 32768 (lenient: only 0)") \
 	X(NVMF_XRQN_IS_SRQ, 0xE3060008, BAD_RES_ERR, "NVMF command whose xrqn names an SRQ, not an XRQ (strict object model)") \
 	X(XRQ_BAD_OFFLOAD, 0xE3060009, BAD_PARAM_ERR, "CREATE_XRQ xrqc.offload not NVMF (2): other XRQs are not emulated") \
 	X(XRQ_NO_PD, 0xE306000a, BAD_RES_ERR, "CREATE_XRQ wq.pd names no PD")                        \
@@ -120,7 +120,7 @@
 	X(XRQ_STAGING_INLEN, 0xE3060018, BAD_INP_LEN_ERR, "CREATE_XRQ input too short for the staging buffer's pas after the queue's (both padded to 64 bytes)") \
 	X(XRQ_BAD_OFFLOAD_TYPE, 0xE3060019, BAD_PARAM_ERR, "CREATE_XRQ nvmf_offload_type not 4, read/write/flush (lenient: 1..4)") \
 	X(NVMF_BE_BAD_DOORBELL, 0xE306001a, BAD_PARAM_ERR, "CREATE_NVMF_BACKEND_CTRL sqt/cqh doorbell address 0 or not 4-byte aligned (an NVMe doorbell register)") \
-	X(NVMF_BE_QUEUE_SIZE, 0xE306001b, BAD_PARAM_ERR, "CREATE_NVMF_BACKEND_CTRL sq/cq_log_page_size too small for the XRQ's nvme_queue_size entries (64 / 16 bytes), or nvme_queue_size < 2") \
+	X(NVMF_BE_QUEUE_SIZE, 0xE306001b, BAD_PARAM_ERR, "CREATE_NVMF_BACKEND_CTRL sq/cq_log_page_size too small for the XRQ's nvme_queue_size entries (64 / 16 bytes), or nvme_queue_size < 2 (lenient: only the latter)") \
 	/* ACCESS_REG */                                                                               \
 	X(REG_UNKNOWN, 0xE3070001, BAD_PARAM_ERR, "ACCESS_REG of a register the emulator does not model") \
 	X(REG_NOT_ADVERTISED, 0xE3070002, BAD_PARAM_ERR, "ACCESS_REG of a register its capability bit (pcam_reg, mcam_reg, dtor) does not advertise") \
