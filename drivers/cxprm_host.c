@@ -91,10 +91,11 @@ static int cxprm_host_dma_alloc(void *ctx, cxprm_size size, cxprm_size align,
 }
 
 /*
- * A firmware page (MANAGE_PAGES), as mlx5_core's alloc_system_page()
- * makes one: a page of its own, mapped both ways, not zeroed (the
+ * A system page for firmware pages (MANAGE_PAGES), as mlx5_core's
+ * alloc_system_page() makes one: mapped both ways, not zeroed (the
  * firmware's contents; 4128 memsets cost milliseconds of every bind
- * under QEMU TCG).  PAGE_SIZE >= 4096, so the bus address is aligned.
+ * under QEMU TCG).  The core cuts it into 4 KiB firmware pages
+ * (fw_pages.h); PAGE_SIZE >= 4096, so the bus address is aligned.
  */
 static int cxprm_host_fw_page_alloc(void *ctx, struct cxprm_dma_buf *buf)
 {
@@ -113,7 +114,7 @@ static int cxprm_host_fw_page_alloc(void *ctx, struct cxprm_dma_buf *buf)
 	if (dma_mapping_error(&cx->pdev->dev, c->bus))
 		goto free_page;
 	c->cpu = page_address(c->page);
-	cxprm_dma_chunk_track(cx, c, buf, 4096);
+	cxprm_dma_chunk_track(cx, c, buf, PAGE_SIZE);
 	return 0;
 
 free_page:

@@ -51,9 +51,14 @@ int PageTracker::init(const cxprm_host *host, Cmdq *q, u16 function_id,
 		return E_BUSY;
 	if (!host || !host->ops || !q)
 		return E_INVAL;
+	int err = pool_.init(host);
+	if (err)
+		return err;
 	void *l = host->ops->lock_create(host->ctx);
-	if (!l)
+	if (!l) {
+		pool_.destroy();
 		return E_NOMEM;
+	}
 	host_ = host;
 	q_ = q;
 	lock_ = l;
@@ -78,6 +83,7 @@ u64 PageTracker::destroy()
 	if (tab_)
 		host_->ops->mem_free(host_->ctx, tab_);
 	host_->ops->lock_destroy(host_->ctx, lock_);
+	pool_.destroy();
 	host_ = nullptr;
 	q_ = nullptr;
 	lock_ = nullptr;
@@ -187,18 +193,9 @@ int PageTracker::reserve(u32 extra)
 	return OK;
 }
 
-/* Firmware pages come from the host's fw_page ops where it has both. */
-bool PageTracker::host_fw_pages() const
-{
-	return host_->ops->fw_page_alloc && host_->ops->fw_page_free;
-}
-
 void PageTracker::free_page(cxprm_dma_buf *b)
 {
-	if (host_fw_pages())
-		host_->ops->fw_page_free(host_->ctx, b);
-	else
-		host_->ops->dma_free(host_->ctx, b);
+	pool_.free(b);
 }
 
 u32 PageTracker::chunk_pages() const
@@ -210,12 +207,7 @@ u32 PageTracker::chunk_pages() const
 int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n)
 {
 	for (u32 i = 0; i < n; i++) {
-		int err = host_fw_pages() ? host_->ops->fw_page_alloc(host_->ctx, &bufs[i])
-					  : host_->ops->dma_alloc(host_->ctx, PAGE, PAGE, &bufs[i]);
-		if (!err && (!bufs[i].cpu || bufs[i].bus % PAGE)) {
-			free_page(&bufs[i]); /* host broke its alignment promise */
-			err = E_INVAL;
-		}
+		int err = pool_.alloc(&bufs[i]);
 		if (err) {
 			while (i--)
 				free_page(&bufs[i]);

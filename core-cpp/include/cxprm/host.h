@@ -107,11 +107,12 @@ struct cxprm_host_ops {
 	 */
 	void (*yield)(void *ctx);
 	/*
-	 * Optional: one 4096-byte, 4096-aligned page for the firmware
-	 * (MANAGE_PAGES), mapped for device DMA both ways.  Its contents are
-	 * the firmware's, so it need not be zeroed (mlx5_core: alloc_page()
-	 * and dma_map_page(), never cleared).  Both or neither.  NULL: the
-	 * core takes firmware pages from dma_alloc/dma_free.
+	 * Optional: one host page (1 << page_shift bytes, buf->size), mapped
+	 * for device DMA both ways, which the core cuts into 4 KiB firmware
+	 * pages (MANAGE_PAGES; fw_pages.h).  Its contents are the firmware's,
+	 * so it need not be zeroed (mlx5_core: alloc_page() and
+	 * dma_map_page(), never cleared).  Both or neither.  NULL: the core
+	 * takes them from dma_alloc/dma_free.
 	 */
 	int (*fw_page_alloc)(void *ctx, struct cxprm_dma_buf *buf);
 	void (*fw_page_free)(void *ctx, struct cxprm_dma_buf *buf);

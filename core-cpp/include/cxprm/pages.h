@@ -2,9 +2,10 @@
 /*
  * PageTracker: the 4 KiB pages the driver lends to firmware (MANAGE_PAGES).
  *
- * Pages (4096 bytes, 4096-aligned) come from host->ops->fw_page_alloc
- * where the host has it (the kernel's: not zeroed, as mlx5_core's), else
- * from dma_alloc, and are remembered by bus address in an open-addressing
+ * Pages (4096 bytes, 4096-aligned) come from a FwPagePool (fw_pages.h:
+ * cut from host pages as mlx5_core does, host->ops->fw_page_alloc where
+ * the host has it, not zeroed, else dma_alloc), and are remembered by bus
+ * address in an open-addressing
  * hash table that lives in host->ops->mem_alloc memory and doubles when
  * half full.  give() hands pages over in MANAGE_PAGES GIVE commands no
  * larger than the engine's message size; take() asks firmware for pages
@@ -42,6 +43,7 @@
 
 #include "cmdq.h"
 #include "commands/pages.h"
+#include "fw_pages.h"
 #include "host.h"
 #include "types.h"
 
@@ -168,7 +170,6 @@ private:
 	int release_for(u32 key, u64 bus);
 	long find_locked(u64 bus) const;
 	int reserve(u32 extra);
-	bool host_fw_pages() const;
 	void free_page(cxprm_dma_buf *b);
 	int alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n);
 	int give_chunk(const cmd::FunctionRef &fn, u32 n, CmdResult *res);
@@ -185,6 +186,11 @@ private:
 	bool ecpf_ = false;
 	FnCount fns_[MAX_FUNCTIONS] = {};
 	PageStats st_{};
+	FwPagePool pool_;
+
+public:
+	/* The pool's system pages held now (fw_pages.h). */
+	u64 system_pages() const { return pool_.system_pages(); }
 };
 
 } // namespace cxprm
