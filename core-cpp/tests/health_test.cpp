@@ -210,8 +210,9 @@ TEST_F(HealthTest, SyndromeFailsTheDeviceAtTheNextPoll)
 	EXPECT_EQ(i.health_rfr, 1u);
 	EXPECT_EQ(i.health_sensor, (uint32_t)CXPRM_HEALTH_SENSOR_FW_SYND_RFR);
 	// Found in the health buffer: the emulator left 0x1010[31:24] at 0.
-	if (!h.emu.profile().crash_copies_iseg_syndrome)
+	if (!h.emu.profile().crash_copies_iseg_syndrome) {
 		EXPECT_EQ(h.uh.bar()[prm::iseg::HEALTH_COUNTER], 0u);
+	}
 	later_commands_fail_fast(-EHOSTDOWN_);
 	// The failure is sticky: polling again changes nothing.
 	EXPECT_EQ(cxprm_core_health_poll(core), -EHOSTDOWN_);

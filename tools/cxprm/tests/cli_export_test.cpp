@@ -49,8 +49,9 @@ std::vector<Series> parse_prom(const std::string &text, std::map<std::string, st
 			EXPECT_EQ(m[1], current) << "line " << n << ": TYPE not right after its HELP";
 			EXPECT_FALSE(types->count(m[1])) << "line " << n << ": second TYPE";
 			(*types)[m[1]] = m[2];
-			if (m[2] == "counter")
+			if (m[2] == "counter") {
 				EXPECT_TRUE(std::regex_search(std::string(m[1]), std::regex("_total$"))) << m[1];
+			}
 		} else if (std::regex_match(l, m, sample)) {
 			Series s{m[1], {}, 0};
 			EXPECT_EQ(s.name, current) << "line " << n << ": sample outside its family";
