@@ -343,6 +343,11 @@ TEST_F(CapiTest, FullLifeCycle)
 	EXPECT_EQ(t.find("ESW_FUNCTIONS_CHANGED(0x0e)"), std::string::npos) << t;
 	t = text(CXPRM_TEXT_PAGES);
 	EXPECT_NE(t.find("given        40"), std::string::npos) << t;
+	uint32_t per = 1u << (h.uh.page_shift() - 12); // this system's page size
+	EXPECT_NE(t.find("host pages   " + std::to_string((40 + per - 1) / per) + " (" + std::to_string(per) +
+			 " firmware pages each)"),
+		  std::string::npos)
+		<< t;
 	t = text(CXPRM_TEXT_HEALTH);
 	EXPECT_NE(t.find("state: UP"), std::string::npos) << t;
 	EXPECT_NE(t.find("bring-up: OK, ISSI 1"), std::string::npos) << t;

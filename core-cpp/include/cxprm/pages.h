@@ -189,8 +189,9 @@ private:
 	FwPagePool pool_;
 
 public:
-	/* The pool's system pages held now (fw_pages.h). */
+	/* The pool's system pages held now, and firmware pages per one (fw_pages.h). */
 	u64 system_pages() const { return pool_.system_pages(); }
+	u32 pieces_per_page() const { return pool_.pieces_per_page(); }
 };
 
 } // namespace cxprm
