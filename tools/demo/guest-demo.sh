@@ -30,6 +30,9 @@ ssd=$(emuctl nvme-queue 1) || { echo "demo: no SSD queue pair"; rc=1; }
 echo "$ssd"
 # shellcheck disable=SC2016,SC2086 # --exec expands CXPRM_*; $ssd is several options
 run cxprm nvmf setup "$dev" $ssd --nsid 1 --exec 'emuctl nvmf-io $CXPRM_XRQN $CXPRM_NSID 1200 300 8 >/dev/null'
+# What the SSD itself saw: every command came to it through the backend.
+printf '\n$ emuctl nvme-stat commands   # NVMe commands the emulated SSD completed\n'
+emuctl nvme-stat commands
 run cxprm esw functions "$dev"
 printf '\n$ cxprm esw watch %s --count 1 --timeout 20 &   # then the host side adds 4 VFs\n' "$dev"
 cxprm esw watch "$dev" --count 1 --timeout 20 &

@@ -126,6 +126,10 @@ static int query(struct emuctl *e, const struct emuctl_name *q, int argc, char *
 		if (values(NULL, argv + 1, 2, a + 1) || values(&emuctl_nvmf_fields, argv + 3, 1, a + 3))
 			return EMUCTL_EXIT_USAGE;
 		return print_query(e, argv[0], a, 4);
+	case CXPRM_EMUD_Q_NVME_STAT:
+		if (argc != 2 || emuctl_value(&emuctl_nvme_stats, argv[1], &a[1]))
+			return emuctl_usage_error("unknown NVMe statistic %s", argc == 2 ? argv[1] : "(none)");
+		return print_query(e, argv[0], a, 2);
 	case CXPRM_EMUD_Q_FN_PAGES_HELD:
 	case CXPRM_EMUD_Q_FN_ENABLED:
 		if (argc != 3)

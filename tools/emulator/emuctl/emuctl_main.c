@@ -56,13 +56,16 @@ static void usage(FILE *f)
 	emuctl_print_names(f, &emuctl_queries, "  ");
 	fputs("  last-syndrome\n"
 	      "  with arguments: pages-wanted boot|init|regular, opcode-count OP,\n"
-	      "  counter NAME, nvmf-counter XRQN NSID FIELD, fn-pages-held FUNCTION_ID EC\n"
+	      "  counter NAME, nvmf-counter XRQN NSID FIELD, nvme-stat NAME,\n"
+	      "  fn-pages-held FUNCTION_ID EC\n"
 	      "  query WHAT [A1 A2 A3]      any query by name or number\n"
 	      "  raw CMD [ARGS...]          raw command: prints \"status result\"\n"
 	      "OP is a number or a PRM name (ENABLE_HCA, MANAGE_PAGES, ...).  Counter NAMEs:\n", f);
 	emuctl_print_names(f, &emuctl_counters, "  ");
 	fputs("NVMF FIELDs:\n", f);
 	emuctl_print_names(f, &emuctl_nvmf_fields, "  ");
+	fputs("NVMe device statistics (nvme-stat NAME, the emulated SSD):\n", f);
+	emuctl_print_names(f, &emuctl_nvme_stats, "  ");
 	fputs("\nExit status: 0 ok, 1 the emulator refused (status printed on stderr),\n"
 	      "2 usage, 3 no emulator, 4 no answer in time.\n", f);
 }

@@ -22,6 +22,7 @@ static const struct emuctl_name faults[] = { CXPRM_EMUD_FAULTS(NAME3_) };
 static const struct emuctl_name queries[] = { CXPRM_EMUD_QUERIES(NAME2_) };
 static const struct emuctl_name counters[] = { CXPRM_EMUD_COUNTERS(NAME2_) };
 static const struct emuctl_name nvmf_fields[] = { CXPRM_EMUD_NVMF_FIELDS(NAME2_) };
+static const struct emuctl_name nvme_stats[] = { CXPRM_EMUD_NVME_STATS(NAME2_) };
 static const struct emuctl_name hca_states[] = { CXPRM_EMUD_HCA_STATES(NAME2_) };
 static const struct emuctl_name opcodes[] = { CXPRM_OPCODES(OPCODE_, OPCODE_N_) };
 
@@ -30,6 +31,7 @@ const struct emuctl_names emuctl_faults = NAMES_(faults, "fault knob");
 const struct emuctl_names emuctl_queries = NAMES_(queries, "query");
 const struct emuctl_names emuctl_counters = NAMES_(counters, "counter");
 const struct emuctl_names emuctl_nvmf_fields = NAMES_(nvmf_fields, "NVMF field");
+const struct emuctl_names emuctl_nvme_stats = NAMES_(nvme_stats, "NVMe device statistic");
 const struct emuctl_names emuctl_hca_states = NAMES_(hca_states, "HCA state");
 const struct emuctl_names emuctl_opcodes = NAMES_(opcodes, "opcode");
 

@@ -37,7 +37,7 @@ struct emuctl_names {
 };
 
 extern const struct emuctl_names emuctl_faults, emuctl_queries, emuctl_counters,
-	emuctl_nvmf_fields, emuctl_hca_states, emuctl_opcodes;
+	emuctl_nvmf_fields, emuctl_nvme_stats, emuctl_hca_states, emuctl_opcodes;
 
 /* The entry called 'word' (either spelling), or NULL. */
 const struct emuctl_name *emuctl_lookup(const struct emuctl_names *l, const char *word);

@@ -76,6 +76,12 @@ expect 0 counter dma-refused
 expect "" set-num-vfs 4
 expect 4 num-vfs
 expect_rc 1 set-num-vfs 99
+# The emulated SSD: queue pair 1 as nvmf setup takes it, its statistics.
+expect "--sq-addr 0xf000010000 --cq-addr 0xf000011000 --sq-doorbell 0xf000001008 --db-stride 0 --queue-depth 64" nvme-queue 1
+expect_rc 1 nvme-queue 99
+expect 0 nvme-stat commands
+expect 0 nvme-stat bad-doorbells
+expect_rc 2 nvme-stat nonsense
 expect_rc 1 request-pages 8	# not INITIALIZED
 expect "" mark 7
 expect "" fault delivery-status 6 2 --only-opcode QUERY_ISSI --once
