@@ -13,6 +13,9 @@
 #   make check-deb    the packages installed, DKMS-built module in QEMU, purged
 #   make module       build cxprm.ko against the installed kernel headers
 #                     (KDIR=/path/to/kernel/build overrides)
+#   make module-arm64 cxprm.ko cross-built for arm64 (BlueField's Arm cores)
+#                     against bookworm's arm64 6.1 headers (fetched once),
+#                     W=1, fails on any warning
 #   make lint         W=1 + sparse (C=2) module build, checkpatch, shellcheck
 #   make check-guest  the kselftests in a QEMU guest with the emulator
 #   make check-guest-msix  the same on MSI-X (ivshmem-doorbell)
@@ -57,7 +60,7 @@ export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
 	module lint check-module check-guest check-guest-msix check-mlx5 check-mlx5-vf mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
-	module-clean bench check-kernels check-matrix
+	module-clean bench check-kernels check-matrix module-arm64
 
 all: userspace
 
@@ -77,6 +80,12 @@ check-userspace: userspace
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# In .cache/arm64/6.1/mod, with the host's amd64 kbuild tools and
+# aarch64-linux-gnu-gcc-12 (tools/kernel/build-arm64.sh); prints the
+# module's `file` line (ARM aarch64).
+module-arm64:
+	tools/kernel/build-arm64.sh
 
 # Packages and installation (tools/packaging/, debian/).
 PREFIX  ?= /usr/local

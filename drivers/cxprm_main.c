@@ -348,8 +348,12 @@ static int cxprm_set_dma_mask(struct pci_dev *pdev)
 static void cxprm_log_init_seg(struct cxprm_dev *cx)
 {
 	const struct cxprm_host_ops *ops = cx->host.ops;
-	u32 fw = ops->ioread32be(cx->host.ctx, CXPRM_ISEG_FW_REV);
-	u32 cmdif = ops->ioread32be(cx->host.ctx, CXPRM_ISEG_CMDIF_REV_FW_SUB);
+	/*
+	 * (ops->ioread32be)(...): arm64's <asm/io.h> defines ioread32be as a
+	 * function-like macro, which would swallow ops->ioread32be(...).
+	 */
+	u32 fw = (ops->ioread32be)(cx->host.ctx, CXPRM_ISEG_FW_REV);
+	u32 cmdif = (ops->ioread32be)(cx->host.ctx, CXPRM_ISEG_CMDIF_REV_FW_SUB);
 
 	dev_info(&cx->pdev->dev,
 		 "init segment: fw_rev 0x%08x cmdif_rev_fw_sub 0x%08x (firmware %u.%u.%u, cmdif rev %u)\n",

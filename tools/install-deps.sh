@@ -10,7 +10,8 @@ PKGS="build-essential g++ cmake make libgtest-dev googletest
       libbenchmark-dev gnuplot-nox valgrind
       clang libclang-rt-14-dev llvm
       debhelper dh-dkms dkms lintian help2man man-db
-      mmdebstrap"
+      mmdebstrap
+      gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file"
 
 missing=""
 for p in $PKGS; do

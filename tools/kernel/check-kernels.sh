@@ -24,9 +24,8 @@ ids=("$@")
 version=$(dpkg-parsechangelog -l "$repo/debian/changelog" -S Version 2>/dev/null || echo 0)
 version=${version%%-*}
 
-# The warnings that fail a build (as drivers/lint.sh); "Skipping BTF
-# generation" is information (a headers tree without vmlinux).
-warnings() { grep -E 'warning|error|WARNING|ERROR|: (sparse|objtool)' "$1" | grep -v 'Skipping BTF generation'; }
+# The warnings that fail a build (tools/kernel/warnings.sh).
+warnings() { "$repo/tools/kernel/warnings.sh" "$1"; }
 
 failed=0
 lines=()

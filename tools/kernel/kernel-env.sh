@@ -37,6 +37,8 @@ quiet=0
 
 say() { [ "$quiet" = 1 ] || echo "kernel-env: $*" >&2; }
 die() { echo "kernel-env: $*" >&2; exit 1; }
+# shellcheck source=tools/kernel/apt-private.sh
+. "$here/apt-private.sh"
 
 ids() { awk '!/^#/ && NF { print $1 }' "$list"; }
 case "${1:-}" in
@@ -81,24 +83,16 @@ flock 9
 
 # --- the suites' package lists, apart from the machine's ----------------------
 apt_dir=$cache/apt/$release
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
+mkdir -p "$apt_dir"
 : >"$apt_dir/sources.list.new"
 for s in $all_suites; do
 	echo "deb [signed-by=$keyring] $uri $s main" >>"$apt_dir/sources.list.new"
 done
 mv "$apt_dir/sources.list.new" "$apt_dir/sources.list"
-aptx=(-o Dir::Etc::sourcelist="$apt_dir/sources.list" -o Dir::Etc::sourceparts=-
-	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir" -o Dir::Cache::archives="$apt_dir/archives"
-	-o APT::Get::List-Cleanup=0 -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+apt_private "$apt_dir" -o Dir::Etc::sourcelist="$apt_dir/sources.list" -o Dir::Etc::sourceparts=-
 # Refreshed at most every 12 hours (a new point release then gives a new
 # headers/image version, installed and unpacked beside the old).
-stamp=$apt_dir/updated
-if [ -z "$(find "$stamp" -mmin -720 2>/dev/null)" ]; then
-	say "apt-get update (${all_suites% }) into $apt_dir"
-	apt-get "${aptx[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
-		{ cat "$apt_dir/update.log" >&2; die "apt-get update failed for $all_suites"; }
-	touch "$stamp"
-fi
+apt_private_update "$apt_dir" "${all_suites% }"
 
 # The kernel: the newest linux-headers-<ID>.*-amd64 (the generic flavour,
 # not -cloud/-rt) that $last has.  By the id, not the linux-headers-amd64
