@@ -161,22 +161,12 @@ void FwPagePool::free(cxprm_dma_buf *piece)
 	}
 }
 
-u64 FwPagePool::system_pages() const
+u64 FwPagePool::read_locked(const u64 &v) const
 {
 	if (!host_)
 		return 0;
 	host_->ops->lock(host_->ctx, lock_);
-	u64 n = pages_;
-	host_->ops->unlock(host_->ctx, lock_);
-	return n;
-}
-
-u64 FwPagePool::bad_frees() const
-{
-	if (!host_)
-		return 0;
-	host_->ops->lock(host_->ctx, lock_);
-	u64 n = bad_frees_;
+	u64 n = v;
 	host_->ops->unlock(host_->ctx, lock_);
 	return n;
 }

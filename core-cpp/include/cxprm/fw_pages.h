@@ -43,8 +43,8 @@ public:
 	void free(cxprm_dma_buf *piece);
 
 	u32 pieces_per_page() const { return per_page_; }
-	u64 system_pages() const; /* held now */
-	u64 bad_frees() const;
+	u64 system_pages() const { return read_locked(pages_); } /* held now */
+	u64 bad_frees() const { return read_locked(bad_frees_); }
 
 private:
 	struct SysPage {
@@ -53,6 +53,7 @@ private:
 		SysPage *prev, *next; /* on partial_ while a piece is free */
 	};
 	bool host_fw_pages() const;
+	u64 read_locked(const u64 &v) const; /* a counter, under the lock */
 	int alloc_system(cxprm_dma_buf *b);
 	void free_system(cxprm_dma_buf *b);
 	void unlink(SysPage *p);

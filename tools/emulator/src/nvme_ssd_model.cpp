@@ -12,28 +12,22 @@
 // (a real controller posts an Invalid Doorbell Write Value event).
 #include "nvme_ssd_model.h"
 
+#include "nvme_wire.h"
+
 #include <algorithm>
 #include <cstring>
 
 namespace cxprm::emu {
 
 namespace {
+using nvme::le32;
+using nvme::le64;
+using nvme::put32;
 constexpr uint64_t REGS = 0x1000, PAGE = 0x1000, CMB_ALIGN = 0x10000;
-constexpr uint32_t SQE = 64, CQE = 16;
+constexpr uint32_t SQE = nvme::SQE_BYTES, CQE = nvme::CQE_BYTES;
 constexpr uint32_t NSID_ALL = 0xffffffffu;
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
-uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
-void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 } // namespace
 
 NvmeSsd::NvmeSsd(const NvmeSsdProfile &p) : p_(p)

@@ -12,6 +12,7 @@
 // pages, a wrong SQ offset or a doorbell record instead of a doorbell
 // register all end as backend_error_cmds (prm-notes.rst "NVMF backend").
 #include "emu_device.h"
+#include "nvme_wire.h"
 
 #include <algorithm>
 #include <map>
@@ -19,7 +20,10 @@
 namespace cxprm::emu {
 
 namespace {
-constexpr uint32_t SQE = 64, CQE = 16;
+using nvme::le32;
+using nvme::put32;
+using nvme::put64;
+constexpr uint32_t SQE = nvme::SQE_BYTES, CQE = nvme::CQE_BYTES;
 constexpr uint64_t LBA_WINDOW = 1ull << 20;      // the initiator's LBAs wrap here
 constexpr uint64_t LBA_REFUSED = 1ull << 62;     // an LBA no backend namespace has
 constexpr uint32_t MAX_NLB = 1u << 16;           // NVMe NLB is 16 bits, 0-based
@@ -30,21 +34,6 @@ struct BeCmd {
 	uint32_t nlb;
 	uint64_t slba;
 };
-
-void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 // n commands of op sharing 'blocks' blocks (at least one each).
 void add_cmds(std::vector<BeCmd> *v, uint8_t op, uint64_t n, uint64_t blocks, uint64_t n_inline,

@@ -26,14 +26,7 @@ struct BackendIoTest : InitializedTest {
 	}
 	void attach(uint32_t be_nsid, uint16_t id, uint16_t lba = 512)
 	{
-		Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
-		auto in = m.as<prm::attach_nvmf_namespace_in>();
-		prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, xrqn);
-		prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, 1);
-		prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, be_nsid);
-		prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, lba);
-		prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, id);
-		ASSERT_EQ(drv.exec(m, 16).status, st::OK);
+		ASSERT_EQ(b.attach_ns(xrqn, 1, be_nsid, lba, id).status, st::OK);
 	}
 	NvmfCounters counters()
 	{

@@ -35,14 +35,7 @@ struct NvmfTest : InitializedTest {
 	uint16_t ctrl_of(uint32_t x) const { return x == x2.xrqn ? x2.ctrl : x1.ctrl; }
 	Answer attach(uint32_t x, uint32_t nsid, uint32_t be = 1, uint16_t lba = 512)
 	{
-		Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
-		auto in = m.as<prm::attach_nvmf_namespace_in>();
-		prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, x);
-		prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, nsid);
-		prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, be);
-		prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, lba);
-		prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, ctrl_of(x));
-		return drv.exec(m, 16);
+		return b.attach_ns(x, nsid, be, lba, ctrl_of(x));
 	}
 	Answer query(uint32_t x, uint32_t nsid)
 	{
@@ -141,14 +134,7 @@ TEST(NvmfAuto, CountersMoveOnTheirOwn)
 	Rig &r = w.rig;
 	NvmfObjects x;
 	x.create(w.b, w.o, 3);
-	Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
-	auto in = m.as<prm::attach_nvmf_namespace_in>();
-	prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, x.xrqn);
-	prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, 1);
-	prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, 1);
-	prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, 512);
-	prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, x.ctrl);
-	ASSERT_EQ(r.drv.run<prm::attach_nvmf_namespace_out>(m).status, st::OK);
+	ASSERT_EQ(w.b.attach_ns(x.xrqn, 1, 1, 512, x.ctrl).status, st::OK);
 	NvmfCounters a, b;
 	ASSERT_TRUE(r.emu.nvmf_counters(x.xrqn, 1, &a));
 	std::this_thread::sleep_for(std::chrono::milliseconds(12));

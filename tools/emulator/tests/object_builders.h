@@ -212,6 +212,20 @@ struct ObjectBuilder {
 		return drv.run<prm::create_nvmf_be_ctrl_out>(m);
 	}
 	Answer create_backend(uint32_t xrqn) { return create_backend(xrqn, BackendSpec{}); }
+	// ATTACH_NVMF_NAMESPACE nsid on xrqn, backed by namespace be of
+	// controller ctrl; lba_data_size in bytes.
+	Answer attach_ns(uint32_t xrqn, uint32_t nsid, uint32_t be, uint16_t lba, uint16_t ctrl)
+	{
+		using L = prm::attach_nvmf_namespace_in;
+		Msg m = make_in<L>(op::ATTACH_NVMF_NAMESPACE);
+		auto in = m.as<L>();
+		prm::set<L::xrqn>(in, xrqn);
+		prm::set<L::frontend_namespace>(in, nsid);
+		prm::set<L::backend_namespace>(in, be);
+		prm::set<L::lba_data_size>(in, lba);
+		prm::set<L::backend_controller_id>(in, ctrl);
+		return drv.exec(m, 16);
+	}
 	uint16_t backend(uint32_t xrqn)
 	{
 		return (uint16_t)number<prm::create_nvmf_be_ctrl_out, prm::create_nvmf_be_ctrl_out::backend_controller_id>(

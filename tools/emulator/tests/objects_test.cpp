@@ -256,16 +256,7 @@ TEST_F(ObjectsTest, NvmfXrqBackendNamespace)
 	expect(b.create_backend(xrqn, {.list_bytes = 16}), st::BAD_INP_LEN_ERR, synd::NVMF_BE_PAS_INLEN);
 	uint16_t be = b.backend(xrqn);
 
-	auto attach = [&](uint32_t nsid, uint16_t ctrl) {
-		Msg m = make_in<prm::attach_nvmf_namespace_in>(op::ATTACH_NVMF_NAMESPACE);
-		auto in = m.as<prm::attach_nvmf_namespace_in>();
-		prm::set<prm::attach_nvmf_namespace_in::xrqn>(in, xrqn);
-		prm::set<prm::attach_nvmf_namespace_in::frontend_namespace>(in, nsid);
-		prm::set<prm::attach_nvmf_namespace_in::backend_namespace>(in, 1);
-		prm::set<prm::attach_nvmf_namespace_in::lba_data_size>(in, 512);
-		prm::set<prm::attach_nvmf_namespace_in::backend_controller_id>(in, ctrl);
-		return drv.exec(m, 16);
-	};
+	auto attach = [&](uint32_t nsid, uint16_t ctrl) { return b.attach_ns(xrqn, nsid, 1, 512, ctrl); };
 	expect(attach(1, be + 1), st::BAD_RES_ERR, synd::NVMF_NS_NO_BACKEND);
 	expect(attach(1, be), st::OK, 0);
 	expect(attach(2, be), st::NO_RES_ERR, synd::NVMF_NS_LIMIT); // 2^0 namespaces
