@@ -27,7 +27,16 @@ step() { echo "check-deb: $* ($(($(date +%s) - t0)) s)"; }
 step "packages built"
 
 export DEBIAN_FRONTEND=noninteractive
-apt-get purge -y -q cxprm-dkms cxprm-tools >/dev/null 2>&1 || true
+# A run cut off mid-install (a killed session, CI timeout) leaves dpkg
+# "interrupted" with cxprm-dkms half configured, and then every apt-get
+# refuses. Finish what dpkg journalled, then remove what is ours.
+if [ -n "$(dpkg --audit 2>/dev/null)" ] || [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; then
+	step "dpkg was left interrupted; recovering (dpkg --configure -a)"
+	dpkg --configure -a || dpkg --remove --force-remove-reinstreq cxprm-dkms cxprm-tools || true
+fi
+apt-get purge -y -q cxprm-dkms cxprm-tools >/dev/null 2>&1 ||
+	dpkg --purge --force-remove-reinstreq cxprm-dkms cxprm-tools >/dev/null 2>&1 || true
+[ -z "$(dpkg --audit 2>/dev/null)" ] || fail "dpkg is left broken: $(dpkg --audit)"
 apt-get install -y -q --no-install-recommends ./dist/cxprm-dkms_"$ver"_all.deb \
 	./dist/cxprm-tools_"$ver"_*.deb
 ko=$(find "/lib/modules/$KVER/updates/dkms" -name 'cxprm.ko*' 2>/dev/null | head -n1)
