@@ -11,7 +11,7 @@ PKGS="build-essential g++ cmake make libgtest-dev googletest
       clang libclang-rt-14-dev llvm
       debhelper dh-dkms dkms lintian help2man man-db
       mmdebstrap
-      gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file"
+      gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file qemu-system-arm"
 
 missing=""
 for p in $PKGS; do

@@ -36,6 +36,9 @@ Guest contents
                        modules.dep of --moddir; repeatable
   --modules-list FILE  one --module argument per line (# comments)
 Kernel and machine
+  --arch ARCH          x86_64 (q35, the default) or arm64 (virt, GICv3,
+                       -cpu max: 4K and 16K kernels); arm64 needs --kernel,
+                       an aarch64 cxprm.ko and aarch64 --file programs
   --kver VERSION       kernel release (default: cxprm.ko's vermagic, else
                        the newest /boot/vmlinuz-*)
   --kernel PATH        kernel image (default: /boot/vmlinuz-<kver>)
@@ -109,7 +112,7 @@ ko="$repo/cxprm.ko"
 with_module=1 load=1 bind=1 modparams=""
 guest_cmd="" guest_script=""
 files=() extra_modules=()
-kver="" kernel="" moddir="" pvh=1
+arch=x86_64 kver="" kernel="" moddir="" pvh=1
 mem=512 smp=2 bar_size=1M append="" verbose=0 msix=0 cxswap_ko=""
 emulator="" with_emulator=1 ready_timeout=30
 host_kind="" emud_bin=${CXPRM_EMUD:-} emud_profile="" emud_args=""
@@ -133,6 +136,7 @@ while [ $# -gt 0 ]; do
 			[ -n "$line" ] && extra_modules+=("$line")
 		done <"$2"
 		shift ;;
+	--arch) arch=$2; shift ;;
 	--kver) kver=$2; shift ;;
 	--kernel) kernel=$2; shift ;;
 	--moddir) moddir=$2; shift ;;
@@ -192,13 +196,16 @@ elif [ -n "$emud_profile$emud_args" ] && [ "$with_emulator" = 1 ]; then
 	die "--profile/--emud-args need cxprm-emud (--emud)"
 fi
 
-for tool in qemu-system-x86_64 cpio timeout; do
-	command -v "$tool" >/dev/null || die "$tool not found"
+# shellcheck source=tools/qemu/guest-machine.sh
+. "$here/guest-machine.sh"
+[ "$arch" != aarch64 ] || arch=arm64
+[ "$arch" != amd64 ] || arch=x86_64
+ram_bytes=$((mem * 1024 * 1024))
+machine_setup "$arch" "$ram_bytes" || exit 125
+for tool in "$qemu_bin" cpio timeout; do
+	command -v "$tool" >/dev/null || die "$tool not found (make deps)"
 done
-busybox=$(command -v busybox || true)
-if [ -z "$busybox" ] || ldd "$busybox" >/dev/null 2>&1; then
-	die "a static busybox is needed (apt-get install busybox-static)"
-fi
+busybox=$("$here/guest-busybox.sh" "$arch") || die "no static busybox for $arch"
 
 # --- kernel ----------------------------------------------------------------
 if [ "$with_module" = 1 ]; then
@@ -208,6 +215,7 @@ if [ "$with_module" = 1 ]; then
 	fi
 fi
 if [ -z "$kver" ] && [ -z "$kernel" ]; then
+	[ "$arch" = x86_64 ] || die "--arch $arch needs --kernel (the host's /boot is x86_64)"
 	newest=$(find /boot -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$newest" ] || die "no /boot/vmlinuz-*: give --kernel"
 	kver=${newest#/boot/vmlinuz-}
@@ -216,36 +224,10 @@ fi
 [ -r "$kernel" ] || die "cannot read kernel image $kernel"
 [ -n "$moddir" ] || moddir=/lib/modules/$kver
 
-# A bzImage spends seconds decompressing itself under TCG.  QEMU can start
-# the uncompressed vmlinux directly at its PVH entry (CONFIG_PVH, an ELF
-# note of type 0x12), so extract it once (like scripts/extract-vmlinux).
-pvh_vmlinux() {
-	local img=$1 cache key out magic off tmp
-	cache=${CXPRM_QEMU_CACHE:-$repo/.cache/qemu}
-	key=$(stat -L -c '%s-%Y' "$img")
-	out=$cache/vmlinux-$(basename "$img")-$key
-	if [ -s "$out" ]; then
-		echo "$out"
-		return 0
-	fi
-	mkdir -p "$cache" || return 1
-	tmp=$(mktemp "$cache/.vmlinux.XXXXXXXX") || return 1
-	for magic in '\xfd7zXZ\x00:xz -dc' '\x28\xb5\x2f\xfd:zstd -qdc' '\x1f\x8b\x08:gzip -dc'; do
-		for off in $(LC_ALL=C grep -obUaP "${magic%%:*}" "$img" 2>/dev/null | head -n 4 | cut -d: -f1); do
-			tail -c +$((off + 1)) "$img" | ${magic#*:} >"$tmp" 2>/dev/null || true
-			if [ "$(head -c 4 "$tmp" | od -An -c | tr -d ' ')" = '177ELF' ] &&
-				readelf -n "$tmp" 2>/dev/null | grep -q 'Unknown note type: (0x00000012)'; then
-				mv "$tmp" "$out"
-				echo "$out"
-				return 0
-			fi
-		done
-	done
-	rm -f "$tmp"
-	return 1
-}
 boot_image=$kernel
-if [ "$(head -c 4 "$kernel" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+if [ "$arch" != x86_64 ]; then
+	:	# arm64: QEMU loads the Image (gzip'd or not) itself
+elif [ "$(head -c 4 "$kernel" | od -An -c | tr -d ' ')" = '177ELF' ]; then
 	:	# already an ELF vmlinux: QEMU boots it at its PVH entry
 elif [ "$pvh" = 1 ]; then
 	if vmlinux=$(pvh_vmlinux "$kernel"); then
@@ -301,7 +283,9 @@ trap 'exit 129' HUP
 root=$work/root
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,cxprm,lib/modules/extra}
 cp "$busybox" "$root/bin/busybox"
-for app in $("$busybox" --list); do
+# The host's busybox-static lists the applets (same package and config as
+# the guest's on any architecture: guest-busybox.sh).
+for app in $(busybox --list); do
 	[ -e "$root/bin/$app" ] || ln -s busybox "$root/bin/$app"
 done
 # The kernel opens /dev/console before init runs.
@@ -388,8 +372,13 @@ EOF
 
 # The guest side of cxprm-emud's control page: the C client, static.
 emuctl_dir=${CXPRM_QEMU_CACHE:-$repo/.cache/qemu}/emuctl
-make -s --no-print-directory -C "$repo/tools/emulator/emuctl" OUTPUT="$emuctl_dir" >&2 ||
-	die "emuctl (tools/emulator/emuctl) did not build"
+emuctl_cc=()
+if [ "$arch" = arm64 ]; then
+	emuctl_dir=$emuctl_dir-arm64
+	emuctl_cc=(CC=aarch64-linux-gnu-gcc-12)
+fi
+make -s --no-print-directory -C "$repo/tools/emulator/emuctl" OUTPUT="$emuctl_dir" \
+	"${emuctl_cc[@]+"${emuctl_cc[@]}"}" >&2 || die "emuctl (tools/emulator/emuctl) did not build for $arch"
 cp "$emuctl_dir/emuctl" "$root/bin/emuctl"
 
 # Guest helpers: bind/unbind cxprm (and mlx5_core, tools/qemu/guest/).
@@ -415,13 +404,8 @@ esac
 if [ $((bar_bytes & (bar_bytes - 1))) != 0 ] || [ "$bar_bytes" -lt 4096 ]; then
 	die "--bar-size must be a power of two of at least 4K"
 fi
-ram_bytes=$((mem * 1024 * 1024))
 truncate -s "$ram_bytes" "$ram_file"
 truncate -s "$bar_bytes" "$bar_file"
-# QEMU q35 puts all RAM below 4 GiB up to 2.75 GiB; above that the first
-# 2 GiB stay low and the rest starts at 4 GiB (hw/i386/pc_q35.c).
-if [ "$ram_bytes" -ge $((0xb0000000)) ]; then lowmem=$((0x80000000)); else lowmem=$((0xb0000000)); fi
-below_4g=$((ram_bytes < lowmem ? ram_bytes : lowmem))
 
 # --- host program -------------------------------------------------------------
 emu_log=$work/emulator.log
@@ -430,7 +414,8 @@ if [ "$with_emulator" = 1 ]; then
 	export CXPRM_READY_FILE=$work/emulator.ready
 	export CXPRM_RAM_FILE=$ram_file CXPRM_BAR_FILE=$bar_file
 	export CXPRM_RAM_SIZE=$ram_bytes CXPRM_BAR_SIZE=$bar_bytes
-	export CXPRM_RAM_BELOW_4G=$below_4g
+	# Where guest RAM sits in guest-physical space (guest-machine.sh).
+	export "${ram_env[@]}"
 	if [ "$msix" -gt 0 ]; then
 		# In the run's own directory: parallel runs never share a socket.
 		export CXPRM_IVSHMEM_SOCK=$work/ivshmem.sock CXPRM_IVSHMEM_VECTORS=$msix
@@ -465,7 +450,7 @@ loglevel=5
 [ "$verbose" = 1 ] && loglevel=8
 # iomem=relaxed: emuctl may map the BAR (sysfs resource2) while cxprm.ko
 # has requested it (CONFIG_IO_STRICT_DEVMEM would refuse).
-cmdline="console=ttyS0 panic=-1 loglevel=$loglevel iomem=relaxed $append"
+cmdline="console=$console_dev panic=-1 loglevel=$loglevel iomem=relaxed $append"
 # ivshmem-plain: the BAR is a file QEMU maps itself.  ivshmem-doorbell: the
 # BAR is the descriptor the ivshmem server (the host program) sends.
 if [ "$msix" -gt 0 ]; then
@@ -480,8 +465,8 @@ fi
 log=$work/console.log
 : >"$log"
 start=$(date +%s.%N)
-timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
-	-accel tcg -machine q35,memory-backend=mem -m "${mem}M" -smp "$smp" \
+timeout --kill-after=10 "$timeout_s" "$qemu_bin" \
+	"${machine_args[@]}" -m "${mem}M" -smp "$smp" \
 	-nographic -nodefaults -no-user-config -no-reboot -serial stdio \
 	-object "memory-backend-file,id=mem,size=${mem}M,share=on,mem-path=$ram_file" \
 	"${ivshmem_args[@]}" \

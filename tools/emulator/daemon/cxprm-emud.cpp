@@ -29,68 +29,13 @@
 #include "cxprm_emu/emulator.h"
 #include "file_platform.h"
 #include "guest_ram.h"
+#include "emud_usage.h"
 #include "log.h"
 
 using namespace cxprm;
 using namespace cxprm::emud;
 
 namespace {
-
-void usage(FILE *f)
-{
-	std::fputs(
-		"usage: cxprm-emud [options] --ram FILE --bar FILE\n"
-		"       cxprm-emud [options] RAM_FILE BAR_FILE      (run-guest.sh --emulator form)\n"
-		"\n"
-		"  --ram FILE            guest-RAM file (QEMU memory-backend-file, share=on)\n"
-		"  --bar FILE            ivshmem BAR2 file (power of two, >= 128 KiB)\n"
-		"  --profile NAME        adapter profile (default cx7), one of:\n",
-		f);
-	for (const emu::Profile::Name &n : emu::Profile::names())
-		std::fprintf(f, "                          %-7s %s\n", n.short_name, n.name);
-	std::fputs(
-		"  --list-profiles       print the profile names, one a line (name TAB profile)\n"
-		"  --init-delay-ms N     'initializing' clears N ms after the start (profile: 5)\n"
-		"  --health-tick-ms N    the health counter ticks every N ms (default 100; 0 = every step)\n"
-		"  --boot-pages N        pages QUERY_PAGES(BOOT) asks for\n"
-		"  --init-pages N        pages QUERY_PAGES(INIT) asks for\n"
-		"  --regular-pages N     pages QUERY_PAGES(REGULAR) asks for after INIT_HCA\n"
-		"  --num-vfs N           eswitch host_num_of_vfs at start\n"
-		"  --total-vfs N         eswitch host_total_vfs\n"
-		"  --fw-version A.B.C    firmware version in the init segment\n"
-		"  --nvmf-auto-io-ms N   automatic NVMF namespace I/O period (0 = off)\n"
-		"  --fw-latency          the firmware latency model on (profile's per-opcode\n"
-		"                        service times on K engines; Documentation/prm-notes.rst)\n"
-		"  --fw-engines K        K parallel firmware engines, 1..32 (implies --fw-latency)\n"
-		"  --fw-latency-us [OP=]US  service time in us of opcode OP (number or PRM name),\n"
-		"                        or of every other opcode (repeatable; implies --fw-latency)\n"
-		"  --spin-us N           the emulator spins N us after each piece of work (200)\n"
-		"  --idle-sleep-us N     longest sleep between doorbell looks when idle (1000)\n"
-		"  --deep-sleep-us N     the same after a quiet second (20000)\n"
-		"  --early-grace-ms N    doorbells rung within N ms of a new queue address are\n"
-		"                        served when 'initializing' clears, later ones dropped\n"
-		"                        (default: the whole window; the profile's is 10)\n"
-		"  --lenient             the lenient alternative of every strict fidelity default\n"
-		"                        (Profile::make_lenient(); Documentation/prm-notes.rst)\n"
-		"  --lenient-objects     only the object model's: any nonzero PD, CQ, SRQ or XRQ\n"
-		"                        number exists (ObjectProfile::check_refs false)\n"
-		"  --below-4g BYTES      guest RAM below 4 GiB (default $CXPRM_RAM_BELOW_4G,\n"
-		"                        else QEMU q35's rule for the RAM file's size)\n"
-		"  --ivshmem-server SOCK be the ivshmem server of QEMU's ivshmem-doorbell on the\n"
-		"                        UNIX socket SOCK: MSI-X interrupts (QEMU: -chardev\n"
-		"                        socket,path=SOCK,id=ivsh -device ivshmem-doorbell,\n"
-		"                        chardev=ivsh,vectors=N); exits when QEMU disconnects\n"
-		"  --vectors N           MSI-X vectors the server offers, 1..64 (default 8)\n"
-		"  --ready-file FILE     create FILE once serving (default $CXPRM_READY_FILE)\n"
-		"  --log FILE            log there (appending) instead of stdout\n"
-		"  --trace FILE          one line per command there (truncated first; '-' = the log)\n"
-		"  --verbose             log every control command and opcode counts\n"
-		"  -h, --help\n"
-		"\n"
-		"Exit status: 0 after SIGTERM/SIGINT/SIGHUP or QEMU's disconnect from the\n"
-		"ivshmem server, 2 usage, 1 setup failure (also: the ivshmem socket in use).\n",
-		f);
-}
 
 bool parse_u64(const char *s, uint64_t *v)
 {
@@ -150,8 +95,8 @@ int main(int argc, char **argv)
 {
 	std::string ram_path, bar_path, log_path, ready_path, ivsh_path, trace_path, profile_name = "cx7";
 	emu::Profile prof;
-	bool have_below = false, verbose = false, lenient = false, lenient_objects = false;
-	uint64_t below = 0;
+	bool have_below = false, have_base = false, verbose = false, lenient = false, lenient_objects = false;
+	uint64_t below = 0, ram_base = 0;
 	struct Override {
 		bool set = false;
 		uint64_t v = 0;
@@ -222,6 +167,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			have_below = true;
+		} else if (a == "--ram-base") {
+			const char *s = need("a guest-physical address");
+			if (!parse_u64(s, &ram_base) || ram_base > GuestRam::FOUR_G || (ram_base & 0xfff)) {
+				std::fprintf(stderr, "cxprm-emud: bad value for --ram-base: %s\n", s);
+				return 2;
+			}
+			have_base = true;
 		} else if (a == "--ivshmem-server")
 			ivsh_path = need("a socket path");
 		else if (a == "--vectors")
@@ -341,6 +293,18 @@ int main(int argc, char **argv)
 		}
 		have_below = true;
 	}
+	if (!have_base && !have_below && std::getenv("CXPRM_RAM_BASE")) {
+		if (!parse_u64(std::getenv("CXPRM_RAM_BASE"), &ram_base) || ram_base > GuestRam::FOUR_G ||
+		    (ram_base & 0xfff)) {
+			std::fprintf(stderr, "cxprm-emud: bad CXPRM_RAM_BASE\n");
+			return 2;
+		}
+		have_base = true;
+	}
+	if (have_base && have_below) {
+		std::fprintf(stderr, "cxprm-emud: --ram-base and --below-4g exclude each other\n");
+		return 2;
+	}
 
 	Log log;
 	FILE *logf = nullptr;
@@ -385,7 +349,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const size_t ctrl_off = CXPRM_EMUD_CTRL_OFFSET(bar_size);
-	GuestRam layout(ram.size(), have_below ? below : GuestRam::q35_below_4g(ram.size()));
+	GuestRam layout = have_base ? GuestRam::contiguous(ram.size(), ram_base)
+				    : GuestRam(ram.size(), have_below ? below : GuestRam::q35_below_4g(ram.size()));
 
 	FilePlatform plat(ram, layout, bar, ctrl_off);
 	// Listening before the ready file: QEMU connects as it starts.
@@ -429,11 +394,12 @@ int main(int argc, char **argv)
 	if (uars > p.max_uars)
 		uars = p.max_uars;
 	log.info("ready: %s (device 0x%04x) fw %u.%u.%u, init delay %u ms, pages boot %d init %d regular %d, "
-		 "VFs %u/%u; RAM %s (%zu MiB, %llu MiB below 4 GiB), BAR %s (%zu KiB: %u UAR pages, control "
+		 "VFs %u/%u; RAM %s (%zu MiB at 0x%llx, %llu MiB in its first region), BAR %s (%zu KiB: %u UAR pages, control "
 		 "page at 0x%zx); firmware latency %s; pid %d",
 		 p.name.c_str(), p.device_id, p.fw_rev.major, p.fw_rev.minor, p.fw_rev.subminor, p.init_delay_ms,
 		 p.boot_pages, p.init_pages, p.regular_pages, p.esw.num_vfs, p.esw.total_vfs, ram_path.c_str(),
-		 ram.size() >> 20, (unsigned long long)(layout.below_4g() >> 20), bar_path.c_str(), bar_size >> 10,
+		 ram.size() >> 20, (unsigned long long)layout.base(), (unsigned long long)(layout.low_size() >> 20),
+		 bar_path.c_str(), bar_size >> 10,
 		 uars, ctrl_off, latency_text(p).c_str(), (int)getpid());
 
 	if (!ready_path.empty()) {
@@ -512,10 +478,11 @@ int main(int argc, char **argv)
 		if (refused != w.refused) {
 			uint64_t b, l;
 			plat.last_refused(&b, &l);
-			log.info("DMA outside guest RAM refused: %llu so far, last [0x%llx, +0x%llx) (RAM below 4 GiB "
-				 "ends at 0x%llx, above 4 GiB: %llu MiB)",
+			log.info("DMA outside guest RAM refused: %llu so far, last [0x%llx, +0x%llx) (RAM "
+				 "[0x%llx, 0x%llx), above 4 GiB: %llu MiB)",
 				 (unsigned long long)refused, (unsigned long long)b, (unsigned long long)l,
-				 (unsigned long long)layout.below_4g(), (unsigned long long)(layout.above_4g() >> 20));
+				 (unsigned long long)layout.base(), (unsigned long long)(layout.base() + layout.low_size()),
+				 (unsigned long long)(layout.above_4g() >> 20));
 			w.refused = refused;
 		}
 		if (verbose && now - last_ops >= std::chrono::milliseconds(100)) {

@@ -56,6 +56,31 @@ TEST(GuestRam, Offsets)
 	EXPECT_FALSE(big.to_offset(0x180000000ull, 1, &off));         // beyond the RAM
 }
 
+TEST(GuestRam, ArmVirtContiguousFromRamBase)
+{
+	// arm64 virt: 512 MiB at 1 GiB; nothing below the base is RAM.
+	GuestRam virt = GuestRam::contiguous(512 * MiB, GuestRam::VIRT_RAM_BASE);
+	uint64_t off = 0;
+	EXPECT_FALSE(virt.to_offset(0x1000, 4096, &off));
+	EXPECT_FALSE(virt.to_offset(GuestRam::VIRT_RAM_BASE - 4096, 8192, &off)); // starts below the base
+	EXPECT_TRUE(virt.to_offset(GuestRam::VIRT_RAM_BASE, 4096, &off));
+	EXPECT_EQ(off, 0u);
+	EXPECT_TRUE(virt.to_offset(0x5ffff000ull, 4096, &off)); // last page
+	EXPECT_EQ(off, 512 * MiB - 4096);
+	EXPECT_FALSE(virt.to_offset(0x5ffff000ull, 4097, &off));
+	EXPECT_FALSE(virt.to_offset(0x60000000ull, 1, &off));
+	EXPECT_FALSE(virt.to_offset(GuestRam::FOUR_G, 1, &off));
+	EXPECT_EQ(virt.to_gpa(0x1234000), 0x41234000ull);
+	EXPECT_EQ(virt.above_4g(), 0u);
+
+	// 4 GiB at 1 GiB crosses 4 GiB with no hole: one region.
+	GuestRam big = GuestRam::contiguous(4096 * MiB, GuestRam::VIRT_RAM_BASE);
+	EXPECT_TRUE(big.to_offset(0xfffff000ull, 0x2000, &off));
+	EXPECT_EQ(off, 0xbffff000ull);
+	EXPECT_TRUE(big.to_offset(0x13ffff000ull, 0x1000, &off));
+	EXPECT_FALSE(big.to_offset(0x140000000ull, 1, &off));
+}
+
 // ---------------------------------------------------------------------------
 // The daemon
 // ---------------------------------------------------------------------------

@@ -11,12 +11,13 @@ FileHost::FileHost(uint8_t *ram, const GuestRam &layout, uint8_t *bar, size_t ba
 	: HostBase(false), ram_(ram), layout_(layout)
 {
 	bind_bar(bar, bar_size);
-	if (arena_off < layout.below_4g())
-		regions_.push_back({arena_off, layout.below_4g(), arena_off, {}});
+	// Region bounds are guest-physical; the file offsets follow from them.
+	if (arena_off < layout.low_size())
+		regions_.push_back({layout.to_gpa(arena_off), layout.base() + layout.low_size(), arena_off, {}});
 	if (layout.above_4g()) {
-		uint64_t skip = arena_off > layout.below_4g() ? arena_off - layout.below_4g() : 0;
+		uint64_t skip = arena_off > layout.low_size() ? arena_off - layout.low_size() : 0;
 		regions_.push_back({GuestRam::FOUR_G + skip, GuestRam::FOUR_G + layout.above_4g(),
-				    layout.below_4g() + skip, {}});
+				    layout.low_size() + skip, {}});
 	}
 }
 
@@ -38,7 +39,7 @@ int FileHost::dma_alloc(size_t size, size_t align, cxprm_dma_buf *buf)
 	if (!layout_.to_offset(gpa, size, &off))
 		std::abort();
 	std::memset(ram_ + off, 0, size);
-	(gpa >= GuestRam::FOUR_G ? above_4g_ : below_4g_)++;
+	(gpa >= GuestRam::FOUR_G ? above_4g_ : below_4g_)++; // (virt: by address too)
 	buf->cpu = ram_ + off;
 	buf->bus = gpa;
 	buf->size = size;
