@@ -104,9 +104,6 @@ TEST(FwPagesBringup, SixteenKiBHostPacksFourPerPage)
 	p.boot_pages = 40;
 	p.init_pages = 24;
 	p.regular_pages = 0;
-	// A device that takes 16 KiB UAR pages (the stock MAX is 4 KiB).
-	using C = prm::cmd_hca_cap;
-	prm::set<C::log_uar_page_sz>(prm::Ref<C>(p.cap(prm::cap::GENERAL).max.data()), 2);
 	test::Harness h(p);
 	h.uh.set_page_shift(14);
 	h.emu.start();

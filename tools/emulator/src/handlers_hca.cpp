@@ -251,6 +251,14 @@ Result Device::set_hca_cap(Cmd &c)
 		if (prof_.strict_uar_page_size && prm::get<cap::uar_4k>(CRef<cap>(next.data())) &&
 		    prm::get<cap::log_uar_page_sz>(CRef<cap>(next.data())) == 0)
 			return fail(synd::SET_CAP_UAR_4K_SMALL_PAGE);
+		// UAR pages of the system page size (no uar_4k, log_uar_page_sz > 0:
+		// a ConnectX-4 on a 16/64 KiB host) would move every UAR in the BAR;
+		// the emulator's BAR map has 4 KiB UAR pages only.  Every profile
+		// offers uar_4k, which Linux then sets, so only a driver that
+		// departs from Linux gets here.
+		if (!prm::get<cap::uar_4k>(CRef<cap>(next.data())) &&
+		    prm::get<cap::log_uar_page_sz>(CRef<cap>(next.data())) != 0)
+			return fail(synd::SET_CAP_UAR_PAGE_NOT_MODELLED);
 	}
 	img.cur = next;
 	return Result::ok();

@@ -121,7 +121,10 @@ void general_common(CapImages &g)
 	both<cap::log_max_uctx>(g, 7);
 	both<cap::log_max_umem>(g, 16);
 	both<cap::log_max_l2_table>(g, 15);
-	both<cap::log_uar_page_sz>(g, 0); // 4 KiB UAR pages (the emulator's BAR map)
+	// MAX up to 64 KiB UAR pages: Linux's handle_hca_cap sets PAGE_SHIFT - 12
+	// unconditionally and mlx5_core runs on 16 and 64 KiB-page hosts, so
+	// real firmware takes 2 and 4 (prm-notes.rst "UAR page size").  CUR 0.
+	split<cap::log_uar_page_sz>(g, 4, 0);
 	both<cap::nvmf_target_offload>(g, 1);
 	both<cap::num_of_uars_per_page>(g, 1);
 	both<cap::log_max_xrq>(g, 16);

@@ -302,7 +302,8 @@ TEST_F(HcaTest, SetCapWithinMax)
 	EXPECT_EQ(a.status, st::BAD_PARAM_ERR);
 	EXPECT_EQ(a.syndrome, synd::SET_CAP_ABOVE_MAX);
 	m = set_cap_msg();
-	prm::set<cap::log_uar_page_sz>(cap_of(m), 1);
+	prm::set<cap::uar_4k>(cap_of(m), 1);
+	prm::set<cap::log_uar_page_sz>(cap_of(m), 5); // 128 KiB: above MAX 4
 	EXPECT_EQ(drv.exec(m, 16).syndrome, synd::SET_CAP_ABOVE_MAX);
 	m = set_cap_msg();
 	prm::set<cap::cmdif_checksum>(cap_of(m), 1);
@@ -349,6 +350,30 @@ TEST_F(HcaTest, SetCapUar4kNeedsLargePages)
 	EXPECT_EQ(r2.drv.exec(m, 16).status, st::OK);
 	auto cur = r2.emu.cap_cur(prm::cap::GENERAL);
 	EXPECT_EQ(prm::get<cap::uar_4k>(CRef<cap>(cur.data())), 1u);
+}
+
+// What Linux's handle_hca_cap sends on 16 and 64 KiB-page hosts (uar_4k,
+// log_uar_page_sz = PAGE_SHIFT - 12) is taken; UAR pages of the system page
+// size (no uar_4k) are not emulated and refused with their own syndrome.
+TEST_F(HcaTest, SetCapLargeHostPages)
+{
+	using cap = prm::cmd_hca_cap;
+	ASSERT_EQ(enable().status, st::OK);
+	for (uint64_t log : {2u, 4u}) {
+		Msg m = set_cap_msg();
+		prm::set<cap::uar_4k>(cap_of(m), 1);
+		prm::set<cap::log_uar_page_sz>(cap_of(m), log);
+		ASSERT_EQ(drv.exec(m, 16).status, st::OK) << "log_uar_page_sz " << log;
+		auto cur = emu.cap_cur(prm::cap::GENERAL);
+		EXPECT_EQ(prm::get<cap::log_uar_page_sz>(CRef<cap>(cur.data())), log);
+		EXPECT_EQ(prm::get<cap::uar_4k>(CRef<cap>(cur.data())), 1u);
+	}
+	Msg m = set_cap_msg();
+	prm::set<cap::uar_4k>(cap_of(m), 0);
+	prm::set<cap::log_uar_page_sz>(cap_of(m), 2);
+	Answer a = drv.exec(m, 16);
+	EXPECT_EQ(a.status, st::BAD_PARAM_ERR);
+	EXPECT_EQ(a.syndrome, synd::SET_CAP_UAR_PAGE_NOT_MODELLED);
 }
 
 TEST_F(HcaTest, EnableResetsCapsAndIssi)

@@ -39,6 +39,7 @@
 	X(SET_CAP_BAD_CHECKSUM, 0xE301000d, BAD_PARAM_ERR, "SET_HCA_CAP cmdif_checksum neither 0 nor MAX") \
 	X(INIT_BAD_SW_OWNER, 0xE301000e, BAD_PARAM_ERR, "INIT_HCA sw_owner_id set while cap sw_owner_id is 0") \
 	X(SET_CAP_UAR_4K_SMALL_PAGE, 0xE3010010, BAD_PARAM_ERR, "SET_HCA_CAP uar_4k with log_uar_page_sz 0 (Profile::strict_uar_page_size)") \
+	X(SET_CAP_UAR_PAGE_NOT_MODELLED, 0xE3010011, BAD_PARAM_ERR, "SET_HCA_CAP log_uar_page_sz > 0 without uar_4k (UAR pages over 4 KiB are not emulated)") \
 	X(TEARDOWN_FAST_UNSUPPORTED, 0xE301000f, BAD_PARAM_ERR, "TEARDOWN_HCA PREPARE_FAST_TEARDOWN while cap fast_teardown is 0") \
 	X(FUNCTION_MANAGER_DOWN, 0xE3010020, BAD_SYS_STATE_ERR, "ENABLE/DISABLE_HCA of another function while this one is not INITIALIZED") \
 	X(FUNCTION_STATE, 0xE3010021, BAD_SYS_STATE_ERR, "ENABLE_HCA of an enabled function or DISABLE_HCA of a disabled one") \
