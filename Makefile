@@ -16,6 +16,9 @@
 #   make module-arm64 cxprm.ko cross-built for arm64 (BlueField's Arm cores)
 #                     against bookworm's arm64 6.1 headers (fetched once),
 #                     W=1, fails on any warning
+#   make guest-tools-arm64  the guest programs (static CLI, emuctl, the
+#                     kselftests) cross-built for an arm64 guest, checked
+#                     with file(1) (tools/qemu/build-guest-tools.sh)
 #   make lint         W=1 + sparse (C=2) module build, checkpatch, shellcheck
 #   make check-guest  the kselftests in a QEMU guest with the emulator
 #   make check-guest-msix  the same on MSI-X (ivshmem-doorbell)
@@ -60,7 +63,7 @@ export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
 	module lint check-module check-guest check-guest-msix check-mlx5 check-mlx5-vf mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
-	module-clean bench check-kernels check-matrix module-arm64
+	module-clean bench check-kernels check-matrix module-arm64 guest-tools-arm64
 
 all: userspace
 
@@ -86,6 +89,10 @@ module:
 # module's `file` line (ARM aarch64).
 module-arm64:
 	tools/kernel/build-arm64.sh
+
+# Prints CLI=... EMUCTL=... SELFTESTS_DIR=... (paths under .cache).
+guest-tools-arm64:
+	tools/qemu/build-guest-tools.sh --arch arm64
 
 # Packages and installation (tools/packaging/, debian/).
 PREFIX  ?= /usr/local

@@ -13,6 +13,8 @@
 #   module       check-module       W=1 + sparse C=2 build, checkpatch, shellcheck
 #   arm64        module-arm64       cxprm.ko cross-built for arm64 (bookworm 6.1
 #                                   headers, amd64 kbuild tools), W=1, 0 warnings
+#   arm64-guest  guest-tools-arm64  the static guest programs (CLI, emuctl,
+#                                   kselftests) cross-built for arm64, file(1)
 #   fuzz         check-fuzz         libFuzzer targets, bounded run (ASan+UBSan)
 #   kunit        check-kunit        KUnit suites in QEMU on the debug kernel
 #   guest        check-guest        kselftests in QEMU, Debian kernel
@@ -47,7 +49,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
-all=(userspace:check-userspace module:check-module arm64:module-arm64 kernels:check-kernels fuzz:check-fuzz kunit:check-kunit
+all=(userspace:check-userspace module:check-module arm64:module-arm64 arm64-guest:guest-tools-arm64 kernels:check-kernels fuzz:check-fuzz kunit:check-kunit
 	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 mlx5-vf:check-mlx5-vf
 	handover:check-handover demo:demo)
 matrix=()

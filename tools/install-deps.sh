@@ -3,6 +3,8 @@
 # Idempotent: packages already present are left alone.
 set -eu
 
+# libc6-dev-arm64-cross (static arm64 libc for the guest programs) by name:
+# gcc-12-aarch64-linux-gnu only recommends it, and recommends are not installed.
 PKGS="build-essential g++ cmake make libgtest-dev googletest
       linux-headers-amd64 linux-source-6.1 linux-image-amd64
       qemu-system-x86 busybox-static cpio sparse shellcheck
@@ -11,7 +13,7 @@ PKGS="build-essential g++ cmake make libgtest-dev googletest
       clang libclang-rt-14-dev llvm
       debhelper dh-dkms dkms lintian help2man man-db
       mmdebstrap
-      gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file qemu-system-arm"
+      gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross file qemu-system-arm"
 
 missing=""
 for p in $PKGS; do

@@ -108,13 +108,18 @@ static inline const char *cxprm_param_text(const char *name)
 	return buf;
 }
 
-/* A page nobody can touch: an address that faults in copy_{to,from}_user. */
+/*
+ * A page nobody can touch: an address that faults in copy_{to,from}_user.
+ * Sized as a system page (16 or 64 KiB on some arm64 guests): mmap would
+ * round 4096 up anyway, this says which page is meant.
+ */
 static inline void *bad_ptr(void)
 {
 	static void *p;
 
 	if (!p) {
-		p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
 		if (p == MAP_FAILED)
 			p = (void *)16; /* the zero page is never mapped either */
 	}

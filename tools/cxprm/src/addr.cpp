@@ -65,8 +65,11 @@ std::string gid_text(const Gid &g)
 std::string mac_text(const Mac &m)
 {
 	std::string s;
-	for (uint8_t b : m)
-		s += (s.empty() ? "" : ":") + to_hex(&b, 1);
+	for (uint8_t b : m) {
+		// Piecewise, not ":" + std::string: GCC 12 -Wrestrict (PR 105329).
+		s += s.empty() ? "" : ":";
+		s += to_hex(&b, 1);
+	}
 	return s;
 }
 

@@ -137,8 +137,12 @@ KvList info_kv(const cxprm_info &i, const DevPath &where)
 {
 	std::string flags;
 	for (const Flag &f : kFlags)
-		if (i.flags & f.bit)
-			flags += (flags.empty() ? "" : " ") + std::string(f.name);
+		if (i.flags & f.bit) {
+			// Appended piecewise: "lit" + std::string trips GCC 12's
+			// -Wrestrict false positive (PR 105329) on arm64.
+			flags += flags.empty() ? "" : " ";
+			flags += f.name;
+		}
 	std::string model = model_name(i.vendor_id, i.device_id);
 	uint64_t held = i.pages_given >= i.pages_reclaimed ? i.pages_given - i.pages_reclaimed : 0;
 	return {
@@ -352,8 +356,10 @@ std::string ranges(const std::vector<uint32_t> &v)
 		if (!s.empty())
 			s += ",";
 		s += std::to_string(v[i]);
-		if (j > i)
-			s += "-" + std::to_string(v[j]);
+		if (j > i) {
+			s += "-";
+			s += std::to_string(v[j]);
+		}
 		i = j + 1;
 	}
 	return s;

@@ -33,6 +33,8 @@
 
 struct emuctl {
 	volatile uint32_t *page;
+	void *map;			/* the mmap holding page (from a system page boundary) */
+	size_t map_len;
 	size_t bar_size;
 	unsigned long long bar_start;	/* physical address of the BAR (sysfs), else 0 */
 	int bar;			/* 2, or 0 after cxswap; -1 for a BAR file */
@@ -83,18 +85,30 @@ static inline int emuctl_bar_range(const char *bdf, int bar, unsigned long long 
 	return 0;
 }
 
-/* Maps the control page at the end of the first 'size' bytes of fd. */
+/*
+ * Maps the control page at the end of the first 'size' bytes of fd.  The
+ * page is 4 KiB (the daemon's layout), but mmap offsets count system pages,
+ * which an arm64 guest may have of 16 or 64 KiB: the mapping starts at the
+ * system page holding the control page.
+ */
 static inline int emuctl_map_fd(struct emuctl *e, int fd, size_t size)
 {
+	size_t off = CXPRM_EMUD_CTRL_OFFSET(size), base, len;
+	long pg = sysconf(_SC_PAGESIZE);
 	void *m;
 
 	if (size < CXPRM_EMUD_CTRL_SIZE || size % CXPRM_EMUD_CTRL_SIZE)
 		return -EINVAL;
-	m = mmap(NULL, CXPRM_EMUD_CTRL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 (off_t)CXPRM_EMUD_CTRL_OFFSET(size));
+	if (pg <= 0 || (pg & (pg - 1)))
+		pg = 4096;
+	base = off & ~((size_t)pg - 1);
+	len = off - base + CXPRM_EMUD_CTRL_SIZE;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)base);
 	if (m == MAP_FAILED)
 		return -errno;
-	e->page = m;
+	e->map = m;
+	e->map_len = len;
+	e->page = (volatile uint32_t *)((char *)m + (off - base));
 	e->bar_size = size;
 	return 0;
 }
@@ -178,8 +192,9 @@ static inline int emuctl_ready(struct emuctl *e)
 
 static inline void emuctl_close(struct emuctl *e)
 {
-	if (e->page)
-		munmap((void *)e->page, CXPRM_EMUD_CTRL_SIZE);
+	if (e->map)
+		munmap(e->map, e->map_len);
+	e->map = NULL;
 	e->page = NULL;
 }
 
