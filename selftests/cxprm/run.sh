@@ -33,7 +33,15 @@
 #   --linux ID         boot another supported kernel (tools/kernel/kernels.list:
 #                      its Debian image, unpacked and cached by
 #                      tools/kernel/kernel-env.sh) with cxprm.ko built for
-#                      it in its chroot into .cache/kernels/<ID>/guest-mod
+#                      it in its chroot into .cache/kernels/<ID>/guest-mod;
+#                      an arm64 id (6.12-arm64, 6.12-arm64-16k) boots under
+#                      qemu-system-aarch64 (run-guest.sh --arch arm64) with
+#                      the CLI, emuctl and the tests cross-built
+#                      (tools/qemu/build-guest-tools.sh --arch arm64)
+#   --arch ARCH --kernel IMAGE --ko KO
+#                      any other kernel: an arm64 one (e.g. bookworm's 6.1
+#                      arm64 image with make module-arm64's cxprm.ko) with
+#                      the guest programs cross-built as for --linux
 #   --shutdown         then boot again and power off with the function
 #                      bound: shutdown_check.sh (the PCI shutdown callback)
 #   --vf               then boot a VF as a VM sees it (cx7vf) and do the
@@ -54,8 +62,8 @@ repo=$(cd "$here/../.." && pwd)
 cache=$repo/.cache/selftests
 out=$cache/cxprm
 
-build=1 profile=bf3 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
-tool="" with_tool=1 rg_opts=() tests=() debug=0 shutdown=0 vf=0 linux=""
+arch=x86_64 build=1 profile=bf3 emud_args="" modparams="allow_raw_write=1 cmd_timeout_ms=3000" timeout_s=300
+tool="" with_tool=1 user_ko="" rg_opts=() tests=() debug=0 shutdown=0 vf=0 linux=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0 ;;
@@ -68,9 +76,11 @@ while [ $# -gt 0 ]; do
 	--msix) rg_opts+=(--msix "$2"); shift ;;
 	--debug-kernel) debug=1 ;;
 	--linux) linux=$2; shift ;;
+	--arch) arch=$2; rg_opts+=(--arch "$2"); shift ;;
+	--ko) user_ko=$2; shift ;;
 	--shutdown) shutdown=1 ;;
 	--vf) vf=1 ;;
-	-h | --help) sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,57p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; tests=("$@"); break ;;
 	*) rg_opts+=("$1") ;;
 	esac
@@ -116,8 +126,12 @@ elif [ -n "$linux" ]; then
 			exit 1
 		fi
 	fi
-	rg_opts=(--kernel "$(echo "$kenv" | sed -n 's/^KERNEL=//p')" --kver "$(echo "$kenv" | sed -n 's/^KREL=//p')"
+	arch=$(echo "$kenv" | sed -n 's/^ARCH=//p')
+	arch=${arch:-x86_64}
+	rg_opts=(--arch "$arch" --kernel "$(echo "$kenv" | sed -n 's/^KERNEL=//p')" --kver "$(echo "$kenv" | sed -n 's/^KREL=//p')"
 		--moddir "$(echo "$kenv" | sed -n 's/^MODDIR=//p')" "${rg_opts[@]+"${rg_opts[@]}"}")
+elif [ -n "$user_ko" ]; then
+	ko=$user_ko
 elif [ "$build" = 1 ]; then
 	# shellcheck source=tools/kdir.sh
 	. "$repo/tools/kdir.sh"
@@ -135,9 +149,22 @@ fi
 # --- cxprm-emud and the CLI -----------------------------------------------------
 # Linked static: the CLI runs in the busybox guest (tools/qemu/build-static.sh).
 sbuild=${CXPRM_STATIC_BUILD:-$repo/.cache/static-build}
+if [ "$arch" != x86_64 ]; then
+	# The guest's programs for its architecture; the emulator stays the
+	# host's (below).
+	if [ "$build" = 1 ]; then
+		say "building the CLI, emuctl and the tests for $arch (tools/qemu/build-guest-tools.sh)"
+		gvars=$("$repo/tools/qemu/build-guest-tools.sh" --arch "$arch") || { say "the $arch guest programs did not build"; exit 1; }
+	else
+		gvars=$(printf 'CLI=%s\nSELFTESTS_DIR=%s\n' "$repo/.cache/static-build-$arch/tools/cxprm/cxprm" \
+			"$repo/.cache/guest-$arch/selftests")
+	fi
+	out=$(echo "$gvars" | sed -n 's/^SELFTESTS_DIR=//p')
+	[ "$with_tool" = 0 ] || [ -n "$tool" ] || tool=$(echo "$gvars" | sed -n 's/^CLI=//p')
+fi
 if [ "$build" = 1 ]; then
 	[ -n "${CXPRM_EMUD:-}" ] || { say "building cxprm-emud (static)"; "$repo/tools/qemu/build-static.sh" cxprm-emud >/dev/null; }
-	if [ "$with_tool" = 1 ] && [ -z "$tool" ]; then
+	if [ "$with_tool" = 1 ] && [ -z "$tool" ] && [ "$arch" = x86_64 ]; then
 		say "building the cxprm CLI (static)"
 		"$repo/tools/qemu/build-static.sh" cxprm >/dev/null ||
 			say "the cxprm CLI did not build: its tests will SKIP"
@@ -148,13 +175,13 @@ emud=${CXPRM_EMUD:-$sbuild/tools/emulator/daemon/cxprm-emud}
 if [ "$with_tool" = 1 ] && [ -z "$tool" ] && [ -x "$sbuild/tools/cxprm/cxprm" ]; then
 	tool=$sbuild/tools/cxprm/cxprm
 fi
-if [ -n "$tool" ] && ldd "$tool" >/dev/null 2>&1; then
+if [ -n "$tool" ] && [ "$arch" = x86_64 ] && ldd "$tool" >/dev/null 2>&1; then
 	say "$tool is not static: not shipping it (its tests will SKIP)"
 	tool=""
 fi
 
 # --- the tests ----------------------------------------------------------------
-if [ "$build" = 1 ]; then
+if [ "$build" = 1 ] && [ "$arch" = x86_64 ]; then
 	say "building the tests into $out"
 	make -s -C "$here" OUTPUT="$out" -j"$(nproc)"
 fi
