@@ -14,8 +14,9 @@
 #   make module       build cxprm.ko against the installed kernel headers
 #                     (KDIR=/path/to/kernel/build overrides)
 #   make module-arm64 cxprm.ko cross-built for arm64 (BlueField's Arm cores)
-#                     against bookworm's arm64 6.1 headers (fetched once),
-#                     W=1, fails on any warning
+#                     for bookworm's 6.1 and the arm64 kernels of
+#                     tools/kernel/kernels.list (trixie 6.12, 4K and 16K
+#                     pages), W=1, fails on any warning
 #   make guest-tools-arm64  the guest programs (static CLI, emuctl, the
 #                     kselftests) cross-built for an arm64 guest, checked
 #                     with file(1) (tools/qemu/build-guest-tools.sh)
@@ -84,9 +85,11 @@ check-userspace: userspace
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-# In .cache/arm64/6.1/mod, with the host's amd64 kbuild tools and
-# aarch64-linux-gnu-gcc-12 (tools/kernel/build-arm64.sh); prints the
-# module's `file` line (ARM aarch64).
+# 6.1 in .cache/arm64/6.1/mod (the host's amd64 kbuild tools and
+# aarch64-linux-gnu-gcc-12), each arm64 id of kernels.list in
+# .cache/kernels/<id>/mod (its chroot's aarch64-linux-gnu-gcc-14)
+# (tools/kernel/build-arm64.sh); prints each module's vermagic and `file`
+# line (ARM aarch64).
 module-arm64:
 	tools/kernel/build-arm64.sh
 

@@ -11,10 +11,9 @@
 # Stages (make target):
 #   userspace    check-userspace    CTest: core, emulator, tools, corpus replay
 #   module       check-module       W=1 + sparse C=2 build, checkpatch, shellcheck
-#   arm64        module-arm64       cxprm.ko cross-built for arm64 (bookworm 6.1
-#                                   headers, amd64 kbuild tools), W=1, 0 warnings
-#   arm64-guest  guest-tools-arm64  the static guest programs (CLI, emuctl,
-#                                   kselftests) cross-built for arm64, file(1)
+#   arm64        module-arm64       cxprm.ko cross-built for every arm64 kernel
+#                                   (bookworm 6.1; the arm64 ids of kernels.list:
+#                                   trixie 6.12 4K and 16K pages), W=1, 0 warnings
 #   fuzz         check-fuzz         libFuzzer targets, bounded run (ASan+UBSan)
 #   kunit        check-kunit        KUnit suites in QEMU on the debug kernel
 #   guest        check-guest        kselftests in QEMU, Debian kernel
@@ -28,9 +27,11 @@
 #   kernels      check-kernels      the compile matrix: cxprm.ko W=1, vermagic
 #                                   and DKMS for every kernel of
 #                                   tools/kernel/kernels.list, in its chroot
-#   guest-<ID>   check-guest-linux-<ID>  for every kernel ID of kernels.list
-#                                   other than the host's (the guest stage
-#                                   above): the kselftests booted on it
+#   guest-<ID>   check-guest-linux-<ID>  for every amd64 kernel ID of
+#                                   kernels.list other than the host's (the
+#                                   guest stage above): the kselftests booted
+#                                   on it (arm64 ids: built by the arm64 and
+#                                   kernels stages, not booted here)
 #   mlx5-<ID>    check-mlx5-linux-<ID>   that kernel's own mlx5_core on the
 #                                   emulator, as the mlx5 stage
 #   guest-msix-<ID>  check-guest-msix-linux-<ID>  only with --matrix: the
@@ -54,10 +55,13 @@ all=(userspace:check-userspace module:check-module arm64:module-arm64 arm64-gues
 	handover:check-handover demo:demo)
 matrix=()
 # The other kernels: one kselftest boot and mlx5_core each; MSI-X in the matrix.
+# Only amd64 ones (kernel-env.sh --list-arch amd64): these stages boot an
+# x86 guest; arm64 guests get stages of their own (--list-arch arm64).
+hosts=$(awk '!/^#/ && NF && $2 == "host" { print $1 }' tools/kernel/kernels.list)
 while read -r id; do
 	all+=("guest-$id:check-guest-linux-$id" "mlx5-$id:check-mlx5-linux-$id")
 	matrix+=("guest-msix-$id:check-guest-msix-linux-$id" "mlx5-vf-$id:check-mlx5-vf-linux-$id")
-done < <(awk '!/^#/ && NF && $2 != "host" { print $1 }' tools/kernel/kernels.list)
+done < <(tools/kernel/kernel-env.sh --list-arch amd64 | grep -vxF "$hosts")
 named_only=(deb:check-deb)
 if [ "${1:-}" = --matrix ]; then
 	shift

@@ -404,6 +404,9 @@ static_assert(0 CXPRM_UAPI_QP_PATH(CXPRM_SIZE_) + sizeof(cxprm_qp_modify::qpn) +
  */
 int rtr_path(cxprm_core *c, const cxprm_qp_modify *m, cmd::QpPath *p, CmdResult *r, u16 *op)
 {
+	/* The status of a refusal below names the command refused (the caller
+	 * reports *op on every error; RoCE setup names its own commands). */
+	*op = prm::op::INIT2RTR_QP;
 	p->eth = c->dev.caps_cur().port_type == prm::port_type::ETH;
 	if (!p->eth) {
 		p->grh = any(m->rgid);

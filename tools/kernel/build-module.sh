@@ -11,7 +11,9 @@
 #   tools/kernel/build-module.sh --linux ID --out DIR [MAKE ARGS...]
 #
 # --linux ID builds for a kernel of tools/kernel/kernels.list with that
-# kernel's compiler, in its chroot (tools/kernel/kmake.sh).
+# kernel's compiler, in its chroot (tools/kernel/kmake.sh); for an arm64 id
+# (6.12-arm64, 6.12-arm64-16k) that is a cross build, ARCH=arm64
+# CROSS_COMPILE=aarch64-linux-gnu-.
 #
 # Copies Kbuild, drivers/, core-cpp/{include,src,ktests}/, include/ and
 # the emulator's control.h (for the KUnit suites) into DIR
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--out) out=$2; shift ;;
 	--linux) linux=$2; shift ;;
-	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac

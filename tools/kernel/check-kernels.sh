@@ -5,17 +5,24 @@
 # tools/kernel/kernels.list (or the ids given), each with its own compiler
 # in its own chroot (tools/kernel/kernel-env.sh):
 #   1. a W=1 build; any compiler, objtool, modpost or BTF warning fails;
-#   2. modinfo: the module's vermagic names that kernel's release;
+#   2. modinfo: the module's vermagic names that kernel's release, and
+#      file(1) names its machine (x86-64, or ARM aarch64 for arm64);
 #   3. the DKMS sources (as make deb / make install ship them) built by
 #      that release's dkms for that kernel, in a dkms tree of its own
 #      (--dkmstree/--sourcetree: nothing of the host's or the chroot's
-#      DKMS state is touched).
+#      DKMS state is touched).  A cross kernel (arm64: kernel-env.sh
+#      prints CROSS_COMPILE) gets ARCH= and CROSS_COMPILE= in dkms's
+#      environment, which its MAKE line (dkms.conf) passes on to make;
+#      dkms's own `strip` is the chroot's amd64 one and says it cannot
+#      read an aarch64 module, harmlessly (the module stays unstripped),
+#      so the DKMS module's file(1) is checked too.
 # One line per kernel and a summary; exit 0 only if every kernel passed.
 #
 #   tools/kernel/check-kernels.sh [ID...]
 #
 # Builds go to <repo>/.cache/kernels/<id>/ (mod/ the W=1 tree, build.log,
-# dkms/, dkms.log).
+# dkms/, dkms.log); the arm64 ids' mod/cxprm.ko are the ones
+# `make module-arm64` (tools/kernel/build-arm64.sh) leaves there too.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -35,13 +42,23 @@ for id in "${ids[@]}"; do
 	out=$repo/.cache/kernels/$id
 	mkdir -p "$out"
 	if ! env=$("$repo/tools/kernel/kernel-env.sh" "$id"); then
-		lines+=("$(printf 'kernels: %-5s FAIL  (no build environment)' "$id")")
+		lines+=("$(printf 'kernels: %-14s FAIL  (no build environment)' "$id")")
 		failed=1
 		continue
 	fi
 	krel=$(echo "$env" | sed -n 's/^KREL=//p')
 	root=$(echo "$env" | sed -n 's/^CHROOT=//p')
 	cc=$(echo "$env" | sed -n 's/^CC=//p')
+	cross=$(echo "$env" | sed -n 's/^CROSS_COMPILE=//p')
+	cc=$cross$cc
+	# dkms's environment: nothing for a native kernel, the cross build's
+	# ARCH and CROSS_COMPILE for an arm64 one.
+	karch=$(echo "$env" | sed -n 's/^ARCH=//p')
+	denv=()
+	[ -z "$cross" ] || denv=(ARCH="$karch" CROSS_COMPILE="$cross")
+	# What file(1) says of a module of that kernel.
+	machine=x86-64
+	[ "$karch" != arm64 ] || machine="ARM aarch64"
 	echo "=== kernels: $id ($krel, $cc${root:+, chroot $(basename "$root")}) ==="
 
 	# 1. W=1, every warning fatal.
@@ -65,6 +82,7 @@ for id in "${ids[@]}"; do
 	if [ -f "$out/mod/cxprm.ko" ]; then
 		vm=$(modinfo -F vermagic "$out/mod/cxprm.ko" | awk '{ print $1 }')
 		[ "$vm" = "$krel" ] || why+=("vermagic '$vm', not $krel")
+		file -b "$out/mod/cxprm.ko" | grep -q "$machine" || why+=("not $machine: $(file -b "$out/mod/cxprm.ko")")
 	fi
 
 	# 3. DKMS, in a tree of its own.
@@ -74,8 +92,9 @@ for id in "${ids[@]}"; do
 	mv "$out/dkms/src/usr/src/cxprm-$version" "$out/dkms/src/cxprm-$version"
 	rm -rf "$out/dkms/src/usr"
 	if [ -n "$root" ]; then
-		"$repo/tools/kernel/in-chroot.sh" "$root" "$out/dkms" /dkms -- dkms build -m cxprm -v "$version" \
-			-k "$krel" --sourcetree /dkms/src --dkmstree /dkms/tree >"$out/dkms.log" 2>&1
+		"$repo/tools/kernel/in-chroot.sh" "$root" "$out/dkms" /dkms -- env ${denv[@]+"${denv[@]}"} \
+			dkms build -m cxprm -v "$version" -k "$krel" --sourcetree /dkms/src --dkmstree /dkms/tree \
+			>"$out/dkms.log" 2>&1
 	else
 		dkms build -m cxprm -v "$version" -k "$krel" --sourcetree "$out/dkms/src" \
 			--dkmstree "$out/dkms/tree" >"$out/dkms.log" 2>&1
@@ -86,14 +105,16 @@ for id in "${ids[@]}"; do
 		tail -n 30 "$out/dkms.log"
 		find "$out/dkms/tree" -name make.log -exec tail -n 30 {} \; 2>/dev/null
 		why+=("DKMS build failed")
+	elif [ "${dko%.ko}" != "$dko" ] && ! file -b "$dko" | grep -q "$machine"; then
+		why+=("the DKMS module is not $machine")
 	fi
 
 	dt=$(($(date +%s) - t0))
 	if [ ${#why[@]} = 0 ]; then
-		line=$(printf 'kernels: %-5s PASS  %4ds  %s (%s): W=1 0 warnings, vermagic %s, BTF %s, DKMS built' \
+		line=$(printf 'kernels: %-14s PASS  %4ds  %s (%s): W=1 0 warnings, vermagic %s, BTF %s, DKMS built' \
 			"$id" "$dt" "$krel" "$cc" "$vm" "$btf")
 	else
-		line=$(printf 'kernels: %-5s FAIL  %4ds  %s (%s): %s' "$id" "$dt" "$krel" "$cc" "${why[*]}")
+		line=$(printf 'kernels: %-14s FAIL  %4ds  %s (%s): %s' "$id" "$dt" "$krel" "$cc" "${why[*]}")
 		failed=1
 	fi
 	echo "$line"
