@@ -64,7 +64,7 @@ export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
 	module lint check-module check-guest check-guest-msix check-mlx5 check-mlx5-vf mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
-	module-clean bench check-kernels check-matrix module-arm64 guest-tools-arm64
+	module-clean bench check-kernels check-kernels-amd64 check-matrix module-arm64 guest-tools-arm64
 
 all: userspace
 
@@ -243,11 +243,25 @@ check:
 check-kernels:
 	tools/kernel/check-kernels.sh $(KERNELS)
 
+check-kernels-amd64:
+	tools/kernel/check-kernels.sh $$(tools/kernel/kernel-env.sh --list-arch amd64)
+
 check-guest-linux-%:
 	selftests/cxprm/run.sh -q --linux $*
 
 check-guest-msix-linux-%:
 	selftests/cxprm/run.sh -q --linux $* --msix 8
+
+# An arm64 kernel (kernel-env.sh --list-arch arm64) under qemu-system-aarch64:
+# the kselftests, the power-off with the function bound (0 pages held at
+# the emulator's exit) and the demo's CLI session; MSI-X in check-matrix.
+check-arm64-linux-%:
+	selftests/cxprm/run.sh -q --linux $* --shutdown
+	tools/demo/demo.sh --linux $*
+
+check-arm64-msix-linux-%:
+	selftests/cxprm/run.sh -q --linux $* --msix 8 --shutdown
+	tools/demo/demo.sh --linux $* --msix 8
 
 check-mlx5-linux-%:
 	tools/qemu/run-mlx5.sh --check -q --linux $* $(MLX5_ARGS)

@@ -24,14 +24,16 @@
 #   mlx5-vf      check-mlx5-vf      the same on the emulated ConnectX-7 VF
 #   handover     check-handover     cxprm bind / unbind --restore with mlx5_core
 #   demo         demo               the README's demo session
-#   kernels      check-kernels      the compile matrix: cxprm.ko W=1, vermagic
-#                                   and DKMS for every kernel of
+#   kernels      check-kernels-amd64  the compile matrix: cxprm.ko W=1, vermagic
+#                                   and DKMS for every amd64 kernel of
 #                                   tools/kernel/kernels.list, in its chroot
+#                                   (--matrix: check-kernels, the arm64 ids too)
 #   guest-<ID>   check-guest-linux-<ID>  for every amd64 kernel ID of
 #                                   kernels.list other than the host's (the
 #                                   guest stage above): the kselftests booted
-#                                   on it (arm64 ids: built by the arm64 and
-#                                   kernels stages, not booted here)
+#                                   on it; for an arm64 ID (check-arm64-linux-<ID>)
+#                                   under qemu-system-aarch64: the kselftests,
+#                                   power-off with the function bound, the demo
 #   mlx5-<ID>    check-mlx5-linux-<ID>   that kernel's own mlx5_core on the
 #                                   emulator, as the mlx5 stage
 #   guest-msix-<ID>  check-guest-msix-linux-<ID>  only with --matrix: the
@@ -50,7 +52,11 @@ set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
-all=(userspace:check-userspace module:check-module arm64:module-arm64 arm64-guest:guest-tools-arm64 kernels:check-kernels fuzz:check-fuzz kunit:check-kunit
+# The compile matrix: amd64 ids here (the arm64 stage builds the arm64 ones
+# W=1 already); every id, DKMS for arm64 too, with --matrix.
+kernels=check-kernels-amd64
+[ "${1:-}" != --matrix ] || kernels=check-kernels
+all=(userspace:check-userspace module:check-module arm64:module-arm64 "kernels:$kernels" fuzz:check-fuzz kunit:check-kunit
 	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 mlx5-vf:check-mlx5-vf
 	handover:check-handover demo:demo)
 matrix=()
@@ -62,6 +68,12 @@ while read -r id; do
 	all+=("guest-$id:check-guest-linux-$id" "mlx5-$id:check-mlx5-linux-$id")
 	matrix+=("guest-msix-$id:check-guest-msix-linux-$id" "mlx5-vf-$id:check-mlx5-vf-linux-$id")
 done < <(tools/kernel/kernel-env.sh --list-arch amd64 | grep -vxF "$hosts")
+# arm64 kernels: kselftests + power-off + demo session, polling; MSI-X in
+# the matrix (qemu-system-aarch64, TCG).
+while read -r id; do
+	all+=("guest-$id:check-arm64-linux-$id")
+	matrix+=("guest-msix-$id:check-arm64-msix-linux-$id")
+done < <(tools/kernel/kernel-env.sh --list-arch arm64)
 named_only=(deb:check-deb)
 if [ "${1:-}" = --matrix ]; then
 	shift

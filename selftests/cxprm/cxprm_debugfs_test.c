@@ -251,6 +251,35 @@ TEST_F(dbg, pages_match_info)
 	free(t);
 }
 
+/*
+ * Firmware pages (4 KiB, the PRM's) are cut from system pages as mlx5's
+ * pagealloc.c does: "host pages N (M firmware pages each)" with M =
+ * PAGE_SIZE / 4 KiB; a system page is held while any of its pieces is
+ * lent, so M * N >= live >= N, and right after bring-up (nothing taken
+ * back yet) they are packed: N = live / M rounded up.  On a 16 KiB kernel
+ * that is firmware pages = 4 x system pages.
+ */
+TEST_F(dbg, pages_packed_into_host_pages)
+{
+	long long per = sysconf(_SC_PAGESIZE) / 4096, host = -1, each = -1, live, reclaimed;
+	char *t = dbg_read(self->dir, "pages");
+	const char *h;
+
+	ASSERT_NE(NULL, t);
+	h = strstr(t, "host pages");
+	ASSERT_NE(NULL, h) TH_LOG("pages:\n%s", t);
+	ASSERT_EQ(2, sscanf(h, "host pages %lld (%lld firmware pages each)", &host, &each)) TH_LOG("%s", h);
+	live = number_after(t, "live");
+	reclaimed = number_after(t, "reclaimed");
+	ASSERT_LT(0, live) TH_LOG("pages:\n%s", t);
+	EXPECT_EQ(per, each) TH_LOG("pages:\n%s", t);
+	EXPECT_LE(host, live) TH_LOG("a system page held with no piece lent:\n%s", t);
+	EXPECT_GE(host * each, live) TH_LOG("pages:\n%s", t);
+	if (reclaimed == 0)
+		EXPECT_EQ((live + each - 1) / each, host) TH_LOG("not packed:\n%s", t);
+	free(t);
+}
+
 TEST_F(dbg, eq_matches_info)
 {
 	char *t = dbg_read(self->dir, "eq");

@@ -33,7 +33,8 @@
 #   --linux ID         boot another supported kernel (tools/kernel/kernels.list:
 #                      its Debian image, unpacked and cached by
 #                      tools/kernel/kernel-env.sh) with cxprm.ko built for
-#                      it in its chroot into .cache/kernels/<ID>/guest-mod;
+#                      it in its chroot into .cache/kernels/<ID>/mod (W=1,
+#                      the compile matrix's tree);
 #                      an arm64 id (6.12-arm64, 6.12-arm64-16k) boots under
 #                      qemu-system-aarch64 (run-guest.sh --arch arm64) with
 #                      the CLI, emuctl and the tests cross-built
@@ -115,12 +116,14 @@ if [ "$debug" = 1 ]; then
 	timeout_s=$((timeout_s * 3))
 elif [ -n "$linux" ]; then
 	kenv=$("$repo/tools/kernel/kernel-env.sh" -q "$linux") || { say "no kernel $linux"; exit 1; }
-	ko=$repo/.cache/kernels/$linux/guest-mod/cxprm.ko
+	# The compile matrix's tree and flags (check-kernels.sh, build-arm64.sh:
+	# W=1), so after those stages this build only relinks.
+	ko=$repo/.cache/kernels/$linux/mod/cxprm.ko
 	if [ "$build" = 1 ]; then
 		say "building cxprm.ko for Linux $linux (its chroot)"
 		mkdir -p "$cache"
 		if ! "$repo/tools/kernel/build-module.sh" --linux "$linux" --out "$(dirname "$ko")" \
-			-s >"$cache/linux-mod.log" 2>&1; then
+			W=1 -s >"$cache/linux-mod.log" 2>&1; then
 			cat "$cache/linux-mod.log" >&2
 			say "cxprm.ko did not build for Linux $linux"
 			exit 1

@@ -17,6 +17,11 @@ run() {
 
 run cxprm list
 run cxprm info "$dev"
+# The firmware's 4 KiB pages, cut from the kernel's pages as mlx5 does: on
+# a 16 KiB-page arm64 kernel four to a page.
+run uname -rm
+printf '\n$ tail -n 2 %s/pages\n' "$dbg"
+tail -n 2 "$dbg/pages"
 printf '\n$ cxprm caps %s | head -n 24\n' "$dev"
 cxprm caps "$dev" | head -n 24
 # An NVMe-oF namespace to look at: the NVMe side hands over an I/O queue
