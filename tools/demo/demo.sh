@@ -57,15 +57,24 @@ fi
 
 echo "demo: booting QEMU with an emulated BlueField-3 (Arm side, ECPF) (built in $(($(date +%s) - t0)) s)"
 console=$(mktemp "${TMPDIR:-/tmp}/cxprm-demo.XXXXXXXX")
-trap 'rm -f "$console"' EXIT
+emulog=$console.emud
+trap 'rm -f "$console" "$emulog"' EXIT
 rc=0
 tools/qemu/run-guest.sh -q --ko "$ko" --emud --emud-bin "$sbuild/tools/emulator/daemon/cxprm-emud" \
 	--profile bf3 --emud-args "--nvmf-auto-io-ms 0" \
 	--modparams "allow_raw_write=1" \
 	--file "$cli:/cxprm/cxprm" "${rg[@]+"${rg[@]}"}" \
-	--script tools/demo/guest-demo.sh --console-log "$console" --timeout 300 || rc=$?
+	--script tools/demo/guest-demo.sh --console-log "$console" --emulator-log "$emulog" \
+	--timeout 300 || rc=$?
 # The session, without the kernel's and the harness's own lines.
 sed -n '/^\$ cxprm list/,/CXPRM-EXIT/p' "$console" | grep -v '^CXPRM-EXIT' | tr -d '\r'
+# The guest powers off with the function bound: the shutdown callback must
+# have left firmware no page (the emulator's exit line).
+exit_line=$(grep 'cxprm-emud: exiting on' "$emulog" 2>/dev/null | tail -n 1 || true)
+if ! echo "$exit_line" | grep -q 'pages held 0 '; then
+	echo "demo: the emulator's exit line does not show 0 pages held: ${exit_line:-none}" >&2
+	[ "$rc" != 0 ] || rc=1
+fi
 echo
 echo "demo: done in $(($(date +%s) - t0)) s (guest status $rc)"
 exit "$rc"
