@@ -55,7 +55,11 @@ for s in "${srcs[@]}"; do
 		# Kbuild then rebuilds exactly what changed.  (Keeping the
 		# checkout's mtimes could leave an object stale for good when a
 		# file was edited between an earlier copy and its compile.)
-		(cd "$repo/$s" && find . -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \
+		# Not drivers/generated/: build output (the kernel API probes'
+		# HAVE_* header), which a checkout build of another kernel leaves
+		# behind; copied over this tree's, Kbuild would keep it (its
+		# command line has not changed) and build with the wrong probes.
+		(cd "$repo/$s" && find . -path ./generated -prune -o -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \
 			-o -name Kbuild -o -name Makefile -o -name '*.sh' \) -print0) |
 			while IFS= read -r -d '' f; do
 				cmp -s "$repo/$s/$f" "$out/$s/$f" && continue
@@ -63,7 +67,7 @@ for s in "${srcs[@]}"; do
 				cp "$repo/$s/$f" "$out/$s/$f"
 			done
 		# Drop sources that no longer exist in the checkout.
-		(cd "$out/$s" && find . -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \) -print0) |
+		(cd "$out/$s" && find . -path ./generated -prune -o -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \) -print0) |
 			while IFS= read -r -d '' f; do
 				[ -e "$repo/$s/$f" ] || rm -f "$out/$s/$f"
 			done
