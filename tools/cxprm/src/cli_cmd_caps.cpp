@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // cxprm caps DEV: one capability image (CXPRM_IOC_QUERY_CAPS), decoded with
-// the core's layout of that type (general: every prm::cmd_hca_cap field).
+// the layout of that type: the core's (general: every prm::cmd_hca_cap
+// field), else the one generated from the build's mlx5_ifc.h (tools/ifcgen).
 #include <ostream>
 #include <cstring>
 
@@ -27,10 +28,11 @@ const CommandSpec spec = {
 	"flow_table, esw_flow_table, esw, vector_calc, qos, debug, nvmf, dev_mem, tls,\n"
 	"vdpa, dev_event, ipsec, shampo, macsec, general_2, port_selection, adv_virt,\n"
 	"a PRM name (ETHERNET_OFFLOADS) or a number.  CUR (what is set) unless --max\n"
-	"(what can be set).  Types with a layout in the core (general: cmd_hca_cap,\n"
-	"nvmf: nvmf_cap) are decoded field by field from the layout's field table;\n"
-	"the others are shown as a hexdump of the 4096-byte image.  Needs\n"
-	"CAP_NET_ADMIN.",
+	"(what can be set).  Each type is decoded field by field from its layout:\n"
+	"the core's (general: cmd_hca_cap, nvmf: nvmf_cap), else the one generated\n"
+	"from the build's mlx5_ifc.h (eth: per_protocol_networking_offload_caps),\n"
+	"nested fields by dotted names.  A type neither has a layout for is shown\n"
+	"as a hexdump of the 4096-byte image.  Needs CAP_NET_ADMIN.",
 	{
 		{"type", 't', "TYPE", "capability type (default general)"},
 		{"max", 0, nullptr, "the MAX image (what can be set) instead of CUR"},
@@ -42,8 +44,9 @@ const CommandSpec spec = {
 	true,
 };
 
-// mlx5_ifc.h layout names of the capability types; used when the core's
-// registry has them (today: cmd_hca_cap, nvmf_cap).
+// mlx5_ifc.h layout names of the capability types (device.h's MLX5_CAP_*
+// accessors); looked up with any_layout(), so a name the build's header
+// lacks (vector_calc_cap left it after 6.1) falls back to the hexdump.
 struct CapLayout {
 	uint16_t type;
 	const char *layout;
@@ -51,24 +54,35 @@ struct CapLayout {
 const CapLayout kCapLayouts[] = {
 	{prm::cap::GENERAL, "cmd_hca_cap"},
 	{prm::cap::ETHERNET_OFFLOADS, "per_protocol_networking_offload_caps"},
+	{prm::cap::IPOIB_OFFLOADS, "per_protocol_networking_offload_caps"},
+	{prm::cap::IPOIB_ENHANCED_OFFLOADS, "per_protocol_networking_offload_caps"},
 	{prm::cap::ODP, "odp_cap"},
 	{prm::cap::ATOMIC, "atomic_caps"},
 	{prm::cap::ROCE, "roce_cap"},
 	{prm::cap::FLOW_TABLE, "flow_table_nic_cap"},
 	{prm::cap::ESWITCH_FLOW_TABLE, "flow_table_eswitch_cap"},
 	{prm::cap::ESWITCH, "e_switch_cap"},
+	{prm::cap::VECTOR_CALC, "vector_calc_cap"},
 	{prm::cap::QOS, "qos_cap"},
 	{prm::cap::DEBUG_CAP, "debug_cap"},
 	{prm::cap::NVMF, "nvmf_cap"},
 	{prm::cap::DEV_MEM, "device_mem_cap"},
+	{prm::cap::TLS, "tls_cap"},
+	{prm::cap::VDPA_EMULATION, "virtio_emulation_cap"},
+	{prm::cap::DEV_EVENT, "device_event_cap"},
+	{prm::cap::IPSEC, "ipsec_cap"},
+	{prm::cap::DEV_SHAMPO, "shampo_cap"},
+	{prm::cap::MACSEC, "macsec_cap"},
 	{prm::cap::GENERAL_2, "cmd_hca_cap_2"},
+	{prm::cap::PORT_SELECTION, "port_selection_cap"},
+	{prm::cap::ADV_VIRTUALIZATION, "adv_virtualization_cap"},
 };
 
 const prm::LayoutDesc *cap_layout(uint16_t type)
 {
 	for (const CapLayout &c : kCapLayouts)
 		if (c.type == type)
-			return prm::find_layout(c.layout);
+			return any_layout(c.layout);
 	return nullptr;
 }
 
@@ -91,9 +105,10 @@ int run(Ctx &ctx, const Args &args)
 	FwResult r = FwResult::from(c.st);
 	const prm::LayoutDesc *l = cap_layout(type);
 	std::vector<FieldValue> fields;
+	size_t nall = 0; // decoded fields before --nonzero
 	if (l)
 		for (FieldValue &v : decode_fields(*l, c.caps, sizeof(c.caps)))
-			if (!args.has("nonzero") || (v.text != "0" && v.text != "0x0"))
+			if (++nall, !args.has("nonzero") || (v.text != "0" && v.text != "0x0"))
 				fields.push_back(std::move(v));
 	bool hex = args.has("hex") || !l;
 	std::string what = "QUERY_HCA_CAP " + cap_type_label(type) + (max ? " MAX" : " CUR");
@@ -106,6 +121,7 @@ int run(Ctx &ctx, const Args &args)
 		j.set("mode", max ? "MAX" : "CUR");
 		j.set_json("status", status_json(r, true));
 		j.set_json("layout", l ? Json::str(l->name) : Json::null());
+		j.set_json("layout_source", !l ? Json::null() : Json::str(is_generated(*l) ? "mlx5_ifc.h" : "core"));
 		if (r.ok() && l)
 			j.set_json("fields", fields_json(fields));
 		if (r.ok() && hex) {
@@ -118,9 +134,10 @@ int run(Ctx &ctx, const Args &args)
 	} else if (r.ok()) {
 		ctx.out << p.bdf << " capabilities " << cap_type_label(type) << " (" << (max ? "MAX" : "CUR") << ")";
 		if (l)
-			ctx.out << ", layout " << l->name << ", " << l->nfields << " fields";
+			ctx.out << ", layout " << l->name << (is_generated(*l) ? " (mlx5_ifc.h)" : "") << ", "
+				<< nall << " fields";
 		else
-			ctx.out << ", no layout in the core: raw image";
+			ctx.out << ", no layout for this type: raw image";
 		ctx.out << "\n";
 		if (l) {
 			KvList kv;

@@ -79,14 +79,15 @@ int finish(Ctx &ctx, const Args &a, Json &j, const KvList &kv, const Bytes &b, c
 
 int decode_layout(Ctx &ctx, const Args &a)
 {
-	const prm::LayoutDesc *l = prm::find_layout(a.str("layout").c_str());
+	const prm::LayoutDesc *l = any_layout(a.str("layout").c_str());
 	if (!l) {
 		u32 n;
 		const prm::LayoutDesc *const *all = prm::all_layouts(&n);
 		std::string names;
 		for (u32 i = 0; i < n; i++)
 			names += std::string(i ? ", " : "") + all[i]->name;
-		a.fail("--layout: no layout '" + a.str("layout") + "' in the core (layouts: " + names + ")");
+		a.fail("--layout: no layout '" + a.str("layout") + "' in the core or the build's mlx5_ifc.h "
+		       "(the core's: " + names + ")");
 	}
 	if (!a.has("data"))
 		a.fail("--layout needs --data");

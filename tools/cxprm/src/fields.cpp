@@ -6,6 +6,7 @@
 
 #include "errors.h"
 #include "hex.h"
+#include "ifc_tables.h"
 
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/registry.h"
@@ -98,11 +99,27 @@ const prm::LayoutDesc *layout_for_opcode(uint16_t opcode, bool input)
 	if (base.empty()) {
 		const char *n = prm::opcode_name(opcode);
 		if (!n)
+			n = ifc::opcode_name(opcode);
+		if (!n)
 			return nullptr;
 		for (const char *p = n; *p; p++)
 			base += (char)std::tolower((unsigned char)*p);
 	}
-	return prm::find_layout((base + (input ? "_in" : "_out")).c_str());
+	return any_layout((base + (input ? "_in" : "_out")).c_str());
+}
+
+const prm::LayoutDesc *any_layout(const char *name)
+{
+	if (const prm::LayoutDesc *l = prm::find_layout(name))
+		return l;
+	return ifc::find_layout(name);
+}
+
+bool is_generated(const prm::LayoutDesc &l)
+{
+	u32 n = 0;
+	const prm::LayoutDesc *all = ifc::layouts(&n);
+	return &l >= all && &l < all + n;
 }
 
 std::vector<FieldValue> decode_fields(const prm::LayoutDesc &l, const uint8_t *buf, size_t len,
@@ -111,7 +128,7 @@ std::vector<FieldValue> decode_fields(const prm::LayoutDesc &l, const uint8_t *b
 	std::vector<FieldValue> out;
 	for (uint32_t i = 0; i < l.nfields; i++) {
 		const prm::FieldDesc &f = l.fields[i];
-		if (!field_in(f, len))
+		if (!field_in(f, len) || ifc::is_container(l, i))
 			continue;
 		FieldValue v{&f, {}, {}};
 		if (f.width > 64) {

@@ -27,8 +27,16 @@ void field_set(uint8_t *buf, size_t len, const prm::FieldDesc &f, uint64_t v);
 
 const prm::FieldDesc *find_field(const prm::LayoutDesc &l, const std::string &name);
 
-// The *_in / *_out layout of an opcode from the core's registry (by name:
-// QUERY_HCA_CAP -> query_hca_cap_in/out), or null.
+// A layout by its mlx5_ifc.h name: the core's hand-declared one (what the
+// driver uses) first, else the table generated from the build's mlx5_ifc.h
+// (tools/ifcgen), or null.
+const prm::LayoutDesc *any_layout(const char *name);
+// Whether l comes from the generated tables rather than the core.
+bool is_generated(const prm::LayoutDesc &l);
+
+// The *_in / *_out layout of an opcode (by name: QUERY_HCA_CAP ->
+// query_hca_cap_in/out; any_layout's order), or null.  Opcodes the core does
+// not name are named from the header's MLX5_CMD_OP_* list.
 const prm::LayoutDesc *layout_for_opcode(uint16_t opcode, bool input);
 
 // One decoded field: its text ("12", "0x1f", hex digits for a region) and
@@ -40,7 +48,9 @@ struct FieldValue {
 	Json json;
 };
 
-// Every field of layout l present in buf[0, len); regions (> 64 bits)
+// Every field of layout l present in buf[0, len), but the entries of the
+// generated tables that stand for a nested member whose fields follow
+// (they would repeat them as hex); regions (> 64 bits)
 // larger than max_region_bytes are left out (dump those as hex).
 // hex_text: scalar values as "0x.." text (JSON stays numbers).
 std::vector<FieldValue> decode_fields(const prm::LayoutDesc &l, const uint8_t *buf, size_t len,

@@ -121,9 +121,24 @@ TEST_F(DevDir, CapsGeneralEveryFieldAndOtherTypes)
 	EXPECT_EQ(n.get("layout")->as_str(), "nvmf_cap");
 	EXPECT_EQ(n.get("fields")->get("frontend_namespace_context")->as_uint(), 1u);
 
+	// A type the core has no layout for: the one generated from mlx5_ifc.h.
 	Json e = cli({"caps", "00:03.0", "--type", "eth", "-j"}).json();
-	EXPECT_TRUE(e.get("layout")->is_null());
-	EXPECT_EQ(e.get("image")->size(), 256u); // 4096 bytes, 16 a line
+	EXPECT_EQ(e.get("layout")->as_str(), "per_protocol_networking_offload_caps");
+	EXPECT_EQ(e.get("layout_source")->as_str(), "mlx5_ifc.h");
+	ASSERT_NE(e.get("fields"), nullptr);
+	EXPECT_NE(e.get("fields")->get("csum_cap"), nullptr);
+	EXPECT_NE(e.get("fields")->get("lro_cap"), nullptr);
+	EXPECT_EQ(e.get("image"), nullptr);
+	EXPECT_EQ(n.get("layout_source")->as_str(), "core");
+	Result et = cli({"caps", "00:03.0", "--type", "eth"});
+	ASSERT_EQ(et.rc, 0) << et.err;
+	EXPECT_NE(et.out.find("layout per_protocol_networking_offload_caps (mlx5_ifc.h)"), std::string::npos)
+		<< et.out;
+	EXPECT_NE(et.out.find("  csum_cap:"), std::string::npos) << et.out;
+	EXPECT_EQ(et.out.find("image ("), std::string::npos);
+	// --hex still adds the image.
+	Json eh = cli({"caps", "00:03.0", "--type", "eth", "--hex", "-j"}).json();
+	EXPECT_EQ(eh.get("image")->size(), 256u); // 4096 bytes, 16 a line
 
 	Result t = cli({"caps", "00:03.0", "--nonzero"});
 	EXPECT_EQ(t.rc, 0);

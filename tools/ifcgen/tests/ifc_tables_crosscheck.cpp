@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The generated ifc tables against the core's hand-declared layouts: a
+// second check beside core-cpp/tests/ifc/ifc_crosscheck.cpp, independent of
+// it (this one goes through ifc_tables.py's parser, that one through the
+// compiler), so a parser error or a layout drift shows in one or the other.
+//
+// Every layout of prm/registry.h that the tables hold must have the same
+// size, and each of its fields that the tables name the same offset and
+// width.  A layout the tables lack must be a vendor NVMF/NVMe one (the
+// provisional, hand-declared layouts).  Also: the lookups, and facts present
+// in every header from Linux 5.10 on (never one version's details).
+#include <cstdio>
+#include <cstring>
+
+#include "ifc_tables.h"
+
+#include "cxprm/prm/registry.h"
+
+namespace {
+
+using namespace cxprm;
+
+unsigned failures;
+
+void fail(const char *what, const char *layout, const char *field = "")
+{
+	std::printf("FAIL %s: %s %s\n", what, layout, field);
+	failures++;
+}
+
+// Fields whose name means another bit in newer headers than the 6.1 one the
+// core follows (ifc_crosscheck holds them to 6.1): reported, not failed, as
+// the tables may come from any header version.
+const char *const kRenamedLater[] = {
+	"cmd_hca_cap.relaxed_ordering_read", // bit 233 became ..._pci_enabled
+};
+
+bool renamed_later(const char *layout, const char *field)
+{
+	for (const char *r : kRenamedLater) {
+		size_t n = std::strlen(layout);
+		if (!std::strncmp(r, layout, n) && r[n] == '.' && !std::strcmp(r + n + 1, field))
+			return true;
+	}
+	return false;
+}
+
+bool vendor(const char *name) { return std::strstr(name, "nvmf") || std::strstr(name, "nvme"); }
+
+void check_registry()
+{
+	u32 n = 0, same = 0, fields = 0, provisional = 0;
+	const prm::LayoutDesc *const *all = prm::all_layouts(&n);
+	for (u32 i = 0; i < n; i++) {
+		const prm::LayoutDesc &ours = *all[i];
+		const prm::LayoutDesc *gen = ifc::find_layout(ours.name);
+		if (!gen) {
+			if (!vendor(ours.name))
+				fail("not in the ifc tables", ours.name);
+			provisional++;
+			continue;
+		}
+		if (gen->size_bits != ours.size_bits) {
+			std::printf("FAIL size %s: ours %u, ifc tables %u\n", ours.name, ours.size_bits,
+				    gen->size_bits);
+			failures++;
+		}
+		for (u32 f = 0; f < ours.nfields; f++) {
+			const prm::FieldDesc &a = ours.fields[f];
+			for (u32 g = 0; g < gen->nfields; g++) {
+				const prm::FieldDesc &b = gen->fields[g];
+				if (std::strcmp(a.name, b.name))
+					continue;
+				fields++;
+				if ((a.offset != b.offset || a.width != b.width) &&
+				    renamed_later(ours.name, a.name)) {
+					std::printf("RENAMED %s.%s: ours %u %u, ifc tables %u %u (a newer "
+						    "header's meaning)\n", ours.name, a.name, a.offset,
+						    a.width, b.offset, b.width);
+				} else if (a.offset != b.offset || a.width != b.width) {
+					std::printf("FAIL field %s.%s: ours %u %u, ifc tables %u %u\n",
+						    ours.name, a.name, a.offset, a.width, b.offset, b.width);
+					failures++;
+				}
+			}
+		}
+		same++;
+	}
+	std::printf("%u hand layouts in the ifc tables (%u same-named fields compared), "
+		    "%u provisional vendor ones not\n", same, fields, provisional);
+}
+
+const prm::FieldDesc *field(const prm::LayoutDesc &l, const char *name)
+{
+	for (u32 i = 0; i < l.nfields; i++)
+		if (!std::strcmp(l.fields[i].name, name))
+			return &l.fields[i];
+	return nullptr;
+}
+
+void expect_field(const char *layout, const char *name, u32 off, u32 width)
+{
+	const prm::LayoutDesc *l = ifc::find_layout(layout);
+	const prm::FieldDesc *f = l ? field(*l, name) : nullptr;
+	if (!f || f->offset != off || f->width != width)
+		fail("expected field", layout, name);
+}
+
+void check_tables()
+{
+	u32 n = 0;
+	const prm::LayoutDesc *l = ifc::layouts(&n);
+	std::printf("ifc tables: %u layouts, %u opcodes from %s (Linux %s)\n", n, ifc::source().nopcodes,
+		    ifc::source().header, ifc::source().linux_version);
+	if (n < 500)
+		fail("too few layouts (was an mlx5_ifc.h found?)", ifc::source().header);
+	for (u32 i = 0; i < n; i++) {
+		if (i && std::strcmp(l[i - 1].name, l[i].name) >= 0)
+			fail("not sorted", l[i].name);
+		if (ifc::find_layout(l[i].name) != &l[i])
+			fail("find_layout", l[i].name);
+		for (u32 f = 0; f < l[i].nfields; f++)
+			if (l[i].fields[f].offset + l[i].fields[f].width > l[i].size_bits)
+				fail("field outside its layout", l[i].name, l[i].fields[f].name);
+	}
+	if (ifc::find_layout("no_such_layout") || ifc::find_layout(""))
+		fail("find_layout of an unknown name", "no_such_layout");
+	// Stable facts (in every header since 5.10): a capability type the
+	// core lacks, a nested field, a union alternative, an opcode.
+	const prm::LayoutDesc *eth = ifc::find_layout("per_protocol_networking_offload_caps");
+	if (!eth || eth->size_bits != 0x800)
+		fail("size", "per_protocol_networking_offload_caps");
+	expect_field("per_protocol_networking_offload_caps", "csum_cap", 0x0, 1);
+	expect_field("query_hca_cap_out", "capability", 0x80, 0x8000);
+	expect_field("query_hca_cap_out", "capability.cmd_hca_cap.log_max_qp", 0x80 + 155, 5);
+	const prm::LayoutDesc *out = ifc::find_layout("query_hca_cap_out");
+	if (!out || !ifc::is_container(*out, (u32)(field(*out, "capability") - out->fields)) ||
+	    ifc::is_container(*out, 0))
+		fail("is_container", "query_hca_cap_out");
+	const char *op = ifc::opcode_name(0x100);
+	if (!op || std::strcmp(op, "QUERY_HCA_CAP") || ifc::opcode_name(0xfffe))
+		fail("opcode_name", "0x100");
+}
+
+} // namespace
+
+int main()
+{
+	check_tables();
+	check_registry();
+	std::printf("%s (%u failures)\n", failures ? "FAILED" : "OK", failures);
+	return failures ? 1 : 0;
+}
