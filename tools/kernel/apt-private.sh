@@ -11,6 +11,14 @@
 #                                     every 12 hours (a new point release
 #                                     then gives new versions, unpacked
 #                                     beside the old)
+#   apt_machine_arm64 DIR             apt_private + apt_private_update for
+#                                     the arm64 packages of the machine's
+#                                     own sources (arm64-headers.sh and
+#                                     guest-busybox.sh share DIR)
+#   apt_unpack DEST PKG[=VER]...      apt-get download them with aptx into
+#                                     DEST.debs and unpack each with
+#                                     dpkg-deb -x into DEST (created; what
+#                                     it holds already stays)
 
 apt_private() {
 	local dir=$1
@@ -27,4 +35,22 @@ apt_private_update() {
 	apt-get "${aptx[@]}" -q update >"$dir/update.log" 2>&1 ||
 		{ cat "$dir/update.log" >&2; die "apt-get update failed for $what"; }
 	touch "$dir/updated"
+}
+
+apt_machine_arm64() {
+	# status=/dev/null: the host's installed amd64 packages are not ours.
+	apt_private "$1" -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o Dir::State::status=/dev/null
+	apt_private_update "$1" "arm64 lists of the machine's sources"
+}
+
+apt_unpack() {
+	local dest=$1 deb
+	shift
+	rm -rf "$dest.debs"
+	mkdir -p "$dest" "$dest.debs"
+	(cd "$dest.debs" && apt-get "${aptx[@]}" -q download "$@" >download.log 2>&1) ||
+		{ cat "$dest.debs/download.log" >&2; die "apt-get download $* failed"; }
+	for deb in "$dest.debs"/*.deb; do dpkg-deb -x "$deb" "$dest"; done
+	rm -rf "$dest.debs"
 }

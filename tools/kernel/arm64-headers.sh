@@ -63,19 +63,10 @@ if [ ! -f "$root.ready" ]; then
 	flock 9
 fi
 if [ ! -f "$root.ready" ]; then
-	apt_dir=$cache/apt
-	apt_private "$apt_dir" -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
-		-o Dir::State::status=/dev/null
-	apt_private_update "$apt_dir" "arm64 lists of the machine's sources"
+	apt_machine_arm64 "$cache/apt"
 	say "fetching linux-headers-$abi-arm64 $ver into $root"
-	rm -rf "$root" "$root.debs"
-	mkdir -p "$root.debs"
-	(cd "$root.debs" && apt-get "${aptx[@]}" -q download "linux-headers-$abi-arm64=$ver" \
-		"linux-headers-$abi-common=$ver" >"$root.debs/download.log" 2>&1) ||
-		{ cat "$root.debs/download.log" >&2; die "apt-get download linux-headers-$abi-arm64=$ver failed"; }
-	mkdir -p "$root"
-	for deb in "$root.debs"/*.deb; do dpkg-deb -x "$deb" "$root"; done
-	rm -rf "$root.debs"
+	rm -rf "$root"
+	apt_unpack "$root" "linux-headers-$abi-arm64=$ver" "linux-headers-$abi-common=$ver"
 	[ -e "$kdir/Makefile" ] || die "linux-headers-$abi-arm64 has no $kdir/Makefile"
 	[ -e "$common/Makefile" ] || die "linux-headers-$abi-common has no $common/Makefile"
 	sed -i "s|^include /usr/src/linux-headers-$abi-common/Makefile\$|include $common/Makefile|" \

@@ -219,12 +219,8 @@ if [ "$arch" != amd64 ]; then
 	stamp=$root/var/lib/cxprm/${hdr_pkg}_$hdr_ver
 	if [ ! -f "$stamp" ]; then
 		say "unpacking $hdr_pkg $hdr_ver ($arch) into the $release chroot"
-		rm -rf "$root.debs"
-		mkdir -p "$root.debs" "${stamp%/*}"
-		(cd "$root.debs" && apt-get "${aptx[@]}" -q download "$hdr_pkg=$hdr_ver" >/dev/null) ||
-			die "apt-get download $hdr_pkg=$hdr_ver failed"
-		dpkg-deb -x "$root.debs"/*.deb "$root"
-		rm -rf "$root.debs"
+		apt_unpack "$root" "$hdr_pkg=$hdr_ver"
+		mkdir -p "${stamp%/*}"
 		touch "$stamp"
 	fi
 fi
@@ -237,8 +233,7 @@ img_ver=$(apt-cache "${aptx[@]}" show "$img_pkg" | awk '/^Version:/ { print $2 }
 img=$cache/images/${img_pkg}_$img_ver
 if [ ! -f "$img.ready" ]; then
 	say "unpacking $img_pkg $img_ver ($arch)"
-	rm -rf "$img" "$img.debs"
-	mkdir -p "$img" "$img.debs"
+	rm -rf "$img"
 	# The image and, where the release splits them out (7.x: linux-binary-*,
 	# linux-modules-*, linux-base-*), the packages holding vmlinuz and modules.
 	pkgs=("$img_pkg=$img_ver")
@@ -246,10 +241,7 @@ if [ ! -f "$img.ready" ]; then
 		sed 's/[,|]/\n/g' | awk '$1 ~ /^linux-(modules|image|binary|base)-/ { print $1 }'); do
 		pkgs+=("$dep=$img_ver")
 	done
-	(cd "$img.debs" && apt-get "${aptx[@]}" -q download "${pkgs[@]}" >/dev/null) ||
-		die "apt-get download ${pkgs[*]} failed"
-	for deb in "$img.debs"/*.deb; do dpkg-deb -x "$deb" "$img"; done
-	rm -rf "$img.debs"
+	apt_unpack "$img" "${pkgs[@]}"
 	[ -d "$img/lib/modules/$krel" ] || [ -d "$img/usr/lib/modules/$krel" ] ||
 		die "$img_pkg has no modules"
 	# The host's depmod reads any architecture's modules.

@@ -42,16 +42,10 @@ if [ ! -f "$dir.ready" ]; then
 	exec 9>"$cache/.lock"
 	flock 9
 	if [ ! -f "$dir.ready" ]; then
-		apt_private "$cache/apt" -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
-			-o Dir::State::status=/dev/null
-		apt_private_update "$cache/apt" "arm64 lists of the machine's sources"
+		apt_machine_arm64 "$cache/apt"
 		say "fetching busybox-static:arm64 $ver into $dir"
-		rm -rf "$dir" "$dir.debs"
-		mkdir -p "$dir.debs"
-		(cd "$dir.debs" && apt-get "${aptx[@]}" -q download "busybox-static=$ver" >download.log 2>&1) ||
-			{ cat "$dir.debs/download.log" >&2; die "apt-get download busybox-static:arm64=$ver failed"; }
-		dpkg-deb -x "$dir.debs"/busybox-static_*_arm64.deb "$dir"
-		rm -rf "$dir.debs"
+		rm -rf "$dir"
+		apt_unpack "$dir" "busybox-static=$ver"
 		file -b "$dir/bin/busybox" | grep -q 'ARM aarch64.*statically linked' ||
 			die "$dir/bin/busybox is not a static aarch64 program"
 		touch "$dir.ready"
