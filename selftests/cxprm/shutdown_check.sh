@@ -76,6 +76,8 @@ released=$(key pages_released_fast_teardown)
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 if [ ${#why[@]} -gt 0 ]; then
 	cat "$work/run.out" >&2
+	# The guest's own last words (-q keeps them out of run.out).
+	tr -d '\r' <"$work/console.log" 2>/dev/null | tail -n 40 >&2
 	say "FAIL (${secs}s${profile[1]:+, ${profile[1]}}): $(IFS=';'; echo "${why[*]}")"
 	exit 1
 fi
