@@ -235,8 +235,7 @@ test-kernel:
 check:
 	tools/check.sh $(STAGES)
 
-# Every kernel of tools/kernel/kernels.list (Documentation/kernel-module.rst,
-# "Supported kernels"): the compile matrix (W=1, vermagic, DKMS, each in
+# Every kernel of tools/kernel/kernels.list (Documentation/kernels.rst): the compile matrix (W=1, vermagic, DKMS, each in
 # its release's chroot), and for each kernel other than the host's, the
 # kselftests booted on it (polling; MSI-X in check-matrix) and its own
 # mlx5_core on the emulator.  check-matrix runs all of it, MSI-X too.

@@ -6,7 +6,7 @@
 # kernel's own compiler and flags; if it compiles, the generated header
 # gets "#define HAVE_<NAME> 1".  Probes, not version numbers: a
 # distribution kernel that backported an API is probed as what it is.
-# The list of probes and what each decides: Documentation/kernel-module.rst
+# The list of probes and what each decides: Documentation/kernels.rst
 # ("Kernel compatibility").
 #
 #   conftest.sh OUT.h "CC AND FLAGS" PROBE.c...

@@ -10,7 +10,7 @@
 #
 #   tools/qemu/run-guest.sh [options] [--] [GUEST COMMAND...]
 #
-# See --help and Documentation/kernel-module.rst.
+# See --help and Documentation/qemu-harness.rst.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

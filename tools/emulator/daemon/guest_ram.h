@@ -2,7 +2,7 @@
 //
 // Guest-physical address -> offset in QEMU's guest-RAM file (one
 // memory-backend-file holding all RAM), see
-// Documentation/kernel-module.rst "Guest-physical addresses and the RAM
+// Documentation/qemu-harness.rst "Guest-physical addresses and the RAM
 // file".  x86 q35, QEMU 7.2 hw/i386/pc_q35.c:
 //
 //   lowmem   = ram_size >= 0xb0000000 ? 0x80000000 : 0xb0000000
