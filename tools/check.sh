@@ -86,6 +86,7 @@ logs=$repo/.cache/check
 mkdir -p "$logs"
 
 summary=()
+failed_stages=()
 failed=0
 t_all=$(date +%s)
 for spec in "${all[@]}" "${named_only[@]}"; do
@@ -110,11 +111,20 @@ for spec in "${all[@]}" "${named_only[@]}"; do
 	else
 		line=$(printf 'check: %-12s FAIL  %4ds  (status %d, log %s)' "$stage" "$dt" "$rc" ".cache/check/$stage.log")
 		failed=1
+		failed_stages+=("$stage")
 	fi
 	echo "$line"
 	summary+=("$line")
 done
 echo "=== check: summary ($(($(date +%s) - t_all))s) ==="
 printf '%s\n' "${summary[@]}"
+# What made each failed stage fail, at the very end where a truncated CI
+# log still shows it: its failing test lines, else its log's last lines.
+for stage in "${failed_stages[@]}"; do
+	echo "=== check: $stage failed; from .cache/check/$stage.log ==="
+	tr -d '\r' <"$logs/$stage.log" | grep -aE 'not ok |FAIL|[Ff]ailed|did not|[Ee]rror|timed out|Timeout|BUG:|WARNING:|Call Trace' |
+		grep -av 'check: ' | tail -n 8 | cut -c1-200 | grep . ||
+		tr -d '\r' <"$logs/$stage.log" | tail -n 8 | cut -c1-200
+done
 [ "$failed" = 0 ] && echo "check: all stages passed" || echo "check: FAILED"
 exit "$failed"

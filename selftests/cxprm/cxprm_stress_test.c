@@ -415,7 +415,12 @@ TEST_F_TIMEOUT(stress, unbind_under_load, 120)
 	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers/cxprm/unbind", cxprm_bdf()));
 	dt = now_ns() - t0;
 	TH_LOG("unbind with 4 processes hammering took %llu ms", (unsigned long long)dt / 1000000);
-	EXPECT_GT(10000000000ull, dt);
+	/*
+	 * Bounded, not fast: 2-10 s under TCG, more on a loaded host.  What
+	 * must not happen is a wait for a command's timeout (cmd_timeout_ms,
+	 * 60 s unless set) or no end at all; half of that tells them apart.
+	 */
+	EXPECT_GT(30000000000ull, dt);
 	for (p = 0; p < 4; p++) {
 		ASSERT_EQ(pids[p], waitpid(pids[p], &st, 0));
 		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("hammer %d: status 0x%x", p, st);

@@ -220,6 +220,14 @@ if [ -s "$console" ]; then
 	say "results (full console: $console):"
 	tr -d '\r' <"$console" | grep -aE '^(ok|not ok) [0-9]+ selftests: |^# cxprm selftests: ' >&2 || true
 fi
+# Why a test failed, from the console: the inner harness's failing lines
+# and any kernel report (the stage log then holds the cause, not just the
+# verdict).
+if [ -s "$console" ] && tr -d '\r' <"$console" | grep -aqE '^not ok [0-9]+ selftests: '; then
+	say "failure details (console):"
+	tr -d '\r' <"$console" | grep -aE '^# +(not ok|FAIL|.*Expected|kmemleak: [1-9]|unreferenced object|dma-api: error_count [1-9]|lockdep: debug_locks 0)|BUG:|WARNING:|KASAN|possible (circular|recursive)|DMA-API:' |
+		tail -n 20 | cut -c1-240 >&2 || true
+fi
 # On the debug kernel the checkers must have run and passed: a guest
 # runner that left its debug-check step out must not pass silently.
 if [ "$debug" = 1 ] && { [ ${#tests[@]} = 0 ] || printf '%s\n' "${tests[@]}" | grep -qx debug-check; }; then
