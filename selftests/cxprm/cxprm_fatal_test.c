@@ -312,7 +312,7 @@ static int wait_health_event(int fd, int sub, int ms)
 
 /*
  * With n commands stuck in the firmware, sets a fatal fault knob: they end
- * with err within 1 s, the device is marked failed (INFO in *i).  How long
+ * with err within 3 s, the device is marked failed (INFO in *i).  How long
  * that took, in ns.
  */
 static uint64_t fail_with_stuck(struct __test_metadata *_metadata, FIXTURE_DATA(given_up) *self,
@@ -323,7 +323,8 @@ static uint64_t fail_with_stuck(struct __test_metadata *_metadata, FIXTURE_DATA(
 	start_stuck(_metadata, self, n);
 	t0 = now_ns();
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, knob, 1, 0));
-	expect_stuck_ended(_metadata, self, err, t0, 1000);
+	/* Seconds, not cmd_timeout_ms (60 s): room for a loaded host. */
+	expect_stuck_ended(_metadata, self, err, t0, 3000);
 	t_failed = wait_failed(_metadata, self->fd, t0, i);
 	ASSERT_NE(0, t_failed) TH_LOG("the device was never marked failed");
 	return t_failed - t0;
@@ -385,7 +386,7 @@ TEST_F_TIMEOUT(given_up, surprise_removal, 60)
 	dt = fail_with_stuck(_metadata, self, 2, CXPRM_EMUD_FAULT_DEVICE_GONE, ENODEV, &i);
 	TH_LOG("surprise removal: device marked failed after %llu ms (health_poll_ms %d)",
 	       (unsigned long long)dt / 1000000, poll_ms);
-	EXPECT_GT((uint64_t)poll_ms * 1000000ull + 1000000000ull, dt);
+	EXPECT_GT((uint64_t)poll_ms * 1000000ull + 3000000000ull, dt);
 	EXPECT_EQ(CXPRM_STATE_GONE, i.state);
 	expect_failed_device(_metadata, self->fd, &self->emu, ENODEV);
 }
