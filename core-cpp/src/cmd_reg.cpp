@@ -53,15 +53,75 @@ int decode_access_reg(const void *out, u32 outlen, const u8 **data, u32 *bytes)
 
 namespace cxprm::prm {
 
+namespace {
+
+#define CXPRM_REG_INFO_(n, id, l, port, w) {#n, id, &l::desc, port, w},
+constexpr RegisterInfo regs[] = {CXPRM_REGISTERS(CXPRM_REG_INFO_)};
+#undef CXPRM_REG_INFO_
+constexpr u32 nregs = sizeof(regs) / sizeof(regs[0]);
+
+constexpr bool regs_sorted()
+{
+	for (u32 i = 1; i < nregs; i++)
+		if (regs[i].id <= regs[i - 1].id)
+			return false;
+	return true;
+}
+static_assert(regs_sorted(), "CXPRM_REGISTERS must be in ascending, unique id order");
+
+/* A port register's layout has local_port where every port register has it. */
+template <class L, bool Port> constexpr bool port_ok()
+{
+	if constexpr (Port)
+		return L::local_port::offset == 0x8 && L::local_port::width == 8;
+	return true;
+}
+#define CXPRM_REG_PORT_OK_(n, id, l, port, w)                                                      \
+	static_assert(port_ok<l, port>(), #n ": local_port");                                      \
+	static_assert(l::size_bytes <= cmd::REG_MAX_BYTES, #n ": larger than cmd::REG_MAX_BYTES");
+CXPRM_REGISTERS(CXPRM_REG_PORT_OK_)
+#undef CXPRM_REG_PORT_OK_
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+bool same_name(const char *a, const char *b)
+{
+	while (*a && lower(*a) == lower(*b))
+		a++, b++;
+	return lower(*a) == lower(*b);
+}
+
+} // namespace
+
+const RegisterInfo *find_register(u16 id)
+{
+	for (const RegisterInfo &r : regs)
+		if (r.id == id)
+			return &r;
+	return nullptr;
+}
+
+const RegisterInfo *find_register(const char *name)
+{
+	if (!name)
+		return nullptr;
+	for (const RegisterInfo &r : regs)
+		if (same_name(r.name, name))
+			return &r;
+	return nullptr;
+}
+
+const RegisterInfo *all_registers(u32 *count)
+{
+	if (count)
+		*count = nregs;
+	return regs;
+}
+
 const char *register_name(u16 id)
 {
-	switch (id) {
-	case reg_id::PCAM: return "PCAM";
-	case reg_id::HOST_ENDIANNESS: return "HOST_ENDIANNESS";
-	case reg_id::MCAM: return "MCAM";
-	case reg_id::DTOR: return "DTOR";
-	}
-	return nullptr;
+	const RegisterInfo *r = find_register(id);
+	return r ? r->name : nullptr;
 }
 
 } // namespace cxprm::prm

@@ -18,7 +18,7 @@ TMP=${TMPDIR:-/tmp}/cxprm-tool.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 
-NTESTS=22
+NTESTS=23
 n=0 failed=0
 
 echo "TAP version 13"
@@ -333,6 +333,34 @@ t() {
 		run usage3 1 "$TOOL" caps
 }
 if t; then ok "usage errors: exit 1"; else nok "usage errors"; fi
+
+# 23: registers by name: MGIR, PTYS --port 1, MCIA decoded (an ACCESS_REG
+# read goes through the raw path: allow_raw_write=1 for this test, then as
+# it was)
+t() {
+	p=/sys/module/cxprm/parameters/allow_raw_write
+	was=$(cat "$p")
+	echo 1 >"$p"
+	rc=0
+	run regmgir 0 "$TOOL" -j reg "$BDF" MGIR &&
+		run regptys 0 "$TOOL" -j reg "$BDF" PTYS --port 1 &&
+		run regmcia 0 "$TOOL" -j reg "$BDF" MCIA || rc=1
+	echo "$was" >"$p"
+	[ "$rc" = 0 ] || return 1
+	for r in regmgir regptys regmcia; do "$JC" -t object <"$TMP/$r.out" || return 1; done
+	run reginfo 0 "$TOOL" -j info "$BDF" || return 1
+	fw="$(jget regmgir fields.extended_major).$(jget regmgir fields.extended_minor).$(jget regmgir fields.extended_sub_minor)"
+	expect regmgir layout "$(jget regmgir layout)" mgir_reg &&
+		case $(jget regmgir fields.device_id) in # a profile's PCI id (the guest sees ivshmem's)
+		4119 | 4129 | 4126 | 41692) ;; # 0x1017 0x1021 0x101e 0xa2dc
+		*) echo "# regmgir: device_id $(jget regmgir fields.device_id) is no profile's"; false ;;
+		esac &&
+		expect regmgir "firmware (extended_*)" "$fw" "$(jget reginfo fw_version)" &&
+		expect regptys fields.local_port "$(jget regptys fields.local_port)" 1 &&
+		expect regptys fields.proto_mask "$(jget regptys fields.proto_mask)" 4 &&
+		expect regmcia "identifier (byte 0)" "$(jget regmcia data | cut -c1-2)" 11
+}
+if t; then ok "cxprm -j reg: MGIR, PTYS --port 1, MCIA decoded by name"; else nok "cxprm reg"; fi
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 [ $failed = 0 ]

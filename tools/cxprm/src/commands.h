@@ -29,6 +29,7 @@ struct Command {
 extern const Command cmd_list;
 extern const Command cmd_info;
 extern const Command cmd_caps;
+extern const Command cmd_reg;
 extern const Command cmd_nvmf_ns;
 extern const Command cmd_nvmf_setup;
 extern const Command cmd_esw_functions;

@@ -14,7 +14,7 @@ namespace cxprm::tool {
 const std::vector<const Command *> &all_commands()
 {
 	static const std::vector<const Command *> cmds = {
-		&cmd_list,	 &cmd_info,	     &cmd_caps,	      &cmd_nvmf_ns,	&cmd_nvmf_setup,	&cmd_esw_functions,
+		&cmd_list,	 &cmd_info,	     &cmd_caps,	 &cmd_reg,      &cmd_nvmf_ns,	&cmd_nvmf_setup,	&cmd_esw_functions,
 		&cmd_esw_watch,	 &cmd_dct_create,    &cmd_dct_query,  &cmd_dct_drain,	&cmd_dct_destroy,
 			 &cmd_dct_session,   &cmd_raw,	      &cmd_stats,	&cmd_qp_connect, &cmd_bench_connect, &cmd_probe,
 		&cmd_decode,	 &cmd_export,	     &cmd_bind,	      &cmd_unbind,

@@ -55,7 +55,7 @@ out_has "usage: cxprm"
 expect 0 "$CXPRM" --version
 expect 1 "$CXPRM"
 for c in list info caps "nvmf ns" "esw functions" "esw watch" "dct create" "dct query" "dct drain" \
-	"dct destroy" "dct session" "qp connect" raw stats probe decode; do
+	"dct destroy" "dct session" "qp connect" raw stats probe decode reg; do
 	# shellcheck disable=SC2086
 	expect 0 "$CXPRM" $c --help
 	out_has "usage: cxprm $c"
@@ -131,6 +131,46 @@ for args in "list" "info 00:03.0" "caps 00:03.0" "caps 00:03.0 --max --hex" "cap
 	# shellcheck disable=SC2086
 	expect 0 "$FAKE" $args
 done
+# --- reg: registers by name, ACCESS_REG through the raw path (a read needs
+# raw privileges until ACCESS_REG reads count as queries: allow_raw_write)
+printf 'allow_raw_write=1\n' >>"$TMP/dev/0000:00:04.0"
+for args in "reg 00:04.0 MGIR" "reg 00:04.0 PTYS --port 1" "reg 00:04.0 mcia" "reg 00:04.0 PPCNT --hex" \
+	"reg 00:04.0 0x5003" "reg 00:04.0 PAOS --set admin_status=1 --set ase=1 --write"; do
+	# shellcheck disable=SC2086
+	expect 0 "$FAKE" $args -j
+	json_ok "$TMP/out"
+	# shellcheck disable=SC2086
+	expect 0 "$FAKE" $args
+done
+expect 0 "$FAKE" reg 00:04.0 MGIR -j
+out_has '"register": "MGIR"'
+out_has '"device_id": 4119'
+out_has '"extended_major": 16'
+out_has '"psid": "4d545f30303030303030303038000000"'
+expect 0 "$FAKE" reg 00:04.0 mgir
+out_has "register MGIR (0x9020), layout mgir_reg"
+out_has "extended_sub_minor"
+expect 0 "$FAKE" reg 00:04.0 PTYS --port 1 -j
+out_has '"local_port": 1'
+out_has '"eth_proto_oper": 1048576'
+expect 0 "$FAKE" reg 00:04.0 PTYS --port 1
+out_has "eth_proto_capability"
+expect 0 "$FAKE" reg 00:04.0 MCIA -j
+out_has '"data": "1108'
+expect 0 "$FAKE" reg 00:04.0 MCIA --set device_address=148 --set size=16
+out_has "CXPRM EMU"
+expect 0 "$FAKE" reg 00:04.0 PPCNT -j
+out_has '"a_frames_transmitted_ok": '
+expect 3 "$FAKE" reg 00:04.0 PTYS --port 2
+err_has "REG_BAD_PORT"
+expect 3 "$FAKE" reg 00:04.0 MGIR --write
+err_has "REG_READ_ONLY"
+expect 3 "$FAKE" reg 00:04.0 0x5002 --len 16
+err_has "REG_UNKNOWN"
+expect 1 "$FAKE" reg 00:04.0 0x5002;           err_has "not in the table: give --len"
+expect 1 "$FAKE" reg 00:04.0 MGIR --port 1;    err_has "not indexed by local_port"
+expect 1 "$FAKE" reg 00:04.0 PTYS --set nope=1; err_has "has no field 'nope'"
+expect 1 "$FAKE" reg 00:04.0 FROB;             err_has "no register 'FROB'"
 expect 0 "$FAKE" dct create 00:03.0 -j
 json_lines_ok "$TMP/out"
 expect 3 "$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 -j

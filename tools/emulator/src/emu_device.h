@@ -222,6 +222,17 @@ public:
 	std::map<std::pair<uint32_t, uint16_t>, NvmfBackendInfo> backends; // (xrqn, backend_controller_id)
 	uint16_t num_vfs = 0;
 	uint8_t host_endianness = 0;        // HOST_ENDIANNESS.he (ACCESS_REG)
+	// Port registers by local_port (handlers_reg_port.cpp), made from
+	// Profile::regs on a port's first access.  ppcnt_ticks counts the
+	// port's PPCNT reads since the last clr; the counters derive from it.
+	struct PortRegs {
+		uint8_t admin_status; // PAOS: 1 up, 2 down
+		uint32_t eth_admin, ext_admin;
+		uint16_t admin_mtu;
+		uint64_t ppcnt_ticks;
+	};
+	std::map<uint8_t, PortRegs> port_regs;
+	bool tracer_owner = false;          // MTRC_CAP.trace_owner
 	std::array<uint32_t, 4> sw_owner_id{}; // of the last INIT_HCA
 	std::map<uint16_t, uint64_t> opcode_counts;
 	uint8_t last_status = 0;
@@ -356,8 +367,13 @@ private:
 	// handlers_esw.cpp
 	Result query_esw_functions(Cmd &c);
 
-	// handlers_reg.cpp
+	// handlers_reg.cpp; the registers of handlers_reg_port.cpp (PAOS, PTYS,
+	// PMTU, PPCNT) and handlers_reg_mng.cpp (MGIR, MTRC_CAP, MCIA) answer
+	// through reg_port / reg_mng with the register data in and out.
 	Result access_reg(Cmd &c);
+	Result reg_port(uint16_t id, bool write, const uint8_t *in, uint8_t *out);
+	Result reg_mng(uint16_t id, bool write, const uint8_t *in, uint8_t *out);
+	PortRegs &port_regs_of(uint8_t port);
 
 	// handlers_nvmf.cpp
 	Result attach_nvmf_ns(Cmd &c);

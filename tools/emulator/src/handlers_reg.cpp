@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// ACCESS_REG (0x805): the register table.
+// ACCESS_REG (0x805): the core's register table (prm/reg.h
+// CXPRM_REGISTERS: id, layout, writable), answered here and in
+// handlers_reg_port.cpp / handlers_reg_mng.cpp.
 //
 //   HOST_ENDIANNESS 0x7004  read/write: 'he' stored, read back (both op_mods
 //                           answer the stored register)
 //   PCAM 0x507f             read-only, cap pcam_reg; groups 0/0 only
 //   MCAM 0x907f             read-only, cap mcam_reg; feature group 0,
 //                           access-register groups 0..3
+//   QCAM 0x4019             read-only, cap qcam_reg; groups 0/0 only
 //   DTOR 0xc00e             read-only, cap dtor; Profile::regs.dtor_ms
+//   PAOS, PTYS, PMTU, PPCNT handlers_reg_port.cpp
+//   MGIR, MTRC_CAP, MCIA    handlers_reg_mng.cpp
 //   anything else           BAD_PARAM, REG_UNKNOWN
 //
 // The message is 16 bytes + the register in both directions (mlx5_core:
 // 32/32 HOST_ENDIANNESS, 96/96 PCAM, 88/88 MCAM, 80/80 DTOR).  Shorter is
 // BAD_INP_LEN / BAD_OUTP_LEN; longer too unless regs.exact_length is off.
-// Reserved bits of the input register data must be clear.
+// Reserved bits of the input register data must be clear; a register the
+// table says firmware does not write answers a write REG_READ_ONLY.
 #include <cstring>
 
 #include "emu_device.h"
@@ -36,20 +42,25 @@ struct RegDesc {
 	bool (*reserved_ok)(const uint8_t *, uint32_t);
 };
 
+// One row per row of the core's table.
+#define CXPRM_EMU_REG_(n, id, l, port, w) {id, prm::l::size_bytes, w, &reserved_clear<prm::l>},
+constexpr RegDesc regs[] = {CXPRM_REGISTERS(CXPRM_EMU_REG_)};
+#undef CXPRM_EMU_REG_
+
 const RegDesc *find_reg(uint16_t id)
 {
-	static const RegDesc regs[] = {
-		{rid::HOST_ENDIANNESS, prm::register_host_endianness::size_bytes, true,
-		 &reserved_clear<prm::register_host_endianness>},
-		{rid::PCAM, prm::pcam_reg::size_bytes, false, &reserved_clear<prm::pcam_reg>},
-		{rid::MCAM, prm::mcam_reg::size_bytes, false, &reserved_clear<prm::mcam_reg>},
-		// A DTOR read sends the register zeroed; nothing of it is input.
-		{rid::DTOR, prm::dtor_reg::size_bytes, false, &reserved_clear<prm::dtor_reg>},
-	};
 	for (const RegDesc &r : regs)
 		if (r.id == id)
 			return &r;
 	return nullptr;
+}
+
+// PCAM / QCAM: the query names feature group 0 and access-register group
+// 0, the only ones modelled.
+template <class L> bool first_groups(const uint8_t *data)
+{
+	CRef<L> q(data);
+	return !prm::get<typename L::feature_group>(q) && !prm::get<typename L::access_reg_group>(q);
 }
 
 void put_timeout(uint8_t *p, uint32_t ms)
@@ -107,8 +118,7 @@ Result Device::access_reg(Cmd &c)
 		using pc = prm::pcam_reg;
 		if (!cap_cur<prm::cmd_hca_cap::pcam_reg>())
 			return fail(synd::REG_NOT_ADVERTISED);
-		CRef<pc> q(data);
-		if (prm::get<pc::feature_group>(q) || prm::get<pc::access_reg_group>(q))
+		if (!first_groups<pc>(data))
 			return fail(synd::REG_BAD_GROUP);
 		Ref<pc> a(o);
 		std::memcpy(prm::bytes<pc::port_access_reg_cap_mask>(a), prof_.regs.pcam_port_access_reg_cap_mask.data(),
@@ -131,6 +141,10 @@ Result Device::access_reg(Cmd &c)
 		std::memcpy(prm::bytes<mc::mng_feature_cap_mask>(a), prof_.regs.mcam_feature_cap_mask.data(), 16);
 		return Result::ok();
 	}
+	case rid::QCAM: // no QoS register is modelled: both masks stay zero
+		if (!cap_cur<prm::cmd_hca_cap::qcam_reg>())
+			return fail(synd::REG_NOT_ADVERTISED);
+		return first_groups<prm::qcam_reg>(data) ? Result::ok() : fail(synd::REG_BAD_GROUP);
 	case rid::DTOR: {
 		using dt = prm::dtor_reg;
 		// Linux reads DTOR whenever the init segment publishes
@@ -151,6 +165,15 @@ Result Device::access_reg(Cmd &c)
 			put_timeout(fields[i], prof_.regs.dtor_ms[i]);
 		return Result::ok();
 	}
+	case rid::PAOS:
+	case rid::PTYS:
+	case rid::PMTU:
+	case rid::PPCNT:
+		return reg_port(id, write, data, o);
+	case rid::MGIR:
+	case rid::MTRC_CAP:
+	case rid::MCIA:
+		return reg_mng(id, write, data, o);
 	}
 	return fail(synd::REG_UNKNOWN);
 }

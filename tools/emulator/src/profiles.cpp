@@ -65,6 +65,7 @@ void general_common(CapImages &g)
 	both<cap::eswitch_manager>(g, 1);
 	both<cap::mcam_reg>(g, 1);
 	both<cap::pcam_reg>(g, 1);
+	both<cap::qcam_reg>(g, 1);
 	both<cap::local_ca_ack_delay>(g, 16);
 	both<cap::port_module_event>(g, 1);
 	both<cap::port_type>(g, prm::port_type::ETH);
@@ -201,6 +202,7 @@ Profile from_model(const Model &m)
 	p.regular_pages = 0;
 	p.psid = m.psid;
 	p.vsd = m.vsd;
+	p.regs = RegisterProfile::for_device(m.device_id);
 	CapImages &g = p.cap(ct::GENERAL);
 	general_common(g);
 	both<cap::log_max_eq>(g, m.log_max_eq);

@@ -4,43 +4,12 @@
 // (HOST_ENDIANNESS 32/32 before SET_HCA_CAP, PCAM 96/96 and MCAM groups
 // 0..2 88/88 after INIT_HCA, DTOR 80/80 when advertised).  Before this
 // the emulator answered every ACCESS_REG with BAD_OP.
-#include "cxprm/prm/reg.h"
-#include "test_driver.h"
+#include <vector>
+
+#include "reg_fixture.h"
 
 namespace cxprm::emu::test {
 namespace {
-
-namespace rid = prm::reg_id;
-namespace aop = prm::access_reg_op;
-
-Msg reg_msg(uint16_t id, uint16_t op_mod, uint32_t reg_bytes)
-{
-	Msg m = make_in<prm::access_register_in>(op::ACCESS_REG, op_mod, reg_bytes);
-	prm::set<prm::access_register_in::register_id>(m.as<prm::access_register_in>(), id);
-	return m;
-}
-
-uint8_t *reg_data(Msg &m) { return m.b.data() + prm::access_register_in::size_bytes; }
-const uint8_t *reg_data(const Answer &a) { return a.out.data() + prm::access_register_out::size_bytes; }
-
-struct RegTest : ::testing::Test {
-	FakePlatform plat{32u << 20};
-	Profile prof = quiet();
-	std::unique_ptr<Emulator> emu;
-	std::unique_ptr<TestDriver> drv;
-	void start()
-	{
-		emu = std::make_unique<Emulator>(plat, prof);
-		drv = std::make_unique<TestDriver>(plat, *emu);
-		drv->init_queue();
-	}
-	void SetUp() override {}
-	Answer access(const Msg &m, uint32_t reg_bytes)
-	{
-		return drv->exec(m, prm::access_register_out::size_bytes + reg_bytes);
-	}
-	void enable() { ASSERT_EQ(drv->run<prm::enable_hca_out>(make_in<prm::enable_hca_in>(op::ENABLE_HCA)).status, st::OK); }
-};
 
 TEST_F(RegTest, HostEndiannessStoredAndReadBack)
 {
@@ -166,15 +135,35 @@ TEST_F(RegTest, PcamAndMcamFromTheProfile)
 	EXPECT_EQ(access(reg_msg(rid::MCAM, aop::WRITE, mn), mn).syndrome, synd::REG_READ_ONLY);
 }
 
-TEST_F(RegTest, DefaultProfileHasZeroBitmaps)
+// The stock masks advertise the registers the emulator answers (and no
+// feature): PCAM PMTU, PTYS, PAOS, PPCNT, PCAM; MCAM group 0 MCIA, MGIR,
+// MCAM (not MTRC_CAP: tracer_registers would start mlx5_core's tracer).
+TEST_F(RegTest, DefaultProfileAdvertisesTheRegistersAnswered)
 {
 	start();
 	drv->bring_up();
-	constexpr uint32_t mn = prm::mcam_reg::size_bytes;
+	constexpr uint32_t mn = prm::mcam_reg::size_bytes, pn = prm::pcam_reg::size_bytes;
+	auto reg_bits = [](const uint8_t *mask) {
+		std::vector<uint32_t> v;
+		for (uint32_t n = 0; n < 128; n++)
+			if (mask[15 - n / 8] & (1u << (n % 8)))
+				v.push_back(n);
+		return v;
+	};
 	Answer a = access(reg_msg(rid::MCAM, aop::READ, mn), mn);
 	ASSERT_EQ(a.status, st::OK);
-	for (uint32_t i = 8; i < mn; i++)
-		EXPECT_EQ(reg_data(a)[i], 0) << "byte " << i;
+	CRef<prm::mcam_reg> m(reg_data(a));
+	EXPECT_EQ(reg_bits(prm::bytes<prm::mcam_reg::mng_access_reg_cap_mask>(m)),
+		  (std::vector<uint32_t>{0x14, 0x20, 0x7f}));
+	EXPECT_EQ(prm::get<prm::mcam_access_reg::tracer_registers>(
+			  CRef<prm::mcam_access_reg>(prm::bytes<prm::mcam_reg::mng_access_reg_cap_mask>(m))),
+		  0u);
+	for (uint32_t i = 0; i < 16; i++)
+		EXPECT_EQ(prm::bytes<prm::mcam_reg::mng_feature_cap_mask>(m)[i], 0) << "feature byte " << i;
+	a = access(reg_msg(rid::PCAM, aop::READ, pn), pn);
+	ASSERT_EQ(a.status, st::OK);
+	EXPECT_EQ(reg_bits(prm::bytes<prm::pcam_reg::port_access_reg_cap_mask>(CRef<prm::pcam_reg>(reg_data(a)))),
+		  (std::vector<uint32_t>{0x03, 0x04, 0x06, 0x08, 0x7f}));
 }
 
 TEST_F(RegTest, CapabilityBitsGateTheCamsAndDtor)

@@ -46,7 +46,12 @@ bool renamed_later(const char *layout, const char *field)
 	return false;
 }
 
-bool vendor(const char *name) { return std::strstr(name, "nvmf") || std::strstr(name, "nvme"); }
+// Layouts not from mlx5_ifc.h: the vendor NVMF ones and MGIR (mstflint's
+// layouts; prm/reg.h).
+bool vendor(const char *name)
+{
+	return std::strstr(name, "nvmf") || std::strstr(name, "nvme") || !std::strcmp(name, "mgir_reg");
+}
 
 void check_registry()
 {

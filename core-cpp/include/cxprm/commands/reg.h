@@ -10,8 +10,12 @@
 
 namespace cxprm::cmd {
 
-/* The largest register this interface moves (bytes). */
-inline constexpr u32 REG_MAX_BYTES = 128;
+/*
+ * The largest register this interface moves (bytes): PPCNT's 256 (both
+ * message buffers are on the stack: 2 x 272 bytes).  cmd_reg.cpp checks
+ * that every register of the table (prm/reg.h) fits.
+ */
+inline constexpr u32 REG_MAX_BYTES = 256;
 
 /*
  * ACCESS_REG of register 'reg_id' (prm::reg_id) with 'argument'.  write:

@@ -74,6 +74,7 @@ CXPRM_LAYOUT(set_hca_cap_out, 0x80, CXPRM_SET_HCA_CAP_OUT)
 	F(log_max_ra_req_qp, 0x14a, 6)                                          \
 	F(log_max_ra_res_qp, 0x15a, 6)                                          \
 	F(cache_line_128byte, 0x164, 1)                                         \
+	F(qcam_reg, 0x16f, 1)                                                   \
 	F(gid_table_size, 0x170, 0x10)                                          \
 	F(vport_counters, 0x181, 1)                                             \
 	F(debug, 0x183, 1)                                                      \

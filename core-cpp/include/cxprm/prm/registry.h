@@ -180,6 +180,15 @@ namespace cxprm::prm {
 	X(mcam_access_reg, CXPRM_MCAM_ACCESS_REG)                       \
 	X(default_timeout, CXPRM_DEFAULT_TIMEOUT)                       \
 	X(dtor_reg, CXPRM_DTOR_REG)                                     \
+	X(paos_reg, CXPRM_PAOS_REG)                                     \
+	X(ptys_reg, CXPRM_PTYS_REG)                                     \
+	X(pmtu_reg, CXPRM_PMTU_REG)                                     \
+	X(ppcnt_reg, CXPRM_PPCNT_REG)                                   \
+	X(eth_802_3_cntrs_grp_data_layout, CXPRM_ETH_802_3_CNTRS_GRP_DATA_LAYOUT) \
+	X(qcam_reg, CXPRM_QCAM_REG)                                     \
+	X(mcia_reg, CXPRM_MCIA_REG)                                     \
+	X(mtrc_cap, CXPRM_MTRC_CAP)                                     \
+	X(mgir_reg, CXPRM_MGIR_REG)                                     \
 	/* vport.h */                                                   \
 	X(nic_vport_context, CXPRM_NIC_VPORT_CONTEXT)                   \
 	X(modify_nic_vport_field_select, CXPRM_MODIFY_NIC_VPORT_FIELD_SELECT) \

@@ -147,6 +147,28 @@ struct RegisterProfile {
 	// full_crdump, fw_reset, flush_on_err, pci_sync_update, tear_down,
 	// fsm_reactivate, reclaim_pages, reclaim_vfs_pages (Linux's defaults).
 	std::array<uint32_t, 10> dtor_ms{2000, 2000, 60000, 60000, 2000, 5000, 3000, 5000, 5000, 120000};
+	// Port registers (handlers_reg_port.cpp), the same for every local_port.
+	// PTYS Ethernet protocol masks: bits of Linux's mlx5e_link_mode
+	// (eth_*) and mlx5e_ext_link_mode (ext_eth_*); admin starts as the
+	// capability, oper is eth_proto_oper while it is in admin and the port
+	// is up (PAOS), else the highest bit of admin.  connector_type is
+	// mlx5e_connector_type (7: direct attach copper).
+	uint32_t eth_proto_capability = 0, ext_eth_proto_capability = 0;
+	uint32_t eth_proto_oper = 0, ext_eth_proto_oper = 0;
+	uint8_t connector_type = 7;
+	// PMTU, hardware MTU bytes (Linux's software MTU + 22): admin_mtu
+	// writable within min_mtu..max_mtu, oper_mtu follows it.
+	uint16_t max_mtu = 10000, min_mtu = 90, admin_mtu = 1522;
+	// MGIR hardware info: the device's hardware revision, process
+	// technology (3 = 16nm, 4 = 7nm) and recovery-mode device id.
+	uint16_t hw_revision = 0, hw_dev_id = 0;
+	uint8_t technology = 0;
+	// MCIA: the QSFP28 (SFF-8636) module in every port's cage, page 0.
+	std::string module_vendor = "CXPRM EMU", module_pn = "CXPRM-QSFP28-DAC", module_sn = "EMU00000001";
+	uint32_t mcia_max_bytes = 48; // per MCIA read
+	// The register values of the adapter with PCI device id device_id
+	// (profiles_regs.cpp); the masks and DTOR keep their defaults.
+	static RegisterProfile for_device(uint16_t device_id);
 	// Strict: register data longer than the register -> BAD_INP/OUTP_LEN.
 	// Lenient (false): longer is accepted, the rest ignored / zero.
 	bool exact_length = true;

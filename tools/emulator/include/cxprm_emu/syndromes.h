@@ -124,14 +124,19 @@
 	X(NVMF_BE_QUEUE_SIZE, 0xE306001b, BAD_PARAM_ERR, "CREATE_NVMF_BACKEND_CTRL sq/cq_log_page_size too small for the XRQ's nvme_queue_size entries (64 / 16 bytes), or nvme_queue_size < 2 (lenient: only the latter)") \
 	/* ACCESS_REG */                                                                               \
 	X(REG_UNKNOWN, 0xE3070001, BAD_PARAM_ERR, "ACCESS_REG of a register the emulator does not model") \
-	X(REG_NOT_ADVERTISED, 0xE3070002, BAD_PARAM_ERR, "ACCESS_REG of a register its capability bit (pcam_reg, mcam_reg, dtor) does not advertise") \
+	X(REG_NOT_ADVERTISED, 0xE3070002, BAD_PARAM_ERR, "ACCESS_REG of a register its capability bit (pcam_reg, mcam_reg, qcam_reg, dtor) does not advertise") \
 	X(REG_INLEN, 0xE3070003, BAD_INP_LEN_ERR, "ACCESS_REG input not 16 bytes + the register's size") \
 	X(REG_OUTLEN, 0xE3070004, BAD_OUTP_LEN_ERR, "ACCESS_REG output not 16 bytes + the register's size") \
-	X(REG_READ_ONLY, 0xE3070005, BAD_PARAM_ERR, "ACCESS_REG write of a read-only register (PCAM, MCAM, DTOR)") \
+	X(REG_READ_ONLY, 0xE3070005, BAD_PARAM_ERR, "ACCESS_REG write of a read-only register (PCAM, MCAM, QCAM, DTOR, MGIR) or of MCIA (the emulated module's EEPROM is read-only)") \
 	X(REG_BAD_ARGUMENT, 0xE3070006, BAD_PARAM_ERR, "ACCESS_REG argument not 0 for a register that takes none") \
-	X(REG_BAD_GROUP, 0xE3070007, BAD_PARAM_ERR, "PCAM/MCAM feature_group or access_reg_group not modelled") \
+	X(REG_BAD_GROUP, 0xE3070007, BAD_PARAM_ERR, "PCAM/MCAM/QCAM feature_group or access_reg_group not modelled") \
 	X(REG_RESERVED, 0xE3070008, BAD_PARAM_ERR, "ACCESS_REG reserved bits of the register data set") \
 	X(REG_VF_HOST_ENDIANNESS, 0xE3070009, BAD_PARAM_ERR, "ACCESS_REG HOST_ENDIANNESS from a VF (a PF's register; Linux writes it from a PF only)") \
+	X(REG_BAD_PORT, 0xE307000a, BAD_PARAM_ERR, "ACCESS_REG local_port not 1..num_ports (PAOS, PTYS, PMTU, PPCNT) or MCIA module not 0..num_ports-1") \
+	X(REG_BAD_VALUE, 0xE307000b, BAD_PARAM_ERR, "ACCESS_REG field value the register does not take (swid, pnat, prio_tc, ee not 0; PAOS admin_status not 1/2; PTYS proto_mask not 4, admin modes outside the capability; PMTU admin_mtu outside min..max)") \
+	X(REG_BAD_COUNTER_GROUP, 0xE307000c, BAD_PARAM_ERR, "PPCNT grp other than 0 (IEEE 802.3, the only group modelled)") \
+	X(REG_MCIA_BAD_ACCESS, 0xE307000d, BAD_PARAM_ERR, "MCIA other than i2c address 0x50, page 0, size 1..48, device_address + size <= 256, l 0") \
+	X(REG_VF_PORT_WRITE, 0xE307000e, BAD_PARAM_ERR, "ACCESS_REG write of PAOS, PTYS, PMTU, PPCNT or MTRC_CAP from a VF (the physical port and the tracer are the PF's)") \
 	/* PD, CQ, SRQ */                                                                              \
 	X(PD_EXHAUSTED, 0xE3080001, NO_RES_ERR, "ALLOC_PD: the profile's PD limit is reached")        \
 	X(PD_UNKNOWN, 0xE3080002, BAD_RES_ERR, "DEALLOC_PD of a PD not allocated")                   \
