@@ -56,7 +56,7 @@ RawRun run_raw(DevFile &f, const Bytes &in, uint32_t outlen, bool dump)
 	}
 	r.err = f.raw(c);
 	if (r.err)
-		r.error = f.raw_error(r.err, r.opcode());
+		r.error = f.raw_error(r.err, r.opcode(), r.op_mod());
 	r.fw = FwResult::from(c.st);
 	if (dump && c.dump_len >= sizeof(cxprm_raw_dump)) {
 		r.dumped = true;
