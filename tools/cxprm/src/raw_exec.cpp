@@ -111,13 +111,7 @@ Json dump_json(const RawRun &r)
 	j.set("out_blocks", r.dump.out_blocks);
 	j.set_json("entry_posted", entry_json(r.dump.entry_posted));
 	j.set_json("entry_completed", entry_json(r.dump.entry_completed));
-	Json ib = Json::array(), ob = Json::array();
-	for (const Bytes &b : r.in_blocks)
-		ib.push_json(block_json(b));
-	for (const Bytes &b : r.out_blocks)
-		ob.push_json(block_json(b));
-	j.set_json("input_mailboxes", ib);
-	j.set_json("output_mailboxes", ob);
+	mailboxes_json(j, r.in_blocks, r.out_blocks);
 	return j;
 }
 
@@ -133,10 +127,7 @@ std::vector<std::string> dump_lines(const RawRun &r)
 		      (r.dump.truncated ? " (truncated: the dump buffer was too small)" : ""));
 	entry_lines(out, "queue entry as posted:", r.dump.entry_posted);
 	entry_lines(out, "queue entry as completed:", r.dump.entry_completed);
-	for (size_t i = 0; i < r.in_blocks.size(); i++)
-		block_lines(out, "input", i, r.in_blocks[i]);
-	for (size_t i = 0; i < r.out_blocks.size(); i++)
-		block_lines(out, "output", i, r.out_blocks[i]);
+	mailboxes_lines(out, r.in_blocks, r.out_blocks);
 	return out;
 }
 

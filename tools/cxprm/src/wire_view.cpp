@@ -87,6 +87,25 @@ void block_lines(std::vector<std::string> &out, const char *dir, size_t i, const
 		out.push_back("  " + l);
 }
 
+void mailboxes_json(Json &j, const std::vector<Bytes> &in, const std::vector<Bytes> &out)
+{
+	Json ib = Json::array(), ob = Json::array();
+	for (const Bytes &b : in)
+		ib.push_json(block_json(b));
+	for (const Bytes &b : out)
+		ob.push_json(block_json(b));
+	j.set_json("input_mailboxes", ib);
+	j.set_json("output_mailboxes", ob);
+}
+
+void mailboxes_lines(std::vector<std::string> &lines, const std::vector<Bytes> &in, const std::vector<Bytes> &out)
+{
+	for (size_t i = 0; i < in.size(); i++)
+		block_lines(lines, "input", i, in[i]);
+	for (size_t i = 0; i < out.size(); i++)
+		block_lines(lines, "output", i, out[i]);
+}
+
 Json wire_json(const WireImage &w)
 {
 	Json j = Json::object();
@@ -98,13 +117,7 @@ Json wire_json(const WireImage &w)
 	j.set("in_blocks", (uint64_t)w.in_blocks.size());
 	j.set("out_blocks", (uint64_t)w.out_blocks.size());
 	j.set_json("entry", entry_json(w.entry.data()));
-	Json ib = Json::array(), ob = Json::array();
-	for (const Bytes &b : w.in_blocks)
-		ib.push_json(block_json(b));
-	for (const Bytes &b : w.out_blocks)
-		ob.push_json(block_json(b));
-	j.set_json("input_mailboxes", ib);
-	j.set_json("output_mailboxes", ob);
+	mailboxes_json(j, w.in_blocks, w.out_blocks);
 	return j;
 }
 
@@ -116,10 +129,7 @@ std::vector<std::string> wire_lines(const WireImage &w)
 		      ", output chain " + hex_num(DRY_OUT_BUS) + ", block i at +1024*i; token " + hex_num(DRY_TOKEN) +
 		      "; mailbox blocks " + (w.sign ? "signed (cmd_checksum=1)" : "unsigned (cmd_checksum=0, the default)"));
 	entry_lines(out, "queue entry as posted:", w.entry.data());
-	for (size_t i = 0; i < w.in_blocks.size(); i++)
-		block_lines(out, "input", i, w.in_blocks[i]);
-	for (size_t i = 0; i < w.out_blocks.size(); i++)
-		block_lines(out, "output", i, w.out_blocks[i]);
+	mailboxes_lines(out, w.in_blocks, w.out_blocks);
 	return out;
 }
 

@@ -38,6 +38,10 @@ Json entry_json(const uint8_t *entry);	// {"fields": {cmd_queue_entry}, "hex"}
 Json block_json(const Bytes &block);	// {"control": {cmd_if_box}, "data": [hex]}
 void entry_lines(std::vector<std::string> &out, const std::string &title, const uint8_t *entry);
 void block_lines(std::vector<std::string> &out, const char *dir, size_t i, const Bytes &block);
+// Both chains: "input_mailboxes" and "output_mailboxes" set on j; the lines
+// "input block N: ..." then "output block N: ...".
+void mailboxes_json(Json &j, const std::vector<Bytes> &in, const std::vector<Bytes> &out);
+void mailboxes_lines(std::vector<std::string> &lines, const std::vector<Bytes> &in, const std::vector<Bytes> &out);
 
 // {"token", "input_chain", "output_chain", "addresses", "mailbox_signatures",
 //  "in_blocks", "out_blocks", "entry": {...}, "input_mailboxes": [...], "output_mailboxes": [...]}
