@@ -153,10 +153,10 @@ static long cxprm_ioc_stats(struct cxprm_dev *cx, void __user *arg)
 	return ret;
 }
 
-/* The privilege a raw command needs, by opcode (cxprm_core_raw_scope). */
+/* The privilege a raw command needs, by opcode and op_mod (cxprm_core_raw_scope). */
 static int cxprm_raw_need(const void *in)
 {
-	switch (cxprm_core_raw_scope(cxprm_core_in_opcode(in))) {
+	switch (cxprm_core_raw_scope_in(in)) {
 	case CXPRM_RAW_SCOPE_QUERY:
 		return cxprm_need(CAP_NET_ADMIN);
 	case CXPRM_RAW_SCOPE_WRITE:
@@ -168,7 +168,8 @@ static int cxprm_raw_need(const void *in)
 
 /*
  * CXPRM_IOC_RAW.  Policy by opcode (cxprm_core_raw_scope): read-only
- * queries need CAP_NET_ADMIN; anything else CAP_SYS_RAWIO and
+ * queries (QUERY_*, ACCESS_REG with op_mod READ) need CAP_NET_ADMIN;
+ * anything else (an ACCESS_REG write too) CAP_SYS_RAWIO and
  * allow_raw_write=1; commands that would break the driver's own state
  * (HCA life cycle, pages, ISSI, EQs, UAR release) are refused always.
  * Lengths, flags and the dump size are checked by cxprm_core_raw_check()

@@ -424,7 +424,7 @@ int cxprm_core_raw(cxprm_core *c, const void *in, cxprm_u32 inlen, void *out,
 	return err;
 }
 
-int cxprm_core_raw_scope(cxprm_u16 opcode)
+int cxprm_core_raw_scope(cxprm_u16 opcode, cxprm_u16 op_mod)
 {
 	namespace op = prm::op;
 	switch (opcode) {
@@ -442,12 +442,22 @@ int cxprm_core_raw_scope(cxprm_u16 opcode)
 	default:
 		break;
 	}
-	return prm::opcode_is_query(opcode) ? CXPRM_RAW_SCOPE_QUERY : CXPRM_RAW_SCOPE_WRITE;
+	return prm::opcode_is_query(opcode, op_mod) ? CXPRM_RAW_SCOPE_QUERY : CXPRM_RAW_SCOPE_WRITE;
 }
 
 cxprm_u16 cxprm_core_in_opcode(const void *in)
 {
 	return (u16)prm::get<prm::cmd_in::opcode>(prm::CRef<prm::cmd_in>(in));
+}
+
+cxprm_u16 cxprm_core_in_op_mod(const void *in)
+{
+	return (u16)prm::get<prm::cmd_in::op_mod>(prm::CRef<prm::cmd_in>(in));
+}
+
+int cxprm_core_raw_scope_in(const void *in)
+{
+	return cxprm_core_raw_scope(cxprm_core_in_opcode(in), cxprm_core_in_op_mod(in));
 }
 
 cxprm_u32 cxprm_core_stats(cxprm_core *c, cxprm_opcode_stats *out, cxprm_u32 max,

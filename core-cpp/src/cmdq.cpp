@@ -4,6 +4,7 @@
 // and mailbox chains belong to the issuing thread from alloc_slot() to
 // free_slot(), so only slot allocation, tokens and statistics need the lock.
 #include "cxprm/cmdq.h"
+#include "cxprm/wire.h"
 
 namespace cxprm {
 
@@ -318,30 +319,8 @@ int Cmdq::post(u32 slot, u8 token, const MsgSource &msg, u32 outlen)
 	s.out.format(nullptr, outlen, token, cfg_.verify_signatures);
 
 	u8 *e = entry(slot);
-	prm::Ref<cmd_queue_entry> r(e);
-	mem_zero(e, ENTRY_BYTES);
-	prm::set<cmd_queue_entry::type>(r, prm::CMD_TYPE_PCIE);
-	prm::set<cmd_queue_entry::input_length>(r, inlen);
-	prm::set<cmd_queue_entry::output_length>(r, outlen);
-	u64 ip = s.in.first_bus(), op = s.out.first_bus();
-	prm::set<cmd_queue_entry::input_mailbox_pointer_63_32>(r, ip >> 32);
-	prm::set<cmd_queue_entry::input_mailbox_pointer_31_9>(r, (u32)ip >> 9);
-	prm::set<cmd_queue_entry::output_mailbox_pointer_63_32>(r, op >> 32);
-	prm::set<cmd_queue_entry::output_mailbox_pointer_31_9>(r, (u32)op >> 9);
-	mem_copy(prm::bytes<cmd_queue_entry::command_input_inline_data>(r), in,
-		 min_of(inlen, prm::INLINE_BYTES));
-	prm::set<cmd_queue_entry::token>(r, token);
-	/*
-	 * The entry signature makes the XOR of all 64 bytes 0xff, the owner
-	 * byte's 1 (status 0, ownership 1) included.  status_own is stored
-	 * last, as one byte: nothing writes the entry after the device may
-	 * own it.  (The field setters rewrite the whole dword 0x3c, owner
-	 * byte included; a signature set after the owner bit could hand
-	 * back an entry the device had already completed, and it would run
-	 * twice.)
-	 */
-	u8 own = (u8)prm::to_dword<cmd_queue_entry::ownership>(1);
-	prm::set<cmd_queue_entry::signature>(r, (u8)~(xor8(e, ENTRY_BYTES) ^ own));
+	/* The entry whole but its owner byte (wire.cpp), then that byte alone. */
+	u8 own = cmd_entry_format(e, in, inlen, outlen, s.in.first_bus(), s.out.first_bus(), token);
 	__atomic_store_n(e + OWNER_BYTE, own, __ATOMIC_RELEASE);
 
 	return OK;

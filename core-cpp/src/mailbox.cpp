@@ -72,28 +72,30 @@ void MailboxChain::format(const u8 *msg, u32 len, u8 token, bool sign)
 
 void MailboxChain::format(const MsgSource &src, u8 token, bool sign)
 {
-	const u32 len = src.len;
-	nblocks_ = prm::mailbox_blocks(len);
-	for (u32 i = 0; i < nblocks_; i++) {
-		prm::Ref<cmd_if_box> b(block(i));
-		u32 off = prm::INLINE_BYTES + i * prm::MAILBOX_DATA;
-		/*
-		 * Input data is copied, not zeroed first and then copied: only
-		 * the rest of the last block's data and the control part are
-		 * zeroed (each byte written once; Documentation/performance.rst).
-		 */
-		u32 n = src.head ? min_of(prm::MAILBOX_DATA, len - off) : 0;
-		if (n)
-			src.copy(off, prm::bytes<cmd_if_box::mailbox_data>(b), n);
-		mem_zero(b.p + n, cmd_if_box::size_bytes - n);
-		u64 next = i + 1 < nblocks_ ? block_bus(i + 1) : 0;
-		prm::set<cmd_if_box::next_pointer_63_32>(b, next >> 32);
-		prm::set<cmd_if_box::next_pointer_31_10>(b, (u32)next >> 10);
-		prm::set<cmd_if_box::block_number>(b, i);
-		prm::set<cmd_if_box::token>(b, token);
-		if (sign)
-			mailbox_sign(b.p);
-	}
+	nblocks_ = prm::mailbox_blocks(src.len);
+	for (u32 i = 0; i < nblocks_; i++)
+		mailbox_format_block(block(i), src, i, i + 1 < nblocks_ ? block_bus(i + 1) : 0, token, sign);
+}
+
+void mailbox_format_block(u8 *blk, const MsgSource &src, u32 i, u64 next, u8 token, bool sign)
+{
+	prm::Ref<cmd_if_box> b(blk);
+	u32 off = prm::INLINE_BYTES + i * prm::MAILBOX_DATA;
+	/*
+	 * Input data is copied, not zeroed first and then copied: only the
+	 * rest of the last block's data and the control part are zeroed (each
+	 * byte written once; Documentation/performance.rst).
+	 */
+	u32 n = src.head ? min_of(prm::MAILBOX_DATA, src.len - off) : 0;
+	if (n)
+		src.copy(off, prm::bytes<cmd_if_box::mailbox_data>(b), n);
+	mem_zero(b.p + n, cmd_if_box::size_bytes - n);
+	prm::set<cmd_if_box::next_pointer_63_32>(b, next >> 32);
+	prm::set<cmd_if_box::next_pointer_31_10>(b, (u32)next >> 10);
+	prm::set<cmd_if_box::block_number>(b, i);
+	prm::set<cmd_if_box::token>(b, token);
+	if (sign)
+		mailbox_sign(b.p);
 }
 
 int MailboxChain::read(u8 *msg, u32 len, bool verify_sig) const

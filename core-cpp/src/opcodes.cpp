@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Names of opcodes, capability types and event types (prm/opcodes.h). */
 #include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/reg.h"
 
 namespace cxprm::prm {
 
 namespace {
+/* The X-list's third column: a query always, never, or with op_mod 1 only. */
+enum class Rw : u8 { W, R, R_OPMOD1 };
 struct OpInfo {
 	u16 opcode;
-	bool query;
+	Rw rw;
 	const char *name;
 };
 
-constexpr bool R = true, W = false;
+constexpr Rw R = Rw::R, W = Rw::W, R_OPMOD1 = Rw::R_OPMOD1;
 #define CXPRM_OP_INFO_(n, v, rw) {v, rw, #n},
 #define CXPRM_OP_INFO_N_(n, s, v, rw) {v, rw, s},
 constexpr OpInfo ops[] = {CXPRM_OPCODES(CXPRM_OP_INFO_, CXPRM_OP_INFO_N_)};
@@ -66,10 +69,12 @@ const char *opcode_name(u16 opcode)
 	return o ? o->name : nullptr;
 }
 
-bool opcode_is_query(u16 opcode)
+bool opcode_is_query(u16 opcode, u16 op_mod)
 {
 	const OpInfo *o = find_op(opcode);
-	return o && o->query;
+	if (!o)
+		return false;
+	return o->rw == Rw::R || (o->rw == Rw::R_OPMOD1 && op_mod == access_reg_op::READ);
 }
 
 const char *cap_type_name(u16 type) { return lookup(cap_types, type); }

@@ -149,12 +149,16 @@ void raw_request(FuzzInput &in)
 	}
 	u16 opcode = cxprm_core_in_opcode(cmd.data());
 	FUZZ_CHECK(opcode == (u16)(cmd[0] << 8 | cmd[1]));
-	int scope = cxprm_core_raw_scope(opcode);
+	u16 op_mod = cxprm_core_in_op_mod(cmd.data());
+	FUZZ_CHECK(op_mod == (u16)(cmd[6] << 8 | cmd[7]));
+	int scope = cxprm_core_raw_scope_in(cmd.data());
+	FUZZ_CHECK(scope == cxprm_core_raw_scope(opcode, op_mod));
 	FUZZ_CHECK(scope == CXPRM_RAW_SCOPE_QUERY || scope == CXPRM_RAW_SCOPE_WRITE ||
 		   scope == CXPRM_RAW_SCOPE_FORBIDDEN);
 	FUZZ_CHECK((scope == CXPRM_RAW_SCOPE_FORBIDDEN) == uapi_forbidden(opcode));
-	if (scope == CXPRM_RAW_SCOPE_QUERY)
-		FUZZ_CHECK(std::strncmp(cxprm_core_opcode_name(opcode), "QUERY_", 6) == 0);
+	if (scope == CXPRM_RAW_SCOPE_QUERY) // QUERY_*, or a register read
+		FUZZ_CHECK(std::strncmp(cxprm_core_opcode_name(opcode), "QUERY_", 6) == 0 ||
+			   (opcode == 0x805 && op_mod == 1));
 	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN)
 		return;
 

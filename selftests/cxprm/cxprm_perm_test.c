@@ -3,8 +3,8 @@
  * Privileges (include/uapi/linux/cxprm.h):
  *   INFO: anyone who can open the device;
  *   typed queries, STATS, DCT, SUBSCRIBE, read(): CAP_NET_ADMIN;
- *   RAW read-only queries: CAP_NET_ADMIN;
- *   RAW anything else: CAP_SYS_RAWIO (and allow_raw_write=1).
+ *   RAW read-only queries (QUERY_*, ACCESS_REG READ): CAP_NET_ADMIN;
+ *   RAW anything else (ACCESS_REG WRITE too): CAP_SYS_RAWIO (and allow_raw_write=1).
  *
  * Each case runs in a child that gives its privileges up first and then
  * opens the device itself (the node is made world-accessible for the
@@ -347,19 +347,76 @@ TEST_F(perm, sys_rawio_without_net_admin)
 	});
 }
 
-/* Become uid 'id' keeping exactly the capabilities in 'keep'. */
-static int become_user_with_caps(uid_t id, uint64_t keep)
+/* Exactly the capabilities in 'keep', effective and permitted. */
+static int caps_set_exact(uint64_t keep)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
 
-	/* setuid keeps the permitted set (not the effective one) with KEEPCAPS. */
-	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || become_user(id))
-		return -1;
 	memset(d, 0, sizeof(d));
 	d[0].effective = d[0].permitted = (uint32_t)keep;
 	d[1].effective = d[1].permitted = (uint32_t)(keep >> 32);
 	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* Become uid 'id' keeping exactly the capabilities in 'keep'. */
+static int become_user_with_caps(uid_t id, uint64_t keep)
+{
+	/* setuid keeps the permitted set (not the effective one) with KEEPCAPS. */
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || become_user(id))
+		return -1;
+	return caps_set_exact(keep);
+}
+
+/* ACCESS_REG of HOST_ENDIANNESS (0x7004): 16 bytes + the 16-byte register. */
+static int raw_access_reg(int fd, uint16_t op_mod, struct cxprm_cmd_status *st)
+{
+	uint8_t in[32], out[32];
+
+	cmd_hdr(in, sizeof(in), OP_ACCESS_REG, op_mod);
+	put_be16(in, 10, 0x7004);	/* register_id */
+	return raw_cmd(fd, in, sizeof(in), out, sizeof(out), st);
+}
+
+/*
+ * A register read is a query (as fwctl's mlx5 counts it): a member of the
+ * group with CAP_NET_ADMIN only reads HOST_ENDIANNESS (a PF's register: a VF
+ * is answered with a bad status, still a command that ran); its write needs
+ * what a raw write needs, EPERM here whatever allow_raw_write says.
+ */
+TEST_F(perm, access_reg_read_with_net_admin_only)
+{
+	long long reg0 = stats_opcode_count(self->fd, OP_ACCESS_REG);
+
+	ASSERT_EQ(0, chown(cxprm_dev_path(), 0, CXPRM_GROUP));
+	ASSERT_EQ(0, chmod(cxprm_dev_path(), 0660));
+	IN_CHILD({
+		struct cxprm_cmd_status cs;
+		gid_t g = CXPRM_GROUP;
+		int fd;
+
+		/* nobody in group cxprm, CAP_NET_ADMIN kept across the setuid */
+		ASSERT_EQ(0, prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
+		ASSERT_EQ(0, setgroups(1, &g));
+		ASSERT_EQ(0, setresgid(NOBODY, NOBODY, NOBODY));
+		ASSERT_EQ(0, setresuid(NOBODY, NOBODY, NOBODY));
+		ASSERT_EQ(0, caps_set_exact(CAPBIT(CAP_NET_ADMIN)));
+		fd = cxprm_open_flags(O_RDWR);
+		ASSERT_LE(0, fd) TH_LOG("a member of the group: %s", strerror(errno));
+		memset(&cs, 0xff, sizeof(cs));
+		EXPECT_EQ(0, raw_access_reg(fd, 1, &cs)) TH_LOG("ACCESS_REG READ: %s", strerror(errno));
+		EXPECT_EQ(0, cs.delivery);
+		TH_LOG("ACCESS_REG READ HOST_ENDIANNESS: status 0x%x syndrome 0x%x", cs.status, cs.syndrome);
+		errno = 0;
+		EXPECT_EQ(-1, raw_access_reg(fd, 0, &cs)) TH_LOG("ACCESS_REG WRITE without CAP_SYS_RAWIO allowed");
+		EXPECT_EQ(EPERM, errno);
+		errno = 0;
+		EXPECT_EQ(-1, raw_access_reg(fd, 2, &cs)) TH_LOG("ACCESS_REG op_mod 2 taken for a read");
+		EXPECT_EQ(EPERM, errno);
+		close(fd);
+	});
+	/* The read reached the firmware; the refused ones did not. */
+	EXPECT_EQ(reg0 + 1, stats_opcode_count(self->fd, OP_ACCESS_REG));
 }
 
 static const uint16_t forbidden_ops[] = {

@@ -301,6 +301,20 @@ t() {
 }
 if t; then ok "cxprm -j probe --no-nvmf"; else nok "cxprm -j probe"; fi
 
+# 19b: probe -o twice on the same device, then --diff: identical, exit 0;
+# the save is the probe's JSON; a missing save is bad input, exit 2
+t() {
+	run probe_o1 0 "$TOOL" probe "$BDF" --no-nvmf -o "$TMP/p1.json" &&
+		run probe_o2 0 "$TOOL" probe "$BDF" --no-nvmf -o "$TMP/p2.json" || return 1
+	"$JC" -t object <"$TMP/p1.json" || return 1
+	run probe_diff 0 "$TOOL" probe --diff "$TMP/p1.json" "$TMP/p2.json" || return 1
+	grep -qx identical "$TMP/probe_diff.out" || { echo "# no 'identical'"; diag "$TMP/probe_diff.out"; return 1; }
+	run probe_diffj 0 "$TOOL" -j probe --diff "$TMP/p1.json" "$TMP/p2.json" || return 1
+	expect probe_diffj identical "$(jget probe_diffj identical)" true &&
+		run probe_diff_bad 2 "$TOOL" probe --diff "$TMP/p1.json" "$TMP/none.json"
+}
+if t; then ok "cxprm probe -o twice, probe --diff: identical (exit 0)"; else nok "cxprm probe -o / --diff"; fi
+
 # 20: nobody, given the node as the udev rule gives it to group cxprm
 # (0660; nobody's own group stands in): info works, caps is refused (exit
 # 2, names the capability).  The driver's root:root 0600 is put back

@@ -21,7 +21,7 @@
 #                     core deliberately broken; the stage must then FAIL:
 #                     it proves the gate catches it.  Exits 0 only when the
 #                     mutant was caught.  KIND:
-#                       signature          entries XOR to 0x00 (cmdq.cpp)
+#                       signature          entries XOR to 0x00 (wire.cpp)
 #                       mailbox-signature  blocks XOR to 0x00 (mailbox.cpp)
 #                       token-zero         token 0 is used (cmdq.cpp)
 # --kdir DIR          a debug kernel tree already built (its build/ dir,
@@ -53,7 +53,7 @@ done
 # KIND: file of core-cpp/src, sed expression.
 case "$mutate" in
 "") ;;
-signature) mfile=cmdq.cpp msed='s/(u8)~xor8(e, ENTRY_BYTES)/(u8)xor8(e, ENTRY_BYTES)/' ;;
+signature) mfile=wire.cpp msed='s/(u8)~xor8(e, ENTRY_BYTES)/(u8)xor8(e, ENTRY_BYTES)/' ;;
 mailbox-signature) mfile=mailbox.cpp msed='s/b\[SIG\] = (u8)~xor8(b, SIG)/b[SIG] = (u8)xor8(b, SIG)/' ;;
 token-zero) mfile=cmdq.cpp msed='s/if (++next_token_ == 0)/if (++next_token_ == 256)/' ;;
 *) echo "run-kunit: --mutate KIND: signature, mailbox-signature or token-zero" >&2; exit 2 ;;

@@ -156,7 +156,7 @@ struct cxprm_core_capture {
 
 /* Which privileges a raw command needs (cxprm_core_raw_scope). */
 enum cxprm_core_raw_scope {
-	CXPRM_RAW_SCOPE_QUERY = 0,     /* read-only query (QUERY_*) */
+	CXPRM_RAW_SCOPE_QUERY = 0,     /* read-only query (QUERY_*, ACCESS_REG read) */
 	CXPRM_RAW_SCOPE_WRITE = 1,     /* may change device state */
 	CXPRM_RAW_SCOPE_FORBIDDEN = 2, /* would break the driver's own state */
 };
@@ -336,10 +336,18 @@ int cxprm_core_dct_destroy(struct cxprm_core *core, cxprm_u32 dctn,
 int cxprm_core_raw(struct cxprm_core *core, const void *in, cxprm_u32 inlen, void *out,
 		   cxprm_u32 outlen, struct cxprm_core_result *res,
 		   struct cxprm_core_capture *cap);
-/* enum cxprm_core_raw_scope of an opcode (no sleep). */
-int cxprm_core_raw_scope(cxprm_u16 opcode);
+/*
+ * enum cxprm_core_raw_scope of a command (no sleep): by opcode, and by
+ * op_mod where the opcode's op_mod decides (ACCESS_REG: 1 reads the
+ * register, a query; 0 writes it), the R/W column of CXPRM_OPCODES.
+ */
+int cxprm_core_raw_scope(cxprm_u16 opcode, cxprm_u16 op_mod);
+/* The same for a command input (>= 8 bytes: its opcode and op_mod). */
+int cxprm_core_raw_scope_in(const void *in);
 /* The opcode of a command input (first two bytes, big-endian; no sleep). */
 cxprm_u16 cxprm_core_in_opcode(const void *in);
+/* The op_mod of a command input (bytes 6-7, big-endian; no sleep). */
+cxprm_u16 cxprm_core_in_op_mod(const void *in);
 
 /* --- ioctl request checks (ioctl_check.cpp: pure, no device, no sleep) --- */
 

@@ -86,6 +86,14 @@ private:
 	u32 nblocks_ = 0;
 };
 
+/*
+ * Block i of a chain for the message src (its data src[16 + 512 i ..], or
+ * zeros when src has no head), chained to 'next' (0 for the last block),
+ * block number i, token; signed when 'sign' is set.  MailboxChain::format
+ * and cmd_wire_layout (wire.h) lay out every block with it.
+ */
+void mailbox_format_block(u8 *blk, const MsgSource &src, u32 i, u64 next, u8 token, bool sign);
+
 /* Signature helpers shared with whoever plays the device. */
 void mailbox_sign(u8 *block);
 bool mailbox_sig_ok(const u8 *block);

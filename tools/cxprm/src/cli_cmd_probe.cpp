@@ -2,12 +2,17 @@
 // cxprm probe DEV: a fixed set of read-only queries, raw outputs next to
 // their decoding, for comparing firmware versions (diffable JSON).
 #include <algorithm>
+#include <fstream>
 #include <ostream>
+#include <sstream>
+#include <stdexcept>
 
 #include "commands.h"
 #include "errors.h"
 #include "fields.h"
+#include "json_parse.h"
 #include "names.h"
+#include "probe_diff.h"
 #include "raw_exec.h"
 #include "views.h"
 
@@ -21,7 +26,7 @@ namespace {
 
 const CommandSpec spec = {
 	"probe",
-	"DEV [--xrq N] [--nsid N] [--no-nvmf] [--no-esw] [--with-latency]",
+	"DEV [-o FILE] [--xrq N] [--nsid N] [--no-nvmf] [--no-esw] [--with-latency] | --diff A B",
 	"run the probe command set and show raw outputs with their decoding",
 	"Runs, through CXPRM_IOC_RAW (so the outputs are the firmware's exact bytes):\n"
 	"  QUERY_ADAPTER, QUERY_ISSI,\n"
@@ -35,16 +40,24 @@ const CommandSpec spec = {
 	"ioctl failure 2.  JSON: pretty, stable key order, hex as 16-byte lines, no\n"
 	"timestamps, latencies or counters unless --with-latency, so two probes\n"
 	"(two firmware versions) compare with diff.  All commands are read-only\n"
-	"queries: CAP_NET_ADMIN.",
+	"queries: CAP_NET_ADMIN.\n"
+	"-o FILE also writes that JSON to FILE (the text still goes to stdout).\n"
+	"--diff A B compares two such files, no device: per command, each decoded\n"
+	"field whose value differs (name: A \u2192 B), status and error differences,\n"
+	"how many output bytes differ, commands present in only one; the device\n"
+	"line's differences first.  Exit 0 when identical, 1 when they differ, 2 on\n"
+	"bad input (unreadable, not a probe's JSON), as diff(1).",
 	{
 		{"xrq", 0, "N", "XRQ of the NVMF namespace query (default 0)"},
 		{"nsid", 0, "N", "frontend namespace of the NVMF query (default 1)"},
 		{"no-nvmf", 0, nullptr, "skip the NVMF namespace query"},
 		{"no-esw", 0, nullptr, "skip the eswitch query"},
 		{"with-latency", 0, nullptr, "include each command's latency (not diffable)"},
+		{"output", 'o', "FILE", "also write the probe's JSON to FILE"},
+		{"diff", 0, nullptr, "compare two saved probes A B (no device)"},
 	},
 	1,
-	1,
+	2,
 	true,
 };
 
@@ -110,8 +123,56 @@ void side_by_side(std::ostream &out, const std::vector<std::string> &left, const
 	}
 }
 
+Json load_probe(const std::string &path, const char *which)
+{
+	std::ifstream f(path);
+	std::stringstream ss;
+	ss << f.rdbuf();
+	if (!f)
+		throw OsError(std::string("probe --diff: cannot read ") + which + " " + path);
+	try {
+		return JsonParser::parse(ss.str());
+	} catch (const std::runtime_error &e) {
+		throw OsError(std::string("probe --diff: ") + which + " " + path + ": " + e.what());
+	}
+}
+
+// probe --diff A B: 0 identical, 1 different, 2 bad input (diff's codes).
+int run_diff(Ctx &ctx, const Args &args)
+{
+	if (args.pos().size() != 2)
+		throw OsError("probe --diff takes two saved probes (cxprm probe DEV -o FILE), A and B");
+	const std::string &a = args.pos()[0], &b = args.pos()[1];
+	ProbeDiff d;
+	try {
+		d = probe_diff(load_probe(a, "A"), load_probe(b, "B"));
+	} catch (const OsError &) {
+		throw;
+	} catch (const std::runtime_error &e) {
+		throw OsError(std::string("probe --diff: ") + e.what());
+	}
+	if (args.json())
+		print_json(ctx, probe_diff_json(d, a, b));
+	else
+		print_lines(ctx.out, probe_diff_lines(d, a, b));
+	return d.identical() ? EXIT_OK : 1;
+}
+
+void save(const std::string &path, const Json &top)
+{
+	std::ofstream f(path, std::ios::trunc);
+	f << top.dump() << "\n";
+	f.close();
+	if (!f)
+		throw OsError("probe -o: cannot write " + path);
+}
+
 int run(Ctx &ctx, const Args &args)
 {
+	if (args.has("diff"))
+		return run_diff(ctx, args);
+	if (args.pos().size() != 1)
+		args.fail("one DEV (or --diff A B)");
 	bool lat = args.has("with-latency");
 	DevPath p = dev_arg(args);
 	DevFile f(p);
@@ -172,12 +233,13 @@ int run(Ctx &ctx, const Args &args)
 		}
 		list.push_json(j);
 	}
-	if (args.json()) {
-		Json top = Json::object();
-		top.set_json("device", dev);
-		top.set_json("commands", list);
+	Json top = Json::object();
+	top.set_json("device", dev);
+	top.set_json("commands", list);
+	if (args.json())
 		print_json(ctx, top);
-	}
+	if (args.has("output"))
+		save(args.str("output"), top);
 	if (rc == EXIT_FW)
 		ctx.err << "cxprm: probe: some commands got a firmware error (see above)\n";
 	else if (rc == EXIT_OS)

@@ -7,6 +7,7 @@
 #include "fields.h"
 #include "names.h"
 #include "raw_exec.h"
+#include "wire_view.h"
 
 #include "cxprm/prm/transport.h"
 
@@ -17,7 +18,7 @@ namespace {
 const CommandSpec spec = {
 	"raw",
 	"DEV (--opcode X [--op-mod Y] [--uid N] [--in HEX|@FILE] [--set F=V]... | --in-full HEX|@FILE) "
-	"[--in-len N] [--out-len N] [--dump]",
+	"[--in-len N] [--out-len N] [--dump | --dry-run [--checksum]]",
 	"run any firmware command (CXPRM_IOC_RAW) and decode its output",
 	"The input is built as:\n"
 	"  bytes 0-7   the generic command header (prm::cmd_in): opcode, uid, op_mod\n"
@@ -39,8 +40,15 @@ const CommandSpec spec = {
 	"*_out layout's fields); --dump adds what went over the wire: the queue\n"
 	"entry as posted and as completed (cmd_queue_entry fields) and every\n"
 	"mailbox block (cmd_if_box fields + data).\n"
-	"Privileges: read-only QUERY_* opcodes need CAP_NET_ADMIN; anything else\n"
-	"CAP_SYS_RAWIO and the module parameter allow_raw_write=1.\n"
+	"--dry-run sends nothing and needs no DEV, device or privilege: it prints\n"
+	"what would go on the wire, laid out by the core's own encoder (the\n"
+	"driver's): the queue entry as posted and every input and output mailbox\n"
+	"block, with made-up bus addresses (input chain 0x10000000, output chain\n"
+	"0x20000000, block i at +1024*i) and token 0x1; mailbox blocks unsigned as\n"
+	"with the driver's default cmd_checksum=0, signed with --checksum.\n"
+	"Privileges: read-only QUERY_* opcodes and ACCESS_REG reads (op_mod 1) need\n"
+	"CAP_NET_ADMIN; anything else CAP_SYS_RAWIO and the module parameter\n"
+	"allow_raw_write=1.\n"
 	"Exit 3 when the firmware answers a bad status (everything is still printed).",
 	{
 		opt_opcode,
@@ -52,8 +60,10 @@ const CommandSpec spec = {
 		{"in-len", 0, "N", "input length in bytes (16.." "32784)"},
 		{"out-len", 0, "N", "output length in bytes (16..32784)"},
 		{"dump", 'd', nullptr, "show the queue entry and mailbox blocks that went over the wire"},
+		{"dry-run", 'n', nullptr, "send nothing: show the queue entry and mailbox blocks it would post"},
+		{"checksum", 0, nullptr, "with --dry-run: sign the mailbox blocks (as cmd_checksum=1)"},
 	},
-	1,
+	0,
 	1,
 	true,
 };
@@ -153,6 +163,16 @@ int run(Ctx &ctx, const Args &args)
 		outlen = l ? std::max<uint32_t>(l->size_bits / 8, prm::INLINE_BYTES) : 256;
 	}
 
+	if (args.has("dry-run")) {
+		if (args.has("dump"))
+			args.fail("--dump shows a command that ran: not with --dry-run");
+		print_dry_run(ctx, args.json(), in, outlen, args.has("checksum"));
+		return 0;
+	}
+	if (args.has("checksum"))
+		args.fail("--checksum goes with --dry-run");
+	if (args.pos().empty())
+		args.fail("DEV is required (but with --dry-run)");
 	DevPath p = dev_arg(args);
 	DevFile f(p);
 	RawRun r = run_raw(f, in, outlen, args.has("dump"));

@@ -209,22 +209,25 @@ std::string ioctl_error(int err, const std::string &what, const std::string &pat
 	return m;
 }
 
-std::string raw_privilege(uint16_t opcode)
+std::string raw_privilege(uint16_t opcode, uint16_t op_mod)
 {
 	// The driver's policy, from the core (capi.h) so the two cannot differ.
-	switch (cxprm_core_raw_scope(opcode)) {
+	std::string what = opcode_label(opcode);
+	if (cxprm_core_raw_scope(opcode, 0) != cxprm_core_raw_scope(opcode, 1)) // op_mod decides
+		what += " with op_mod " + std::to_string(op_mod);
+	switch (cxprm_core_raw_scope(opcode, op_mod)) {
 	case CXPRM_RAW_SCOPE_QUERY:
-		return std::string(PRIV_NET_ADMIN) + " (" + opcode_label(opcode) + " is a read-only query)";
+		return std::string(PRIV_NET_ADMIN) + " (" + what + " is a read-only query)";
 	case CXPRM_RAW_SCOPE_WRITE: {
 		std::string m = "needs CAP_SYS_RAWIO and the module parameter allow_raw_write=1 (" +
-				opcode_label(opcode) + " is not a read-only query)";
+				what + " is not a read-only query)";
 		std::string v = allow_raw_write_param();
 		if (v == "N" || v == "0")
 			m += "; allow_raw_write is off: /sys/module/cxprm/parameters/allow_raw_write";
 		return m;
 	}
 	default:
-		return "the driver refuses " + opcode_label(opcode) +
+		return "the driver refuses " + what +
 		       " as a raw command for everyone: it would break the driver's own state (HCA life cycle, "
 		       "pages, ISSI, its event queue and UAR)";
 	}
@@ -294,9 +297,10 @@ int DevFile::raw(cxprm_raw_cmd &r)
 	}
 }
 
-std::string DevFile::raw_error(int err, uint16_t opcode) const
+std::string DevFile::raw_error(int err, uint16_t opcode, uint16_t op_mod) const
 {
-	return ioctl_error(err, "CXPRM_IOC_RAW (" + opcode_label(opcode) + ")", where_.path, raw_privilege(opcode));
+	return ioctl_error(err, "CXPRM_IOC_RAW (" + opcode_label(opcode) + ")", where_.path,
+			   raw_privilege(opcode, op_mod));
 }
 
 void DevFile::subscribe(const cxprm_subscribe &s)

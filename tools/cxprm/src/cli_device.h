@@ -62,7 +62,7 @@ public:
 	// The driver copies status and wire dump back on transport errors too:
 	// returns 0 or the errno (r filled either way); raw_error() words it.
 	int raw(cxprm_raw_cmd &r);
-	std::string raw_error(int err, uint16_t opcode) const;
+	std::string raw_error(int err, uint16_t opcode, uint16_t op_mod) const;
 	void subscribe(const cxprm_subscribe &s);
 
 	// Waits up to timeout_ms (< 0: forever) for event records and reads
@@ -86,9 +86,9 @@ std::string ioctl_error(int err, const std::string &what, const std::string &pat
 
 // Privileges (from the UAPI header).
 inline constexpr const char *PRIV_NET_ADMIN = "needs CAP_NET_ADMIN";
-// The message of a raw command's EPERM depends on the opcode: the driver's
-// policy (cxprm_core_raw_scope): query, write, or never.
-std::string raw_privilege(uint16_t opcode);
+// The message of a raw command's EPERM depends on the opcode (and op_mod for
+// ACCESS_REG): the driver's policy (cxprm_core_raw_scope): query, write, or never.
+std::string raw_privilege(uint16_t opcode, uint16_t op_mod);
 // The ENOENT explanation of the DCT ioctls.
 std::string dct_not_owned(uint32_t dctn);
 // The ENOENT explanation of the object ioctls ("PD 0x3", "QP 0x200").

@@ -8,6 +8,7 @@
 #include "decoded.h"
 #include "fields.h"
 #include "names.h"
+#include "wire_view.h"
 
 #include "cxprm/commands/decode.h"
 #include "cxprm/errors.h"
@@ -56,7 +57,7 @@ RawRun run_raw(DevFile &f, const Bytes &in, uint32_t outlen, bool dump)
 	}
 	r.err = f.raw(c);
 	if (r.err)
-		r.error = f.raw_error(r.err, r.opcode());
+		r.error = f.raw_error(r.err, r.opcode(), r.op_mod());
 	r.fw = FwResult::from(c.st);
 	if (dump && c.dump_len >= sizeof(cxprm_raw_dump)) {
 		r.dumped = true;
@@ -99,36 +100,6 @@ OutDecoding decode_any(uint16_t opcode, uint16_t op_mod, const Bytes &out)
 	return d;
 }
 
-namespace {
-
-Json fields_of(const prm::LayoutDesc &l, const uint8_t *p, size_t n)
-{
-	return fields_json(decode_fields(l, p, n));
-}
-
-Json block_json(const Bytes &b)
-{
-	Json j = Json::object();
-	j.set_json("control", fields_of(prm::cmd_if_box::desc, b.data(), b.size()));
-	Json data = Json::array();
-	for (const std::string &s : hex_lines(b.data(), prm::MAILBOX_DATA))
-		data.push(s);
-	j.set_json("data", data);
-	return j;
-}
-
-void block_lines(std::vector<std::string> &out, const char *dir, size_t i, const Bytes &b)
-{
-	std::string ctl;
-	for (const FieldValue &v : decode_fields(prm::cmd_if_box::desc, b.data(), b.size(), 64, true))
-		ctl += std::string(" ") + v.field->name + "=" + v.text;
-	out.push_back(std::string(dir) + " block " + std::to_string(i) + ":" + ctl);
-	for (const std::string &l : hexdump(b.data(), prm::MAILBOX_DATA))
-		out.push_back("  " + l);
-}
-
-} // namespace
-
 Json dump_json(const RawRun &r)
 {
 	Json j = Json::object();
@@ -138,20 +109,9 @@ Json dump_json(const RawRun &r)
 	j.set("truncated", (bool)r.dump.truncated);
 	j.set("in_blocks", r.dump.in_blocks);
 	j.set("out_blocks", r.dump.out_blocks);
-	Json posted = Json::object(), done = Json::object();
-	posted.set_json("fields", fields_of(prm::cmd_queue_entry::desc, r.dump.entry_posted, 64));
-	posted.set("hex", to_hex(r.dump.entry_posted, 64));
-	done.set_json("fields", fields_of(prm::cmd_queue_entry::desc, r.dump.entry_completed, 64));
-	done.set("hex", to_hex(r.dump.entry_completed, 64));
-	j.set_json("entry_posted", posted);
-	j.set_json("entry_completed", done);
-	Json ib = Json::array(), ob = Json::array();
-	for (const Bytes &b : r.in_blocks)
-		ib.push_json(block_json(b));
-	for (const Bytes &b : r.out_blocks)
-		ob.push_json(block_json(b));
-	j.set_json("input_mailboxes", ib);
-	j.set_json("output_mailboxes", ob);
+	j.set_json("entry_posted", entry_json(r.dump.entry_posted));
+	j.set_json("entry_completed", entry_json(r.dump.entry_completed));
+	mailboxes_json(j, r.in_blocks, r.out_blocks);
 	return j;
 }
 
@@ -165,18 +125,9 @@ std::vector<std::string> dump_lines(const RawRun &r)
 	out.push_back("slot " + std::to_string(r.dump.slot) + ", " + std::to_string(r.dump.in_blocks) +
 		      " input and " + std::to_string(r.dump.out_blocks) + " output mailbox block(s)" +
 		      (r.dump.truncated ? " (truncated: the dump buffer was too small)" : ""));
-	for (int k = 0; k < 2; k++) {
-		const uint8_t *e = k ? r.dump.entry_completed : r.dump.entry_posted;
-		out.push_back(k ? "queue entry as completed:" : "queue entry as posted:");
-		for (const FieldValue &v : decode_fields(prm::cmd_queue_entry::desc, e, 64, 64, true))
-			out.push_back(std::string("  ") + v.field->name + ": " + v.text);
-		for (const std::string &l : hexdump(e, 64, false))
-			out.push_back("  " + l);
-	}
-	for (size_t i = 0; i < r.in_blocks.size(); i++)
-		block_lines(out, "input", i, r.in_blocks[i]);
-	for (size_t i = 0; i < r.out_blocks.size(); i++)
-		block_lines(out, "output", i, r.out_blocks[i]);
+	entry_lines(out, "queue entry as posted:", r.dump.entry_posted);
+	entry_lines(out, "queue entry as completed:", r.dump.entry_completed);
+	mailboxes_lines(out, r.in_blocks, r.out_blocks);
 	return out;
 }
 

@@ -178,6 +178,16 @@ TEST_F(DevDir, PermissionMessagesNameTheCapability)
 	EXPECT_EQ(w.rc, 2);
 	EXPECT_NE(w.err.find("CAP_SYS_RAWIO"), std::string::npos) << w.err;
 	EXPECT_NE(w.err.find("allow_raw_write=1"), std::string::npos) << w.err;
+	// A register read (ACCESS_REG op_mod 1) is a query; its write is not.
+	std::vector<std::string> reg = {"raw", "00:04.0", "--opcode", "ACCESS_REG", "--in", "00007004",
+					"--in-len", "32", "--out-len", "32", "--op-mod"};
+	reg.push_back("1");
+	Result rd = cli(reg);
+	EXPECT_EQ(rd.rc, 0) << rd.err;
+	reg.back() = "0";
+	Result wr = cli(reg);
+	EXPECT_EQ(wr.rc, 2);
+	EXPECT_NE(wr.err.find("ACCESS_REG with op_mod 0 is not a read-only query"), std::string::npos) << wr.err;
 	// Opcodes the driver never runs raw say so (whatever the privileges).
 	fake("0000:00:05.0", "allow_raw_write=1\n");
 	Result x = cli({"raw", "00:05.0", "--opcode", "TEARDOWN_HCA", "--dump", "-j"});

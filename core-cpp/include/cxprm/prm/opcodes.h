@@ -9,9 +9,15 @@
  * NVIDIA's NVMe SNAP headers and the upstream fwctl mlx5 allow-list.
  *
  * The third column says whether the opcode is a read-only query (R) or may
- * change device state (W); opcode_is_query() answers from it.  Every opcode
- * whose PRM name starts with QUERY_ is R, nothing else is (NOP included:
- * an allow-list may add it explicitly).
+ * change device state (W), or that its op_mod decides (R_OPMOD1: a query
+ * with op_mod 1, a write with any other); opcode_is_query() answers from
+ * it.  Every opcode whose PRM name starts with QUERY_ is R; the only
+ * R_OPMOD1 is ACCESS_REG, whose op_mod 1 reads the register and 0 writes it
+ * (access_reg_op in reg.h; Linux's mlx5_core_access_reg sets op_mod =
+ * !write), the rule fwctl's mlx5 driver (drivers/fwctl/mlx5/main.c) uses to
+ * count a register read as FWCTL_RPC_DEBUG_READ_ONLY and a write as
+ * configuration.  Nothing else is a query (NOP included: an allow-list may
+ * add it explicitly).
  *
  * The X-lists are plain C (the guest selftests build their constants from
  * them, selftests/cxprm/cxprm_prm.h); the rest is C++.
@@ -136,7 +142,7 @@
 	X(ALLOC_UAR, 0x802, W) \
 	X(DEALLOC_UAR, 0x803, W) \
 	X(CONFIG_INT_MODERATION, 0x804, W) \
-	X(ACCESS_REG, 0x805, W) \
+	X(ACCESS_REG, 0x805, R_OPMOD1) \
 	X(ATTACH_TO_MCG, 0x806, W) \
 	X(DETACH_FROM_MCG, 0x807, W) \
 	X(GET_DROPPED_PACKET_LOG, 0x80a, W) \
@@ -317,8 +323,11 @@ inline constexpr u16 GENERAL_END = 0xd00;
 /* "QUERY_HCA_CAP" for 0x100; nullptr for an opcode we do not know. */
 const char *opcode_name(u16 opcode);
 
-/* Whether the opcode is a known read-only query (QUERY_*). */
-bool opcode_is_query(u16 opcode);
+/*
+ * Whether the command is a known read-only query: a QUERY_* opcode, or
+ * ACCESS_REG with op_mod READ (1).  op_mod is the command's (cmd_in.op_mod).
+ */
+bool opcode_is_query(u16 opcode, u16 op_mod);
 
 /* QUERY_HCA_CAP / SET_HCA_CAP op_mod: (capability type << 1) | mode. */
 namespace cap {

@@ -247,7 +247,7 @@ int Dev::raw(cxprm_raw_cmd *r)
 	if (cxprm_core_raw_check(r, &plan))
 		return fail(EINVAL);
 	const u8 *in = (const u8 *)(uintptr_t)r->in;
-	int scope = cxprm_core_raw_scope(cxprm_core_in_opcode(in)); // the driver's policy
+	int scope = cxprm_core_raw_scope_in(in); // the driver's policy
 	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN || !cfg_.net_admin ||
 	    (scope == CXPRM_RAW_SCOPE_WRITE && !cfg_.allow_raw_write))
 		return fail(EPERM);
