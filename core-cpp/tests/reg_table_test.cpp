@@ -46,9 +46,11 @@ TEST(RegTable, EveryRowFitsAndPortRowsHaveLocalPort)
 		bool has_port = false;
 		for (u32 f = 0; f < all[i].layout->nfields; f++)
 			has_port |= !std::strcmp(all[i].layout->fields[f].name, "local_port");
-		if (all[i].port)
+		if (all[i].port) {
 			EXPECT_TRUE(has_port) << all[i].name;
-		if (i)
+		}
+		if (i) {
 			EXPECT_LT(all[i - 1].id, all[i].id);
+		}
 	}
 }

@@ -348,19 +348,23 @@ t() {
 }
 if t; then ok "usage errors: exit 1"; else nok "usage errors"; fi
 
-# 23: registers by name: MGIR, PTYS --port 1, MCIA decoded (an ACCESS_REG
-# read goes through the raw path: allow_raw_write=1 for this test, then as
-# it was)
+# 23: registers by name: MGIR, PTYS --port 1, MCIA decoded, as a member of
+# the node's group (0660, as the udev rule gives it to group cxprm; nobody's
+# group stands in) with CAP_NET_ADMIN only: an ACCESS_REG read is a query.
+# Without CAP_SYS_RAWIO a write is refused, whatever allow_raw_write says.
 t() {
-	p=/sys/module/cxprm/parameters/allow_raw_write
-	was=$(cat "$p")
-	echo 1 >"$p"
+	node=/dev/cxprm/$BDF
+	chgrp 65534 "$node" && chmod 0660 "$node" || return 1
 	rc=0
-	run regmgir 0 "$TOOL" -j reg "$BDF" MGIR &&
-		run regptys 0 "$TOOL" -j reg "$BDF" PTYS --port 1 &&
-		run regmcia 0 "$TOOL" -j reg "$BDF" MCIA || rc=1
-	echo "$was" >"$p"
+	run regmgir 0 cxprm_runas --net-admin 65534 "$TOOL" -j reg "$BDF" MGIR &&
+		run regptys 0 cxprm_runas --net-admin 65534 "$TOOL" -j reg "$BDF" PTYS --port 1 &&
+		run regmcia 0 cxprm_runas --net-admin 65534 "$TOOL" -j reg "$BDF" MCIA &&
+		run regwrite 2 cxprm_runas --net-admin 65534 "$TOOL" reg "$BDF" PAOS --set admin_status=1 --set ase=1 --write ||
+		rc=1
+	chgrp 0 "$node"
+	chmod 0600 "$node"
 	[ "$rc" = 0 ] || return 1
+	grep -q CAP_SYS_RAWIO "$TMP/regwrite.err" || { echo "# the write's refusal names no CAP_SYS_RAWIO"; diag "$TMP/regwrite.err"; return 1; }
 	for r in regmgir regptys regmcia; do "$JC" -t object <"$TMP/$r.out" || return 1; done
 	run reginfo 0 "$TOOL" -j info "$BDF" || return 1
 	fw="$(jget regmgir fields.extended_major).$(jget regmgir fields.extended_minor).$(jget regmgir fields.extended_sub_minor)"
@@ -374,7 +378,7 @@ t() {
 		expect regptys fields.proto_mask "$(jget regptys fields.proto_mask)" 4 &&
 		expect regmcia "identifier (byte 0)" "$(jget regmcia data | cut -c1-2)" 11
 }
-if t; then ok "cxprm -j reg: MGIR, PTYS --port 1, MCIA decoded by name"; else nok "cxprm reg"; fi
+if t; then ok "cxprm -j reg as a group member with CAP_NET_ADMIN: MGIR, PTYS --port 1, MCIA decoded by name; a write exit 2"; else nok "cxprm reg"; fi
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 [ $failed = 0 ]

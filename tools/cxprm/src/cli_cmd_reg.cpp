@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// cxprm reg DEV NAME|ID: one register through ACCESS_REG (sent like 'raw'
+// cxprm reg [DEV] NAME|ID: one register through ACCESS_REG (sent like 'raw'
 // sends a command, CXPRM_IOC_RAW), decoded with the register's layout from
 // the core's register table (prm/reg.h CXPRM_REGISTERS).
 #include <ostream>
@@ -13,6 +13,7 @@
 
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/reg.h"
+#include "wire_view.h"
 
 namespace cxprm::tool {
 
@@ -20,7 +21,8 @@ namespace {
 
 const CommandSpec spec = {
 	"reg",
-	"DEV NAME|ID [--port N] [--set FIELD=VALUE]... [--write] [--len N] [--hex] [--nonzero]",
+	"[DEV] NAME|ID [--port N] [--set FIELD=VALUE]... [--write] [--len N] [--hex] [--nonzero] "
+	"[--dry-run [--checksum]]",
 	"read or write a register (ACCESS_REG) and decode it by name",
 	"NAME: a register of the core's table (case-insensitive): QCAM, PMTU, PTYS,\n"
 	"PAOS, PPCNT, PCAM, HOST_ENDIANNESS, MCIA, MGIR, MTRC_CAP, MCAM, DTOR; or its\n"
@@ -33,8 +35,10 @@ const CommandSpec spec = {
 	"--set grp=0 --set clr=1).  --write sends op_mod WRITE (default READ); the\n"
 	"answer is decoded either way.  PPCNT group 0 is decoded with its IEEE 802.3\n"
 	"counters (64-bit values); MCIA's data is shown as bytes and text.\n"
-	"Privileges: ACCESS_REG goes through CXPRM_IOC_RAW, as 'raw' (a read needs\n"
-	"what a query needs, a write what a raw write needs).\n"
+	"Privileges: ACCESS_REG goes through CXPRM_IOC_RAW, as 'raw': a read is a\n"
+	"query (CAP_NET_ADMIN), a write needs what a raw write needs.\n"
+	"--dry-run sends nothing and needs no DEV, device or privilege: it prints\n"
+	"the queue entry and mailbox blocks of the ACCESS_REG, as 'raw --dry-run'.\n"
 	"Exit 3 when the firmware answers a bad status.",
 	{
 		{"port", 'p', "N", "local_port of a port register (default 1)"},
@@ -43,8 +47,10 @@ const CommandSpec spec = {
 		{"len", 0, "N", "register bytes of an id outside the table"},
 		{"hex", 0, nullptr, "also dump the register's bytes"},
 		{"nonzero", 0, nullptr, "only fields whose value is not zero"},
+		{"dry-run", 'n', nullptr, "send nothing: show the queue entry and mailbox blocks it would post"},
+		{"checksum", 0, nullptr, "with --dry-run: sign the mailbox blocks (as cmd_checksum=1)"},
 	},
-	2,
+	1,
 	2,
 	true,
 };
@@ -108,7 +114,12 @@ void nested(const prm::RegisterInfo &ri, const Bytes &data, KvList &extra, Json 
 
 int run(Ctx &ctx, const Args &args)
 {
-	const std::string &which = args.pos()[1];
+	const bool dry = args.has("dry-run");
+	if (args.pos().size() < 2 && !dry)
+		args.fail("DEV is required (but with --dry-run)");
+	if (args.has("checksum") && !dry)
+		args.fail("--checksum goes with --dry-run");
+	const std::string &which = args.pos().back();
 	const prm::RegisterInfo *ri = prm::find_register(which.c_str());
 	uint16_t id = 0;
 	if (ri)
@@ -165,9 +176,14 @@ int run(Ctx &ctx, const Args &args)
 	field_set(in.data(), in.size(), *find_field(prm::access_register_in::desc, "register_id"), id);
 	std::copy(data.begin(), data.end(), in.begin() + hdr);
 
+	const uint32_t outlen = (uint32_t)(prm::access_register_out::size_bytes + bytes);
+	if (dry) {
+		print_dry_run(ctx, args.json(), in, outlen, args.has("checksum"));
+		return 0;
+	}
 	DevPath p = dev_arg(args);
 	DevFile f(p);
-	RawRun r = run_raw(f, in, (uint32_t)(prm::access_register_out::size_bytes + bytes), false);
+	RawRun r = run_raw(f, in, outlen, false);
 	if (r.err)
 		throw OsError(r.error);
 	const std::string name = ri ? ri->name : hex_num(id);

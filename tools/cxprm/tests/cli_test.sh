@@ -131,11 +131,18 @@ for args in "list" "info 00:03.0" "caps 00:03.0" "caps 00:03.0 --max --hex" "cap
 	# shellcheck disable=SC2086
 	expect 0 "$FAKE" $args
 done
-# --- reg: registers by name, ACCESS_REG through the raw path (a read needs
-# raw privileges until ACCESS_REG reads count as queries: allow_raw_write)
+# --- reg: registers by name, ACCESS_REG through the raw path; a read is a
+# query (no allow_raw_write), a write needs what a raw write needs.
+expect 2 "$FAKE" reg 00:04.0 PAOS --set admin_status=1 --set ase=1 --write
+err_has "allow_raw_write"
 printf 'allow_raw_write=1\n' >>"$TMP/dev/0000:00:04.0"
+expect 0 "$FAKE" reg 00:04.0 PAOS --set admin_status=1 --set ase=1 --write -j
+json_ok "$TMP/out"
+expect 3 "$FAKE" reg 00:04.0 MGIR --write
+err_has "REG_READ_ONLY"
+printf 'allow_raw_write=0\n' >>"$TMP/dev/0000:00:04.0"
 for args in "reg 00:04.0 MGIR" "reg 00:04.0 PTYS --port 1" "reg 00:04.0 mcia" "reg 00:04.0 PPCNT --hex" \
-	"reg 00:04.0 0x5003" "reg 00:04.0 PAOS --set admin_status=1 --set ase=1 --write"; do
+	"reg 00:04.0 0x5003"; do
 	# shellcheck disable=SC2086
 	expect 0 "$FAKE" $args -j
 	json_ok "$TMP/out"
@@ -163,14 +170,26 @@ expect 0 "$FAKE" reg 00:04.0 PPCNT -j
 out_has '"a_frames_transmitted_ok": '
 expect 3 "$FAKE" reg 00:04.0 PTYS --port 2
 err_has "REG_BAD_PORT"
-expect 3 "$FAKE" reg 00:04.0 MGIR --write
-err_has "REG_READ_ONLY"
 expect 3 "$FAKE" reg 00:04.0 0x5002 --len 16
 err_has "REG_UNKNOWN"
 expect 1 "$FAKE" reg 00:04.0 0x5002;           err_has "not in the table: give --len"
 expect 1 "$FAKE" reg 00:04.0 MGIR --port 1;    err_has "not indexed by local_port"
 expect 1 "$FAKE" reg 00:04.0 PTYS --set nope=1; err_has "has no field 'nope'"
 expect 1 "$FAKE" reg 00:04.0 FROB;             err_has "no register 'FROB'"
+# reg --dry-run: no DEV, nothing opened; the ACCESS_REG as it would be posted
+# (PTYS: 16 + 64 bytes in, one input mailbox block; READ, local_port 1).
+expect 0 "$FAKE" reg PTYS --port 1 --dry-run
+out_has "command: ACCESS_REG (0x805), op_mod 0x1"
+out_has "lengths: input 80 bytes, output 80 bytes"
+out_has "dry run: nothing sent, no device opened"
+out_has "  0000: 08050000 00000001 00005004 00000000"
+out_has "  0010: 00010004 00000000 00000000 00000000"
+expect 0 "$FAKE" reg MGIR --write --dry-run --checksum -j
+json_ok "$TMP/out"
+out_has '"opcode_name": "ACCESS_REG"'
+out_has '"op_mod": 0'
+expect 1 "$FAKE" reg PTYS;                      err_has "DEV is required (but with --dry-run)"
+expect 1 "$FAKE" reg 00:04.0 PTYS --checksum;   err_has "--checksum goes with --dry-run"
 expect 0 "$FAKE" dct create 00:03.0 -j
 json_lines_ok "$TMP/out"
 expect 3 "$FAKE" dct create 00:03.0 --pd 1 --cqn 2 --srqn 3 -j
