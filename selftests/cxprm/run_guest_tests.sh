@@ -95,6 +95,16 @@ load_bound() {
 	bind_cxprm "$CXPRM_BDF" || { echo "bind $CXPRM_BDF failed"; return 1; }
 }
 
+# Whether a line matching $1 is in the kernel log within $2 tenths of a second.
+dmesg_wait() {
+	n=0
+	until dmesg | grep -q "$1"; do
+		[ "$n" -lt "$2" ] || return 1
+		n=$((n + 1))
+		sleep 0.1
+	done
+}
+
 # The kernel log since the last `mark=$(dmesg | wc -l)`.
 since_mark() { dmesg | tail -n +"$((mark + 1))"; }
 
@@ -294,8 +304,10 @@ step_stall() {
 	fault_run STALL health_poll_ms=100 health_stall_polls=3 || return 1
 	dmesg | grep -E 'health: (counter|syndrome)' | tail -n 2 | sed 's/^/dmesg: /'
 	dmesg | grep -q 'health: counter .* device kept' || { echo "FAIL: no stall warning in dmesg"; rc=1; }
+	# A waiting command may find the failure first; the poller says it at
+	# its next poll (100 ms here): wait for that line, up to 5 s.
+	dmesg_wait 'health: device failed' 50 || { echo "FAIL: no 'health: device failed' in dmesg"; rc=1; }
 	dmesg | grep 'health: device failed' | tail -n 1 | sed 's/^/dmesg: /'
-	dmesg | grep -q 'health: device failed' || { echo "FAIL: no 'health: device failed' in dmesg"; rc=1; }
 	rmmod_timed "the failed device" || return 1
 	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 3 | sed 's/^/dmesg: /'
 	# The host resets the function (what the driver could not on ivshmem).
