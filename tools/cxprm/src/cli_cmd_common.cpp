@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "errors.h"
+#include "fields.h"
 #include "names.h"
 #include "obj_set.h"
 #include "signals.h"
@@ -80,6 +81,28 @@ void hold_file_open(Ctx &ctx, const std::string &held, int hold_ms)
 			break;
 		::poll(nullptr, 0, (int)std::min(left, 1000LL));
 	}
+}
+
+void set_layout_field(const Args &args, const prm::LayoutDesc &l, uint8_t *buf, size_t len, const std::string &name,
+		      uint64_t v)
+{
+	const prm::FieldDesc *f = find_field(l, name);
+	if (!f) {
+		std::string names;
+		for (uint32_t i = 0; i < l.nfields; i++)
+			names += std::string(i ? ", " : "") + l.fields[i].name;
+		args.fail("--set: " + std::string(l.name) + " has no field '" + name + "' (fields: " + names + ")");
+	}
+	field_set(buf, len, *f, v);
+}
+
+void apply_set_arg(const Args &args, const prm::LayoutDesc &l, uint8_t *buf, size_t len, const std::string &spec)
+{
+	size_t eq = spec.find('=');
+	if (eq == std::string::npos)
+		args.fail("--set '" + spec + "': expected FIELD=VALUE");
+	set_layout_field(args, l, buf, len, spec.substr(0, eq),
+			 parse_num(spec.substr(eq + 1), "--set " + spec.substr(0, eq), ~0ull));
 }
 
 } // namespace cxprm::tool

@@ -117,19 +117,7 @@ Bytes build_input(const Args &a, uint16_t *opcode_out, uint16_t *op_mod_out)
 			const prm::LayoutDesc *l = layout_for_opcode(opcode, true);
 			if (!l)
 				a.fail("--set: the core has no input layout for " + opcode_label(opcode) + "; use --in");
-			size_t eq = s.find('=');
-			if (eq == std::string::npos)
-				a.fail("--set '" + s + "': expected FIELD=VALUE");
-			const prm::FieldDesc *f = find_field(*l, s.substr(0, eq));
-			if (!f) {
-				std::string names;
-				for (uint32_t i = 0; i < l->nfields; i++)
-					names += std::string(i ? ", " : "") + l->fields[i].name;
-				a.fail("--set: " + std::string(l->name) + " has no field '" + s.substr(0, eq) + "' (fields: " +
-				       names + ")");
-			}
-			uint64_t v = parse_num(s.substr(eq + 1), "--set " + s.substr(0, eq), ~0ull);
-			field_set(in.data(), in.size(), *f, v);
+			apply_set_arg(a, *l, in.data(), in.size(), s);
 		}
 	} catch (const UsageError &e) {
 		if (!e.command().empty())

@@ -67,19 +67,6 @@ const Default kDefaults[] = {
 	{prm::reg_id::MCIA, "size", 48},
 };
 
-void set_field(const Args &a, const prm::LayoutDesc &l, uint8_t *buf, size_t len, const std::string &name,
-	       uint64_t v)
-{
-	const prm::FieldDesc *f = find_field(l, name);
-	if (!f) {
-		std::string names;
-		for (uint32_t i = 0; i < l.nfields; i++)
-			names += std::string(i ? ", " : "") + l.fields[i].name;
-		a.fail("--set: " + std::string(l.name) + " has no field '" + name + "' (fields: " + names + ")");
-	}
-	field_set(buf, len, *f, v);
-}
-
 // Region fields decoded further: PPCNT group 0's counters, MCIA's bytes.
 void nested(const prm::RegisterInfo &ri, const Bytes &data, KvList &extra, Json &jextra)
 {
@@ -154,17 +141,12 @@ int run(Ctx &ctx, const Args &args)
 		if (ri) {
 			for (const Default &d : kDefaults)
 				if (d.id == id)
-					set_field(args, *l, data.data(), bytes, d.field, d.value);
+					set_layout_field(args, *l, data.data(), bytes, d.field, d.value);
 			if (ri->port)
-				set_field(args, *l, data.data(), bytes, "local_port", args.num("port", 0xff, 1));
+				set_layout_field(args, *l, data.data(), bytes, "local_port", args.num("port", 0xff, 1));
 		}
-		for (const std::string &s : args.all("set")) {
-			size_t eq = s.find('=');
-			if (eq == std::string::npos)
-				args.fail("--set '" + s + "': expected FIELD=VALUE");
-			set_field(args, *l, data.data(), bytes, s.substr(0, eq),
-				  parse_num(s.substr(eq + 1), "--set " + s.substr(0, eq), ~0ull));
-		}
+		for (const std::string &s : args.all("set"))
+			apply_set_arg(args, *l, data.data(), bytes, s);
 	} catch (const UsageError &e) {
 		if (!e.command().empty())
 			throw;

@@ -64,6 +64,8 @@ int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostrea
 #include "cli_device.h"
 #include "json.h"
 
+#include "cxprm/layout.h"
+
 namespace cxprm::tool {
 
 class ObjSet;
@@ -97,5 +99,11 @@ void use_objects(Ctx &ctx, const Args &args, const ObjSet &set, int hold_ms,
 uint8_t mtu_arg(const Args &args, uint32_t def);
 // --hold as milliseconds (-1 when absent); a usage error without --keep-open.
 int hold_ms_arg(const Args &args);
+// Field 'name' of layout l in buf (len bytes) set to v; a usage error
+// naming the layout's fields when it has none of that name.
+void set_layout_field(const Args &args, const prm::LayoutDesc &l, uint8_t *buf, size_t len, const std::string &name,
+		      uint64_t v);
+// One --set FIELD=VALUE of raw and reg: parsed, then set_layout_field().
+void apply_set_arg(const Args &args, const prm::LayoutDesc &l, uint8_t *buf, size_t len, const std::string &spec);
 
 } // namespace cxprm::tool
