@@ -127,10 +127,12 @@ lint:
 check-module: lint
 
 # Boots the Debian kernel in QEMU (TCG) with cxprm-emud behind the ivshmem
-# device and runs every kselftest in the guest.
+# device and runs every kselftest in the guest; first the harness's own
+# retry of a boot that dies before /init (tools/qemu/test-boot-retry.sh).
 # (run.sh builds the module, a static cxprm-emud and cxprm CLI of its own,
 # and the test programs.)
 check-guest:
+	tools/qemu/test-boot-retry.sh
 	selftests/cxprm/run.sh -q --shutdown --vf
 
 # The same guest in MSI-X mode: ivshmem-doorbell, cxprm-emud its ivshmem

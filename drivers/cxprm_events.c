@@ -13,17 +13,16 @@
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 
-#include "cxprm.h"
+#include <cxprm/prm/opcodes.h>	/* CXPRM_EV_<name>, from the core's X-list */
 
-/* Event types a new file is subscribed to (UAPI: CXPRM_IOC_SUBSCRIBE). */
-#define CXPRM_EVENT_ESW_FUNCTIONS_CHANGED	0x0e
-#define CXPRM_EVENT_DCT_DRAINED			0x1c
+#include "cxprm.h"
 
 void cxprm_events_file_init(struct cxprm_file *f)
 {
 	spin_lock_init(&f->ev_lock);
-	f->mask[0] = BIT_ULL(CXPRM_EVENT_ESW_FUNCTIONS_CHANGED) |
-		     BIT_ULL(CXPRM_EVENT_DCT_DRAINED);
+	/* Subscribed from the start (UAPI: CXPRM_IOC_SUBSCRIBE). */
+	f->mask[0] = BIT_ULL(CXPRM_EV_ESW_FUNCTIONS_CHANGED) |
+		     BIT_ULL(CXPRM_EV_DCT_DRAINED);
 	f->mask[CXPRM_EVENT_HEALTH / 64] |= BIT_ULL(CXPRM_EVENT_HEALTH % 64);
 }
 

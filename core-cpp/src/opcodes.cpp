@@ -1,33 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Names of opcodes, capability types and event types (prm/opcodes.h). */
+/* The PRM metadata table and names of event types (prm/opcodes.h). */
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/reg.h"
 
 namespace cxprm::prm {
 
 namespace {
-/* The X-list's third column: a query always, never, or with op_mod 1 only. */
-enum class Rw : u8 { W, R, R_OPMOD1 };
-struct OpInfo {
-	u16 opcode;
-	Rw rw;
-	const char *name;
-};
+constexpr Scope R = Scope::R, W = Scope::W, R_OPMOD1 = Scope::R_OPMOD1;
+constexpr Decoder LAYOUT = Decoder::LAYOUT, CORE = Decoder::CORE, CAP = Decoder::CAP, REG = Decoder::REG;
 
-constexpr Rw R = Rw::R, W = Rw::W, R_OPMOD1 = Rw::R_OPMOD1;
-#define CXPRM_OP_INFO_(n, v, rw) {v, rw, #n},
-#define CXPRM_OP_INFO_N_(n, s, v, rw) {v, rw, s},
-constexpr OpInfo ops[] = {CXPRM_OPCODES(CXPRM_OP_INFO_, CXPRM_OP_INFO_N_)};
+/* A layout column: "none" stands for no layout. */
+constexpr const char *layout_col(const char *s)
+{
+	return s[0] == 'n' && s[1] == 'o' && s[2] == 'n' && s[3] == 'e' && !s[4] ? "" : s;
+}
+
+#define CXPRM_OP_INFO_(n, v, rw, in, out, dec) {v, rw, dec, #n, layout_col(#in), layout_col(#out)},
+#define CXPRM_OP_INFO_N_(n, s, v, rw, in, out, dec) {v, rw, dec, s, layout_col(#in), layout_col(#out)},
+constexpr OpcodeInfo ops[] = {CXPRM_OPCODES(CXPRM_OP_INFO_, CXPRM_OP_INFO_N_)};
 #undef CXPRM_OP_INFO_
 #undef CXPRM_OP_INFO_N_
+constexpr u32 NUM_OPS = sizeof(ops) / sizeof(ops[0]);
 
-const OpInfo *find_op(u16 opcode)
-{
-	for (const OpInfo &o : ops)
-		if (o.opcode == opcode)
-			return &o;
-	return nullptr;
-}
+#define CXPRM_CAP_INFO_(n, v, alias, layout) {v, #n, #alias, #layout},
+#define CXPRM_CAP_INFO_N_(n, s, v, alias, layout) {v, s, #alias, #layout},
+constexpr CapTypeInfo cap_types[] = {CXPRM_CAP_TYPES(CXPRM_CAP_INFO_, CXPRM_CAP_INFO_N_)};
+#undef CXPRM_CAP_INFO_
+#undef CXPRM_CAP_INFO_N_
+constexpr u32 NUM_CAP_TYPES = sizeof(cap_types) / sizeof(cap_types[0]);
 
 struct Named {
 	u16 value;
@@ -38,47 +38,102 @@ struct Named {
 constexpr Named events[] = {CXPRM_EVENTS(CXPRM_EV_INFO_)};
 #undef CXPRM_EV_INFO_
 
-#define CXPRM_CAP_INFO_(n, v) {v, #n},
-#define CXPRM_CAP_INFO_N_(n, s, v) {v, s},
-constexpr Named cap_types[] = {CXPRM_CAP_TYPES(CXPRM_CAP_INFO_, CXPRM_CAP_INFO_N_)};
-#undef CXPRM_CAP_INFO_
-#undef CXPRM_CAP_INFO_N_
-
-template <usize N> const char *lookup(const Named (&t)[N], u16 v)
+/* Both tables must be sorted and free of duplicates (lookups may bisect). */
+template <typename T, u32 N> constexpr bool sorted(const T (&t)[N])
 {
-	for (const Named &e : t)
-		if (e.value == v)
-			return e.name;
-	return nullptr;
-}
-
-/* The opcode list must be sorted and free of duplicates. */
-constexpr bool ops_sorted()
-{
-	for (usize i = 1; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (ops[i].opcode <= ops[i - 1].opcode)
+	for (u32 i = 1; i < N; i++)
+		if (t[i].value <= t[i - 1].value)
 			return false;
 	return true;
 }
-static_assert(ops_sorted(), "CXPRM_OPCODES must be in ascending, unique order");
+static_assert(sorted(ops), "CXPRM_OPCODES must be in ascending, unique order");
+static_assert(sorted(cap_types), "CXPRM_CAP_TYPES must be in ascending, unique order");
+
+/* Only the QUERY_* opcodes read; ACCESS_REG decides by op_mod (above). */
+constexpr bool starts_with(const char *s, const char *p)
+{
+	for (; *p; s++, p++)
+		if (*s != *p)
+			return false;
+	return true;
+}
+constexpr bool scopes_follow_names()
+{
+	for (const OpcodeInfo &o : ops)
+		if ((o.scope == R) != starts_with(o.name, "QUERY_") && o.value != op::ACCESS_REG)
+			return false;
+	return true;
+}
+static_assert(scopes_follow_names(), "R is the scope of exactly the QUERY_* opcodes");
+
+/* A decoder beyond the layout needs the layout its decoding starts from. */
+constexpr bool decoders_have_layouts()
+{
+	for (const OpcodeInfo &o : ops)
+		if (o.decoder != LAYOUT && (!o.in_layout[0] || !o.out_layout[0]))
+			return false;
+	return true;
+}
+static_assert(decoders_have_layouts(), "a CORE/CAP/REG row names both layouts");
+
+template <typename T, u32 N> const T *find(const T (&t)[N], u16 v)
+{
+	u32 lo = 0, hi = N;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		if (t[mid].value == v)
+			return &t[mid];
+		if (t[mid].value < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return nullptr;
+}
 } // namespace
+
+const OpcodeInfo *opcode_info(u16 opcode) { return find(ops, opcode); }
+
+const OpcodeInfo *opcode_table(u32 *count)
+{
+	*count = NUM_OPS;
+	return ops;
+}
 
 const char *opcode_name(u16 opcode)
 {
-	const OpInfo *o = find_op(opcode);
+	const OpcodeInfo *o = opcode_info(opcode);
 	return o ? o->name : nullptr;
 }
 
 bool opcode_is_query(u16 opcode, u16 op_mod)
 {
-	const OpInfo *o = find_op(opcode);
+	const OpcodeInfo *o = opcode_info(opcode);
 	if (!o)
 		return false;
-	return o->rw == Rw::R || (o->rw == Rw::R_OPMOD1 && op_mod == access_reg_op::READ);
+	return o->scope == Scope::R || (o->scope == Scope::R_OPMOD1 && op_mod == access_reg_op::READ);
 }
 
-const char *cap_type_name(u16 type) { return lookup(cap_types, type); }
+const CapTypeInfo *cap_type_info(u16 type) { return find(cap_types, type); }
 
-const char *event_name(u8 type) { return lookup(events, type); }
+const CapTypeInfo *cap_type_table(u32 *count)
+{
+	*count = NUM_CAP_TYPES;
+	return cap_types;
+}
+
+const char *cap_type_name(u16 type)
+{
+	const CapTypeInfo *c = cap_type_info(type);
+	return c ? c->name : nullptr;
+}
+
+const char *event_name(u8 type)
+{
+	for (const Named &e : events)
+		if (e.value == type)
+			return e.name;
+	return nullptr;
+}
 
 } // namespace cxprm::prm

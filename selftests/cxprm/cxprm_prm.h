@@ -26,14 +26,14 @@
 enum { CXPRM_CMD_STATUSES(ST_ENUM_) };
 #undef ST_ENUM_
 
-#define OP_ENUM_(n, v, rw) OP_##n = v,
-#define OP_ENUM_N_(n, s, v, rw) OP_##n = v,
+#define OP_ENUM_(n, v, rw, in, out, dec) OP_##n = v,
+#define OP_ENUM_N_(n, s, v, rw, in, out, dec) OP_##n = v,
 enum { CXPRM_OPCODES(OP_ENUM_, OP_ENUM_N_) };
 #undef OP_ENUM_
 #undef OP_ENUM_N_
 
-#define CAP_ENUM_(n, v) CAP_##n = v,
-#define CAP_ENUM_N_(n, s, v) CAP_##n = v,
+#define CAP_ENUM_(n, v, alias, layout) CAP_##n = v,
+#define CAP_ENUM_N_(n, s, v, alias, layout) CAP_##n = v,
 enum { CXPRM_CAP_TYPES(CAP_ENUM_, CAP_ENUM_N_) };
 #undef CAP_ENUM_
 #undef CAP_ENUM_N_

@@ -235,8 +235,11 @@ def registry_names(path):
 
 
 def core_opcodes(path):
+    """The PRM names of the rows of CXPRM_OPCODES (the metadata table)."""
     with open(path) as f:
         text = f.read()
+    m = re.search(r"#define CXPRM_OPCODES\(X, N\)(.*?)\n\n", text, re.S)
+    text = m.group(1) if m else ""
     return set(re.findall(r"\bX\((\w+), 0x[0-9a-fA-F]+", text)) | set(
         re.findall(r"\bN\(\w+, \"(\w+)\"", text))
 
@@ -303,8 +306,10 @@ def main():
 
     names = {n for n, _, _ in layouts}
     with_io = sum(1 for n, _ in opcodes if n.lower() + "_in" in names and n.lower() + "_out" in names)
-    line = "ifc tables: %d layouts, %d opcodes (%d with _in and _out layouts) from %s" % (
-        len(layouts), len(opcodes), with_io, a.header or "(no mlx5_ifc.h found)")
+    parsed = len(layouts) + sum(1 for s in hdr.skipped if ": uses " in s)
+    line = "ifc tables: %d layouts (%d%% of the header's), %d opcodes (%d with _in and _out layouts) from %s" % (
+        len(layouts), 100 * len(layouts) // max(parsed, 1), len(opcodes), with_io,
+        a.header or "(no mlx5_ifc.h found)")
     if linux_version(a.header):
         line += " (Linux %s)" % linux_version(a.header)
     if a.registry:
@@ -314,8 +319,14 @@ def main():
             len(core), len(vendor))
     if a.opcodes:
         known = core_opcodes(a.opcodes)
-        line += "; the core names %d opcodes, %d of the header's" % (
-            len(known), sum(1 for n, _ in opcodes if n in known))
+        # Not commands: GENERAL_START/GENERAL_END bound the general-command
+        # range (GENERAL_START shares 0xb00 with SYNC_STEERING), and
+        # MOD_UPDATE_HEADER_MODIFY_ARGUMENT (6.12 on) is an op_mod value.
+        markers = ("GENERAL_START", "GENERAL_END", "MOD_UPDATE_HEADER_MODIFY_ARGUMENT")
+        commands = [n for n, _ in opcodes if n not in markers]
+        have = sum(1 for n in commands if n in known)
+        line += "; the core's metadata table names %d opcodes, %d of the header's %d commands (%d%%)" % (
+            len(known), have, len(commands), 100 * have // max(len(commands), 1))
     print(line)
     print("ifc tables: %d fields; %d layouts not a multiple of 32 bits (%s); %d irregular fields "
           "left out; %d definitions not PRM layouts" % (

@@ -24,10 +24,10 @@ const CommandSpec spec = {
 	"caps",
 	"DEV [--type TYPE] [--max] [--hex] [--nonzero]",
 	"show a capability image (QUERY_HCA_CAP through CXPRM_IOC_QUERY_CAPS)",
-	"TYPE: general (default), eth, odp, atomic, roce, ipoib, ipoib_enhanced,\n"
-	"flow_table, esw_flow_table, esw, vector_calc, qos, debug, nvmf, dev_mem, tls,\n"
-	"vdpa, dev_event, ipsec, shampo, macsec, general_2, port_selection, adv_virt,\n"
-	"a PRM name (ETHERNET_OFFLOADS) or a number.  CUR (what is set) unless --max\n"
+	"TYPE: a short name -- general (default), eth, roce, esw, flow_table, qos,\n"
+	"nvmf, general_2, ... (each of CXPRM_CAP_TYPES; the bash completion and the\n"
+	"message for an unknown one list them all) -- a PRM name (ETHERNET_OFFLOADS)\n"
+	"or a number.  CUR (what is set) unless --max\n"
 	"(what can be set).  Each type is decoded field by field from its layout:\n"
 	"the core's (general: cmd_hca_cap, nvmf: nvmf_cap), else the one generated\n"
 	"from the build's mlx5_ifc.h (eth: per_protocol_networking_offload_caps),\n"
@@ -44,46 +44,13 @@ const CommandSpec spec = {
 	true,
 };
 
-// mlx5_ifc.h layout names of the capability types (device.h's MLX5_CAP_*
-// accessors); looked up with any_layout(), so a name the build's header
-// lacks (vector_calc_cap left it after 6.1) falls back to the hexdump.
-struct CapLayout {
-	uint16_t type;
-	const char *layout;
-};
-const CapLayout kCapLayouts[] = {
-	{prm::cap::GENERAL, "cmd_hca_cap"},
-	{prm::cap::ETHERNET_OFFLOADS, "per_protocol_networking_offload_caps"},
-	{prm::cap::IPOIB_OFFLOADS, "per_protocol_networking_offload_caps"},
-	{prm::cap::IPOIB_ENHANCED_OFFLOADS, "per_protocol_networking_offload_caps"},
-	{prm::cap::ODP, "odp_cap"},
-	{prm::cap::ATOMIC, "atomic_caps"},
-	{prm::cap::ROCE, "roce_cap"},
-	{prm::cap::FLOW_TABLE, "flow_table_nic_cap"},
-	{prm::cap::ESWITCH_FLOW_TABLE, "flow_table_eswitch_cap"},
-	{prm::cap::ESWITCH, "e_switch_cap"},
-	{prm::cap::VECTOR_CALC, "vector_calc_cap"},
-	{prm::cap::QOS, "qos_cap"},
-	{prm::cap::DEBUG_CAP, "debug_cap"},
-	{prm::cap::NVMF, "nvmf_cap"},
-	{prm::cap::DEV_MEM, "device_mem_cap"},
-	{prm::cap::TLS, "tls_cap"},
-	{prm::cap::VDPA_EMULATION, "virtio_emulation_cap"},
-	{prm::cap::DEV_EVENT, "device_event_cap"},
-	{prm::cap::IPSEC, "ipsec_cap"},
-	{prm::cap::DEV_SHAMPO, "shampo_cap"},
-	{prm::cap::MACSEC, "macsec_cap"},
-	{prm::cap::GENERAL_2, "cmd_hca_cap_2"},
-	{prm::cap::PORT_SELECTION, "port_selection_cap"},
-	{prm::cap::ADV_VIRTUALIZATION, "adv_virtualization_cap"},
-};
-
+// The layout of a capability type: CXPRM_CAP_TYPES' layout column, looked up
+// with any_layout(), so a name the build's header lacks (vector_calc_cap left
+// it after 6.1, psp_cap came in 7.x) falls back to the hexdump.
 const prm::LayoutDesc *cap_layout(uint16_t type)
 {
-	for (const CapLayout &c : kCapLayouts)
-		if (c.type == type)
-			return any_layout(c.layout);
-	return nullptr;
+	const prm::CapTypeInfo *c = prm::cap_type_info(type);
+	return c ? any_layout(c->layout) : nullptr;
 }
 
 int run(Ctx &ctx, const Args &args)

@@ -35,17 +35,6 @@ void put_be32(uint8_t *buf, size_t len, size_t off, uint32_t v)
 
 uint64_t mask(uint32_t width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
-// Opcodes whose layouts are not named after the opcode.
-struct Alias {
-	uint16_t opcode;
-	const char *base;
-};
-const Alias kAliases[] = {
-	{prm::op::QUERY_NVMF_NAMESPACE_CONTEXT, "query_nvmf_namespace"},
-	{prm::op::ARM_DCT_FOR_KEY_VIOLATION, "arm_dct"},
-	{prm::op::ACCESS_REG, "access_register"},
-};
-
 } // namespace
 
 bool field_in(const prm::FieldDesc &f, size_t len) { return ((size_t)f.offset + f.width + 7) / 8 <= len; }
@@ -92,19 +81,19 @@ const prm::FieldDesc *find_field(const prm::LayoutDesc &l, const std::string &na
 
 const prm::LayoutDesc *layout_for_opcode(uint16_t opcode, bool input)
 {
-	std::string base;
-	for (const Alias &a : kAliases)
-		if (a.opcode == opcode)
-			base = a.base;
-	if (base.empty()) {
-		const char *n = prm::opcode_name(opcode);
-		if (!n)
-			n = ifc::opcode_name(opcode);
-		if (!n)
-			return nullptr;
-		for (const char *p = n; *p; p++)
-			base += (char)std::tolower((unsigned char)*p);
+	// The core's metadata table names the layouts of every opcode it knows
+	// (CXPRM_OPCODES); an opcode only a newer build header has is taken to
+	// follow the header's usual <name>_in / <name>_out.
+	if (const prm::OpcodeInfo *o = prm::opcode_info(opcode)) {
+		const char *l = input ? o->in_layout : o->out_layout;
+		return *l ? any_layout(l) : nullptr;
 	}
+	const char *n = ifc::opcode_name(opcode);
+	if (!n)
+		return nullptr;
+	std::string base;
+	for (const char *p = n; *p; p++)
+		base += (char)std::tolower((unsigned char)*p);
 	return any_layout((base + (input ? "_in" : "_out")).c_str());
 }
 

@@ -30,43 +30,9 @@ struct NamedValue {
 	uint16_t value;
 };
 
-#define CXPRM_TOOL_OP_(n, v, rw) {#n, v},
-#define CXPRM_TOOL_OP_N_(n, s, v, rw) {s, v},
-const NamedValue kOpcodes[] = {CXPRM_OPCODES(CXPRM_TOOL_OP_, CXPRM_TOOL_OP_N_)};
-#undef CXPRM_TOOL_OP_
-#undef CXPRM_TOOL_OP_N_
-
 #define CXPRM_TOOL_EV_(n, v) {#n, v},
 const NamedValue kEvents[] = {CXPRM_EVENTS(CXPRM_TOOL_EV_)};
 #undef CXPRM_TOOL_EV_
-
-namespace cap = cxprm::prm::cap;
-const NamedValue kCapAliases[] = {
-	{"GENERAL", cap::GENERAL},
-	{"ETH", cap::ETHERNET_OFFLOADS},
-	{"ODP", cap::ODP},
-	{"ATOMIC", cap::ATOMIC},
-	{"ROCE", cap::ROCE},
-	{"IPOIB", cap::IPOIB_OFFLOADS},
-	{"IPOIB_ENHANCED", cap::IPOIB_ENHANCED_OFFLOADS},
-	{"FLOW_TABLE", cap::FLOW_TABLE},
-	{"ESW_FLOW_TABLE", cap::ESWITCH_FLOW_TABLE},
-	{"ESW", cap::ESWITCH},
-	{"VECTOR_CALC", cap::VECTOR_CALC},
-	{"QOS", cap::QOS},
-	{"DEBUG", cap::DEBUG_CAP},
-	{"NVMF", cap::NVMF},
-	{"DEV_MEM", cap::DEV_MEM},
-	{"TLS", cap::TLS},
-	{"VDPA", cap::VDPA_EMULATION},
-	{"DEV_EVENT", cap::DEV_EVENT},
-	{"IPSEC", cap::IPSEC},
-	{"SHAMPO", cap::DEV_SHAMPO},
-	{"MACSEC", cap::MACSEC},
-	{"GENERAL_2", cap::GENERAL_2},
-	{"PORT_SELECTION", cap::PORT_SELECTION},
-	{"ADV_VIRT", cap::ADV_VIRTUALIZATION},
-};
 
 #define E_(n) {#n, n},
 struct ErrnoName {
@@ -101,17 +67,21 @@ uint16_t parse_opcode(const std::string &s, const std::string &what)
 	std::string u = upper(s);
 	if (u.rfind("MLX5_CMD_OP_", 0) == 0)
 		u.erase(0, 12);
-	for (const NamedValue &o : kOpcodes)
-		if (u == o.name)
-			return o.value;
+	uint32_t n = 0;
+	const prm::OpcodeInfo *t = prm::opcode_table(&n);
+	for (uint32_t i = 0; i < n; i++)
+		if (u == t[i].name)
+			return t[i].value;
 	throw UsageError(what + ": unknown opcode '" + s + "' (a PRM name like QUERY_HCA_CAP, or a number)");
 }
 
 std::vector<std::string> opcode_names()
 {
 	std::vector<std::string> v;
-	for (const NamedValue &o : kOpcodes)
-		v.push_back(o.name);
+	uint32_t n = 0;
+	const prm::OpcodeInfo *t = prm::opcode_table(&n);
+	for (uint32_t i = 0; i < n; i++)
+		v.push_back(t[i].name);
 	return v;
 }
 
@@ -128,12 +98,11 @@ uint16_t parse_cap_type(const std::string &s, const std::string &what)
 	if (looks_numeric(s))
 		return (uint16_t)parse_num(s, what, 0x7fff);
 	std::string u = upper(s);
-	for (const NamedValue &a : kCapAliases)
-		if (u == a.name)
-			return a.value;
-	for (uint16_t t = 0; t < 0x100; t++)
-		if (const char *n = prm::cap_type_name(t); n && u == n)
-			return t;
+	uint32_t n = 0;
+	const prm::CapTypeInfo *t = prm::cap_type_table(&n);
+	for (uint32_t i = 0; i < n; i++)
+		if (u == upper(t[i].alias) || u == t[i].name)
+			return t[i].value;
 	throw UsageError(what + ": unknown capability type '" + s + "' (one of " + cap_type_aliases() +
 			 ", or a number)");
 }
@@ -147,11 +116,12 @@ std::string cap_type_label(uint16_t type)
 std::string cap_type_aliases()
 {
 	std::string out;
-	for (const NamedValue &a : kCapAliases) {
+	uint32_t n = 0;
+	const prm::CapTypeInfo *t = prm::cap_type_table(&n);
+	for (uint32_t i = 0; i < n; i++) {
 		if (!out.empty())
 			out += ", ";
-		for (const char *p = a.name; *p; p++)
-			out += (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+		out += t[i].alias;
 	}
 	return out;
 }

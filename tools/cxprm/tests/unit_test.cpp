@@ -176,6 +176,15 @@ TEST(Fields, LayoutsByOpcode)
 	EXPECT_TRUE(is_generated(*tir));
 	EXPECT_EQ(layout_for_opcode(prm::op::QUERY_XRQ_ERROR_PARAMS, true), nullptr); // vendor, in neither
 	EXPECT_EQ(layout_for_opcode(0x7777, true), nullptr);
+	// Names the header spells its own way come from the metadata table.
+	EXPECT_STREQ(layout_for_opcode(prm::op::SET_FLOW_TABLE_ENTRY, true)->name, "set_fte_in");
+	EXPECT_STREQ(layout_for_opcode(prm::op::QP_2ERR, false)->name, "qp_2err_out");
+	EXPECT_STREQ(layout_for_opcode(prm::op::SQD_RTS_QP, true)->name, "sqd2rts_qp_in");
+	EXPECT_STREQ(layout_for_opcode(prm::op::QUERY_SF_PARTITION, false)->name, "query_sf_partitions_out");
+	EXPECT_STREQ(layout_for_opcode(prm::op::DESTROY_GENERAL_OBJECT, true)->name, "general_obj_in_cmd_hdr");
+	EXPECT_STREQ(layout_for_opcode(prm::op::ACCESS_REG, true)->name, "access_register_in");
+	EXPECT_STREQ(layout_for_opcode(prm::op::GEN_EQE, true)->name, "gen_eqe_in");
+	EXPECT_EQ(layout_for_opcode(prm::op::GEN_EQE, false), nullptr); // the header has none
 }
 
 TEST(Names, ParseAndLabel)
@@ -188,9 +197,17 @@ TEST(Names, ParseAndLabel)
 	EXPECT_EQ(opcode_label(0x100), "QUERY_HCA_CAP");
 	EXPECT_EQ(opcode_label(0x7777), "0x7777");
 	for (auto [s, v] : {Parsed{"general", 0}, Parsed{"eth", 1}, Parsed{"ETHERNET_OFFLOADS", 1}, Parsed{"nvmf", 0xe},
-			    Parsed{"0x20", 0x20}})
+			    Parsed{"0x20", 0x20}, Parsed{"DEBUG", 0xd}, Parsed{"debug", 0xd}, Parsed{"crypto", 0x1a},
+			    Parsed{"ADV_VIRT", 0x26}, Parsed{"tlp_emulation", 0x2a}})
 		EXPECT_EQ(parse_cap_type(s, "t"), v) << s;
 	EXPECT_THROW(parse_cap_type("bogus", "t"), UsageError);
+	// The aliases are the metadata table's, every one of them.
+	uint32_t ncap = 0;
+	const prm::CapTypeInfo *caps = prm::cap_type_table(&ncap);
+	std::string aliases = cap_type_aliases();
+	for (uint32_t i = 0; i < ncap; i++)
+		EXPECT_NE(aliases.find(caps[i].alias), std::string::npos) << caps[i].alias;
+	EXPECT_EQ(opcode_names().size(), [] { uint32_t n = 0; prm::opcode_table(&n); return (size_t)n; }());
 	EXPECT_EQ(parse_event("esw_functions_changed", "t"), 0x0e);
 	EXPECT_EQ(event_label(0x1c), "DCT_DRAINED");
 	EXPECT_EQ(errno_name(ENOENT), "ENOENT");

@@ -15,8 +15,8 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define NAME2_(n, v) { #n, v, EMUCTL_KIND_NONE },
 #define NAME3_(n, v, kind) { #n, v, EMUCTL_KIND_##kind },
-#define OPCODE_(n, v, rw) { #n, v, EMUCTL_KIND_NONE },
-#define OPCODE_N_(n, s, v, rw) { s, v, EMUCTL_KIND_NONE },
+#define OPCODE_(n, v, rw, in, out, dec) { #n, v, EMUCTL_KIND_NONE },
+#define OPCODE_N_(n, s, v, rw, in, out, dec) { s, v, EMUCTL_KIND_NONE },
 
 static const struct emuctl_name faults[] = { CXPRM_EMUD_FAULTS(NAME3_) };
 static const struct emuctl_name queries[] = { CXPRM_EMUD_QUERIES(NAME2_) };

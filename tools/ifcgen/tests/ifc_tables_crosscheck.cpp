@@ -15,6 +15,7 @@
 
 #include "ifc_tables.h"
 
+#include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/registry.h"
 
 namespace {
@@ -148,12 +149,67 @@ void check_tables()
 		fail("opcode_name", "0x100");
 }
 
+// Layout names of the tables or the core.
+bool known_layout(const char *name) { return prm::find_layout(name) || ifc::find_layout(name); }
+
+// The metadata table (prm/opcodes.h) against the header: every opcode the
+// header has is a row of the table under the same name (but for the range
+// markers and an op_mod value the header keeps among them), and each
+// layout a row names for such an opcode is one of the header's (or the
+// core's); a row for an opcode the header lacks (a vendor one, or one of a
+// newer header) names layouts of the core or of some other header.
+void check_metadata_table()
+{
+	u32 n = 0, checked = 0;
+	const ifc::Opcode *ops = ifc::opcodes(&n);
+	for (u32 i = 0; i < n; i++) {
+		const char *name = ops[i].name;
+		if (!std::strcmp(name, "GENERAL_START") || !std::strcmp(name, "GENERAL_END") ||
+		    !std::strcmp(name, "MOD_UPDATE_HEADER_MODIFY_ARGUMENT"))
+			continue;
+		const prm::OpcodeInfo *o = prm::opcode_info(ops[i].value);
+		if (!o || std::strcmp(o->name, name)) {
+			fail("header opcode not in the metadata table (or named otherwise)", name);
+			continue;
+		}
+		checked++;
+		if (o->in_layout[0] && !known_layout(o->in_layout))
+			fail("metadata table: no such layout", name, o->in_layout);
+		if (o->out_layout[0] && !known_layout(o->out_layout))
+			fail("metadata table: no such layout", name, o->out_layout);
+	}
+	// Capability types: the union members of device.h's accessors.  Not
+	// every header has every one (5.10 lacks cmd_hca_cap_2, 6.12 vector_calc_cap
+	// and shampo_cap, only 7.x has psp_cap ...); those of every header must
+	// resolve in any.
+	const char *const in_every_header[] = {
+		"cmd_hca_cap", "per_protocol_networking_offload_caps", "odp_cap", "atomic_caps",
+		"roce_cap", "flow_table_nic_cap", "flow_table_eswitch_cap", "e_switch_cap", "qos_cap",
+		"debug_cap", "device_mem_cap", "tls_cap", "virtio_emulation_cap", "device_event_cap",
+		"ipsec_cap", "nvmf_cap" /* the core's */,
+	};
+	u32 nt = 0, resolved = 0;
+	const prm::CapTypeInfo *t = prm::cap_type_table(&nt);
+	for (const char *l : in_every_header) {
+		bool named = false;
+		for (u32 i = 0; i < nt; i++)
+			named |= !std::strcmp(t[i].layout, l);
+		if (!named || !known_layout(l))
+			fail("capability layout", l);
+	}
+	for (u32 i = 0; i < nt; i++)
+		resolved += known_layout(t[i].layout);
+	std::printf("metadata table: %u of the header's commands checked; %u of %u capability types' "
+		    "layouts in this header or the core\n", checked, resolved, nt);
+}
+
 } // namespace
 
 int main()
 {
 	check_tables();
 	check_registry();
+	check_metadata_table();
 	std::printf("%s (%u failures)\n", failures ? "FAILED" : "OK", failures);
 	return failures ? 1 : 0;
 }

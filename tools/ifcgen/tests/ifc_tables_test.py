@@ -71,8 +71,22 @@ class Synthetic(unittest.TestCase):
             r = subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), "ifc_tables.py"),
                                 "--header", SYN, "--out", out], capture_output=True, text=True,
                                check=True)
-            self.assertIn("ifc tables: 5 layouts, 2 opcodes (1 with _in and _out layouts)", r.stdout)
+            self.assertIn("ifc tables: 5 layouts (100% of the header's), 2 opcodes (1 with _in and _out "
+                          "layouts)", r.stdout)
             text = open(out).read()
+            # The coverage of the core's metadata table: its rows against the
+            # header's commands (range markers left out).
+            opc = os.path.join(d, "opcodes.h")
+            with open(opc, "w") as f:
+                f.write("#define CXPRM_OPCODES(X, N) \\\n"
+                        "\tX(SYN_QUERY, 0x901, R, syn_query_in, syn_query_out, LAYOUT) \\\n"
+                        "\tX(OTHER, 0x903, W, none, none, LAYOUT)\n\n"
+                        "#define CXPRM_EVENTS(X) \\\n\tX(SYN_SET, 0x01)\n\n")
+            r = subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), "ifc_tables.py"),
+                                "--header", SYN, "--out", out, "--opcodes", opc], capture_output=True,
+                               text=True, check=True)
+            self.assertIn("the core's metadata table names 2 opcodes, 1 of the header's 2 commands (50%)",
+                          r.stdout)
         self.assertIn('{"pair.lo", 80, 16},', text)
         self.assertLess(text.index('{"syn_choice", 64'), text.index('{"syn_query_in", 416'))
         self.assertIn('{"SYN_QUERY", 0x901},', text)
