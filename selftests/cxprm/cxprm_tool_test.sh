@@ -18,7 +18,7 @@ TMP=${TMPDIR:-/tmp}/cxprm-tool.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 
-NTESTS=23
+NTESTS=24
 n=0 failed=0
 
 echo "TAP version 13"
@@ -379,6 +379,21 @@ t() {
 		expect regmcia "identifier (byte 0)" "$(jget regmcia data | cut -c1-2)" 11
 }
 if t; then ok "cxprm -j reg as a group member with CAP_NET_ADMIN: MGIR, PTYS --port 1, MCIA decoded by name; a write exit 2"; else nok "cxprm reg"; fi
+
+# 24: raw decodes what the metadata table says its decoder is: ACCESS_REG's
+# data by the input's register_id (MGIR: 16-byte header + 160 bytes), a
+# capability type the core does not decode by the type's layout.
+t() {
+	run rawreg 0 "$TOOL" -j raw "$BDF" --opcode ACCESS_REG --op-mod 1 --set register_id=0x9020 \
+		--in-len 176 --out-len 176 || return 1
+	run rawcap 0 "$TOOL" -j raw "$BDF" --opcode QUERY_HCA_CAP --op-mod 0x13 || return 1
+	expect rawreg decoder "$(jget rawreg decoder)" core+layout:mgir_reg &&
+		expect rawreg device_id "$(jget rawreg decoded.register.device_id)" "$(jget regmgir fields.device_id)" &&
+		expect rawcap decoder "$(jget rawcap decoder)" core+layout:e_switch_cap &&
+		expect rawcap cap_type "$(jget rawcap decoded.cap_type)" ESWITCH &&
+		expect rawcap decode_result "$(jget rawcap decode_result)" OK
+}
+if t; then ok "cxprm -j raw: ACCESS_REG data by its register's layout, an e_switch_cap image by its type's"; else nok "cxprm raw by the metadata table's decoder"; fi
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 [ $failed = 0 ]

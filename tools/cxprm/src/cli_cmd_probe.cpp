@@ -207,7 +207,7 @@ int run(Ctx &ctx, const Args &args)
 			RawRun r = run_raw(f, c.in, out_len(c.opcode), false);
 			if (r.err)
 				throw OsError(r.error);
-			OutDecoding d = decode_any(c.opcode, c.op_mod, r.out);
+			OutDecoding d = decode_any(c.opcode, c.op_mod, r.out, &c.in);
 			if (!r.fw.ok())
 				rc = std::max<int>(rc, EXIT_FW);
 			j.set_json("status", status_json(r.fw, lat));

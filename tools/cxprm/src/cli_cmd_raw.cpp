@@ -170,7 +170,7 @@ int run(Ctx &ctx, const Args &args)
 	OutDecoding d;
 	std::vector<FieldValue> hdr;
 	if (have_out) {
-		d = decode_any(opcode, op_mod, r.out);
+		d = decode_any(opcode, op_mod, r.out, &r.in);
 		hdr = decode_fields(prm::cmd_out::desc, r.out.data(), r.out.size(), 64, true);
 	}
 

@@ -12,6 +12,9 @@
 
 #include "cxprm/commands/decode.h"
 #include "cxprm/errors.h"
+#include "cxprm/prm/hca_cap.h"
+#include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/reg.h"
 #include "cxprm/prm/transport.h"
 
 namespace cxprm::tool {
@@ -72,7 +75,33 @@ RawRun run_raw(DevFile &f, const Bytes &in, uint32_t outlen, bool dump)
 	return r;
 }
 
-OutDecoding decode_any(uint16_t opcode, uint16_t op_mod, const Bytes &out)
+namespace {
+
+// The payload of a CAP or REG row of the metadata table by its own layout:
+// the capability image by op_mod's type (CXPRM_CAP_TYPES' layout), the
+// register data by the input's register_id (CXPRM_REGISTERS).  nullptr
+// when there is none (another decoder, no input, an unknown id or type).
+const prm::LayoutDesc *payload_layout(const prm::OpcodeInfo &o, uint16_t op_mod, const Bytes *in,
+				      uint32_t *offset)
+{
+	if (o.decoder == prm::Decoder::CAP && o.value == prm::op::QUERY_HCA_CAP) {
+		const prm::CapTypeInfo *c = prm::cap_type_info(op_mod >> 1);
+		*offset = prm::query_hca_cap_out::capability::offset / 8;
+		return c ? any_layout(c->layout) : nullptr;
+	}
+	if (o.decoder == prm::Decoder::REG && in && in->size() >= prm::access_register_in::size_bytes) {
+		uint16_t id = (uint16_t)field_get(in->data(), in->size(),
+						  *find_field(prm::access_register_in::desc, "register_id"));
+		const prm::RegisterInfo *r = prm::find_register(id);
+		*offset = prm::access_register_out::size_bytes;
+		return r ? r->layout : nullptr;
+	}
+	return nullptr;
+}
+
+} // namespace
+
+OutDecoding decode_any(uint16_t opcode, uint16_t op_mod, const Bytes &out, const Bytes *in)
 {
 	OutDecoding d;
 	if (cmd::decode_output_supported(opcode)) {
@@ -82,6 +111,28 @@ OutDecoding decode_any(uint16_t opcode, uint16_t op_mod, const Bytes &out)
 		d.malformed = k.err == E_INVAL || k.err == E_PROTO;
 		d.kv = k.kv;
 		d.json = decoded_json(k);
+		uint32_t off = 0;
+		const prm::LayoutDesc *l = payload_layout(*prm::opcode_info(opcode), op_mod, in, &off);
+		// A capability type the core does not decode itself (all but
+		// general and nvmf), a register's data the core shows as words.
+		const prm::Decoder dec = prm::opcode_info(opcode)->decoder;
+		const bool cap = dec == prm::Decoder::CAP && k.err == E_NOTSUP;
+		const bool reg = dec == prm::Decoder::REG && k.err == OK;
+		if (l && out.size() > off && out[0] == 0 /* cmd_out.status OK */ && (cap || reg)) {
+			// The core's keys (opcode, status, cap_type ...), then the
+			// payload's fields under their layout's names (JSON: a
+			// capability's beside the core's, a register's in "register").
+			std::vector<FieldValue> v = decode_fields(*l, out.data() + off, out.size() - off);
+			for (const FieldValue &f : v)
+				d.kv.emplace_back(f.field->name, f.text);
+			if (cap)
+				for (const FieldValue &f : v)
+					d.json.set_json(f.field->name, f.json);
+			else
+				d.json.set_json("register", fields_json(v));
+			d.source = std::string("core+layout:") + l->name;
+			d.result = "OK";
+		}
 		return d;
 	}
 	if (const prm::LayoutDesc *l = layout_for_opcode(opcode, false)) {

@@ -39,7 +39,10 @@ RawRun run_raw(DevFile &f, const Bytes &in, uint32_t outlen, bool dump);
 
 // The output decoded: by the core's decoder when it has one for the opcode
 // ("core"), else field by field with the opcode's *_out layout from the
-// registry ("layout:<name>"), else nothing ("none").
+// registry ("layout:<name>"), else nothing ("none").  The capability image
+// of a type the core does not decode and a register's data (with the
+// input, for its register_id) are decoded with their own layouts after the
+// core's keys ("core+layout:<name>").
 struct OutDecoding {
 	std::string source;
 	std::string result; // "OK" or why not
@@ -47,7 +50,7 @@ struct OutDecoding {
 	KvList kv;
 	Json json;
 };
-OutDecoding decode_any(uint16_t opcode, uint16_t op_mod, const Bytes &out);
+OutDecoding decode_any(uint16_t opcode, uint16_t op_mod, const Bytes &out, const Bytes *in = nullptr);
 
 // The wire dump: queue entry as posted and as completed (cmd_queue_entry
 // fields), then each mailbox block (cmd_if_box control fields + data).

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_run.h"
+#include "fields.h"
 
 #include "cxprm/prm/dct.h"
 #include "cxprm/prm/hca_cap.h"
@@ -168,6 +169,35 @@ TEST(Decode, GeneratedLayoutForAnOpcodeTheCoreLacks)
 	Json n = cli({"decode", "-j", "--layout", "create_tir_in", "--data", std::string(0x110 * 2, '0')}).json();
 	EXPECT_NE(n.get("fields")->get("ctx.disp_type"), nullptr);
 	EXPECT_EQ(n.get("fields")->get("ctx"), nullptr);
+}
+
+// A capability type the core does not decode: the image by the type's
+// layout of the metadata table (CXPRM_CAP_TYPES), after the core's keys;
+// the same decoding 'raw' and 'probe' give.
+TEST(Decode, EveryCapabilityTypeByItsLayout)
+{
+	Bytes out(prm::query_hca_cap_out::size_bytes, 0);
+	out[prm::query_hca_cap_out::capability::offset / 8] = 0x80; // the image's first bit
+	// per_protocol_networking_offload_caps.csum_cap is bit 0 in every header.
+	Result r = cli({"decode", "-j", "--opcode", "QUERY_HCA_CAP", "--op-mod", "3", "--out", hex(out)});
+	ASSERT_EQ(r.rc, 0) << r.err;
+	Json j = r.json();
+	EXPECT_EQ(j.get("decoder")->as_str(), "core+layout:per_protocol_networking_offload_caps");
+	EXPECT_EQ(j.get("decode_result")->as_str(), "OK");
+	EXPECT_EQ(j.get("decoded")->get("cap_type")->as_str(), "ETHERNET_OFFLOADS");
+	EXPECT_EQ(j.get("decoded")->get("csum_cap")->as_uint(), 1u);
+	// Every type whose layout the build has decodes; none falls back to
+	// "no decoder".
+	cxprm::u32 n = 0;
+	const prm::CapTypeInfo *t = prm::cap_type_table(&n);
+	for (cxprm::u32 i = 0; i < n; i++) {
+		if (!any_layout(t[i].layout))
+			continue; // a layout only newer (or older) headers have
+		std::string op_mod = std::to_string(t[i].value << 1 | 1);
+		Result d = cli({"decode", "-j", "--opcode", "QUERY_HCA_CAP", "--op-mod", op_mod, "--out", hex(out)});
+		ASSERT_EQ(d.rc, 0) << t[i].name << ": " << d.err;
+		EXPECT_EQ(d.json().get("decode_result")->as_str(), "OK") << t[i].name;
+	}
 }
 
 // ---- help and usage ---------------------------------------------------------
