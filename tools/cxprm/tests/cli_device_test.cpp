@@ -419,7 +419,8 @@ TEST_F(DevDir, RawWriteNeedsTheModuleParameter)
 
 // ACCESS_REG through raw: --set names access_register_in's fields, the
 // register follows the 16-byte header (--in-len/--out-len size it), the
-// decoder shows its words.  MCAM group 0 read: 88/88 as mlx5_core sends it.
+// core shows its words, then the register's own layout its fields.  MCAM
+// group 0 read: 88/88 as mlx5_core sends it.
 TEST_F(DevDir, RawAccessReg)
 {
 	fake("0000:00:03.0", "allow_raw_write=1\n");
@@ -429,8 +430,10 @@ TEST_F(DevDir, RawAccessReg)
 	Json j = r.json();
 	EXPECT_EQ(j.get("inlen")->as_uint(), 88u);
 	EXPECT_EQ(j.get("outlen")->as_uint(), 88u);
-	EXPECT_EQ(j.get("decoder")->as_str(), "core");
+	EXPECT_EQ(j.get("decoder")->as_str(), "core+layout:mcam_reg");
 	EXPECT_EQ(j.get("decoded")->get("register_bytes")->as_uint(), 72u);
+	ASSERT_NE(j.get("decoded")->get("register"), nullptr) << r.out;
+	EXPECT_NE(j.get("decoded")->get("register")->get("feature_group"), nullptr) << r.out;
 	// An unknown register: BAD_PARAM with the emulator's syndrome, exit 3.
 	Result u = cli({"raw", "00:03.0", "--opcode", "ACCESS_REG", "--op-mod", "1", "--set", "register_id=0x5002",
 			"--in-len", "32", "--out-len", "32"});
