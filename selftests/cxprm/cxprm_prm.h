@@ -47,11 +47,17 @@ enum { CXPRM_EVENTS(EV_ENUM_) };
 enum cxprm_emu_syndrome { CXPRM_EMU_SYNDROMES(SYND_ENUM_) };
 #undef SYND_ENUM_
 
-/* Sizes of a few PRM layouts (mlx5_ifc.h): the command header, *_out. */
-#define CMD_HDR				16
-#define QUERY_HCA_CAP_OUT		(16 + 4096)
-#define QUERY_ADAPTER_OUT		272
-#define QUERY_ISSI_OUT			112
+/*
+ * Sizes of PRM layouts in bytes, PRM_SIZE_<layout>, and PRM_INLINE_BYTES:
+ * generated at build time from the core's declarations (prm_sizes_gen.cpp,
+ * the Makefile).  CMD_HDR: the shortest message, the queue entry's inline
+ * part.
+ */
+#include "cxprm_prm_sizes.h"
+#define CMD_HDR				PRM_INLINE_BYTES
+#define QUERY_HCA_CAP_OUT		PRM_SIZE_query_hca_cap_out
+#define QUERY_ADAPTER_OUT		PRM_SIZE_query_adapter_out
+#define QUERY_ISSI_OUT			PRM_SIZE_query_issi_out
 
 /* --- PRM byte and bit access (big-endian, bit 0 = MSB of byte 0) ---------- */
 
