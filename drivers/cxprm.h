@@ -49,9 +49,6 @@ enum cxprm_kind {
 /* Linux MLX5_PCI_DEV_IS_VF: the id is a virtual function's. */
 #define CXPRM_PCI_DEV_IS_VF	BIT(8)
 
-/* Init segment: command_doorbell_vector (struct mlx5_init_seg cmd_dbell). */
-#define CXPRM_ISEG_DOORBELL		0x18
-
 struct cxprm_dev;
 
 /* Who found the device failed (cxprm_dev_set_failed()). */

@@ -200,7 +200,7 @@ static void cxprm_host_iowrite32be(void *ctx, cxprm_u32 off, cxprm_u32 val)
 	if (WARN_ONCE(!cxprm_bar_off_ok(cx, off),
 		      "cxprm: BAR write at bad offset 0x%x\n", off))
 		return;
-	if (off == CXPRM_ISEG_DOORBELL && cx->kind == CXPRM_KIND_IVSHMEM)
+	if (cx->kind == CXPRM_KIND_IVSHMEM && off == cxprm_core_iseg_doorbell_offset())
 		cxprm_ring_emulated(cx, off, val);
 	else
 		iowrite32be(val, cx->bar + off);

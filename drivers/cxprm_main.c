@@ -52,10 +52,6 @@
  */
 #define CXPRM_BAR_MIN_LEN		SZ_64K
 
-/* Init segment (struct mlx5_init_seg). */
-#define CXPRM_ISEG_FW_REV		0x00
-#define CXPRM_ISEG_CMDIF_REV_FW_SUB	0x04
-
 /* ---- events: the async EQ, polled by a worker ---- */
 
 /* EQEs per poll call; the worker calls again while it gets a full budget. */
@@ -347,18 +343,13 @@ static int cxprm_set_dma_mask(struct pci_dev *pdev)
 
 static void cxprm_log_init_seg(struct cxprm_dev *cx)
 {
-	const struct cxprm_host_ops *ops = cx->host.ops;
-	/*
-	 * (ops->ioread32be)(...): arm64's <asm/io.h> defines ioread32be as a
-	 * function-like macro, which would swallow ops->ioread32be(...).
-	 */
-	u32 fw = (ops->ioread32be)(cx->host.ctx, CXPRM_ISEG_FW_REV);
-	u32 cmdif = (ops->ioread32be)(cx->host.ctx, CXPRM_ISEG_CMDIF_REV_FW_SUB);
+	struct cxprm_core_iseg_rev rev;
 
+	cxprm_core_read_iseg_rev(&cx->host, &rev);
 	dev_info(&cx->pdev->dev,
 		 "init segment: fw_rev 0x%08x cmdif_rev_fw_sub 0x%08x (firmware %u.%u.%u, cmdif rev %u)\n",
-		 fw, cmdif, fw & 0xffff, fw >> 16, cmdif & 0xffff,
-		 cmdif >> 16);
+		 rev.fw_rev, rev.cmdif_rev, rev.major, rev.minor, rev.subminor,
+		 rev.cmd_interface_rev);
 }
 
 /* Everything probe set up after mapping the BAR, in reverse. */

@@ -269,6 +269,20 @@ int cxprm_core_shutdown(struct cxprm_core *core, struct cxprm_core_teardown_repo
 cxprm_u64 cxprm_core_release_stranded(struct cxprm_core *core);
 
 void cxprm_core_get_info(struct cxprm_core *core, struct cxprm_core_info *info);
+
+/*
+ * Probe's first look, before a core exists: the init segment's two
+ * revision dwords as read (all ones: the device is gone) and their fields
+ * (prm::initial_seg).  The command doorbell's byte offset there, for a
+ * host that must recognise the doorbell write (the emulated device's).
+ */
+struct cxprm_core_iseg_rev {
+	cxprm_u32 fw_rev;    /* dword 0: fw_rev_minor, fw_rev_major */
+	cxprm_u32 cmdif_rev; /* dword 1: cmd_interface_rev, fw_rev_subminor */
+	cxprm_u32 major, minor, subminor, cmd_interface_rev;
+};
+void cxprm_core_read_iseg_rev(const struct cxprm_host *host, struct cxprm_core_iseg_rev *rev);
+cxprm_u32 cxprm_core_iseg_doorbell_offset(void);
 /* enum cxprm_core_state (reads the init segment). */
 int cxprm_core_state(struct cxprm_core *core);
 
