@@ -16,6 +16,7 @@
 #include "raw_exec.h"
 #include "views.h"
 
+#include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/transport.h"
@@ -46,12 +47,16 @@ const CommandSpec spec = {
 	"field whose value differs (name: A \u2192 B), status and error differences,\n"
 	"how many output bytes differ, commands present in only one; the device\n"
 	"line's differences first.  Exit 0 when identical, 1 when they differ, 2 on\n"
-	"bad input (unreadable, not a probe's JSON), as diff(1).",
+	"bad input (unreadable, not a probe's JSON), as diff(1).\n"
+	"--all-caps adds the CUR image of every other capability type\n"
+	"(query_hca_cap_ALIAS); a type the device refuses is left out, so --diff\n"
+	"shows the types only one device has.",
 	{
 		{"xrq", 0, "N", "XRQ of the NVMF namespace query (default 0)"},
 		{"nsid", 0, "N", "frontend namespace of the NVMF query (default 1)"},
 		{"no-nvmf", 0, nullptr, "skip the NVMF namespace query"},
 		{"no-esw", 0, nullptr, "skip the eswitch query"},
+		{"all-caps", 0, nullptr, "also every other capability type the device answers"},
 		{"with-latency", 0, nullptr, "include each command's latency (not diffable)"},
 		{"output", 'o', "FILE", "also write the probe's JSON to FILE"},
 		{"diff", 0, nullptr, "compare two saved probes A B (no device)"},
@@ -66,6 +71,7 @@ struct ProbeCmd {
 	uint16_t opcode, op_mod;
 	Json params = Json::object();
 	Bytes in;
+	bool optional = false; // left out when the firmware refuses it
 };
 
 std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
@@ -82,6 +88,15 @@ std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
 	add("query_issi", op::QUERY_ISSI, 0);
 	add("query_hca_cap_general_cur", op::QUERY_HCA_CAP, cap::op_mod(cap::GENERAL, cap::CUR));
 	add("query_hca_cap_general_max", op::QUERY_HCA_CAP, cap::op_mod(cap::GENERAL, cap::MAX));
+	if (a.has("all-caps")) {
+#define CXPRM_PROBE_CAP_(name, value, alias, layout)                                              \
+	if (cap::name != cap::GENERAL)                                                            \
+		add("query_hca_cap_" #alias, op::QUERY_HCA_CAP, cap::op_mod(cap::name, cap::CUR)).optional = true;
+#define CXPRM_PROBE_CAP_N_(name, str, value, alias, layout) CXPRM_PROBE_CAP_(name, value, alias, layout)
+		CXPRM_CAP_TYPES(CXPRM_PROBE_CAP_, CXPRM_PROBE_CAP_N_)
+#undef CXPRM_PROBE_CAP_
+#undef CXPRM_PROBE_CAP_N_
+	}
 	if (!a.has("no-nvmf")) {
 		uint32_t xrq = (uint32_t)a.num("xrq", 0xffffff, 0), nsid = (uint32_t)a.num("nsid", 0xffffffff, 1);
 		ProbeCmd &c = add("query_nvmf_namespace_context", op::QUERY_NVMF_NAMESPACE_CONTEXT, 0);
@@ -94,6 +109,24 @@ std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
 	if (!a.has("no-esw") && ecpf)
 		add("query_esw_functions", op::QUERY_ESW_FUNCTIONS, 0);
 	return v;
+}
+
+// An --all-caps image, field by field with the layout cxprm caps uses (the
+// core decodes general and NVMF only).
+OutDecoding decode_cap(uint16_t op_mod, const Bytes &out)
+{
+	const uint32_t at = prm::query_hca_cap_out::capability::offset / 8;
+	const prm::LayoutDesc *l = cap_layout(op_mod >> 1);
+	if (!l || out.size() <= at)
+		return decode_any(prm::op::QUERY_HCA_CAP, op_mod, out);
+	OutDecoding d;
+	d.source = std::string("layout:") + l->name;
+	d.result = "OK";
+	std::vector<FieldValue> v = decode_fields(*l, out.data() + at, out.size() - at);
+	for (const FieldValue &f : v)
+		d.kv.emplace_back(f.field->name, f.text);
+	d.json = fields_json(v);
+	return d;
 }
 
 uint32_t out_len(uint16_t opcode)
@@ -207,7 +240,9 @@ int run(Ctx &ctx, const Args &args)
 			RawRun r = run_raw(f, c.in, out_len(c.opcode), false);
 			if (r.err)
 				throw OsError(r.error);
-			OutDecoding d = decode_any(c.opcode, c.op_mod, r.out);
+			if (c.optional && !r.fw.ok())
+				continue;
+			OutDecoding d = c.optional ? decode_cap(c.op_mod, r.out) : decode_any(c.opcode, c.op_mod, r.out);
 			if (!r.fw.ok())
 				rc = std::max<int>(rc, EXIT_FW);
 			j.set_json("status", status_json(r.fw, lat));
