@@ -18,7 +18,8 @@ TMP=${TMPDIR:-/tmp}/cxprm-tool.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 
-NTESTS=24
+# One per case: the "if t; then ok" lines of this script.
+NTESTS=$(grep -c '^if t; then ok' "$0")
 n=0 failed=0
 
 echo "TAP version 13"
@@ -130,6 +131,39 @@ t() {
 		grep -q BAD_PARAM "$TMP/capsbad.err"
 }
 if t; then ok "cxprm caps of a missing type: exit 3, status in JSON and on stderr"; else nok "cxprm caps --type 0x77"; fi
+
+# 5b: every capability type: each one the profile answers is decoded by a
+# layout (no hexdump) in JSON and text; each refused one is the firmware's
+# BAD_PARAM / QUERY_CAP_BAD_TYPE (Documentation/prm-notes-caps.rst).
+t() {
+	i=0 answered=0 refused=0
+	while [ $i -le 64 ]; do
+		ty=$(printf 0x%x $i)
+		i=$((i + 1))
+		"$TOOL" -j caps "$BDF" --type "$ty" >"$TMP/capt.out" 2>"$TMP/capt.err"
+		rc=$?
+		if [ $rc = 0 ]; then
+			answered=$((answered + 1))
+			src=$(jget capt layout_source)
+			case $src in core | mlx5_ifc.h) ;; *) echo "# caps --type $ty: layout_source '$src' (a hexdump)"; return 1 ;; esac
+			[ -z "$(jget capt image)" ] || { echo "# caps --type $ty -j: an image (hexdump)"; return 1; }
+			"$TOOL" caps "$BDF" --type "$ty" >"$TMP/captt.out" 2>&1 || { echo "# caps --type $ty (text) failed"; return 1; }
+			if grep -q "no layout for this type" "$TMP/captt.out"; then echo "# caps --type $ty (text): hexdump"; return 1; fi
+		elif [ $rc = 3 ]; then
+			refused=$((refused + 1))
+			expect capt "type $ty status_code" "$(jget capt status.status_code)" 3 &&
+				expect capt "type $ty syndrome" "$(jget capt status.syndrome_name)" emulator:QUERY_CAP_BAD_TYPE ||
+				return 1
+		else
+			echo "# caps --type $ty: exit $rc"
+			diag "$TMP/capt.err"
+			return 1
+		fi
+	done
+	echo "# $answered types answered, $refused refused"
+	at_least capt answered "$answered" 12 && at_least capt refused "$refused" 40
+}
+if t; then ok "cxprm caps --type T of every type: answered ones decoded by a layout (text and JSON), the others BAD_PARAM"; else nok "cxprm caps of every type"; fi
 
 # 6: esw functions follows the emulator
 t() {
@@ -254,8 +288,9 @@ t() {
 	# when the session is slow (the debug kernel).
 	at_least nvmfsetup counters.read_cmds "$(jget nvmfq counters.read_cmds)" 12 &&
 		at_least nvmfsetup counters.write_blocks "$(jget nvmfq counters.write_blocks)" 24 || return 1
-	n=$(grep -c obj_destroy "$TMP/nvmfsetup.out")
-	expect nvmfsetup "objects destroyed" "$n" 5
+	# (not n: the TAP counter)
+	destroyed=$(grep -c obj_destroy "$TMP/nvmfsetup.out")
+	expect nvmfsetup "objects destroyed" "$destroyed" 5
 }
 if t; then ok "cxprm nvmf setup: PD, CQ, XRQ, backend, namespace; I/O counted; torn down"; else nok "cxprm nvmf setup"; fi
 

@@ -44,15 +44,6 @@ const CommandSpec spec = {
 	true,
 };
 
-// The layout of a capability type: CXPRM_CAP_TYPES' layout column, looked up
-// with any_layout(), so a name the build's header lacks (vector_calc_cap left
-// it after 6.1, psp_cap came in 7.x) falls back to the hexdump.
-const prm::LayoutDesc *cap_layout(uint16_t type)
-{
-	const prm::CapTypeInfo *c = prm::cap_type_info(type);
-	return c ? any_layout(c->layout) : nullptr;
-}
-
 int run(Ctx &ctx, const Args &args)
 {
 	uint16_t type = 0;

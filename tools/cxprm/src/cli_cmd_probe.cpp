@@ -16,6 +16,7 @@
 #include "raw_exec.h"
 #include "views.h"
 
+#include "cxprm/prm/hca_cap.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/transport.h"
@@ -46,12 +47,16 @@ const CommandSpec spec = {
 	"field whose value differs (name: A \u2192 B), status and error differences,\n"
 	"how many output bytes differ, commands present in only one; the device\n"
 	"line's differences first.  Exit 0 when identical, 1 when they differ, 2 on\n"
-	"bad input (unreadable, not a probe's JSON), as diff(1).",
+	"bad input (unreadable, not a probe's JSON), as diff(1).\n"
+	"--all-caps adds the CUR image of every other capability type\n"
+	"(query_hca_cap_ALIAS); a type the device refuses is left out, so --diff\n"
+	"shows the types only one device has.",
 	{
 		{"xrq", 0, "N", "XRQ of the NVMF namespace query (default 0)"},
 		{"nsid", 0, "N", "frontend namespace of the NVMF query (default 1)"},
 		{"no-nvmf", 0, nullptr, "skip the NVMF namespace query"},
 		{"no-esw", 0, nullptr, "skip the eswitch query"},
+		{"all-caps", 0, nullptr, "also every other capability type the device answers"},
 		{"with-latency", 0, nullptr, "include each command's latency (not diffable)"},
 		{"output", 'o', "FILE", "also write the probe's JSON to FILE"},
 		{"diff", 0, nullptr, "compare two saved probes A B (no device)"},
@@ -66,6 +71,7 @@ struct ProbeCmd {
 	uint16_t opcode, op_mod;
 	Json params = Json::object();
 	Bytes in;
+	bool optional = false; // left out when the firmware refuses it
 };
 
 std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
@@ -82,6 +88,15 @@ std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
 	add("query_issi", op::QUERY_ISSI, 0);
 	add("query_hca_cap_general_cur", op::QUERY_HCA_CAP, cap::op_mod(cap::GENERAL, cap::CUR));
 	add("query_hca_cap_general_max", op::QUERY_HCA_CAP, cap::op_mod(cap::GENERAL, cap::MAX));
+	if (a.has("all-caps")) {
+#define CXPRM_PROBE_CAP_(name, value, alias, layout)                                              \
+	if (cap::name != cap::GENERAL)                                                            \
+		add("query_hca_cap_" #alias, op::QUERY_HCA_CAP, cap::op_mod(cap::name, cap::CUR)).optional = true;
+#define CXPRM_PROBE_CAP_N_(name, str, value, alias, layout) CXPRM_PROBE_CAP_(name, value, alias, layout)
+		CXPRM_CAP_TYPES(CXPRM_PROBE_CAP_, CXPRM_PROBE_CAP_N_)
+#undef CXPRM_PROBE_CAP_
+#undef CXPRM_PROBE_CAP_N_
+	}
 	if (!a.has("no-nvmf")) {
 		uint32_t xrq = (uint32_t)a.num("xrq", 0xffffff, 0), nsid = (uint32_t)a.num("nsid", 0xffffffff, 1);
 		ProbeCmd &c = add("query_nvmf_namespace_context", op::QUERY_NVMF_NAMESPACE_CONTEXT, 0);
@@ -207,6 +222,8 @@ int run(Ctx &ctx, const Args &args)
 			RawRun r = run_raw(f, c.in, out_len(c.opcode), false);
 			if (r.err)
 				throw OsError(r.error);
+			if (c.optional && !r.fw.ok())
+				continue;
 			OutDecoding d = decode_any(c.opcode, c.op_mod, r.out, &c.in);
 			if (!r.fw.ok())
 				rc = std::max<int>(rc, EXIT_FW);

@@ -3,6 +3,7 @@
 #include "fields.h"
 
 #include <cctype>
+#include <cstring>
 
 #include "errors.h"
 #include "hex.h"
@@ -102,6 +103,46 @@ const prm::LayoutDesc *any_layout(const char *name)
 	if (const prm::LayoutDesc *l = prm::find_layout(name))
 		return l;
 	return ifc::find_layout(name);
+}
+
+const prm::LayoutDesc *generated_layout(const char *name)
+{
+	return ifc::find_layout(name);
+}
+
+namespace {
+
+// Whether the generated table g holds every field of the core's layout l
+// (by name, or a nested member's dotted fields).
+bool covers(const prm::LayoutDesc &g, const prm::LayoutDesc &l)
+{
+	for (uint32_t i = 0; i < l.nfields; i++) {
+		const char *n = l.fields[i].name;
+		size_t len = std::strlen(n);
+		bool found = false;
+		for (uint32_t j = 0; j < g.nfields && !found; j++)
+			found = !std::strncmp(g.fields[j].name, n, len) &&
+				(g.fields[j].name[len] == 0 || g.fields[j].name[len] == '.');
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+} // namespace
+
+// The core's layouts list only the fields the core and the emulator use
+// (prm/caps.h); where the build's mlx5_ifc.h table has all of them, that
+// fuller table decodes.  A core layout with a vendor field (cmd_hca_cap's
+// nvmf_target_offload, nvmf_cap) is the one used.
+const prm::LayoutDesc *cap_layout(uint16_t type)
+{
+	const prm::CapTypeInfo *c = prm::cap_type_info(type);
+	if (!c)
+		return nullptr;
+	const prm::LayoutDesc *l = any_layout(c->layout);
+	const prm::LayoutDesc *g = generated_layout(c->layout);
+	return l && g && covers(*g, *l) ? g : l;
 }
 
 bool is_generated(const prm::LayoutDesc &l)

@@ -31,6 +31,13 @@ const prm::FieldDesc *find_field(const prm::LayoutDesc &l, const std::string &na
 // driver uses) first, else the table generated from the build's mlx5_ifc.h
 // (tools/ifcgen), or null.
 const prm::LayoutDesc *any_layout(const char *name);
+// The layout generated from the build's mlx5_ifc.h alone (tools/ifcgen), or null.
+const prm::LayoutDesc *generated_layout(const char *name);
+// The layout of a capability type's image: CXPRM_CAP_TYPES' layout column,
+// the core's or the build's mlx5_ifc.h one (the fuller, see fields.cpp), or
+// null when neither has it (vector_calc_cap left after 6.1, psp_cap came in
+// 7.x): then only a hexdump.
+const prm::LayoutDesc *cap_layout(uint16_t type);
 // Whether l comes from the generated tables rather than the core.
 bool is_generated(const prm::LayoutDesc &l);
 

@@ -85,9 +85,8 @@ const prm::LayoutDesc *payload_layout(const prm::OpcodeInfo &o, uint16_t op_mod,
 				      uint32_t *offset)
 {
 	if (o.decoder == prm::Decoder::CAP && o.value == prm::op::QUERY_HCA_CAP) {
-		const prm::CapTypeInfo *c = prm::cap_type_info(op_mod >> 1);
 		*offset = prm::query_hca_cap_out::capability::offset / 8;
-		return c ? any_layout(c->layout) : nullptr;
+		return cap_layout(op_mod >> 1); // caps' choice: the fuller of the two
 	}
 	if (o.decoder == prm::Decoder::REG && in && in->size() >= prm::access_register_in::size_bytes) {
 		uint16_t id = (uint16_t)field_get(in->data(), in->size(),

@@ -87,6 +87,30 @@ TEST_F(ProbeDiff, Cx7AgainstBf3)
 	EXPECT_TRUE(esw) << j.out;
 }
 
+// probe --all-caps: every capability type each answers; cx7 against bf3
+// differ in their capabilities (the DPU's virtio emulation), cx5 against
+// cx7 in the types a ConnectX-7 adds and in values.
+TEST_F(ProbeDiff, AllCapsShowTypeDifferences)
+{
+	fake("0000:00:03.0", "profile=cx7\n");
+	fake("0000:00:04.0", "profile=bf3\n");
+	fake("0000:00:05.0", "profile=cx5\n");
+	std::string a = dir_ + "/cx7.json", b = dir_ + "/bf3.json", c = dir_ + "/cx5.json";
+	ASSERT_EQ(cli({"probe", "00:03.0", "--no-nvmf", "--all-caps", "-o", a}).rc, 0);
+	ASSERT_EQ(cli({"probe", "00:04.0", "--no-nvmf", "--all-caps", "-o", b}).rc, 0);
+	ASSERT_EQ(cli({"probe", "00:05.0", "--no-nvmf", "--all-caps", "-o", c}).rc, 0);
+	Result d = cli({"probe", "--diff", a, b});
+	EXPECT_EQ(d.rc, 1) << d.err;
+	EXPECT_NE(d.out.find("only in B: query_hca_cap_vdpa"), std::string::npos) << d.out;
+	EXPECT_EQ(d.out.find("query_hca_cap_crypto"), std::string::npos) << d.out; // refused by both
+	Result e = cli({"probe", "--diff", c, a});
+	EXPECT_EQ(e.rc, 1) << e.err;
+	EXPECT_NE(e.out.find("only in B: query_hca_cap_tls"), std::string::npos) << e.out;
+	EXPECT_NE(e.out.find("query_hca_cap_qos:\n  packet_pacing_max_rate: 100000000 \u2192 400000000\n"),
+		  std::string::npos)
+		<< e.out;
+}
+
 // Capability fields that differ, by name (cx5 against cx7).
 TEST_F(ProbeDiff, ShowsCapabilityFields)
 {

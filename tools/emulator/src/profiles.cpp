@@ -4,6 +4,7 @@
 // layout layer; the values are typical of the named adapters' published
 // capability dumps, not copied from any one device.
 #include "cxprm/prm/hca_cap.h"
+#include "cxprm/prm/caps.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm_emu/emulator.h"
 #include "cxprm/prm/hca.h"
@@ -29,6 +30,15 @@ template <class F> void split(CapImages &img, uint64_t max, uint64_t cur)
 	using L = typename F::layout;
 	prm::set<F>(prm::Ref<L>(img.max.data()), max);
 	prm::set<F>(prm::Ref<L>(img.cur.data()), cur);
+}
+
+// Field F of the layout nested at member M (odp_cap.rc_odp_caps ...), both images.
+template <class M, class F> void nested(CapImages &img, uint64_t v)
+{
+	using L = typename F::layout;
+	static_assert(M::offset % 8 == 0 && M::width == L::size_bits, "member holds F's layout");
+	prm::set<F>(prm::Ref<L>(img.max.data() + M::offset / 8), v);
+	prm::set<F>(prm::Ref<L>(img.cur.data() + M::offset / 8), v);
 }
 
 // What ConnectX-5 and -7 share.
@@ -136,12 +146,109 @@ void general_common(CapImages &g)
 	both<cap::uctx_cap>(g, 0x7); // RAW_TX | INTERNAL_DEV_RES | TOOLS_RESOURCES
 }
 
+// The types beyond general, RoCE, eswitch and NVMF, with what each adapter
+// generation has (prm-notes-caps.rst has the table and the sources).  A
+// gating bit of the general caps that would start a Linux feature the
+// emulator does not serve is left clear; the type is answered all the same
+// (prm-notes-caps.rst "Gating bits").
+void more_caps(Profile &p, bool cx7_class, bool ecpf, bool vf)
+{
+	using odp = prm::odp_cap;
+	using tsc = prm::odp_per_transport_service_cap;
+	CapImages &o = p.cap(ct::ODP); // RC and UD; no SRQ/XRC/DC: Linux would SET_HCA_CAP(ODP)
+	for (auto f : {&nested<odp::rc_odp_caps, tsc::send>, &nested<odp::rc_odp_caps, tsc::receive>,
+		       &nested<odp::rc_odp_caps, tsc::write>, &nested<odp::rc_odp_caps, tsc::read>,
+		       &nested<odp::rc_odp_caps, tsc::atomic>, &nested<odp::ud_odp_caps, tsc::send>})
+		f(o, 1);
+	CapImages &a = p.cap(ct::ATOMIC); // CMP_SWAP, FETCH_ADD and the masked ones, 8 bytes
+	both<prm::atomic_caps::atomic_operations>(a, 0xf);
+	both<prm::atomic_caps::atomic_size_qp>(a, 0x8);
+	both<prm::atomic_caps::atomic_size_dc>(a, 0x8);
+	// NIC flow tables: sizes only; ft_support stays 0 (Linux would then
+	// build its steering tree with CREATE_FLOW_TABLE).
+	using ftn = prm::flow_table_nic_cap;
+	using ftp = prm::flow_table_prop_layout;
+	CapImages &ft = p.cap(ct::FLOW_TABLE);
+	both<ftn::nic_rx_multi_path_tirs>(ft, 1);
+	nested<ftn::flow_table_properties_nic_receive, ftp::log_max_ft_size>(ft, 23);
+	nested<ftn::flow_table_properties_nic_receive, ftp::max_ft_level>(ft, 63);
+	nested<ftn::flow_table_properties_nic_receive, ftp::log_max_ft_num>(ft, 20);
+	nested<ftn::flow_table_properties_nic_receive, ftp::log_max_flow_counter>(ft, 24);
+	nested<ftn::flow_table_properties_nic_receive, ftp::log_max_destination>(ft, 16);
+	nested<ftn::flow_table_properties_nic_receive, ftp::log_max_flow>(ft, 24);
+	nested<ftn::flow_table_properties_nic_transmit, ftp::log_max_ft_size>(ft, 23);
+	nested<ftn::flow_table_properties_nic_transmit, ftp::max_ft_level>(ft, 63);
+	nested<ftn::flow_table_properties_nic_transmit, ftp::log_max_ft_num>(ft, 20);
+	CapImages &q = p.cap(ct::QOS); // packet pacing up to the port rate, in kb/s
+	both<prm::qos_cap::packet_pacing>(q, 1);
+	both<prm::qos_cap::packet_pacing_max_rate>(q, cx7_class ? 400000000 : 100000000);
+	both<prm::qos_cap::packet_pacing_min_rate>(q, 1000);
+	both<prm::qos_cap::packet_pacing_rate_table_size>(q, 128);
+	CapImages &d = p.cap(ct::DEBUG_CAP);
+	both<prm::debug_cap::core_dump_general>(d, 1);
+	both<prm::debug_cap::core_dump_qp>(d, 1);
+	both<prm::debug_cap::resource_dump>(d, 1);
+	CapImages &m = p.cap(ct::DEV_MEM); // MEMIC: 256 KiB on chip, 64-byte blocks
+	both<prm::device_mem_cap::memic>(m, 1);
+	both<prm::device_mem_cap::log_min_memic_alloc_size>(m, 6);
+	both<prm::device_mem_cap::log_max_memic_addr_alignment>(m, 12);
+	both<prm::device_mem_cap::max_memic_size>(m, 0x40000);
+	if (!vf) {
+		p.cap(ct::ESWITCH_FLOW_TABLE); // FDB: no features modelled
+		both<prm::device_mem_cap::log_steering_sw_icm_size>(m, cx7_class ? 28 : 26);
+	}
+	if (!cx7_class)
+		return;
+	p.cap(ct::GENERAL_2); // hca_cap_2 = 1
+	both<prm::cmd_hca_cap_2::log_min_mkey_entity_size>(p.cap(ct::GENERAL_2), 12);
+	CapImages &t = p.cap(ct::TLS); // kTLS: TLS 1.2/1.3, AES-GCM-128/256
+	both<prm::tls_cap::tls_1_2_aes_gcm_128>(t, 1);
+	both<prm::tls_cap::tls_1_3_aes_gcm_128>(t, 1);
+	both<prm::tls_cap::tls_1_2_aes_gcm_256>(t, 1);
+	both<prm::tls_cap::tls_1_3_aes_gcm_256>(t, 1);
+	CapImages &i = p.cap(ct::IPSEC);
+	both<prm::ipsec_cap::ipsec_full_offload>(i, 1);
+	both<prm::ipsec_cap::ipsec_crypto_offload>(i, 1);
+	both<prm::ipsec_cap::ipsec_esn>(i, 1);
+	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_256_encrypt>(i, 1);
+	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_128_encrypt>(i, 1);
+	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_256_decrypt>(i, 1);
+	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_128_decrypt>(i, 1);
+	both<prm::ipsec_cap::log_max_ipsec_offload>(i, 16);
+	CapImages &ms = p.cap(ct::MACSEC);
+	both<prm::macsec_cap::macsec_epn>(ms, 1);
+	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_256_encrypt>(ms, 1);
+	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_128_encrypt>(ms, 1);
+	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_256_decrypt>(ms, 1);
+	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_128_decrypt>(ms, 1);
+	both<prm::macsec_cap::log_max_macsec_offload>(ms, 10);
+	if (vf)
+		return;
+	CapImages &ps = p.cap(ct::PORT_SELECTION); // LAG port selection (a PF's)
+	both<prm::port_selection_cap::port_select_flow_table>(ps, 1);
+	both<prm::port_selection_cap::port_select_flow_table_bypass>(ps, 1);
+	CapImages &av = p.cap(ct::ADV_VIRTUALIZATION); // dirty page tracking for VF migration
+	both<prm::adv_virtualization_cap::pg_track_log_max_num>(av, 10);
+	both<prm::adv_virtualization_cap::pg_track_max_num_range>(av, 16);
+	both<prm::adv_virtualization_cap::pg_track_log_min_page_size>(av, 12);
+	both<prm::adv_virtualization_cap::pg_track_log_max_page_size>(av, 30);
+	if (!ecpf)
+		return;
+	// The DPU's Arm side emulates virtio devices to the host (virtio-net
+	// and -blk, split and packed queues; event modes NO_MSIX | MSIX).
+	CapImages &v = p.cap(ct::VDPA_EMULATION);
+	both<prm::virtio_emulation_cap::virtio_version_1_0>(v, 1);
+	both<prm::virtio_emulation_cap::event_mode>(v, 0x5);
+	both<prm::virtio_emulation_cap::virtio_queue_type>(v, 0x3);
+	both<prm::virtio_emulation_cap::max_emulated_devices>(v, 255);
+	both<prm::virtio_emulation_cap::max_num_virtio_queues>(v, 1024);
+}
+
 void other_caps(Profile &p, bool esw_changed)
 {
-	// Zero images for types a driver queries when the general caps point
-	// there (supported, no features modelled).
-	for (uint16_t t : {ct::ETHERNET_OFFLOADS, ct::ODP, ct::ATOMIC, ct::ROCE, ct::FLOW_TABLE,
-			   ct::ESWITCH_FLOW_TABLE, ct::QOS})
+	// ETHERNET_OFFLOADS: a zero image (eth_net_offloads = 1 makes Linux
+	// query it; a nonzero csum_cap would start mlx5e).
+	for (uint16_t t : {ct::ETHERNET_OFFLOADS, ct::ROCE})
 		p.cap(t);
 	CapImages &e = p.cap(ct::ESWITCH);
 	both<prm::e_switch_cap::esw_functions_changed>(e, esw_changed);
@@ -230,7 +337,6 @@ Profile from_model(const Model &m)
 		both<cap::relaxed_ordering_write>(g, 1);
 		both<cap::relaxed_ordering_read>(g, 1);
 		both<cap::log_max_qp>(g, 20);
-		p.cap(ct::GENERAL_2); // hca_cap_2 = 1: the image exists (no fields modelled)
 	}
 	p.esw = {};
 	p.esw.total_vfs = m.total_vfs;
@@ -245,6 +351,7 @@ Profile from_model(const Model &m)
 		both<cap::eswitch_manager>(g, 0);
 	}
 	other_caps(p, p.esw.supported);
+	more_caps(p, m.cx7_class, m.ecpf, m.vf);
 	p.dct.first_dctn = m.first_dctn;
 	p.dct.max_dcts = m.max_dcts;
 	p.nvmf.first_xrqn = m.first_xrqn;

@@ -22,6 +22,7 @@
 #include "rmp.h"
 #include "qp.h"
 #include "nvmf.h"
+#include "caps.h"
 #include "reg.h"
 #include "vport.h"
 
@@ -47,6 +48,22 @@ namespace cxprm::prm {
 	X(nvmf_cap, CXPRM_NVMF_CAP)                                     \
 	X(e_switch_cap, CXPRM_E_SWITCH_CAP)                            \
 	X(roce_cap, CXPRM_ROCE_CAP)                                    \
+	/* caps.h */                                                    \
+	X(odp_per_transport_service_cap, CXPRM_ODP_PER_TRANSPORT_SERVICE_CAP) \
+	X(odp_cap, CXPRM_ODP_CAP)                                      \
+	X(atomic_caps, CXPRM_ATOMIC_CAPS)                              \
+	X(flow_table_prop_layout, CXPRM_FLOW_TABLE_PROP_LAYOUT)        \
+	X(flow_table_nic_cap, CXPRM_FLOW_TABLE_NIC_CAP)                \
+	X(qos_cap, CXPRM_QOS_CAP)                                      \
+	X(debug_cap, CXPRM_DEBUG_CAP)                                  \
+	X(device_mem_cap, CXPRM_DEVICE_MEM_CAP)                        \
+	X(tls_cap, CXPRM_TLS_CAP)                                      \
+	X(ipsec_cap, CXPRM_IPSEC_CAP)                                  \
+	X(macsec_cap, CXPRM_MACSEC_CAP)                                \
+	X(cmd_hca_cap_2, CXPRM_CMD_HCA_CAP_2)                          \
+	X(port_selection_cap, CXPRM_PORT_SELECTION_CAP)                \
+	X(adv_virtualization_cap, CXPRM_ADV_VIRTUALIZATION_CAP)        \
+	X(virtio_emulation_cap, CXPRM_VIRTIO_EMULATION_CAP)            \
 	/* adapter.h */                                                 \
 	X(query_adapter_in, CXPRM_QUERY_ADAPTER_IN)                     \
 	X(query_adapter_out, CXPRM_QUERY_ADAPTER_OUT)                   \
