@@ -512,13 +512,10 @@ boot_once() {
 	fi
 }
 
-# Whether the guest kernel died while it booted, before /init: no exit
-# marker, no "CXPRM-GUEST: init" line (init.sh's first), a panic in the
-# console, and neither a timeout nor the host program's death.  Nothing of
-# cxprm has run then (/init loads the modules), so it is the stock kernel's
-# or QEMU's failure: TCG has been seen to run a stale int3 of a static-key
-# patch on the other vCPU (Linux 7.3 at 1.7 s, "RIP: sched_clock_cpu",
-# "Fatal exception in interrupt", one boot in many).
+# Whether the guest kernel panicked before /init printed its first line
+# (no timeout, the host program alive): nothing of cxprm has run, so the
+# stock kernel or QEMU failed (Documentation/qemu-harness.rst: a stale int3
+# of a static-key patch under multi-threaded TCG, Linux 7.3).
 died_before_init() {
 	[ "$qemu_rc" != 124 ] && [ "$qemu_rc" != 137 ] && [ "$emu_died" = 0 ] || return 1
 	tr -d '\r' <"$log" | grep -aqE '^CXPRM-EXIT [0-9]+$' && return 1
