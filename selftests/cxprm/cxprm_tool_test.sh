@@ -31,7 +31,7 @@ skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 diag() { sed 's/^/#   /' "$@"; }
 
 if [ -z "$TOOL" ] || [ ! -x "$TOOL" ]; then
-	while [ $n -lt $NTESTS ]; do skip "cxprm_tool" "no cxprm binary in the guest (static build of tools/cxprm)"; done
+	while [ "$n" -lt "$NTESTS" ]; do skip "cxprm_tool" "no cxprm binary in the guest (static build of tools/cxprm)"; done
 	echo "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:$NTESTS error:0"
 	exit 4
 fi
