@@ -19,6 +19,7 @@ namespace cxprm::ifc {
 struct Opcode {
 	const char *name; // without MLX5_CMD_OP_
 	u16 value;
+	bool command; // false: a range marker or op_mod value of the enum (ifc_tables.py)
 };
 
 // Which header the tables come from and how much it holds.

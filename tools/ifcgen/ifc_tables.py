@@ -244,6 +244,14 @@ def core_opcodes(path):
         re.findall(r"\bN\(\w+, \"(\w+)\"", text))
 
 
+# Names in the header's opcode enum that are no commands: GENERAL_START/
+# GENERAL_END bound the general-command range (GENERAL_START shares 0xb00
+# with SYNC_STEERING), and MOD_UPDATE_HEADER_MODIFY_ARGUMENT (6.12 on) is an
+# op_mod value.  The tables mark them (Opcode::command), the coverage line
+# leaves them out.
+NOT_COMMANDS = ("GENERAL_START", "GENERAL_END", "MOD_UPDATE_HEADER_MODIFY_ARGUMENT")
+
+
 def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -266,8 +274,8 @@ def emit(out, hdr, flat, header_path, layouts, opcodes):
     w("\t{nullptr, 0, nullptr, 0},\n};\n")
     w("const Opcode kOpcodes[] = {\n")
     for name, value in opcodes:
-        w("\t{%s, 0x%x},\n" % (cstr(name), value))
-    w("\t{nullptr, 0},\n};\n\n} // namespace\n\n")
+        w("\t{%s, 0x%x, %s},\n" % (cstr(name), value, "false" if name in NOT_COMMANDS else "true"))
+    w("\t{nullptr, 0, false},\n};\n\n} // namespace\n\n")
     # extern: a namespace-scope const is internal otherwise.
     w("extern const Source kSource = {%s, %s, %d, %d};\n" % (
         cstr(header_path), cstr(linux_version(header_path)), len(layouts), len(opcodes)))
@@ -319,11 +327,7 @@ def main():
             len(core), len(vendor))
     if a.opcodes:
         known = core_opcodes(a.opcodes)
-        # Not commands: GENERAL_START/GENERAL_END bound the general-command
-        # range (GENERAL_START shares 0xb00 with SYNC_STEERING), and
-        # MOD_UPDATE_HEADER_MODIFY_ARGUMENT (6.12 on) is an op_mod value.
-        markers = ("GENERAL_START", "GENERAL_END", "MOD_UPDATE_HEADER_MODIFY_ARGUMENT")
-        commands = [n for n, _ in opcodes if n not in markers]
+        commands = [n for n, _ in opcodes if n not in NOT_COMMANDS]
         have = sum(1 for n in commands if n in known)
         line += "; the core's metadata table names %d opcodes, %d of the header's %d commands (%d%%)" % (
             len(known), have, len(commands), 100 * have // max(len(commands), 1))

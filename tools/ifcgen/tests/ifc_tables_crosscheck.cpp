@@ -152,9 +152,9 @@ void check_tables()
 // Layout names of the tables or the core.
 bool known_layout(const char *name) { return prm::find_layout(name) || ifc::find_layout(name); }
 
-// The metadata table (prm/opcodes.h) against the header: every opcode the
-// header has is a row of the table under the same name (but for the range
-// markers and an op_mod value the header keeps among them), and each
+// The metadata table (prm/opcodes.h) against the header: every command the
+// header has (Opcode::command: not its range markers nor the op_mod value
+// it keeps among them) is a row of the table under the same name, and each
 // layout a row names for such an opcode is one of the header's (or the
 // core's); a row for an opcode the header lacks (a vendor one, or one of a
 // newer header) names layouts of the core or of some other header.
@@ -164,8 +164,7 @@ void check_metadata_table()
 	const ifc::Opcode *ops = ifc::opcodes(&n);
 	for (u32 i = 0; i < n; i++) {
 		const char *name = ops[i].name;
-		if (!std::strcmp(name, "GENERAL_START") || !std::strcmp(name, "GENERAL_END") ||
-		    !std::strcmp(name, "MOD_UPDATE_HEADER_MODIFY_ARGUMENT"))
+		if (!ops[i].command)
 			continue;
 		const prm::OpcodeInfo *o = prm::opcode_info(ops[i].value);
 		if (!o || std::strcmp(o->name, name)) {

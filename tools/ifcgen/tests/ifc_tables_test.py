@@ -89,7 +89,7 @@ class Synthetic(unittest.TestCase):
                           r.stdout)
         self.assertIn('{"pair.lo", 80, 16},', text)
         self.assertLess(text.index('{"syn_choice", 64'), text.index('{"syn_query_in", 416'))
-        self.assertIn('{"SYN_QUERY", 0x901},', text)
+        self.assertIn('{"SYN_QUERY", 0x901, true},', text)  # a command, not a range marker
         self.assertNotIn("MAX", text)
 
 
