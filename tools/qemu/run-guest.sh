@@ -523,13 +523,18 @@ died_before_init() {
 	tr -d '\r' <"$log" | grep -aq 'Kernel panic'
 }
 
-# Stops the host program of a boot that is over and clears what it left.
-stop_host_program() {
+# Stops the host program (its process group) and waits for its last words.
+stop_emulator() {
 	if [ -n "$emu_pid" ]; then
 		kill -TERM -- "-$emu_pid" 2>/dev/null || true
 		wait "$emu_pid" 2>/dev/null || true
 		emu_pid=""
 	fi
+}
+
+# Stops the host program of a boot that is over and clears what it left.
+stop_host_program() {
+	stop_emulator
 	rm -f "${CXPRM_READY_FILE:-}" "${CXPRM_IVSHMEM_SOCK:-}"
 	: >"$ram_file"
 	: >"$bar_file"
@@ -549,11 +554,7 @@ fi
 [ -z "$console_log" ] || cp "$log" "$console_log"
 if [ -s "$emu_log" ]; then
 	# Let the host program print its last words before showing them.
-	if [ -n "$emu_pid" ] && kill -0 "$emu_pid" 2>/dev/null; then
-		kill -TERM -- "-$emu_pid" 2>/dev/null || true
-		wait "$emu_pid" 2>/dev/null || true
-		emu_pid=""
-	fi
+	stop_emulator
 	sed 's/^/[emulator] /' "$emu_log"
 	[ -z "$emulator_log" ] || cp "$emu_log" "$emulator_log"
 fi
