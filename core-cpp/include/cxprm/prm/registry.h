@@ -25,6 +25,7 @@
 #include "caps.h"
 #include "reg.h"
 #include "vport.h"
+#include "uctx.h"
 
 namespace cxprm::prm {
 
@@ -215,7 +216,13 @@ namespace cxprm::prm {
 	X(query_nic_vport_context_out, CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT) \
 	X(roce_addr_layout, CXPRM_ROCE_ADDR_LAYOUT)                     \
 	X(set_roce_address_in, CXPRM_SET_ROCE_ADDRESS_IN)               \
-	X(set_roce_address_out, CXPRM_SET_ROCE_ADDRESS_OUT)
+	X(set_roce_address_out, CXPRM_SET_ROCE_ADDRESS_OUT)         \
+	/* uctx.h */                                                    \
+	X(uctx, CXPRM_UCTX)                                             \
+	X(create_uctx_in, CXPRM_CREATE_UCTX_IN)                         \
+	X(create_uctx_out, CXPRM_CREATE_UCTX_OUT)                       \
+	X(destroy_uctx_in, CXPRM_DESTROY_UCTX_IN)                       \
+	X(destroy_uctx_out, CXPRM_DESTROY_UCTX_OUT)
 
 /* Every registered layout, in the order above; *count gets their number. */
 const LayoutDesc *const *all_layouts(u32 *count);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * User contexts (CREATE_UCTX / DESTROY_UCTX): the uid a command header
+ * carries in its bits 0x10..0x1f names one.  uctx.cap: the context's
+ * security labels (UCTX_CAP_*).  CREATE_UCTX answers the uid; DESTROY_UCTX
+ * names it in its dword 2 (destroy_uctx_in.uid at 0x50, as mlx5_ifc.h has
+ * it and Linux's fwctl/mlx5 and mlx5_ib devx set it), the header's uid
+ * being reserved.
+ */
+#pragma once
+
+#include "../layout.h"
+
+namespace cxprm::prm {
+
+namespace uctx_cap {
+inline constexpr u32 RAW_TX = 0x1;
+inline constexpr u32 INTERNAL_DEV_RES = 0x2;
+inline constexpr u32 TOOLS_RESOURCES = 0x4;
+} // namespace uctx_cap
+
+#define CXPRM_UCTX(F) F(cap, 0x0, 0x20)
+CXPRM_LAYOUT(uctx, 0x180, CXPRM_UCTX)
+
+#define CXPRM_CREATE_UCTX_IN(F)                                                 \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(uctx, 0x80, 0x180)
+CXPRM_LAYOUT(create_uctx_in, 0x200, CXPRM_CREATE_UCTX_IN)
+
+#define CXPRM_CREATE_UCTX_OUT(F)                                                \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)                                                 \
+	F(uid, 0x50, 0x10)
+CXPRM_LAYOUT(create_uctx_out, 0x80, CXPRM_CREATE_UCTX_OUT)
+
+#define CXPRM_DESTROY_UCTX_IN(F)                                                \
+	F(opcode, 0x0, 0x10)                                                    \
+	F(op_mod, 0x30, 0x10)                                                   \
+	F(uid, 0x50, 0x10)
+CXPRM_LAYOUT(destroy_uctx_in, 0x80, CXPRM_DESTROY_UCTX_IN)
+
+#define CXPRM_DESTROY_UCTX_OUT(F)                                               \
+	F(status, 0x0, 8)                                                       \
+	F(syndrome, 0x20, 0x20)
+CXPRM_LAYOUT(destroy_uctx_out, 0x80, CXPRM_DESTROY_UCTX_OUT)
+
+} // namespace cxprm::prm
