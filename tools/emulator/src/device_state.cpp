@@ -8,7 +8,10 @@
 //   4. header reserved bits clear        -> BAD_PARAM     (HDR_RESERVED)
 //   5. HCA state runs this opcode        -> BAD_SYS_STATE (WRONG_STATE)
 //   6. *_in reserved bits clear          -> BAD_PARAM     (IN_RESERVED)
-//   7. uid names no user context (0)     -> BAD_PARAM     (BAD_UID)
+//      (the header's uid bits excepted, whatever the layout calls them)
+//   7. a nonzero uid names no live user context -> BAD_PARAM (BAD_UID),
+//      or the command is the kernel's -> BAD_PARAM (UID_NOT_PERMITTED)
+//      (handlers_uctx.cpp)
 //   8. the handler
 #include <cstring>
 
@@ -29,6 +32,7 @@
 #include "cxprm/prm/srq.h"
 #include "cxprm/prm/reg.h"
 #include "cxprm/prm/transport.h"
+#include "cxprm/prm/uctx.h"
 #include "cxprm/status.h"
 #include "layout_check.h"
 #include "op_layouts.h"
@@ -107,7 +111,6 @@ struct Device::OpDesc {
 	uint16_t opcode;
 	uint32_t in_bytes, out_bytes;
 	uint8_t states;
-	bool has_uid;
 	Result (Device::*fn)(Cmd &);
 	bool (*reserved_ok)(const uint8_t *, uint32_t);
 };
@@ -122,9 +125,8 @@ template <uint16_t Code> constexpr Device::OpDesc opd(uint8_t states, Result (De
 			      In::size_bytes,
 			      Out::size_bytes,
 			      states,
-			      requires { typename In::uid; },
 			      fn,
-			      &reserved_clear<In>};
+			      &reserved_clear_any_uid<In>};
 }
 } // namespace
 
@@ -194,6 +196,8 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 									 &Device::detach_nvmf_ns),
 		opd<op::QUERY_NVMF_NAMESPACE_CONTEXT>(INIT,
 								       &Device::query_nvmf_ns),
+		opd<op::CREATE_UCTX>(INIT, &Device::create_uctx),
+		opd<op::DESTROY_UCTX>(INIT, &Device::destroy_uctx),
 	};
 	for (const OpDesc &d : table)
 		if (d.opcode == opcode)
@@ -230,16 +234,14 @@ Result Device::dispatch(Cmd &c)
 		return fail(synd::INLEN_TOO_SHORT);
 	if (c.outlen < d->out_bytes)
 		return fail(synd::OUTLEN_TOO_SHORT);
-	if (!reserved_clear<prm::cmd_in>(c.in) || (!d->has_uid && c.uid != 0))
+	if (!reserved_clear<prm::cmd_in>(c.in))
 		return fail(synd::HDR_RESERVED);
 	if (!(d->states & S(state)))
 		return fail(synd::WRONG_STATE);
 	if (!d->reserved_ok(c.in, d->in_bytes))
 		return fail(synd::IN_RESERVED);
-	// No user contexts exist (CREATE_UCTX is not emulated): uid must be 0.
-	// CREATE_EQ also takes SHARED_RESOURCE_UID and checks it itself.
-	if (d->has_uid && c.uid != 0 && c.opcode != op::CREATE_EQ)
-		return fail(synd::BAD_UID);
+	if (Result r = uid_check(c); r.status)
+		return r;
 	return (this->*d->fn)(c);
 }
 

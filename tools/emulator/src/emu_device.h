@@ -105,6 +105,7 @@ struct OtherFunction {
 // handlers_qp.cpp, handlers_xrq.cpp).  What CREATE set, for QUERY and for
 // the reference checks.
 struct Cq {
+	bool provisioned = false; // ProvisionProfile's: its EQ and UAR are not modelled
 	uint8_t log_size = 0;
 	uint32_t uar = 0, eqn = 0;
 	uint64_t dbr = 0;
@@ -131,12 +132,23 @@ struct Qp {
 };
 
 struct Namespace {
+	// ProvisionProfile's: its backend always answers (nvmf_backend_io.cpp).
+	bool provisioned = false;
 	uint32_t backend_nsid = 0;
 	uint16_t lba_data_size = 0;
 	uint16_t backend_ctrl = 0;
 	uint64_t next_lba = 0; // where the next frontend command starts (a sequential initiator)
 	NvmfCounters c;
 };
+
+// A user context (CREATE_UCTX): its uctx.cap.
+struct Uctx {
+	uint32_t cap = 0;
+};
+
+// The kinds of object whose creating uid the Device records (owners).
+// EQs are always uid 0's (only the kernel creates them): never recorded.
+enum class Obj : uint8_t { PD, CQ, SRQ, XRQ, QP, DCT, NVMF_BE, EQ };
 
 class Device {
 public:
@@ -220,6 +232,21 @@ public:
 	bool roce_en = false;
 	std::map<std::pair<uint8_t, uint16_t>, std::array<uint8_t, 32>> gids;
 	std::map<std::pair<uint32_t, uint16_t>, NvmfBackendInfo> backends; // (xrqn, backend_controller_id)
+	// User contexts by uid, and the creating uid of every object a nonzero
+	// uid made ((kind, number); absent: uid 0).  handlers_uctx.cpp.
+	std::map<uint16_t, Uctx> uctxs;
+	std::map<std::pair<Obj, uint64_t>, uint16_t> owners;
+	static uint64_t be_key(uint32_t xrqn, uint16_t id) { return (uint64_t)xrqn << 16 | id; }
+	uint16_t owner_of(Obj kind, uint64_t n) const;
+	void own(Obj kind, uint64_t n, uint16_t uid);
+	void disown(Obj kind, uint64_t n) { owners.erase({kind, n}); }
+	// Whether command c may act on object (kind, n): its owner, a QUERY
+	// (query) from a TOOLS_RESOURCES uid, uid 0 with uid0_acts_on_any.
+	Result owned(const Cmd &c, Obj kind, uint64_t n, bool query) const;
+	// ProvisionProfile's objects (handlers_provision.cpp), and how many
+	// of them are still alive (dcts / namespaces through the pointers).
+	Provisioned prov;
+	ObjectCounts provisioned_alive(uint32_t *dcts_alive, uint32_t *ns_alive) const;
 	uint16_t num_vfs = 0;
 	uint8_t host_endianness = 0;        // HOST_ENDIANNESS.he (ACCESS_REG)
 	// Port registers by local_port (handlers_reg_port.cpp), made from
@@ -287,6 +314,13 @@ public:
 	bool fast_teardown_prepared = false;
 
 private:
+
+	// handlers_uctx.cpp: CREATE/DESTROY_UCTX and the header uid's rules.
+	Result create_uctx(Cmd &c);
+	Result destroy_uctx(Cmd &c);
+	Result uid_check(const Cmd &c) const;
+	// handlers_provision.cpp: ProvisionProfile's objects at INIT_HCA.
+	void provision();
 
 	// handlers_pages.cpp
 	Result query_pages(Cmd &c);

@@ -51,7 +51,13 @@ uint32_t Emulator::last_syndrome() const { CXPRM_EMU_LOCKED_; return impl_->dev.
 Counters Emulator::counters() const { CXPRM_EMU_LOCKED_; return impl_->dev.counters; }
 uint32_t Emulator::uar_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.uars.size(); }
 uint32_t Emulator::eq_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.eqs.size(); }
-uint32_t Emulator::dct_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.dcts.size(); }
+uint32_t Emulator::dct_count() const
+{
+	CXPRM_EMU_LOCKED_;
+	uint32_t prov_dcts = 0, prov_ns = 0;
+	impl_->dev.provisioned_alive(&prov_dcts, &prov_ns);
+	return (uint32_t)impl_->dev.dcts.size() - prov_dcts;
+}
 bool Emulator::roce_enabled() const { CXPRM_EMU_LOCKED_; return impl_->dev.roce_en; }
 uint32_t Emulator::gid_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.gids.size(); }
 
@@ -67,14 +73,43 @@ bool Emulator::gid_entry(uint8_t port, uint16_t index, std::array<uint8_t, 32> *
 }
 
 uint16_t Emulator::num_vfs() const { CXPRM_EMU_LOCKED_; return impl_->dev.num_vfs; }
-uint32_t Emulator::nvmf_namespace_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.namespaces.size(); }
+uint32_t Emulator::nvmf_namespace_count() const
+{
+	CXPRM_EMU_LOCKED_;
+	uint32_t prov_dcts = 0, prov_ns = 0;
+	impl_->dev.provisioned_alive(&prov_dcts, &prov_ns);
+	return (uint32_t)impl_->dev.namespaces.size() - prov_ns;
+}
 
 ObjectCounts Emulator::object_counts() const
 {
 	CXPRM_EMU_LOCKED_;
 	const Device &d = impl_->dev;
-	return ObjectCounts{(uint32_t)d.pds.size(),  (uint32_t)d.cqs.size(), (uint32_t)d.srqs.size(),
-			    (uint32_t)d.xrqs.size(), (uint32_t)d.qps.size(), (uint32_t)d.backends.size()};
+	ObjectCounts p = d.provisioned_alive(nullptr, nullptr);
+	return ObjectCounts{(uint32_t)d.pds.size() - p.pds,   (uint32_t)d.cqs.size() - p.cqs,
+			    (uint32_t)d.srqs.size() - p.srqs, (uint32_t)d.xrqs.size() - p.xrqs,
+			    (uint32_t)d.qps.size() - p.qps,   (uint32_t)d.backends.size() - p.backends};
+}
+
+bool Emulator::provisioned(Provisioned *out) const
+{
+	CXPRM_EMU_LOCKED_;
+	if (out)
+		*out = impl_->dev.prov;
+	return impl_->dev.prov.active;
+}
+
+uint32_t Emulator::uctx_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl_->dev.uctxs.size(); }
+
+bool Emulator::uctx_cap(uint16_t uid, uint32_t *cap) const
+{
+	CXPRM_EMU_LOCKED_;
+	auto it = impl_->dev.uctxs.find(uid);
+	if (it == impl_->dev.uctxs.end())
+		return false;
+	if (cap)
+		*cap = it->second.cap;
+	return true;
 }
 bool Emulator::checksums_enabled() const { CXPRM_EMU_LOCKED_; return impl_->dev.checksums_enabled(); }
 std::array<uint32_t, 4> Emulator::last_sw_owner_id() const { CXPRM_EMU_LOCKED_; return impl_->dev.sw_owner_id; }

@@ -79,6 +79,7 @@ Result Device::create_dct(Cmd &c)
 		return fail(synd::DCT_EXHAUSTED);
 
 	Dct &d = dcts[dctn];
+	own(Obj::DCT, dctn, c.uid);
 	std::memcpy(d.ctx.data(), ctx.p, d.ctx.size());
 	d.state = DctState::ACTIVE;
 	Ref<prm::create_dct_out> out(c.out);
@@ -97,10 +98,13 @@ Result Device::destroy_dct(Cmd &c)
 	auto it = named_dct<prm::destroy_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DESTROY, &r);
 	if (it == dcts.end())
 		return r;
+	if (r = owned(c, Obj::DCT, it->first, false); r.status)
+		return r;
 	// Strict: Linux always drains and waits for DCT_DRAINED first, so
 	// nothing shows firmware destroying an active DCT.
 	if (prof_.dct.destroy_requires_drained && it->second.state != DctState::DRAINED)
 		return fail(synd::DCT_NOT_DRAINED);
+	disown(Obj::DCT, it->first);
 	dcts.erase(it);
 	return Result::ok();
 }
@@ -110,6 +114,8 @@ Result Device::drain_dct(Cmd &c)
 	Result r;
 	auto it = named_dct<prm::drain_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DRAIN, &r);
 	if (it == dcts.end())
+		return r;
+	if (r = owned(c, Obj::DCT, it->first, false); r.status)
 		return r;
 	if (it->second.state != DctState::ACTIVE)
 		return fail(synd::DCT_DRAIN_NOT_ACTIVE);
@@ -124,6 +130,8 @@ Result Device::query_dct(Cmd &c)
 	auto it = named_dct<prm::query_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_QUERY, &r);
 	if (it == dcts.end())
 		return r;
+	if (r = owned(c, Obj::DCT, it->first, true); r.status)
+		return r;
 	Ref<dctc> ctx = prm::sub<prm::query_dct_out::dct_context_entry, dctc>(Ref<prm::query_dct_out>(c.out));
 	std::memcpy(ctx.p, it->second.ctx.data(), it->second.ctx.size());
 	prm::set<dctc::state>(ctx, (uint32_t)it->second.state);
@@ -133,7 +141,10 @@ Result Device::query_dct(Cmd &c)
 Result Device::arm_dct(Cmd &c)
 {
 	Result r;
-	if (named_dct<prm::arm_dct_in::dct_number>(*this, c, synd::DCT_UNKNOWN_ARM, &r) == dcts.end())
+	auto it = named_dct<prm::arm_dct_in::dct_number>(*this, c, synd::DCT_UNKNOWN_ARM, &r);
+	if (it == dcts.end())
+		return r;
+	if (r = owned(c, Obj::DCT, it->first, false); r.status)
 		return r;
 	return Result::ok();
 }

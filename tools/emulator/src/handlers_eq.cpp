@@ -51,7 +51,7 @@ Result Device::dealloc_uar(Cmd &c)
 		if (eq.uar == idx)
 			return fail(synd::UAR_IN_USE);
 	for (const auto &[cqn, cq] : cqs)
-		if (cq.uar == idx)
+		if (cq.uar == idx && !cq.provisioned)
 			return fail(synd::UAR_IN_USE);
 	uars.erase(idx);
 	return Result::ok();
@@ -128,7 +128,7 @@ Result Device::destroy_eq(Cmd &c)
 	if (!eqs.count(eqn))
 		return fail(synd::EQ_UNKNOWN_DESTROY);
 	for (const auto &[cqn, cq] : cqs)
-		if (cq.eqn == eqn)
+		if (cq.eqn == eqn && !cq.provisioned)
 			return fail(synd::EQ_IN_USE);
 	eqs.erase(eqn);
 	return Result::ok();
@@ -142,6 +142,9 @@ Result Device::query_eq(Cmd &c)
 	auto it = eqs.find(eqn);
 	if (it == eqs.end())
 		return fail(synd::EQ_UNKNOWN_QUERY);
+	// EQs are the kernel's (CREATE_EQ is: handlers_uctx.cpp).
+	if (Result r = owned(c, Obj::EQ, eqn, true); r.status)
+		return r;
 	const Eq &eq = it->second;
 	Ref<prm::query_eq_out> out(c.out);
 	Ref<eqc> ctx = prm::sub<prm::query_eq_out::eq_context_entry, eqc>(out);

@@ -23,8 +23,16 @@ using prm::Ref;
 
 void Device::drop_objects()
 {
+	// ProvisionProfile's objects are not the driver's: never leaked.
+	// User contexts left alive are (a driver destroys what it creates).
+	uint32_t prov_dcts = 0, prov_ns = 0;
+	uint64_t theirs = provisioned_alive(&prov_dcts, &prov_ns).total() + prov_dcts + prov_ns;
 	counters.objects_leaked += eqs.size() + uars.size() + dcts.size() + namespaces.size() + pds.size() +
-				   cqs.size() + srqs.size() + xrqs.size() + qps.size() + backends.size();
+				   cqs.size() + srqs.size() + xrqs.size() + qps.size() + backends.size() +
+				   uctxs.size() - theirs;
+	uctxs.clear();
+	owners.clear();
+	prov = Provisioned{};
 	eqs.clear();
 	uars.clear();
 	dcts.clear();
@@ -128,6 +136,8 @@ Result Device::init_hca(Cmd &c)
 		sw_owner_id[i] = load_be32(owner + 4 * i);
 	state = HcaState::INITIALIZED;
 	owed_regular = prof_.regular_pages;
+	if (prof_.provision.enabled)
+		provision();
 	return Result::ok();
 }
 

@@ -10,6 +10,7 @@
 // simulate_nvmf_io() and a slow automatic tick (nvmf.auto_io_ms), only
 // for namespaces attached: the commands go to the backend NVMe controller
 // (nvmf_backend_io.cpp) and the counters move with what it answers.
+// A namespace belongs to its XRQ's owner (uid: handlers_uctx.cpp).
 #include "emu_device.h"
 
 #include "cxprm/prm/nvmf.h"
@@ -54,6 +55,8 @@ Result Device::attach_nvmf_ns(Cmd &c)
 	uint32_t be = (uint32_t)prm::get<in_t::backend_namespace>(in);
 	if (Result r = nvmf_xrq(xrqn); r.status)
 		return r;
+	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
+		return r;
 	if (fe == 0 || fe == NSID_BROADCAST || be == 0 || be == NSID_BROADCAST)
 		return fail(synd::NVMF_BAD_NSID);
 	// Bytes, as the vendor's nvmet passes it (prm/nvmf.h); log2 refused.
@@ -88,6 +91,8 @@ Result Device::detach_nvmf_ns(Cmd &c)
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
 	if (Result r = nvmf_xrq(xrqn); r.status)
 		return r;
+	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
+		return r;
 	if (!namespaces.erase({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)}))
 		return fail(synd::NVMF_NS_UNKNOWN_DETACH);
 	return Result::ok();
@@ -104,6 +109,8 @@ Result Device::query_nvmf_ns(Cmd &c)
 	auto it = namespaces.find({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)});
 	if (it == namespaces.end())
 		return fail(synd::NVMF_NS_UNKNOWN_QUERY);
+	if (Result r = owned(c, Obj::XRQ, xrqn, true); r.status)
+		return r;
 	const NvmfCounters &k = it->second.c;
 	Ref<ctx_t> ctx = prm::sub<prm::query_nvmf_namespace_out::ns_ctx, ctx_t>(Ref<prm::query_nvmf_namespace_out>(c.out));
 #define CXPRM_EMU_SET64_(name, v)                                          \

@@ -132,6 +132,7 @@ Result Device::alloc_pd(Cmd &c)
 	if (!pd)
 		return fail(synd::PD_EXHAUSTED);
 	pds.insert(pd);
+	own(Obj::PD, pd, c.uid);
 	prm::set<prm::alloc_pd_out::pd>(Ref<prm::alloc_pd_out>(c.out), pd);
 	return Result::ok();
 }
@@ -141,9 +142,12 @@ Result Device::dealloc_pd(Cmd &c)
 	uint32_t pd = (uint32_t)prm::get<prm::dealloc_pd_in::pd>(CRef<prm::dealloc_pd_in>(c.in));
 	if (!pds.count(pd))
 		return fail(synd::PD_UNKNOWN);
+	if (Result r = owned(c, Obj::PD, pd, false); r.status)
+		return r;
 	if (pd_in_use(pd))
 		return fail(synd::PD_IN_USE);
 	pds.erase(pd);
+	disown(Obj::PD, pd);
 	return Result::ok();
 }
 
@@ -174,6 +178,7 @@ Result Device::create_cq(Cmd &c)
 	if (!cqn)
 		return fail(synd::CQ_EXHAUSTED);
 	cqs[cqn] = std::move(cq);
+	own(Obj::CQ, cqn, c.uid);
 	prm::set<prm::create_cq_out::cqn>(Ref<prm::create_cq_out>(c.out), cqn);
 	return Result::ok();
 }
@@ -183,9 +188,12 @@ Result Device::destroy_cq(Cmd &c)
 	uint32_t cqn = (uint32_t)prm::get<prm::destroy_cq_in::cqn>(CRef<prm::destroy_cq_in>(c.in));
 	if (!cqs.count(cqn))
 		return fail(synd::CQ_UNKNOWN_DESTROY);
+	if (Result r = owned(c, Obj::CQ, cqn, false); r.status)
+		return r;
 	if (cq_in_use(cqn))
 		return fail(synd::CQ_IN_USE);
 	cqs.erase(cqn);
+	disown(Obj::CQ, cqn);
 	return Result::ok();
 }
 
@@ -195,6 +203,8 @@ Result Device::query_cq(Cmd &c)
 	auto it = cqs.find(cqn);
 	if (it == cqs.end())
 		return fail(synd::CQ_UNKNOWN_QUERY);
+	if (Result r = owned(c, Obj::CQ, cqn, true); r.status)
+		return r;
 	Ref<prm::cqc> ctx = prm::sub<prm::query_cq_out::cq_context, prm::cqc>(Ref<prm::query_cq_out>(c.out));
 	prm::set<prm::cqc::log_cq_size>(ctx, it->second.log_size);
 	prm::set<prm::cqc::uar_page>(ctx, it->second.uar);
@@ -229,6 +239,7 @@ Result Device::create_srq(Cmd &c)
 	if (!srqn)
 		return fail(synd::SRQ_EXHAUSTED);
 	srqs[srqn] = s;
+	own(Obj::SRQ, srqn, c.uid);
 	prm::set<prm::create_srq_out::srqn>(Ref<prm::create_srq_out>(c.out), srqn);
 	return Result::ok();
 }
@@ -238,9 +249,12 @@ Result Device::destroy_srq(Cmd &c)
 	uint32_t srqn = (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
 	if (!srqs.count(srqn) || srqs.at(srqn).rmp)
 		return fail(synd::SRQ_UNKNOWN_DESTROY);
+	if (Result r = owned(c, Obj::SRQ, srqn, false); r.status)
+		return r;
 	if (srq_in_use(srqn))
 		return fail(synd::SRQ_IN_USE);
 	srqs.erase(srqn);
+	disown(Obj::SRQ, srqn);
 	return Result::ok();
 }
 
@@ -250,6 +264,8 @@ Result Device::query_srq(Cmd &c)
 	auto it = srqs.find(srqn);
 	if (it == srqs.end() || it->second.rmp)
 		return fail(synd::SRQ_UNKNOWN_QUERY);
+	if (Result r = owned(c, Obj::SRQ, srqn, true); r.status)
+		return r;
 	const Srq &s = it->second;
 	Ref<prm::srqc> ctx = prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out));
 	prm::set<prm::srqc::log_srq_size>(ctx, s.log_size);
@@ -304,6 +320,7 @@ Result Device::create_rmp(Cmd &c)
 	if (!rmpn)
 		return fail(synd::SRQ_EXHAUSTED);
 	srqs[rmpn] = s;
+	own(Obj::SRQ, rmpn, c.uid);
 	prm::set<prm::create_rmp_out::rmpn>(Ref<prm::create_rmp_out>(c.out), rmpn);
 	return Result::ok();
 }
@@ -313,9 +330,12 @@ Result Device::destroy_rmp(Cmd &c)
 	uint32_t rmpn = (uint32_t)prm::get<prm::destroy_rmp_in::rmpn>(CRef<prm::destroy_rmp_in>(c.in));
 	if (!srqs.count(rmpn) || !srqs.at(rmpn).rmp)
 		return fail(synd::RMP_UNKNOWN);
+	if (Result r = owned(c, Obj::SRQ, rmpn, false); r.status)
+		return r;
 	if (srq_in_use(rmpn))
 		return fail(synd::SRQ_IN_USE);
 	srqs.erase(rmpn);
+	disown(Obj::SRQ, rmpn);
 	return Result::ok();
 }
 
@@ -325,6 +345,8 @@ Result Device::query_rmp(Cmd &c)
 	auto it = srqs.find(rmpn);
 	if (it == srqs.end() || !it->second.rmp)
 		return fail(synd::RMP_UNKNOWN);
+	if (Result r = owned(c, Obj::SRQ, rmpn, true); r.status)
+		return r;
 	const Srq &s = it->second;
 	Ref<prm::rmpc> ctx = prm::sub<prm::query_rmp_out::rmp_context, prm::rmpc>(Ref<prm::query_rmp_out>(c.out));
 	prm::set<prm::rmpc::state>(ctx, prm::RMP_STATE_RDY);

@@ -100,6 +100,7 @@ Result Device::create_qp(Cmd &c)
 		return fail(synd::QP_EXHAUSTED);
 	q.state = QP_RST;
 	qps[qpn] = q;
+	own(Obj::QP, qpn, c.uid);
 	prm::set<prm::create_qp_out::qpn>(Ref<prm::create_qp_out>(c.out), qpn);
 	return Result::ok();
 }
@@ -117,6 +118,8 @@ Result Device::qp_transition(Cmd &c)
 	auto it = qps.find((uint32_t)prm::get<in_t::qpn>(in));
 	if (it == qps.end())
 		return fail(synd::QP_UNKNOWN);
+	if (Result r = owned(c, Obj::QP, it->first, false); r.status)
+		return r;
 	Qp &q = it->second;
 	CRef<prm::qpc> ctx = prm::sub<in_t::qpc, prm::qpc>(in);
 	CRef<prm::ads> path = prm::sub<prm::qpc::primary_address_path, prm::ads>(ctx);
@@ -148,14 +151,21 @@ Result Device::qp_2rst(Cmd &c)
 	auto it = qps.find((uint32_t)prm::get<prm::qp_2rst_in::qpn>(CRef<prm::qp_2rst_in>(c.in)));
 	if (it == qps.end())
 		return fail(synd::QP_UNKNOWN);
+	if (Result r = owned(c, Obj::QP, it->first, false); r.status)
+		return r;
 	it->second.state = QP_RST;
 	return Result::ok();
 }
 
 Result Device::destroy_qp(Cmd &c)
 {
-	if (!qps.erase((uint32_t)prm::get<prm::destroy_qp_in::qpn>(CRef<prm::destroy_qp_in>(c.in))))
+	uint32_t qpn = (uint32_t)prm::get<prm::destroy_qp_in::qpn>(CRef<prm::destroy_qp_in>(c.in));
+	if (!qps.count(qpn))
 		return fail(synd::QP_UNKNOWN_DESTROY);
+	if (Result r = owned(c, Obj::QP, qpn, false); r.status)
+		return r;
+	qps.erase(qpn);
+	disown(Obj::QP, qpn);
 	return Result::ok();
 }
 

@@ -96,6 +96,7 @@ Result Device::create_xrq(Cmd &c)
 	if (!xrqn || !prm::fits<prm::create_xrq_out::xrqn>(xrqn))
 		return fail(synd::XRQ_EXHAUSTED);
 	xrqs[xrqn] = x;
+	own(Obj::XRQ, xrqn, c.uid);
 	prm::set<prm::create_xrq_out::xrqn>(Ref<prm::create_xrq_out>(c.out), xrqn);
 	return Result::ok();
 }
@@ -105,6 +106,8 @@ Result Device::destroy_xrq(Cmd &c)
 	uint32_t xrqn = (uint32_t)prm::get<prm::destroy_xrq_in::xrqn>(CRef<prm::destroy_xrq_in>(c.in));
 	if (!xrqs.count(xrqn))
 		return fail(synd::XRQ_UNKNOWN_DESTROY);
+	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
+		return r;
 	bool used = srq_in_use(xrqn);
 	for (const auto &[key, ns] : namespaces)
 		used |= key.first == xrqn;
@@ -113,6 +116,7 @@ Result Device::destroy_xrq(Cmd &c)
 	if (used)
 		return fail(synd::XRQ_IN_USE);
 	xrqs.erase(xrqn);
+	disown(Obj::XRQ, xrqn);
 	return Result::ok();
 }
 
@@ -122,6 +126,8 @@ Result Device::create_nvmf_be(Cmd &c)
 	CRef<in_t> in(c.in);
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
 	if (Result r = nvmf_xrq(xrqn); r.status)
+		return r;
+	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
 		return r;
 	CRef<prm::nvmf_be_ctrl> be = prm::sub<in_t::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(in);
 	NvmfBackendInfo info;
@@ -154,6 +160,7 @@ Result Device::create_nvmf_be(Cmd &c)
 	if (id > MAX_BACKENDS_PER_XRQ)
 		return fail(synd::NVMF_BE_EXHAUSTED);
 	backends[{xrqn, id}] = info;
+	own(Obj::NVMF_BE, be_key(xrqn, id), c.uid);
 	prm::set<prm::create_nvmf_be_ctrl_out::backend_controller_id>(Ref<prm::create_nvmf_be_ctrl_out>(c.out),
 								      id);
 	return Result::ok();
@@ -169,10 +176,13 @@ Result Device::destroy_nvmf_be(Cmd &c)
 		return r;
 	if (!backends.count({xrqn, id}))
 		return fail(synd::NVMF_BE_UNKNOWN);
+	if (Result r = owned(c, Obj::NVMF_BE, be_key(xrqn, id), false); r.status)
+		return r;
 	for (const auto &[key, ns] : namespaces)
 		if (key.first == xrqn && ns.backend_ctrl == id)
 			return fail(synd::NVMF_BE_IN_USE);
 	backends.erase({xrqn, id});
+	disown(Obj::NVMF_BE, be_key(xrqn, id));
 	return Result::ok();
 }
 

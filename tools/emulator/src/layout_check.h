@@ -37,6 +37,23 @@ template <class L> bool reserved_clear(const uint8_t *p, uint32_t len = L::size_
 	return true;
 }
 
+// reserved_clear, but the command header's uid bits (0x10..0x1f, bytes 2-3)
+// count as named whatever L calls them: firmware takes a uid in any
+// command's header (fwctl/mlx5 sets it for every opcode; dispatch checks it).
+template <class L> bool reserved_clear_any_uid(const uint8_t *p, uint32_t len = L::size_bytes)
+{
+	static constexpr std::array<uint8_t, L::size_bytes> named = [] {
+		std::array<uint8_t, L::size_bytes> m = named_bits<L>();
+		m[2] = m[3] = 0xff;
+		return m;
+	}();
+	uint32_t n = len < L::size_bytes ? len : L::size_bytes;
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i] & (uint8_t)~named[i])
+			return false;
+	return true;
+}
+
 // Mask of the bits of F's dword that lie below F (CPU order).
 template <class F> constexpr uint32_t low_bits_mask()
 {

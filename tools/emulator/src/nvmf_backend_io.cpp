@@ -98,6 +98,19 @@ void Device::backend_io(Namespace &ns, NvmfBackendInfo *be, uint64_t staging, co
 	// Commands the backend itself refuses: reads beyond any namespace.
 	for (uint64_t i = 0; i < io.backend_error_cmds; i++)
 		cmds.push_back({NvmeSsd::OP_READ, false, 1, LBA_REFUSED});
+	// A provisioned namespace (ProvisionProfile): its backend is another
+	// user's NVMe queue pair, not modelled; it answers each command at
+	// once, all but the reads it refuses.
+	if (ns.provisioned) {
+		for (const BeCmd &c : cmds) {
+			if (c.slba == LBA_REFUSED)
+				k.backend_error_cmds++;
+			else
+				count_ok(k, c);
+		}
+		k.current_q_depth = cmds.empty() ? 0 : 1;
+		return;
+	}
 	if (!be || be->depth < 2) {
 		k.backend_error_cmds += cmds.size();
 		return;

@@ -426,6 +426,10 @@ void Profile::make_lenient()
 	objects.check_refs = false;
 	// CQs on any EQ, the async one included.
 	objects.cq_needs_completion_eq = false;
+	// User contexts: uid 0 acts on any uid's objects; DESTROY_UCTX
+	// leaves a context's objects behind.
+	objects.uid0_acts_on_any = true;
+	objects.uctx_destroy_requires_empty = false;
 	// A3: an ECPF's host PF is enabled from the start (its driver did it);
 	// the ECPF's own ENABLE_HCA for it is then refused (FUNCTION_STATE).
 	functions.host_pf_enabled = true;

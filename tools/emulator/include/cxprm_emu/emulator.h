@@ -167,6 +167,15 @@ struct ObjectCounts {
 	uint32_t total() const { return pds + cqs + srqs + xrqs + qps + backends; }
 };
 
+// What ProvisionProfile made at the last INIT_HCA (Emulator::provisioned()):
+// uid 0's, not the driver's.  0 = not made (the model lacks it).
+struct Provisioned {
+	bool active = false; // made, and the HCA not torn down since
+	uint32_t pd = 0, cqn = 0, xrqn = 0, dctn = 0;
+	uint16_t backend_ctrl = 0;
+	std::array<uint32_t, 2> nsids{}; // on xrqn, behind backend_ctrl
+};
+
 struct EqInfo {
 	uint8_t eqn = 0;
 	uint8_t log_size = 0;
@@ -380,8 +389,15 @@ public:
 	bool dct_state(uint32_t dctn, DctState *out) const;
 	uint16_t num_vfs() const;
 	uint32_t nvmf_namespace_count() const;
-	// PDs, CQs, SRQs, XRQs, QPs and NVMF backend controllers alive now.
+	// PDs, CQs, SRQs, XRQs, QPs and NVMF backend controllers alive now
+	// (like dct_count() and nvmf_namespace_count(): the provisioned ones
+	// left out, they are not the driver's).
 	ObjectCounts object_counts() const;
+	// ProvisionProfile's objects (false when none are alive).
+	bool provisioned(Provisioned *out) const;
+	// User contexts alive (CREATE_UCTX) and one's uctx.cap.
+	uint32_t uctx_count() const;
+	bool uctx_cap(uint16_t uid, uint32_t *cap) const;
 	bool nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const;
 	bool xrq_info(uint32_t xrqn, XrqInfo *out) const;
 	bool nvmf_backend(uint32_t xrqn, uint16_t id, NvmfBackendInfo *out) const;

@@ -128,6 +128,24 @@ struct ObjectProfile {
 	uint32_t max_pds = 256, max_cqs = 256, max_srqs = 256, max_qps = 256;
 	// Numbers handed out: [first, first + max).  PDs start at 1.
 	uint32_t first_cqn = 0x400, first_srqn = 0x800, first_qpn = 0x1000;
+	// User contexts (handlers_uctx.cpp, prm-notes-uctx.rst).  Every object
+	// records the uid that created it; a command naming an object of
+	// another uid is refused (OBJ_NOT_OWNED), a QUERY from a uid with
+	// TOOLS_RESOURCES excepted.  uid0_acts_on_any (lenient): uid 0 (the
+	// kernel) may act on any uid's objects.  uctx_destroy_requires_empty
+	// (strict): DESTROY_UCTX refused while the context owns objects
+	// (UCTX_IN_USE); lenient: destroyed, its objects stay.
+	bool uid0_acts_on_any = false;
+	bool uctx_destroy_requires_empty = true;
+};
+
+// Objects another user of the device (a second kernel driver on the same
+// function) set up: made by the emulator itself, uid 0, no commands and no
+// pages, each time INIT_HCA succeeds (handlers_provision.cpp; the numbers:
+// Emulator::provisioned(), prm-notes-uctx.rst).  Not the driver's: never
+// counted as leaked nor in object_counts(); gone at teardown.
+struct ProvisionProfile {
+	bool enabled = false;
 };
 
 // The registers ACCESS_REG serves (handlers_reg.cpp).  HOST_ENDIANNESS is
@@ -202,6 +220,7 @@ struct Profile {
 	NvmfProfile nvmf;
 	ObjectProfile objects;
 	RoceProfile roce;
+	ProvisionProfile provision;
 
 	// QUERY_ADAPTER
 	uint32_t ieee_vendor_id = 0x0002c9;

@@ -4,7 +4,7 @@
 // site, returned in cmd_out.syndrome together with a non-OK cmd_out.status.
 // Real firmware syndromes are opaque 32-bit numbers; ours are 0xE3AAnnnn,
 // AA = area (00 generic, 01 HCA/ISSI/caps, 02 pages, 03 EQ/UAR, 04 DCT,
-// 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP, 0a RoCE/NIC vport), nnnn = site.  README.md carries the same table
+// 05 eswitch, 06 NVMF and XRQs, 07 ACCESS_REG, 08 PD/CQ/SRQ, 09 QP, 0a RoCE/NIC vport, 0b user contexts and uids), nnnn = site.  README.md carries the same table
 // (syndrome_table_test holds it to this list and prints it).
 // The X-list is plain C (the guest selftests build their constants from it,
 // selftests/cxprm/cxprm_prm.h); the rest is C++.
@@ -18,7 +18,7 @@
 	X(OUTLEN_TOO_SHORT, 0xE3000003, BAD_OUTP_LEN_ERR, "output shorter than the command's *_out layout") \
 	X(HDR_RESERVED, 0xE3000004, BAD_PARAM_ERR, "reserved bits of the command header (dw0-1) set") \
 	X(IN_RESERVED, 0xE3000005, BAD_PARAM_ERR, "reserved bits of the command's *_in layout set")  \
-	X(BAD_UID, 0xE3000006, BAD_PARAM_ERR, "uid names a user context that does not exist")      \
+	X(BAD_UID, 0xE3000006, BAD_PARAM_ERR, "uid in the command header nonzero and naming no live user context (CREATE_UCTX)")      \
 	X(WRONG_STATE, 0xE3000007, BAD_SYS_STATE_ERR, "the HCA is not in a state that runs this opcode") \
 	X(FEATURE_OFF, 0xE3000008, BAD_OP_ERR, "the capability behind this opcode is off")          \
 	X(FW_CRASHED, 0xE3000009, INT_ERR, "firmware crashed (Faults::crash_answers_int_err)")      \
@@ -187,7 +187,14 @@
 	X(ROCE_NOT_ETH, 0xE30a0005, BAD_OP_ERR, "SET_ROCE_ADDRESS on a port that is not Ethernet (cap port_type)") \
 	X(VPORT_OTHER, 0xE30a0006, BAD_PARAM_ERR, "QUERY/MODIFY_NIC_VPORT_CONTEXT of another vport (not emulated)") \
 	X(VPORT_FIELD, 0xE30a0007, BAD_PARAM_ERR, "MODIFY_NIC_VPORT_CONTEXT field_select other than roce_en (not emulated)") \
-	X(ROCE_BAD_VERSION, 0xE30a0008, BAD_PARAM_ERR, "SET_ROCE_ADDRESS roce_version not 0 (v1) or 2 (v2), or roce_l3_type above 1")
+	X(ROCE_BAD_VERSION, 0xE30a0008, BAD_PARAM_ERR, "SET_ROCE_ADDRESS roce_version not 0 (v1) or 2 (v2), or roce_l3_type above 1") \
+	/* user contexts (uid) */                                                                     \
+	X(UCTX_BAD_CAP, 0xE30b0001, BAD_PARAM_ERR, "CREATE_UCTX uctx.cap has a bit cap uctx_cap lacks") \
+	X(UCTX_EXHAUSTED, 0xE30b0002, NO_RES_ERR, "CREATE_UCTX: 2^log_max_uctx contexts exist")          \
+	X(UCTX_UNKNOWN, 0xE30b0003, BAD_PARAM_ERR, "DESTROY_UCTX of a uid that names no live context")   \
+	X(UCTX_IN_USE, 0xE30b0004, BAD_RES_STATE_ERR, "DESTROY_UCTX of a context that still owns objects (strict; ObjectProfile::uctx_destroy_requires_empty)") \
+	X(UID_NOT_PERMITTED, 0xE30b0005, BAD_PARAM_ERR, "a kernel-only command with a nonzero uid (bring-up, pages, EQ, UAR, uctx, vport/GID writes), ACCESS_REG from a uid without TOOLS_RESOURCES, SET_HCA_CAP other than other_function from a TOOLS_RESOURCES uid") \
+	X(OBJ_NOT_OWNED, 0xE30b0006, BAD_RES_ERR, "a command naming an object another uid created (a QUERY from a TOOLS_RESOURCES uid excepted; ObjectProfile::uid0_acts_on_any)")
 
 #ifdef __cplusplus
 #include <cstdint>
