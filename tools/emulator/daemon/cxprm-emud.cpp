@@ -96,6 +96,7 @@ int main(int argc, char **argv)
 	std::string ram_path, bar_path, log_path, ready_path, ivsh_path, trace_path, profile_name = "cx7";
 	emu::Profile prof;
 	bool have_below = false, have_base = false, verbose = false, lenient = false, lenient_objects = false;
+	bool provision = false;
 	uint64_t below = 0, ram_base = 0;
 	struct Override {
 		bool set = false;
@@ -190,6 +191,8 @@ int main(int argc, char **argv)
 			lenient = true;
 		else if (a == "--lenient-objects")
 			lenient_objects = true;
+		else if (a == "--provision")
+			provision = true;
 		else if (a == "-h" || a == "--help") {
 			usage(stdout);
 			return 0;
@@ -231,6 +234,7 @@ int main(int argc, char **argv)
 		prof.make_lenient();
 	if (lenient_objects)
 		prof.objects.check_refs = false;
+	prof.provision.enabled = provision;
 	if (init_delay.set)
 		prof.init_delay_ms = (uint32_t)init_delay.v;
 	if (health_tick.set)
@@ -462,6 +466,11 @@ int main(int argc, char **argv)
 				 state_name(st), (unsigned long long)emu->pages_held(),
 				 (unsigned long long)emu->commands_processed(), emu->current_issi());
 			w.state = st;
+			emu::Provisioned pv;
+			if (st == emu::HcaState::INITIALIZED && emu->provisioned(&pv))
+				log.info("provisioned (--provision; uid 0's, not the driver's): PD %u, CQ 0x%x, XRQ 0x%x, "
+					 "backend controller %u, NVMF namespaces %u and %u, DCT 0x%x (0 = not on this model)",
+					 pv.pd, pv.cqn, pv.xrqn, pv.backend_ctrl, pv.nsids[0], pv.nsids[1], pv.dctn);
 		}
 		uint16_t vfs = emu->num_vfs();
 		if (vfs != w.vfs)
