@@ -239,7 +239,10 @@ public:
 	static uint64_t be_key(uint32_t xrqn, uint16_t id) { return (uint64_t)xrqn << 16 | id; }
 	uint16_t owner_of(Obj kind, uint64_t n) const;
 	void own(Obj kind, uint64_t n, uint16_t uid);
-	void disown(Obj kind, uint64_t n) { owners.erase({kind, n}); }
+	// An object destroyed: its owner forgotten, and if it was provisioned
+	// it is no longer one of prov's (its number may come back as the
+	// driver's).
+	void disown(Obj kind, uint64_t n);
 	// Whether command c may act on object (kind, n): its owner, a QUERY
 	// (query) from a TOOLS_RESOURCES uid, uid 0 with uid0_acts_on_any.
 	Result owned(const Cmd &c, Obj kind, uint64_t n, bool query) const;

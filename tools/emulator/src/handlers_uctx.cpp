@@ -137,6 +137,31 @@ void Device::own(Obj kind, uint64_t n, uint16_t uid)
 		owners.erase({kind, n});
 }
 
+void Device::disown(Obj kind, uint64_t n)
+{
+	owners.erase({kind, n});
+	switch (kind) {
+	case Obj::PD:
+		prov.pd = prov.pd == n ? 0 : prov.pd;
+		break;
+	case Obj::CQ:
+		prov.cqn = prov.cqn == n ? 0 : prov.cqn;
+		break;
+	case Obj::XRQ:
+		prov.xrqn = prov.xrqn == n ? 0 : prov.xrqn;
+		break;
+	case Obj::DCT:
+		prov.dctn = prov.dctn == n ? 0 : prov.dctn;
+		break;
+	case Obj::NVMF_BE:
+		if (prov.backend_ctrl && be_key(prov.xrqn, prov.backend_ctrl) == n)
+			prov.backend_ctrl = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 Result Device::owned(const Cmd &c, Obj kind, uint64_t n, bool query) const
 {
 	uint16_t owner = owner_of(kind, n);

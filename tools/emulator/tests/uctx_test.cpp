@@ -70,6 +70,14 @@ struct Uctx {
 		return by_number<prm::query_dct_in, prm::query_dct_in::dctn>(op::QUERY_DCT, dctn, uid,
 									       prm::query_dct_out::size_bytes);
 	}
+	Answer drain_dct(uint32_t dctn, uint16_t uid)
+	{
+		return by_number<prm::drain_dct_in, prm::drain_dct_in::dctn>(op::DRAIN_DCT, dctn, uid, 16);
+	}
+	Answer destroy_dct(uint32_t dctn, uint16_t uid)
+	{
+		return by_number<prm::destroy_dct_in, prm::destroy_dct_in::dctn>(op::DESTROY_DCT, dctn, uid, 16);
+	}
 	Answer query_ns(uint32_t xrqn, uint32_t nsid, uint16_t uid)
 	{
 		Msg m = make_in<prm::query_nvmf_namespace_in>(op::QUERY_NVMF_NAMESPACE_CONTEXT);
@@ -312,10 +320,8 @@ TEST_F(ProvisionTest, ToolsUidQueriesThem)
 									  prm::query_cq_out::size_bytes);
 	EXPECT_EQ(cq.status, st::OK);
 	// Reading is all: no drain, no destroy.
-	expect(u.by_number<prm::drain_dct_in, prm::drain_dct_in::dctn>(op::DRAIN_DCT, pv.dctn, tools, 16),
-	       st::BAD_RES_ERR, synd::OBJ_NOT_OWNED);
-	expect(u.by_number<prm::destroy_dct_in, prm::destroy_dct_in::dctn>(op::DESTROY_DCT, pv.dctn, tools, 16),
-	       st::BAD_RES_ERR, synd::OBJ_NOT_OWNED);
+	expect(u.drain_dct(pv.dctn, tools), st::BAD_RES_ERR, synd::OBJ_NOT_OWNED);
+	expect(u.destroy_dct(pv.dctn, tools), st::BAD_RES_ERR, synd::OBJ_NOT_OWNED);
 	DctState s;
 	ASSERT_TRUE(emu.dct_state(pv.dctn, &s));
 	EXPECT_EQ(s, DctState::ACTIVE);
@@ -360,6 +366,20 @@ TEST(Provision, OnlyWhatTheModelHas)
 	EXPECT_EQ(pv.nsids[0], 0u);
 	EXPECT_EQ(pv.dctn, 0x100u);
 	EXPECT_FALSE(r.emu.xrq_info(0x40, nullptr));
+	// The driver (uid 0 too) may free one: it is no longer provisioned,
+	// and its number comes back as the driver's.
+	Uctx u{r.drv};
+	ASSERT_EQ(u.drain_dct(pv.dctn, 0).status, st::OK);
+	r.emu.poll_once();
+	ASSERT_EQ(u.destroy_dct(pv.dctn, 0).status, st::OK);
+	ASSERT_EQ(u.dealloc_pd(pv.pd, 0).status, st::OK);
+	ASSERT_TRUE(r.emu.provisioned(&pv));
+	EXPECT_EQ(pv.pd, 0u);
+	EXPECT_EQ(pv.dctn, 0u);
+	EXPECT_EQ(pv.cqn, 0x400u);
+	EXPECT_EQ(r.emu.object_counts().pds, 0u);
+	ASSERT_EQ(u.alloc_pd(0).status, st::OK);
+	EXPECT_EQ(r.emu.object_counts().pds, 1u) << "PD 1 again, the driver's";
 	Rig off(quiet(), Stage::INITIALIZED);
 	EXPECT_FALSE(off.emu.provisioned(nullptr)) << "off by default";
 	EXPECT_FALSE(off.emu.dct_state(0x100, nullptr));
