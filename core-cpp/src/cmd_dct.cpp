@@ -67,15 +67,22 @@ int query_dct(Cmdq &q, u32 dctn, DctContext *c, CmdResult *res)
 {
 	if (!c)
 		return E_INVAL;
-	if (!fits<query_dct_in::dctn>(dctn))
-		return E_RANGE;
 	u8 in[query_dct_in::size_bytes], out[out_size<query_dct_out>()];
-	auto r = begin_in<query_dct_in>(in, op::QUERY_DCT);
-	set<query_dct_in::dctn>(r, dctn);
-	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	int err = encode_query_dct(in, dctn);
+	if (err)
+		return err;
+	err = exec(q, in, sizeof(in), out, sizeof(out), res);
 	if (err)
 		return err;
 	return decode_query_dct(out, sizeof(out), c);
+}
+
+int encode_query_dct(u8 *in, u32 dctn)
+{
+	if (!fits<query_dct_in::dctn>(dctn))
+		return E_RANGE;
+	set<query_dct_in::dctn>(begin_in<query_dct_in>(in, op::QUERY_DCT), dctn);
+	return OK;
 }
 
 int decode_query_dct(const void *out, u32 outlen, DctContext *c)

@@ -18,8 +18,7 @@ int query_esw_functions(Cmdq &q, EswFunctions *f, u64 *sf_enable, u32 sf_words, 
 	if (sf_words > sf_tail::entries_in(q.config().max_msg_bytes))
 		return E_RANGE;
 	u8 in[query_esw_functions_in::size_bytes];
-	begin_in<query_esw_functions_in>(in, op::QUERY_ESW_FUNCTIONS);
-	u32 outlen = sf_tail::bytes_for(sf_words);
+	u32 outlen = encode_query_esw_functions(in, sf_words);
 	HostMem out;
 	int err = out.alloc(q.host(), outlen);
 	if (err)
@@ -28,6 +27,12 @@ int query_esw_functions(Cmdq &q, EswFunctions *f, u64 *sf_enable, u32 sf_words, 
 	if (err)
 		return err;
 	return decode_query_esw_functions(out.data(), outlen, f, sf_enable, sf_words);
+}
+
+u32 encode_query_esw_functions(u8 *in, u32 sf_words)
+{
+	begin_in<query_esw_functions_in>(in, op::QUERY_ESW_FUNCTIONS);
+	return sf_tail::bytes_for(sf_words);
 }
 
 int decode_query_esw_functions(const void *out, u32 outlen, EswFunctions *f, u64 *sf_enable,

@@ -32,14 +32,15 @@ template <class In, class Out> int hca_function_cmd(Cmdq &q, u16 opcode, const F
 int query_hca_cap(Cmdq &q, u16 cap_type, cap::Mode mode, u8 *image, CmdResult *res,
 		  const CapTarget &target)
 {
-	if (!image || (mode != cap::MAX && mode != cap::CUR) || !fits<query_hca_cap_in::op_mod>((u32)cap_type << 1 | mode))
+	if (!image)
 		return E_INVAL;
 	u8 in[query_hca_cap_in::size_bytes];
-	auto r = begin_in<query_hca_cap_in>(in, op::QUERY_HCA_CAP, (u16)(cap_type << 1 | mode));
-	set_target(r, target);
+	int err = encode_query_hca_cap(in, cap_type, mode, target);
+	if (err)
+		return err;
 
 	HostMem out;
-	int err = out.alloc(q.host(), query_hca_cap_out::size_bytes);
+	err = out.alloc(q.host(), query_hca_cap_out::size_bytes);
 	if (err)
 		return err;
 	err = exec(q, in, sizeof(in), out.data(), query_hca_cap_out::size_bytes, res);
@@ -50,6 +51,14 @@ int query_hca_cap(Cmdq &q, u16 cap_type, cap::Mode mode, u8 *image, CmdResult *r
 	if (!err)
 		mem_copy(image, cap, CAP_IMAGE_BYTES);
 	return err;
+}
+
+int encode_query_hca_cap(u8 *in, u16 cap_type, cap::Mode mode, const CapTarget &target)
+{
+	if ((mode != cap::MAX && mode != cap::CUR) || !fits<query_hca_cap_in::op_mod>((u32)cap_type << 1 | mode))
+		return E_INVAL;
+	set_target(begin_in<query_hca_cap_in>(in, op::QUERY_HCA_CAP, (u16)(cap_type << 1 | mode)), target);
+	return OK;
 }
 
 int decode_query_hca_cap(const void *out, u32 outlen, const u8 **image)

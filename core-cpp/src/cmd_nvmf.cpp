@@ -53,16 +53,25 @@ int query_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, NvmfNsCounters *c, CmdResu
 	using L = query_nvmf_namespace_in;
 	if (!c)
 		return E_INVAL;
-	if (!fits<L::xrqn>(xrqn))
-		return E_RANGE;
 	u8 in[L::size_bytes], out[out_size<query_nvmf_namespace_out>()];
-	auto r = begin_in<L>(in, op::QUERY_NVMF_NAMESPACE_CONTEXT);
-	set<L::xrqn>(r, xrqn);
-	set<L::frontend_namespace>(r, nsid);
-	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
+	int err = encode_query_nvmf_namespace(in, xrqn, nsid);
+	if (err)
+		return err;
+	err = exec(q, in, sizeof(in), out, sizeof(out), res);
 	if (err)
 		return err;
 	return decode_query_nvmf_namespace(out, sizeof(out), c);
+}
+
+int encode_query_nvmf_namespace(u8 *in, u32 xrqn, u32 nsid)
+{
+	using L = query_nvmf_namespace_in;
+	if (!fits<L::xrqn>(xrqn))
+		return E_RANGE;
+	auto r = begin_in<L>(in, op::QUERY_NVMF_NAMESPACE_CONTEXT);
+	set<L::xrqn>(r, xrqn);
+	set<L::frontend_namespace>(r, nsid);
+	return OK;
 }
 
 int decode_query_nvmf_namespace(const void *out, u32 outlen, NvmfNsCounters *c)

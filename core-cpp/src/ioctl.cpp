@@ -81,12 +81,6 @@ int dcts_find(cxprm_core_dcts *t, u32 dctn)
 	return idx;
 }
 
-bool dct_reserved(const cxprm_dct &d)
-{
-	return d.reserved || d.ctx.reserved0 || d.ctx.reserved1[0] || d.ctx.reserved1[1] ||
-	       d.ctx.reserved1[2];
-}
-
 /* The names struct cxprm_info shares with struct cxprm_core_info. */
 #define CXPRM_UAPI_INFO(X)                                                              \
 	X(fw_major) X(fw_minor) X(fw_subminor) X(cmdif_rev) X(state) X(cmdq_entries)   \
@@ -121,44 +115,41 @@ int cxprm_core_ioc_info(cxprm_core *c, cxprm_info *i)
 
 int cxprm_core_ioc_caps(cxprm_core *c, cxprm_caps *k)
 {
-	if (!k)
-		return E_INVAL;
-	if (k->reserved0 || k->reserved1 || k->max > 1)
-		return E_INVAL;
+	int err = cxprm_core_typed_check(CXPRM_IOC_QUERY_CAPS, k);
+	if (err)
+		return err;
 	cxprm_core_result r{};
 	k->st = {};
 	mem_zero(k->caps, sizeof(k->caps));
-	int err = cxprm_core_query_caps(c, k->cap_type, k->max, k->caps, &r);
+	err = cxprm_core_query_caps(c, k->cap_type, k->max, k->caps, &r);
 	k->st = r.st;
 	return cmd_ret(err);
 }
 
 int cxprm_core_ioc_nvmf_ns(cxprm_core *c, cxprm_nvmf_ns *n)
 {
-	if (!n)
-		return E_INVAL;
-	if (n->reserved)
-		return E_INVAL;
+	int err = cxprm_core_typed_check(CXPRM_IOC_NVMF_NS, n);
+	if (err)
+		return err;
 	return cmd_ret(cxprm_core_query_nvmf_ns(c, n, nullptr));
 }
 
 int cxprm_core_ioc_esw(cxprm_core *c, cxprm_esw_functions *e)
 {
-	if (!e)
-		return E_INVAL;
-	if (e->reserved0 || e->reserved1)
-		return E_INVAL;
+	int err = cxprm_core_typed_check(CXPRM_IOC_ESW_FUNCTIONS, e);
+	if (err)
+		return err;
 	return cmd_ret(cxprm_core_query_esw(c, e, CXPRM_ESW_MAX_SF_WORDS, nullptr));
 }
 
 int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxprm_dct *d)
 {
-	if (!t || !d)
+	if (!t)
 		return E_INVAL;
-	if (dct_reserved(*d))
-		return E_INVAL;
+	int err = cxprm_core_typed_check(cmd, d), idx = -1;
+	if (err)
+		return err;
 	cxprm_core_result r{};
-	int err, idx = -1;
 	switch (cmd) {
 	case CXPRM_IOC_DCT_CREATE:
 		if (t->n >= CXPRM_CORE_FILE_MAX_DCTS)

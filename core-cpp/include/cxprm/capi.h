@@ -442,6 +442,23 @@ int cxprm_core_ioc_typed(struct cxprm_core *core, unsigned int cmd, struct cxprm
 int cxprm_core_dcts_pop(struct cxprm_core_dcts *t, cxprm_u32 *dctn);
 
 /*
+ * Typed queries as commands (capi_typed.cpp): QUERY_CAPS, NVMF_NS,
+ * ESW_FUNCTIONS and DCT_QUERY are one PRM command each.  A transport that
+ * carries PRM commands but not these ioctls (fwctl, in the tool) builds
+ * the command the driver would send for the ioctl's argument with encode
+ * (in: at least CXPRM_CORE_TYPED_IN_MAX bytes; *outlen: the output bytes
+ * to ask for) and fills the argument from the output with decode, exactly
+ * as the ioctl does (a firmware error status: st set, payload zero).
+ * check is the ioctls' own argument check (-EINVAL for reserved fields).
+ * -ENOTTY for any other cmd; decode -EPROTO when an OK output is too short.
+ */
+#define CXPRM_CORE_TYPED_IN_MAX 64u
+int cxprm_core_typed_check(unsigned int cmd, const void *arg);
+int cxprm_core_typed_encode(unsigned int cmd, const void *arg, void *in, cxprm_u32 in_cap,
+			    cxprm_u32 *inlen, cxprm_u32 *outlen);
+int cxprm_core_typed_decode(unsigned int cmd, void *arg, const void *out, cxprm_u32 outlen);
+
+/*
  * A file's objects (CXPRM_IOC_OBJ_*, CXPRM_IOC_QP_MODIFY; ioctl_objects.cpp):
  * at most CXPRM_OBJ_MAX_PER_FILE, each with the queue memory the core
  * allocated for it (coherent DMA through the host).  Opaque; built with

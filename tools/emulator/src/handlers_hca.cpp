@@ -196,8 +196,12 @@ Result Device::query_hca_cap(Cmd &c)
 		return fail(synd::QUERY_CAP_BAD_TYPE);
 	uint32_t fn = (uint32_t)prm::get<prm::query_hca_cap_in::function_id>(in);
 	if (prm::get<prm::query_hca_cap_in::other_function>(in)) {
-		// An eswitch manager may read its VFs' (identical) caps.
-		if (!cap_cur<prm::cmd_hca_cap::vport_group_manager>() || fn == 0 || fn > num_vfs)
+		// An eswitch manager may read the (identical) caps of the
+		// functions it manages: its VFs, and on an ECPF the external
+		// host PF (function_id 0; Linux 7.x eswitch init,
+		// mlx5_esw_vport_caps_get for the PF vport).
+		bool host_pf = fn == 0 && other(fn_key(0, false)) != nullptr;
+		if (!cap_cur<prm::cmd_hca_cap::vport_group_manager>() || (fn == 0 && !host_pf) || fn > num_vfs)
 			return fail(synd::QUERY_CAP_BAD_FUNCTION);
 	} else if (fn != 0) {
 		return fail(synd::QUERY_CAP_BAD_FUNCTION);

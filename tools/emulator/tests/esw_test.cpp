@@ -70,6 +70,19 @@ TEST_F(EswTest, QueryAndChange)
 	EXPECT_EQ(drv.run<prm::query_hca_cap_out>(q).status, st::OK);
 	prm::set<prm::query_hca_cap_in::function_id>(q.as<prm::query_hca_cap_in>(), 5);
 	EXPECT_EQ(drv.exec(q, prm::query_hca_cap_out::size_bytes).syndrome, synd::QUERY_CAP_BAD_FUNCTION);
+	// And, as the ECPF, the external host PF's (function_id 0), as Linux
+	// 7.x's eswitch init reads the PF vport's (mlx5_esw_vport_caps_get).
+	prm::set<prm::query_hca_cap_in::function_id>(q.as<prm::query_hca_cap_in>(), 0);
+	EXPECT_EQ(drv.run<prm::query_hca_cap_out>(q).status, st::OK);
+}
+
+// A plain PF has no other function 0: only an ECPF manages a host PF.
+TEST(EswOff, NoHostPfCapsOnAPlainPf)
+{
+	Rig r(quiet(Profile::connectx7()), Stage::INITIALIZED);
+	Msg q = make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, 1);
+	prm::set<prm::query_hca_cap_in::other_function>(q.as<prm::query_hca_cap_in>(), 1);
+	EXPECT_EQ(r.drv.exec(q, prm::query_hca_cap_out::size_bytes).syndrome, synd::QUERY_CAP_BAD_FUNCTION);
 }
 
 // QUERY_ESW_FUNCTIONS on an INITIALIZED device with profile p; *vfs:

@@ -34,6 +34,8 @@ int create_dct(Cmdq &q, const DctContext &c, u32 *dctn, u32 *ece = nullptr, u16 
 int decode_create_dct(const void *out, u32 outlen, u32 *dctn, u32 *ece);
 int query_dct(Cmdq &q, u32 dctn, DctContext *c, CmdResult *res = nullptr);
 int decode_query_dct(const void *out, u32 outlen, DctContext *c);
+/* Its input (query_dct_in::size_bytes); E_RANGE when dctn does not fit. */
+int encode_query_dct(u8 *in, u32 dctn);
 int drain_dct(Cmdq &q, u32 dctn, u16 uid = 0, CmdResult *res = nullptr);
 int destroy_dct(Cmdq &q, u32 dctn, u16 uid = 0, CmdResult *res = nullptr);
 /*

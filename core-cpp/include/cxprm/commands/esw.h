@@ -35,5 +35,7 @@ int query_esw_functions(Cmdq &q, EswFunctions *f, u64 *sf_enable = nullptr, u32 
 /* Decodes the fixed part and min(sf_words, words present) bitmap words. */
 int decode_query_esw_functions(const void *out, u32 outlen, EswFunctions *f,
 			       u64 *sf_enable = nullptr, u32 sf_words = 0);
+/* Its input (query_esw_functions_in::size_bytes); returns the output bytes to ask for. */
+u32 encode_query_esw_functions(u8 *in, u32 sf_words);
 
 } // namespace cxprm::cmd

@@ -43,6 +43,8 @@ int query_general_caps(Cmdq &q, prm::cap::Mode mode, GeneralCaps *caps, u8 *imag
 		       CmdResult *res = nullptr);
 /* The capability image inside a query_hca_cap_out of outlen bytes. */
 int decode_query_hca_cap(const void *out, u32 outlen, const u8 **image);
+/* Its input (query_hca_cap_in::size_bytes); E_INVAL for a bad mode or type. */
+int encode_query_hca_cap(u8 *in, u16 cap_type, prm::cap::Mode mode, const CapTarget &target = {});
 /* Decodes a general capability image (CAP_IMAGE_BYTES). */
 void decode_general_caps(const u8 *image, GeneralCaps *caps);
 

@@ -124,5 +124,7 @@ int detach_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, CmdResult *res = nullptr)
 int query_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, NvmfNsCounters *c,
 			 CmdResult *res = nullptr);
 int decode_query_nvmf_namespace(const void *out, u32 outlen, NvmfNsCounters *c);
+/* Its input (query_nvmf_namespace_in::size_bytes); E_RANGE when xrqn does not fit. */
+int encode_query_nvmf_namespace(u8 *in, u32 xrqn, u32 nsid);
 
 } // namespace cxprm::cmd
