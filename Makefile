@@ -10,6 +10,9 @@
 #                     module through DKMS (PREFIX=/usr/local, DESTDIR=)
 #   make uninstall    removes what make install installed
 #   make check-handover  cxprm bind/unbind --restore with mlx5_core (QEMU)
+#   make check-fwctl  the tool over fwctl beside mlx5_core (Linux 7.3 with
+#                     fwctl.ko/mlx5_fwctl.ko, tools/kernel/build-fwctl.sh),
+#                     its answers compared with cxprm.ko's (QEMU)
 #   make check-deb    the packages installed, DKMS-built module in QEMU, purged
 #   make module       build cxprm.ko against the installed kernel headers
 #                     (KDIR=/path/to/kernel/build overrides)
@@ -192,6 +195,12 @@ check-mlx5-vf:
 .PHONY: check-handover
 check-handover:
 	tools/qemu/run-mlx5.sh --handover -q $(MLX5_ARGS)
+
+# mlx5_core keeps the emulated BlueField-3, the tool reaches it over fwctl
+# and then over cxprm.ko; the answers must match (tools/qemu/guest/fwctl-check.sh).
+.PHONY: check-fwctl
+check-fwctl:
+	tools/qemu/run-mlx5.sh --fwctl -q $(MLX5_ARGS)
 
 # The debug-kernel run of the same kselftests (built and cached by
 # tools/kernel/build-test-kernel.sh); the guest adds its checker steps.

@@ -23,6 +23,9 @@
 #   mlx5         check-mlx5         Linux's own mlx5_core on the emulator (MSI-X)
 #   mlx5-vf      check-mlx5-vf      the same on the emulated ConnectX-7 VF
 #   handover     check-handover     cxprm bind / unbind --restore with mlx5_core
+#   fwctl        check-fwctl        the tool over fwctl beside mlx5_core (7.3 +
+#                                   fwctl modules built from linux-source-7.3),
+#                                   then over cxprm.ko: the same answers
 #   demo         demo               the README's demo session
 #   kernels      check-kernels-amd64  the compile matrix: cxprm.ko W=1, vermagic
 #                                   and DKMS for every amd64 kernel of
@@ -58,7 +61,7 @@ kernels=check-kernels-amd64
 [ "${1:-}" != --matrix ] || kernels=check-kernels
 all=(userspace:check-userspace module:check-module arm64:module-arm64 "kernels:$kernels" fuzz:check-fuzz kunit:check-kunit
 	guest:check-guest guest-msix:check-guest-msix guest-debug:check-guest-debug mlx5:check-mlx5 mlx5-vf:check-mlx5-vf
-	handover:check-handover demo:demo)
+	handover:check-handover fwctl:check-fwctl demo:demo)
 matrix=()
 # The other kernels: one kselftest boot and mlx5_core each; MSI-X in the matrix.
 # Only amd64 ones (kernel-env.sh --list-arch amd64): these stages boot an

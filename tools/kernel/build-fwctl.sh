@@ -93,7 +93,9 @@ tarball=$(find "$work" -name "linux-source-$series.tar.xz" | head -n 1)
 tar -xJf "$tarball" -C "$dir/src" --strip-components=3 --wildcards '*/drivers/fwctl/*'
 rm -rf "$work"
 trap - EXIT
-[ -f "$dir/src/main.c" ] && [ -f "$dir/src/mlx5/main.c" ] || die "$src_pkg has no drivers/fwctl/{,mlx5/}main.c"
+for f in main.c mlx5/main.c; do
+	[ -f "$dir/src/$f" ] || die "$src_pkg has no drivers/fwctl/$f"
+done
 
 say "building fwctl.ko and mlx5_fwctl.ko for $krel ($cc)"
 if ! "$here/in-chroot.sh" "$root" "$dir/src" /build/fwctl -- make -C "$kdir" M=/build/fwctl \

@@ -26,6 +26,14 @@
 #                      unbind --restore` gives it back to mlx5_core
 #                      (tools/qemu/guest/handover-check.sh; builds cxprm.ko
 #                      and the static CLI)
+#   --fwctl            `make check-fwctl`: on --linux ID (default 7.3, whose
+#                      fwctl.ko and mlx5_fwctl.ko tools/kernel/build-fwctl.sh
+#                      builds) and profile bf3 with --provision, mlx5_core
+#                      keeps the function and the cxprm tool reaches it over
+#                      fwctl, then over cxprm.ko after `cxprm bind`; both
+#                      answers must match (tools/qemu/guest/fwctl-check.sh;
+#                      Documentation/fwctl.rst); passes with "FWCTL: OK",
+#                      0 unknown opcodes and 0 pages held at the end
 #   --bench [ROUNDS]   tools/bench/bench-mlx5.sh (`make bench`): cxprm
 #                      (poll and events) and mlx5_core, bound and unbound
 #                      ROUNDS times each (default 5), with their command
@@ -56,11 +64,12 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
-check=0 rounds=5 mlx5_ko="" kver="" linux="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=() cmd=()
+profile_given=0 check=0 rounds=5 mlx5_ko="" kver="" linux="" vectors=8 emud_args="" emud_bin="" build=1 rg_opts=() cmd=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--check) check=1 ;;
 	--handover) check=2 ;;
+	--fwctl) check=4 ;;
 	--bench)
 		check=3
 		case "${2:-}" in [0-9]*) rounds=$2; shift ;; esac
@@ -80,6 +89,8 @@ while [ $# -gt 0 ]; do
 		--timeout | --emulator-log | --console-log | --mem | --smp | --append | --file | --bar-size | --profile)
 			rg_opts+=("$2"); shift ;;
 		esac
+		case "$1" in --profile) profile_given=1 ;;
+		esac
 		;;
 	*) cmd=("$@"); break ;;
 	esac
@@ -87,10 +98,15 @@ while [ $# -gt 0 ]; do
 done
 say() { echo "run-mlx5: $*" >&2; }
 [ "$check" = 0 ] || [ ${#cmd[@]} = 0 ] || { say "--check runs its own guest script"; exit 125; }
+if [ "$check" = 4 ]; then
+	linux=${linux:-7.3}
+	[ "$profile_given" = 1 ] || rg_opts+=(--profile bf3)
+	emud_args="--provision${emud_args:+ $emud_args}"
+fi
 
 kernel_opts=()
 if [ -n "$linux" ]; then
-	[ "$check" -lt 2 ] || { say "--linux: not with --handover or --bench"; exit 125; }
+	[ "$check" -lt 2 ] || [ "$check" = 4 ] || { say "--linux: not with --handover or --bench"; exit 125; }
 	kenv=$("$repo/tools/kernel/kernel-env.sh" -q "$linux") || { say "no kernel $linux"; exit 125; }
 	kver=$(echo "$kenv" | sed -n 's/^KREL=//p')
 	moddir=$(echo "$kenv" | sed -n 's/^MODDIR=//p')
@@ -142,14 +158,32 @@ trap 'rm -rf "$work"' EXIT
 emu_log=$work/emulator.log
 console=$work/console.log
 ko=(--no-module)
-if [ "$check" -ge 2 ]; then
+if [ "$check" = 2 ] || [ "$check" = 3 ]; then
 	# Both cxprm and mlx5_core: cxprm.ko (make module), loaded by the guest
 	# script, and the static CLI.
 	[ "$build" = 0 ] || make -s -C "$repo" module KVER="$kver" >/dev/null || { say "cxprm.ko did not build"; exit 125; }
 	sbuild=$("$here/build-static.sh" cxprm) || { say "static cxprm did not build"; exit 125; }
 	ko=(--ko "$repo/cxprm.ko" --no-load --file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm")
 fi
-if [ "$check" = 1 ]; then
+if [ "$check" = 4 ]; then
+	# cxprm.ko for that kernel (the tree selftests/cxprm/run.sh --linux
+	# builds), the static CLI, and fwctl.ko + mlx5_fwctl.ko.
+	kmod=$repo/.cache/kernels/$linux/mod/cxprm.ko
+	if [ "$build" = 1 ]; then
+		"$repo/tools/kernel/build-module.sh" --linux "$linux" --out "$(dirname "$kmod")" W=1 -s >"$work/mod.log" 2>&1 ||
+			{ cat "$work/mod.log" >&2; say "cxprm.ko did not build for Linux $linux"; exit 125; }
+	fi
+	fw=$("$repo/tools/kernel/build-fwctl.sh" --linux "$linux" --print) || { say "fwctl modules did not build"; exit 125; }
+	sbuild=$("$here/build-static.sh" cxprm) || { say "static cxprm did not build"; exit 125; }
+	ko=(--ko "$kmod" --no-load --file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm"
+		--file "$(echo "$fw" | sed -n 's/^FWCTL_KO=//p'):/cxprm/fwctl.ko"
+		--file "$(echo "$fw" | sed -n 's/^MLX5_FWCTL_KO=//p'):/cxprm/mlx5_fwctl.ko")
+	# The objects cxprm-emud --provision makes on a BlueField-3 (the first
+	# XRQ and DCT numbers of its model; Documentation/prm-notes-uctx.rst).
+	FWCTL_XRQN=0x80 FWCTL_NSIDS="1 2" FWCTL_DCTN=0x1000
+	script=(--file "$here/guest/fwctl-check.sh:/bin/fwctl-check"
+		--cmd "FWCTL_XRQN=$FWCTL_XRQN FWCTL_NSIDS='$FWCTL_NSIDS' FWCTL_DCTN=$FWCTL_DCTN sh /bin/fwctl-check")
+elif [ "$check" = 1 ]; then
 	script=(--file "$here/guest/mlx5-check.sh:/bin/mlx5-check" --cmd "sh /bin/mlx5-check")
 elif [ "$check" = 2 ]; then
 	script=(--file "$here/guest/handover-check.sh:/bin/handover-check" --cmd "sh /bin/handover-check")
@@ -170,6 +204,19 @@ rc=0
 if [ "$check" = 3 ]; then
 	tr -d '\r' <"$console" | grep -a '^MLX5-BENCH:' || true
 	exit "$rc"
+fi
+if [ "$check" = 4 ]; then
+	tr -d '\r' <"$console" | grep -a '^FWCTL:' || true
+	exit_line=$(grep 'cxprm-emud: summary:' "$emu_log" 2>/dev/null | tail -n 1 || true)
+	unknown=$(echo "$exit_line" | grep -oE 'unknown_opcodes=[0-9]+' | cut -d= -f2)
+	held=$(echo "$exit_line" | grep -oE 'pages_held=[0-9]+' | cut -d= -f2)
+	verdict=PASS
+	tr -d '\r' <"$console" | grep -aqx 'FWCTL: OK' || verdict=FAIL
+	[ "$rc" = 0 ] && [ "${unknown:-?}" = 0 ] && [ "${held:-?}" = 0 ] || verdict=FAIL
+	[ "$verdict" = PASS ] || sed 's/^/[emulator] /' "$emu_log" | tail -n 20 >&2
+	echo "fwctl: $verdict: guest status $rc; emulator: ${unknown:-?} unknown opcodes, pages held ${held:-?}"
+	[ "$verdict" = PASS ]
+	exit
 fi
 if [ "$check" = 2 ]; then
 	tr -d '\r' <"$console" | grep -a '^HANDOVER:' || true

@@ -213,7 +213,8 @@ int run(Ctx &ctx, const Args &args)
 	if (!count || !batch)
 		args.fail("--count and --batch must be at least 1");
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	Row rc = {"RC QP", 4, {}, {}}, dct = {"DCT", 1, {}, {}};
 	{
 		Bench b(f);

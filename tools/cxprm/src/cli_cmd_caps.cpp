@@ -54,7 +54,8 @@ int run(Ctx &ctx, const Args &args)
 	}
 	bool max = args.has("max");
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	cxprm_caps c;
 	std::memset(&c, 0, sizeof(c));
 	c.cap_type = type;

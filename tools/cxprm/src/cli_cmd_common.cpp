@@ -32,6 +32,27 @@ DevPath dev_arg(const Args &args)
 	}
 }
 
+const Opt kScopeOpt = {"scope", 0, "SCOPE",
+			"over fwctl, a write's scope: configuration, debug-write or debug-write-full "
+			"(the debug scopes taint the kernel)"};
+
+void apply_scope_arg(Ctx &ctx, const Args &args, DevFile &f)
+{
+	if (!args.has("scope"))
+		return;
+	FwctlScope s;
+	if (!parse_fwctl_scope(args.str("scope"), &s))
+		args.fail("--scope: configuration, debug-read-only, debug-write or debug-write-full");
+	try {
+		f.set_write_scope(s);
+	} catch (const UsageError &e) {
+		args.fail(e.what());
+	}
+	if (s >= FwctlScope::DEBUG_WRITE)
+		ctx.err << "cxprm: fwctl scope " << fwctl_scope_name(s)
+			<< " taints the kernel (TAINT_FWCTL) at its first use\n";
+}
+
 void use_objects(Ctx &ctx, const Args &args, const ObjSet &set, int hold_ms,
 		 const std::vector<std::pair<std::string, std::string>> &env)
 {

@@ -248,7 +248,8 @@ int run_create(Ctx &ctx, const Args &args)
 	bool lines = !ops.empty() || args.has("keep-open") || !names_objects(args);
 
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	DctSession s(ctx, f, output(args, lines));
 	OwnObjects own(ctx, f, args.json());
 	if (!names_objects(args))
@@ -281,7 +282,8 @@ int run_single(Ctx &ctx, const Args &args, void (*op)(DctSession &, uint32_t, co
 		args.fail(e.what());
 	}
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	DctSession s(ctx, f, output(args, false));
 	op(s, dctn, args);
 	return 0;
@@ -343,7 +345,8 @@ void session_line(DctSession &s, OwnObjects &own, const std::vector<std::string>
 int run_session(Ctx &ctx, const Args &args)
 {
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	DctSession s(ctx, f, output(args, true));
 	OwnObjects own(ctx, f, args.json());
 	bool prompt = &ctx.in == &std::cin && isatty(0) && !args.json();

@@ -57,7 +57,8 @@ const CommandSpec watch_spec = {
 int run_functions(Ctx &ctx, const Args &args)
 {
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	cxprm_esw_functions e;
 	std::memset(&e, 0, sizeof(e));
 	f.esw_functions(e);
@@ -103,9 +104,11 @@ int run_watch(Ctx &ctx, const Args &args)
 	bool query = !args.has("no-query");
 
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	// Only an ECPF eswitch manager gets ESW_FUNCTIONS_CHANGED (Linux eq.c).
-	if (esw_default && !(f.info().flags & CXPRM_INFO_ECPF))
+	// (Over fwctl the ECPF bit is out of reach, and subscribe() refuses.)
+	if (esw_default && f.via() == Via::KO && !(f.info().flags & CXPRM_INFO_ECPF))
 		throw OsError(p.bdf +
 			      " is not an ECPF eswitch manager: ESW_FUNCTIONS_CHANGED is raised only "
 			      "on a BlueField's embedded CPU function (cxprm info shows flag ECPF); "

@@ -225,7 +225,8 @@ int run(Ctx &ctx, const Args &args)
 		Labels dl{{"device", p.bdf}};
 		Metrics dm; // this device's, merged only when it answered
 		try {
-			DevFile f(p);
+			auto fp = open_device(p);
+			DevFile &f = *fp;
 			cxprm_info i = f.info();
 			dm.add("cxprm_up", "gauge", up_help, dl, 1);
 			dm.add("cxprm_device_state", "gauge", "enum cxprm_state: 0 down, 1 up, 2 error, 3 gone.", dl,

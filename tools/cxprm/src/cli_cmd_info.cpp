@@ -14,7 +14,10 @@ const CommandSpec spec = {
 	"show what the driver knows about an adapter (CXPRM_IOC_INFO)",
 	"PCI ids, firmware version, state, command queue, ISSI, health syndrome,\n"
 	"firmware pages given/reclaimed, commands completed, async EQ.  Needs only\n"
-	"the right to open the device node.",
+	"the right to open the device node.\n"
+	"Over fwctl (a function mlx5_core keeps): PCI ids, firmware version (MGIR),\n"
+	"the driver, and the file's firmware user context (FWCTL_INFO: uid and\n"
+	"uctx caps).",
 	{},
 	1,
 	1,
@@ -24,9 +27,16 @@ const CommandSpec spec = {
 int run(Ctx &ctx, const Args &args)
 {
 	DevPath p = dev_arg(args);
-	DevFile f(p);
-	cxprm_info i = f.info();
-	if (args.json())
+	auto fp = open_device(p);
+	DevFile &f = *fp;
+	DevFile::FwctlInfo u;
+	cxprm_info i = f.info(&u);
+	if (f.via() == Via::FWCTL) {
+		if (args.json())
+			print_json(ctx, fwctl_info_json(i, f.where(), u));
+		else
+			print_kv(ctx.out, fwctl_info_kv(i, f.where(), u));
+	} else if (args.json())
 		print_json(ctx, info_json(i, p));
 	else
 		print_kv(ctx.out, info_kv(i, p));

@@ -24,9 +24,12 @@ const CommandSpec spec = {
 	"JSON: an array of 'cxprm info' objects; a device that cannot be queried\n"
 	"appears as {\"path\", \"pci_addr\", \"error\"} and makes the exit code 2.\n"
 	"No devices: an empty list (JSON []), exit 0.\n"
-	"--all adds the ConnectX functions (PCI vendor 15b3) that cxprm does not\n"
-	"hold, from sysfs: their driver, network interfaces and RDMA devices\n"
-	"(JSON: objects with \"bound\": false).",
+	"--all adds the ConnectX functions (PCI vendor 15b3, or held by mlx5_core)\n"
+	"that cxprm does not hold, from sysfs: their driver, network interfaces,\n"
+	"RDMA devices and how\n"
+	"the tool reaches them: over fwctl (/dev/fwctl/fwctlN, queries, the\n"
+	"function stays its driver's) or only after 'cxprm bind' (JSON: objects\n"
+	"with \"bound\": false, \"reach\": \"fwctl\" or \"bind\", \"fwctl\").",
 	{
 		{"all", 'a', nullptr, "also the ConnectX functions other drivers (or none) hold"},
 	},
@@ -48,7 +51,8 @@ int run(Ctx &ctx, const Args &args)
 	for (const std::string &n : names) {
 		DevPath p{n, dir + "/" + n};
 		try {
-			DevFile f(p);
+			auto fp = open_device(p);
+			DevFile &f = *fp;
 			cxprm_info i = f.info();
 			Json j = info_json(i, p);
 			arr.push_json(j);
@@ -68,7 +72,7 @@ int run(Ctx &ctx, const Args &args)
 				ctx.err << "cxprm: " << e.what() << "\n";
 		}
 	}
-	Table others({{"PCI ADDRESS"}, {"PCI ID"}, {"MODEL"}, {"DRIVER"}, {"NETDEVS"}, {"RDMA"}});
+	Table others({{"PCI ADDRESS"}, {"PCI ID"}, {"MODEL"}, {"DRIVER"}, {"NETDEVS"}, {"RDMA"}, {"REACH"}});
 	if (args.has("all"))
 		for (const PciFunction &f : connectx_functions()) {
 			if (f.driver == "cxprm")
@@ -81,6 +85,9 @@ int run(Ctx &ctx, const Args &args)
 			j.set("pci_id", f.vendor + ":" + f.device);
 			j.set("bound", false);
 			j.set("driver", f.driver);
+			std::string fw = fwctl_of(f.bdf);
+			j.set("reach", fw.empty() ? "bind" : "fwctl");
+			j.set_json("fwctl", fw.empty() ? Json::null() : Json::str(fwctl_dir() + "/" + fw));
 			Json jn = Json::array(), jr = Json::array();
 			for (const std::string &n : f.netdevs_up)
 				jn.push(n);
@@ -96,7 +103,8 @@ int run(Ctx &ctx, const Args &args)
 				rl += (rl.empty() ? "" : ",") + n;
 			others.row({f.bdf, f.vendor + ":" + f.device,
 				    model_name(0x15b3, (uint16_t)std::strtoul(f.device.c_str(), nullptr, 16)),
-				    f.driver.empty() ? "-" : f.driver, nl.empty() ? "-" : nl, rl.empty() ? "-" : rl});
+				    f.driver.empty() ? "-" : f.driver, nl.empty() ? "-" : nl, rl.empty() ? "-" : rl,
+				    fw.empty() ? "cxprm bind" : "fwctl (" + fw + ")"});
 		}
 	if (args.json())
 		print_json(ctx, arr);

@@ -74,7 +74,7 @@ struct ProbeCmd {
 	bool optional = false; // left out when the firmware refuses it
 };
 
-std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
+std::vector<ProbeCmd> command_set(const Args &a, int ecpf)
 {
 	namespace op = prm::op;
 	namespace cap = prm::cap;
@@ -106,8 +106,10 @@ std::vector<ProbeCmd> command_set(const Args &a, bool ecpf)
 		c.params.set("xrqn", xrq);
 		c.params.set("nsid", nsid);
 	}
+	// ecpf < 0: not known (over fwctl the init segment's embedded_cpu bit
+	// is out of reach): asked, and left out when the firmware refuses.
 	if (!a.has("no-esw") && ecpf)
-		add("query_esw_functions", op::QUERY_ESW_FUNCTIONS, 0);
+		add("query_esw_functions", op::QUERY_ESW_FUNCTIONS, 0).optional = ecpf < 0;
 	return v;
 }
 
@@ -190,9 +192,11 @@ int run(Ctx &ctx, const Args &args)
 		args.fail("one DEV (or --diff A B)");
 	bool lat = args.has("with-latency");
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
 	cxprm_info info = f.info();
-	std::vector<ProbeCmd> cmds = command_set(args, (info.flags & CXPRM_INFO_ECPF) != 0);
+	std::vector<ProbeCmd> cmds =
+		command_set(args, f.via() == Via::FWCTL ? -1 : (info.flags & CXPRM_INFO_ECPF) != 0);
 
 	Json dev = Json::object();
 	dev.set("pci_addr", std::string(info.pci_addr));

@@ -62,6 +62,7 @@ const CommandSpec spec = {
 		{"dump", 'd', nullptr, "show the queue entry and mailbox blocks that went over the wire"},
 		{"dry-run", 'n', nullptr, "send nothing: show the queue entry and mailbox blocks it would post"},
 		{"checksum", 0, nullptr, "with --dry-run: sign the mailbox blocks (as cmd_checksum=1)"},
+		kScopeOpt,
 	},
 	0,
 	1,
@@ -162,7 +163,9 @@ int run(Ctx &ctx, const Args &args)
 	if (args.pos().empty())
 		args.fail("DEV is required (but with --dry-run)");
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
+	apply_scope_arg(ctx, args, f);
 	RawRun r = run_raw(f, in, outlen, args.has("dump"));
 	// On an ioctl error the driver returns no output, but the status and
 	// the wire dump (what was posted, what came back) when it has them.

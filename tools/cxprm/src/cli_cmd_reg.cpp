@@ -49,6 +49,7 @@ const CommandSpec spec = {
 		{"nonzero", 0, nullptr, "only fields whose value is not zero"},
 		{"dry-run", 'n', nullptr, "send nothing: show the queue entry and mailbox blocks it would post"},
 		{"checksum", 0, nullptr, "with --dry-run: sign the mailbox blocks (as cmd_checksum=1)"},
+		kScopeOpt,
 	},
 	1,
 	2,
@@ -164,7 +165,9 @@ int run(Ctx &ctx, const Args &args)
 		return 0;
 	}
 	DevPath p = dev_arg(args);
-	DevFile f(p);
+	auto fp = open_device(p);
+	DevFile &f = *fp;
+	apply_scope_arg(ctx, args, f);
 	RawRun r = run_raw(f, in, outlen, false);
 	if (r.err)
 		throw OsError(r.error);

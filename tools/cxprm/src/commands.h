@@ -85,6 +85,11 @@ constexpr uint64_t field_max(uint32_t width) { return width >= 64 ? ~0ull : (1ul
 void print_json(Ctx &ctx, const Json &j, bool pretty = true);
 // The DEV positional (first) of a command.
 DevPath dev_arg(const Args &args);
+// --scope SCOPE of raw and reg: the fwctl scope of a write, given to f
+// (a usage error over cxprm.ko); warns that the debug scopes taint.
+void apply_scope_arg(Ctx &ctx, const Args &args, DevFile &f);
+// The --scope option spec.
+extern const Opt kScopeOpt;
 // --keep-open: keeps the device file (and so what it created: "2 DCT(s)")
 // open until Ctrl-C/SIGTERM, or hold_ms (< 0: no limit).
 void hold_file_open(Ctx &ctx, const std::string &held, int hold_ms);

@@ -132,7 +132,9 @@ std::vector<PciFunction> connectx_functions()
 	std::vector<PciFunction> v;
 	for (const std::string &bdf : entries(sysfs_root() + "/bus/pci/devices")) {
 		PciFunction f = read_function(bdf);
-		if (f.vendor == "15b3")
+		// By vendor id, or by a ConnectX driver holding it under another
+		// id (the emulated device, or a new_id binding).
+		if (f.vendor == "15b3" || f.driver == "mlx5_core" || f.driver == "cxprm")
 			v.push_back(f);
 	}
 	return v;

@@ -24,7 +24,8 @@ struct PciFunction {
 std::string sysfs_root();
 // The function at bdf (normalised); OsError when there is none.
 PciFunction pci_function(const std::string &bdf);
-// Every function with the Mellanox vendor id (0x15b3), by address.
+// Every function with the Mellanox vendor id (0x15b3), or held by
+// mlx5_core or cxprm under another id, by address.
 std::vector<PciFunction> connectx_functions();
 
 // Unbinds bdf from its driver (if any) and binds it to 'driver' through

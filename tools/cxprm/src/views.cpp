@@ -100,6 +100,7 @@ Json info_json(const cxprm_info &i, const DevPath &where)
 	j.set("pci_addr", std::string(i.pci_addr));
 	j.set("dev_name", std::string(i.dev_name));
 	j.set("path", where.path);
+	j.set("transport", "cxprm.ko");
 	j.set("pci_id", pci_id(i.vendor_id, i.device_id));
 	j.set("vendor_id", i.vendor_id);
 	j.set("device_id", i.device_id);
@@ -147,6 +148,7 @@ KvList info_kv(const cxprm_info &i, const DevPath &where)
 	uint64_t held = i.pages_given >= i.pages_reclaimed ? i.pages_given - i.pages_reclaimed : 0;
 	return {
 		{"device", std::string(i.pci_addr) + " (" + where.path + ")"},
+		{"transport", "cxprm.ko (the function is cxprm's)"},
 		{"name", i.dev_name},
 		{"pci id", pci_id(i.vendor_id, i.device_id) + (model.empty() ? "" : " (" + model + ")")},
 		{"firmware", fw_version(i) + " (cmdif rev " + std::to_string(i.cmdif_rev) + ")"},
@@ -165,6 +167,71 @@ KvList info_kv(const cxprm_info &i, const DevPath &where)
 		{"commands", std::to_string(i.commands)},
 		{"async eq", i.async_eqn == ~0u ? "none" : std::to_string(i.async_eqn)},
 		{"completion eq", i.comp_eqn == ~0u ? "none" : std::to_string(i.comp_eqn)},
+	};
+}
+
+namespace {
+
+// uctx.cap bits (mlx5_ifc.h MLX5_UCTX_CAP_*).
+std::string uctx_caps_text(uint32_t caps)
+{
+	static const Flag names[] = {{0x1, "RAW_TX"}, {0x2, "INTERNAL_DEV_RES"}, {0x4, "TOOLS_RESOURCES"}};
+	std::string t;
+	uint32_t known = 0;
+	for (const Flag &f : names) {
+		known |= f.bit;
+		if (caps & f.bit) {
+			t += t.empty() ? "" : " ";
+			t += f.name;
+		}
+	}
+	if (caps & ~known)
+		t += (t.empty() ? "" : " ") + hex_num(caps & ~known);
+	return t.empty() ? "none" : t;
+}
+
+} // namespace
+
+Json fwctl_info_json(const cxprm_info &i, const DevPath &where, const DevFile::FwctlInfo &u)
+{
+	Json j = Json::object();
+	j.set("pci_addr", std::string(i.pci_addr));
+	j.set("dev_name", std::string(i.dev_name));
+	j.set("path", where.path);
+	j.set("transport", "fwctl");
+	j.set("pci_id", pci_id(i.vendor_id, i.device_id));
+	j.set("vendor_id", i.vendor_id);
+	j.set("device_id", i.device_id);
+	j.set("model", model_name(i.vendor_id, i.device_id));
+	j.set("fw_version", fw_version(i));
+	j.set("driver", u.driver);
+	j.set("state", state_name(i.state));
+	j.set("uid", u.uid);
+	j.set("uctx_caps", u.uctx_caps);
+	Json caps = Json::array();
+	std::string t = u.uctx_caps ? uctx_caps_text(u.uctx_caps) : "";
+	for (size_t b = 0, e; b < t.size(); b = e + 1) {
+		e = t.find(' ', b);
+		if (e == std::string::npos)
+			e = t.size();
+		caps.push(t.substr(b, e - b));
+	}
+	j.set_json("uctx_cap_names", caps);
+	j.set("device_type", u.device_type);
+	return j;
+}
+
+KvList fwctl_info_kv(const cxprm_info &i, const DevPath &where, const DevFile::FwctlInfo &u)
+{
+	std::string model = model_name(i.vendor_id, i.device_id);
+	return {
+		{"device", std::string(i.pci_addr) + " (" + where.path + ")"},
+		{"transport", "fwctl (the function stays " + (u.driver.empty() ? std::string("mlx5_core") : u.driver) +
+				      "'s; queries only)"},
+		{"pci id", pci_id(i.vendor_id, i.device_id) + (model.empty() ? "" : " (" + model + ")")},
+		{"firmware", fw_version(i) + " (MGIR)"},
+		{"state", state_name(i.state)},
+		{"user context", "uid " + std::to_string(u.uid) + ", caps " + uctx_caps_text(u.uctx_caps)},
 	};
 }
 

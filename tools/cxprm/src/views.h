@@ -17,6 +17,10 @@ namespace cxprm::tool {
 // struct cxprm_info (+ the path it came from).
 Json info_json(const cxprm_info &i, const DevPath &where);
 KvList info_kv(const cxprm_info &i, const DevPath &where);
+// The same over fwctl: identity, firmware version, the function's driver
+// and the file's firmware user context (uid, uctx caps by name).
+Json fwctl_info_json(const cxprm_info &i, const DevPath &where, const DevFile::FwctlInfo &u);
+KvList fwctl_info_kv(const cxprm_info &i, const DevPath &where, const DevFile::FwctlInfo &u);
 // "ConnectX-7" for 15b3:1021, "" when unknown.
 std::string model_name(uint16_t vendor, uint16_t device);
 std::string fw_version(const cxprm_info &i);

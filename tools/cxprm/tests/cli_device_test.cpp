@@ -81,7 +81,7 @@ TEST_F(DevDir, Info)
 	Result r = cli({"info", "00:03.0", "--json"});
 	ASSERT_EQ(r.rc, 0) << r.err;
 	Json j = r.json();
-	const char *keys[] = {"pci_addr", "dev_name", "path", "pci_id", "vendor_id", "device_id", "model",
+	const char *keys[] = {"pci_addr", "dev_name", "path", "transport", "pci_id", "vendor_id", "device_id", "model",
 			      "fw_version", "cmdif_rev", "state", "state_code", "flags", "ecpf", "cmdq_entries",
 			      "cmdq_log_stride", "issi", "cmd_checksum", "health_syndrome", "health", "pages_given",
 			      "pages_reclaimed", "commands", "async_eqn", "comp_eqn"};

@@ -183,7 +183,8 @@ TEST_F(Fwctl, PciAddressReachesTheFwctlDevice)
 	// list --all: how each function not cxprm's is reached.
 	Result l = cli({"list", "--all", "-j"});
 	bool seen = false;
-	for (const Json &e : l.json().items())
+	const Json all = l.json();
+	for (const Json &e : all.items())
 		if (e.get("pci_addr")->as_str() == bdf) {
 			seen = true;
 			EXPECT_EQ(e.get("reach")->as_str(), "fwctl");

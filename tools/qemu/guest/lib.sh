@@ -47,3 +47,17 @@ bind_cxprm() {
 check_splat() {
 	dmesg | grep -Eq "$SPLAT_RE"
 }
+
+# The mlx5_core lines of dmesg that mean a failure (none: empty): lines
+# with "fail" but those the emulated device causes harmlessly -- no
+# vendor-specific capability in ivshmem's config space
+# (mlx5_pci_vsc_init), no csum_cap, so no mlx5e netdev
+# (mlx5_eth_supported) -- and a command whose completion interrupt never
+# came, even though mlx5_core recovers it by polling the cmd EQ after
+# cmd_exec_to (cmd.c wait_func_handle_exec_timeout, eq.c
+# mlx5_cmd_eq_recover).  mlx5-check.sh and fwctl-check.sh.
+mlx5_failed_lines() {
+	dmesg | grep -i 'mlx5_core' |
+		grep -iE 'fail|No done completion|Recovered [0-9]+ EQEs|timeout\. Will cause' |
+		grep -Ev 'Failed to get valid vendor specific ID|Missing csum_cap capability'
+}

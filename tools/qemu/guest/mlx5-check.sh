@@ -11,11 +11,8 @@
 # timeout.
 # Prints "MLX5-CHECK: ..." lines for the host; exit 0 = all held.
 
-# mlx5_core lines with "fail" that the emulated device causes and that do
-# not mean a failure: no vendor-specific capability in ivshmem's config
-# space (mlx5_pci_vsc_init), and no csum_cap, so no mlx5e netdev
-# (mlx5_eth_supported).
-ALLOWED='Failed to get valid vendor specific ID|Missing csum_cap capability'
+# shellcheck source=tools/qemu/guest/lib.sh
+. "${CXPRM_LIB:-/cxprm/lib.sh}"
 
 rc=0
 fail() {
@@ -57,11 +54,7 @@ mlx5-unbind "$bdf" || fail "second unbind"
 rmmod mlx5_core || fail "rmmod mlx5_core"
 grep -q '^mlx5_core ' /proc/modules && fail "mlx5_core still loaded"
 
-# A command whose completion interrupt never came is a failure too, even
-# though mlx5_core recovers it by polling the cmd EQ after cmd_exec_to
-# (cmd.c wait_func_handle_exec_timeout, eq.c mlx5_cmd_eq_recover).
-STALLED='No done completion|Recovered [0-9]+ EQEs|timeout\. Will cause'
-bad=$(dmesg | grep -i 'mlx5_core' | grep -iE "fail|$STALLED" | grep -Ev "$ALLOWED")
+bad=$(mlx5_failed_lines)
 nbad=0
 if [ -n "$bad" ]; then
 	nbad=$(echo "$bad" | wc -l)

@@ -22,6 +22,8 @@
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/opcodes.h"
+#include "cxprm/prm/uctx.h"
+#include "fwctl_uapi.h"
 #include "cxprm_emu/emulator.h"
 #include "emu_platform.h"
 #include "user_host.h"
@@ -37,6 +39,9 @@ struct Config {
 	bool allow_raw_write = false;
 	unsigned esw_events = 0;
 	long long ns_nsid = 1; // 0: no namespace at bring-up
+	bool fwctl = false;    // transport=fwctl: FWCTL_INFO/RPC, as mlx5_fwctl
+	bool provision = false;
+	uint32_t uctx_cap = prm::uctx_cap::TOOLS_RESOURCES;
 };
 
 emu::Profile make_profile(const Config &c)
@@ -51,6 +56,7 @@ emu::Profile make_profile(const Config &c)
 	// the queue's 'initializing' wait (2 s) run out before the emulator's
 	// thread gets to clear it.
 	p.cmd_q_init_to_ms = 60000;
+	p.provision.enabled = c.provision;
 	return p; // the strict object model: objects must exist
 
 }
@@ -72,12 +78,16 @@ public:
 			return;
 		}
 		attach_namespace(c);
+		if (c.fwctl)
+			open_uctx();
 		mask_[prm::event::ESW_FUNCTIONS_CHANGED / 64] |= 1ull << (prm::event::ESW_FUNCTIONS_CHANGED % 64);
 		mask_[prm::event::DCT_DRAINED / 64] |= 1ull << (prm::event::DCT_DRAINED % 64);
 	}
 
 	~Dev()
 	{
+		if (uid_)
+			close_uctx();
 		u32 dctn;
 		if (up_) // closing the file destroys its DCTs, then its objects
 			while (cxprm_core_dcts_pop(&dcts_, &dctn))
@@ -101,6 +111,12 @@ private:
 	u32 hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs);
 	int stats(cxprm_stats *s);
 	int raw(cxprm_raw_cmd *r);
+	// transport=fwctl (below): the file's user context and the
+	// two fwctl ioctls, as drivers/fwctl/{main.c,mlx5/main.c} serve them.
+	void open_uctx();
+	void close_uctx();
+	int fwctl_ioctl(unsigned long req, void *arg);
+	int fwctl_rpc(void *arg);
 	void pump();
 	void post(u8 type, const u8 *data28);
 
@@ -121,6 +137,8 @@ private:
 	u16 dropped_ = 0;
 	unsigned esw_done_ = 0;
 	std::chrono::steady_clock::time_point last_esw_{};
+	u16 uid_ = 0;
+	u32 uctx_caps_ = 0;
 };
 
 int fail(int err)
@@ -344,6 +362,8 @@ ssize_t Dev::read(void *buf, size_t n)
 
 int Dev::ioctl(unsigned long req, void *arg)
 {
+	if (cfg_.fwctl)
+		return fwctl_ioctl(req, arg);
 	// As the driver (cxprm_cdev.c): the core's gate, the capability, the core.
 	if (int err = cxprm_core_ioc_allowed((unsigned)req, up_))
 		return fail(-err);
@@ -364,6 +384,92 @@ int Dev::ioctl(unsigned long req, void *arg)
 		return 0;
 	default: return fail(ENOTTY);
 	}
+}
+
+// --- transport=fwctl: mlx5_fwctl's side of the file -----------------------
+
+// mlx5ctl_open_uctx: CREATE_UCTX with TOOLS_RESOURCES when the HCA offers it.
+void Dev::open_uctx()
+{
+	u8 in[prm::create_uctx_in::size_bytes] = {}, out[prm::create_uctx_out::size_bytes] = {};
+	prm::Ref<prm::create_uctx_in> r(in);
+	prm::set<prm::create_uctx_in::opcode>(r, prm::op::CREATE_UCTX);
+	prm::set<prm::uctx::cap>(prm::sub<prm::create_uctx_in::uctx, prm::uctx>(r), cfg_.uctx_cap);
+	cxprm_core_result res{};
+	if (!up_ || cxprm_core_raw(core_, in, sizeof(in), out, sizeof(out), &res, nullptr) != OK || res.st.status) {
+		fprintf(stderr, "cxprm-fake: CREATE_UCTX failed (status 0x%x, syndrome 0x%x)\n", res.st.status,
+			res.st.syndrome);
+		return;
+	}
+	uid_ = (u16)prm::get<prm::create_uctx_out::uid>(prm::CRef<prm::create_uctx_out>(out));
+	uctx_caps_ = cfg_.uctx_cap;
+}
+
+void Dev::close_uctx()
+{
+	u8 in[prm::destroy_uctx_in::size_bytes] = {}, out[prm::destroy_uctx_out::size_bytes] = {};
+	prm::Ref<prm::destroy_uctx_in> r(in);
+	prm::set<prm::destroy_uctx_in::opcode>(r, prm::op::DESTROY_UCTX);
+	prm::set<prm::destroy_uctx_in::uid>(r, uid_);
+	cxprm_core_raw(core_, in, sizeof(in), out, sizeof(out), nullptr, nullptr);
+}
+
+int Dev::fwctl_ioctl(unsigned long req, void *arg)
+{
+	if (!up_ || !uid_)
+		return fail(ENODEV);
+	if (req == fwctl::IOC_INFO) { // fwctl_cmd_info + mlx5ctl_info
+		auto *i = (fwctl::Info *)arg;
+		if (i->size < sizeof(*i))
+			return fail(EINVAL);
+		if (i->flags)
+			return fail(EOPNOTSUPP);
+		fwctl::InfoMlx5 m{uid_, uctx_caps_};
+		u8 *dst = (u8 *)(uintptr_t)i->out_device_data;
+		if (i->device_data_len) {
+			std::memset(dst, 0, i->device_data_len);
+			std::memcpy(dst, &m, std::min<size_t>(i->device_data_len, sizeof(m)));
+		}
+		i->out_device_type = fwctl::DEVICE_TYPE_MLX5;
+		i->device_data_len = sizeof(m);
+		return 0;
+	}
+	if (req == fwctl::IOC_RPC)
+		return fwctl_rpc(arg);
+	return fail(ENOTTY);
+}
+
+// fwctl_cmd_rpc + mlx5ctl_fw_rpc.  mlx5ctl_validate_rpc's list is
+// approximated by the core's scope: queries (ACCESS_REG reads included) at
+// DEBUG_READ_ONLY and up, ACCESS_REG writes and SET_HCA_CAP at any scope,
+// anything else EBADMSG.
+int Dev::fwctl_rpc(void *arg)
+{
+	auto *r = (fwctl::Rpc *)arg;
+	if (r->size < sizeof(*r))
+		return fail(EINVAL);
+	if (r->in_len > fwctl::MAX_RPC_LEN || r->out_len > fwctl::MAX_RPC_LEN)
+		return fail(EMSGSIZE);
+	if (r->scope > 3)
+		return fail(EOPNOTSUPP);
+	if (r->scope == 3 && !cfg_.allow_raw_write) // CAP_SYS_RAWIO, here allow_raw_write=1
+		return fail(EPERM);
+	if (r->in_len < prm::INLINE_BYTES || r->out_len < prm::INLINE_BYTES)
+		return fail(EMSGSIZE);
+	std::vector<u8> in((const u8 *)(uintptr_t)r->in, (const u8 *)(uintptr_t)r->in + r->in_len);
+	std::vector<u8> out(r->out_len, 0);
+	u16 opcode = cxprm_core_in_opcode(in.data());
+	bool query = cxprm_core_raw_scope_in(in.data()) == CXPRM_RAW_SCOPE_QUERY;
+	bool any_scope = (opcode == prm::op::ACCESS_REG && !query) || opcode == prm::op::SET_HCA_CAP;
+	if (!(query && r->scope >= 1) && !any_scope)
+		return fail(EBADMSG);
+	prm::set<prm::cmd_in::uid>(prm::Ref<prm::cmd_in>(in.data()), uid_); // the file's uid, forced
+	cxprm_core_result res{};
+	int err = cxprm_core_raw(core_, in.data(), r->in_len, out.data(), r->out_len, &res, nullptr);
+	if (err && err != E_REMOTEIO)
+		return fail(-err);
+	std::memcpy((void *)(uintptr_t)r->out, out.data(), out.size());
+	return 0;
 }
 
 std::map<int, std::unique_ptr<Dev>> &devs()
@@ -393,6 +499,12 @@ Config parse_config(const char *path)
 			c.allow_raw_write = v == "1";
 		else if (k == "esw_events")
 			c.esw_events = (unsigned)std::stoul(v);
+		else if (k == "transport")
+			c.fwctl = v == "fwctl";
+		else if (k == "provision")
+			c.provision = v == "1";
+		else if (k == "uctx_cap")
+			c.uctx_cap = (uint32_t)std::stoul(v, nullptr, 0);
 		else if (k == "nvmf_ns")
 			c.ns_nsid = v == "none" ? 0 : std::stoll(v, nullptr, 0);
 	}

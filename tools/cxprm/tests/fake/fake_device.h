@@ -22,6 +22,15 @@
 //                                 XRQ: 0x80 on ConnectX-7/BlueField-3, 0x40 on
 //                                 ConnectX-5); none: no namespace, and no
 //                                 event queue until an object ioctl
+//   transport=fwctl               the file is a fwctl device instead
+//                                 (/dev/fwctl/fwctlN; FWCTL_INFO and
+//                                 FWCTL_RPC as mlx5_fwctl serves them: a
+//                                 CREATE_UCTX at open, the uid forced into
+//                                 every command, queries only but ACCESS_REG
+//                                 writes and SET_HCA_CAP; DEBUG_WRITE_FULL
+//                                 needs allow_raw_write=1)
+//   uctx_cap=N                    the uctx.cap it asks for (default 0x4)
+//   provision=1                   the emulator's --provision objects
 // Any other file: every ioctl fails with ENOTTY (not a cxprm device).
 #pragma once
 
