@@ -124,9 +124,9 @@ public:
 	 * Runs one command: 'in' (inlen >= 8 bytes) to 'out' (outlen >= 16).
 	 * Returns OK when delivered with status OK; E_REMOTEIO when the
 	 * firmware ran it and answered a non-OK status (out and res valid);
-	 * otherwise a transport error (E_IO for a delivery status, E_BADMSG,
-	 * E_PROTO, E_OVERFLOW for untrustworthy output, E_TIMEDOUT, E_BUSY,
-	 * E_NODEV, E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.
+	 * otherwise a transport error (E_IO for a delivery status, E_BADMSG
+	 * or E_PROTO for untrustworthy output, E_TIMEDOUT, E_BUSY, E_NODEV,
+	 * E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.
 	 */
 	int exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res = nullptr,
 		 u32 flags = 0, CmdCapture *cap = nullptr);
