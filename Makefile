@@ -125,7 +125,7 @@ check-deb:
 	tools/packaging/check-deb.sh
 
 lint:
-	drivers/lint.sh
+	tools/lint.sh
 
 check-module: lint
 

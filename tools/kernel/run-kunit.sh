@@ -104,7 +104,7 @@ if [ -n "$mutate" ]; then
 	say "mutant ($mfile): $(diff "$repo/core-cpp/src/$mfile" "$f" | grep '^>' | sed 's/^> *//')"
 fi
 # W=1: the only build of drivers/kunit/*.c, drivers/cxprm_kunit_hooks.c and
-# core-cpp/ktests/*.cpp (drivers/lint.sh builds against Debian's headers,
+# core-cpp/ktests/*.cpp (tools/lint.sh builds against Debian's headers,
 # without CONFIG_KUNIT); any warning fails the stage.  (W=1 adds to the C
 # flags; the C++ files get the Kbuild C++ rule's -Wall -Wextra either way.)  The build is
 # incremental, and an object that warned is not compiled again while its

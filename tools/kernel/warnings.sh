@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The lines of a module build log that fail a build (as drivers/lint.sh):
+# The lines of a module build log that fail a build (as tools/lint.sh):
 # any compiler, objtool, modpost or BTF warning or error.  "Skipping BTF
 # generation" is information (a headers tree without vmlinux).
 #

@@ -8,7 +8,7 @@
 # CONFIG_KUNIT kernel builds (tools/kernel/run-kunit.sh), and the mlx5
 # stage's guest helper module tools/qemu/guest/cxswap.c (built W=1 C=2 too).
 #
-#   drivers/lint.sh        (KDIR / KVER as for tools/qemu/smoke.sh)
+#   tools/lint.sh          (KDIR / KVER as for tools/qemu/smoke.sh)
 #
 # checkpatch.pl and its data files are taken from Debian's linux-source-6.1
 # tarball (/usr/src/linux-source-6.1.tar.xz, the source of the debug test
@@ -79,7 +79,7 @@ fi
 
 if command -v shellcheck >/dev/null; then
 	echo "lint: shellcheck"
-	shellcheck -x tools/qemu/*.sh tools/qemu/guest/*.sh tools/demo/*.sh tools/*.sh tools/kernel/*.sh tools/packaging/*.sh tools/cxprm/tests/docs_test.sh selftests/cxprm/*.sh drivers/*.sh drivers/compat/*.sh || fail=1
+	shellcheck -x tools/qemu/*.sh tools/qemu/guest/*.sh tools/demo/*.sh tools/*.sh tools/kernel/*.sh tools/packaging/*.sh tools/cxprm/tests/docs_test.sh selftests/cxprm/*.sh drivers/compat/*.sh || fail=1
 fi
 
 [ "$fail" = 0 ] && echo "lint: clean"
