@@ -135,7 +135,10 @@ int FwctlFile::rpc(FwctlScope scope, const void *in, uint32_t inlen, void *out, 
 			      .count();
 	if (rc != 0)
 		return errno;
-	*out_len = r.out_len;
+	// fwctl reports the driver's length, which may exceed the buffer
+	// (it copied only what fits): never read past what was copied.
+	if (r.out_len < *out_len)
+		*out_len = r.out_len;
 	return 0;
 }
 

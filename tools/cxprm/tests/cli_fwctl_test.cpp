@@ -163,6 +163,24 @@ TEST_F(Fwctl, WritesNeedAnExplicitScope)
 	EXPECT_NE(u.err.find("fwctl devices"), std::string::npos) << u.err;
 }
 
+// A kernel whose FWCTL_RPC reports lengths it did not copy: a clear
+// error for too little, nothing read past the buffer for too much.
+TEST_F(Fwctl, LyingOutputLengths)
+{
+	std::ofstream(fwdir_ + "/fwctl2") << "cxprm-fake\ntransport=fwctl\nfwctl_out_len=8\n" << kCfg;
+	Result r = cli({"caps", fwdir_ + "/fwctl2"});
+	EXPECT_EQ(r.rc, 2);
+	EXPECT_NE(r.err.find("less than a command's header"), std::string::npos) << r.err;
+	Result w = cli({"raw", fwdir_ + "/fwctl2", "--opcode", "QUERY_ADAPTER"});
+	EXPECT_EQ(w.rc, 2) << w.err;
+	std::ofstream(fwdir_ + "/fwctl3") << "cxprm-fake\ntransport=fwctl\nfwctl_out_len=0x100000\n" << kCfg;
+	Result big = cli({"caps", fwdir_ + "/fwctl3", "-j"});
+	EXPECT_EQ(big.rc, 0) << big.err; // the answer as copied, its length clamped
+	Result ko = cli({"caps", this->ko(), "-j"});
+	const Json bj = big.json(), kj = ko.json();
+	EXPECT_EQ(bj.get("fields")->dump(), kj.get("fields")->dump());
+}
+
 TEST_F(Fwctl, PciAddressReachesTheFwctlDevice)
 {
 	// 0000:00:04.0: mlx5_core's, with fwctl1 and no cxprm node.

@@ -42,6 +42,7 @@ struct Config {
 	bool fwctl = false;    // transport=fwctl: FWCTL_INFO/RPC, as mlx5_fwctl
 	bool provision = false;
 	uint32_t uctx_cap = prm::uctx_cap::TOOLS_RESOURCES;
+	long long fwctl_out_len = -1; // >= 0: FWCTL_RPC reports this out_len (a lying kernel)
 };
 
 emu::Profile make_profile(const Config &c)
@@ -469,6 +470,8 @@ int Dev::fwctl_rpc(void *arg)
 	if (err && err != E_REMOTEIO)
 		return fail(-err);
 	std::memcpy((void *)(uintptr_t)r->out, out.data(), out.size());
+	if (cfg_.fwctl_out_len >= 0)
+		r->out_len = (u32)cfg_.fwctl_out_len;
 	return 0;
 }
 
@@ -503,6 +506,8 @@ Config parse_config(const char *path)
 			c.fwctl = v == "fwctl";
 		else if (k == "provision")
 			c.provision = v == "1";
+		else if (k == "fwctl_out_len")
+			c.fwctl_out_len = std::stoll(v, nullptr, 0);
 		else if (k == "uctx_cap")
 			c.uctx_cap = (uint32_t)std::stoul(v, nullptr, 0);
 		else if (k == "nvmf_ns")

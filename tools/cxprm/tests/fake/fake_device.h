@@ -30,6 +30,8 @@
 //                                 writes and SET_HCA_CAP; DEBUG_WRITE_FULL
 //                                 needs allow_raw_write=1)
 //   uctx_cap=N                    the uctx.cap it asks for (default 0x4)
+//   fwctl_out_len=N               FWCTL_RPC reports out_len N whatever it
+//                                 copied (a kernel that lies)
 //   provision=1                   the emulator's --provision objects
 // Any other file: every ioctl fails with ENOTTY (not a cxprm device).
 #pragma once
