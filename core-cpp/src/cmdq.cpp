@@ -389,7 +389,7 @@ int Cmdq::collect(u32 slot, u8 *out, u32 outlen, CmdResult *res)
 	 * The mailbox pointers are ours and firmware keeps them (rdma-core
 	 * writes them once per slot and reuses the entry).  Token and lengths
 	 * are not checked: Linux and rdma-core never read them back, so
-	 * nothing shows what firmware leaves there (prm-notes.rst, A12); the
+	 * nothing shows what firmware leaves there (prm-notes-transport.rst, A12); the
 	 * output is read for the length we asked, never for one firmware
 	 * wrote.
 	 */

@@ -111,7 +111,7 @@ int MailboxChain::read(u8 *msg, u32 len, bool verify_sig) const
 		 * Next pointer and block number are ours and firmware keeps
 		 * them (rdma-core writes them once per block and reuses the
 		 * chain); the token is not checked: no reference driver reads
-		 * it back (Documentation/prm-notes.rst, A12).
+		 * it back (Documentation/prm-notes-transport.rst, A12).
 		 */
 		if (next != want || prm::get<cmd_if_box::block_number>(b) != i)
 			return E_PROTO;

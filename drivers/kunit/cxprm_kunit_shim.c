@@ -218,7 +218,7 @@ static void cxprm_shim_dma_balanced_commands(struct kunit *test)
 /*
  * err: the answer with checksums off (the default, as Linux: nothing
  * verifies a signature); err_ck: with cmd_checksum=1.  Tokens and the
- * output length are not read back (A12, Documentation/prm-notes.rst).
+ * output length are not read back (A12, Documentation/prm-notes-transport.rst).
  */
 static const struct {
 	const char *name;

@@ -160,7 +160,7 @@ pipe_secs=1
 # Three configurations, each "TAG L_US [busy]": the engine busy-polling its
 # first 5 ms as the kernel's does (cond_resched; here sched_yield) at 100 us
 # and at the model's 20 us, and sleeping after a 10 us spin as the
-# userspace host's does, at 5 ms (Documentation/performance.rst).
+# userspace host's does, at 5 ms (Documentation/performance-emulator.rst).
 pipe_cfgs=("busy-100us 100 busy" "busy-20us 20 busy" "sleep-5ms 5000")
 say "cxprm-bench-pipeline: N = 1..32 in flight, latency model on (${pipe_secs}s per N): ${pipe_cfgs[*]}"
 : >"$out/pipeline.txt"

@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 		prof.latency.engines = (uint32_t)std::atoi(argv[2]);
 	// 5 ms, not the model's 20 us: long enough that the waiting threads
 	// sleep and the figure measures the driver, not how a few shared CPUs
-	// share out spinning threads (Documentation/performance.rst).
+	// share out spinning threads (Documentation/performance-emulator.rst).
 	prof.latency.per_opcode_us[prm::op::QUERY_PAGES] = argc > 3 ? (uint32_t)std::atoi(argv[3]) : 5000;
 	bool busy = argc > 4 && std::string(argv[4]) == "busy";
 	if (secs <= 0 || prof.latency.engines < 1 || prof.latency.engines > 32 || (argc > 4 && !busy)) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // The UAPI structs as output: each as a JSON object (stable keys, the
-// schema of README.md) and as "key: value" lines for people.
+// schema of README-json.md) and as "key: value" lines for people.
 #pragma once
 
 #include <string>

@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 	if (spin_us.set)
 		prof.poll.spin_us = (uint32_t)spin_us.v;
 	// Longer idle sleeps cost less CPU; the first doorbell after a quiet
-	// stretch waits up to one sleep (performance.rst, "Emulator").
+	// stretch waits up to one sleep (performance-emulator.rst, "Emulator").
 	if (idle_sleep_us.set)
 		prof.poll.idle_sleep_us = (uint32_t)idle_sleep_us.v;
 	if (deep_sleep_us.set)
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 	// The guest reads 'initializing' as 0 before this process notices a
 	// new queue address, and a TCG vCPU can be descheduled for tens of ms
 	// before it rings: no grace short of the whole window tells a driver
-	// that never waits from a correct one here (prm-notes.rst A2/B2).
+	// that never waits from a correct one here (prm-notes-transport.rst A2/B2).
 	prof.early_grace_ms = early_grace.set ? (uint32_t)early_grace.v : prof.cmdq_init_delay_ms;
 	if (fw && !parse_fw(fw, prof)) {
 		std::fprintf(stderr, "cxprm-emud: bad --fw-version %s (MAJOR.MINOR.SUBMINOR)\n", fw);

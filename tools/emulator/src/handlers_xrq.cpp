@@ -23,7 +23,7 @@ constexpr uint8_t LOG_DATA_SEG = 4;   // a WQE holds at least one 16-byte data s
 constexpr uint8_t LOG_LINUX_WQE = 5;  // Linux's smallest receive WQE (ib/srq.c): 32 B
 } // namespace
 
-// The NVMF part of CREATE_XRQ (prm-notes.rst, "NVMF offload"): the wq as
+// The NVMF part of CREATE_XRQ (prm-notes-nvmf.rst, "NVMF offload"): the wq as
 // Linux sets it (set_wq), the offload context as nvmet fills it.
 Result Device::check_xrq_nvmf(CRef<prm::xrqc> ctx, XrqInfo *x) const
 {

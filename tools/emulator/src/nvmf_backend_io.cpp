@@ -10,7 +10,7 @@
 // (log_cmd_timeout_us): backend errors.  So the counters move only when
 // the addresses name an NVMe queue pair that answers: the driver's own
 // pages, a wrong SQ offset or a doorbell record instead of a doorbell
-// register all end as backend_error_cmds (prm-notes.rst "NVMF backend").
+// register all end as backend_error_cmds (prm-notes-nvmf.rst "NVMF backend").
 #include "emu_device.h"
 #include "nvme_wire.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The emulator's fidelity defaults (Documentation/prm-notes.rst): outputs
+// The emulator's fidelity defaults (Documentation/prm-notes-transport.rst): outputs
 // unsigned and input entries unchecked with checksums off (A1/B1), the
 // second 'initializing' after the queue address write (A2/B2), the timeouts
 // published in the init segment, the 8-byte output floor, lost doorbells on

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // CREATE_XRQ with NVMF offload and CREATE_NVMF_BACKEND_CTRL as the vendor
-// driver sends them (prm/nvmf.h, prm-notes.rst "NVMF offload"): the stride
+// driver sends them (prm/nvmf.h, prm-notes-nvmf.rst "NVMF offload"): the stride
 // in log2 bytes, a linked list, read/write/flush offload, a staging buffer
 // after the queue's pas; the backend's SQ address at +64.  Each strict
 // refusal has its lenient knob (NvmfProfile).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// RoCE (handlers_roce.cpp, prm-notes.rst "RoCE"): roce_en of the
+// RoCE (handlers_roce.cpp, prm-notes-functions.rst "RoCE"): roce_en of the
 // function's NIC vport (MODIFY/QUERY_NIC_VPORT_CONTEXT), the Ethernet
 // port's GID table (SET_ROCE_ADDRESS), and INIT2RTR_QP / CREATE_DCT
 // refused (strict) while RoCE is off or their source GID entry is empty;

@@ -81,7 +81,7 @@ round() {
 	c=$(counters pages)
 	if [ "$(driver_of "$bdf")" != "$1" ]; then
 		# Under a heavily loaded host, e.g. a command the emulator
-		# never saw (prm-notes.rst, A2/B2): the round does not count.
+		# never saw (prm-notes-transport.rst, A2/B2): the round does not count.
 		why=$(dmesg | grep -E "^\[ *[0-9.]+\] $1 .* timeout" | tail -n 1)
 		say "failed $2 $3 did not bind: ${why:-$(dmesg | grep "$1" | tail -n 1)}"
 		cmds=${c% *} pages=${c#* }

@@ -5,7 +5,7 @@
  *
  * Linux's mlx5_ib creates a plain SRQ with CREATE_SRQ at ISSI 0 and with
  * CREATE_RMP above (srq_cmd.c); cxprm uses CREATE_SRQ, whose srqn a dctc or
- * qpc names the same way (prm-notes.rst, "Objects").  An XRQ with
+ * qpc names the same way (prm-notes-objects.rst, "Objects").  An XRQ with
  * xrqc.offload = XRQ_OFFLOAD_NVMF carries the NVMe-oF target offload
  * context (nvmf.h nvme_offload_context: vendor layout, provisional).
  */

@@ -13,7 +13,7 @@
 //    spins (yielding) for spin_us after the last activity, then sleeps
 //    sleep_us between looks, growing to idle_sleep_us once idle_after_ms
 //    passed without work, and to deep_sleep_us after deep_after_ms
-//    (Documentation/performance.rst, "Emulator").
+//    (Documentation/performance-emulator.rst, "Emulator").
 #pragma once
 
 #include <cstdint>

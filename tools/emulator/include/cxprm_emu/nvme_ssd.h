@@ -4,7 +4,7 @@
 // as the emulator models it: what it is (NvmeSsdProfile, part of
 // NvmfProfile), where one of its I/O queue pairs is (NvmeQueueInfo,
 // Emulator::nvme_queue()) and what it has done (NvmeSsdStats).  The model
-// itself is tools/emulator/src/nvme_ssd_model.cpp; prm-notes.rst "NVMF
+// itself is tools/emulator/src/nvme_ssd_model.cpp; prm-notes-nvmf.rst "NVMF
 // backend" says what it rests on.
 #pragma once
 

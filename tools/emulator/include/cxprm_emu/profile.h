@@ -64,7 +64,7 @@ struct FunctionsProfile {
 	// its own, and ACCESS_REG HOST_ENDIANNESS refused
 	// (REG_VF_HOST_ENDIANNESS): Linux's set_hca_ctrl writes it from a PF
 	// only; what a VF's firmware answers is unknown, so the strictest
-	// (prm-notes.rst, "VF identity").  It addresses itself as function 0.
+	// (prm-notes-functions.rst, "VF identity").  It addresses itself as function 0.
 	bool vf = false;
 	// VFs of the BAR's function: function_id 1..num_vfs, ec 0; DISABLED
 	// until the BAR's function (INITIALIZED) sends ENABLE_HCA for them.
@@ -89,7 +89,7 @@ struct NvmfProfile {
 	uint32_t num_xrqs = 16;
 	uint32_t max_namespaces = 64;
 	uint32_t auto_io_ms = 50; // every this many ms each namespace sees some I/O; 0 = off
-	// CREATE_XRQ (prm-notes.rst, "NVMF offload"): what Linux and the vendor
+	// CREATE_XRQ (prm-notes-nvmf.rst, "NVMF offload"): what Linux and the vendor
 	// driver send is known, what firmware refuses is not: strict defaults,
 	// make_lenient() accepts.  wq.log_wq_stride is log2 bytes and must fit
 	// cap max_wqe_sz_rq and hold a data segment (16 B) in any case.
@@ -101,7 +101,7 @@ struct NvmfProfile {
 	// XRQ's nvme_queue_size entries refused (NVMF_BE_QUEUE_SIZE), and
 	// ATTACH_NVMF_NAMESPACE lba_data_size not a power of two from 512
 	// bytes refused (NVMF_BAD_LBA_SIZE; lenient: only 0).  Unknown for
-	// real firmware (prm-notes.rst "NVMF backend"): strict; make_lenient().
+	// real firmware (prm-notes-nvmf.rst "NVMF backend"): strict; make_lenient().
 	bool be_queue_size_checked = true;
 	bool lba_size_in_bytes = true;
 	// The NVMe device backend controllers drive (nvme_ssd.h).
@@ -110,7 +110,7 @@ struct NvmfProfile {
 
 
 // PDs, CQs, SRQs and QPs (XRQ numbers: NvmfProfile), and how strictly
-// references between objects are checked (B7/B8, prm-notes.rst "Objects").
+// references between objects are checked (B7/B8, prm-notes-objects.rst "Objects").
 struct ObjectProfile {
 	// A PD, CQ, SRQ, XRQ or NVMF backend controller that CREATE_DCT,
 	// CREATE_SRQ/XRQ/QP, CREATE_NVMF_BACKEND_CTRL or ATTACH_NVMF_NAMESPACE
@@ -237,7 +237,7 @@ struct Profile {
 	// reference driver sends it).  Lenient: taken.
 	bool strict_uar_page_size = true;
 
-	// --- Fidelity knobs (Documentation/prm-notes.rst).  The defaults are
+	// --- Fidelity knobs (Documentation/prm-notes-transport.rst).  The defaults are
 	// what the reference drivers show firmware does, or where that is
 	// unknown the strictest plausible behaviour; make_lenient() flips each
 	// to its alternative.  The driver must work under both. ---

@@ -8,7 +8,7 @@
 
 namespace cxprm::emu {
 
-// RoCE on the Ethernet port (handlers_roce.cpp, prm-notes.rst "RoCE"):
+// RoCE on the Ethernet port (handlers_roce.cpp, prm-notes-functions.rst "RoCE"):
 // roce_en of the BAR's function's NIC vport (MODIFY/QUERY_NIC_VPORT_CONTEXT)
 // and the port's GID table (SET_ROCE_ADDRESS).  What firmware does with an
 // RC QP or DCT whose address names no GID is not public: strict (default)
