@@ -203,7 +203,7 @@ void cxprm_kt_engine_faults_dead_or_gone_while_waiting(kunit *t)
 		else
 			e->lb.set_health_syndrome(0x07);
 		u64 t0 = cxprm_kt_now_ns();
-		KT_EXPECT_EQ(t, run(e, 16, 16), gone ? E_NODEV : E_FWDEAD);
+		KT_EXPECT_EQ(t, run(e, 16, 16), gone ? E_NODEV : E_HOSTDOWN);
 		KT_EXPECT_LT(t, elapsed_ms(t0), 3000); /* not left to the 10 s timeout */
 		KT_EXPECT_EQ(t, e->q.device_gone(), gone);
 		KT_EXPECT_EQ(t, e->q.in_flight(), 1); /* the slot stays with the device */

@@ -486,7 +486,7 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 		res->latency_ns = host_->ops->now_ns(host_->ctx) - start;
 		if (!err)
 			err = collect(slot, out, outlen, res);
-		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_FWDEAD) {
+		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_HOSTDOWN) {
 			mem_copy(cap->entry_completed, entry(slot), ENTRY_BYTES);
 			capture_blocks(slots_[slot].out, cap, &cap->out_blocks);
 		}
@@ -511,7 +511,7 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 
 	host_->ops->lock(host_->ctx, lock_);
 	stats_.record(rec);
-	if (err == E_TIMEDOUT || err == E_NODEV || err == E_FWDEAD)
+	if (err == E_TIMEDOUT || err == E_NODEV || err == E_HOSTDOWN)
 		slots_[slot].stuck = true; /* the device may still write to it */
 	else
 		busy_mask_ &= ~(1u << slot);

@@ -71,7 +71,7 @@ int health_sensor_err(HealthSensor s)
 	switch (s) {
 	case HealthSensor::NONE: return OK;
 	case HealthSensor::PCI_COMM_ERR: return E_NODEV;
-	default: return E_FWDEAD;
+	default: return E_HOSTDOWN;
 	}
 }
 
@@ -125,13 +125,13 @@ bool Cmdq::device_gone() const
 
 void Cmdq::mark_failed(int err)
 {
-	if (err != E_NODEV && err != E_FWDEAD)
+	if (err != E_NODEV && err != E_HOSTDOWN)
 		return;
 	int cur = OK;
 	/* The first failure sticks; only "gone" replaces "dead firmware". */
 	if (!__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
-		if (cur != E_FWDEAD || err != E_NODEV ||
+		if (cur != E_HOSTDOWN || err != E_NODEV ||
 		    !__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
 						 __ATOMIC_ACQUIRE))
 			return;
@@ -158,7 +158,7 @@ int Cmdq::health_poll()
 	HealthSensor s = health_fatal_sensor(r);
 	last_ = r;
 	if (s == HealthSensor::PCI_COMM_ERR || (s != HealthSensor::NONE && !failed())) {
-		if (failed() == OK || (failed() == E_FWDEAD && s == HealthSensor::PCI_COMM_ERR))
+		if (failed() == OK || (failed() == E_HOSTDOWN && s == HealthSensor::PCI_COMM_ERR))
 			__atomic_store_n(&sensor_, (u8)s, __ATOMIC_RELAXED);
 		mark_failed(health_sensor_err(s));
 		return failed();

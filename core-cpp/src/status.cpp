@@ -81,7 +81,7 @@ const char *err_name(int err)
 	case E_TIMEDOUT: return "ETIMEDOUT";
 	case E_REMOTEIO: return "EREMOTEIO";
 	case E_SHUTDOWN: return "ESHUTDOWN";
-	case E_FWDEAD: return "EHOSTDOWN";
+	case E_HOSTDOWN: return "EHOSTDOWN";
 	}
 	return "UNKNOWN";
 }

@@ -123,7 +123,7 @@ void Device::unwind()
 	bool dead = cmdq_up_ && fw_dead();
 	if (hca_initialized_) {
 		u8 st = 0;
-		int err = dead ? E_FWDEAD : cmd::teardown_hca(cmdq_, cmd::TeardownProfile::GRACEFUL, &st, &r);
+		int err = dead ? E_HOSTDOWN : cmd::teardown_hca(cmdq_, cmd::TeardownProfile::GRACEFUL, &st, &r);
 		step(Step::TEARDOWN_GRACEFUL, err, &r, st);
 		bool ok = !err && st == prm::teardown_state::SUCCESS;
 		if (!ok && !dead && !fw_dead() && caps_cur_.force_teardown) {
@@ -143,7 +143,7 @@ void Device::unwind()
 	if (hca_enabled_) {
 		dead = dead || fw_dead();
 		r = CmdResult{};
-		int err = dead ? E_FWDEAD : cmd::disable_hca(cmdq_, own_function(), &r);
+		int err = dead ? E_HOSTDOWN : cmd::disable_hca(cmdq_, own_function(), &r);
 		step(Step::DISABLE_HCA, err, &r);
 		released = !err;
 		hca_enabled_ = false;

@@ -334,7 +334,7 @@ TEST_F(CmdqTest, DeadFirmwareIsDetectedWhileWaiting)
 	auto in = make_in<prm::query_issi_in>(op::QUERY_ISSI);
 	std::vector<uint8_t> out(prm::query_issi_out::size_bytes);
 	auto t0 = std::chrono::steady_clock::now();
-	EXPECT_EQ(run(in, out), E_FWDEAD);
+	EXPECT_EQ(run(in, out), E_HOSTDOWN);
 	EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10)) << "not left to the timeout";
 }
 

@@ -223,6 +223,9 @@ const cxprm_host_ops FakeDevice::ops_ = {
 	FakeOps::lock_create, FakeOps::lock_destroy,  FakeOps::lock,        FakeOps::unlock,
 	FakeOps::relax,       FakeOps::sleep_us,      FakeOps::now_ns,      FakeOps::waiter_create,
 	FakeOps::waiter_destroy, FakeOps::waiter_wait, FakeOps::waiter_signal, FakeOps::log,
+	// The optional ones (host.h): none here, the core's defaults.
+	nullptr /* get_random */, nullptr /* page_shift */, nullptr /* yield */,
+	nullptr /* fw_page_alloc */, nullptr /* fw_page_free */,
 };
 
 // BAR buffers of devices gone, for the next: a target constructs a device

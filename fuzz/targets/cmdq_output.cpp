@@ -46,7 +46,7 @@ bool documented(int err)
 {
 	switch (err) {
 	case OK: case E_REMOTEIO: case E_IO: case E_BADMSG: case E_PROTO: case E_OVERFLOW:
-	case E_TIMEDOUT: case E_NODEV: case E_FWDEAD: case E_BUSY: case E_NOMEM:
+	case E_TIMEDOUT: case E_NODEV: case E_HOSTDOWN: case E_BUSY: case E_NOMEM:
 		return true;
 	default:
 		return false;

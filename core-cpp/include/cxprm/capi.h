@@ -243,7 +243,7 @@ void cxprm_core_teardown(struct cxprm_core *core, struct cxprm_core_teardown_rep
  * worked: firmware has let go of the function, its objects and every
  * page, and the queue is closed, so every later command fails at once
  * without reaching the device (the caller's object sweeps, DCT destroys
- * and events stop cost nothing).  Else (E_NOTSUP, E_FWDEAD, the command's
+ * and events stop cost nothing).  Else (E_NOTSUP, E_HOSTDOWN, the command's
  * error) nothing changed unless the command timed out (then the queue is
  * closed too): the caller runs its normal stop path.  Events may run
  * meanwhile: the EQ stays (Linux leaves it to firmware as well).

@@ -173,14 +173,14 @@ public:
 	 * kernel's health work item) from one context at a time.  The fatal
 	 * sensors of health.h fail the device: all ones -> E_NODEV;
 	 * nic_interface DISABLED/SW_RESET or health buffer rfr && synd ->
-	 * E_FWDEAD.  A new syndrome without rfr (synd_reports) and the counter
+	 * E_HOSTDOWN.  A new syndrome without rfr (synd_reports) and the counter
 	 * unchanged for cfg.health_stall_polls polls (stall_reports) are only
 	 * counted and logged: the host reports them.  Returns failed().
 	 */
 	int health_poll();
 	/*
-	 * Marks the device failed (err: E_FWDEAD or E_NODEV; E_NODEV replaces
-	 * E_FWDEAD, nothing else replaces a failure): every waiting command
+	 * Marks the device failed (err: E_HOSTDOWN or E_NODEV; E_NODEV replaces
+	 * E_HOSTDOWN, nothing else replaces a failure): every waiting command
 	 * is woken and returns err, every later exec() returns err at once
 	 * without touching the device.  Sticky until the next init().
 	 */

@@ -265,10 +265,10 @@ public:
 	 * UP and CUR fast_teardown is set, TEARDOWN_HCA PREPARE_FAST_TEARDOWN,
 	 * then nic_interface = DISABLED written into cmdq_addr_l_sz and read
 	 * back within fast_teardown_timeout_ns: firmware has let go of the
-	 * function and its memory.  OK: the queue is marked failed (E_FWDEAD),
+	 * function and its memory.  OK: the queue is marked failed (E_HOSTDOWN),
 	 * so teardown() afterwards sends nothing and strands the pages for the
 	 * host to free once bus mastering is off.  E_NOTSUP (no capability,
-	 * not up), E_FWDEAD (already dead) or the command's error status:
+	 * not up), E_HOSTDOWN (already dead) or the command's error status:
 	 * nothing changed, the caller falls back to teardown().  A command
 	 * timeout, or nic_interface not reading DISABLED in time, also marks
 	 * the queue failed: the fallback then sends nothing more to a device

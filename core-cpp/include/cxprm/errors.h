@@ -27,7 +27,7 @@ enum Err : int {
 	E_TIMEDOUT = -110,/* ETIMEDOUT: owner bit never returned */
 	E_REMOTEIO = -121,/* EREMOTEIO: command executed, status != OK */
 	E_SHUTDOWN = -108,/* ESHUTDOWN: queue is being torn down */
-	E_FWDEAD = -112,  /* EHOSTDOWN: firmware declared itself dead (health syndrome) */
+	E_HOSTDOWN = -112,  /* EHOSTDOWN: firmware declared itself dead (health syndrome) */
 };
 
 /* "EPROTO" style name of an Err, for logs. */

@@ -8,7 +8,7 @@
  *   - nic_interface (cmdq_addr_l_sz bits 10:8) is DISABLED (1) or
  *     SW_RESET (7): firmware disabled the function or is resetting it
  *   - the health buffer has rfr (reset required) and a syndrome
- *                                                             -> E_FWDEAD
+ *                                                             -> E_HOSTDOWN
  * Reported only (a warning, the device keeps working):
  *   - a syndrome without rfr (e.g. HIGH_TEMP, an assert firmware survived)
  *   - the health counter unchanged for health_stall_polls polls in a row
@@ -50,7 +50,7 @@ struct HealthRead {
 HealthRead health_read(const cxprm_host *h);
 /* The first fatal sensor that fires, or NONE. */
 HealthSensor health_fatal_sensor(const HealthRead &r);
-/* E_NODEV for PCI_COMM_ERR, E_FWDEAD for the others, OK for NONE. */
+/* E_NODEV for PCI_COMM_ERR, E_HOSTDOWN for the others, OK for NONE. */
 int health_sensor_err(HealthSensor s);
 const char *health_sensor_name(HealthSensor s);
 const char *nic_state_name(u8 state);

@@ -3,7 +3,7 @@
 // The device model behind the command interface: the HCA state machine,
 // ISSI, page accounting, capabilities, UARs, EQs (and event delivery),
 // DCTs, the eswitch and NVMF namespaces.  Handlers live in handlers_*.cpp,
-// one file per area; dispatch and the generic checks in device_state.cpp;
+// one file per area; dispatch and the generic checks in dispatch.cpp;
 // event delivery in event_queue.cpp.
 //
 // Not thread-safe by itself: the Emulator serialises every call under its
@@ -91,7 +91,7 @@ struct Dct {
 };
 
 // A function other than the BAR's own: a VF, or an ECPF's external host
-// PF (handlers_functions.cpp).  Its pages are the BAR function's driver's
+// PF (handlers_other_functions.cpp).  Its pages are the BAR function's driver's
 // to provide, and are accounted here, apart from the BAR function's.
 struct OtherFunction {
 	bool enabled = false;
@@ -333,7 +333,7 @@ private:
 	// TAKE of k pages before INIT_HCA: that much boot/init demand is owed again.
 	void owe_again(uint32_t k);
 
-	// handlers_functions.cpp: ENABLE/DISABLE_HCA and MANAGE_PAGES for
+	// handlers_other_functions.cpp: ENABLE/DISABLE_HCA and MANAGE_PAGES for
 	// another function, and what happens to them with the BAR's function.
 	Result enable_other(OtherFunction &f);
 	Result disable_other(uint32_t key, OtherFunction &f);

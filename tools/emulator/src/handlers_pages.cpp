@@ -7,7 +7,7 @@
 // INIT_HCA on, raised by positive request_pages()); negative requests add
 // to owed_release, what TAKE may return, kept apart so that +N then -M is
 // a GIVE of N and a TAKE of M.  QUERY_PAGES(REGULAR) answers the net.
-// Other functions (VFs, an ECPF's host PF): handlers_functions.cpp.  GIVE pays boot first, then init (before INIT_HCA) or regular
+// Other functions (VFs, an ECPF's host PF): handlers_other_functions.cpp.  GIVE pays boot first, then init (before INIT_HCA) or regular
 // (after); pages beyond the demand are kept too.  TAKE returns pages only
 // when firmware has some to give back: before INIT_HCA (ENABLED) and after
 // TEARDOWN_HCA all of them (a bring-up that stops after the boot or init
