@@ -109,12 +109,17 @@ FwctlFile::FwctlFile(const DevPath &where) : DevFile(where)
 	i.size = sizeof(i);
 	i.device_data_len = sizeof(uctx_);
 	i.out_device_data = (uint64_t)(uintptr_t)&uctx_;
+	std::string why;
 	if (sys::ioctl(fd_, fwctl::IOC_INFO, &i) != 0)
-		throw OsError(ioctl_error(errno, "FWCTL_INFO", where.path, kPriv));
-	device_type_ = i.out_device_type;
-	if (device_type_ != fwctl::DEVICE_TYPE_MLX5)
-		throw OsError(where.path + " is not an mlx5 fwctl device (FWCTL_INFO device type " +
-			      std::to_string(device_type_) + ", mlx5 is 1)");
+		why = ioctl_error(errno, "FWCTL_INFO", where.path, kPriv);
+	else if ((device_type_ = i.out_device_type) != fwctl::DEVICE_TYPE_MLX5)
+		why = where.path + " is not an mlx5 fwctl device (FWCTL_INFO device type " +
+		      std::to_string(device_type_) + ", mlx5 is 1)";
+	if (!why.empty()) { // no destructor runs for a constructor that throws
+		sys::close(fd_);
+		fd_ = -1;
+		throw OsError(why);
+	}
 }
 
 int FwctlFile::rpc(FwctlScope scope, const void *in, uint32_t inlen, void *out, uint32_t *out_len, uint64_t *ns)
