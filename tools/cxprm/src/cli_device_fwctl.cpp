@@ -30,7 +30,6 @@ namespace {
 
 const char *const kPriv = "needs root (a fwctl node is 0600, root's)";
 
-uint16_t in_opcode(const void *in) { return (uint16_t)prm::get<prm::cmd_in::opcode>(prm::CRef<prm::cmd_in>(in)); }
 uint16_t in_op_mod(const void *in) { return (uint16_t)prm::get<prm::cmd_in::op_mod>(prm::CRef<prm::cmd_in>(in)); }
 
 class FwctlFile final : public DevFile {
@@ -159,7 +158,7 @@ void FwctlFile::typed(unsigned int ioc, void *arg, const char *opname)
 	uint64_t ns = 0;
 	err = rpc(FwctlScope::DEBUG_READ_ONLY, in, inlen, out.data(), &got, &ns);
 	if (err)
-		throw OsError(raw_error(err, in_opcode(in), in_op_mod(in)));
+		throw OsError(raw_error(err, cxprm_core_in_opcode(in), in_op_mod(in)));
 	if (got < prm::INLINE_BYTES)
 		throw OsError(std::string("FWCTL_RPC (") + opname + ") on " + where_.path + ": " +
 			      std::to_string(got) + " output bytes, less than a command's header");
@@ -198,10 +197,10 @@ int FwctlFile::raw(cxprm_raw_cmd &r)
 		return err;
 	if (got < prm::INLINE_BYTES)
 		return EPROTO;
-	prm::CRef<prm::cmd_out> o((const void *)(uintptr_t)r.out);
-	r.st.opcode = in_opcode(in);
-	r.st.status = (uint8_t)prm::get<prm::cmd_out::status>(o);
-	r.st.syndrome = (uint32_t)prm::get<prm::cmd_out::syndrome>(o);
+	const void *out = (const void *)(uintptr_t)r.out;
+	r.st.opcode = cxprm_core_in_opcode(in);
+	r.st.status = cmd::out_status(out);
+	r.st.syndrome = cmd::out_syndrome(out);
 	return 0;
 }
 
@@ -260,7 +259,7 @@ cxprm_info FwctlFile::info(FwctlInfo *uctx)
 	prm::set<prm::access_register_in::register_id>(r, prm::reg_id::MGIR);
 	uint32_t got = sizeof(out);
 	if (rpc(FwctlScope::DEBUG_READ_ONLY, in, sizeof(in), out, &got, nullptr) == 0 && got == sizeof(out) &&
-	    prm::get<prm::cmd_out::status>(prm::CRef<prm::cmd_out>(out)) == 0) {
+	    cmd::out_status(out) == 0) {
 		prm::CRef<prm::mgir_reg> m(out + prm::access_register_out::size_bytes);
 		i.fw_major = (uint16_t)prm::get<prm::mgir_reg::extended_major>(m);
 		i.fw_minor = (uint16_t)prm::get<prm::mgir_reg::extended_minor>(m);

@@ -94,18 +94,29 @@ std::string fw_version(const cxprm_info &i)
 	return std::to_string(i.fw_major) + "." + std::to_string(i.fw_minor) + "." + std::to_string(i.fw_subminor);
 }
 
-Json info_json(const cxprm_info &i, const DevPath &where)
+namespace {
+
+// The identity both transports' info starts with, in this key order.
+Json identity_json(const cxprm_info &i, const DevPath &where, const char *transport)
 {
 	Json j = Json::object();
 	j.set("pci_addr", std::string(i.pci_addr));
 	j.set("dev_name", std::string(i.dev_name));
 	j.set("path", where.path);
-	j.set("transport", "cxprm.ko");
+	j.set("transport", transport);
 	j.set("pci_id", pci_id(i.vendor_id, i.device_id));
 	j.set("vendor_id", i.vendor_id);
 	j.set("device_id", i.device_id);
 	j.set("model", model_name(i.vendor_id, i.device_id));
 	j.set("fw_version", fw_version(i));
+	return j;
+}
+
+} // namespace
+
+Json info_json(const cxprm_info &i, const DevPath &where)
+{
+	Json j = identity_json(i, where, "cxprm.ko");
 	j.set("cmdif_rev", i.cmdif_rev);
 	j.set("state", state_name(i.state));
 	j.set("state_code", i.state);
@@ -194,16 +205,7 @@ std::string uctx_caps_text(uint32_t caps)
 
 Json fwctl_info_json(const cxprm_info &i, const DevPath &where, const DevFile::FwctlInfo &u)
 {
-	Json j = Json::object();
-	j.set("pci_addr", std::string(i.pci_addr));
-	j.set("dev_name", std::string(i.dev_name));
-	j.set("path", where.path);
-	j.set("transport", "fwctl");
-	j.set("pci_id", pci_id(i.vendor_id, i.device_id));
-	j.set("vendor_id", i.vendor_id);
-	j.set("device_id", i.device_id);
-	j.set("model", model_name(i.vendor_id, i.device_id));
-	j.set("fw_version", fw_version(i));
+	Json j = identity_json(i, where, "fwctl");
 	j.set("driver", u.driver);
 	j.set("state", state_name(i.state));
 	j.set("uid", u.uid);
