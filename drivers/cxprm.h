@@ -15,10 +15,10 @@
  *               cleanup by releases, once remove destroyed what was left).  Commands are bounded by the command timeout,
  *               so remove waits at most that long.
  *   files_lock  the list of open files (event fan-out, DCT cleanup).
- *   file dct_lock / ev_lock   per-file DCT table / event ring.
- *   file obj_lock  serialises the file's object ioctls; the table pointer
- *               itself is taken with xchg() by release or remove, whichever
- *               comes first (no ioctl runs then).
+ *   file dct_table_lock / ev_lock   per-file DCT table / event ring.
+ *   The core's per-file locks serialise a file's DCT and object ioctls;
+ *               the objects table pointer is taken with xchg() by release
+ *               or remove, whichever comes first (no ioctl runs then).
  */
 #ifndef CXPRM_DRV_H
 #define CXPRM_DRV_H
@@ -84,7 +84,6 @@ struct cxprm_dev {
 	struct cxprm_core *core;
 	int bringup_err;	/* 0, or why bring-up failed */
 	bool up;		/* bring-up succeeded: commands may be sent */
-	u32 info_flags;		/* CXPRM_INFO_* */
 
 	struct rw_semaphore rwsem;
 	bool alive;		/* accepting ioctls (under rwsem) */
@@ -142,19 +141,17 @@ struct cxprm_file {
 	struct list_head node;		/* cx->files */
 
 	/*
-	 * dct_lock serialises the file's DCT ioctls (held while their
-	 * command runs); dct_table_lock guards the table itself and is never
-	 * held across a command, so that remove can take DCTs from it under
-	 * files_lock without waiting for a command (whose event pump may
-	 * need files_lock to deliver an event: see cxprm_cdev_shutdown()).
+	 * The core's part: its DCTs and objects, the locks serialising its
+	 * DCT and object ioctls (cxprm_core_ioctl()).  dct_table_lock guards
+	 * the DCT table itself (core.dcts.lock) and is never held across a
+	 * command, so that remove can take DCTs from it under files_lock
+	 * without waiting for a command (whose event pump may need
+	 * files_lock to deliver an event: see cxprm_cdev_shutdown()).
 	 */
-	struct mutex dct_lock;
-	spinlock_t dct_table_lock;	/* dcts.n, dcts.dctn (dcts.lock) */
-
-	/* Its objects (PD, CQ, ... QP): made on the first object ioctl. */
-	struct mutex obj_lock;
-	struct cxprm_core_objs *objs;
-	struct cxprm_core_dcts dcts;
+	struct cxprm_core_file core;
+	struct mutex dct_lock;		/* core.dct_lock */
+	struct mutex obj_lock;		/* core.obj_lock */
+	spinlock_t dct_table_lock;
 
 	spinlock_t ev_lock;		/* mask and the event ring */
 	u64 mask[4];			/* subscribed event types */
@@ -186,8 +183,6 @@ void cxprm_dev_set_failed(struct cxprm_dev *cx, int err,
 void cxprm_dev_wake(struct cxprm_dev *cx);
 
 /* cxprm_objs.c: the objects of open files (cxprm_cdev.c's). */
-/* An object ioctl on the file's table (made on the first one). */
-long cxprm_objs_ioctl(struct cxprm_file *f, unsigned int cmd, void *k);
 /* Destroys the objects of a table taken from a file; why: for the log. */
 void cxprm_objs_destroy(struct cxprm_dev *cx, struct cxprm_core_objs *t,
 			const char *why);

@@ -42,6 +42,7 @@ static void cxprm_check_errnos(void)
 	BUILD_BUG_ON(EOPNOTSUPP != 95 || ENODEV != 19 || EBUSY != 16);
 	BUILD_BUG_ON(EHOSTDOWN != 112 || EPERM != 1 || ENOENT != 2);
 	BUILD_BUG_ON(EINVAL != 22 || ENOTTY != 25 || ENOSPC != 28);
+	BUILD_BUG_ON(ENOMEM != 12 || EFAULT != 14);
 	/* The facade's enum is the UAPI's (ioctl.cpp asserts it too). */
 	BUILD_BUG_ON((int)CXPRM_CORE_DOWN != (int)CXPRM_STATE_DOWN ||
 		     (int)CXPRM_CORE_UP != (int)CXPRM_STATE_UP ||
@@ -52,205 +53,47 @@ static void cxprm_check_errnos(void)
 /* ---- ioctls (called under cx->rwsem, read, with cx->alive) ---- */
 
 /*
- * What each ioctl means is the core's (cxprm_core_ioc_*, ioctl.cpp): here
- * only the copies from and to userspace and the capability each needs.
+ * What each ioctl means, its checks and the privilege it needs are the
+ * core's (cxprm_core_ioctl(), core-cpp/src/ioctl_entry.cpp): here only the
+ * copies from and to userspace and capable().
  */
 
-static int cxprm_need(int cap)
+static int cxprm_copy_in(void *ctx, void *dst, cxprm_u64 uaddr, cxprm_size n)
 {
-	return capable(cap) ? 0 : -EPERM;
+	return copy_from_user(dst, u64_to_user_ptr((u64)uaddr), n) ? -EFAULT : 0;
 }
 
-/* What a command that may change device state needs (raw or not). */
-static int cxprm_raw_write_ok(void)
+static int cxprm_copy_out(void *ctx, cxprm_u64 uaddr, const void *src,
+			  cxprm_size n)
 {
-	if (cxprm_need(CAP_SYS_RAWIO) || !READ_ONCE(cxprm_allow_raw_write))
-		return -EPERM;
-	return 0;
+	return copy_to_user(u64_to_user_ptr((u64)uaddr), src, n) ? -EFAULT : 0;
 }
 
-/* CAP_NET_ADMIN, then the ioctl's struct from userspace. */
-static long cxprm_admin_in(void *k, const void __user *arg, size_t size)
+static int cxprm_allowed(void *ctx, int priv)
 {
-	if (!capable(CAP_NET_ADMIN))
-		return -EPERM;
-	return copy_from_user(k, arg, size) ? -EFAULT : 0;
-}
-
-static long cxprm_ioc_info(struct cxprm_dev *cx, void __user *arg)
-{
-	struct cxprm_info i;
-
-	memset(&i, 0, sizeof(i));
-	strscpy(i.pci_addr, cx->bdf, sizeof(i.pci_addr));
-	strscpy(i.dev_name, cx->misc_name, sizeof(i.dev_name));
-	i.vendor_id = cx->pdev->vendor;
-	i.device_id = cx->pdev->device;
-	i.flags = cx->info_flags;
-	cxprm_core_ioc_info(cx->core, &i);
-	return copy_to_user(arg, &i, sizeof(i)) ? -EFAULT : 0;
-}
-
-/*
- * QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS, the DCT and the object ioctls: one
- * struct in and out.
- */
-static long cxprm_ioc_typed(struct cxprm_file *f, unsigned int cmd,
-			    void __user *arg)
-{
-	bool dct = cxprm_core_ioc_is_dct(cmd);
-	size_t size = _IOC_SIZE(cmd);
-	void *k;
-	long ret;
-
-	k = kmalloc(size, GFP_KERNEL);
-	if (!k)
-		return -ENOMEM;
-	ret = cxprm_admin_in(k, arg, size);
-	if (ret)
-		goto out;
-	if (cxprm_core_ioc_is_obj(cmd)) {
-		ret = cxprm_core_obj_is_raw_write(cmd, k) ? cxprm_raw_write_ok() : 0;
-		if (!ret)
-			ret = cxprm_objs_ioctl(f, cmd, k);
-		goto copy;
-	}
-	/* The DCT ioctls: one at a time per file (its table). */
-	if (dct)
-		mutex_lock(&f->dct_lock);
-	ret = cxprm_core_ioc_typed(f->cx->core, cmd, &f->dcts, k);
-	if (dct)
-		mutex_unlock(&f->dct_lock);
-copy:
-	if (!ret && copy_to_user(arg, k, size))
-		ret = -EFAULT;
-out:
-	kfree(k);
-	return ret;
-}
-
-static long cxprm_ioc_stats(struct cxprm_dev *cx, void __user *arg)
-{
-	struct cxprm_opcode_stats *k = NULL;
-	struct cxprm_stats s;
-	long ret;
-
-	ret = cxprm_admin_in(&s, arg, sizeof(s));
-	if (ret)
-		return ret;
-	if (s.capacity) {
-		k = kcalloc(CXPRM_CORE_MAX_OPCODES, sizeof(*k), GFP_KERNEL);
-		if (!k)
-			return -ENOMEM;
-	}
-	ret = cxprm_core_ioc_stats(cx->core, &s, k);
-	if (!ret && s.count &&
-	    copy_to_user(u64_to_user_ptr(s.entries), k, s.count * sizeof(*k)))
-		ret = -EFAULT;
-	if (!ret && copy_to_user(arg, &s, sizeof(s)))
-		ret = -EFAULT;
-	kfree(k);
-	return ret;
-}
-
-/* The privilege a raw command needs, by opcode and op_mod (cxprm_core_raw_scope). */
-static int cxprm_raw_need(const void *in)
-{
-	switch (cxprm_core_raw_scope_in(in)) {
-	case CXPRM_RAW_SCOPE_QUERY:
-		return cxprm_need(CAP_NET_ADMIN);
-	case CXPRM_RAW_SCOPE_WRITE:
-		return cxprm_raw_write_ok();
+	switch (priv) {
+	case CXPRM_CORE_PRIV_ADMIN:
+		return capable(CAP_NET_ADMIN);
+	case CXPRM_CORE_PRIV_RAW_WRITE:
+		return capable(CAP_SYS_RAWIO) &&
+		       READ_ONCE(cxprm_allow_raw_write);
 	default:
-		return -EPERM;
+		return 0;
 	}
 }
 
-/*
- * CXPRM_IOC_RAW.  Policy by opcode (cxprm_core_raw_scope): read-only
- * queries (QUERY_*, ACCESS_REG with op_mod READ) need CAP_NET_ADMIN;
- * anything else (an ACCESS_REG write too) CAP_SYS_RAWIO and
- * allow_raw_write=1; commands that would break the driver's own state
- * (HCA life cycle, pages, ISSI, EQs, UAR release) are refused always.
- * Lengths, flags and the dump size are checked by cxprm_core_raw_check()
- * (core-cpp/src/ioctl_check.cpp), the command and its dump are
- * cxprm_core_ioc_raw() (ioctl.cpp), both fuzzed in userspace.
- */
-static long cxprm_ioc_raw(struct cxprm_dev *cx, void __user *arg)
-{
-	void *in = NULL, *out = NULL, *blocks = NULL;
-	struct cxprm_core_raw_plan plan;
-	struct cxprm_raw_dump hdr;
-	struct cxprm_raw_cmd rc;
-	void __user *dump;
-	long ret;
-
-	if (copy_from_user(&rc, arg, sizeof(rc)))
-		return -EFAULT;
-	if (cxprm_core_raw_check(&rc, &plan))
-		return -EINVAL;
-
-	in = kvmalloc(rc.inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	if (copy_from_user(in, u64_to_user_ptr(rc.in), rc.inlen)) {
-		ret = -EFAULT;
-		goto out;
-	}
-	ret = cxprm_raw_need(in);
-	if (ret)
-		goto out;
-	out = kvzalloc(rc.outlen, GFP_KERNEL);
-	if (plan.blocks_cap)
-		blocks = kvmalloc_array(plan.blocks_cap, CXPRM_MAILBOX_BYTES,
-					GFP_KERNEL);
-	if (!out || (plan.blocks_cap && !blocks)) {
-		ret = -ENOMEM;
-		goto out;
-	}
-
-	ret = cxprm_core_ioc_raw(cx->core, &rc, in, out, &plan, &hdr, blocks);
-	/* Status and wire dump go back on transport errors too. */
-	dump = u64_to_user_ptr(rc.dump);
-	if (rc.dump_len &&
-	    (copy_to_user(dump, &hdr, sizeof(hdr)) ||
-	     copy_to_user(dump + sizeof(hdr), blocks, rc.dump_len - sizeof(hdr)))) {
-		ret = -EFAULT;
-		goto out;
-	}
-	if (!ret && copy_to_user(u64_to_user_ptr(rc.out), out, rc.outlen)) {
-		ret = -EFAULT;
-		goto out;
-	}
-	if (copy_to_user(arg, &rc, sizeof(rc)))
-		ret = -EFAULT;
-out:
-	kvfree(blocks);
-	kvfree(out);
-	kvfree(in);
-	return ret;
-}
-
-static long cxprm_ioc_subscribe(struct cxprm_file *f, void __user *arg)
-{
-	struct cxprm_subscribe s;
-	long ret;
-
-	ret = cxprm_admin_in(&s, arg, sizeof(s));
-	if (ret)
-		return ret;
-	spin_lock_irq(&f->ev_lock);
-	memcpy(f->mask, s.mask, sizeof(f->mask));
-	spin_unlock_irq(&f->ev_lock);
-	return 0;
-}
+static const struct cxprm_core_caller_ops cxprm_caller_ops = {
+	.copy_in = cxprm_copy_in,
+	.copy_out = cxprm_copy_out,
+	.allowed = cxprm_allowed,
+};
 
 static long cxprm_ioctl(struct file *file, unsigned int cmd,
 			unsigned long uarg)
 {
+	const struct cxprm_core_caller caller = { .ops = &cxprm_caller_ops };
 	struct cxprm_file *f = file->private_data;
 	struct cxprm_dev *cx = f->cx;
-	void __user *arg = (void __user *)uarg;
 	long ret;
 
 	down_read(&cx->rwsem);
@@ -258,29 +101,7 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		ret = -ENODEV;
 		goto out;
 	}
-	ret = cxprm_core_ioc_allowed(cmd, cx->up);
-	if (ret)
-		goto out;
-	switch (cmd) {
-	case CXPRM_IOC_INFO:
-		ret = cxprm_ioc_info(cx, arg);
-		break;
-	case CXPRM_IOC_STATS:
-		ret = cxprm_ioc_stats(cx, arg);
-		break;
-	case CXPRM_IOC_RAW:
-		ret = cxprm_ioc_raw(cx, arg);
-		break;
-	case CXPRM_IOC_SUBSCRIBE:
-		ret = cxprm_ioc_subscribe(f, arg);
-		break;
-	default:
-		if (cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd))
-			ret = cxprm_ioc_typed(f, cmd, arg);
-		else
-			ret = -ENOTTY;
-		break;
-	}
+	ret = cxprm_core_ioctl(cx->core, &f->core, cmd, uarg, &caller);
 	if (ret == -EHOSTDOWN || ret == -ENODEV)
 		cxprm_dev_set_failed(cx, cxprm_core_failed(cx->core),
 				     CXPRM_FAIL_COMMAND);
@@ -349,13 +170,13 @@ static __poll_t cxprm_poll(struct file *file, poll_table *wait)
 static void cxprm_dcts_lock(struct cxprm_core_dcts *t)
 	__acquires(t)
 {
-	spin_lock(&container_of(t, struct cxprm_file, dcts)->dct_table_lock);
+	spin_lock(&container_of(t, struct cxprm_file, core.dcts)->dct_table_lock);
 }
 
 static void cxprm_dcts_unlock(struct cxprm_core_dcts *t)
 	__releases(t)
 {
-	spin_unlock(&container_of(t, struct cxprm_file, dcts)->dct_table_lock);
+	spin_unlock(&container_of(t, struct cxprm_file, core.dcts)->dct_table_lock);
 }
 
 static int cxprm_open(struct inode *inode, struct file *file)
@@ -374,9 +195,11 @@ static int cxprm_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&f->dct_lock);
 	mutex_init(&f->obj_lock);
+	f->core.dct_lock = &f->dct_lock;
+	f->core.obj_lock = &f->obj_lock;
 	spin_lock_init(&f->dct_table_lock);
-	f->dcts.lock = cxprm_dcts_lock;
-	f->dcts.unlock = cxprm_dcts_unlock;
+	f->core.dcts.lock = cxprm_dcts_lock;
+	f->core.dcts.unlock = cxprm_dcts_unlock;
 	cxprm_events_file_init(f);
 
 	down_read(&cx->rwsem);
@@ -406,7 +229,7 @@ static void cxprm_file_destroy_dcts(struct cxprm_file *f)
 	int err;
 
 	/* One at a time, taken from the table, no lock held while it runs. */
-	while (cxprm_core_dcts_pop(&f->dcts, &dctn)) {
+	while (cxprm_core_dcts_pop(&f->core.dcts, &dctn)) {
 		err = cxprm_core_dct_destroy(cx->core, dctn, &r);
 		if (err)
 			dev_warn(&cx->pdev->dev,
@@ -429,10 +252,10 @@ static int cxprm_release(struct inode *inode, struct file *file)
 	down_read(&cx->rwsem);
 	if (cx->cleanup_ok) {
 		cxprm_file_destroy_dcts(f);
-		cxprm_objs_destroy(cx, xchg(&f->objs, NULL), "close");
+		cxprm_objs_destroy(cx, xchg(&f->core.objs, NULL), "close");
 	}
 	/* Else remove took the table, or none was made. */
-	WARN_ON_ONCE(f->objs);
+	WARN_ON_ONCE(f->core.objs);
 	mutex_lock(&cx->files_lock);
 	list_del(&f->node);
 	mutex_unlock(&cx->files_lock);
@@ -457,10 +280,17 @@ static const struct file_operations cxprm_fops = {
 
 int cxprm_cdev_register(struct cxprm_dev *cx)
 {
+	struct cxprm_info id = {};
 	int err;
 
 	cxprm_check_errnos();
 	snprintf(cx->misc_name, sizeof(cx->misc_name), "cxprm/%s", cx->bdf);
+	/* What INFO reports of the function (the rest is the core's). */
+	strscpy(id.pci_addr, cx->bdf, sizeof(id.pci_addr));
+	strscpy(id.dev_name, cx->misc_name, sizeof(id.dev_name));
+	id.vendor_id = cx->pdev->vendor;
+	id.device_id = cx->pdev->device;
+	cxprm_core_set_identity(cx->core, &id);
 	cx->misc.minor = MISC_DYNAMIC_MINOR;
 	cx->misc.name = cx->misc_name;
 	cx->misc.fops = &cxprm_fops;
@@ -510,7 +340,7 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 		 */
 		mutex_lock(&cx->files_lock);
 		list_for_each_entry(f, &cx->files, node) {
-			found = cxprm_core_dcts_pop(&f->dcts, &dctn);
+			found = cxprm_core_dcts_pop(&f->core.dcts, &dctn);
 			if (found)
 				break;
 		}

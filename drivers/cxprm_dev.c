@@ -37,8 +37,6 @@ struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev, enum cxprm_kind kind)
 	atomic_set(&cx->event_seq, 0);
 	atomic64_set(&cx->polls, 0);
 	atomic64_set(&cx->irqs, 0);
-	if (kind == CXPRM_KIND_IVSHMEM)
-		cx->info_flags |= CXPRM_INFO_EMULATED;
 	return cx;
 }
 

@@ -17,9 +17,21 @@
 
 #include "cxprm.h"
 
+/* CXPRM_IOC_SUBSCRIBE (cxprm_core_ioctl()): the file's new mask. */
+static void cxprm_file_subscribe(struct cxprm_core_file *core,
+				 const struct cxprm_subscribe *s)
+{
+	struct cxprm_file *f = container_of(core, struct cxprm_file, core);
+
+	spin_lock_irq(&f->ev_lock);
+	memcpy(f->mask, s->mask, sizeof(f->mask));
+	spin_unlock_irq(&f->ev_lock);
+}
+
 void cxprm_events_file_init(struct cxprm_file *f)
 {
 	spin_lock_init(&f->ev_lock);
+	f->core.subscribe = cxprm_file_subscribe;
 	/* Subscribed from the start (UAPI: CXPRM_IOC_SUBSCRIBE). */
 	f->mask[0] = BIT_ULL(CXPRM_EV_ESW_FUNCTIONS_CHANGED) |
 		     BIT_ULL(CXPRM_EV_DCT_DRAINED);

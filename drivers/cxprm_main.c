@@ -180,10 +180,9 @@ static void cxprm_events_start(struct cxprm_dev *cx)
 		return;
 	}
 	cx->events_on = true;
-	if (ec.command_events)
-		cx->info_flags |= CXPRM_INFO_EVENT_MODE;
-	if (cx->irq >= 0)
-		cx->info_flags |= CXPRM_INFO_IRQ;
+	cxprm_core_info_flags(cx->core,
+			      (ec.command_events ? CXPRM_INFO_EVENT_MODE : 0) |
+			      (cx->irq >= 0 ? CXPRM_INFO_IRQ : 0), 0);
 	queue_delayed_work(cx->wq, &cx->poll_work, 0);
 	dev_info(dev, "events: async EQ polled every %u ms%s, commands complete by %s\n",
 		 READ_ONCE(cxprm_poll_interval_ms),
@@ -212,7 +211,8 @@ static void cxprm_events_stop(struct cxprm_dev *cx)
 	cxprm_irq_teardown(cx);
 	cx->wq = NULL;
 	cx->events_on = false;
-	cx->info_flags &= ~(CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ);
+	cxprm_core_info_flags(cx->core, 0,
+			      CXPRM_INFO_EVENT_MODE | CXPRM_INFO_IRQ);
 }
 
 /* ---- bring-up and teardown ---- */
@@ -472,6 +472,8 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		cxprm_host_fini(cx);
 		goto err_unmap;
 	}
+	if (kind == CXPRM_KIND_IVSHMEM)
+		cxprm_core_info_flags(cx->core, CXPRM_INFO_EMULATED, 0);
 	cxprm_bringup(cx);
 	if (cx->up) {
 		cxprm_events_start(cx);

@@ -3,31 +3,13 @@
  * The objects of open files (PD, CQ, SRQ, QP, XRQ, NVMF backend and
  * namespace; CXPRM_IOC_OBJ_*, CXPRM_IOC_QP_MODIFY): what they mean and
  * their tables are the core's (core-cpp/src/ioctl_objects.cpp,
- * objects_table.cpp); here the per-file lock and destroying them when the
- * file closes or the device goes away.  Called by cxprm_cdev.c only.
+ * objects_table.cpp; the ioctls are cxprm_core_ioctl()'s); here destroying
+ * them when the file closes or the device goes away.  Called by
+ * cxprm_cdev.c only.
  */
 #include <linux/atomic.h>
-#include <linux/mutex.h>
 
 #include "cxprm.h"
-
-/* The object ioctls, one at a time per file; its table on the first one. */
-long cxprm_objs_ioctl(struct cxprm_file *f, unsigned int cmd, void *k)
-{
-	struct cxprm_core_objs *t;
-	long ret = 0;
-
-	mutex_lock(&f->obj_lock);
-	if (!f->objs) {
-		ret = cxprm_core_objs_create(f->cx->core, &t);
-		if (!ret)
-			WRITE_ONCE(f->objs, t);
-	}
-	if (!ret)
-		ret = cxprm_core_ioc_obj(f->cx->core, cmd, f->objs, k);
-	mutex_unlock(&f->obj_lock);
-	return ret;
-}
 
 /*
  * Destroys the objects of a table taken from a file (cx->cleanup_ok).
@@ -67,7 +49,7 @@ void cxprm_objs_shutdown(struct cxprm_dev *cx)
 		list_for_each_entry(f, &cx->files, node) {
 			if (n == CXPRM_SWEEP_FILES)
 				break;
-			t[n] = xchg(&f->objs, NULL);
+			t[n] = xchg(&f->core.objs, NULL);
 			if (t[n])
 				n++;
 		}

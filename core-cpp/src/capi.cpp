@@ -131,13 +131,16 @@ int cxprm_core_bringup(cxprm_core *c, const cxprm_core_config *cfg)
 		b.cache_line_128byte = cfg->flags & CXPRM_CORE_CFG_CACHE_LINE_128;
 	}
 	c->command_events = false;
-	return c->dev.bringup(c->host, b);
+	int err = c->dev.bringup(c->host, b);
+	c->up = err == OK;
+	return err;
 }
 
 void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 {
 	if (!c)
 		return;
+	c->up = false;
 	/* Objects of closed files others named, while the EQ is there. */
 	cxprm_core_orphans_destroy(c);
 	/* GIDs and roce_en, after every QP and DCT (mlx5_ib goes before mlx5_core). */

@@ -26,6 +26,10 @@ struct cxprm_core {
 	cxprm::Device dev;
 	cxprm::Events ev;
 	bool command_events = false;
+	/* Bring-up succeeded and no teardown since: commands may be sent (ioctl_entry.cpp). */
+	bool up = false;
+	/* What INFO reports of the host's side (cxprm_core_set_identity). */
+	cxprm_info ident{};
 	cxprm_core_event_fn listener = nullptr;
 	void *listener_ctx = nullptr;
 	/* Queue memory of objects whose destroy failed (objects_table.cpp). */

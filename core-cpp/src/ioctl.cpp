@@ -33,7 +33,7 @@ static_assert(sizeof(cxprm_raw_dump::entry_posted) == sizeof(CmdCapture::entry_p
 	      "cxprm_raw_dump entries");
 static_assert(sizeof(cxprm_dct::dctn) == sizeof(cxprm_u32), "dctn");
 /* The errno values the UAPI documents are the core's (asm-generic). */
-static_assert(E_PERM == -1 && E_NOENT == -2 && E_NODEV == -19 && E_INVAL == -22 &&
+static_assert(E_PERM == -1 && E_NOENT == -2 && E_NOMEM == -12 && E_FAULT == -14 && E_NODEV == -19 && E_INVAL == -22 &&
 		      E_NOTTY == -25 && E_NOSPC == -28 && E_NOTSUP == -95 && E_BUSY == -16 &&
 		      E_PROTO == -71 && E_BADMSG == -74 && E_OVERFLOW == -75 &&
 		      E_SHUTDOWN == -108 && E_TIMEDOUT == -110 && E_HOSTDOWN == -112 &&

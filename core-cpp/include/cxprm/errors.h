@@ -14,6 +14,7 @@ enum Err : int {
 	E_NOENT = -2,     /* ENOENT: no such object (e.g. unknown DCT) */
 	E_IO = -5,        /* EIO: delivery failure reported by firmware */
 	E_NOMEM = -12,    /* ENOMEM: host allocation failed */
+	E_FAULT = -14,    /* EFAULT: the caller's copy from or to user memory failed */
 	E_BUSY = -16,     /* EBUSY: no free slot in time, or device busy */
 	E_NOTTY = -25,    /* ENOTTY: not an ioctl of this device */
 	E_NOSPC = -28,    /* ENOSPC: a file's DCT table is full */

@@ -33,6 +33,7 @@ typedef __INT32_TYPE__ __s32;
 #define _IOW(type, nr, T) CXPRM_IOC_ENCODE(1U, (type), (nr), sizeof(T))
 #define _IOWR(type, nr, T) CXPRM_IOC_ENCODE(3U, (type), (nr), sizeof(T))
 #define _IOC_TYPE(cmd) (((cmd) >> 8) & 0xffU)
+#define _IOC_SIZE(cmd) (((cmd) >> 16) & 0x3fffU)
 #endif
 
 #include <uapi/linux/cxprm.h>

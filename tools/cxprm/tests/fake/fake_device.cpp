@@ -71,6 +71,7 @@ public:
 		cc.cmd_timeout_ns = 30'000'000'000ull; // as above: no timeout under load
 		if (cxprm_core_create(uh_.host(), &core_) != OK)
 			return;
+		open_file();
 		up_ = cxprm_core_bringup(core_, &cc) == OK;
 		if (!up_) { // the fake's user sees why, as dmesg would say
 			static char text[16384];
@@ -89,11 +90,7 @@ public:
 	{
 		if (uid_)
 			close_uctx();
-		u32 dctn;
-		if (up_) // closing the file destroys its DCTs, then its objects
-			while (cxprm_core_dcts_pop(&dcts_, &dctn))
-				cxprm_core_dct_destroy(core_, dctn, nullptr);
-		cxprm_core_objs_destroy(core_, objs_, nullptr);
+		close_file();
 		cxprm_core_objs_destroy(core_, holder_, nullptr);
 		cxprm_core_destroy(core_); // tears down
 		emu_.stop();
@@ -105,13 +102,10 @@ public:
 
 private:
 	void attach_namespace(const Config &c);
-	int info(cxprm_info *i);
-	int typed(unsigned long req, void *arg);
-	int objects(unsigned long req, void *arg);
+	void open_file();
+	void close_file();
 	int obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg);
 	u32 hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs);
-	int stats(cxprm_stats *s);
-	int raw(cxprm_raw_cmd *r);
 	// transport=fwctl (below): the file's user context and the
 	// two fwctl ioctls, as drivers/fwctl/{main.c,mlx5/main.c} serve them.
 	void open_uctx();
@@ -127,8 +121,12 @@ private:
 	emu::Emulator emu_;
 	cxprm_core *core_ = nullptr;
 	bool up_ = false;
-	cxprm_core_dcts dcts_{}; // the file's DCTs, as the driver's
-	cxprm_core_objs *objs_ = nullptr; // and its objects
+	// The core's part of the file (its DCTs and objects, as the driver's),
+	// first in a struct that leads back here for subscribe.
+	struct File {
+		cxprm_core_file core;
+		Dev *dev;
+	} file_{};
 	cxprm_core_objs *holder_ = nullptr; // the bring-up namespace's, "another process's"
 	bool events_ = false;
 	std::set<u32> draining_;
@@ -204,37 +202,38 @@ void Dev::attach_namespace(const Config &c)
 		emu_.simulate_nvmf_io(xrqn, nsid, 10, 5, 8);
 }
 
-int Dev::info(cxprm_info *i)
+// The file as the driver's open() sets it up: the core's part, host locks.
+void Dev::open_file()
 {
-	std::memset(i, 0, sizeof(*i));
-	std::snprintf(i->pci_addr, sizeof(i->pci_addr), "%s", cfg_.bdf.c_str());
-	std::snprintf(i->dev_name, sizeof(i->dev_name), "cxprm/%s", cfg_.bdf.c_str());
-	i->vendor_id = emu_.profile().vendor_id;
-	i->device_id = emu_.profile().device_id;
-	i->flags = CXPRM_INFO_EMULATED;
-	return ret(cxprm_core_ioc_info(core_, i));
+	const cxprm_host *h = uh_.host();
+	file_.dev = this;
+	file_.core.dct_lock = h->ops->lock_create(h->ctx);
+	file_.core.obj_lock = h->ops->lock_create(h->ctx);
+	file_.core.subscribe = [](cxprm_core_file *f, const cxprm_subscribe *s) {
+		Dev *d = ((File *)f)->dev;
+		std::memcpy(d->mask_, s->mask, sizeof(d->mask_));
+	};
+	cxprm_info id{};
+	std::snprintf(id.pci_addr, sizeof(id.pci_addr), "%s", cfg_.bdf.c_str());
+	std::snprintf(id.dev_name, sizeof(id.dev_name), "cxprm/%s", cfg_.bdf.c_str());
+	id.vendor_id = emu_.profile().vendor_id;
+	id.device_id = emu_.profile().device_id;
+	cxprm_core_set_identity(core_, &id);
+	cxprm_core_info_flags(core_, CXPRM_INFO_EMULATED, 0);
 }
 
-int Dev::typed(unsigned long req, void *arg)
+// As the driver's release(): the file's DCTs, then its objects.
+void Dev::close_file()
 {
-	if (!cfg_.net_admin)
-		return fail(EPERM);
-	int err = cxprm_core_ioc_typed(core_, (unsigned)req, &dcts_, arg);
-	u32 dctn = ((cxprm_dct *)arg)->dctn;
-	if (!err && req == CXPRM_IOC_DCT_DRAIN) // for the DCT_DRAINED event
-		draining_.insert(dctn);
-	if (!err && req == CXPRM_IOC_DCT_DESTROY)
-		draining_.erase(dctn);
-	return ret(err);
-}
-
-// The driver's EQ, which CQs and QPs need, starts with the first object
-// ioctl here (a fresh fake reports no async EQ, as its tests expect).
-int Dev::objects(unsigned long req, void *arg)
-{
-	if (!cfg_.net_admin || (cxprm_core_obj_is_raw_write((unsigned)req, arg) && !cfg_.allow_raw_write))
-		return fail(EPERM);
-	return obj_ioctl(&objs_, req, arg);
+	u32 dctn;
+	if (up_)
+		while (cxprm_core_dcts_pop(&file_.core.dcts, &dctn))
+			cxprm_core_dct_destroy(core_, dctn, nullptr);
+	cxprm_core_objs_destroy(core_, file_.core.objs, nullptr);
+	file_.core.objs = nullptr;
+	const cxprm_host *h = uh_.host();
+	h->ops->lock_destroy(h->ctx, file_.core.dct_lock);
+	h->ops->lock_destroy(h->ctx, file_.core.obj_lock);
 }
 
 int Dev::obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg)
@@ -248,38 +247,6 @@ int Dev::obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg)
 	int err = cxprm_core_ioc_obj(core_, (unsigned)req, *t, arg);
 	if (events_) // nobody else polls the EQ of a fake
 		cxprm_core_events_poll(core_, 64);
-	return ret(err);
-}
-
-int Dev::stats(cxprm_stats *s)
-{
-	// The entries pointer is this process's memory (the driver copies out).
-	auto *out = (cxprm_opcode_stats *)(uintptr_t)s->entries;
-	if (s->capacity && !out)
-		return fail(EFAULT);
-	return ret(cxprm_core_ioc_stats(core_, s, out));
-}
-
-int Dev::raw(cxprm_raw_cmd *r)
-{
-	cxprm_core_raw_plan plan;
-	if (cxprm_core_raw_check(r, &plan))
-		return fail(EINVAL);
-	const u8 *in = (const u8 *)(uintptr_t)r->in;
-	int scope = cxprm_core_raw_scope_in(in); // the driver's policy
-	if (scope == CXPRM_RAW_SCOPE_FORBIDDEN || !cfg_.net_admin ||
-	    (scope == CXPRM_RAW_SCOPE_WRITE && !cfg_.allow_raw_write))
-		return fail(EPERM);
-	std::vector<u8> out(r->outlen), blocks((size_t)plan.blocks_cap * CXPRM_MAILBOX_BYTES);
-	cxprm_raw_dump hdr{};
-	int err = cxprm_core_ioc_raw(core_, r, in, out.data(), &plan, &hdr, blocks.empty() ? nullptr : blocks.data());
-	if (r->dump_len) { // the driver's copy_to_user of the dump
-		u8 *dst = (u8 *)(uintptr_t)r->dump;
-		std::memcpy(dst, &hdr, sizeof(hdr));
-		std::memcpy(dst + sizeof(hdr), blocks.data(), r->dump_len - sizeof(hdr));
-	}
-	if (!err)
-		std::memcpy((void *)(uintptr_t)r->out, out.data(), out.size());
 	return ret(err);
 }
 
@@ -361,30 +328,54 @@ ssize_t Dev::read(void *buf, size_t n)
 	return (ssize_t)(k * sizeof(cxprm_event));
 }
 
+// The user memory of an ioctl is this process's; the privileges are the
+// configured ones (net_admin=0: neither CAP_NET_ADMIN nor CAP_SYS_RAWIO).
+int fake_copy_in(void *, void *dst, cxprm_u64 uaddr, cxprm_size n)
+{
+	if (n && !uaddr)
+		return -EFAULT;
+	std::memcpy(dst, (const void *)(uintptr_t)uaddr, n);
+	return 0;
+}
+
+int fake_copy_out(void *, cxprm_u64 uaddr, const void *src, cxprm_size n)
+{
+	if (n && !uaddr)
+		return -EFAULT;
+	std::memcpy((void *)(uintptr_t)uaddr, src, n);
+	return 0;
+}
+
+int fake_allowed(void *ctx, int priv)
+{
+	const Config &c = *(const Config *)ctx;
+	if (priv == CXPRM_CORE_PRIV_ADMIN)
+		return c.net_admin;
+	return priv == CXPRM_CORE_PRIV_RAW_WRITE && c.net_admin && c.allow_raw_write;
+}
+
+const cxprm_core_caller_ops fake_caller_ops = {fake_copy_in, fake_copy_out, fake_allowed};
+
 int Dev::ioctl(unsigned long req, void *arg)
 {
 	if (cfg_.fwctl)
 		return fwctl_ioctl(req, arg);
-	// As the driver (cxprm_cdev.c): the core's gate, the capability, the core.
-	if (int err = cxprm_core_ioc_allowed((unsigned)req, up_))
-		return fail(-err);
-	if (req == CXPRM_IOC_INFO)
-		return info((cxprm_info *)arg);
-	if (req == CXPRM_IOC_RAW)
-		return raw((cxprm_raw_cmd *)arg);
-	if (cxprm_core_ioc_is_typed((unsigned)req))
-		return typed(req, arg);
-	if (cxprm_core_ioc_is_obj((unsigned)req))
-		return objects(req, arg);
-	switch (req) {
-	case CXPRM_IOC_STATS: return cfg_.net_admin ? stats((cxprm_stats *)arg) : fail(EPERM);
-	case CXPRM_IOC_SUBSCRIBE:
-		if (!cfg_.net_admin)
-			return fail(EPERM);
-		std::memcpy(mask_, ((cxprm_subscribe *)arg)->mask, sizeof(mask_));
-		return 0;
-	default: return fail(ENOTTY);
+	// The driver's whole ioctl (cxprm_cdev.c): the core's, with our copies.
+	bool obj = cxprm_core_ioc_is_obj((unsigned)req);
+	if (obj && up_ && !events_) { // the driver's EQ, which CQs and QPs need
+		cxprm_core_events_config ec{};
+		events_ = cxprm_core_events_start(core_, &ec) == OK;
 	}
+	const cxprm_core_caller caller{&fake_caller_ops, &cfg_};
+	int err = (int)cxprm_core_ioctl(core_, &file_.core, (unsigned)req, (cxprm_u64)(uintptr_t)arg, &caller);
+	if (obj && events_) // nobody else polls the EQ of a fake
+		cxprm_core_events_poll(core_, 64);
+	u32 dctn = cxprm_core_ioc_is_dct((unsigned)req) ? ((cxprm_dct *)arg)->dctn : 0;
+	if (!err && req == CXPRM_IOC_DCT_DRAIN) // for the DCT_DRAINED event
+		draining_.insert(dctn);
+	if (!err && req == CXPRM_IOC_DCT_DESTROY)
+		draining_.erase(dctn);
+	return ret(err);
 }
 
 // --- transport=fwctl: mlx5_fwctl's side of the file -----------------------
