@@ -25,7 +25,7 @@ void once_then_ok(kunit *t, EngEnv *e, u32 outlen, int want, CmdResult *res = nu
 	e->lb.faults.once = true;
 	KT_EXPECT_EQ(t, run(e, 16, outlen, res), want);
 	KT_EXPECT_EQ(t, run(e, 16, outlen, &next), OK);
-	KT_EXPECT_EQ(t, next.delivery, 0);
+	KT_EXPECT_EQ(t, next.st.delivery, 0);
 }
 } // namespace
 
@@ -40,14 +40,14 @@ void cxprm_kt_engine_faults_status_apart_from_delivery(kunit *t)
 	e->lb.faults.fw_status = 0x2;
 	e->lb.faults.syndrome = 0x1234abcd;
 	KT_EXPECT_EQ(t, run(e, 16, outlen, &res), E_REMOTEIO);
-	KT_EXPECT_EQ(t, res.delivery, 0);
-	KT_EXPECT_EQ(t, res.status, 0x2);
-	KT_EXPECT_EQ(t, res.syndrome, 0x1234abcd);
+	KT_EXPECT_EQ(t, res.st.delivery, 0);
+	KT_EXPECT_EQ(t, res.st.status, 0x2);
+	KT_EXPECT_EQ(t, res.st.syndrome, 0x1234abcd);
 	KT_EXPECT_EQ(t, e->out[0], 0x2);
 	KT_EXPECT(t, answered(e, 16, outlen)); /* the output is valid */
 	e->lb.faults = {};
 	KT_EXPECT_EQ(t, run(e, 16, outlen, &res), OK);
-	KT_EXPECT_EQ(t, res.status, 0);
+	KT_EXPECT_EQ(t, res.st.status, 0);
 	stop(t, e);
 }
 
@@ -64,7 +64,7 @@ void cxprm_kt_engine_faults_stuck_owner_times_out(kunit *t)
 	u64 ms = elapsed_ms(t0);
 	KT_EXPECT_GE(t, ms, 50);
 	KT_EXPECT_LT(t, ms, 5000);
-	KT_EXPECT_GE(t, res.latency_ns, 50 * MS);
+	KT_EXPECT_GE(t, res.st.latency_ns, 50 * MS);
 	u8 stuck = res.slot;
 	/* The slot stays reserved: the device may still write into it. */
 	KT_EXPECT_EQ(t, e->q.in_flight(), 1);
@@ -152,7 +152,7 @@ void cxprm_kt_engine_faults_delivery_status(kunit *t)
 	CmdResult res;
 	e->lb.faults.delivery_status = 0x06;
 	once_then_ok(t, e, 16 + 64, E_IO, &res);
-	KT_EXPECT_EQ(t, res.delivery, 0x06);
+	KT_EXPECT_EQ(t, res.st.delivery, 0x06);
 	stop(t, e);
 }
 

@@ -102,7 +102,7 @@ void cxprm_kt_engine_entry_format_and_signature(kunit *t)
 
 	if (!e)
 		return;
-	CmdCapture cap;
+	CmdCapture cap{};
 	CmdResult res;
 	cap.blocks = e->blocks;
 	cap.blocks_cap = 4;
@@ -113,7 +113,7 @@ void cxprm_kt_engine_entry_format_and_signature(kunit *t)
 	KT_EXPECT_EQ(t, e->lb.doorbells(), 1);
 	KT_EXPECT(t, answered(e, inlen, outlen));
 
-	prm::CRef<E> posted(cap.entry_posted), done(cap.entry_completed);
+	prm::CRef<E> posted(cap.hdr.entry_posted), done(cap.hdr.entry_completed);
 	KT_EXPECT_EQ(t, prm::get<E::type>(posted), prm::CMD_TYPE_PCIE);
 	KT_EXPECT_EQ(t, prm::get<E::input_length>(posted), inlen);
 	KT_EXPECT_EQ(t, prm::get<E::output_length>(posted), outlen);
@@ -122,22 +122,22 @@ void cxprm_kt_engine_entry_format_and_signature(kunit *t)
 	KT_EXPECT_EQ(t, prm::get<E::token>(posted), res.token);
 	KT_EXPECT_EQ(t, e->lb.last_token(), res.token);
 	/* The signature: the 64 bytes XOR to 0xff, as rung and as handed back. */
-	KT_EXPECT_EQ(t, xor_bytes(cap.entry_posted, 64), 0xff);
-	KT_EXPECT_EQ(t, xor_bytes(cap.entry_completed, 64), 0xff);
+	KT_EXPECT_EQ(t, xor_bytes(cap.hdr.entry_posted, 64), 0xff);
+	KT_EXPECT_EQ(t, xor_bytes(cap.hdr.entry_completed, 64), 0xff);
 	KT_EXPECT_EQ(t, prm::get<E::ownership>(done), 0);
 	u32 same = 0;
 	for (u32 i = 0; i < 16; i++)
-		same += cap.entry_posted[16 + i] == e->in[i];
+		same += cap.hdr.entry_posted[16 + i] == e->in[i];
 	KT_EXPECT_EQ(t, same, 16);
 	u64 ip = prm::get<E::input_mailbox_pointer_63_32>(posted) << 32 |
 		 prm::get<E::input_mailbox_pointer_31_9>(posted) << 9;
 	KT_EXPECT_EQ(t, ip >> 32, Loopback::BUS_BASE >> 32);
 	KT_EXPECT_EQ(t, ip % 1024, 0);
 	/* Two input blocks, one output block, each numbered, tokened, signed. */
-	KT_EXPECT_EQ(t, cap.in_blocks, 2);
-	KT_EXPECT_EQ(t, cap.out_blocks, 1);
-	KT_EXPECT(t, !cap.truncated);
-	for (u32 b = 0; b < cap.in_blocks + cap.out_blocks; b++) {
+	KT_EXPECT_EQ(t, cap.hdr.in_blocks, 2);
+	KT_EXPECT_EQ(t, cap.hdr.out_blocks, 1);
+	KT_EXPECT(t, !cap.hdr.truncated);
+	for (u32 b = 0; b < cap.hdr.in_blocks + cap.hdr.out_blocks; b++) {
 		const u8 *blk = e->blocks + b * prm::MAILBOX_SIZE;
 		prm::CRef<prm::cmd_if_box> br(blk);
 		KT_EXPECT_EQ(t, prm::get<prm::cmd_if_box::token>(br), res.token);
@@ -150,8 +150,8 @@ void cxprm_kt_engine_entry_format_and_signature(kunit *t)
 		same += e->blocks[i] == e->in[16 + i];
 	KT_EXPECT_EQ(t, same, 512);
 	KT_EXPECT_EQ(t, e->blocks[prm::MAILBOX_SIZE], e->in[528]);
-	KT_EXPECT_EQ(t, res.delivery, 0);
-	KT_EXPECT_EQ(t, res.status, 0);
+	KT_EXPECT_EQ(t, res.st.delivery, 0);
+	KT_EXPECT_EQ(t, res.st.status, 0);
 	stop(t, e);
 }
 

@@ -76,9 +76,9 @@ void BringupTrace::add(Step s, int err, const CmdResult *r, s64 value)
 	StepRecord &x = rec[n++];
 	x.step = s;
 	x.err = err;
-	x.delivery = r ? r->delivery : 0;
-	x.status = r ? r->status : 0;
-	x.syndrome = r ? r->syndrome : 0;
+	x.delivery = r ? r->st.delivery : 0;
+	x.status = r ? r->st.status : 0;
+	x.syndrome = r ? r->st.syndrome : 0;
 	x.value = value;
 }
 
@@ -104,7 +104,7 @@ int Device::step(Step s, int err, const CmdResult *r, s64 value)
 			Text t(buf, sizeof(buf));
 			t.str("cxprm: bring-up failed at ").str(step_name(s)).str(": ").str(err_name(err));
 			if (r && err == E_REMOTEIO)
-				t.str(" status ").str(cmd_status_name(r->status)).str(" syndrome ").hex(r->syndrome);
+				t.str(" status ").str(cmd_status_name(r->st.status)).str(" syndrome ").hex(r->st.syndrome);
 			host_->ops->log(host_->ctx, 0, t.c_str());
 		}
 	}

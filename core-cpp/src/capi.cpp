@@ -35,32 +35,14 @@ constexpr u32 NO_EQN = ~0u;
 static_assert((int)DeviceStatus::DOWN == CXPRM_CORE_DOWN && (int)DeviceStatus::UP == CXPRM_CORE_UP &&
 	      (int)DeviceStatus::ERROR == CXPRM_CORE_ERROR && (int)DeviceStatus::GONE == CXPRM_CORE_GONE);
 
-void fill_result(cxprm_core_result *out, const CmdResult &r, const void *in)
-{
-	if (!out)
-		return;
-	uapi::copy_result(out, r);
-	if (in) {
-		prm::CRef<prm::cmd_in> h(in);
-		out->st.opcode = (u16)prm::get<prm::cmd_in::opcode>(h);
-		out->op_mod = (u16)prm::get<prm::cmd_in::op_mod>(h);
-	}
-}
-
+/* The engine's result with the opcode and op_mod the call stands for. */
 void fill_result_op(cxprm_core_result *out, const CmdResult &r, u16 opcode, u16 op_mod = 0)
 {
 	if (!out)
 		return;
-	fill_result(out, r, nullptr);
+	*out = r;
 	out->st.opcode = opcode;
 	out->op_mod = op_mod;
-}
-
-void fill_status(cxprm_cmd_status *st, const CmdResult &r, u16 opcode)
-{
-	cxprm_core_result res;
-	fill_result_op(&res, r, opcode);
-	*st = res.st;
 }
 
 } // namespace
@@ -299,7 +281,7 @@ int cxprm_core_query_nvmf_ns(cxprm_core *c, cxprm_nvmf_ns *ns, cxprm_core_result
 	ns->nsid = nsid;
 	if (!err)
 		uapi::copy_nvmf_ns(ns, k);
-	fill_status(&ns->st, r, prm::op::QUERY_NVMF_NAMESPACE_CONTEXT);
+	uapi::copy_status(&ns->st, r, prm::op::QUERY_NVMF_NAMESPACE_CONTEXT);
 	return err == E_RANGE ? E_INVAL : err;
 }
 
@@ -326,7 +308,7 @@ int cxprm_core_query_esw(cxprm_core *c, cxprm_esw_functions *esw, cxprm_u32 sf_w
 	u64 sf[CXPRM_ESW_MAX_SF_WORDS] = {};
 	int err = cmd::query_esw_functions(c->dev.cmdq(), &f, sf, sf_words, &r);
 	fill_result_op(res, r, prm::op::QUERY_ESW_FUNCTIONS);
-	fill_status(&esw->st, r, prm::op::QUERY_ESW_FUNCTIONS);
+	uapi::copy_status(&esw->st, r, prm::op::QUERY_ESW_FUNCTIONS);
 	if (err)
 		return err;
 	uapi::copy_esw(esw, f, sf);
@@ -410,21 +392,10 @@ int cxprm_core_raw(cxprm_core *c, const void *in, cxprm_u32 inlen, void *out,
 		*res = {};
 	if (!c || !in || !out || inlen < prm::INLINE_BYTES || outlen < prm::INLINE_BYTES)
 		return E_INVAL;
-	CmdResult r{};
-	int err;
-	if (cap) {
-		CmdCapture k;
-		k.blocks = cap->blocks;
-		k.blocks_cap = cap->blocks ? cap->blocks_cap : 0;
-		mem_zero(k.entry_posted, sizeof(k.entry_posted));
-		mem_zero(k.entry_completed, sizeof(k.entry_completed));
-		err = c->dev.cmdq().exec(in, inlen, out, outlen, &r, 0, &k);
-		uapi::copy_dump(&cap->hdr, k, r);
-	} else {
-		err = c->dev.cmdq().exec(in, inlen, out, outlen, &r);
-	}
-	fill_result(res, r, in);
-	return err;
+	if (cap)
+		cap->hdr = {};
+	/* The engine fills the result and the capture (cmd_result.h) itself. */
+	return c->dev.cmdq().exec(in, inlen, out, outlen, res, 0, cap);
 }
 
 int cxprm_core_raw_scope(cxprm_u16 opcode, cxprm_u16 op_mod)

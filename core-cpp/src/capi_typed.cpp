@@ -37,12 +37,9 @@ bool dct_reserved(const cxprm_dct &d)
 void set_status(cxprm_cmd_status *st, u16 opcode, const void *out)
 {
 	CmdResult r{};
-	r.status = cmd::out_status(out);
-	r.syndrome = cmd::out_syndrome(out);
-	cxprm_core_result res;
-	uapi::copy_result(&res, r);
-	*st = res.st;
-	st->opcode = opcode;
+	r.st.status = cmd::out_status(out);
+	r.st.syndrome = cmd::out_syndrome(out);
+	uapi::copy_status(st, r, opcode);
 }
 
 } // namespace

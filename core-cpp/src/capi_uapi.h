@@ -37,8 +37,6 @@ namespace cxprm::uapi {
 		n += sizeof(U::name);
 
 /* Names the facade's and the UAPI's structs share with the core's. */
-#define CXPRM_UAPI_STATUS(X) X(delivery) X(status) X(syndrome) X(latency_ns)
-#define CXPRM_CORE_RESULT(X) X(slot) X(token)
 #define CXPRM_UAPI_NVMF_NS(X)                                                   \
 	X(read_cmds) X(read_blocks) X(write_cmds) X(write_blocks) X(write_inline_cmds) \
 	X(flush_cmds) X(error_cmds) X(backend_error_cmds) X(current_q_depth)        \
@@ -49,18 +47,14 @@ namespace cxprm::uapi {
 #define CXPRM_CORE_CMD_RECORD(X)                                                   \
 	X(seq) X(time_ns) X(latency_ns) X(opcode) X(op_mod) X(slot) X(token) X(delivery) \
 	X(status) X(syndrome) X(err) X(inlen) X(outlen)
-#define CXPRM_UAPI_RAW_DUMP(X) X(in_blocks) X(out_blocks) X(truncated)
 #define CXPRM_CORE_EVENT_STATS(X)                                         \
 	X(total) X(page_requests) X(pages_requested) X(page_request_errors) \
 	X(cmd_completions)
 
-template <class D, class S> void status_fields(D *d, const S &s) { CXPRM_UAPI_STATUS(CXPRM_COPY_) }
-template <class D, class S> void result_fields(D *d, const S &s) { CXPRM_CORE_RESULT(CXPRM_COPY_) }
 template <class D, class S> void nvmf_fields(D *d, const S &s) { CXPRM_UAPI_NVMF_NS(CXPRM_COPY_) }
 template <class D, class S> void opstats_fields(D *d, const S &s) { CXPRM_UAPI_OPSTATS(CXPRM_COPY_) }
 template <class D, class S> void record_fields(D *d, const S &s) { CXPRM_CORE_CMD_RECORD(CXPRM_COPY_) }
 template <class D, class S> void event_stats_fields(D *d, const S &s) { CXPRM_CORE_EVENT_STATS(CXPRM_COPY_) }
-template <class D, class S> void dump_fields(D *d, const S &s) { CXPRM_UAPI_RAW_DUMP(CXPRM_COPY_) }
 template <class D, class S> void esw_fields(D *d, const S &s) { CXPRM_HOST_PARAMS_CONTEXT(CXPRM_COPY_SHARED_) }
 template <class D, class S> void dctc_fields(D *d, const S &s) { CXPRM_DCTC(CXPRM_COPY_SHARED_) }
 template <class U> constexpr usize esw_bytes() { usize n = 0; CXPRM_HOST_PARAMS_CONTEXT(CXPRM_SIZE_SHARED_) return n; }
@@ -82,21 +76,14 @@ static_assert(esw_bytes<cxprm_esw_functions>() + sizeof(cxprm_esw_functions::st)
 		      sizeof(cxprm_esw_functions),
 	      "a struct cxprm_esw_functions field is not in CXPRM_HOST_PARAMS_CONTEXT");
 
-inline void copy_dump(cxprm_raw_dump *d, const CmdCapture &k, const CmdResult &r)
+/*
+ * A command's status as an ioctl reports it: the engine's, with the opcode
+ * the ioctl stands for (also when nothing was sent and r is empty).
+ */
+inline void copy_status(cxprm_cmd_status *st, const CmdResult &r, u16 opcode)
 {
-	*d = {};
-	mem_copy(d->entry_posted, k.entry_posted, sizeof(d->entry_posted));
-	mem_copy(d->entry_completed, k.entry_completed, sizeof(d->entry_completed));
-	dump_fields(d, k);
-	d->slot = r.slot; /* the result's */
-}
-
-/* All but st.opcode and op_mod (the caller's). */
-inline void copy_result(cxprm_core_result *out, const CmdResult &r)
-{
-	*out = {};
-	status_fields(&out->st, r);
-	result_fields(out, r);
+	*st = r.st;
+	st->opcode = opcode;
 }
 
 inline void copy_nvmf_ns(cxprm_nvmf_ns *n, const cmd::NvmfNsCounters &k)

@@ -382,7 +382,7 @@ int Cmdq::collect(u32 slot, u8 *out, u32 outlen, CmdResult *res)
 	prm::CRef<cmd_queue_entry> r(e);
 	Slot &s = slots_[slot];
 
-	res->delivery = (u8)prm::get<cmd_queue_entry::status>(r);
+	res->st.delivery = (u8)prm::get<cmd_queue_entry::status>(r);
 	if (cfg_.verify_signatures && xor8(e, ENTRY_BYTES) != 0xff)
 		return E_BADMSG;
 	/*
@@ -399,7 +399,7 @@ int Cmdq::collect(u32 slot, u8 *out, u32 outlen, CmdResult *res)
 		 prm::get<cmd_queue_entry::output_mailbox_pointer_31_9>(r) << 9;
 	if (ip != s.in.first_bus() || op != s.out.first_bus())
 		return E_PROTO;
-	if (res->delivery)
+	if (res->st.delivery)
 		return E_IO;
 
 	mem_copy(out, prm::bytes<cmd_queue_entry::command_output_inline_data>(r),
@@ -408,17 +408,17 @@ int Cmdq::collect(u32 slot, u8 *out, u32 outlen, CmdResult *res)
 	if (err)
 		return err;
 	prm::CRef<prm::cmd_out> hdr(out);
-	res->status = (u8)prm::get<prm::cmd_out::status>(hdr);
-	res->syndrome = (u32)prm::get<prm::cmd_out::syndrome>(hdr);
-	return res->status ? E_REMOTEIO : OK;
+	res->st.status = (u8)prm::get<prm::cmd_out::status>(hdr);
+	res->st.syndrome = (u32)prm::get<prm::cmd_out::syndrome>(hdr);
+	return res->st.status ? E_REMOTEIO : OK;
 }
 
 void Cmdq::capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count)
 {
 	for (u32 i = 0; i < c.blocks(); i++) {
-		u32 used = cap->in_blocks + cap->out_blocks;
+		u32 used = cap->hdr.in_blocks + cap->hdr.out_blocks;
 		if (used >= cap->blocks_cap || !cap->blocks) {
-			cap->truncated = true;
+			cap->hdr.truncated = 1;
 			return;
 		}
 		mem_copy(cap->blocks + (usize)used * prm::MAILBOX_SIZE, c.block(i), prm::MAILBOX_SIZE);
@@ -442,6 +442,11 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 	CmdResult local{};
 	CmdResult *res = res_ ? res_ : &local;
 	*res = {};
+	if (in && inlen >= prm::cmd_in::size_bytes) {
+		prm::CRef<prm::cmd_in> ih(in);
+		res->st.opcode = (u16)prm::get<prm::cmd_in::opcode>(ih);
+		res->op_mod = (u16)prm::get<prm::cmd_in::op_mod>(ih);
+	}
 
 	if (!page_.cpu)
 		return E_SHUTDOWN;
@@ -473,38 +478,37 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 	mem_zero(out, outlen);
 	err = post(slot, token, msg, outlen);
 	if (!err && cap) {
-		mem_copy(cap->entry_posted, entry(slot), ENTRY_BYTES);
-		cap->in_blocks = cap->out_blocks = 0;
-		cap->truncated = false;
-		capture_blocks(slots_[slot].in, cap, &cap->in_blocks);
+		cap->hdr = {};
+		cap->hdr.slot = slot;
+		mem_copy(cap->hdr.entry_posted, entry(slot), ENTRY_BYTES);
+		capture_blocks(slots_[slot].in, cap, &cap->hdr.in_blocks);
 	}
 	if (!err) {
 		/* Latency and the timeout count from the doorbell. */
 		u64 start = host_->ops->now_ns(host_->ctx);
 		ring(slot);
 		err = wait_done(slot, start);
-		res->latency_ns = host_->ops->now_ns(host_->ctx) - start;
+		res->st.latency_ns = host_->ops->now_ns(host_->ctx) - start;
 		if (!err)
 			err = collect(slot, out, outlen, res);
 		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_HOSTDOWN) {
-			mem_copy(cap->entry_completed, entry(slot), ENTRY_BYTES);
-			capture_blocks(slots_[slot].out, cap, &cap->out_blocks);
+			mem_copy(cap->hdr.entry_completed, entry(slot), ENTRY_BYTES);
+			capture_blocks(slots_[slot].out, cap, &cap->hdr.out_blocks);
 		}
 	}
 
 	CmdRecord rec{};
-	prm::CRef<prm::cmd_in> ih(in);
-	rec.opcode = (u16)prm::get<prm::cmd_in::opcode>(ih);
-	rec.op_mod = (u16)prm::get<prm::cmd_in::op_mod>(ih);
+	rec.opcode = res->st.opcode;
+	rec.op_mod = res->op_mod;
 	rec.slot = (u8)slot;
 	rec.token = token;
-	rec.delivery = res->delivery;
-	rec.status = res->status;
-	rec.syndrome = res->syndrome;
+	rec.delivery = res->st.delivery;
+	rec.status = res->st.status;
+	rec.syndrome = res->st.syndrome;
 	rec.err = err;
 	rec.inlen = inlen;
 	rec.outlen = outlen;
-	rec.latency_ns = res->latency_ns;
+	rec.latency_ns = res->st.latency_ns;
 	rec.time_ns = host_->ops->now_ns(host_->ctx);
 	mem_copy(rec.in, in, min_of<u32>(inlen, sizeof(rec.in)));
 	mem_copy(rec.out, out, min_of<u32>(outlen, sizeof(rec.out)));

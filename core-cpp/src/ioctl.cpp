@@ -28,9 +28,7 @@ static_assert(sizeof(cxprm_event::data) == CXPRM_CORE_EQE_DATA, "cxprm_event.dat
 static_assert(CXPRM_MAILBOX_BYTES == prm::MAILBOX_SIZE, "mailbox block size");
 static_assert(CXPRM_RAW_MAX == prm::INLINE_BYTES + 64 * prm::MAILBOX_DATA, "CXPRM_RAW_MAX");
 static_assert(sizeof(cxprm_raw_dump) == 64 + 64 + 4 * 4, "struct cxprm_raw_dump");
-static_assert(sizeof(cxprm_raw_dump::entry_posted) == sizeof(CmdCapture::entry_posted) &&
-		      sizeof(cxprm_raw_dump::entry_completed) == sizeof(CmdCapture::entry_completed),
-	      "cxprm_raw_dump entries");
+static_assert(sizeof(cxprm_raw_dump::entry_posted) == 64, "cmd_queue_entry");
 static_assert(sizeof(cxprm_dct::dctn) == sizeof(cxprm_u32), "dctn");
 /* The errno values the UAPI documents are the core's (asm-generic). */
 static_assert(E_PERM == -1 && E_NOENT == -2 && E_NOMEM == -12 && E_FAULT == -14 && E_NODEV == -19 && E_INVAL == -22 &&

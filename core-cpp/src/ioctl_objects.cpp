@@ -50,13 +50,6 @@ static_assert(sizeof(cxprm_cq_attr) == sizeof(cxprm_obj::u) &&
 	      "every attr fills the union: its reserved fields are all the rest");
 static_assert(sizeof(cxprm_qp_attr::state) == 1 && cmd::QP_STATE_RTS == 3, "qpc.state");
 
-void fill_st(cxprm_cmd_status *st, const CmdResult &r, u16 opcode)
-{
-	cxprm_core_result res;
-	uapi::copy_result(&res, r);
-	*st = res.st;
-	st->opcode = opcode;
-}
 
 int ioc_ret(int err)
 {
@@ -304,7 +297,7 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 	int err = CREATE[o->type](c, o, m, &r);
 	if (o->type == CXPRM_OBJ_QP)
 		o->u.qp.state = cmd::QP_STATE_RST;
-	fill_st(&o->st, r, create_op(c, *o));
+	uapi::copy_status(&o->st, r, create_op(c, *o));
 	if (err) {
 		mem_after(c, m, err, r);
 		if (o->type != CXPRM_OBJ_NVMF_NS)
@@ -324,7 +317,7 @@ int obj_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 	CmdResult r{};
 	u16 op = 0;
 	int err = destroy_cmd(c, &t->e[idx], &r, &op);
-	fill_st(&o->st, r, op);
+	uapi::copy_status(&o->st, r, op);
 	if (!err) {
 		mem_free(c, t->e[idx].mem);
 		t->take_out((u32)idx);
@@ -340,7 +333,7 @@ int obj_query(cxprm_core *c, cxprm_obj *o)
 	if (o->type == CXPRM_OBJ_CQ) {
 		cmd::CqInfo i{};
 		err = cmd::query_cq(c->dev.cmdq(), o->id, &i, &r);
-		fill_st(&o->st, r, prm::op::QUERY_CQ);
+		uapi::copy_status(&o->st, r, prm::op::QUERY_CQ);
 		o->u.cq = {};
 		if (!err)
 			o->u.cq = {.log_size = i.log_cq_size, .status = i.status, .reserved0 = {},
@@ -357,7 +350,7 @@ int obj_query(cxprm_core *c, cxprm_obj *o)
 		err = cmd::query_rmp(c->dev.cmdq(), o->id, &i, &r);
 	else
 		err = cmd::query_srq(c->dev.cmdq(), o->id, &i, &r);
-	fill_st(&o->st, r, rmp ? prm::op::QUERY_RMP : prm::op::QUERY_SRQ);
+	uapi::copy_status(&o->st, r, rmp ? prm::op::QUERY_RMP : prm::op::QUERY_SRQ);
 	o->u.srq = {};
 	if (!err)
 		o->u.srq = {.pd = i.pd, .cqn = i.cqn, .log_size = i.log_srq_size,
@@ -453,7 +446,7 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 	if (m->transition == CXPRM_QP_INIT2RTR) {
 		err = rtr_path(c, m, &p, &r, &op);
 		if (err) {
-			fill_st(&m->st, r, op);
+			uapi::copy_status(&m->st, r, op);
 			m->state = e.state;
 			return ioc_ret(err);
 		}
@@ -476,7 +469,7 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 		err = cmd::qp_2rst(q, e.id, 0, &r);
 		break;
 	}
-	fill_st(&m->st, r, op);
+	uapi::copy_status(&m->st, r, op);
 	if (!err)
 		e.state = next;
 	m->state = e.state;

@@ -114,16 +114,16 @@ TEST_F(CmdqTest, FirmwareStatusIsSeparateFromDelivery)
 	std::vector<uint8_t> out(16);
 	CmdResult res;
 	EXPECT_EQ(run(in, out, &res), E_REMOTEIO);
-	EXPECT_EQ(res.delivery, 0u);
-	EXPECT_EQ(res.status, 0x2u);
-	EXPECT_NE(res.syndrome, 0u);
-	EXPECT_STREQ(cmd_status_name(res.status), "BAD_OP_ERR");
+	EXPECT_EQ(res.st.delivery, 0u);
+	EXPECT_EQ(res.st.status, 0x2u);
+	EXPECT_NE(res.st.syndrome, 0u);
+	EXPECT_STREQ(cmd_status_name(res.st.status), "BAD_OP_ERR");
 	// Out of order: QUERY_ISSI before ENABLE_HCA is BAD_SYS_STATE.
 	auto qi = make_in<prm::query_issi_in>(op::QUERY_ISSI);
 	std::vector<uint8_t> qo(prm::query_issi_out::size_bytes);
 	EXPECT_EQ(run(qi, qo, &res), E_REMOTEIO);
-	EXPECT_EQ(res.status, 0x4u);
-	EXPECT_STREQ(cmd_status_name(res.status), "BAD_SYS_STATE_ERR");
+	EXPECT_EQ(res.st.status, 0x4u);
+	EXPECT_STREQ(cmd_status_name(res.st.status), "BAD_SYS_STATE_ERR");
 	// Enabled: the same command succeeds and carries data.
 	ASSERT_EQ(enable_hca(), OK);
 	ASSERT_EQ(run(qi, qo, &res), OK);
@@ -152,7 +152,7 @@ TEST_F(CmdqTest, InputMailboxChainBoundariesCarryEveryByte)
 		}
 		std::vector<uint8_t> out(16);
 		CmdResult res;
-		ASSERT_EQ(run(in, out, &res), OK) << "pages " << n << " inlen " << inlen << " status " << int(res.status);
+		ASSERT_EQ(run(in, out, &res), OK) << "pages " << n << " inlen " << inlen << " status " << int(res.st.status);
 		total += n;
 		EXPECT_EQ(h.emu.pages_held(), total) << inlen;
 	}
@@ -186,7 +186,7 @@ TEST_F(CmdqTest, OutputMailboxChainBoundaries)
 	std::vector<uint8_t> short_out(0x100f);
 	CmdResult res;
 	EXPECT_EQ(run(in, short_out, &res), E_REMOTEIO);
-	EXPECT_STREQ(cmd_status_name(res.status), "BAD_OUTP_LEN_ERR");
+	EXPECT_STREQ(cmd_status_name(res.st.status), "BAD_OUTP_LEN_ERR");
 }
 
 TEST_F(CmdqTest, CaptureShowsWhatWentOverTheWire)
@@ -195,12 +195,12 @@ TEST_F(CmdqTest, CaptureShowsWhatWentOverTheWire)
 	ASSERT_EQ(enable_hca(), OK);
 	auto in = make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, prm::cap::op_mod(prm::cap::GENERAL, prm::cap::CUR));
 	std::vector<uint8_t> out(0x1010), blocks(16 * prm::MAILBOX_SIZE);
-	CmdCapture cap;
+	CmdCapture cap{};
 	cap.blocks = blocks.data();
 	cap.blocks_cap = 16;
 	CmdResult res;
 	ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size(), &res, 0, &cap), OK);
-	prm::CRef<prm::cmd_queue_entry> posted(cap.entry_posted), done(cap.entry_completed);
+	prm::CRef<prm::cmd_queue_entry> posted(cap.hdr.entry_posted), done(cap.hdr.entry_completed);
 	using E = prm::cmd_queue_entry;
 	EXPECT_EQ(prm::get<E::type>(posted), 7u);
 	EXPECT_EQ(prm::get<E::ownership>(posted), 1u);
@@ -208,14 +208,14 @@ TEST_F(CmdqTest, CaptureShowsWhatWentOverTheWire)
 	EXPECT_EQ(prm::get<E::token>(posted), res.token);
 	EXPECT_EQ(prm::get<E::input_length>(posted), in.size());
 	EXPECT_EQ(prm::get<E::output_length>(posted), 0x1010u);
-	EXPECT_EQ(xor8(cap.entry_posted, 64), 0xff);
+	EXPECT_EQ(xor8(cap.hdr.entry_posted, 64), 0xff);
 	// Checksums off: handed back unsigned (its zero inline output leaves
 	// the owner-bit flip: 0xfe), signed only by the lenient profile (A1).
-	EXPECT_EQ(xor8(cap.entry_completed, 64), test::lenient_run() ? 0xff : 0xfe);
+	EXPECT_EQ(xor8(cap.hdr.entry_completed, 64), test::lenient_run() ? 0xff : 0xfe);
 	EXPECT_EQ(0, memcmp(prm::bytes<E::command_input_inline_data>(posted), in.data(), 16));
-	EXPECT_EQ(cap.in_blocks, 0u);
-	EXPECT_EQ(cap.out_blocks, 8u);
-	EXPECT_FALSE(cap.truncated);
+	EXPECT_EQ(cap.hdr.in_blocks, 0u);
+	EXPECT_EQ(cap.hdr.out_blocks, 8u);
+	EXPECT_FALSE(cap.hdr.truncated);
 	for (uint32_t i = 0; i < 8; i++) {
 		prm::CRef<prm::cmd_if_box> b(blocks.data() + i * prm::MAILBOX_SIZE);
 		EXPECT_EQ(prm::get<prm::cmd_if_box::block_number>(b), i);
@@ -224,8 +224,8 @@ TEST_F(CmdqTest, CaptureShowsWhatWentOverTheWire)
 	// A buffer too small for all blocks says so.
 	cap.blocks_cap = 3;
 	ASSERT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size(), &res, 0, &cap), OK);
-	EXPECT_EQ(cap.out_blocks, 3u);
-	EXPECT_TRUE(cap.truncated);
+	EXPECT_EQ(cap.hdr.out_blocks, 3u);
+	EXPECT_TRUE(cap.hdr.truncated);
 }
 
 TEST_F(CmdqTest, StatisticsAndLastCommands)
@@ -292,11 +292,11 @@ TEST_P(CmdqFaults, ReportedAndTheQueueKeepsWorking)
 	EXPECT_EQ(run(in, out, &res), fc.want) << fc.name;
 	set_timeout(20000);
 	if (fc.delivery) {
-		EXPECT_EQ(res.delivery, fc.delivery);
+		EXPECT_EQ(res.st.delivery, fc.delivery);
 	}
 	// The next command goes through (a stuck slot is skipped).
 	EXPECT_EQ(run(in, out, &res), OK) << fc.name;
-	EXPECT_EQ(res.delivery, 0u);
+	EXPECT_EQ(res.st.delivery, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -323,7 +323,7 @@ TEST_F(CmdqTest, SlowCommandIsMeasured)
 	auto in = make_in<prm::enable_hca_in>(op::ENABLE_HCA);
 	std::vector<uint8_t> out(16);
 	ASSERT_EQ(run(in, out, &res), OK);
-	EXPECT_GE(res.latency_ns, 30 * MS);
+	EXPECT_GE(res.st.latency_ns, 30 * MS);
 }
 
 TEST_F(CmdqTest, DeadFirmwareIsDetectedWhileWaiting)

@@ -93,11 +93,11 @@ TEST_F(EngineTest, LifecycleByHand)
 	// Out of order: nothing but ENABLE_HCA runs on a DISABLED function.
 	IssiInfo issi{};
 	EXPECT_EQ(query_issi(h.cmdq, &issi, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_SYS_STATE_ERR);
-	EXPECT_EQ(r.syndrome, emu::synd::WRONG_STATE);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_SYS_STATE_ERR);
+	EXPECT_EQ(r.st.syndrome, emu::synd::WRONG_STATE);
 
-	ASSERT_EQ(enable_hca(h.cmdq, {}, &r), OK) << "delivery " << (int)r.delivery;
-	EXPECT_EQ(r.status, 0);
+	ASSERT_EQ(enable_hca(h.cmdq, {}, &r), OK) << "delivery " << (int)r.st.delivery;
+	EXPECT_EQ(r.st.status, 0);
 	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::ENABLED);
 
 	ASSERT_EQ(query_issi(h.cmdq, &issi), OK);
@@ -110,7 +110,7 @@ TEST_F(EngineTest, LifecycleByHand)
 
 	// INIT_HCA while boot pages are owed.
 	EXPECT_EQ(init_hca(h.cmdq, {}, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_SYS_STATE_ERR);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_SYS_STATE_ERR);
 
 	PageTracker pt;
 	ASSERT_EQ(pt.init(h.host(), &h.cmdq), OK);
@@ -263,7 +263,7 @@ TEST_F(UpTest, DctRoundTripEveryField)
 	DctContext in = refs.on(full_dct());
 	uint32_t dctn = 0, ece = 0xffffffff;
 	CmdResult r{};
-	ASSERT_EQ(create_dct(q(), in, &dctn, &ece, 0, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(create_dct(q(), in, &dctn, &ece, 0, &r), OK) << std::hex << r.st.syndrome;
 	auto &dp = h.emu.profile().dct;
 	EXPECT_GE(dctn, dp.first_dctn);
 	EXPECT_LT(dctn, dp.first_dctn + dp.max_dcts);
@@ -283,13 +283,13 @@ TEST_F(UpTest, DctRoundTripEveryField)
 	ASSERT_EQ(query_dct(q(), dctn, &out), OK);
 	EXPECT_TRUE(out.state == DCT_STATE_DRAINING || out.state == DCT_STATE_DRAINED) << out.state;
 	EXPECT_EQ(drain_dct(q(), dctn, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_RES_STATE_ERR);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_RES_STATE_ERR);
 
 	ASSERT_EQ(destroy_dct(q(), dctn), OK);
 	EXPECT_EQ(h.emu.dct_count(), 0u);
 	EXPECT_EQ(query_dct(q(), dctn, &out, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_RES_ERR);
-	EXPECT_EQ(r.syndrome, emu::synd::DCT_UNKNOWN_QUERY);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_RES_ERR);
+	EXPECT_EQ(r.st.syndrome, emu::synd::DCT_UNKNOWN_QUERY);
 }
 
 TEST_F(UpTest, DctFirmwareErrors)
@@ -300,26 +300,26 @@ TEST_F(UpTest, DctFirmwareErrors)
 	DctContext c = refs.on(full_dct());
 	c.pd = 0;
 	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_PARAM_ERR);
-	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_PD);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_PARAM_ERR);
+	EXPECT_EQ(r.st.syndrome, emu::synd::DCT_BAD_PD);
 	c = refs.on(full_dct());
 	c.mtu = 7;
 	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_PARAM_ERR);
-	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_MTU);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_PARAM_ERR);
+	EXPECT_EQ(r.st.syndrome, emu::synd::DCT_BAD_MTU);
 	c = refs.on(full_dct());
 	c.port = 0;
 	EXPECT_EQ(create_dct(q(), c, &dctn, nullptr, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::DCT_BAD_PORT);
+	EXPECT_EQ(r.st.syndrome, emu::synd::DCT_BAD_PORT);
 
 	// Unknown DCT numbers.
 	DctContext out{};
 	EXPECT_EQ(query_dct(q(), 0xabcdef, &out, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_RES_ERR);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_RES_ERR);
 	EXPECT_EQ(drain_dct(q(), 0xabcdef, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::DCT_UNKNOWN_DRAIN);
+	EXPECT_EQ(r.st.syndrome, emu::synd::DCT_UNKNOWN_DRAIN);
 	EXPECT_EQ(destroy_dct(q(), 0xabcdef, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::DCT_UNKNOWN_DESTROY);
+	EXPECT_EQ(r.st.syndrome, emu::synd::DCT_UNKNOWN_DESTROY);
 	EXPECT_EQ(h.emu.dct_count(), 0u);
 }
 
@@ -331,12 +331,12 @@ TEST_F(UpTest, NvmfCountersFollowIo)
 	CmdResult r{};
 	emu::NvmeQueueInfo ssd;
 	ASSERT_TRUE(h.emu.nvme_take_queue(1, &ssd));
-	ASSERT_EQ(objs.make_nvmf_refs(refs, ssd, &x, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(objs.make_nvmf_refs(refs, ssd, &x, &r), OK) << std::hex << r.st.syndrome;
 	NvmfNamespace ns{x.xrqn, 7, 1, 512, x.backend};
-	ASSERT_EQ(attach_nvmf_namespace(q(), ns, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(attach_nvmf_namespace(q(), ns, &r), OK) << std::hex << r.st.syndrome;
 	EXPECT_EQ(h.emu.nvmf_namespace_count(), 1u);
 	EXPECT_EQ(attach_nvmf_namespace(q(), ns, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::NVMF_NS_EXISTS);
+	EXPECT_EQ(r.st.syndrome, emu::synd::NVMF_NS_EXISTS);
 
 	NvmfNsCounters c{};
 	ASSERT_EQ(query_nvmf_namespace(q(), ns.xrqn, ns.nsid, &c), OK);
@@ -384,16 +384,16 @@ TEST_F(UpTest, NvmfCountersFollowIo)
 
 	// Errors: unknown XRQ, unknown namespace.
 	EXPECT_EQ(query_nvmf_namespace(q(), np.first_xrqn + np.num_xrqs, 7, &c, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::NVMF_BAD_XRQN);
+	EXPECT_EQ(r.st.syndrome, emu::synd::NVMF_BAD_XRQN);
 	EXPECT_EQ(query_nvmf_namespace(q(), ns.xrqn, 8, &c, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::NVMF_NS_UNKNOWN_QUERY);
+	EXPECT_EQ(r.st.syndrome, emu::synd::NVMF_NS_UNKNOWN_QUERY);
 
 	ASSERT_EQ(detach_nvmf_namespace(q(), ns.xrqn, ns.nsid), OK);
 	EXPECT_EQ(h.emu.nvmf_namespace_count(), 0u);
 	EXPECT_EQ(query_nvmf_namespace(q(), ns.xrqn, ns.nsid, &c, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_RES_ERR);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_RES_ERR);
 	EXPECT_EQ(detach_nvmf_namespace(q(), ns.xrqn, ns.nsid, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::NVMF_NS_UNKNOWN_DETACH);
+	EXPECT_EQ(r.st.syndrome, emu::synd::NVMF_NS_UNKNOWN_DETACH);
 }
 
 // The eswitch functions: an ECPF eswitch manager (BlueField) only (A8/B9).
@@ -409,7 +409,7 @@ TEST(EcpfUp, EswFunctionsFollowVfCount)
 	auto &ep = h.emu.profile().esw;
 	EswFunctions f{};
 	CmdResult r{};
-	ASSERT_EQ(query_esw_functions(q(), &f, nullptr, 0, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(query_esw_functions(q(), &f, nullptr, 0, &r), OK) << std::hex << r.st.syndrome;
 	EXPECT_EQ(f.host_number, ep.host_number);
 	EXPECT_EQ(f.host_num_of_vfs, ep.num_vfs);
 	EXPECT_EQ(f.host_total_vfs, ep.total_vfs);
@@ -455,7 +455,7 @@ TEST_F(UpTest, UarAndEq)
 	eq_subscribe(p, 0xc1);
 	uint8_t eqn = 0xff;
 	CmdResult r{};
-	ASSERT_EQ(create_eq(q(), p, &eqn, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(create_eq(q(), p, &eqn, &r), OK) << std::hex << r.st.syndrome;
 	emu::EqInfo info{};
 	ASSERT_TRUE(h.emu.eq_info(eqn, &info));
 	EXPECT_EQ(info.log_size, 7);
@@ -466,9 +466,9 @@ TEST_F(UpTest, UarAndEq)
 
 	// A UAR in use cannot go; an unknown EQ cannot be destroyed.
 	EXPECT_EQ(dealloc_uar(q(), uar, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::UAR_IN_USE);
+	EXPECT_EQ(r.st.syndrome, emu::synd::UAR_IN_USE);
 	EXPECT_EQ(destroy_eq(q(), (uint8_t)(eqn + 1), &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::EQ_UNKNOWN_DESTROY);
+	EXPECT_EQ(r.st.syndrome, emu::synd::EQ_UNKNOWN_DESTROY);
 
 	ASSERT_EQ(destroy_eq(q(), eqn), OK);
 	EXPECT_EQ(h.emu.eq_count(), 0u);

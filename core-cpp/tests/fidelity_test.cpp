@@ -90,15 +90,15 @@ TEST(Signatures, UnsignedCompletionAcceptedWithChecksumsOff)
 	// firmware re-signed it.
 	auto in = cap_query_in();
 	std::vector<uint8_t> out(prm::query_hca_cap_out::size_bytes);
-	CmdCapture cap;
+	CmdCapture cap{};
 	CmdResult res;
 	ASSERT_EQ(r.dev.cmdq().exec(in.data(), (uint32_t)in.size(), out.data(), (uint32_t)out.size(), &res, 0,
 				    &cap),
 		  OK);
-	EXPECT_EQ(xor64(cap.entry_posted), 0xff) << "the input entry is signed always";
-	EXPECT_EQ(xor64(cap.entry_completed), 0xfe);
-	EXPECT_NE(xor64(cap.entry_completed), 0xff) << "firmware with checksums off does not sign";
-	EXPECT_EQ(cap.entry_completed[0x3d], cap.entry_posted[0x3d]) << "signature byte left as written";
+	EXPECT_EQ(xor64(cap.hdr.entry_posted), 0xff) << "the input entry is signed always";
+	EXPECT_EQ(xor64(cap.hdr.entry_completed), 0xfe);
+	EXPECT_NE(xor64(cap.hdr.entry_completed), 0xff) << "firmware with checksums off does not sign";
+	EXPECT_EQ(cap.hdr.entry_completed[0x3d], cap.hdr.entry_posted[0x3d]) << "signature byte left as written";
 }
 
 // The driver with signature checks forced on fails against unsigned
@@ -127,11 +127,11 @@ TEST(Signatures, ChecksumsOnCompletionsSignedAndCorruptionCaught)
 
 	auto cin = cap_query_in();
 	std::vector<uint8_t> cout(prm::query_hca_cap_out::size_bytes);
-	CmdCapture cap;
+	CmdCapture cap{};
 	ASSERT_EQ(r.dev.cmdq().exec(cin.data(), (uint32_t)cin.size(), cout.data(), (uint32_t)cout.size(), nullptr,
 				    0, &cap),
 		  OK);
-	EXPECT_EQ(xor64(cap.entry_completed), 0xff);
+	EXPECT_EQ(xor64(cap.hdr.entry_completed), 0xff);
 	auto in = query_issi_in();
 	std::vector<uint8_t> out(prm::query_issi_out::size_bytes);
 
@@ -342,7 +342,7 @@ TEST(Transport, TwelveByteOutputAccepted)
 	prm::set<prm::enable_hca_in::opcode>(prm::Ref<prm::enable_hca_in>(in.data()), op::ENABLE_HCA);
 	CmdResult res;
 	EXPECT_EQ(h.cmdq.exec(in.data(), (uint32_t)in.size(), out.data(), 12, &res), OK);
-	EXPECT_EQ(res.delivery, 0);
+	EXPECT_EQ(res.st.delivery, 0);
 	EXPECT_EQ(h.emu.hca_state(), emu::HcaState::ENABLED);
 }
 

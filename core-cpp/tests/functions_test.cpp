@@ -118,16 +118,16 @@ TEST_F(FunctionsTest, EmulatorRefusesHostPfEnableFromADisabledEcpf)
 	ASSERT_EQ(h->start(), OK);
 	CmdResult r{};
 	EXPECT_EQ(cmd::enable_hca(h->cmdq, HOST_PF, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, (uint32_t)emu::synd::FUNCTION_MANAGER_DOWN);
+	EXPECT_EQ(r.st.syndrome, (uint32_t)emu::synd::FUNCTION_MANAGER_DOWN);
 	r = {};
 	EXPECT_EQ(cmd::enable_hca(h->cmdq, cmd::FunctionRef{7, true}, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, (uint32_t)emu::synd::ENABLE_BAD_FUNCTION);
+	EXPECT_EQ(r.st.syndrome, (uint32_t)emu::synd::ENABLE_BAD_FUNCTION);
 	EXPECT_EQ(cmd::enable_hca(h->cmdq, ECPF, &r), OK);
 	cmd::PagesQuery pq{};
 	r = {};
 	EXPECT_EQ(cmd::query_pages(h->cmdq, cmd::PagesKind::BOOT, cmd::FunctionRef{3, false}, &pq, &r),
 		  E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, (uint32_t)emu::synd::QUERY_PAGES_BAD_FUNCTION);
+	EXPECT_EQ(r.st.syndrome, (uint32_t)emu::synd::QUERY_PAGES_BAD_FUNCTION);
 	EXPECT_EQ(cmd::disable_hca(h->cmdq, ECPF), OK);
 	h->cmdq.fini();
 }
@@ -264,7 +264,7 @@ TEST_F(FunctionsTest, EswOnlyOnAnEcpfEswitchManager)
 	cmd::EswFunctions f{};
 	CmdResult r{};
 	EXPECT_EQ(cmd::query_esw_functions(dev.cmdq(), &f, nullptr, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, (uint32_t)emu::synd::ESW_NOT_ECPF);
+	EXPECT_EQ(r.st.syndrome, (uint32_t)emu::synd::ESW_NOT_ECPF);
 }
 
 TEST_F(FunctionsTest, EswOnBlueField)

@@ -57,7 +57,7 @@ struct ObjectsFlow : ::testing::Test {
 		h.emu.start();
 		ASSERT_EQ(dev.bringup(h.host(), quick()), OK);
 		CmdResult r{};
-		ASSERT_EQ(objs.make_dct_refs(&refs, &r), OK) << std::hex << r.syndrome;
+		ASSERT_EQ(objs.make_dct_refs(&refs, &r), OK) << std::hex << r.st.syndrome;
 	}
 	void TearDown() override
 	{
@@ -88,10 +88,10 @@ TEST_F(ObjectsFlow, DctOnItsOwnObjectsAndOnMadeUpOnes)
 
 	uint32_t dctn = 0;
 	CmdResult r{};
-	ASSERT_EQ(create_dct(q(), refs.on(test::full_dct()), &dctn, nullptr, 0, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(create_dct(q(), refs.on(test::full_dct()), &dctn, nullptr, 0, &r), OK) << std::hex << r.st.syndrome;
 	// What the DCT names cannot go first.
 	EXPECT_EQ(destroy_srq(q(), srqn, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_RES_STATE_ERR);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_RES_STATE_ERR);
 	EXPECT_EQ(destroy_dct_drained(q(), dctn), OK);
 
 	DctContext bad = test::full_dct(); // pd 0x4242 and friends: nobody made them
@@ -102,8 +102,8 @@ TEST_F(ObjectsFlow, DctOnItsOwnObjectsAndOnMadeUpOnes)
 		EXPECT_EQ(destroy_dct_drained(q(), n2), OK);
 	} else {
 		EXPECT_EQ(err, E_REMOTEIO);
-		EXPECT_EQ(r.status, cmd_status::BAD_RES_ERR);
-		EXPECT_EQ(r.syndrome, emu::synd::DCT_NO_PD);
+		EXPECT_EQ(r.st.status, cmd_status::BAD_RES_ERR);
+		EXPECT_EQ(r.st.syndrome, emu::synd::DCT_NO_PD);
 	}
 	EXPECT_EQ(h.emu.dct_count(), 0u);
 }
@@ -120,14 +120,14 @@ TEST_F(ObjectsFlow, RcQpToRtsAndBack)
 	ASSERT_EQ(test::place_queue(h.host(), m, qp_buffer_bytes(p), p), OK);
 	uint32_t qpn = 0;
 	CmdResult r{};
-	ASSERT_EQ(create_qp(q(), p, &qpn, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(create_qp(q(), p, &qpn, &r), OK) << std::hex << r.st.syndrome;
 	QpPath path;
 	path.remote_qpn = qpn;
 	ASSERT_EQ(qp_rst2init(q(), qpn, path), OK);
 	ASSERT_EQ(qp_init2rtr(q(), qpn, path), OK);
 	ASSERT_EQ(qp_rtr2rts(q(), qpn, path), OK);
 	EXPECT_EQ(qp_rtr2rts(q(), qpn, path, 0, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_RES_STATE_ERR);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_RES_STATE_ERR);
 	ASSERT_EQ(qp_2rst(q(), qpn), OK);
 	ASSERT_EQ(destroy_qp(q(), qpn), OK);
 	m.fini();
@@ -139,7 +139,7 @@ TEST_F(ObjectsFlow, NvmfNamespaceOnARealXrq)
 	CmdResult r{};
 	emu::NvmeQueueInfo ssd;
 	ASSERT_TRUE(h.emu.nvme_take_queue(1, &ssd));
-	ASSERT_EQ(objs.make_nvmf_refs(refs, ssd, &x, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(objs.make_nvmf_refs(refs, ssd, &x, &r), OK) << std::hex << r.st.syndrome;
 	ASSERT_NE(objs.queue_of(test::CmdObjects::Kind::XRQ, x.xrqn), nullptr);
 	uint32_t xrqn = x.xrqn;
 	// lba_data_size in bytes: 512, not 9.
@@ -159,7 +159,7 @@ TEST_F(ObjectsFlow, NvmfNamespaceOnARealXrq)
 
 	// The backend the namespace names cannot go first.
 	EXPECT_EQ(destroy_nvmf_backend_ctrl(q(), xrqn, x.backend, &r), E_REMOTEIO);
-	EXPECT_EQ(r.status, cmd_status::BAD_RES_STATE_ERR);
+	EXPECT_EQ(r.st.status, cmd_status::BAD_RES_STATE_ERR);
 	ASSERT_EQ(detach_nvmf_namespace(q(), xrqn, 1), OK);
 	// The backend, then the XRQ: TearDown.
 }

@@ -292,7 +292,7 @@ TEST_F(PagesUp, RejectedGiveFreesAtOnce)
 	size_t dma = rig.h.uh.dma_live();
 	CmdResult r{};
 	EXPECT_EQ(pt.give(5, &r), E_REMOTEIO);
-	EXPECT_EQ(r.syndrome, emu::synd::GIVE_TORN_DOWN);
+	EXPECT_EQ(r.st.syndrome, emu::synd::GIVE_TORN_DOWN);
 	EXPECT_EQ(pt.live(), live);
 	EXPECT_EQ(pt.stats().give_failed, 5u);
 	EXPECT_EQ(rig.h.uh.dma_live(), dma);

@@ -210,7 +210,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		std::vector<uint8_t> out(outlen, 0xee);
 		CmdResult res{};
-		CmdCapture cap;
+		CmdCapture cap{};
 		std::vector<uint8_t> blocks;
 		if (use_capture) {
 			cap.blocks_cap = in.u8() % 8;
@@ -221,7 +221,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				 use_capture ? &cap : nullptr);
 		FUZZ_CHECK(documented(err));
 		if (use_capture) {
-			FUZZ_CHECK(cap.in_blocks + cap.out_blocks <= cap.blocks_cap);
+			FUZZ_CHECK(cap.hdr.in_blocks + cap.hdr.out_blocks <= cap.blocks_cap);
 			if (cap.blocks_cap)
 				FUZZ_CHECK(blocks.back() == 0); // nothing beyond the caller's blocks
 		}
@@ -229,15 +229,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool clean = edits.empty() && !hold && !gone && !dead && !answer.empty();
 		if (clean && cfg.verify_signatures) {
 			if (delivery) {
-				FUZZ_CHECK(err == E_IO && res.delivery == delivery);
+				FUZZ_CHECK(err == E_IO && res.st.delivery == delivery);
 			} else {
 				FUZZ_CHECK(err == (status ? E_REMOTEIO : OK));
-				FUZZ_CHECK(res.status == status);
+				FUZZ_CHECK(res.st.status == status);
 				FUZZ_CHECK(out == answer);
 			}
 		}
 		if (err == OK || err == E_REMOTEIO)
-			FUZZ_CHECK(res.delivery == 0);
+			FUZZ_CHECK(res.st.delivery == 0);
 
 		// Undo the device-wide faults; a held command completes at the
 		// next doorbell (or stays stuck until fini).

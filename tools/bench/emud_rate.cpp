@@ -76,7 +76,7 @@ bool turnaround(Cmdq &q, const u8 *in, u32 inlen, double seconds, std::vector<do
 		CmdResult res{};
 		if (q.exec(in, inlen, out, sizeof(out), &res))
 			return false;
-		lat->push_back((double)res.latency_ns / 1000.0);
+		lat->push_back((double)res.st.latency_ns / 1000.0);
 	}
 	return !lat->empty();
 }

@@ -25,6 +25,7 @@
 #ifndef CXPRM_CAPI_H
 #define CXPRM_CAPI_H
 
+#include "cmd_result.h"
 #include "host.h"
 #include "uapi.h"
 
@@ -68,18 +69,6 @@ struct cxprm_core_config {
 /* cxprm_core_config.flags */
 #define CXPRM_CORE_CFG_VF (1u << 1) /* a virtual function: no ACCESS_REG HOST_ENDIANNESS */
 #define CXPRM_CORE_CFG_CACHE_LINE_128 (1u << 2) /* the host's cache line is >= 128 bytes */
-
-/*
- * What happened to one firmware command: the UAPI's status (delivery,
- * status, opcode, syndrome, latency_ns), and where it ran.
- */
-struct cxprm_core_result {
-	struct cxprm_cmd_status st;
-	cxprm_u16 op_mod;
-	cxprm_u8 slot;
-	cxprm_u8 token;
-	cxprm_u32 reserved;
-};
 
 struct cxprm_core_info {
 	cxprm_u16 fw_major;
@@ -140,18 +129,6 @@ struct cxprm_core_teardown_report {
 	cxprm_s32 err;             /* first teardown step that failed, or 0 */
 	cxprm_u32 steps;           /* trace records the teardown added */
 	const char *failed_step;   /* its name ("TEARDOWN_GRACEFUL"...), or "" */
-};
-
-/*
- * The bytes of one raw command as they went over the wire: the UAPI's dump
- * header (entries as rung and as handed back, block counts, slot), then
- * input and output mailbox blocks (576 bytes each) into 'blocks' as far as
- * blocks_cap reaches.
- */
-struct cxprm_core_capture {
-	struct cxprm_raw_dump hdr; /* out */
-	cxprm_u8 *blocks;     /* caller's buffer, blocks_cap * 576 bytes */
-	cxprm_u32 blocks_cap;
 };
 
 /* Which privileges a raw command needs (cxprm_core_raw_scope). */

@@ -14,37 +14,12 @@
 #include "types.h"
 #include "errors.h"
 #include "mailbox.h"
+#include "cmd_result.h"
 #include "cmd_stats.h"
 #include "health.h"
 #include "prm/transport.h"
 
 namespace cxprm {
-
-/* What happened to one command. */
-struct CmdResult {
-	u8 delivery;     /* cmd_queue_entry.status (delivery status), 0 = OK */
-	u8 status;       /* cmd_out.status, valid when delivery == 0 */
-	u32 syndrome;    /* cmd_out.syndrome */
-	u8 slot;
-	u8 token;
-	u64 latency_ns;  /* doorbell to ownership back */
-};
-
-/*
- * The bytes that went over the wire for one command (for `cxprm raw
- * --dump`): the entry as rung and as handed back, and the input then output
- * mailbox blocks (cmd_if_box, 576 bytes each) into the caller's buffer as
- * far as it reaches.
- */
-struct CmdCapture {
-	u8 entry_posted[64];
-	u8 entry_completed[64];
-	u8 *blocks = nullptr;  /* caller's buffer */
-	u32 blocks_cap = 0;    /* its size in blocks */
-	u32 in_blocks = 0;     /* blocks captured */
-	u32 out_blocks = 0;
-	bool truncated = false;
-};
 
 struct CmdqConfig {
 	u64 timeout_ns = 60ull * 1000 * 1000 * 1000; /* per command */

@@ -5,7 +5,7 @@
  * Each typed command is a free function in cxprm::cmd taking the engine
  * (Cmdq&) and an optional CmdResult* that receives the delivery status,
  * firmware status and syndrome.  Return values follow Cmdq::exec: OK,
- * E_REMOTEIO (firmware answered a non-OK status, see res->status), a
+ * E_REMOTEIO (firmware answered a non-OK status, see res->st.status), a
  * transport error, E_INVAL/E_RANGE for bad caller input (nothing sent), or
  * E_PROTO when the firmware's output breaks the protocol (a count larger
  * than asked): never an overrun.

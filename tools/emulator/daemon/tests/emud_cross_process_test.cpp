@@ -260,7 +260,7 @@ TEST(Emud, CoreBringupTeardownAcrossProcesses)
 	cmd::eq_subscribe(ep, prm::event::PAGE_REQUEST);
 	uint8_t eqn = 0xff;
 	CmdResult r{};
-	ASSERT_EQ(cmd::create_eq(q, ep, &eqn, &r), OK) << std::hex << r.syndrome;
+	ASSERT_EQ(cmd::create_eq(q, ep, &eqn, &r), OK) << std::hex << r.st.syndrome;
 	ring.attach(eqn, UAR_BASE + uar * UAR_SIZE);
 	ring.doorbell(true);
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_EQS), 1u);
@@ -297,7 +297,7 @@ TEST(Emud, CoreBringupTeardownAcrossProcesses)
 	cmd::IssiInfo issi{};
 	r = {};
 	EXPECT_EQ(cmd::query_issi(q, &issi, &r), E_IO);
-	EXPECT_EQ(r.delivery, 0x6);
+	EXPECT_EQ(r.st.delivery, 0x6);
 	EXPECT_EQ(c.query(CXPRM_EMUD_Q_LAST_DELIVERY), 0x6u);
 	EXPECT_EQ(cmd::query_issi(q, &issi, &r), OK); // 'once': gone
 	// A corrupted output signature: with checksums off (as Linux) nothing
@@ -415,7 +415,7 @@ TEST(Emud, UnknownOpcodeCounted)
 		uint8_t in[16] = {0x07, 0xff}, out[16] = {};
 		CmdResult r{};
 		EXPECT_EQ(dev.cmdq().exec(in, sizeof(in), out, sizeof(out), &r), E_REMOTEIO);
-		EXPECT_EQ(r.status, cmd_status::BAD_OP_ERR);
+		EXPECT_EQ(r.st.status, cmd_status::BAD_OP_ERR);
 		dev.teardown();
 	}
 	std::string log = stop_and_log(d);
