@@ -18,8 +18,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-# shellcheck source=tools/kdir.sh
-. "$repo/tools/kdir.sh"
+# shellcheck source=tools/kernel/kdir.sh
+. "$repo/tools/kernel/kdir.sh"
 [ -n "${KDIR:-}" ] || { echo "lint: no kernel build tree; set KDIR" >&2; exit 1; }
 
 fail=0
