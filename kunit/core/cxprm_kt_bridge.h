@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The bridge between the KUnit module's C side (kunit/core/*.c) and the
- * C++ test bodies (kunit/core/*.cpp), which cannot include kernel headers.
+ * The bridge between the KUnit module's C side (cxprm_kunit_core.c) and the
+ * C++ test bodies (the .cpp files here), which cannot include kernel headers.
  *
  * Plain C with types from the compiler (like <cxprm/host.h>), so both
  * languages include it.  struct kunit stays opaque to C++.
