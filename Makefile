@@ -289,7 +289,8 @@ layout-dump: userspace
 # CMake's build directory included.
 module-clean:
 	rm -rf cxprm.ko cxprm.o cxprm.mod cxprm.mod.[co] .cxprm*.cmd Module.symvers \
-		modules.order drivers/*.o drivers/.*.cmd drivers/core-obj drivers/generated
+		modules.order drivers/*.o drivers/.*.cmd drivers/core-obj drivers/generated \
+		kunit/obj kunit/*/*.o kunit/*/.*.cmd
 
 clean: module-clean
 	rm -rf $(BUILD) .cache

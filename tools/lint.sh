@@ -4,7 +4,7 @@
 # Static checks of the kernel module: a W=1 build with sparse on every C
 # file (C=2), checkpatch on drivers/, shellcheck on the scripts.  Any
 # compiler, sparse, objtool, modpost or checkpatch warning fails.  checkpatch also
-# covers the KUnit module's C files (drivers/kunit/), which only a
+# covers the KUnit C files (kunit/core/, kunit/shim/), which only a
 # CONFIG_KUNIT kernel builds (tools/kernel/run-kunit.sh), and the mlx5
 # stage's guest helper module tools/qemu/guest/cxswap.c (built W=1 C=2 too).
 #
@@ -18,8 +18,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-# shellcheck source=tools/kdir.sh
-. "$repo/tools/kdir.sh"
+# shellcheck source=tools/kernel/kdir.sh
+. "$repo/tools/kernel/kdir.sh"
 [ -n "${KDIR:-}" ] || { echo "lint: no kernel build tree; set KDIR" >&2; exit 1; }
 
 fail=0
@@ -71,7 +71,8 @@ if [ ! -f "$cp" ] || [ "$(cat "$repo/.cache/linux/source" 2>/dev/null)" != "$src
 fi
 echo "lint: checkpatch from $src"
 shopt -s nullglob
-files=(drivers/*.c drivers/*.h drivers/*.cpp drivers/kunit/*.c drivers/kunit/*.h drivers/compat/*.c tools/qemu/guest/*.c)
+# kunit/*/cxprm_*.h: the C headers there (the others are the C++ bodies').
+files=(drivers/*.c drivers/*.h drivers/*.cpp kunit/*/*.c kunit/*/cxprm_*.h drivers/compat/*.c tools/qemu/guest/*.c)
 shopt -u nullglob
 if ! perl "$cp" --no-tree --quiet -f "${files[@]}"; then
 	fail=1

@@ -60,7 +60,7 @@ private:
 	uint8_t *arena_ = nullptr;
 	size_t arena_size_ = 0;
 	// A block of its own: the emulator takes it for every DMA, and the
-	// benchmark's bytes-written count (tools/bench/dhat_bytes.py) must not
+	// benchmark's bytes-written count (tools/bench/give_pages_bytes.py) must not
 	// mistake that for the driver's writes into the rig.
 	std::unique_ptr<std::mutex> dma_mu_;
 	std::map<uint64_t, size_t> dma_used_; // bus -> size, under dma_mu_

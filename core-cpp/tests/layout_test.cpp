@@ -9,7 +9,7 @@
 
 #include "cxprm/prm/pages.h"
 #include "cxprm/prm/transport.h"
-#include "../ktests/test_layout.h"
+#include "../../kunit/core/test_layout.h"
 
 using namespace cxprm;
 using namespace cxprm::prm;

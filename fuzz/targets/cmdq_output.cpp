@@ -23,7 +23,7 @@
 // lock is left.
 #include <cstring>
 
-#include "fake_device.h"
+#include "fake_host.h"
 #include "fuzz_input.h"
 
 #include "cxprm/cmdq.h"
@@ -37,7 +37,7 @@
 #include "cxprm/prm/transport.h"
 
 using namespace cxprm;
-using cxprm::fuzz::FakeDevice;
+using cxprm::fuzz::FakeHost;
 using cxprm::fuzz::FuzzInput;
 
 namespace {
@@ -69,14 +69,14 @@ void resign_entry(uint8_t *e)
 // The typed commands over the same queue, the firmware answering each with
 // input bytes: what their wrappers make of any answer (buffer sizes,
 // counts, strings), beyond what the offline decoders see.
-void typed_commands(Cmdq &q, FakeDevice &dev, FuzzInput &in)
+void typed_commands(Cmdq &q, FakeHost &dev, FuzzInput &in)
 {
 	dev.complete = true;
 	dev.set_gone(false);
 	for (int i = 0; i < 8 && !in.empty(); i++) {
 		uint8_t which = in.u8();
 		std::vector<uint8_t> body = in.bytes(in.u16() % 5000);
-		dev.handler = [&](FakeDevice::Command &c) {
+		dev.handler = [&](FakeHost::Command &c) {
 			for (size_t k = 0; k < c.out.size(); k++)
 				c.out[k] = k < body.size() ? body[k] : 0;
 		};
@@ -142,7 +142,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t cfgb = in.u8();
 	uint32_t log_size = (cfgb >> 2) % 6;           // 1..32 entries
 	uint32_t log_stride = 5 + (cfgb >> 5) % 5;    // 32..512 bytes
-	FakeDevice dev(4u << 20, log_size, log_stride);
+	FakeHost dev(4u << 20, log_size, log_stride);
 	dev.model = false; // the handlers below are the whole firmware
 	CmdqConfig cfg;
 	cfg.timeout_ns = 20ull * 1000 * 1000;
@@ -178,7 +178,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (uint32_t i = 0; i < inlen; i++)
 			msg[i] = (uint8_t)(i * 7 + cmd);
 		std::vector<uint8_t> answers[32]; // what the firmware wrote, by slot
-		dev.handler = [&](FakeDevice::Command &c) {
+		dev.handler = [&](FakeHost::Command &c) {
 			for (size_t i = 0; i < c.out.size(); i++)
 				c.out[i] = i < body.size() ? body[i] : (uint8_t)(i ^ 0x5a);
 			prm::Ref<prm::cmd_out> h(c.out.data());
@@ -186,7 +186,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			c.delivery = delivery;
 			answers[c.slot] = c.out;
 		};
-		dev.after_complete = [&](FakeDevice::Completed &d) {
+		dev.after_complete = [&](FakeHost::Completed &d) {
 			for (const Edit &e : edits) {
 				if (!e.value)
 					continue;

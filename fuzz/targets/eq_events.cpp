@@ -20,7 +20,7 @@
 #include <cstring>
 #include <vector>
 
-#include "fake_device.h"
+#include "fake_host.h"
 #include "fuzz_input.h"
 
 #include "cxprm/capi.h"
@@ -31,7 +31,7 @@
 #include "cxprm/prm/transport.h"
 
 using namespace cxprm;
-using cxprm::fuzz::FakeDevice;
+using cxprm::fuzz::FakeHost;
 using cxprm::fuzz::FuzzInput;
 
 namespace {
@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzInput in(data, size);
 	uint8_t cfgb = in.u8();
-	FakeDevice dev(2u << 20);
+	FakeHost dev(2u << 20);
 	cxprm_core *core = nullptr;
 	FUZZ_CHECK(cxprm_core_create(dev.host(), &core) == 0);
 	cxprm_core_config cfg{};
@@ -81,7 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	// carry addresses from the input (never given, or twice) and counts
 	// beyond what was asked; QUERY_PAGES claims pages it does not have.
 	if (cfgb & 0x40) {
-		dev.handler = [&](FakeDevice::Command &c) {
+		dev.handler = [&](FakeHost::Command &c) {
 			prm::CRef<prm::cmd_in> h(c.in.data());
 			if (prm::get<prm::cmd_in::opcode>(h) == prm::op::QUERY_PAGES && (in.u8() & 1) &&
 			    c.out.size() >= prm::query_pages_out::size_bytes)
@@ -96,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint32_t lies = in.u8() % 4;
 			for (uint32_t i = 0; i < lies && i < room; i++)
 				prm::set_pas<prm::manage_pages_out_pas>(o, in.u8() % (room ? room : 1),
-									FakeDevice::kBusBase + ((uint64_t)in.u16() << 12));
+									FakeHost::kBusBase + ((uint64_t)in.u16() << 12));
 			if (in.u8() & 1)
 				prm::set<prm::manage_pages_out::output_num_entries>(o, in.u16());
 		};

@@ -24,7 +24,7 @@
 #include <cstring>
 #include <vector>
 
-#include "fake_device.h"
+#include "fake_host.h"
 #include "fuzz_input.h"
 
 #include "cxprm/capi.h"
@@ -40,7 +40,7 @@
 constexpr uint32_t DUMP_HDR = sizeof(struct cxprm_raw_dump);
 
 using namespace cxprm;
-using cxprm::fuzz::FakeDevice;
+using cxprm::fuzz::FakeHost;
 using cxprm::fuzz::FuzzInput;
 
 namespace {
@@ -49,7 +49,7 @@ constexpr int EINVAL_ = -22;
 
 // One device brought up for all inputs (the checks keep no state).
 struct Rig {
-	FakeDevice dev{16u << 20};
+	FakeHost dev{16u << 20};
 	cxprm_core *core = nullptr;
 	Rig()
 	{
@@ -92,7 +92,7 @@ struct Rig {
 		FUZZ_CHECK(cxprm_core_objs_destroy(core, t, nullptr) == 0);
 		// Brought up by the emulator; then the minimal firmware these
 		// checks assume: every command succeeds with a zeroed output.
-		dev.handler = FakeDevice::answer_ok_zeroed;
+		dev.handler = FakeHost::answer_ok_zeroed;
 		dev.model = false;
 	}
 };
@@ -236,8 +236,8 @@ void dct_request(FuzzInput &in)
 	// the 10 s drain timeout, a thousand queries on the fake clock, which
 	// would otherwise be most of this target's time).
 	uint32_t drained_after = how >> 2, queries = 0;
-	rig().dev.handler = [&](FakeDevice::Command &c) {
-		FakeDevice::answer_ok_zeroed(c);
+	rig().dev.handler = [&](FakeHost::Command &c) {
+		FakeHost::answer_ok_zeroed(c);
 		if (cxprm_core_in_opcode(c.in.data()) != prm::op::QUERY_DCT || drained_after == 63 ||
 		    queries++ < drained_after || c.out.size() < prm::query_dct_out::size_bytes)
 			return;
@@ -252,7 +252,7 @@ void dct_request(FuzzInput &in)
 	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
 	err = cxprm_core_dct_destroy(rig().core, n, &res);
 	FUZZ_CHECK(n_fits ? err == 0 : err == EINVAL_);
-	rig().dev.handler = FakeDevice::answer_ok_zeroed;
+	rig().dev.handler = FakeHost::answer_ok_zeroed;
 }
 
 void other_requests(FuzzInput &in)
@@ -347,7 +347,7 @@ struct Owned {
 
 void obj_request(FuzzInput &in)
 {
-	FakeDevice &d = rig().dev;
+	FakeHost &d = rig().dev;
 	size_t dma0 = d.dma_live(), mem0 = d.mem_live();
 	cxprm_core_objs *t = nullptr;
 	FUZZ_CHECK(cxprm_core_objs_create(rig().core, &t) == 0);

@@ -49,7 +49,7 @@ enum cxprm_emu_syndrome { CXPRM_EMU_SYNDROMES(SYND_ENUM_) };
 
 /*
  * Sizes of PRM layouts in bytes, PRM_SIZE_<layout>, and PRM_INLINE_BYTES:
- * generated at build time from the core's declarations (prm_sizes_gen.cpp,
+ * generated at build time from the core's declarations (helpers/prm_sizes_gen.cpp,
  * the Makefile).  CMD_HDR: the shortest message, the queue entry's inline
  * part.
  */

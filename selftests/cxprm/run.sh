@@ -136,8 +136,8 @@ elif [ -n "$linux" ]; then
 elif [ -n "$user_ko" ]; then
 	ko=$user_ko
 elif [ "$build" = 1 ]; then
-	# shellcheck source=tools/kdir.sh
-	. "$repo/tools/kdir.sh"
+	# shellcheck source=tools/kernel/kdir.sh
+	. "$repo/tools/kernel/kdir.sh"
 	if make -C "$repo" -n module >/dev/null 2>&1; then
 		say "make module"
 		make -s -C "$repo" module

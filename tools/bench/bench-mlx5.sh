@@ -11,7 +11,7 @@
 #
 # Prints the table (each row with the ratios cxprm/mlx5_core) on stdout;
 # keeps the guest's figures in DIR/mlx5-bench.txt (default: a temporary
-# directory; tools/bench/mlx5_table.py makes the table).  Exit status 1 when the guest run failed.
+# directory; tools/bench/bench_mlx5_table.py makes the table).  Exit status 1 when the guest run failed.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -48,7 +48,7 @@ fi
 took=$(($(date +%s) - t0))
 load1=$(cut -d' ' -f1 /proc/loadavg)
 
-python3 "$repo/tools/bench/mlx5_table.py" "$out/mlx5-bench.txt" "$rounds" "$took"
+python3 "$repo/tools/bench/bench_mlx5_table.py" "$out/mlx5-bench.txt" "$rounds" "$took"
 # The emulator's doorbell line: a failed bind's dropped doorbell shows there.
 tr -d '\r' <"$out/mlx5-bench.txt" | grep -a 'cxprm-emud: doorbells:' | sed 's/^.*cxprm-emud: /(emulator: /; s/$/)/' || true
 echo "(host load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs: TCG and the emulator share them)"

@@ -95,7 +95,7 @@ say "DHAT: bytes written for one GIVE of 2^18 pages (two runs, ~30 s)"
 for n in 1 2; do
 	valgrind --tool=dhat --dhat-out-file="$out/dhat.$n" "$bin/cxprm-bench" --count pages $n >/dev/null 2>&1
 done
-python3 "$repo/tools/bench/dhat_bytes.py" "$out/dhat.1" "$out/dhat.2" 262144 >"$out/dhat.txt"
+python3 "$repo/tools/bench/give_pages_bytes.py" "$out/dhat.1" "$out/dhat.2" 262144 >"$out/dhat.txt"
 
 # --- 4. userspace vs guest against cxprm-emud ---------------------------------------
 emud_caps="" emud_raw="" guest_caps="" guest_raw=""

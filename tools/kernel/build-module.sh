@@ -15,7 +15,7 @@
 # (6.12-arm64, 6.12-arm64-16k) that is a cross build, ARCH=arm64
 # CROSS_COMPILE=aarch64-linux-gnu-.
 #
-# Copies Kbuild, drivers/, core-cpp/{include,src,ktests}/, include/ and
+# Copies Kbuild, drivers/, core-cpp/{include,src}/, kunit/, include/ and
 # the emulator's control.h (for the KUnit suites) into DIR
 # (mtimes kept, so a rebuild is incremental; files gone from the checkout
 # are removed), then runs make -C KDIR M=DIR modules MAKE ARGS.  The
@@ -44,7 +44,7 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # The copied source set; objects in DIR are kept between runs.
-srcs=(Kbuild drivers core-cpp/include core-cpp/src core-cpp/ktests include
+srcs=(Kbuild drivers core-cpp/include core-cpp/src kunit include
 	tools/emulator/daemon/control.h)
 for s in "${srcs[@]}"; do
 	[ -e "$repo/$s" ] || continue

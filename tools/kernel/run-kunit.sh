@@ -91,8 +91,8 @@ if [ -n "$mutate" ]; then
 	out=$cache/mutant
 	rm -rf "$src" "$out"
 	mkdir -p "$src/tools/kernel" "$src/tools/emulator/daemon" "$src/core-cpp"
-	cp -a "$repo/Kbuild" "$repo/drivers" "$repo/include" "$src/"
-	cp -a "$repo/core-cpp/include" "$repo/core-cpp/src" "$repo/core-cpp/ktests" "$src/core-cpp/"
+	cp -a "$repo/Kbuild" "$repo/drivers" "$repo/kunit" "$repo/include" "$src/"
+	cp -a "$repo/core-cpp/include" "$repo/core-cpp/src" "$src/core-cpp/"
 	cp -a "$repo/tools/emulator/daemon/control.h" "$src/tools/emulator/daemon/"
 	cp -a "$repo/tools/kernel/build-module.sh" "$src/tools/kernel/"
 	f=$src/core-cpp/src/$mfile
@@ -103,8 +103,8 @@ if [ -n "$mutate" ]; then
 	fi
 	say "mutant ($mfile): $(diff "$repo/core-cpp/src/$mfile" "$f" | grep '^>' | sed 's/^> *//')"
 fi
-# W=1: the only build of drivers/kunit/*.c, drivers/cxprm_kunit_hooks.c and
-# core-cpp/ktests/*.cpp (tools/lint.sh builds against Debian's headers,
+# W=1: the only build of kunit/core/*.c, kunit/shim/*.c and
+# kunit/core/*.cpp (tools/lint.sh builds against Debian's headers,
 # without CONFIG_KUNIT); any warning fails the stage.  (W=1 adds to the C
 # flags; the C++ files get the Kbuild C++ rule's -Wall -Wextra either way.)  The build is
 # incremental, and an object that warned is not compiled again while its

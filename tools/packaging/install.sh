@@ -19,11 +19,11 @@ dkms)
 	ver=$3
 	d=$dest/usr/src/cxprm-$ver
 	install -d "$d"
-	(cd "$src" && for f in Kbuild drivers/*.[ch] drivers/kunit/*.[ch] \
+	(cd "$src" && for f in Kbuild drivers/*.[ch] \
 		drivers/compat/*.c drivers/compat/conftest.sh \
 		core-cpp/include/cxprm/*.h core-cpp/include/cxprm/*/*.h \
-		core-cpp/src/*.cpp core-cpp/src/*.h core-cpp/ktests/*.cpp \
-		core-cpp/ktests/*.h include/uapi/linux/*.h \
+		core-cpp/src/*.cpp core-cpp/src/*.h kunit/*/*.[ch] \
+		kunit/core/*.cpp include/uapi/linux/*.h \
 		tools/emulator/daemon/control.h; do
 		install -D -m 0644 "$f" "$d/$f"
 	done)

@@ -7,7 +7,7 @@
 #
 #   tools/qemu/build-cxswap.sh [--linux ID] [EXTRA MAKE ARGS, e.g. W=1 C=2]
 #
-# KDIR / KVER as for tools/kdir.sh (default: the newest /boot/vmlinuz-*);
+# KDIR / KVER as for tools/kernel/kdir.sh (default: the newest /boot/vmlinuz-*);
 # --linux ID: a kernel of tools/kernel/kernels.list, built with its own
 # compiler (tools/kernel/kmake.sh) into .cache/cxswap/linux-<ID>/.
 set -euo pipefail
@@ -23,8 +23,8 @@ if [ -n "$linux" ]; then
 	out=$repo/.cache/cxswap/linux-$linux
 	make_cmd=("$repo/tools/kernel/kmake.sh" "$linux" "$out")
 else
-	# shellcheck source=tools/kdir.sh
-	. "$repo/tools/kdir.sh"
+	# shellcheck source=tools/kernel/kdir.sh
+	. "$repo/tools/kernel/kdir.sh"
 	[ -n "${KDIR:-}" ] || { echo "build-cxswap: no kernel build tree; set KDIR" >&2; exit 1; }
 	# One build directory per kernel tree.
 	out=$repo/.cache/cxswap/$(readlink -f "$KDIR" | tr -c 'A-Za-z0-9.\n-' _)

@@ -35,8 +35,8 @@ if [ "${1:-}" = --no-build ]; then
 	shift
 fi
 
-# shellcheck source=tools/kdir.sh
-. "$repo/tools/kdir.sh"
+# shellcheck source=tools/kernel/kdir.sh
+. "$repo/tools/kernel/kdir.sh"
 [ -n "${KDIR:-}" ] || { echo "smoke: no kernel build tree; set KDIR" >&2; exit 1; }
 
 t0=$(date +%s.%N)

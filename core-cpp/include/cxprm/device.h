@@ -261,7 +261,7 @@ public:
 	 */
 	TeardownReport teardown();
 	/*
-	 * The shutdown path (Linux mlx5_try_fast_unload, shutdown.cpp): when
+	 * The shutdown path (Linux mlx5_try_fast_unload, fast_unload.cpp): when
 	 * UP and CUR fast_teardown is set, TEARDOWN_HCA PREPARE_FAST_TEARDOWN,
 	 * then nic_interface = DISABLED written into cmdq_addr_l_sz and read
 	 * back within fast_teardown_timeout_ns: firmware has let go of the

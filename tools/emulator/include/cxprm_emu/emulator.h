@@ -297,7 +297,7 @@ public:
 	// never call back into the Emulator.  An empty fn turns tracing off.
 	void set_trace(std::function<void(const TraceRecord &)> fn);
 
-	// A test double's say over the answers (the fuzz targets' FakeDevice):
+	// A test double's say over the answers (the fuzz targets' FakeHost):
 	// called for every command the device model ran, with its input and
 	// the output the model wrote, before the answer is handed back.  It
 	// may rewrite the output; a nonzero return is a delivery status to

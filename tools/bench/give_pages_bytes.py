@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Bytes the driver side writes for one MANAGE_PAGES(GIVE) of 2^18 pages.
 
-   dhat_bytes.py DHAT_ONE DHAT_TWO PAGES
+   give_pages_bytes.py DHAT_ONE DHAT_TWO PAGES
 
 DHAT_ONE / DHAT_TWO: `valgrind --tool=dhat` output of `cxprm-bench --count
 pages 1` and `... 2`.  DHAT counts, per heap allocation site, every byte

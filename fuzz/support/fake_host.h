@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The fuzz targets' device: a deterministic host (the core's host
+// The fuzz targets' fake host: a deterministic host (the core's host
 // interface: DMA memory with made-up bus addresses above 4 GiB and a
 // budget, BAR bytes, a clock that moves only when the core reads it or
 // sleeps, single-thread locks that catch a deadlock) in front of the
@@ -34,7 +34,7 @@ class Platform;
 
 namespace cxprm::fuzz {
 
-class FakeDevice {
+class FakeHost {
 public:
 	static constexpr uint64_t kBusBase = 0x2'0000'0000ull;
 	static constexpr uint32_t kBarBytes = 256u << 10;
@@ -42,11 +42,11 @@ public:
 	// dma_budget: bytes of DMA memory the host hands out before failing.
 	// A queue geometry firmware must not report (log_cmdq_stride < 6 or
 	// size + stride > 12) is published as is, for the core to refuse.
-	explicit FakeDevice(size_t dma_budget = 8u << 20, uint32_t log_cmdq_size = 5,
+	explicit FakeHost(size_t dma_budget = 8u << 20, uint32_t log_cmdq_size = 5,
 			    uint32_t log_cmdq_stride = 6);
-	~FakeDevice();
-	FakeDevice(const FakeDevice &) = delete;
-	FakeDevice &operator=(const FakeDevice &) = delete;
+	~FakeHost();
+	FakeHost(const FakeHost &) = delete;
+	FakeHost &operator=(const FakeHost &) = delete;
 
 	const cxprm_host *host() const { return &host_; }
 
@@ -138,8 +138,8 @@ private:
 	std::unique_ptr<emu::Platform> plat_;
 	std::unique_ptr<emu::Emulator> emu_;
 
-	friend struct FakeOps;
-	friend class FakePlatform;
+	friend struct HostOps;
+	friend class HostPlatform;
 };
 
 } // namespace cxprm::fuzz

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cxprm_kunit.ko, the C side of the core suites: the bridge the C++ test
- * bodies (core-cpp/ktests/) report through, the kernel services their
+ * bodies (kunit/core/, C++) report through, the kernel services their
  * loopback host uses, and the KUnit suites cxprm_core_layout,
  * cxprm_core_mailbox, cxprm_core_engine and cxprm_core_engine_faults, one
  * case per C++ body (the prototypes in cxprm_kt_bridge.h).

@@ -20,7 +20,7 @@
 #include <linux/pci.h>
 #include <linux/sizes.h>
 
-#include "../cxprm_kunit_hooks.h"
+#include "cxprm_kunit_hooks.h"
 #include "../../tools/emulator/daemon/control.h"
 
 #define CXPRM_KT_QUERY_HCA_CAP	0x100

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// The fuzz targets' device (fake_device.h): a deterministic host, the
+// The fuzz targets' fake host (fake_host.h): a deterministic host, the
 // emulator answering inside the doorbell write, faults on top.
-#include "fake_device.h"
+#include "fake_host.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -65,9 +65,9 @@ emu::Profile fuzz_profile(uint32_t log_size, uint32_t log_stride, bool geometry_
 } // namespace
 
 // The emulator's view: the BAR and DMA through the host's allocations.
-class FakePlatform : public emu::Platform {
+class HostPlatform : public emu::Platform {
 public:
-	explicit FakePlatform(FakeDevice &d) : d_(d) {}
+	explicit HostPlatform(FakeHost &d) : d_(d) {}
 	uint8_t *bar() override { return d_.bar_.data(); }
 	size_t bar_size() const override { return d_.bar_.size(); }
 	bool dma_read(uint64_t bus, void *dst, size_t len) override
@@ -86,16 +86,16 @@ public:
 	}
 
 private:
-	FakeDevice &d_;
+	FakeHost &d_;
 };
 
 // The cxprm_host_ops callbacks.
-struct FakeOps {
-	static FakeDevice *d(void *ctx) { return static_cast<FakeDevice *>(ctx); }
+struct HostOps {
+	static FakeHost *d(void *ctx) { return static_cast<FakeHost *>(ctx); }
 
 	static int dma_alloc(void *ctx, cxprm_size size, cxprm_size align, cxprm_dma_buf *buf)
 	{
-		FakeDevice *f = d(ctx);
+		FakeHost *f = d(ctx);
 		size_t bytes = (size + 4095) & ~(size_t)4095;
 		if (!size || align > 4096 || (align & (align - 1)))
 			die("dma_alloc: bad size or alignment");
@@ -115,7 +115,7 @@ struct FakeOps {
 
 	static void dma_free(void *ctx, cxprm_dma_buf *buf)
 	{
-		FakeDevice *f = d(ctx);
+		FakeHost *f = d(ctx);
 		auto it = f->dma_.find(buf->bus);
 		if (it == f->dma_.end() || it->second.cpu != buf->cpu)
 			die("dma_free of memory never allocated (or freed twice)");
@@ -134,7 +134,7 @@ struct FakeOps {
 
 	static void mem_free(void *ctx, void *p)
 	{
-		FakeDevice *f = d(ctx);
+		FakeHost *f = d(ctx);
 		if (!p)
 			return;
 		if (!f->mem_.erase(p))
@@ -146,7 +146,7 @@ struct FakeOps {
 
 	static void iowrite32be(void *ctx, cxprm_u32 off, cxprm_u32 v)
 	{
-		FakeDevice *f = d(ctx);
+		FakeHost *f = d(ctx);
 		if (off == iseg::DOORBELL) {
 			f->doorbell(v);
 			return;
@@ -217,12 +217,12 @@ struct FakeOps {
 	}
 };
 
-const cxprm_host_ops FakeDevice::ops_ = {
-	FakeOps::dma_alloc,   FakeOps::dma_free,      FakeOps::mem_alloc,   FakeOps::mem_free,
-	FakeOps::ioread32be,  FakeOps::iowrite32be,   FakeOps::barrier,     FakeOps::barrier,
-	FakeOps::lock_create, FakeOps::lock_destroy,  FakeOps::lock,        FakeOps::unlock,
-	FakeOps::relax,       FakeOps::sleep_us,      FakeOps::now_ns,      FakeOps::waiter_create,
-	FakeOps::waiter_destroy, FakeOps::waiter_wait, FakeOps::waiter_signal, FakeOps::log,
+const cxprm_host_ops FakeHost::ops_ = {
+	HostOps::dma_alloc,   HostOps::dma_free,      HostOps::mem_alloc,   HostOps::mem_free,
+	HostOps::ioread32be,  HostOps::iowrite32be,   HostOps::barrier,     HostOps::barrier,
+	HostOps::lock_create, HostOps::lock_destroy,  HostOps::lock,        HostOps::unlock,
+	HostOps::relax,       HostOps::sleep_us,      HostOps::now_ns,      HostOps::waiter_create,
+	HostOps::waiter_destroy, HostOps::waiter_wait, HostOps::waiter_signal, HostOps::log,
 	// The optional ones (host.h): none here, the core's defaults.
 	nullptr /* get_random */, nullptr /* page_shift */, nullptr /* yield */,
 	nullptr /* fw_page_alloc */, nullptr /* fw_page_free */,
@@ -238,7 +238,7 @@ static std::vector<std::vector<uint8_t>> &bar_pool()
 	return *pool;
 }
 
-FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_cmdq_stride)
+FakeHost::FakeHost(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_cmdq_stride)
 	: dma_budget_(dma_budget)
 {
 	if (bar_pool().empty()) {
@@ -250,7 +250,7 @@ FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_c
 	host_.ops = &ops_;
 	host_.ctx = this;
 	bool geometry_ok = log_cmdq_size <= 5 && log_cmdq_stride >= 6 && log_cmdq_size + log_cmdq_stride <= 12;
-	plat_ = std::make_unique<FakePlatform>(*this);
+	plat_ = std::make_unique<HostPlatform>(*this);
 	emu_ = std::make_unique<emu::Emulator>(*plat_, fuzz_profile(log_cmdq_size, log_cmdq_stride, geometry_ok));
 	emu_->set_clock([this] { return now_ns_; });
 	set_hook();
@@ -261,7 +261,7 @@ FakeDevice::FakeDevice(size_t dma_budget, uint32_t log_cmdq_size, uint32_t log_c
 	}
 }
 
-FakeDevice::~FakeDevice()
+FakeHost::~FakeHost()
 {
 	emu_.reset();
 	bar_pool().push_back(std::move(bar_));
@@ -271,7 +271,7 @@ FakeDevice::~FakeDevice()
 		std::free(m.first);
 }
 
-uint8_t *FakeDevice::dma(uint64_t bus, size_t len)
+uint8_t *FakeHost::dma(uint64_t bus, size_t len)
 {
 	auto it = dma_.upper_bound(bus);
 	if (it == dma_.begin())
@@ -283,14 +283,14 @@ uint8_t *FakeDevice::dma(uint64_t bus, size_t len)
 	return it->second.cpu + off;
 }
 
-void FakeDevice::set_fw_dead(bool dead)
+void FakeHost::set_fw_dead(bool dead)
 {
 	using H = health_buffer;
 	bar_write(iseg::HEALTH + dword_byte_offset<H::rfr>(), to_dword<H::rfr>(dead ? 1 : 0));
 	bar_write(iseg::HEALTH + dword_byte_offset<H::synd>(), to_dword<H::synd>(dead ? 1 : 0));
 }
 
-void FakeDevice::set_gone(bool gone)
+void FakeHost::set_gone(bool gone)
 {
 	if (gone && bar_read(iseg::FW_REV) != 0xffffffffu) {
 		fw_rev_ = bar_read(iseg::FW_REV);
@@ -300,14 +300,14 @@ void FakeDevice::set_gone(bool gone)
 	}
 }
 
-uint32_t FakeDevice::bar_read(uint32_t off) const
+uint32_t FakeHost::bar_read(uint32_t off) const
 {
 	if (off % 4 || off >= bar_.size())
 		return 0xffffffffu;
 	return load_be32(&bar_[off]);
 }
 
-void FakeDevice::bar_write(uint32_t off, uint32_t v)
+void FakeHost::bar_write(uint32_t off, uint32_t v)
 {
 	if (off % 4 || off >= bar_.size())
 		die("BAR write outside the BAR or unaligned");
@@ -315,14 +315,14 @@ void FakeDevice::bar_write(uint32_t off, uint32_t v)
 }
 
 // Dead firmware (rfr + synd) and a vanished device answer nothing.
-bool FakeDevice::answering() const
+bool FakeHost::answering() const
 {
 	bool dead = from_dword<health_buffer::synd>(
 			    bar_read(iseg::HEALTH + dword_byte_offset<health_buffer::synd>())) != 0;
 	return !dead && bar_read(iseg::FW_REV) != 0xffffffffu;
 }
 
-void FakeDevice::doorbell(uint32_t mask)
+void FakeHost::doorbell(uint32_t mask)
 {
 	uint32_t n = 1u << emu_->profile().log_cmdq_size;
 	if (n < 32 && (mask >> n))
@@ -339,7 +339,7 @@ void FakeDevice::doorbell(uint32_t mask)
 	completed(rung);
 }
 
-void FakeDevice::set_hook()
+void FakeHost::set_hook()
 {
 	hook_model_ = model;
 	emu_->set_answer_hook(
@@ -350,7 +350,7 @@ void FakeDevice::set_hook()
 }
 
 // The slots of 'rung' the emulator handed back, to after_complete.
-void FakeDevice::completed(uint32_t rung)
+void FakeHost::completed(uint32_t rung)
 {
 	using E = cmd_queue_entry;
 	uint64_t base = (uint64_t)bar_read(iseg::CMDQ_ADDR_H) << 32 |
@@ -378,7 +378,7 @@ void FakeDevice::completed(uint32_t rung)
 	}
 }
 
-uint8_t FakeDevice::answer(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)
+uint8_t FakeHost::answer(unsigned slot, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)
 {
 	commands_++;
 	last_in_.assign(in, in + inlen);
@@ -412,16 +412,16 @@ uint8_t FakeDevice::answer(unsigned slot, const uint8_t *in, uint32_t inlen, uin
 	return delivery;
 }
 
-void FakeDevice::answer_ok_zeroed(Command &c) { std::fill(c.out.begin(), c.out.end(), 0); }
+void FakeHost::answer_ok_zeroed(Command &c) { std::fill(c.out.begin(), c.out.end(), 0); }
 
-bool FakeDevice::eq_created() const { return emu_->eq_count() != 0; }
+bool FakeHost::eq_created() const { return emu_->eq_count() != 0; }
 
-bool FakeDevice::post_eqe(uint8_t type, uint8_t sub_type, const uint8_t *data28)
+bool FakeHost::post_eqe(uint8_t type, uint8_t sub_type, const uint8_t *data28)
 {
 	return emu_->post_event(type, sub_type, data28) != 0;
 }
 
-bool FakeDevice::write_eqe_raw(uint32_t idx, const uint8_t *bytes64)
+bool FakeHost::write_eqe_raw(uint32_t idx, const uint8_t *bytes64)
 {
 	if (eq_pas_.empty() || !eq_created())
 		return false;

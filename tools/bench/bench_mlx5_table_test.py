@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""CTest bench_mlx5_table: mlx5_table.py on made-up guest output.
+"""CTest bench_mlx5_table: bench_mlx5_table.py on made-up guest output.
 
 Medians over the rounds, per-command figures from the drivers' counts and
 averages, time per page, the ratio cxprm/mlx5_core on each row, a failed
@@ -56,7 +56,7 @@ def main():
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write(SAMPLE)
     try:
-        out = subprocess.run([sys.executable, os.path.join(HERE, "mlx5_table.py"), f.name, "3", "7"],
+        out = subprocess.run([sys.executable, os.path.join(HERE, "bench_mlx5_table.py"), f.name, "3", "7"],
                              check=True, capture_output=True, text=True).stdout
     finally:
         os.unlink(f.name)

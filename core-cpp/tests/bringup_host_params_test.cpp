@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Bring-up steps Linux's mlx5_core performs and cxprm once skipped (audit
-// A9/A10): ACCESS_REG HOST_ENDIANNESS on a PF before SET_HCA_CAP,
-// INIT_HCA with a fresh random sw_owner_id per load, uar_4k and
+// What the bring-up tells firmware about the host, as Linux's mlx5_core
+// does: ACCESS_REG HOST_ENDIANNESS on a PF before SET_HCA_CAP (none on a
+// VF), INIT_HCA with a fresh random sw_owner_id per load, uar_4k and
 // log_uar_page_sz from the host's page size, and the UAR doorbell address
 // scaled by it.  Checked on the wire, through the emulator's trace.
 #include "support/harness.h"
@@ -57,7 +57,7 @@ bool nonzero(const std::array<uint32_t, 4> &a) { return a[0] || a[1] || a[2] || 
 
 } // namespace
 
-TEST(BringupLinux, HostEndiannessBeforeSetHcaCapOnAPf)
+TEST(BringupHostParams, HostEndiannessBeforeSetHcaCapOnAPf)
 {
 	Rig rig;
 	ASSERT_EQ(rig.up(), OK);
@@ -78,7 +78,7 @@ TEST(BringupLinux, HostEndiannessBeforeSetHcaCapOnAPf)
 	rig.dev.teardown();
 }
 
-TEST(BringupLinux, NoHostEndiannessOnAVf)
+TEST(BringupHostParams, NoHostEndiannessOnAVf)
 {
 	Rig rig;
 	BringupConfig cfg = quick_config();
@@ -93,7 +93,7 @@ TEST(BringupLinux, NoHostEndiannessOnAVf)
 // its firmware refuses HOST_ENDIANNESS, so a driver that takes the VF
 // for a PF (the old pdev->is_virtfn test, 0 in a VM) fails bring-up
 // there; told it is a VF (the shim: by the id table) it comes up.
-TEST(BringupLinux, AVfComesUpOnlyAsAVf)
+TEST(BringupHostParams, AVfComesUpOnlyAsAVf)
 {
 	{
 		Rig rig(test::small_profile(emu::Profile::connectx7_vf()));
@@ -113,7 +113,7 @@ TEST(BringupLinux, AVfComesUpOnlyAsAVf)
 	EXPECT_EQ(rig.h.emu.pages_held(), 0u);
 }
 
-TEST(BringupLinux, SwOwnerIdRandomPerLoad)
+TEST(BringupHostParams, SwOwnerIdRandomPerLoad)
 {
 	Rig rig;
 	ASSERT_EQ(rig.up(), OK);
@@ -129,7 +129,7 @@ TEST(BringupLinux, SwOwnerIdRandomPerLoad)
 	rig.dev.teardown();
 }
 
-TEST(BringupLinux, SwOwnerIdNeverZeroEvenFromABadSource)
+TEST(BringupHostParams, SwOwnerIdNeverZeroEvenFromABadSource)
 {
 	Rig rig;
 	rig.h.uh.set_random_byte(0);
@@ -138,7 +138,7 @@ TEST(BringupLinux, SwOwnerIdNeverZeroEvenFromABadSource)
 	rig.dev.teardown();
 }
 
-TEST(BringupLinux, SwOwnerIdGivenByTheConfigIsSent)
+TEST(BringupHostParams, SwOwnerIdGivenByTheConfigIsSent)
 {
 	Rig rig;
 	BringupConfig cfg = quick_config();
@@ -151,7 +151,7 @@ TEST(BringupLinux, SwOwnerIdGivenByTheConfigIsSent)
 
 // handle_hca_cap: uar_4k only when PAGE_SIZE > 4 KiB, log_uar_page_sz =
 // PAGE_SHIFT - 12.  The old bring-up set uar_4k whenever MAX allowed it.
-TEST(BringupLinux, UarPageSettingsFollowTheHostPage)
+TEST(BringupHostParams, UarPageSettingsFollowTheHostPage)
 {
 	Rig rig;
 	rig.h.uh.set_page_shift(12);
@@ -163,7 +163,7 @@ TEST(BringupLinux, UarPageSettingsFollowTheHostPage)
 	rig.dev.teardown();
 }
 
-TEST(BringupLinux, SixtyFourKiBHost)
+TEST(BringupHostParams, SixtyFourKiBHost)
 {
 	using C = prm::cmd_hca_cap;
 	// Linux's handle_hca_cap on a 64 KiB host: uar_4k (MAX has it) and

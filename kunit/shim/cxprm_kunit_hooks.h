@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Test hooks of cxprm.ko for its KUnit module (drivers/kunit/), built
- * only into a kernel with CONFIG_KUNIT (drivers/cxprm_kunit_hooks.c).
+ * Test hooks of cxprm.ko for its KUnit module (kunit/), built
+ * only into a kernel with CONFIG_KUNIT (kunit/shim/cxprm_kunit_hooks.c).
  * They give the suites the first bound device and run the core's calls on
  * it the way the ioctls do (under the device's rwsem, only while it is up).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The bridge between the KUnit module's C side (drivers/kunit/) and the
- * C++ test bodies (core-cpp/ktests/), which cannot include kernel headers.
+ * The bridge between the KUnit module's C side (cxprm_kunit_core.c) and the
+ * C++ test bodies (the .cpp files here), which cannot include kernel headers.
  *
  * Plain C with types from the compiler (like <cxprm/host.h>), so both
  * languages include it.  struct kunit stays opaque to C++.
@@ -9,7 +9,7 @@
  * C++ reports every failed check through cxprm_kt_fail(); the C side turns
  * it into a KUnit expectation failure at the C++ file and line, so KUnit
  * counts it against the case that is running.  The kernel services below
- * are what the C++ loopback host (ktests/loopback.cpp) needs to implement
+ * are what the C++ loopback host (kunit/core/loopback.cpp) needs to implement
  * struct cxprm_host_ops inside the kernel.
  */
 #ifndef CXPRM_KT_BRIDGE_H
@@ -58,7 +58,7 @@ int cxprm_kt_run_threads(unsigned int n, void (*fn)(void *ctx, unsigned int i),
 			 void *ctx);
 
 /*
- * The C++ cases (core-cpp/ktests/<suite>_kt.cpp): the C side makes one
+ * The C++ cases (kunit/core/<suite>_kt.cpp): the C side makes one
  * KUnit case of each cxprm_kt_<suite>_<name>(test).
  */
 void cxprm_kt_suite_name(struct kunit *test);

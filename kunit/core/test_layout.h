@@ -2,7 +2,7 @@
 /*
  * The layout the layout-layer tests exercise, shared by the hosted test
  * (core-cpp/tests/layout_test.cpp) and the KUnit suite
- * (core-cpp/ktests/layout_kt.cpp): a byte, a bit, 23 bits crossing byte
+ * (kunit/core/layout_kt.cpp): a byte, a bit, 23 bits crossing byte
  * boundaries, a dword, a quad and a 16-byte region.
  */
 #pragma once

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The side-by-side table of tools/bench/bench-mlx5.sh.
 
-    mlx5_table.py GUEST_OUTPUT ROUNDS SECONDS
+    bench_mlx5_table.py GUEST_OUTPUT ROUNDS SECONDS
 
 GUEST_OUTPUT holds the "MLX5-BENCH: ..." lines of tools/qemu/guest/mlx5-bench.sh:
     bind|unbind DRIVER ROUND US COMMANDS PAGES
@@ -84,7 +84,7 @@ def main():
     for d in DRIVERS:
         for p in ("bind", "unbind"):
             if not phases[(p, d)]:
-                sys.exit(f"mlx5_table: no {p} figures for {d} in {sys.argv[1]}")
+                sys.exit(f"bench_mlx5_table: no {p} figures for {d} in {sys.argv[1]}")
     print()
     print("side by side with mlx5_core: Linux 6.1 mlx5_core (Debian, unmodified) and cxprm.ko in one")
     print(f"QEMU guest (TCG, MSI-X), one cxprm-emud; {sys.argv[2]} rounds of sysfs bind + unbind each,")

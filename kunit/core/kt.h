@@ -2,7 +2,7 @@
 /*
  * Checks for the C++ KUnit bodies (freestanding, compiled by the Kbuild
  * C++ rule into cxprm_kunit.ko).  Every failed check goes through the C
- * bridge (drivers/kunit/cxprm_kt_bridge.h) and becomes a KUnit
+ * bridge (kunit/core/cxprm_kt_bridge.h) and becomes a KUnit
  * expectation failure at this file and line, counted against the case.
  *
  *   KT_EXPECT(t, cond)        KT_EXPECT_EQ(t, a, b)   KT_EXPECT_NE(t, a, b)
@@ -14,7 +14,7 @@
  */
 #pragma once
 
-#include "kunit/cxprm_kt_bridge.h"
+#include "cxprm_kt_bridge.h"
 #include "cxprm/types.h"
 
 namespace cxprm::kt {
