@@ -18,6 +18,10 @@
 //                    sent, only the file's own objects destroyed or
 //                    modified, and closing the file frees every queue
 //
+//   cxprm_core_ioctl  the whole entry with user memory as an arena of the
+//                    input: privilege first, EFAULT outside the arena,
+//                    ENOTTY for numbers that are not ours
+//
 // Oracles are written from the UAPI header's text, not from the code: what
 // is accepted, what is refused for everyone, what the dump may hold (never
 // more than dump_len), and that a CREATE_DCT sends exactly the fields given.
@@ -418,16 +422,109 @@ void obj_request(FuzzInput &in)
 	FUZZ_CHECK(d.dma_live() == dma0 && d.mem_live() == mem0);
 }
 
+// The one entry, cxprm_core_ioctl(), as the kernel shim calls it: the
+// user's memory is an arena of the input's bytes (an address or length
+// outside it is EFAULT, as copy_{from,to}_user), the caller's privileges
+// come from the input.  Only commands that make nothing are chosen, so no
+// state stays between inputs.  Oracles from the UAPI: INFO needs nothing,
+// every other ioctl CAP_NET_ADMIN first; unknown numbers are ENOTTY; the
+// errno is one the UAPI documents.
+struct UserCall {
+	std::vector<uint8_t> mem;
+	uint64_t base = 0x7ff000000000ull;
+	bool admin = false, raw_write = false;
+
+	uint8_t *at(cxprm_u64 ua, cxprm_size n)
+	{
+		if (ua < base || ua - base > mem.size() || n > mem.size() - (ua - base))
+			return nullptr;
+		return mem.data() + (ua - base);
+	}
+};
+
+int user_in(void *ctx, void *dst, cxprm_u64 ua, cxprm_size n)
+{
+	uint8_t *p = ((UserCall *)ctx)->at(ua, n);
+	if (!p)
+		return -14;
+	std::memcpy(dst, p, n);
+	return 0;
+}
+
+int user_out(void *ctx, cxprm_u64 ua, const void *src, cxprm_size n)
+{
+	uint8_t *p = ((UserCall *)ctx)->at(ua, n);
+	if (!p)
+		return -14;
+	std::memcpy(p, src, n);
+	return 0;
+}
+
+int user_allowed(void *ctx, int priv)
+{
+	const UserCall *u = (const UserCall *)ctx;
+	return priv == CXPRM_CORE_PRIV_ADMIN ? u->admin : priv == CXPRM_CORE_PRIV_RAW_WRITE && u->raw_write;
+}
+
+void entry_request(FuzzInput &in)
+{
+	static const cxprm_core_caller_ops ops = {user_in, user_out, user_allowed};
+	static cxprm_core_file file = [] {
+		cxprm_core_file f{};
+		const cxprm_host *h = rig().dev.host();
+		f.dct_lock = h->ops->lock_create(h->ctx);
+		f.obj_lock = h->ops->lock_create(h->ctx);
+		return f;
+	}();
+	static const unsigned int cmds[] = {
+		CXPRM_IOC_INFO, CXPRM_IOC_STATS, CXPRM_IOC_RAW, CXPRM_IOC_SUBSCRIBE,
+		CXPRM_IOC_QUERY_CAPS, CXPRM_IOC_NVMF_NS, CXPRM_IOC_ESW_FUNCTIONS,
+		CXPRM_IOC_DCT_QUERY, CXPRM_IOC_DCT_DRAIN, CXPRM_IOC_DCT_DESTROY,
+	};
+	UserCall u;
+	uint8_t shape = in.u8();
+	u.admin = shape & 1;
+	u.raw_write = shape & 2;
+	bool known = !(shape & 4);
+	unsigned int cmd = known ? cmds[in.u8() % (sizeof(cmds) / sizeof(cmds[0]))] : in.u32();
+	u.mem.resize(in.u16() % 0x2000);
+	in.fill(u.mem.data(), u.mem.size());
+	// Pointers inside the request point into the arena, mostly.
+	if ((shape & 8) && u.mem.size() >= sizeof(cxprm_raw_cmd) && cmd == CXPRM_IOC_RAW) {
+		cxprm_raw_cmd rc;
+		std::memcpy(&rc, u.mem.data(), sizeof(rc));
+		rc.in = u.base + in.u16() % u.mem.size();
+		rc.out = u.base + in.u16() % u.mem.size();
+		rc.dump = u.base + in.u16() % u.mem.size();
+		std::memcpy(u.mem.data(), &rc, sizeof(rc));
+	}
+	cxprm_u64 uarg = (shape & 0x10) ? in.u64() : u.base + (u.mem.empty() ? 0 : in.u8() % 16);
+	const cxprm_core_caller caller{&ops, &u};
+	long err = cxprm_core_ioctl(rig().core, &file, cmd, uarg, &caller);
+	FUZZ_CHECK(err == 0 || err == -1 || err == -2 || err == -12 || err == -14 || err == EINVAL_ ||
+		   err == -25 || err == -95);
+	bool ours = known || cmd == CXPRM_IOC_INFO || cmd == CXPRM_IOC_STATS || cmd == CXPRM_IOC_RAW ||
+		    cmd == CXPRM_IOC_SUBSCRIBE || cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd);
+	if (!ours)
+		FUZZ_CHECK(err == -25);
+	if (known && !u.admin && cmd != CXPRM_IOC_INFO && cmd != CXPRM_IOC_RAW)
+		FUZZ_CHECK(err == -1); // asked before anything is copied
+	if (cmd == CXPRM_IOC_INFO)
+		FUZZ_CHECK(err == (u.at(uarg, sizeof(cxprm_info)) ? 0 : -14));
+	FUZZ_CHECK(file.dcts.n == 0 && (!file.objs || cxprm_core_objs_count(file.objs) == 0));
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzInput in(data, size);
-	switch (in.u8() % 4) {
+	switch (in.u8() % 5) {
 	case 0: raw_request(in); break;
 	case 1: dct_request(in); break;
 	case 2: other_requests(in); break;
-	default: obj_request(in); break;
+	case 3: obj_request(in); break;
+	default: entry_request(in); break;
 	}
 	return 0;
 }

@@ -33,13 +33,13 @@ int cxprm_core_raw_check(const struct cxprm_raw_cmd *rc, struct cxprm_core_raw_p
  * --- the ioctls (ioctl.cpp) ---
  *
  * What each ioctl of include/uapi/linux/cxprm.h means, on the struct the
- * caller copied in (kbuf): reserved-must-be-zero and range checks, the
- * command, the firmware result in st, the errno.  The caller copies the
- * struct in, checks the capability the UAPI names, calls, and copies it
- * back when the call returns 0 (RAW: see cxprm_core_ioc_raw).  A firmware
- * status is a result (st, return 0), never -EREMOTEIO.  The kernel shim
- * (drivers/cxprm_cdev.c) and the CLI's fake device
- * (tools/cxprm/tests/fake/fake_device.cpp) both call these.
+ * entry copied in (kbuf): reserved-must-be-zero and range checks, the
+ * command, the firmware result in st, the errno.  cxprm_core_ioctl() (at
+ * the end of this header) copies the struct in, asks for the privilege
+ * the UAPI names, calls these, and copies it back when they return 0
+ * (RAW: see cxprm_core_ioc_raw).  A firmware status is a result (st,
+ * return 0), never -EREMOTEIO.  Hosts call cxprm_core_ioctl() only; the
+ * fuzzers (fuzz/targets/ioctl_request.cpp) drive these parts one by one.
  */
 
 /* 0 when ioctl cmd may run now (up: bring-up succeeded), else -ENODEV / -ENOTTY. */

@@ -2,7 +2,7 @@
 //
 // The whole tool, in-process (run_cli), against a device directory:
 // device-missing errors, and every subcommand end to end against fake
-// devices (fake/fake_device.h: the UAPI over the core and the emulator).
+// devices (fake/fake_dev_node.h: the UAPI over the core and the emulator).
 #include <gtest/gtest.h>
 
 #include "cli_run.h"

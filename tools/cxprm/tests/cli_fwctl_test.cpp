@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The fwctl transport against the fake device (fake_device.h,
+// The fwctl transport against the fake device (fake_dev_node.h,
 // transport=fwctl): every read-only subcommand gives the same JSON over
 // fwctl as over cxprm.ko on the same emulator profile (but latencies);
 // what fwctl cannot do is one error naming `cxprm bind`; a PCI address

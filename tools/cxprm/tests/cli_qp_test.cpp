@@ -13,7 +13,7 @@
 #include "addr.h"
 #include "cli_run.h"
 #include "errors.h"
-#include "fake_device.h"
+#include "fake_dev_node.h"
 
 using namespace cxprm::tool;
 using namespace cxprm::tool::test;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // The system-call seam (src/sys.h) for the host tests: real calls, except
-// on fake device files (fake_device.h).
+// on fake device files (fake_dev_node.h).
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "fake_device.h"
+#include "fake_dev_node.h"
 #include "sys.h"
 
 namespace cxprm::tool::sys {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// A fake cxprm device for the host tests: the UAPI of
-// include/uapi/linux/cxprm.h served in-process by the core over the
-// firmware emulator.  Each ioctl is the core function the kernel driver
-// calls too (cxprm_core_ioc_*: reserved fields, errno mapping, the file's
-// DCT and object tables, the raw dump); the fake's own parts are the copies to and
-// from "userspace", the privileges (below) and the event records with
-// poll/read.  The real driver is tested in the QEMU guest.
+// A fake device node (/dev/cxprm/<bdf>, or /dev/fwctl/fwctlN) for the host
+// tests: the UAPI of include/uapi/linux/cxprm.h served in-process by the
+// core over the firmware emulator.  Each ioctl is the one call the kernel
+// driver makes too, cxprm_core_ioctl() (the gate, reserved fields, errno
+// mapping, the file's DCT and object tables, the raw dump); the fake's own
+// parts are the copies to and from "userspace" (memcpy), the privileges
+// (below) and the event records with poll/read.  The real driver is
+// tested in the QEMU guest.
 //
 // A device is a regular file in $CXPRM_DEV_DIR whose first line is
 // "cxprm-fake", followed by optional key=value lines:

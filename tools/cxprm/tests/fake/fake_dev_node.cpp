@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// The fake cxprm device: the UAPI over core + emulator (fake_device.h).
-#include "fake_device.h"
+// The fake cxprm device: the UAPI over core + emulator (fake_dev_node.h).
+#include "fake_dev_node.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -62,9 +62,9 @@ emu::Profile make_profile(const Config &c)
 
 }
 
-class Dev {
+class DevNode {
 public:
-	explicit Dev(const Config &c) : cfg_(c), uh_(16u << 20), plat_(uh_), emu_(plat_, make_profile(c))
+	explicit DevNode(const Config &c) : cfg_(c), uh_(16u << 20), plat_(uh_), emu_(plat_, make_profile(c))
 	{
 		emu_.start();
 		cxprm_core_config cc{};
@@ -86,7 +86,7 @@ public:
 		mask_[prm::event::DCT_DRAINED / 64] |= 1ull << (prm::event::DCT_DRAINED % 64);
 	}
 
-	~Dev()
+	~DevNode()
 	{
 		if (uid_)
 			close_uctx();
@@ -125,7 +125,7 @@ private:
 	// first in a struct that leads back here for subscribe.
 	struct File {
 		cxprm_core_file core;
-		Dev *dev;
+		DevNode *dev;
 	} file_{};
 	cxprm_core_objs *holder_ = nullptr; // the bring-up namespace's, "another process's"
 	bool events_ = false;
@@ -160,7 +160,7 @@ u64 ns_now()
 }
 
 // One object of the holder's table: its id, 0 when it could not be made.
-u32 Dev::hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs)
+u32 DevNode::hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs)
 {
 	cxprm_obj o = attrs;
 	o.type = type;
@@ -176,7 +176,7 @@ u32 Dev::hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs)
 // a table of the fake's (as another process would hold them) until the
 // device goes.  The XRQ is the first the emulator hands out: 0x80 on
 // ConnectX-7/BlueField-3, 0x40 on ConnectX-5.
-void Dev::attach_namespace(const Config &c)
+void DevNode::attach_namespace(const Config &c)
 {
 	if (c.ns_nsid <= 0)
 		return;
@@ -203,14 +203,14 @@ void Dev::attach_namespace(const Config &c)
 }
 
 // The file as the driver's open() sets it up: the core's part, host locks.
-void Dev::open_file()
+void DevNode::open_file()
 {
 	const cxprm_host *h = uh_.host();
 	file_.dev = this;
 	file_.core.dct_lock = h->ops->lock_create(h->ctx);
 	file_.core.obj_lock = h->ops->lock_create(h->ctx);
 	file_.core.subscribe = [](cxprm_core_file *f, const cxprm_subscribe *s) {
-		Dev *d = ((File *)f)->dev;
+		DevNode *d = ((File *)f)->dev;
 		std::memcpy(d->mask_, s->mask, sizeof(d->mask_));
 	};
 	cxprm_info id{};
@@ -223,7 +223,7 @@ void Dev::open_file()
 }
 
 // As the driver's release(): the file's DCTs, then its objects.
-void Dev::close_file()
+void DevNode::close_file()
 {
 	u32 dctn;
 	if (up_)
@@ -236,7 +236,7 @@ void Dev::close_file()
 	h->ops->lock_destroy(h->ctx, file_.core.obj_lock);
 }
 
-int Dev::obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg)
+int DevNode::obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg)
 {
 	if (!*t && cxprm_core_objs_create(core_, t) != OK)
 		return fail(ENOMEM);
@@ -250,7 +250,7 @@ int Dev::obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg)
 	return ret(err);
 }
 
-void Dev::post(u8 type, const u8 *data28)
+void DevNode::post(u8 type, const u8 *data28)
 {
 	if (!(mask_[type / 64] >> (type % 64) & 1))
 		return;
@@ -268,7 +268,7 @@ void Dev::post(u8 type, const u8 *data28)
 	queue_.push_back(e);
 }
 
-void Dev::pump()
+void DevNode::pump()
 {
 	if (events_ && cxprm_core_events_poll(core_, 64) && cxprm_core_events_pending(core_))
 		cxprm_core_events_service(core_);
@@ -292,7 +292,7 @@ void Dev::pump()
 	}
 }
 
-int Dev::poll(int timeout_ms, short *revents)
+int DevNode::poll(int timeout_ms, short *revents)
 {
 	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
 	for (;;) {
@@ -310,7 +310,7 @@ int Dev::poll(int timeout_ms, short *revents)
 	}
 }
 
-ssize_t Dev::read(void *buf, size_t n)
+ssize_t DevNode::read(void *buf, size_t n)
 {
 	if (!cfg_.net_admin)
 		return fail(EPERM);
@@ -356,7 +356,7 @@ int fake_allowed(void *ctx, int priv)
 
 const cxprm_core_caller_ops fake_caller_ops = {fake_copy_in, fake_copy_out, fake_allowed};
 
-int Dev::ioctl(unsigned long req, void *arg)
+int DevNode::ioctl(unsigned long req, void *arg)
 {
 	if (cfg_.fwctl)
 		return fwctl_ioctl(req, arg);
@@ -381,7 +381,7 @@ int Dev::ioctl(unsigned long req, void *arg)
 // --- transport=fwctl: mlx5_fwctl's side of the file -----------------------
 
 // mlx5ctl_open_uctx: CREATE_UCTX with TOOLS_RESOURCES when the HCA offers it.
-void Dev::open_uctx()
+void DevNode::open_uctx()
 {
 	u8 in[prm::create_uctx_in::size_bytes] = {}, out[prm::create_uctx_out::size_bytes] = {};
 	prm::Ref<prm::create_uctx_in> r(in);
@@ -397,7 +397,7 @@ void Dev::open_uctx()
 	uctx_caps_ = cfg_.uctx_cap;
 }
 
-void Dev::close_uctx()
+void DevNode::close_uctx()
 {
 	u8 in[prm::destroy_uctx_in::size_bytes] = {}, out[prm::destroy_uctx_out::size_bytes] = {};
 	prm::Ref<prm::destroy_uctx_in> r(in);
@@ -406,7 +406,7 @@ void Dev::close_uctx()
 	cxprm_core_raw(core_, in, sizeof(in), out, sizeof(out), nullptr, nullptr);
 }
 
-int Dev::fwctl_ioctl(unsigned long req, void *arg)
+int DevNode::fwctl_ioctl(unsigned long req, void *arg)
 {
 	if (!up_ || !uid_)
 		return fail(ENODEV);
@@ -435,7 +435,7 @@ int Dev::fwctl_ioctl(unsigned long req, void *arg)
 // approximated by the core's scope: queries (ACCESS_REG reads included) at
 // DEBUG_READ_ONLY and up, ACCESS_REG writes and SET_HCA_CAP at any scope,
 // anything else EBADMSG.
-int Dev::fwctl_rpc(void *arg)
+int DevNode::fwctl_rpc(void *arg)
 {
 	auto *r = (fwctl::Rpc *)arg;
 	if (r->size < sizeof(*r))
@@ -466,9 +466,9 @@ int Dev::fwctl_rpc(void *arg)
 	return 0;
 }
 
-std::map<int, std::unique_ptr<Dev>> &devs()
+std::map<int, std::unique_ptr<DevNode>> &devs()
 {
-	static std::map<int, std::unique_ptr<Dev>> m;
+	static std::map<int, std::unique_ptr<DevNode>> m;
 	return m;
 }
 
@@ -509,7 +509,7 @@ Config parse_config(const char *path)
 
 } // namespace
 
-void attach(int fd, const char *path) { devs()[fd] = std::make_unique<Dev>(parse_config(path)); }
+void attach(int fd, const char *path) { devs()[fd] = std::make_unique<DevNode>(parse_config(path)); }
 void detach(int fd) { devs().erase(fd); }
 bool is_fake(int fd) { return devs().count(fd) != 0; }
 
