@@ -34,6 +34,12 @@ struct Call {
 		return u->ops->copy_out(u->ctx, uaddr, k, n);
 	}
 	int need(int priv) const { return u->ops->allowed(u->ctx, priv) ? OK : E_PERM; }
+	/* CAP_NET_ADMIN, then the ioctl's struct (what most ioctls start with). */
+	int admin_in(void *k, u64 uarg, usize n) const
+	{
+		int err = need(CXPRM_CORE_PRIV_ADMIN);
+		return err ? err : in(k, uarg, n);
+	}
 	void *alloc(usize n) const { return n ? c->host->ops->mem_alloc(c->host->ctx, n) : nullptr; }
 	void free(void *p) const
 	{
@@ -64,9 +70,7 @@ int ioc_info(const Call &k, u64 uarg)
 int ioc_stats(const Call &k, u64 uarg)
 {
 	cxprm_stats s;
-	int err = k.need(CXPRM_CORE_PRIV_ADMIN);
-	if (!err)
-		err = k.in(&s, uarg, sizeof(s));
+	int err = k.admin_in(&s, uarg, sizeof(s));
 	if (err)
 		return err;
 	Buf entries(k, s.capacity ? CXPRM_CORE_MAX_OPCODES * sizeof(cxprm_opcode_stats) : 0);
@@ -81,9 +85,7 @@ int ioc_stats(const Call &k, u64 uarg)
 int ioc_subscribe(const Call &k, u64 uarg)
 {
 	cxprm_subscribe s;
-	int err = k.need(CXPRM_CORE_PRIV_ADMIN);
-	if (!err)
-		err = k.in(&s, uarg, sizeof(s));
+	int err = k.admin_in(&s, uarg, sizeof(s));
 	if (!err && k.f->subscribe)
 		k.f->subscribe(k.f, &s);
 	return err;

@@ -418,6 +418,8 @@ private:
 	Result query_nvmf_ns(Cmd &c);
 	bool xrq_exists(uint32_t xrqn) const;
 	Result nvmf_xrq(uint32_t xrqn) const;
+	// nvmf_xrq(), and the command's uid owns the XRQ (attach, detach, backends).
+	Result nvmf_xrq_owned(const Cmd &c, uint32_t xrqn) const;
 
 	// nvmf_backend_io.cpp: io's commands through backend be (null: none),
 	// data to the XRQ's staging buffer; ns's counters move with the answers.

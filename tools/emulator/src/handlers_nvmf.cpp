@@ -46,6 +46,13 @@ Result Device::nvmf_xrq(uint32_t xrqn) const
 	return Result::ok();
 }
 
+Result Device::nvmf_xrq_owned(const Cmd &c, uint32_t xrqn) const
+{
+	if (Result r = nvmf_xrq(xrqn); r.status)
+		return r;
+	return owned(c, Obj::XRQ, xrqn, false);
+}
+
 Result Device::attach_nvmf_ns(Cmd &c)
 {
 	using in_t = prm::attach_nvmf_namespace_in;
@@ -53,9 +60,7 @@ Result Device::attach_nvmf_ns(Cmd &c)
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
 	uint32_t fe = (uint32_t)prm::get<in_t::frontend_namespace>(in);
 	uint32_t be = (uint32_t)prm::get<in_t::backend_namespace>(in);
-	if (Result r = nvmf_xrq(xrqn); r.status)
-		return r;
-	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
+	if (Result r = nvmf_xrq_owned(c, xrqn); r.status)
 		return r;
 	if (fe == 0 || fe == NSID_BROADCAST || be == 0 || be == NSID_BROADCAST)
 		return fail(synd::NVMF_BAD_NSID);
@@ -89,9 +94,7 @@ Result Device::detach_nvmf_ns(Cmd &c)
 	using in_t = prm::detach_nvmf_namespace_in;
 	CRef<in_t> in(c.in);
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
-	if (Result r = nvmf_xrq(xrqn); r.status)
-		return r;
-	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
+	if (Result r = nvmf_xrq_owned(c, xrqn); r.status)
 		return r;
 	if (!namespaces.erase({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)}))
 		return fail(synd::NVMF_NS_UNKNOWN_DETACH);

@@ -125,9 +125,7 @@ Result Device::create_nvmf_be(Cmd &c)
 	using in_t = prm::create_nvmf_be_ctrl_in;
 	CRef<in_t> in(c.in);
 	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
-	if (Result r = nvmf_xrq(xrqn); r.status)
-		return r;
-	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
+	if (Result r = nvmf_xrq_owned(c, xrqn); r.status)
 		return r;
 	CRef<prm::nvmf_be_ctrl> be = prm::sub<in_t::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(in);
 	NvmfBackendInfo info;
