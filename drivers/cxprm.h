@@ -135,6 +135,9 @@ struct cxprm_dev {
 	struct cxprm_dbg_node dbg_nodes[CXPRM_TEXT_COUNT];
 };
 
+/* cxprm_file.flags */
+#define CXPRM_FILE_WROTE	0	/* a raw write was logged for this file */
+
 /* Per open file of /dev/cxprm/<bdf>. */
 struct cxprm_file {
 	struct cxprm_dev *cx;
@@ -149,6 +152,7 @@ struct cxprm_file {
 	 * files_lock to deliver an event: see cxprm_cdev_shutdown()).
 	 */
 	struct cxprm_core_file core;
+	unsigned long flags;		/* CXPRM_FILE_* bits */
 	struct mutex dct_lock;		/* core.dct_lock */
 	struct mutex obj_lock;		/* core.obj_lock */
 	spinlock_t dct_table_lock;

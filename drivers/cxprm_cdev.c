@@ -19,16 +19,20 @@
 #include <linux/compat.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
+#include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "cxprm.h"
+#include "cxprm_compat.h"
 #include "cxprm_params.h"
 
 /*
@@ -69,6 +73,12 @@ static int cxprm_copy_out(void *ctx, cxprm_u64 uaddr, const void *src,
 	return copy_to_user(u64_to_user_ptr((u64)uaddr), src, n) ? -EFAULT : 0;
 }
 
+/*
+ * A raw write (anything outside the read scope) also needs a kernel that
+ * is not locked down: under lockdown=integrity or confidentiality it is
+ * what LOCKDOWN_PCI_ACCESS keeps from userspace, direct access to the
+ * device, and the LSM says so in dmesg ("Lockdown: ...").
+ */
 static int cxprm_allowed(void *ctx, int priv)
 {
 	switch (priv) {
@@ -76,23 +86,43 @@ static int cxprm_allowed(void *ctx, int priv)
 		return capable(CAP_NET_ADMIN);
 	case CXPRM_CORE_PRIV_RAW_WRITE:
 		return capable(CAP_SYS_RAWIO) &&
-		       READ_ONCE(cxprm_allow_raw_write);
+		       READ_ONCE(cxprm_allow_raw_write) &&
+		       !security_locked_down(LOCKDOWN_PCI_ACCESS);
 	default:
 		return 0;
 	}
+}
+
+/* A raw write is about to run: taint, and say who once per file. */
+static void cxprm_raw_write(void *ctx, cxprm_u16 opcode, cxprm_u16 op_mod)
+{
+	struct cxprm_file *f = ctx;
+
+	add_taint(CXPRM_TAINT_RAW_WRITE, LOCKDEP_STILL_OK);
+	if (test_and_set_bit(CXPRM_FILE_WROTE, &f->flags))
+		return;
+	dev_warn(&f->cx->pdev->dev,
+		 "raw write by %s (pid %d): %s (0x%x) op_mod 0x%x; kernel tainted (%s); later writes of this file are not logged\n",
+		 current->comm, task_pid_nr(current),
+		 cxprm_core_opcode_name(opcode), opcode, op_mod,
+		 CXPRM_TAINT_RAW_WRITE_NAME);
 }
 
 static const struct cxprm_core_caller_ops cxprm_caller_ops = {
 	.copy_in = cxprm_copy_in,
 	.copy_out = cxprm_copy_out,
 	.allowed = cxprm_allowed,
+	.raw_write = cxprm_raw_write,
 };
 
 static long cxprm_ioctl(struct file *file, unsigned int cmd,
 			unsigned long uarg)
 {
-	const struct cxprm_core_caller caller = { .ops = &cxprm_caller_ops };
 	struct cxprm_file *f = file->private_data;
+	const struct cxprm_core_caller caller = {
+		.ops = &cxprm_caller_ops,
+		.ctx = f,
+	};
 	struct cxprm_dev *cx = f->cx;
 	long ret;
 

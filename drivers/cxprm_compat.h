@@ -28,4 +28,18 @@
 #define CXPRM_PCI_ID_MATCHED(ids, pdev, id)	pci_match_id(ids, pdev)
 #endif
 
+/*
+ * A raw write taints the kernel as fwctl's write scopes do: TAINT_FWCTL
+ * where the kernel has it (7.x), else TAINT_USER ('U', "userspace has done
+ * something the kernel cannot vouch for"), the closest older flag
+ * (Documentation/security.rst, "Raw writes").
+ */
+#ifdef HAVE_TAINT_FWCTL
+#define CXPRM_TAINT_RAW_WRITE		TAINT_FWCTL
+#define CXPRM_TAINT_RAW_WRITE_NAME	"TAINT_FWCTL"
+#else
+#define CXPRM_TAINT_RAW_WRITE		TAINT_USER
+#define CXPRM_TAINT_RAW_WRITE_NAME	"TAINT_USER"
+#endif
+
 #endif /* CXPRM_COMPAT_H */

@@ -13,6 +13,7 @@
 #include "cxprm/capi.h"
 
 #include "cxprm/errors.h"
+#include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm/types.h"
 
@@ -34,6 +35,12 @@ struct Call {
 		return u->ops->copy_out(u->ctx, uaddr, k, n);
 	}
 	int need(int priv) const { return u->ops->allowed(u->ctx, priv) ? OK : E_PERM; }
+	/* A write-scope command is about to run (after need(RAW_WRITE) said yes). */
+	void writing(u16 opcode, u16 op_mod) const
+	{
+		if (u->ops->raw_write)
+			u->ops->raw_write(u->ctx, opcode, op_mod);
+	}
 	/* CAP_NET_ADMIN, then the ioctl's struct (what most ioctls start with). */
 	int admin_in(void *k, u64 uarg, usize n) const
 	{
@@ -94,9 +101,12 @@ int ioc_subscribe(const Call &k, u64 uarg)
 /* The file's objects: its table on the first object ioctl, one ioctl at a time. */
 int ioc_objects(const Call &k, unsigned int cmd, void *arg)
 {
-	int err = cxprm_core_obj_is_raw_write(cmd, arg) ? k.need(CXPRM_CORE_PRIV_RAW_WRITE) : OK;
+	bool write = cxprm_core_obj_is_raw_write(cmd, arg);
+	int err = write ? k.need(CXPRM_CORE_PRIV_RAW_WRITE) : OK;
 	if (err)
 		return err;
+	if (write)
+		k.writing(prm::op::CREATE_NVMF_BACKEND_CTRL, 0);
 	k.lock(k.f->obj_lock);
 	if (!k.f->objs) {
 		cxprm_core_objs *t = nullptr;
@@ -136,14 +146,17 @@ int ioc_typed(const Call &k, unsigned int cmd, u64 uarg)
 	return err ? err : k.out(uarg, arg.p, size);
 }
 
-/* The privilege a raw command needs, by its opcode and op_mod. */
+/* The privilege a raw command needs, by its opcode and op_mod; a write is announced. */
 int raw_need(const Call &k, const void *in)
 {
 	switch (cxprm_core_raw_scope_in(in)) {
 	case CXPRM_RAW_SCOPE_QUERY:
 		return k.need(CXPRM_CORE_PRIV_ADMIN);
 	case CXPRM_RAW_SCOPE_WRITE:
-		return k.need(CXPRM_CORE_PRIV_RAW_WRITE);
+		if (int err = k.need(CXPRM_CORE_PRIV_RAW_WRITE))
+			return err;
+		k.writing(cxprm_core_in_opcode(in), cxprm_core_in_op_mod(in));
+		return OK;
 	default:
 		return E_PERM;
 	}

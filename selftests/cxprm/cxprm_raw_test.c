@@ -196,6 +196,63 @@ TEST_F(raw_ioctl, write_scope_follows_allow_raw_write)
 	}
 }
 
+/* Records the kernel logged after fd's position that contain s. */
+static int kmsg_count(int fd, const char *s)
+{
+	char rec[2048];
+	ssize_t r;
+	int n = 0;
+
+	for (;;) {
+		r = read(fd, rec, sizeof(rec) - 1);
+		if (r < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (r <= 0)
+			return n;
+		rec[r] = 0;
+		n += strstr(rec, s) != NULL;
+	}
+}
+
+/*
+ * As fwctl's write scopes: a raw write taints the kernel (TAINT_FWCTL, bit
+ * 19, where the kernel has it, else TAINT_USER, bit 6) and is logged with
+ * the writer's pid and the opcode, once per open file.
+ */
+TEST_F(raw_ioctl, write_taints_and_is_logged_once_per_file)
+{
+	struct cxprm_cmd_status st;
+	unsigned long tainted = 0;
+	char want[64];
+	int k, fd;
+	FILE *t;
+
+	if (!self->allow_write)
+		SKIP(return, "needs allow_raw_write=1");
+	k = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, k) TH_LOG("/dev/kmsg: %s", strerror(errno));
+	ASSERT_LE(0, lseek(k, 0, SEEK_END));
+	fd = cxprm_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_nop(fd, &st));
+	ASSERT_EQ(0, raw_nop(fd, &st));
+	snprintf(want, sizeof(want), "raw write by ");
+	EXPECT_EQ(1, kmsg_count(k, want)) TH_LOG("one log line for two writes of one file");
+	close(fd);
+	fd = cxprm_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_nop(fd, &st));
+	snprintf(want, sizeof(want), "(pid %d): NOP (0x%x) op_mod 0x0", getpid(), OP_NOP);
+	EXPECT_EQ(1, kmsg_count(k, want)) TH_LOG("a new file logs again, with pid and opcode");
+	close(fd);
+	close(k);
+	t = fopen("/proc/sys/kernel/tainted", "r");
+	ASSERT_NE(NULL, t);
+	ASSERT_EQ(1, fscanf(t, "%lu", &tainted));
+	fclose(t);
+	EXPECT_NE(0UL, tainted & ((1UL << 19) | (1UL << 6))) TH_LOG("tainted %lu", tainted);
+}
+
 TEST_F(raw_ioctl, write_scope_needs_sys_rawio)
 {
 	IN_CHILD({

@@ -210,6 +210,14 @@ struct cxprm_core_caller_ops {
 	int (*copy_out)(void *ctx, cxprm_u64 uaddr, const void *src, cxprm_size n);
 	/* 1 when the calling task holds priv (enum cxprm_core_priv), else 0. */
 	int (*allowed)(void *ctx, int priv);
+	/*
+	 * Optional: the core is about to run a command outside the read scope
+	 * for this caller (a raw write, or an object ioctl that points
+	 * firmware's DMA at addresses the caller gave), after allowed() said
+	 * yes: the kernel shim taints and logs it, as fwctl does its write
+	 * scopes.
+	 */
+	void (*raw_write)(void *ctx, cxprm_u16 opcode, cxprm_u16 op_mod);
 };
 
 struct cxprm_core_caller {

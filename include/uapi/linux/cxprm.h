@@ -16,8 +16,9 @@
  *   QP_MODIFY, events
  *   CXPRM_IOC_RAW  read-only queries    CAP_NET_ADMIN
  *     (QUERY_*, ACCESS_REG op_mod 1)
- *   CXPRM_IOC_RAW  anything else        CAP_SYS_RAWIO and module parameter
- *     (ACCESS_REG op_mod 0 too)         allow_raw_write=1
+ *   CXPRM_IOC_RAW  anything else        CAP_SYS_RAWIO, module parameter
+ *     (ACCESS_REG op_mod 0 too)         allow_raw_write=1 and a kernel not
+ *                                       locked down; taints the kernel
  *   OBJ_CREATE of an NVMF backend       CAP_NET_ADMIN, CAP_SYS_RAWIO and
  *   (firmware DMA to given addresses)   allow_raw_write=1
  */

@@ -104,6 +104,18 @@ std::string allow_raw_write_param()
 	return v;
 }
 
+// The kernel's lockdown level ("integrity", "confidentiality"), "" when
+// none or unknown (/sys/kernel/security/lockdown: "none [integrity] ...").
+std::string kernel_lockdown()
+{
+	std::ifstream f("/sys/kernel/security/lockdown");
+	std::string w;
+	while (f >> w)
+		if (w.size() > 2 && w.front() == '[' && w.back() == ']')
+			return w == "[none]" ? "" : w.substr(1, w.size() - 2);
+	return "";
+}
+
 std::string dev_dir()
 {
 	const char *d = std::getenv("CXPRM_DEV_DIR");
@@ -284,11 +296,15 @@ std::string raw_privilege(uint16_t opcode, uint16_t op_mod)
 	case CXPRM_RAW_SCOPE_QUERY:
 		return std::string(PRIV_NET_ADMIN) + " (" + what + " is a read-only query)";
 	case CXPRM_RAW_SCOPE_WRITE: {
-		std::string m = "needs CAP_SYS_RAWIO and the module parameter allow_raw_write=1 (" +
+		std::string m = "needs CAP_SYS_RAWIO, the module parameter allow_raw_write=1 and a kernel not locked down (" +
 				what + " is not a read-only query)";
 		std::string v = allow_raw_write_param();
 		if (v == "N" || v == "0")
 			m += "; allow_raw_write is off: /sys/module/cxprm/parameters/allow_raw_write";
+		std::string l = kernel_lockdown();
+		if (!l.empty())
+			m += "; the kernel is locked down (" + l +
+			     "): raw writes are refused whatever the privileges, queries still work";
 		return m;
 	}
 	default:
