@@ -26,7 +26,8 @@ constexpr u16 OPCODE = 0x123;
 struct EngEnv : Placement {
 	kunit *t;
 	Loopback lb;
-	Cmdq q;
+	Health health;
+	Cmdq q{health};
 	u8 in[MAXLEN];
 	u8 out[MAXLEN];
 	u8 blocks[4 * prm::MAILBOX_SIZE];

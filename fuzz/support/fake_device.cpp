@@ -225,7 +225,7 @@ const cxprm_host_ops FakeDevice::ops_ = {
 	FakeOps::waiter_destroy, FakeOps::waiter_wait, FakeOps::waiter_signal, FakeOps::log,
 	// The optional ones (host.h): none here, the core's defaults.
 	nullptr /* get_random */, nullptr /* page_shift */, nullptr /* yield */,
-	nullptr /* fw_page_alloc */, nullptr /* fw_page_free */,
+	nullptr /* fw_page_alloc */, nullptr /* fw_page_free */, nullptr /* health_changed */,
 };
 
 // BAR buffers of devices gone, for the next: a target constructs a device
