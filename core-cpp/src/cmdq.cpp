@@ -140,8 +140,6 @@ void Cmdq::fini(bool strand_stuck)
 {
 	if (!page_.cpu)
 		return;
-	/* The poller reads nothing more; the failure stays readable. */
-	health_.stop();
 	const cxprm_dma_buf none{};
 	host_->ops->lock(host_->ctx, lock_);
 	shutting_down_ = true;
@@ -160,6 +158,8 @@ void Cmdq::fini(bool strand_stuck)
 			break;
 		host_->ops->sleep_us(host_->ctx, 100);
 	}
+	/* No more wakes or polls (the waiters go now); the failure stays readable. */
+	health_.stop();
 	bool strand = false;
 	if (strand_stuck && !device_gone())
 		for (u32 i = 0; i < nent_; i++)

@@ -91,6 +91,11 @@ public:
 
 	/* OK, or why the device failed (no lock, no sleep, no device access). */
 	int failed() const { return __atomic_load_n(&failed_, __ATOMIC_ACQUIRE); }
+	/*
+	 * Today the failed word alone says it; RECOVERING, when it comes,
+	 * needs a word of its own (failed() stays set while recovering, so
+	 * commands keep failing at once until the device is up again).
+	 */
 	HealthState state() const { return failed() ? HealthState::FAILED : HealthState::HEALTHY; }
 	/*
 	 * Marks the device failed (err: E_HOSTDOWN or E_NODEV, anything else
