@@ -51,13 +51,6 @@ enum cxprm_kind {
 
 struct cxprm_dev;
 
-/* Who found the device failed (cxprm_dev_set_failed()). */
-enum cxprm_fail_source {
-	CXPRM_FAIL_COMMAND,	/* a command, in an ioctl */
-	CXPRM_FAIL_HEALTH,	/* the health poller */
-	CXPRM_FAIL_SOURCES
-};
-
 /* One debugfs file: which text of which device. */
 struct cxprm_dbg_node {
 	struct cxprm_dev *cx;
@@ -104,22 +97,21 @@ struct cxprm_dev {
 	atomic64_t irqs;
 
 	/*
-	 * Health poller: every health_poll_ms, cxprm_core_health_poll() (a
+	 * Health poller: every health_poll_ms, cxprm_core_health_check() (a
 	 * fatal sensor as Linux's health.c: reads all ones, nic_interface
 	 * DISABLED/SW_RESET, rfr && synd marks the device failed in the core:
 	 * commands waiting are woken, later ones fail at once).  A syndrome
-	 * without rfr or a stalled counter is reported (dmesg, a
-	 * CXPRM_EVENT_HEALTH record) and the device kept.  Runs from bring-up
-	 * to teardown.
+	 * without rfr or a stalled counter the core calls new is reported
+	 * (dmesg, a CXPRM_EVENT_HEALTH record) and the device kept.  Runs
+	 * from bring-up to teardown.  Whether the device failed is the
+	 * core's alone (cxprm_dev_failed()); it tells each change through
+	 * the health_changed host op (cxprm_host.c: dmesg, wake readers).
 	 */
 	struct delayed_work health_work;
 	bool health_on;		/* health_work initialised and queued */
 	bool health_stopping;	/* must not requeue itself */
 	unsigned int health_ms;	/* interval, read at probe */
-	int failed_err;		/* 0, or the errno the core fails commands with */
-	int fail_seen[CXPRM_FAIL_SOURCES];	/* what each source last reported */
-	u64 health_stall_seen;	/* core's stall / syndrome report counts reported */
-	u64 health_synd_seen;
+	int failed_final;	/* the core's failure when remove destroyed it */
 
 	/* Open files. */
 	struct mutex files_lock;	/* files */
@@ -178,11 +170,12 @@ bool cxprm_pci_is_vf(struct cxprm_dev *cx, unsigned long id_data);
 struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev, enum cxprm_kind kind);
 void cxprm_dev_get(struct cxprm_dev *cx);
 void cxprm_dev_put(struct cxprm_dev *cx);
-/* The errno of a failed device (0 while healthy), no sleep. */
+/*
+ * The errno of a failed device (0 while healthy): the core's failed word,
+ * or its last value once remove destroyed the core.  No sleep.
+ */
 int cxprm_dev_failed(struct cxprm_dev *cx);
-/* err: -EHOSTDOWN or -ENODEV (anything else is ignored); no sleep. */
-void cxprm_dev_set_failed(struct cxprm_dev *cx, int err,
-			  enum cxprm_fail_source src);
+
 /* Wake every blocked reader (device failed or going away). */
 void cxprm_dev_wake(struct cxprm_dev *cx);
 

@@ -131,10 +131,8 @@ static long cxprm_ioctl(struct file *file, unsigned int cmd,
 		ret = -ENODEV;
 		goto out;
 	}
+	/* A command that finds the device failed: the core tells (health_changed). */
 	ret = cxprm_core_ioctl(cx->core, &f->core, cmd, uarg, &caller);
-	if (ret == -EHOSTDOWN || ret == -ENODEV)
-		cxprm_dev_set_failed(cx, cxprm_core_failed(cx->core),
-				     CXPRM_FAIL_COMMAND);
 out:
 	up_read(&cx->rwsem);
 	return ret;

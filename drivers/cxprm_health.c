@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The health poller: every health_poll_ms, cxprm_core_health_poll() (see
- * struct cxprm_dev in cxprm.h).  A fatal finding fails the device
- * (cxprm_dev_set_failed()); a warning goes to dmesg and, as a
- * CXPRM_EVENT_HEALTH record, to the files subscribed to it.
+ * The health poller: every health_poll_ms, cxprm_core_health_check() (see
+ * struct cxprm_dev in cxprm.h).  A fatal finding fails the device in the
+ * core, which says so through its health_changed host op (cxprm_host.c);
+ * a warning the core calls new goes to dmesg and, as a CXPRM_EVENT_HEALTH
+ * record, to the files subscribed to it.
  */
 #include <linux/jiffies.h>
 #include <linux/string.h>
@@ -43,16 +44,16 @@ static void cxprm_health_work(struct work_struct *work)
 	struct cxprm_dev *cx = container_of(to_delayed_work(work),
 					    struct cxprm_dev, health_work);
 	struct cxprm_core_info info;
-	int err = cxprm_core_health_poll(cx->core);
+	u32 found;
 
-	cxprm_core_get_info(cx->core, &info);
-	cxprm_dev_set_failed(cx, err, CXPRM_FAIL_HEALTH);
-	if (!err && info.health_synd_reports != cx->health_synd_seen)
-		cxprm_health_report(cx, CXPRM_HEALTH_SYNDROME, &info);
-	if (!err && info.health_stall_reports != cx->health_stall_seen)
-		cxprm_health_report(cx, CXPRM_HEALTH_STALL, &info);
-	cx->health_synd_seen = info.health_synd_reports;
-	cx->health_stall_seen = info.health_stall_reports;
+	cxprm_core_health_check(cx->core, &found);
+	if (found & (CXPRM_CORE_HEALTH_SYNDROME | CXPRM_CORE_HEALTH_STALL)) {
+		cxprm_core_get_info(cx->core, &info);
+		if (found & CXPRM_CORE_HEALTH_SYNDROME)
+			cxprm_health_report(cx, CXPRM_HEALTH_SYNDROME, &info);
+		if (found & CXPRM_CORE_HEALTH_STALL)
+			cxprm_health_report(cx, CXPRM_HEALTH_STALL, &info);
+	}
 	if (!READ_ONCE(cx->health_stopping))
 		queue_delayed_work(system_wq, &cx->health_work,
 				   msecs_to_jiffies(cx->health_ms));
@@ -61,8 +62,6 @@ static void cxprm_health_work(struct work_struct *work)
 void cxprm_health_start(struct cxprm_dev *cx)
 {
 	cx->health_ms = READ_ONCE(cxprm_health_poll_ms);
-	cx->health_synd_seen = 0;
-	cx->health_stall_seen = 0;
 	if (!cx->health_ms) {
 		dev_info(&cx->pdev->dev, "health poller off (health_poll_ms=0)\n");
 		return;

@@ -5,14 +5,15 @@
  * Context rules for the core: dma_alloc, dma_free, fw_page_alloc,
  * fw_page_free, mem_alloc, mem_free, lock_create, waiter_create, lock,
  * sleep_us, yield and waiter_wait may sleep (process context only);
- * ioread32be, iowrite32be, wmb, rmb, relax, now_ns, waiter_signal and log
- * may be called from any context.
+ * ioread32be, iowrite32be, wmb, rmb, relax, now_ns, waiter_signal, log and
+ * health_changed may be called from any context.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/atomic.h>
 #include <linux/dma-mapping.h>
+#include <linux/errno.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/lockdep.h>
@@ -351,6 +352,36 @@ static void cxprm_host_log(void *ctx, int level, const char *msg)
 	}
 }
 
+static const char *cxprm_fail_name(int err)
+{
+	return err == -ENODEV ? "gone" : "firmware dead";
+}
+
+/*
+ * The core's failure changed (once per change): say who found it and what
+ * its sensors read, and wake the readers (a failed device sends no more
+ * events).  From a command's, the poller's or the shutdown path's context;
+ * no sleep.
+ */
+static void cxprm_host_health_changed(void *ctx,
+				      const struct cxprm_health_change *c)
+{
+	struct cxprm_dev *cx = ctx;
+	struct device *dev = &cx->pdev->dev;
+	const char *by = c->source == CXPRM_HEALTH_BY_COMMAND ?
+			 ", found by a command" : "";
+
+	if (c->source == CXPRM_HEALTH_BY_HOST)
+		dev_dbg(dev, "health: device released (%s) at shutdown; commands now fail with %d\n",
+			cxprm_fail_name(c->err), c->err);
+	else
+		dev_err(dev,
+			"health: device failed (%s)%s: fatal sensor %u, health syndrome 0x%x rfr %u, nic_interface %u, counter %u; commands now fail with %d\n",
+			cxprm_fail_name(c->err), by, c->sensor, c->syndrome,
+			c->rfr, c->nic_interface, c->counter, c->err);
+	cxprm_dev_wake(cx);
+}
+
 /* INIT_HCA sw_owner_id, as Linux mlx5_core draws its own. */
 static void cxprm_host_get_random(void *ctx, void *buf, cxprm_size n)
 {
@@ -389,6 +420,7 @@ static const struct cxprm_host_ops cxprm_host_ops = {
 	.yield = cxprm_host_yield,
 	.fw_page_alloc = cxprm_host_fw_page_alloc,
 	.fw_page_free = cxprm_host_dma_free,
+	.health_changed = cxprm_host_health_changed,
 };
 
 /* Needs cx->pdev, cx->bar and cx->bar_len. */

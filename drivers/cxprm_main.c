@@ -369,9 +369,15 @@ static void cxprm_stop(struct cxprm_dev *cx)
 	/* The poller ran until here: it fails commands of a dying device. */
 	cxprm_health_stop(cx);
 	if (cx->core) {
+		struct cxprm_core *core = cx->core;
+
 		cxprm_teardown(cx);
-		cxprm_core_destroy(cx->core);
+		/* Files may outlive it: they keep its last word (cxprm_dev_failed()). */
+		down_write(&cx->rwsem);
+		WRITE_ONCE(cx->failed_final, cxprm_core_failed(core));
 		cx->core = NULL;
+		up_write(&cx->rwsem);
+		cxprm_core_destroy(core);
 	}
 	cx->up = false;
 	cxprm_host_fini(cx);

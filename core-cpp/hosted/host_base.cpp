@@ -86,6 +86,7 @@ const cxprm_host_ops kOpsWithWaiters = {
 	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
 	.fw_page_alloc = nullptr, // firmware pages from dma_alloc (zeroed)
 	.fw_page_free = nullptr,
+	.health_changed = nullptr, // the core's own log line says it
 };
 
 // No interrupt line (e.g. behind ivshmem-plain): the core polls.
@@ -101,6 +102,7 @@ const cxprm_host_ops kOpsPolling = {
 	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
 	.fw_page_alloc = nullptr, // firmware pages from dma_alloc (zeroed)
 	.fw_page_free = nullptr,
+	.health_changed = nullptr, // the core's own log line says it
 };
 
 } // namespace

@@ -123,8 +123,8 @@ DeviceStatus Device::status(const cxprm_host *host) const
 	bool sick = health_fatal_sensor(health_read(host)) != HealthSensor::NONE;
 	switch (state_) {
 	case DeviceState::UP:
-		if (cmdq_.queue_page().cpu && cmdq_.failed())
-			return cmdq_.failed() == E_NODEV ? DeviceStatus::GONE : DeviceStatus::ERROR;
+		if (cmdq_.queue_page().cpu && health_.failed())
+			return health_.failed() == E_NODEV ? DeviceStatus::GONE : DeviceStatus::ERROR;
 		return sick ? DeviceStatus::ERROR : DeviceStatus::UP;
 	case DeviceState::STRANDED:
 		return DeviceStatus::ERROR;

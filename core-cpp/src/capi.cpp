@@ -32,6 +32,9 @@ using capi::queue_up;
 
 constexpr u32 NO_EQN = ~0u;
 
+static_assert((u32)HEALTH_FOUND_FAILED == (u32)CXPRM_CORE_HEALTH_FAILED &&
+	      (u32)HEALTH_FOUND_SYNDROME == (u32)CXPRM_CORE_HEALTH_SYNDROME &&
+	      (u32)HEALTH_FOUND_STALL == (u32)CXPRM_CORE_HEALTH_STALL);
 static_assert((int)DeviceStatus::DOWN == CXPRM_CORE_DOWN && (int)DeviceStatus::UP == CXPRM_CORE_UP &&
 	      (int)DeviceStatus::ERROR == CXPRM_CORE_ERROR && (int)DeviceStatus::GONE == CXPRM_CORE_GONE);
 
@@ -216,7 +219,7 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 		info->cmdq_log_stride = q.log_stride();
 		info->cmds_in_flight = q.in_flight();
 		info->commands = q.stats_total();
-		HealthStatus hs = q.health();
+		HealthStatus hs = d.health().status();
 		info->failed_err = hs.failed;
 		info->health_stalled_polls = hs.stalled_polls;
 		info->health_polls = hs.polls;
@@ -246,12 +249,23 @@ int cxprm_core_health_poll(cxprm_core *c)
 {
 	if (!c || !queue_up(c) || c->dev.state() != DeviceState::UP)
 		return OK;
-	return c->dev.cmdq().health_poll();
+	return c->dev.health().poll();
+}
+
+int cxprm_core_health_check(cxprm_core *c, cxprm_u32 *found)
+{
+	u32 news = 0;
+	int err = OK;
+	if (c && queue_up(c) && c->dev.state() == DeviceState::UP)
+		err = c->dev.health().poll(&news);
+	if (found)
+		*found = news;
+	return err;
 }
 
 int cxprm_core_failed(cxprm_core *c)
 {
-	return c ? c->dev.cmdq().failed() : OK;
+	return c ? c->dev.health().failed() : OK;
 }
 
 int cxprm_core_query_caps(cxprm_core *c, cxprm_u16 cap_type, int max, cxprm_u8 *image,

@@ -304,9 +304,9 @@ void text_health(cxprm_core *c, Text &t)
 	HealthSensor fs = health_fatal_sensor(hr);
 	t.str("fatal sensor: ").str(health_sensor_name(fs)).chr('\n');
 	if (queue_up(c)) {
-		HealthStatus hs = c->dev.cmdq().health();
+		HealthStatus hs = c->dev.health().status();
 		t.str("health poller: ").dec(hs.polls).str(" polls, counter unchanged for ");
-		t.dec(hs.stalled_polls).str(" (warning at ").dec(c->dev.cmdq().config().health_stall_polls);
+		t.dec(hs.stalled_polls).str(" (warning at ").dec(c->dev.health().stall_polls());
 		t.str("), stall warnings ").dec(hs.stall_reports).str(", syndromes without rfr ");
 		t.dec(hs.synd_reports).str(", device ").str(hs.failed ? "FAILED: " : "ok");
 		if (hs.failed) {

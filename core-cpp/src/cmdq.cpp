@@ -100,13 +100,8 @@ int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 	busy_mask_ = 0;
 	shutting_down_ = false;
 	__atomic_store_n(&mode_, (u8)CmdqMode::POLLING, __ATOMIC_RELAXED);
-	__atomic_store_n(&failed_, OK, __ATOMIC_RELEASE);
-	__atomic_store_n(&refused_, 0, __ATOMIC_RELAXED);
-	have_counter_ = false;
-	stalled_polls_ = last_counter_ = 0;
-	last_synd_ = sensor_ = 0;
-	last_ = HealthRead{};
-	health_polls_ = stall_reports_ = synd_reports_ = 0;
+	/* Healthy again: a failure is sticky only until the next bring-up. */
+	health_.start(host, cfg_.health_stall_polls, &Cmdq::wake_waiters, this);
 
 	/* cmdq_phy_addr_63_32, then the low half (size/stride bits are firmware's). */
 	host->ops->iowrite32be(host->ctx, prm::iseg::CMDQ_ADDR_H, (u32)(page_.bus >> 32));
@@ -124,6 +119,21 @@ free_page:
 	host->ops->dma_free(host->ctx, &page_);
 	page_ = {};
 	return err;
+}
+
+void Cmdq::wake_waiters(void *self)
+{
+	Cmdq *q = (Cmdq *)self;
+	if (!q->page_.cpu)
+		return;
+	for (u32 i = 0; i < q->nent_; i++)
+		if (q->slots_[i].waiter)
+			q->host_->ops->waiter_signal(q->host_->ctx, q->slots_[i].waiter);
+}
+
+bool Cmdq::device_gone() const
+{
+	return host_->ops->ioread32be(host_->ctx, prm::iseg::FW_REV) == 0xffffffffu;
 }
 
 void Cmdq::fini(bool strand_stuck)
@@ -148,6 +158,8 @@ void Cmdq::fini(bool strand_stuck)
 			break;
 		host_->ops->sleep_us(host_->ctx, 100);
 	}
+	/* No more wakes or polls (the waiters go now); the failure stays readable. */
+	health_.stop();
 	bool strand = false;
 	if (strand_stuck && !device_gone())
 		for (u32 i = 0; i < nent_; i++)
@@ -354,7 +366,7 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 			return E_TIMEDOUT;
 		if (now >= next_check) {
 			next_check = now + HEALTH_CHECK_NS;
-			if (int f = check_fatal())
+			if (int f = health_.check_fatal())
 				return f;
 		}
 		if (mode() == CmdqMode::EVENTS && slots_[slot].waiter) {
@@ -452,7 +464,7 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 		return E_SHUTDOWN;
 	/* A failed device gets no more commands: fail fast, touch nothing. */
 	if (int f = failed()) {
-		__atomic_add_fetch(&refused_, 1, __ATOMIC_RELAXED);
+		health_.note_refused();
 		return f;
 	}
 	if (!msg.valid() || !out || inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
@@ -463,7 +475,7 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 	int err = alloc_slot(flags, &slot);
 	if (err) {
 		if (err == failed())
-			__atomic_add_fetch(&refused_, 1, __ATOMIC_RELAXED);
+			health_.note_refused();
 		return err;
 	}
 

@@ -41,7 +41,7 @@ int Device::fast_unload()
 	if (err) {
 		/* A device that let a command time out gets no more of them. */
 		if (err == E_TIMEDOUT)
-			cmdq_.mark_failed(E_HOSTDOWN);
+			health_.mark_failed(E_HOSTDOWN, HealthSource::HOST);
 		return err;
 	}
 
@@ -63,7 +63,7 @@ int Device::fast_unload()
 	 * Either way the interface is now off or dying: nothing more is sent
 	 * (teardown() then only frees what is safe and strands the pages).
 	 */
-	cmdq_.mark_failed(err == E_NODEV ? E_NODEV : E_HOSTDOWN);
+	health_.mark_failed(err == E_NODEV ? E_NODEV : E_HOSTDOWN, HealthSource::HOST);
 	if (err)
 		return err;
 	hca_initialized_ = false;

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Firmware health (health.h): the fatal sensors as Linux's health.c checks
-// them, and the command engine's health poller (Cmdq::health_poll, with
-// Cmdq::mark_failed and Cmdq::device_gone; the engine keeps failed_): fatal
-// sensors fail the device; a syndrome without rfr and a stalled health
-// counter are counted as reports for the host to pass on, the device keeps
-// working.
+// Firmware health (health.h): one read of the health words and the fatal
+// sensors as Linux's health.c checks them.  What follows from them (the
+// failed word, the poller, the reports) is the Health object's
+// (health_monitor.cpp).
 #include "cxprm/health.h"
 
-#include "cxprm/cmdq.h"
+#include "cxprm/errors.h"
 #include "cxprm/prm/transport.h"
-#include "cxprm/status.h"
-#include "cxprm/text.h"
 
 namespace cxprm {
 
@@ -96,121 +92,6 @@ const char *nic_state_name(u8 state)
 	case nic_ifc::SW_RESET: return "SW_RESET";
 	}
 	return "unknown";
-}
-
-int Cmdq::check_fatal()
-{
-	HealthRead r = health_read(host_);
-	HealthSensor s = health_fatal_sensor(r);
-	if (s == HealthSensor::NONE)
-		return OK;
-	int err = health_sensor_err(s);
-	bool first = failed() == OK;
-	mark_failed(err);
-	if (first && failed() == err) {
-		__atomic_store_n(&sensor_, (u8)s, __ATOMIC_RELAXED);
-		char buf[160];
-		Text t(buf, sizeof(buf));
-		t.str("cmdq: fatal health sensor ").str(health_sensor_name(s)).str(": synd ").hex(r.synd, 2);
-		t.str(" rfr ").dec(r.rfr).str(" nic_interface ").dec(r.nic_state);
-		log(0, t.c_str());
-	}
-	return failed();
-}
-
-bool Cmdq::device_gone() const
-{
-	return host_->ops->ioread32be(host_->ctx, prm::iseg::FW_REV) == 0xffffffffu;
-}
-
-void Cmdq::mark_failed(int err)
-{
-	if (err != E_NODEV && err != E_HOSTDOWN)
-		return;
-	int cur = OK;
-	/* The first failure sticks; only "gone" replaces "dead firmware". */
-	if (!__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
-		if (cur != E_HOSTDOWN || err != E_NODEV ||
-		    !__atomic_compare_exchange_n(&failed_, &cur, err, false, __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE))
-			return;
-	}
-	if (!page_.cpu)
-		return;
-	/* Wake every waiter; each sees failed_ and returns at once. */
-	for (u32 i = 0; i < nent_; i++)
-		if (slots_[i].waiter)
-			host_->ops->waiter_signal(host_->ctx, slots_[i].waiter);
-	if (cur == OK)
-		log(0, err == E_NODEV ? "cmdq: device gone (fw_rev reads all ones): device failed, "
-					"every command now fails with ENODEV"
-				      : "cmdq: firmware dead (fatal health sensor): "
-					"device failed, every command now fails with EHOSTDOWN");
-}
-
-int Cmdq::health_poll()
-{
-	if (!page_.cpu)
-		return failed();
-	health_polls_++;
-	HealthRead r = health_read(host_);
-	HealthSensor s = health_fatal_sensor(r);
-	last_ = r;
-	if (s == HealthSensor::PCI_COMM_ERR || (s != HealthSensor::NONE && !failed())) {
-		if (failed() == OK || (failed() == E_HOSTDOWN && s == HealthSensor::PCI_COMM_ERR))
-			__atomic_store_n(&sensor_, (u8)s, __ATOMIC_RELAXED);
-		mark_failed(health_sensor_err(s));
-		return failed();
-	}
-	if (failed())
-		return failed();
-	/*
-	 * Linux poll_health(): a miss is a poll that finds the counter where
-	 * the last one left it; the warning fires once, when the misses reach
-	 * the limit, and again only after the counter moved.
-	 */
-	if (have_counter_ && r.counter == last_counter_) {
-		stalled_polls_++;
-		if (cfg_.health_stall_polls && stalled_polls_ == cfg_.health_stall_polls) {
-			__atomic_add_fetch(&stall_reports_, 1, __ATOMIC_RELAXED);
-			log(1, "cmdq: health counter stalled (firmware may be hung); the device is kept, "
-			       "commands still go to it");
-		}
-	} else {
-		stalled_polls_ = 0;
-	}
-	last_counter_ = r.counter;
-	have_counter_ = true;
-	/* A new syndrome without rfr: reported, not fatal (Linux: devlink report). */
-	if (r.synd && r.synd != last_synd_) {
-		__atomic_add_fetch(&synd_reports_, 1, __ATOMIC_RELAXED);
-		char buf[160];
-		Text t(buf, sizeof(buf));
-		t.str("cmdq: health syndrome ").hex(r.synd, 2).chr(' ').str(health_syndrome_name(r.synd));
-		t.str(" without rfr (ext_synd ").hex(r.ext_synd, 4).str("): reported, the device is kept");
-		log(1, t.c_str());
-	}
-	last_synd_ = r.synd;
-	return failed();
-}
-
-HealthStatus Cmdq::health() const
-{
-	HealthStatus s{};
-	s.failed = failed();
-	s.syndrome = last_.synd;
-	s.rfr = last_.rfr;
-	s.ext_synd = last_.ext_synd;
-	s.nic_state = last_.nic_state;
-	s.counter = last_counter_;
-	s.stalled_polls = stalled_polls_;
-	s.polls = health_polls_;
-	s.refused = __atomic_load_n(&refused_, __ATOMIC_RELAXED);
-	s.sensor = __atomic_load_n(&sensor_, __ATOMIC_RELAXED);
-	s.stall_reports = __atomic_load_n(&stall_reports_, __ATOMIC_RELAXED);
-	s.synd_reports = __atomic_load_n(&synd_reports_, __ATOMIC_RELAXED);
-	return s;
 }
 
 } // namespace cxprm

@@ -25,7 +25,7 @@ constexpr u32 RECLAIM_POLL_US = 1000;
  */
 bool Device::fw_dead() const
 {
-	if (device_gone() || (cmdq_up_ && cmdq_.failed()))
+	if (device_gone() || (cmdq_up_ && health_.failed()))
 		return true;
 	return health_fatal_sensor(health_read(host_)) != HealthSensor::NONE;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The health poller (Cmdq::health_poll, cxprm_core_health_poll) and the
+// The health poller (Health::poll, cxprm_core_health_poll) and the
 // failed-device state, through the C facade the kernel uses, against the
 // in-process emulator.  Fatal as Linux's health.c decides it: rfr && synd
 // in the health buffer, nic_interface SW_RESET, a gone device (all ones,
@@ -348,10 +348,10 @@ TEST_F(HealthTest, StallDetectionCanBeTurnedOffInTheEngine)
 	ASSERT_EQ(h.start(c), OK);
 	h.emu.faults().health_stall = true;
 	for (int i = 0; i < 10; i++) {
-		EXPECT_EQ(h.cmdq.health_poll(), OK);
+		EXPECT_EQ(h.health.poll(), OK);
 		std::this_thread::sleep_for(milliseconds(2));
 	}
-	EXPECT_GE(h.cmdq.health().stalled_polls, 8u);
+	EXPECT_GE(h.health.status().stalled_polls, 8u);
 	h.emu.faults().health_stall = false;
 }
 

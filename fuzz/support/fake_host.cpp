@@ -225,7 +225,7 @@ const cxprm_host_ops FakeHost::ops_ = {
 	HostOps::waiter_destroy, HostOps::waiter_wait, HostOps::waiter_signal, HostOps::log,
 	// The optional ones (host.h): none here, the core's defaults.
 	nullptr /* get_random */, nullptr /* page_shift */, nullptr /* yield */,
-	nullptr /* fw_page_alloc */, nullptr /* fw_page_free */,
+	nullptr /* fw_page_alloc */, nullptr /* fw_page_free */, nullptr /* health_changed */,
 };
 
 // BAR buffers of devices gone, for the next: a target constructs a device

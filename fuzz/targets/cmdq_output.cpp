@@ -151,7 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.reserve_page_slot = !(cfgb & 2);
 	bool use_capture = cfgb & 0x80;
 
-	Cmdq q;
+	Health health;
+	Cmdq q(health);
 	int err = q.init(dev.host(), cfg);
 	if (log_stride < 6 || log_size + log_stride > 12) {
 		// A geometry firmware must not report: refused, nothing kept.

@@ -468,7 +468,7 @@ int user_allowed(void *ctx, int priv)
 
 void entry_request(FuzzInput &in)
 {
-	static const cxprm_core_caller_ops ops = {user_in, user_out, user_allowed};
+	static const cxprm_core_caller_ops ops = {user_in, user_out, user_allowed, nullptr};
 	static cxprm_core_file file = [] {
 		cxprm_core_file f{};
 		const cxprm_host *h = rig().dev.host();

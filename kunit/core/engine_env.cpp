@@ -18,9 +18,14 @@ CmdqConfig config(u64 timeout_ms)
 	return c;
 }
 
+EngEnv *make_env(kunit *t)
+{
+	return make<EngEnv>(t);
+}
+
 EngEnv *start_with(kunit *t, const CmdqConfig &cfg, u32 log_size, bool sign_inputs)
 {
-	EngEnv *e = make<EngEnv>(t);
+	EngEnv *e = make_env(t);
 
 	if (!KT_EXPECT(t, e != nullptr))
 		return nullptr;

@@ -26,7 +26,8 @@ constexpr u16 OPCODE = 0x123;
 struct EngEnv : Placement {
 	kunit *t;
 	Loopback lb;
-	Cmdq q;
+	Health health;
+	Cmdq q{health};
 	u8 in[MAXLEN];
 	u8 out[MAXLEN];
 	u8 blocks[4 * prm::MAILBOX_SIZE];
@@ -39,6 +40,14 @@ struct EngEnv : Placement {
 
 /* Timeout as given, 100 ms slot wait, signatures verified (the loopback signs). */
 CmdqConfig config(u64 timeout_ms);
+
+/*
+ * A zeroed, constructed EngEnv, nothing started.  Out of line, so that its
+ * constructor (its Health, the Cmdq that refers to it) is emitted in one
+ * object only: a COMDAT copy in two objects links with a .return_sites
+ * entry into the discarded one.
+ */
+EngEnv *make_env(kunit *t);
 
 /* A loopback and a queue on it; null (and a failed check) if not. */
 EngEnv *start_with(kunit *t, const CmdqConfig &cfg, u32 log_size = 5, bool sign_inputs = true);

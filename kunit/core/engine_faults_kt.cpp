@@ -226,7 +226,7 @@ void cxprm_kt_engine_faults_syndrome_without_rfr_not_fatal(kunit *t)
 	e->lb.set_health_syndrome(0x10, false);
 	KT_EXPECT_EQ(t, run(e, 16, 16), E_TIMEDOUT);
 	KT_EXPECT_EQ(t, e->q.failed(), OK);
-	KT_EXPECT_EQ(t, e->q.health_poll(), OK);
+	KT_EXPECT_EQ(t, e->health.poll(), OK);
 	stop(t, e);
 }
 

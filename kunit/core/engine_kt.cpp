@@ -50,7 +50,7 @@ void cxprm_kt_engine_refuses_bad_geometry(kunit *t)
 		{4, 5, E_PROTO},  /* 32-byte entries */
 	};
 	for (const auto &c : cases) {
-		EngEnv *e = make<EngEnv>(t);
+		EngEnv *e = make_env(t);
 		if (!KT_EXPECT(t, e != nullptr))
 			return;
 		e->lb.init(t, c.log_size, c.log_stride);
@@ -62,7 +62,7 @@ void cxprm_kt_engine_refuses_bad_geometry(kunit *t)
 		e->lb.fini();
 	}
 	/* A device that reads all ones is gone, not misconfigured. */
-	EngEnv *e = make<EngEnv>(t);
+	EngEnv *e = make_env(t);
 	if (!KT_EXPECT(t, e != nullptr))
 		return;
 	e->lb.init(t);
@@ -74,7 +74,7 @@ void cxprm_kt_engine_refuses_bad_geometry(kunit *t)
 
 void cxprm_kt_engine_bad_arguments(kunit *t)
 {
-	EngEnv *e = make<EngEnv>(t);
+	EngEnv *e = make_env(t);
 
 	if (!KT_EXPECT(t, e != nullptr))
 		return;
@@ -209,7 +209,7 @@ void cxprm_kt_engine_chain_boundaries(kunit *t)
 void cxprm_kt_engine_allocation_failures(kunit *t)
 {
 	const u32 inlen = 16 + 1024, outlen = 16 + 1024;
-	EngEnv *e = make<EngEnv>(t);
+	EngEnv *e = make_env(t);
 
 	if (!KT_EXPECT(t, e != nullptr))
 		return;

@@ -304,8 +304,8 @@ step_stall() {
 	fault_run STALL health_poll_ms=100 health_stall_polls=3 || return 1
 	dmesg | grep -E 'health: (counter|syndrome)' | tail -n 2 | sed 's/^/dmesg: /'
 	dmesg | grep -q 'health: counter .* device kept' || { echo "FAIL: no stall warning in dmesg"; rc=1; }
-	# A waiting command may find the failure first; the poller says it at
-	# its next poll (100 ms here): wait for that line, up to 5 s.
+	# Whoever finds the failure first (a waiting command, or the poller
+	# within 100 ms here) says it once: wait for that line, up to 5 s.
 	dmesg_wait 'health: device failed' 50 || { echo "FAIL: no 'health: device failed' in dmesg"; rc=1; }
 	dmesg | grep 'health: device failed' | tail -n 1 | sed 's/^/dmesg: /'
 	rmmod_timed "the failed device" || return 1

@@ -92,7 +92,7 @@ struct cxprm_core_info {
 	cxprm_u64 commands;       /* completed, any result */
 	cxprm_s32 failed_err;     /* 0, or -EHOSTDOWN / -ENODEV: the device was marked failed */
 	cxprm_u32 health_stalled_polls; /* health polls in a row without the counter moving */
-	cxprm_u64 health_polls;   /* cxprm_core_health_poll() calls this bring-up */
+	cxprm_u64 health_polls;   /* health polls (cxprm_core_health_poll/check) this bring-up */
 	cxprm_u64 cmds_refused;   /* commands failed at once because the device had failed */
 	cxprm_u32 health_rfr;     /* health buffer rfr (reset required) */
 	cxprm_u32 nic_interface;  /* cmdq_addr_l_sz bits 10:8 (0 full, 1 disabled, 7 sw reset) */
@@ -264,19 +264,33 @@ cxprm_u32 cxprm_core_iseg_doorbell_offset(void);
 int cxprm_core_state(struct cxprm_core *core);
 
 /*
- * The health poller: the host calls this periodically while the device is
- * up (the kernel: a delayed work item every health_poll_ms), from one
- * context at a time and never concurrently with bringup/teardown.  A
- * fatal sensor as Linux's health.c has them (reads all ones; nic_interface
- * DISABLED or SW_RESET; health buffer rfr && synd) marks the device failed:
- * commands waiting are woken and fail, later ones fail at once, with
- * -EHOSTDOWN (dead firmware) or -ENODEV (device gone).  A syndrome without
- * rfr and the counter unchanged for health_stall_polls polls only count
- * (cxprm_core_info.health_synd_reports / health_stall_reports) for the host
- * to report; the device keeps working.  Returns 0 while not failed (or
- * when the queue is down), else that errno.
+ * The health poller (the device's Health, health_monitor.h): the host
+ * calls this periodically while the device is up (the kernel: a delayed
+ * work item every health_poll_ms), from one context at a time and never
+ * concurrently with bringup/teardown.  A fatal sensor as Linux's health.c
+ * has them (reads all ones; nic_interface DISABLED or SW_RESET; health
+ * buffer rfr && synd) marks the device failed: commands waiting are woken
+ * and fail, later ones fail at once, with -EHOSTDOWN (dead firmware) or
+ * -ENODEV (device gone); the host's health_changed op hears of it once.  A
+ * syndrome without rfr and the counter unchanged for health_stall_polls
+ * polls only count (cxprm_core_info.health_synd_reports /
+ * health_stall_reports) for the host to report; the device keeps working.
+ * Returns 0 while not failed (or when the queue is down), else that errno.
  */
 int cxprm_core_health_poll(struct cxprm_core *core);
+
+/* cxprm_core_health_check() *found: what this poll found new. */
+enum {
+	CXPRM_CORE_HEALTH_FAILED = 1u << 0,   /* it failed the device */
+	CXPRM_CORE_HEALTH_SYNDROME = 1u << 1, /* a new syndrome without rfr */
+	CXPRM_CORE_HEALTH_STALL = 1u << 2,    /* the counter just reached health_stall_polls misses */
+};
+/*
+ * cxprm_core_health_poll(), also telling what is new (CXPRM_CORE_HEALTH_*
+ * in *found, 0 when nothing): each warning is reported once, when the
+ * core finds it, so the host need not compare counters.
+ */
+int cxprm_core_health_check(struct cxprm_core *core, cxprm_u32 *found);
 /*
  * 0, or the errno commands fail with because the device was marked failed
  * (by the health poller, or by a command that found the firmware dead or

@@ -7,6 +7,11 @@
  * event via complete_vector()).
  *
  * Thread-safe: exec() may be called from many threads at once.
+ *
+ * Whether the device has failed is not the queue's: it consults the Health
+ * it was built with (the Device's, health_monitor.h).  exec() refuses at
+ * once while it says failed, a waiting command wakes when it changes, and
+ * a waiting command that reads a fatal sensor marks it there.
  */
 #pragma once
 
@@ -16,7 +21,7 @@
 #include "mailbox.h"
 #include "cmd_result.h"
 #include "cmd_stats.h"
-#include "health.h"
+#include "health_monitor.h"
 #include "prm/transport.h"
 
 namespace cxprm {
@@ -35,28 +40,12 @@ struct CmdqConfig {
 	bool verify_signatures = false;
 	bool reserve_page_slot = true;    /* last slot only for MANAGE_PAGES */
 	/*
-	 * Health poller (health_poll()): a warning (stall_reports) once the
-	 * health counter has not moved for this many consecutive polls, as
-	 * Linux's MAX_MISSES; it does not fail the device (0: the counter is
-	 * not watched; the fatal sensors still are).
+	 * The health poller (Health::poll(); init() hands it over): a warning
+	 * (stall_reports) once the health counter has not moved for this
+	 * many consecutive polls, as Linux's MAX_MISSES; it does not fail the
+	 * device (0: the counter is not watched; the fatal sensors still are).
 	 */
 	u32 health_stall_polls = 3;
-};
-
-/* What health_poll() saw. */
-struct HealthStatus {
-	int failed;          /* OK, or the device's failure (see failed()) */
-	u32 syndrome;        /* health buffer synd at the last poll */
-	u32 counter;         /* initial_seg.health_counter */
-	u32 stalled_polls;   /* consecutive polls without the counter moving */
-	u64 polls;           /* health_poll() calls since init() */
-	u64 refused;         /* commands refused at once because the device failed */
-	u8 rfr;              /* health buffer rfr at the last poll */
-	u8 nic_state;        /* nic_interface (bits 10:8) at the last poll */
-	u8 sensor;           /* HealthSensor that failed the device, or NONE */
-	u16 ext_synd;
-	u64 stall_reports;   /* times the counter reached health_stall_polls misses */
-	u64 synd_reports;    /* new syndromes seen without rfr (not fatal) */
 };
 
 enum class CmdqMode { POLLING, EVENTS };
@@ -68,12 +57,17 @@ enum : u32 {
 
 class Cmdq {
 public:
+	explicit Cmdq(Health &health) : health_(health) {}
+	Cmdq(const Cmdq &) = delete;
+	Cmdq &operator=(const Cmdq &) = delete;
+
 	/*
 	 * Reads log_cmdq_size/stride from the init segment, allocates the
 	 * queue page and the mailbox pool, and programs the queue address.
 	 * The caller has already waited for 'initializing' to clear, and
 	 * waits for it to clear again before the first command (firmware may
 	 * raise it while it takes the address: Device::wait_cmdq_init).
+	 * Starts the Health (HEALTHY again, its poller armed); fini() stops it.
 	 */
 	int init(const cxprm_host *host, const CmdqConfig &cfg);
 	/* Commands in flight right now. */
@@ -140,29 +134,12 @@ public:
 	const cxprm_host *host() const { return host_; }
 	void set_config(const CmdqConfig &cfg) { cfg_ = cfg; }
 	const CmdqConfig &config() const { return cfg_; }
-	/* Whether the device looks gone (fw_rev reads all ones; health.cpp). */
+	/* Whether the device looks gone (fw_rev reads all ones). */
 	bool device_gone() const;
 
-	/*
-	 * Health poller (health.cpp), called periodically by the host (the
-	 * kernel's health work item) from one context at a time.  The fatal
-	 * sensors of health.h fail the device: all ones -> E_NODEV;
-	 * nic_interface DISABLED/SW_RESET or health buffer rfr && synd ->
-	 * E_HOSTDOWN.  A new syndrome without rfr (synd_reports) and the counter
-	 * unchanged for cfg.health_stall_polls polls (stall_reports) are only
-	 * counted and logged: the host reports them.  Returns failed().
-	 */
-	int health_poll();
-	/*
-	 * Marks the device failed (err: E_HOSTDOWN or E_NODEV; E_NODEV replaces
-	 * E_HOSTDOWN, nothing else replaces a failure): every waiting command
-	 * is woken and returns err, every later exec() returns err at once
-	 * without touching the device.  Sticky until the next init().
-	 */
-	void mark_failed(int err);
-	/* OK, or why the device was marked failed (no lock, no sleep). */
-	int failed() const { return __atomic_load_n(&failed_, __ATOMIC_ACQUIRE); }
-	HealthStatus health() const;
+	/* OK, or why the device failed (the Health's word; no lock, no sleep). */
+	int failed() const { return health_.failed(); }
+	Health &health() const { return health_; }
 
 private:
 	struct Slot {
@@ -182,11 +159,12 @@ private:
 	int collect(u32 slot, u8 *out, u32 outlen, CmdResult *res);
 	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
-	int check_fatal(); /* the fatal sensors: marks failed, returns failed() */
+	static void wake_waiters(void *self); /* Health's wake on a failure */
 	CmdqMode mode() const { return (CmdqMode)__atomic_load_n(&mode_, __ATOMIC_RELAXED); }
 	void reader_lock() const;
 	void reader_unlock() const;
 
+	Health &health_;
 	const cxprm_host *host_ = nullptr;
 	CmdqConfig cfg_{};
 	/* CmdqMode; atomic: set_mode() may run while other threads wait. */
@@ -201,17 +179,6 @@ private:
 	cxprm_dma_buf stranded_page_{}; /* the queue page, kept by fini() */
 	u32 stranded_bufs_ = 0;
 	bool shutting_down_ = false;
-	int failed_ = OK;             /* atomic: see mark_failed() */
-	u32 last_counter_ = 0;        /* health_poll() state (one caller) */
-	bool have_counter_ = false;
-	u32 stalled_polls_ = 0;
-	u8 last_synd_ = 0;
-	u8 sensor_ = 0;               /* HealthSensor, atomic */
-	HealthRead last_{};
-	u64 health_polls_ = 0;
-	u64 stall_reports_ = 0;       /* atomic */
-	u64 synd_reports_ = 0;        /* atomic */
-	u64 refused_ = 0;             /* atomic */
 	void (*pump_)(void *ctx) = nullptr;
 	void *pump_ctx_ = nullptr;
 };

@@ -27,8 +27,9 @@
  * retried until reclaim_timeout_ns; then MANAGE_PAGES(TAKE) for every other
  * function the tracker holds pages of (VFs, an ECPF's host PF: Linux
  * mlx5_reclaim_startup_pages walks every function); DISABLE_HCA; Cmdq::fini.  With firmware
- * dead (health syndrome), the device gone, or the queue marked failed by
- * the health poller (Cmdq::health_poll) no command is sent.
+ * dead (health syndrome), the device gone, or the device marked failed in
+ * its Health (by the poller, Health::poll, or by a command) no command is
+ * sent.
  *
  * Page policy: pages firmware did not return are freed after DISABLE_HCA
  * answered OK (firmware has released the function and its memory).  When
@@ -295,6 +296,9 @@ public:
 	DeviceStatus status(const cxprm_host *host) const;
 
 	Cmdq &cmdq() { return cmdq_; }
+	/* Whether the device failed, and the health poller (health_monitor.h). */
+	Health &health() { return health_; }
+	const Health &health() const { return health_; }
 	PageTracker &pages() { return pages_; }
 	const cmd::GeneralCaps &caps_cur() const { return caps_cur_; }
 	/*
@@ -365,7 +369,8 @@ private:
 
 	const cxprm_host *host_ = nullptr;
 	BringupConfig cfg_{};
-	Cmdq cmdq_;
+	Health health_;        /* before cmdq_, which consults it */
+	Cmdq cmdq_{health_};
 	PageTracker pages_;
 	cmd::GeneralCaps caps_cur_{}, caps_max_{};
 	DeviceState state_ = DeviceState::OFF;

@@ -30,6 +30,27 @@ struct cxprm_dma_buf {
 	void *cookie; /* host's own bookkeeping */
 };
 
+/* Who found the device failed (struct cxprm_health_change.source). */
+enum cxprm_health_source {
+	CXPRM_HEALTH_BY_COMMAND = 1,	/* a waiting command read a fatal sensor */
+	CXPRM_HEALTH_BY_POLLER = 2,	/* the health poller */
+	CXPRM_HEALTH_BY_HOST = 3,	/* the core's shutdown path released it */
+};
+
+/*
+ * A change of the device's failure (health_changed): the new state and what
+ * its finder read (zero when it read nothing, or the device is gone).
+ */
+struct cxprm_health_change {
+	int err;		/* now: -EHOSTDOWN (firmware dead) or -ENODEV (gone) */
+	int source;		/* enum cxprm_health_source */
+	cxprm_u32 sensor;	/* the fatal sensor (cxprm_core_info.health_sensor), 0 none */
+	cxprm_u32 syndrome;	/* health buffer synd */
+	cxprm_u32 rfr;		/* health buffer rfr */
+	cxprm_u32 nic_interface;
+	cxprm_u32 counter;	/* initial_seg.health_counter */
+};
+
 struct cxprm_host_ops {
 	/*
 	 * Zeroed, DMA-coherent memory of 'size' bytes whose bus address is a
@@ -116,6 +137,15 @@ struct cxprm_host_ops {
 	 */
 	int (*fw_page_alloc)(void *ctx, struct cxprm_dma_buf *buf);
 	void (*fw_page_free)(void *ctx, struct cxprm_dma_buf *buf);
+	/*
+	 * Optional: the device's failure changed (healthy -> failed, or
+	 * firmware dead -> gone), called exactly once per change, from the
+	 * context that found it (a command's, the health poller's, the
+	 * shutdown path's), possibly with the core's locks of that path
+	 * held: no sleep, no call back into the core.  The kernel logs it
+	 * and wakes the readers of the device's files.
+	 */
+	void (*health_changed)(void *ctx, const struct cxprm_health_change *c);
 };
 
 struct cxprm_host {

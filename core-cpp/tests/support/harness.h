@@ -95,7 +95,8 @@ public:
 	hosted::UserHost uh;
 	hosted::EmuPlatform plat;
 	emu::Emulator emu;
-	Cmdq cmdq;
+	Health health;
+	Cmdq cmdq{health};
 };
 
 // A profile that comes up fast: few boot/init pages, no NVMF traffic.

@@ -354,7 +354,7 @@ int fake_allowed(void *ctx, int priv)
 	return priv == CXPRM_CORE_PRIV_RAW_WRITE && c.net_admin && c.allow_raw_write;
 }
 
-const cxprm_core_caller_ops fake_caller_ops = {fake_copy_in, fake_copy_out, fake_allowed};
+const cxprm_core_caller_ops fake_caller_ops = {fake_copy_in, fake_copy_out, fake_allowed, nullptr};
 
 int DevNode::ioctl(unsigned long req, void *arg)
 {
