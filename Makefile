@@ -137,6 +137,7 @@ check-module: lint
 check-guest:
 	tools/qemu/test-boot-retry.sh
 	selftests/cxprm/run.sh -q --shutdown --vf
+	selftests/cxprm/run.sh -q --no-build -- load lockdown
 
 # The same guest in MSI-X mode: ivshmem-doorbell, cxprm-emud its ivshmem
 # server; the MSI-X step list asserts interrupts were delivered.

@@ -63,6 +63,16 @@ struct Waiter {
 			.count();                                                                  \
 	}
 
+// The ops after the waiters, the same for both tables.
+#define CXPRM_HOSTED_TAIL_OPS                                                                      \
+	.log = [](void *c, int level, const char *msg) { self(c)->log(level, msg); },              \
+	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },      \
+	.page_shift = [](void *c) { return self(c)->page_shift(); },                               \
+	.yield = nullptr,          /* userspace sleeps after its spin (relax is a yield) */        \
+	.fw_page_alloc = nullptr,  /* firmware pages from dma_alloc (zeroed) */                    \
+	.fw_page_free = nullptr,                                                                   \
+	.health_changed = nullptr /* the core's own log line says it */
+
 const cxprm_host_ops kOpsWithWaiters = {
 	CXPRM_HOSTED_COMMON_OPS,
 	.waiter_create = [](void *) -> void * { return new Waiter; },
@@ -80,13 +90,7 @@ const cxprm_host_ops kOpsWithWaiters = {
 		w->signalled = true;
 		w->cv.notify_all();
 	},
-	.log = [](void *c, int level, const char *msg) { self(c)->log(level, msg); },
-	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
-	.page_shift = [](void *c) { return self(c)->page_shift(); },
-	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
-	.fw_page_alloc = nullptr, // firmware pages from dma_alloc (zeroed)
-	.fw_page_free = nullptr,
-	.health_changed = nullptr, // the core's own log line says it
+	CXPRM_HOSTED_TAIL_OPS,
 };
 
 // No interrupt line (e.g. behind ivshmem-plain): the core polls.
@@ -96,13 +100,7 @@ const cxprm_host_ops kOpsPolling = {
 	.waiter_destroy = nullptr,
 	.waiter_wait = nullptr,
 	.waiter_signal = nullptr,
-	.log = [](void *c, int level, const char *msg) { self(c)->log(level, msg); },
-	.get_random = [](void *c, void *buf, cxprm_size n) { self(c)->fill_random(buf, n); },
-	.page_shift = [](void *c) { return self(c)->page_shift(); },
-	.yield = nullptr, // userspace sleeps after its spin (relax is a yield)
-	.fw_page_alloc = nullptr, // firmware pages from dma_alloc (zeroed)
-	.fw_page_free = nullptr,
-	.health_changed = nullptr, // the core's own log line says it
+	CXPRM_HOSTED_TAIL_OPS,
 };
 
 } // namespace
