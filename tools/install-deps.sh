@@ -11,7 +11,7 @@ PKGS="build-essential g++ cmake make libgtest-dev googletest
       bc flex bison libelf-dev libssl-dev dwarves python3 xz-utils kmod
       libbenchmark-dev gnuplot-nox valgrind
       clang libclang-rt-14-dev llvm
-      debhelper dh-dkms dkms lintian help2man man-db
+      debhelper dh-dkms dkms openssl lintian help2man man-db
       mmdebstrap
       gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross file qemu-system-arm"
 

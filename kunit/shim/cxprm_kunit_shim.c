@@ -315,6 +315,13 @@ static void page_request(struct kunit *test, struct cxprm_kt_shim *s, int n,
 			CXPRM_EMUD_ST_OK);
 	KUNIT_EXPECT_TRUE(test, cxprm_kt_wait_until((now = info_of(test, s->cx)).pages_live ==
 						    live_before + n));
+	/*
+	 * The driver counts a page as lent when it posts MANAGE_PAGES; the
+	 * firmware holds it once the command ran.  On a loaded host the
+	 * second may come a poll later: wait for the two to agree.
+	 */
+	KUNIT_EXPECT_TRUE(test, cxprm_kt_wait_until(emu_query(test, s, CXPRM_EMUD_Q_PAGES_HELD, 0) ==
+						    (s64)now.pages_live));
 	KUNIT_EXPECT_EQ(test, emu_query(test, s, CXPRM_EMUD_Q_PAGES_HELD, 0),
 			(s64)now.pages_live);
 }

@@ -6,7 +6,8 @@
 #   1. make deb (dist/*.deb, lintian)
 #   2. apt-get install ./dist/*.deb: DKMS builds cxprm.ko for the Debian
 #      kernel $KVER (the one `make module` and the QEMU guest use, never
-#      the host's running kernel) into /lib/modules/$KVER/updates/dkms/;
+#      the host's running kernel) into /lib/modules/$KVER/updates/dkms/,
+#      signed with DKMS's MOK key (checked: Secure Boot, packaging.rst);
 #      the CLI, man pages, completion, udev rule, modprobe.d file, group
 #   3. that DKMS-built module in the QEMU guest behind the packaged
 #      cxprm-emud: the device listed, a query answered, its kernel name
@@ -43,6 +44,17 @@ ko=$(find "/lib/modules/$KVER/updates/dkms" -name 'cxprm.ko*' 2>/dev/null | head
 [ -n "$ko" ] || fail "DKMS built no cxprm.ko for $KVER"
 modinfo -F vermagic "$ko" | grep -q "^$KVER " || fail "$ko is not for $KVER"
 dkms status "cxprm/$ver" -k "$KVER" | grep -q installed || fail "dkms status: not installed for $KVER"
+# Secure Boot (packaging.rst): DKMS signed it with its MOK key.
+[ "$(modinfo -F sig_id "$ko")" = "PKCS#7" ] || fail "$ko carries no signature (sig_id '$(modinfo -F sig_id "$ko")')"
+signer=$(modinfo -F signer "$ko")
+mok=/var/lib/dkms/mok.pub
+[ -f "$mok" ] || fail "no DKMS MOK certificate $mok"
+mok_cn=$(openssl x509 -inform DER -in "$mok" -noout -subject -nameopt multiline 2>/dev/null |
+	sed -n 's/^ *commonName *= *//p')
+if [ -z "$signer" ] || [ "$signer" != "$mok_cn" ]; then
+	fail "$ko signed by '$signer', not DKMS's MOK key '$mok_cn'"
+fi
+step "signed by DKMS's MOK key: $signer ($mok)"
 [ "$(cxprm --version)" = "cxprm $ver" ] || fail "cxprm --version"
 for p in cxprm cxprm-emud; do man -w "$p" >/dev/null || fail "no man page $p"; done
 for f in /usr/share/bash-completion/completions/cxprm /lib/udev/rules.d/60-cxprm.rules /etc/modprobe.d/cxprm.conf; do
