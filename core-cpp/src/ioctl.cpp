@@ -239,22 +239,20 @@ int cxprm_core_ioc_stats(cxprm_core *c, cxprm_stats *s, cxprm_opcode_stats *entr
 }
 
 int cxprm_core_ioc_raw(cxprm_core *c, cxprm_raw_cmd *rc, const void *in, void *out,
-		       const cxprm_core_raw_plan *plan, cxprm_raw_dump *hdr, void *blocks)
+		       const cxprm_core_raw_plan *plan, cxprm_core_capture *cap)
 {
-	if (!rc || !plan || (plan->dump && !hdr))
+	if (!rc || !plan || (plan->dump && !cap))
 		return E_INVAL;
-	cxprm_core_capture cap{};
-	cap.blocks = (u8 *)blocks;
-	cap.blocks_cap = blocks ? plan->blocks_cap : 0;
+	if (cap) /* never more blocks than the dump buffer holds */
+		cap->blocks_cap = cap->blocks ? plan->blocks_cap : 0;
 	cxprm_core_result r{};
-	int err = cxprm_core_raw(c, in, rc->inlen, out, rc->outlen, &r, plan->dump ? &cap : nullptr);
+	int err = cxprm_core_raw(c, in, rc->inlen, out, rc->outlen, &r, plan->dump ? cap : nullptr);
 	/* Status and wire dump go back on transport errors too. */
 	rc->st = r.st;
 	rc->dump_len = 0;
-	if (plan->dump && r.token) {
-		*hdr = cap.hdr;
-		rc->dump_len = (u32)sizeof(*hdr) + (hdr->in_blocks + hdr->out_blocks) * CXPRM_MAILBOX_BYTES;
-	}
+	if (plan->dump && r.token)
+		rc->dump_len = (u32)sizeof(cap->hdr) +
+			       (cap->hdr.in_blocks + cap->hdr.out_blocks) * CXPRM_MAILBOX_BYTES;
 	return cmd_ret(err);
 }
 

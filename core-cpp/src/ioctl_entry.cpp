@@ -182,12 +182,13 @@ int ioc_raw(const Call &k, u64 uarg)
 	Buf out(k, rc.outlen), blocks(k, (usize)plan.blocks_cap * CXPRM_MAILBOX_BYTES);
 	if (!out.p || (plan.blocks_cap && !blocks.p))
 		return E_NOMEM;
-	cxprm_raw_dump hdr{};
-	err = cxprm_core_ioc_raw(k.c, &rc, in.p, out.p, &plan, &hdr, blocks.p);
+	cxprm_core_capture cap{};
+	cap.blocks = (u8 *)blocks.p;
+	err = cxprm_core_ioc_raw(k.c, &rc, in.p, out.p, &plan, &cap);
 	/* Status and wire dump go back on transport errors too. */
 	if (rc.dump_len) {
-		if (k.out(rc.dump, &hdr, sizeof(hdr)) ||
-		    k.out(rc.dump + sizeof(hdr), blocks.p, rc.dump_len - sizeof(hdr)))
+		if (k.out(rc.dump, &cap.hdr, sizeof(cap.hdr)) ||
+		    k.out(rc.dump + sizeof(cap.hdr), blocks.p, rc.dump_len - sizeof(cap.hdr)))
 			return E_FAULT;
 	}
 	if (!err && k.out(rc.out, out.p, rc.outlen))

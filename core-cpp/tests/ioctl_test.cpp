@@ -224,11 +224,12 @@ TEST_F(IoctlTest, RawDumpFitsItsBuffer)
 	EXPECT_EQ(plan.dump, 1u);
 	EXPECT_EQ(plan.blocks_cap, 3u);
 	std::vector<uint8_t> blocks(3 * CXPRM_MAILBOX_BYTES);
-	cxprm_raw_dump hdr{};
-	ASSERT_EQ(cxprm_core_ioc_raw(core, &rc, in.data(), out.data(), &plan, &hdr, blocks.data()), 0);
+	cxprm_core_capture cap{};
+	cap.blocks = blocks.data();
+	ASSERT_EQ(cxprm_core_ioc_raw(core, &rc, in.data(), out.data(), &plan, &cap), 0);
 	EXPECT_EQ(rc.st.opcode, op::QUERY_HCA_CAP);
-	EXPECT_EQ(hdr.out_blocks, 3u);
-	EXPECT_EQ(hdr.truncated, 1u);
+	EXPECT_EQ(cap.hdr.out_blocks, 3u);
+	EXPECT_EQ(cap.hdr.truncated, 1u);
 	EXPECT_EQ(rc.dump_len, sizeof(cxprm_raw_dump) + 3 * CXPRM_MAILBOX_BYTES);
 	EXPECT_EQ(std::vector<uint8_t>(out.begin() + 16, out.end()), h.emu.cap_cur(0));
 }

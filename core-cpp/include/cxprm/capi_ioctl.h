@@ -176,15 +176,16 @@ int cxprm_core_ioc_stats(struct cxprm_core *core, struct cxprm_stats *s,
 /*
  * CXPRM_IOC_RAW after cxprm_core_raw_check(rc, plan) and the opcode's
  * privilege (cxprm_core_raw_scope): runs in (rc->inlen bytes) into out
- * (rc->outlen).  Fills rc->st, and with plan->dump the header *hdr and
- * plan->blocks_cap blocks of 576 bytes at blocks; rc->dump_len = the bytes
- * to copy to rc->dump (hdr, then the blocks), 0 when nothing was sent.
- * rc, the dump and st go back to userspace whatever it returns; out only
- * when it returns 0.
+ * (rc->outlen).  Fills rc->st, and with plan->dump the capture: cap->hdr,
+ * and plan->blocks_cap blocks of 576 bytes at cap->blocks (NULL: none;
+ * cap->blocks_cap is set from the plan); rc->dump_len = the bytes to copy
+ * to rc->dump (cap->hdr, then the blocks), 0 when nothing was sent.  rc,
+ * the dump and st go back to userspace whatever it returns; out only when
+ * it returns 0.
  */
 int cxprm_core_ioc_raw(struct cxprm_core *core, struct cxprm_raw_cmd *rc, const void *in,
 		       void *out, const struct cxprm_core_raw_plan *plan,
-		       struct cxprm_raw_dump *hdr, void *blocks);
+		       struct cxprm_core_capture *cap);
 
 /*
  * --- the ioctl entry (ioctl_entry.cpp) ---

@@ -104,6 +104,7 @@ private:
 	void attach_namespace(const Config &c);
 	void open_file();
 	void close_file();
+	void start_events();
 	int obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg);
 	u32 hold_obj(u32 type, u32 id, u32 parent, const cxprm_obj &attrs);
 	// transport=fwctl (below): the file's user context and the
@@ -236,14 +237,21 @@ void DevNode::close_file()
 	h->ops->lock_destroy(h->ctx, file_.core.obj_lock);
 }
 
+// The driver's EQ, which CQs and QPs need: started with the first object
+// ioctl (a fresh fake reports no async EQ, as its tests expect).
+void DevNode::start_events()
+{
+	if (events_)
+		return;
+	cxprm_core_events_config ec{};
+	events_ = cxprm_core_events_start(core_, &ec) == OK;
+}
+
 int DevNode::obj_ioctl(cxprm_core_objs **t, unsigned long req, void *arg)
 {
 	if (!*t && cxprm_core_objs_create(core_, t) != OK)
 		return fail(ENOMEM);
-	if (!events_) {
-		cxprm_core_events_config ec{};
-		events_ = cxprm_core_events_start(core_, &ec) == OK;
-	}
+	start_events();
 	int err = cxprm_core_ioc_obj(core_, (unsigned)req, *t, arg);
 	if (events_) // nobody else polls the EQ of a fake
 		cxprm_core_events_poll(core_, 64);
@@ -362,10 +370,8 @@ int DevNode::ioctl(unsigned long req, void *arg)
 		return fwctl_ioctl(req, arg);
 	// The driver's whole ioctl (cxprm_cdev.c): the core's, with our copies.
 	bool obj = cxprm_core_ioc_is_obj((unsigned)req);
-	if (obj && up_ && !events_) { // the driver's EQ, which CQs and QPs need
-		cxprm_core_events_config ec{};
-		events_ = cxprm_core_events_start(core_, &ec) == OK;
-	}
+	if (obj && up_)
+		start_events();
 	const cxprm_core_caller caller{&fake_caller_ops, &cfg_};
 	int err = (int)cxprm_core_ioctl(core_, &file_.core, (unsigned)req, (cxprm_u64)(uintptr_t)arg, &caller);
 	if (obj && events_) // nobody else polls the EQ of a fake
