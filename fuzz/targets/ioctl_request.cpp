@@ -169,10 +169,11 @@ void raw_request(FuzzInput &in)
 	// What the shim does next: the command, with the dump it copies out.
 	std::vector<uint8_t> out(req.outlen);
 	std::vector<uint8_t> blocks((size_t)plan.blocks_cap * CXPRM_MAILBOX_BYTES + 1, 0);
-	cxprm_raw_dump hdr{};
+	cxprm_core_capture cap{};
+	cap.blocks = plan.blocks_cap ? blocks.data() : nullptr;
+	const cxprm_raw_dump &hdr = cap.hdr;
 	uint32_t dump_len = req.dump_len;
-	err = cxprm_core_ioc_raw(rig().core, &req, cmd.data(), out.data(), &plan, &hdr,
-				 plan.blocks_cap ? blocks.data() : nullptr);
+	err = cxprm_core_ioc_raw(rig().core, &req, cmd.data(), out.data(), &plan, &cap);
 	FUZZ_CHECK(err == 0); // a firmware status is a result in st, not the errno
 	FUZZ_CHECK(req.st.opcode == opcode);
 	FUZZ_CHECK(plan.dump ? req.dump_len != 0 : req.dump_len == 0);
@@ -487,6 +488,9 @@ void entry_request(FuzzInput &in)
 	u.raw_write = shape & 2;
 	bool known = !(shape & 4);
 	unsigned int cmd = known ? cmds[in.u8() % (sizeof(cmds) / sizeof(cmds[0]))] : in.u32();
+	// A random number that is a creating ioctl would leave state behind.
+	if (cmd == CXPRM_IOC_DCT_CREATE || cxprm_core_ioc_is_obj(cmd))
+		cmd = CXPRM_IOC_DCT_QUERY;
 	u.mem.resize(in.u16() % 0x2000);
 	in.fill(u.mem.data(), u.mem.size());
 	// Pointers inside the request point into the arena, mostly.
