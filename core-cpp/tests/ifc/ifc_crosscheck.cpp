@@ -42,6 +42,7 @@ const char *const expected_absent[] = {
 	"cmd_in.uid",                      /* reserved in cmd_in; most *_in call it uid */
 	"initial_seg.cmd_exec_to",         /* reserved in ifc; device.h struct mlx5_init_seg */
 	"initial_seg.cmd_q_init_to",
+	"initial_seg.fw_reset_supported",  /* device.h MLX5_FW_RESET_SUPPORTED_OFFSET */
 	"cmd_hca_cap.nvmf_target_offload", /* vendor bit in a reserved range */
 	"pages_req_event.ec_function",     /* device.h mlx5_eqe_page_req bit 15 */
 	"pages_req_event.release_all",     /* device.h mlx5_eqe_page_req bit 14 */

@@ -71,6 +71,9 @@
 						 * created afresh as its driver hands it to a peer
 						 * (Emulator::nvme_take_queue); result = its SQ bus
 						 * address (the rest: CXPRM_EMUD_Q_NVME_QUEUE) */
+#define CXPRM_EMUD_CMD_NVMF_AUTO_IO	0x07	/* arg0 1 = run, 0 = pause the namespaces'
+						 * automatic I/O tick (nvmf.auto_io_ms); result =
+						 * 1 if it was running (Emulator::set_nvmf_auto_io) */
 #define CXPRM_EMUD_CMD_FAULT		0x10	/* arg0 CXPRM_EMUD_FAULT_*, arg1 value, arg2 value 2;
 						 * result = previous value */
 #define CXPRM_EMUD_CMD_FAULT_CLEAR	0x11	/* Faults::clear_command_faults (not crash/gone) */

@@ -25,6 +25,7 @@ const char *cmd_name(uint32_t c)
 	case CXPRM_EMUD_CMD_FUNCTION_RESET: return "FUNCTION_RESET";
 	case CXPRM_EMUD_CMD_QUERY: return "QUERY";
 	case CXPRM_EMUD_CMD_NVME_QUEUE: return "NVME_QUEUE";
+	case CXPRM_EMUD_CMD_NVMF_AUTO_IO: return "NVMF_AUTO_IO";
 	case CXPRM_EMUD_CMD_MARK: return "MARK";
 	default: return "?";
 	}
@@ -144,6 +145,14 @@ ControlServer::Result ControlServer::execute(uint32_t cmd, const uint32_t *arg)
 			  arg[0], arg[1], arg[2], arg[3], (unsigned long long)bpi, r.status ? "refused" : "ok");
 		break;
 	}
+	case CXPRM_EMUD_CMD_NVMF_AUTO_IO:
+		if (arg[0] > 1) {
+			r.status = CXPRM_EMUD_ST_BAD_ARG;
+			break;
+		}
+		r.value = emu_.set_nvmf_auto_io(arg[0] == 1);
+		log_.info("control: nvmf automatic I/O %s", arg[0] ? "runs" : "paused");
+		break;
 	case CXPRM_EMUD_CMD_REQUEST_PAGES:
 		if (!emu_.request_pages((int32_t)arg[0]))
 			r.status = CXPRM_EMUD_ST_REFUSED;

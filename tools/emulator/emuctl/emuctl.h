@@ -301,6 +301,18 @@ static inline int emuctl_nvmf_io(struct emuctl *e, uint32_t xrqn, uint32_t nsid,
 	return emuctl_cmd(e, CXPRM_EMUD_CMD_NVMF_IO, args, 5, NULL);
 }
 
+/* Pauses (run 0) or runs (1) the NVMF automatic I/O tick; *was = 1 if it ran. */
+static inline int emuctl_nvmf_auto_io(struct emuctl *e, int run, int *was)
+{
+	uint32_t arg = run ? 1 : 0;
+	uint64_t v = 0;
+	int r = emuctl_cmd(e, CXPRM_EMUD_CMD_NVMF_AUTO_IO, &arg, 1, &v);
+
+	if (was)
+		*was = v != 0;
+	return r;
+}
+
 /* A PAGE_REQUEST naming a function (n signed; release_all drops its pages). */
 static inline int emuctl_fn_pages(struct emuctl *e, int32_t n, uint16_t function_id, int ec,
 				  int release_all)

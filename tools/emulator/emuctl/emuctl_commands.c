@@ -323,6 +323,12 @@ int emuctl_run(struct emuctl *e, int argc, char **argv)
 	if (!strcmp(c, "nvmf-io"))
 		return numeric(e, argc, argv, CXPRM_EMUD_CMD_NVMF_IO, 4, 5, 0,
 			       "nvmf-io XRQN NSID READS WRITES [BLOCKS_PER_IO]");
+	if (!strcmp(c, "nvmf-auto-io")) {
+		if (argc != 2 || (strcmp(argv[1], "on") && strcmp(argv[1], "off")))
+			return emuctl_usage_error("nvmf-auto-io on|off");
+		a[0] = !strcmp(argv[1], "on");
+		return run(e, c, CXPRM_EMUD_CMD_NVMF_AUTO_IO, a, 1, NULL);
+	}
 	if (!strcmp(c, "post-event"))
 		return numeric(e, argc, argv, CXPRM_EMUD_CMD_POST_EVENT, 2, 9, 1, "post-event TYPE SUBTYPE [D0..D6]");
 	if (!strcmp(c, "fault"))

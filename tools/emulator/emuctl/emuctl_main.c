@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	      "  request-pages N           PAGE_REQUEST event (N < 0: firmware returns pages)\n"
 	      "  fn-pages N FUNCTION_ID [EC_FUNCTION [RELEASE_ALL]]  PAGE_REQUEST for a function\n"
 	      "  nvmf-io XRQN NSID READS WRITES [BLOCKS_PER_IO]\n"
+	      "  nvmf-auto-io on|off       run or pause the namespaces' automatic I/O tick\n"
 	      "  nvme-queue QID (the emulated SSD's I/O queue pair, afresh: prints\n"
 	      "    the options 'cxprm nvmf setup' takes)\n"
 	      "  post-event TYPE SUBTYPE [D0..D6]   D = big-endian data dwords; prints #EQs\n"

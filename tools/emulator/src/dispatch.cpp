@@ -297,7 +297,7 @@ bool Device::tick(uint64_t now)
 	}
 
 	// NVMF namespaces see some I/O now and then, so two queries differ.
-	if (prof_.nvmf.auto_io_ms && !namespaces.empty()) {
+	if (prof_.nvmf.auto_io_ms && !nvmf_auto_io_paused && !namespaces.empty()) {
 		uint64_t period = (uint64_t)prof_.nvmf.auto_io_ms * 1000000ull;
 		if (now - last_nvmf_tick_ns >= period) {
 			uint64_t n = (now - last_nvmf_tick_ns) / period;

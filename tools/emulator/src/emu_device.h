@@ -277,6 +277,7 @@ public:
 	uint8_t fatal_synd = 0;
 	uint64_t now_ns = 0;          // time of the current step
 	uint64_t last_nvmf_tick_ns = 0;
+	bool nvmf_auto_io_paused = false; // Emulator::set_nvmf_auto_io(false)
 
 	// Capability field F in the CUR / MAX image (0 when the type is absent).
 	template <class F> uint64_t cap_cur() const { return cap_get<F>(true); }

@@ -240,6 +240,14 @@ bool Emulator::nvmf_add_counters(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)
 	return true;
 }
 
+bool Emulator::set_nvmf_auto_io(bool run)
+{
+	std::lock_guard<std::mutex> g(impl_->mu);
+	bool was = !impl_->dev.nvmf_auto_io_paused;
+	impl_->dev.nvmf_auto_io_paused = !run;
+	return was;
+}
+
 bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, uint64_t reads, uint64_t writes,
 				uint64_t blocks_per_io)
 {

@@ -142,6 +142,22 @@ TEST(NvmfAuto, CountersMoveOnTheirOwn)
 	ASSERT_TRUE(r.emu.nvmf_counters(x.xrqn, 1, &b));
 	EXPECT_GT(b.read_cmds, a.read_cmds);
 	EXPECT_GT(b.write_blocks, a.write_blocks);
+
+	// Paused (emuctl nvmf-auto-io off), they hold still; run again, they move.
+	EXPECT_TRUE(r.emu.set_nvmf_auto_io(false));
+	std::this_thread::sleep_for(std::chrono::milliseconds(12));
+	r.emu.poll_once();
+	ASSERT_TRUE(r.emu.nvmf_counters(x.xrqn, 1, &a));
+	EXPECT_EQ(a.read_cmds, b.read_cmds);
+	EXPECT_EQ(a.write_blocks, b.write_blocks);
+	EXPECT_FALSE(r.emu.set_nvmf_auto_io(true));
+	r.emu.poll_once(); // the pause is not made up for in one burst
+	ASSERT_TRUE(r.emu.nvmf_counters(x.xrqn, 1, &b));
+	EXPECT_EQ(a.read_cmds, b.read_cmds);
+	std::this_thread::sleep_for(std::chrono::milliseconds(12));
+	r.emu.poll_once();
+	ASSERT_TRUE(r.emu.nvmf_counters(x.xrqn, 1, &b));
+	EXPECT_GT(b.read_cmds, a.read_cmds);
 }
 
 TEST(NvmfOff, NotOffered)

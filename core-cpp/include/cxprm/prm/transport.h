@@ -42,6 +42,7 @@ CXPRM_LAYOUT(health_buffer, 0x200, CXPRM_HEALTH_BUFFER)
 	F(log_cmdq_stride, 0xbc, 4)                                            \
 	F(command_doorbell_vector, 0xc0, 0x20)                                 \
 	F(initializing, 0xfe0, 1)                                              \
+	F(fw_reset_supported, 0xfe1, 1)                                        \
 	F(nic_interface_supported, 0xfe5, 3)                                   \
 	F(embedded_cpu, 0xfe8, 1)                                              \
 	F(health_buffer, 0x1000, 0x200)                                        \
@@ -60,6 +61,14 @@ CXPRM_LAYOUT(initial_seg, 0x20060, CXPRM_INITIAL_SEG)
  * 19:0 the value; cmd_q_init_to == 0 means the device publishes neither.
  */
 inline constexpr u32 ISEG_TO_UNIT_SHIFT = 29;
+
+/*
+ * fw_reset_supported (bit 0xfe1) is reserved in mlx5_ifc.h; device.h names
+ * it (MLX5_FW_RESET_SUPPORTED_OFFSET = 30 of the initializing dword) and
+ * Linux health.c reset_fw_if_needed() reads it: the function may ask for a
+ * firmware reset by writing nic_interface SW_RESET (7).
+ */
+static_assert(initial_seg::fw_reset_supported::offset == 0xfe0 + 31 - 30);
 inline constexpr u32 ISEG_TO_VALUE_MASK = 0xfffff;
 
 /* Byte offsets of the init-segment dwords the engine touches through MMIO. */

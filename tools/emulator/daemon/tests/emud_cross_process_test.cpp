@@ -191,6 +191,10 @@ TEST(Emud, InitSegmentControlPageAndSignals)
 	// Hooks that need an initialized device say no.
 	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_REQUEST_PAGES, {4}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
 	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_NVMF_IO, {0x40, 1, 1, 1}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
+	// The automatic NVMF tick: paused (it ran), then run (it was paused).
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_NVMF_AUTO_IO, {2}).status, (uint32_t)CXPRM_EMUD_ST_BAD_ARG);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_NVMF_AUTO_IO, {0}).value, 1u);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_NVMF_AUTO_IO, {1}).value, 0u);
 
 	// SIGINT: clean exit, magic withdrawn, a summary in the log.
 	EXPECT_EQ(d.stop(SIGINT), 0);

@@ -345,6 +345,10 @@ public:
 	// not exist): for tests of the 64-bit counter words, which real I/O
 	// would take years to reach.
 	bool nvmf_add_counters(uint32_t xrqn, uint32_t nsid, const NvmfIo &io);
+	// Pauses (false) or runs again (true) the namespaces' automatic I/O
+	// tick (Profile::nvmf.auto_io_ms), so a test can compare counters
+	// with nothing moving them; returns whether it was running.
+	bool set_nvmf_auto_io(bool run);
 
 	// --- inspection ---
 	HcaState hca_state() const;
