@@ -76,6 +76,7 @@ Emulator::Emulator(Platform &platform, Profile profile)
 		throw std::invalid_argument("cxprm emulator: unusable command queue geometry");
 	impl_ = std::make_unique<Impl>(platform, std::move(profile));
 	impl_->initializing = impl_->prof.init_delay_ms != 0;
+	impl_->init_until = (uint64_t)impl_->prof.init_delay_ms * 1000000ull; // the clock starts at 0
 	impl_->iseg.reset(impl_->initializing, true); // no thread, no reader yet
 }
 
@@ -193,27 +194,57 @@ unsigned Emulator::post_event(uint8_t type, uint8_t sub_type, const uint8_t *dat
 	return with_irqs(*impl_, [&] { return impl_->gone ? 0u : impl_->dev.post_event(type, sub_type, data28); });
 }
 
+void Emulator::Impl::reset_locked()
+{
+	faults.crash = false;
+	faults.crash_answers_int_err = false;
+	faults.device_gone = false;
+	faults.health_stall = false;
+	faults.health_syndrome = 0;
+	faults.sw_reset = false;
+	crashed = gone = sw_reset = false;
+	nic_disabled = false;
+	dev.fast_teardown_prepared = false;
+	dev.function_reset();
+	dev.pending_irqs.clear();
+	initializing = false;
+	cmdq_initializing = false;
+	last_cmdq_addr = 0;
+	deferred_bell = 0;
+	drop_pending();
+	iseg.reset(false);
+}
+
+// After the reset the firmware boots again: the health counter runs from
+// 0 at once (Linux main.c wait_vital and health.c mlx5_health_wait_pci_up
+// look for it), nic_interface reads DISABLED (health.c mlx5_error_sw_reset
+// waits for that before it reloads) and 'initializing' holds init_ms
+// (wait_fw_init).  The driver then programs the queue address again.
+void Emulator::Impl::restart_locked(uint32_t init_ms)
+{
+	constexpr uint8_t DISABLED = 1; // MLX5_NIC_IFC_DISABLED
+	reset_locked();
+	iseg.set_nic_interface(DISABLED);
+	ticked = false;
+	init_until = now() + (uint64_t)init_ms * 1000000ull;
+	initializing = init_ms != 0;
+	if (initializing)
+		iseg.set_initializing();
+	dev.counters.fw_restarts++;
+}
+
 void Emulator::function_reset()
 {
 	std::lock_guard<std::mutex> g(impl_->mu);
-	Faults &f = impl_->faults;
-	f.crash = false;
-	f.crash_answers_int_err = false;
-	f.device_gone = false;
-	f.health_stall = false;
-	f.health_syndrome = 0;
-	f.sw_reset = false;
-	impl_->crashed = impl_->gone = impl_->sw_reset = false;
-	impl_->nic_disabled = false;
-	impl_->dev.fast_teardown_prepared = false;
-	impl_->dev.function_reset();
-	impl_->dev.pending_irqs.clear();
-	impl_->initializing = false;
-	impl_->cmdq_initializing = false;
-	impl_->last_cmdq_addr = 0;
-	impl_->deferred_bell = 0;
-	impl_->drop_pending();
-	impl_->iseg.reset(false);
+	impl_->reset_locked();
+}
+
+void Emulator::firmware_restart(uint32_t init_ms)
+{
+	std::lock_guard<std::mutex> g(impl_->mu);
+	if (impl_->gone)
+		return; // a removed device does not come back by itself
+	impl_->restart_locked(init_ms);
 }
 
 bool Emulator::simulate_nvmf_io(uint32_t xrqn, uint32_t nsid, const NvmfIo &io)

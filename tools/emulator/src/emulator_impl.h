@@ -55,7 +55,11 @@ struct Emulator::Impl {
 	std::function<uint64_t()> clock_fn;
 	bool t0_set = false;
 	uint64_t t0 = 0;
+	// FW_PRE_INIT: 'initializing' set until init_until (ns on the clock):
+	// Profile::init_delay_ms from the start, fw_reset_ms or the caller's
+	// init_ms after a firmware restart.
 	bool initializing = true;
+	uint64_t init_until = 0;
 	// FW_INIT: raised again by a new command-queue address (Profile::
 	// cmdq_init_delay_ms), cleared at cmdq_init_until.
 	bool cmdq_initializing = false;
@@ -106,6 +110,13 @@ struct Emulator::Impl {
 	void take_fatal();
 	bool step_locked(bool tick_health);
 	bool check_nic_interface();
+	// A crashed firmware the driver asked to reset (nic_interface
+	// SW_RESET with Profile::fw_reset_supported): restarts.
+	bool check_fw_reset_request();
+	// Emulator::function_reset's drops, with the lock held.
+	void reset_locked();
+	// Emulator::firmware_restart with the lock held.
+	void restart_locked(uint32_t init_ms);
 	// A doorbell within Profile::early_grace_ms of noticing a new queue
 	// address is kept and served once 'initializing' clears
 	// (emulator_step.cpp).

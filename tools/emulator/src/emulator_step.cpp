@@ -4,6 +4,7 @@
 //
 //   device gone?  -> fill the BAR with 0xff once, then do nothing ever again
 //   crash fault?  -> health error once, health counter stops
+//   crashed and the driver wrote nic_interface SW_RESET? -> firmware restart
 //   health tick, 'initializing' check (nothing else until it clears)
 //   queue geometry bits restored if the driver's address write clobbered them
 //   a new queue address: 'initializing' again for cmdq_init_delay_ms, and
@@ -78,6 +79,8 @@ bool Emulator::Impl::step_locked(bool tick_health)
 		sw_reset = true;
 	if (sw_reset) // firmware's, whatever the driver writes there
 		iseg.set_nic_interface(7);
+	if (check_fw_reset_request())
+		return true;
 	uint64_t now = this->now();
 	uint64_t period = (uint64_t)prof.health_tick_ms * 1000000ull;
 	if (tick_health && (!ticked || now - last_tick_ns >= period)) {
@@ -87,7 +90,7 @@ bool Emulator::Impl::step_locked(bool tick_health)
 			iseg.tick_health();
 	}
 	if (initializing) {
-		if (now < (uint64_t)prof.init_delay_ms * 1000000ull)
+		if (now < init_until)
 			return false;
 		iseg.clear_initializing();
 		initializing = false;
@@ -150,6 +153,21 @@ bool Emulator::Impl::check_nic_interface()
 		return true;
 	}
 	return false;
+}
+
+// The driver asks a crashed firmware (fatal syndrome with rfr) to reset
+// by writing nic_interface SW_RESET (7) into cmdq_addr_l_sz (Linux
+// health.c reset_fw_if_needed, only when the init segment advertises
+// fw_reset_supported).  Firmware that is not crashed, or does not
+// advertise it, ignores the write (nic_interface keeps what the driver
+// wrote); the sw_reset fault's own SW_RESET is not a request.
+bool Emulator::Impl::check_fw_reset_request()
+{
+	constexpr uint8_t SW_RESET = 7; // MLX5_NIC_IFC_SW_RESET
+	if (!crashed || sw_reset || !prof.fw_reset_supported || iseg.nic_interface() != SW_RESET)
+		return false;
+	restart_locked(prof.fw_reset_ms);
+	return true;
 }
 
 // A new command-queue address (written with nic_interface FULL_DRIVER)

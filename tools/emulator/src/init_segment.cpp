@@ -44,6 +44,9 @@ void InitSegment::reset(bool initializing, bool exclusive)
 	bar_.set<iseg::initializing>(initializing ? 1 : 0);
 	// Same dword, bit 23 (Linux mlx5_read_embedded_cpu).
 	bar_.set<iseg::embedded_cpu>(prof_.functions.embedded_cpu ? 1 : 0);
+	// Bit 30: the driver may ask a crashed firmware to reset (Linux
+	// health.c reset_fw_if_needed, device.h MLX5_FW_RESET_SUPPORTED_OFFSET).
+	bar_.set<iseg::fw_reset_supported>(prof_.fw_reset_supported ? 1 : 0);
 	bar_.set<iseg::cmd_exec_to>(encode_iseg_to(prof_.cmd_exec_to_ms));
 	bar_.set<iseg::cmd_q_init_to>(encode_iseg_to(prof_.cmd_q_init_to_ms));
 

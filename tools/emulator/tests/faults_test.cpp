@@ -283,5 +283,206 @@ TEST(FaultsThreaded, KnobsFlipWhileRunning)
 	emu.stop();
 }
 
+// --- Firmware restart (Emulator::firmware_restart; Linux health.c
+// mlx5_error_sw_reset / reset_fw_if_needed) ---
+
+// A device brought up on a test clock (ms_ moves only when the test says),
+// with no FW_INIT delay after the queue address so init_queue() needs no
+// time to pass.
+struct RestartRig {
+	explicit RestartRig(bool fw_reset_supported = true)
+		: r(quiet_with([&](Profile &p) {
+			    p.cmdq_init_delay_ms = 0;
+			    p.fw_reset_ms = 50;
+			    p.fw_reset_supported = fw_reset_supported;
+		    }),
+		    Stage::RESET, 32u << 20)
+	{
+		r.emu.set_clock([this] { return ms_ * 1000000ull; });
+		r.drv.init_queue();
+		r.drv.bring_up();
+	}
+	void advance(uint64_t ms)
+	{
+		ms_ += ms;
+		r.emu.poll_once();
+	}
+	uint32_t rd(uint32_t off) { return r.plat.rd(off); }
+	uint8_t nic() { return (uint8_t)((rd(prm::iseg::CMDQ_ADDR_L_SZ) >> 8) & 7); }
+	bool initializing() { return prm::from_dword<iseg::initializing>(rd(prm::iseg::INITIALIZING)) != 0; }
+	bool reset_supported() { return prm::from_dword<iseg::fw_reset_supported>(rd(prm::iseg::INITIALIZING)) != 0; }
+	uint32_t health_counter() { return prm::from_dword<iseg::health_counter>(rd(prm::iseg::HEALTH_COUNTER)); }
+	uint32_t health(uint32_t dword) { return rd(prm::iseg::HEALTH + dword); }
+	// The driver asks for a reset as Linux's mlx5_set_nic_state does: only
+	// bits 10:8 of cmdq_addr_l_sz change.
+	void write_nic(uint8_t state)
+	{
+		uint32_t v = rd(prm::iseg::CMDQ_ADDR_L_SZ);
+		r.plat.wr(prm::iseg::CMDQ_ADDR_L_SZ, (v & ~(7u << 8)) | (uint32_t)state << 8);
+	}
+	void crash()
+	{
+		r.emu.faults().crash = true;
+		r.emu.poll_once();
+		ASSERT_TRUE(r.emu.crashed());
+	}
+	// What a reset firmware shows until 'initializing' clears.
+	void expect_restarted(uint64_t pages_before)
+	{
+		using hb = prm::health_buffer;
+		EXPECT_FALSE(r.emu.crashed());
+		EXPECT_EQ(r.emu.hca_state(), HcaState::DISABLED);
+		EXPECT_EQ(r.emu.current_issi(), 0u);
+		EXPECT_EQ(r.emu.pages_held(), 0u);
+		EXPECT_EQ(r.emu.counters().pages_dropped_at_reset, pages_before) << "dropped, not leaked";
+		EXPECT_EQ(r.emu.counters().pages_leaked, 0u);
+		EXPECT_EQ(r.emu.cmdq_address(), 0u) << "the queue address is forgotten";
+		EXPECT_EQ(nic(), 1u) << "nic_interface DISABLED (mlx5_error_sw_reset waits for it)";
+		EXPECT_TRUE(initializing());
+		EXPECT_EQ(reset_supported(), r.emu.profile().fw_reset_supported);
+		EXPECT_EQ(prm::from_dword<hb::synd>(health(prm::dword_byte_offset<hb::synd>())), 0u);
+		EXPECT_EQ(prm::from_dword<hb::rfr>(health(prm::dword_byte_offset<hb::rfr>())), 0u);
+		EXPECT_EQ(prm::from_dword<hb::valid>(health(prm::dword_byte_offset<hb::valid>())), 0u);
+	}
+	// 'initializing' holds 50 ms from the restart, the health counter
+	// runs meanwhile, and a whole bring-up works afterwards.
+	void expect_boots_again()
+	{
+		advance(49);
+		EXPECT_TRUE(initializing()) << "cleared before init_ms";
+		EXPECT_GT(health_counter(), 0u) << "the health counter runs while initializing";
+		// A doorbell is not taken while initializing (as at power-on); a
+		// driver does not ring before it programmed the queue: drop it.
+		r.plat.wr(prm::iseg::DOORBELL, 1);
+		r.emu.poll_once();
+		EXPECT_EQ(rd(prm::iseg::DOORBELL), 1u) << "no doorbell taken while initializing";
+		r.plat.wr(prm::iseg::DOORBELL, 0);
+		advance(2);
+		EXPECT_FALSE(initializing());
+		uint32_t hc = health_counter();
+		advance(r.emu.profile().health_tick_ms);
+		EXPECT_EQ(health_counter(), hc + 1);
+		r.drv.init_queue();
+		r.drv.bring_up();
+		EXPECT_EQ(r.emu.hca_state(), HcaState::INITIALIZED);
+		EXPECT_EQ(nic(), 0u) << "the address write put FULL_DRIVER back";
+		EXPECT_EQ(r.drv.exec(make_in<prm::nop_in>(op::NOP).b, 16).status, st::OK);
+	}
+	uint64_t ms_ = 0;
+	Rig r;
+};
+
+TEST(FirmwareRestart, AfterACrash)
+{
+	RestartRig t;
+	EXPECT_TRUE(t.reset_supported()) << "advertised by default";
+	uint64_t held = t.r.emu.pages_held();
+	ASSERT_GT(held, 0u);
+	t.crash();
+	uint32_t hc = t.health_counter();
+	t.advance(1000);
+	EXPECT_EQ(t.health_counter(), hc) << "stopped while crashed";
+	t.r.emu.firmware_restart(50);
+	t.expect_restarted(held);
+	EXPECT_EQ(t.r.emu.counters().fw_restarts, 1u);
+	EXPECT_FALSE(t.r.emu.faults().crash.load()) << "the crash fault ends";
+	t.r.emu.poll_once();
+	EXPECT_EQ(t.health_counter(), 1u) << "starts afresh";
+	t.expect_boots_again();
+}
+
+// init_ms 0: no 'initializing' at all.
+TEST(FirmwareRestart, ZeroInitMs)
+{
+	RestartRig t;
+	t.crash();
+	t.r.emu.firmware_restart(0);
+	EXPECT_FALSE(t.initializing());
+	EXPECT_EQ(t.nic(), 1u);
+	t.r.drv.init_queue();
+	t.r.drv.bring_up();
+	EXPECT_EQ(t.r.emu.hca_state(), HcaState::INITIALIZED);
+}
+
+// Linux reset_fw_if_needed: crashed firmware (rfr), fw_reset_supported,
+// the driver writes nic_interface SW_RESET -> the firmware restarts.
+TEST(FirmwareRestart, DriverRequestedSwReset)
+{
+	RestartRig t;
+	uint64_t held = t.r.emu.pages_held();
+	t.advance(500);
+	t.crash();
+	t.write_nic(7);
+	t.r.emu.poll_once();
+	t.expect_restarted(held);
+	EXPECT_EQ(t.r.emu.counters().fw_restarts, 1u);
+	t.expect_boots_again(); // 'initializing' counted from the restart, not from the start
+}
+
+// fw_reset_supported off: the bit reads 0 and a crashed firmware never
+// restarts by itself; emuctl (firmware_restart) still can.
+TEST(FirmwareRestart, NotSupportedNoRestart)
+{
+	RestartRig t(false);
+	EXPECT_FALSE(t.reset_supported());
+	uint64_t held = t.r.emu.pages_held();
+	t.crash();
+	t.write_nic(7);
+	for (int i = 0; i < 5; i++)
+		t.advance(100);
+	EXPECT_TRUE(t.r.emu.crashed());
+	EXPECT_EQ(t.nic(), 7u) << "what the driver wrote";
+	EXPECT_EQ(t.r.emu.counters().fw_restarts, 0u);
+	EXPECT_EQ(t.r.emu.pages_held(), held);
+	t.r.emu.firmware_restart(50);
+	t.expect_restarted(held);
+	t.expect_boots_again();
+}
+
+// Not crashed: the write is today's (ignored by the firmware, commands
+// still answered, nothing dropped).
+TEST(FirmwareRestart, HealthyFirmwareIgnoresSwReset)
+{
+	RestartRig t;
+	uint64_t held = t.r.emu.pages_held();
+	t.write_nic(7);
+	t.advance(100);
+	EXPECT_FALSE(t.r.emu.crashed());
+	EXPECT_FALSE(t.r.emu.sw_resetting());
+	EXPECT_EQ(t.r.emu.counters().fw_restarts, 0u);
+	EXPECT_EQ(t.r.emu.hca_state(), HcaState::INITIALIZED);
+	EXPECT_EQ(t.r.emu.pages_held(), held);
+	EXPECT_FALSE(t.initializing());
+	EXPECT_EQ(t.r.drv.exec(make_in<prm::nop_in>(op::NOP).b, 16).status, st::OK);
+}
+
+// The sw_reset fault's own SW_RESET on a crashed firmware is not a
+// request: it stays until a reset, as before.
+TEST(FirmwareRestart, SwResetFaultIsNotARequest)
+{
+	RestartRig t;
+	t.crash();
+	t.r.emu.faults().sw_reset = true;
+	for (int i = 0; i < 3; i++)
+		t.advance(100);
+	EXPECT_TRUE(t.r.emu.crashed());
+	EXPECT_TRUE(t.r.emu.sw_resetting());
+	EXPECT_EQ(t.r.emu.counters().fw_restarts, 0u);
+	t.r.emu.firmware_restart(50);
+	EXPECT_FALSE(t.r.emu.sw_resetting());
+	EXPECT_FALSE(t.r.emu.faults().sw_reset.load());
+	EXPECT_EQ(t.nic(), 1u);
+}
+
+TEST(FirmwareRestart, GoneStaysGone)
+{
+	RestartRig t;
+	t.r.emu.faults().device_gone = true;
+	t.r.emu.poll_once();
+	t.r.emu.firmware_restart(50);
+	EXPECT_TRUE(t.r.emu.gone());
+	EXPECT_EQ(t.rd(0), 0xffffffffu);
+}
+
 } // namespace
 } // namespace cxprm::emu::test

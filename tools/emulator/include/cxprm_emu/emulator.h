@@ -210,6 +210,7 @@ struct Counters {
 	uint64_t fast_teardowns = 0;     // PREPARE_FAST_TEARDOWN + nic_interface DISABLED completed
 	uint64_t pages_released_fast_teardown = 0; // pages firmware let go at a fast teardown (not leaked)
 	uint64_t doorbells_while_disabled = 0; // doorbells while nic_interface is DISABLED (not served)
+	uint64_t fw_restarts = 0;              // firmware_restart(): emuctl, or the driver's SW_RESET on a crash
 	uint64_t host_endianness_writes = 0;   // ACCESS_REG HOST_ENDIANNESS writes
 	LatencyCounters latency;               // the firmware latency model's timing (latency.h)
 };
@@ -332,8 +333,22 @@ public:
 	// The host resets the function (an FLR the driver could not do, or a
 	// device that comes back): crash, device_gone and health_stall end,
 	// the init segment is rewritten (not initializing), the HCA is
-	// DISABLED with its pages and objects dropped (counted as leaked).
+	// DISABLED with its pages and objects dropped (pages counted in
+	// Counters::pages_dropped_at_reset, not as a leak).
 	void function_reset();
+	// The firmware resets itself as after an assert (what Linux's health
+	// recovery, health.c mlx5_error_sw_reset, waits for): all its state is
+	// lost as in function_reset() (HCA DISABLED, ISSI 0, objects and EQs
+	// gone, pages counted in pages_dropped_at_reset, the queue address
+	// forgotten), the crash, sw_reset and stall faults end, the health
+	// buffer is clear and the health counter runs again from 0.  The init
+	// segment reads nic_interface DISABLED (1) and 'initializing' 1 for
+	// init_ms (0: not at all), then 0; doorbells wait until it clears and
+	// the driver writes the queue address again.  Also what the step does
+	// when a crashed firmware with Profile::fw_reset_supported sees the
+	// driver write nic_interface SW_RESET (with Profile::fw_reset_ms).
+	// Counted in Counters::fw_restarts.  A gone device stays gone.
+	void firmware_restart(uint32_t init_ms);
 	// An initiator sends io's commands to a namespace (false when it does
 	// not exist): the firmware model forwards them to the namespace's
 	// backend controller, and the counters move with what the backend

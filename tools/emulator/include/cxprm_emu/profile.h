@@ -293,6 +293,16 @@ struct Profile {
 	// Linux never reads that byte and rdma-core masks it off, so nothing
 	// says firmware writes it.
 	bool crash_copies_iseg_syndrome = false;
+	// Firmware reset after an assert (Linux health.c reset_fw_if_needed):
+	// the init segment advertises fw_reset_supported (bit 30 of the
+	// 'initializing' dword), and a crashed firmware (fatal syndrome with
+	// rfr) that sees the driver write nic_interface SW_RESET (7) restarts:
+	// Emulator::firmware_restart(fw_reset_ms).  How long real firmware
+	// takes is not documented; 200 ms is well inside Linux's PCI_TOGGLE
+	// and FW_INIT waits.  false: the bit reads 0 and a crashed firmware
+	// never restarts by itself (only the host or emuctl fw-restart does).
+	bool fw_reset_supported = true;
+	uint32_t fw_reset_ms = 200;
 
 	// Page reclaim.  After TEARDOWN_HCA, QUERY_PAGES(REGULAR) answers 0
 	// (strict: nothing documents that firmware reports what it still
