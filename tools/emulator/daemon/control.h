@@ -79,6 +79,11 @@
 #define CXPRM_EMUD_CMD_FAULT_CLEAR	0x11	/* Faults::clear_command_faults (not crash/gone) */
 #define CXPRM_EMUD_CMD_FUNCTION_RESET	0x12	/* Emulator::function_reset: crash/gone/stall end,
 						 * HCA DISABLED, pages and objects dropped */
+#define CXPRM_EMUD_CMD_FW_RESTART	0x13	/* arg0 init_ms (0 = the profile's fw_reset_ms):
+						 * Emulator::firmware_restart, the firmware resets as
+						 * after an assert (state lost, crash/stall end,
+						 * nic_interface DISABLED, 'initializing' for init_ms);
+						 * REFUSED when the device is gone */
 #define CXPRM_EMUD_CMD_QUERY		0x20	/* arg0 CXPRM_EMUD_Q_*, arg1.. parameters */
 #define CXPRM_EMUD_CMD_MARK		0x30	/* arg0 a number: the daemon logs "guest mark N" */
 
@@ -159,7 +164,8 @@
 	X(IRQS_RAISED, 9) \
 	X(PAGES_LEAKED, 10) \
 	X(OBJECTS_LEAKED, 11) \
-	X(DMA_REFUSED, 12)	/* daemon: DMA outside guest RAM */
+	X(DMA_REFUSED, 12)	/* daemon: DMA outside guest RAM */ \
+	X(FW_RESTARTS, 13)	/* firmware restarts (fw-restart, driver SW_RESET) */
 
 /* CXPRM_EMUD_Q_NVMF_COUNTER selectors (cxprm::emu::NvmfCounters). */
 #define CXPRM_EMUD_NVMF_FIELDS(X) \

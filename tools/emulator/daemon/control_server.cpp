@@ -23,6 +23,7 @@ const char *cmd_name(uint32_t c)
 	case CXPRM_EMUD_CMD_FAULT: return "FAULT";
 	case CXPRM_EMUD_CMD_FAULT_CLEAR: return "FAULT_CLEAR";
 	case CXPRM_EMUD_CMD_FUNCTION_RESET: return "FUNCTION_RESET";
+	case CXPRM_EMUD_CMD_FW_RESTART: return "FW_RESTART";
 	case CXPRM_EMUD_CMD_QUERY: return "QUERY";
 	case CXPRM_EMUD_CMD_NVME_QUEUE: return "NVME_QUEUE";
 	case CXPRM_EMUD_CMD_NVMF_AUTO_IO: return "NVMF_AUTO_IO";
@@ -194,6 +195,18 @@ ControlServer::Result ControlServer::execute(uint32_t cmd, const uint32_t *arg)
 		emu_.function_reset();
 		log_.info("control: function reset (crash, gone, stall cleared; HCA DISABLED)");
 		break;
+	case CXPRM_EMUD_CMD_FW_RESTART: {
+		uint32_t ms = arg[0] ? arg[0] : emu_.profile().fw_reset_ms;
+		if (emu_.gone()) {
+			r.status = CXPRM_EMUD_ST_REFUSED;
+			log_.info("control: firmware restart refused (device gone)");
+			break;
+		}
+		emu_.firmware_restart(ms);
+		log_.info("control: firmware restart (state lost, crash/stall cleared; nic_interface DISABLED, "
+			  "initializing for %u ms)", ms);
+		break;
+	}
 	case CXPRM_EMUD_CMD_QUERY:
 		r = query(arg);
 		break;
@@ -358,6 +371,7 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 		case CXPRM_EMUD_COUNTER_PAGES_LEAKED: r.value = c.pages_leaked; break;
 		case CXPRM_EMUD_COUNTER_OBJECTS_LEAKED: r.value = c.objects_leaked; break;
 		case CXPRM_EMUD_COUNTER_DMA_REFUSED: r.value = plat_.dma_refused(); break;
+		case CXPRM_EMUD_COUNTER_FW_RESTARTS: r.value = c.fw_restarts; break;
 		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
 		}
 		break;

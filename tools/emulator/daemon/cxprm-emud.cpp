@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 	struct Override {
 		bool set = false;
 		uint64_t v = 0;
-	} fw_engines, spin_us, idle_sleep_us, deep_sleep_us, early_grace, init_delay, health_tick, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
+	} fw_engines, spin_us, idle_sleep_us, deep_sleep_us, early_grace, init_delay, health_tick, fw_reset, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
 	const char *fw = nullptr;
 	std::vector<std::string> pos, latency_specs;
 	bool fw_latency = false;
@@ -133,6 +133,8 @@ int main(int argc, char **argv)
 			num(init_delay, 24 * 3600 * 1000ull);
 		else if (a == "--health-tick-ms")
 			num(health_tick, 60 * 1000ull);
+		else if (a == "--fw-reset-ms")
+			num(fw_reset, 3600 * 1000ull);
 		else if (a == "--boot-pages")
 			num(boot_pages, 1u << 22);
 		else if (a == "--init-pages")
@@ -239,6 +241,8 @@ int main(int argc, char **argv)
 		prof.init_delay_ms = (uint32_t)init_delay.v;
 	if (health_tick.set)
 		prof.health_tick_ms = (uint32_t)health_tick.v;
+	if (fw_reset.set)
+		prof.fw_reset_ms = (uint32_t)fw_reset.v;
 	if (boot_pages.set)
 		prof.boot_pages = (int32_t)boot_pages.v;
 	if (init_pages.set)

@@ -25,6 +25,7 @@ void usage(FILE *f)
 		"  --list-profiles       print the profile names, one a line (name TAB profile)\n"
 		"  --init-delay-ms N     'initializing' clears N ms after the start (profile: 5)\n"
 		"  --health-tick-ms N    the health counter ticks every N ms (default 100; 0 = every step)\n"
+		"  --fw-reset-ms N       a firmware restart holds 'initializing' N ms (default 200)\n"
 		"  --boot-pages N        pages QUERY_PAGES(BOOT) asks for\n"
 		"  --init-pages N        pages QUERY_PAGES(INIT) asks for\n"
 		"  --regular-pages N     pages QUERY_PAGES(REGULAR) asks for after INIT_HCA\n"

@@ -344,6 +344,16 @@ static inline int emuctl_fault_clear(struct emuctl *e)
 	return emuctl_cmd(e, CXPRM_EMUD_CMD_FAULT_CLEAR, NULL, 0, NULL);
 }
 
+/*
+ * The firmware restarts as after an assert (Emulator::firmware_restart):
+ * 'initializing' for init_ms (0: the profile's fw_reset_ms), nic_interface
+ * DISABLED, the driver must bring the device up again.
+ */
+static inline int emuctl_fw_restart(struct emuctl *e, uint32_t init_ms)
+{
+	return emuctl_cmd(e, CXPRM_EMUD_CMD_FW_RESTART, &init_ms, 1, NULL);
+}
+
 /* Arms one knob for the next command of 'opcode' only. */
 static inline int emuctl_arm_once(struct emuctl *e, uint16_t opcode, uint32_t knob, uint32_t v,
 				  uint32_t v2)

@@ -338,6 +338,8 @@ int emuctl_run(struct emuctl *e, int argc, char **argv)
 	if (!strcmp(c, "function-reset"))
 		return argc == 1 ? run(e, c, CXPRM_EMUD_CMD_FUNCTION_RESET, NULL, 0, NULL) :
 				   emuctl_usage_error("function-reset");
+	if (!strcmp(c, "fw-restart"))
+		return numeric(e, argc, argv, CXPRM_EMUD_CMD_FW_RESTART, 0, 1, 0, "fw-restart [INIT_MS]");
 	if (!strcmp(c, "last-syndrome")) {
 		a[0] = CXPRM_EMUD_Q_LAST_STATUS;
 		r = argc == 1 ? run(e, c, CXPRM_EMUD_CMD_QUERY, a, 1, &v) : emuctl_usage_error("last-syndrome");

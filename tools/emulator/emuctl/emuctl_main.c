@@ -53,6 +53,9 @@ static void usage(FILE *f)
 	      "  fault-clear                clear every per-command knob and the selectors\n"
 	      "  function-reset             the host resets the function: crash/gone/stall end,\n"
 	      "                             HCA DISABLED, pages and objects dropped\n"
+	      "  fw-restart [INIT_MS]       the firmware resets as after an assert: state lost,\n"
+	      "                             crash/stall end, nic_interface DISABLED, initializing\n"
+	      "                             for INIT_MS (default: the profile's fw_reset_ms)\n"
 	      "Queries (print the value)\n", f);
 	emuctl_print_names(f, &emuctl_queries, "  ");
 	fputs("  last-syndrome\n"

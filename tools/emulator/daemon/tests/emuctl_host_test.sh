@@ -91,6 +91,11 @@ expect "" fault never-complete on
 expect "" fault never-complete off
 expect "" fault corrupt-signature both
 expect "" fault crash-int-err off
+expect "" fw-restart 5	# the firmware restarts: 'initializing' for 5 ms
+expect 1 counter fw-restarts
+expect "" fw-restart
+expect 2 counter fw-restarts
+expect_rc 2 fw-restart 1 2
 expect "1 0" raw 0x7777
 expect_rc 2 bogus
 expect "" wait 2

@@ -463,6 +463,70 @@ TEST(Emud, DmaOutsideGuestRamIsRefused)
 	EXPECT_NE(log.find(want), std::string::npos) << log;
 }
 
+// A firmware restart (CXPRM_EMUD_CMD_FW_RESTART, emuctl fw-restart) and
+// the driver's own request (nic_interface SW_RESET on a crashed firmware):
+// 'initializing' for --fw-reset-ms, nic_interface DISABLED, and the core
+// brings the device up again.
+TEST(Emud, FirmwareRestart)
+{
+	Daemon d;
+	ASSERT_TRUE(d.start({"--init-delay-ms", "0", "--fw-reset-ms", "300"}));
+	ASSERT_TRUE(wait_initialized(d, 20000ms));
+	Control c(d.control_page());
+	auto nic = [&] { return (d.iseg(prm::iseg::CMDQ_ADDR_L_SZ) >> 8) & 7; };
+	auto wait_for = [&](uint32_t what, uint32_t a1, uint64_t want) {
+		auto end = std::chrono::steady_clock::now() + 20s;
+		while (c.query(what, a1) != want && std::chrono::steady_clock::now() < end)
+			std::this_thread::sleep_for(1ms);
+		return c.query(what, a1) == want;
+	};
+	EXPECT_TRUE(prm::from_dword<prm::initial_seg::fw_reset_supported>(d.iseg(prm::iseg::INITIALIZING)));
+
+	ASSERT_EQ(c.exec(CXPRM_EMUD_CMD_FAULT, {CXPRM_EMUD_FAULT_CRASH, 1}).status, (uint32_t)CXPRM_EMUD_ST_OK);
+	ASSERT_TRUE(wait_for(CXPRM_EMUD_Q_CRASHED, 0, 1));
+	auto t0 = std::chrono::steady_clock::now();
+	auto a = c.exec(CXPRM_EMUD_CMD_FW_RESTART, {0}); // 0: the daemon's --fw-reset-ms
+	ASSERT_TRUE(a.acked);
+	EXPECT_EQ(a.status, (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_CRASHED), 0u);
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_HCA_STATE), 0u); // DISABLED
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS), 1u);
+	EXPECT_EQ(nic(), 1u); // DISABLED
+	ASSERT_TRUE(wait_initialized(d, 20000ms));
+	EXPECT_GE(std::chrono::steady_clock::now() - t0, 300ms);
+
+	// The driver asks: crashed firmware, nic_interface SW_RESET (7) written
+	// into cmdq_addr_l_sz.
+	ASSERT_EQ(c.exec(CXPRM_EMUD_CMD_FAULT, {CXPRM_EMUD_FAULT_CRASH, 1}).status, (uint32_t)CXPRM_EMUD_ST_OK);
+	ASSERT_TRUE(wait_for(CXPRM_EMUD_Q_CRASHED, 0, 1));
+	uint32_t v = d.iseg(prm::iseg::CMDQ_ADDR_L_SZ);
+	__atomic_store_n(reinterpret_cast<uint32_t *>(d.bar() + prm::iseg::CMDQ_ADDR_L_SZ),
+			 __builtin_bswap32((v & ~(7u << 8)) | 7u << 8), __ATOMIC_SEQ_CST);
+	ASSERT_TRUE(wait_for(CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 2));
+	EXPECT_EQ(c.query(CXPRM_EMUD_Q_CRASHED), 0u);
+	EXPECT_EQ(nic(), 1u);
+	ASSERT_TRUE(wait_initialized(d, 20000ms));
+
+	// A whole bring-up and teardown afterwards.
+	GuestRam layout(64 * MiB, 64 * MiB);
+	FileHost fh(d.ram(), layout, d.bar(), d.bar_size(), 1 * MiB);
+	{
+		Device dev;
+		ASSERT_EQ(dev.bringup(fh.host(), config()), OK) << d.log();
+		EXPECT_EQ(c.query(CXPRM_EMUD_Q_HCA_STATE), 2u); // INITIALIZED
+		dev.teardown();
+	}
+	// A gone device is not restarted.
+	ASSERT_EQ(c.exec(CXPRM_EMUD_CMD_FAULT, {CXPRM_EMUD_FAULT_DEVICE_GONE, 1}).status, (uint32_t)CXPRM_EMUD_ST_OK);
+	EXPECT_EQ(c.exec(CXPRM_EMUD_CMD_FW_RESTART, {50}).status, (uint32_t)CXPRM_EMUD_ST_REFUSED);
+	std::string log = stop_and_log(d);
+	EXPECT_NE(log.find("control: firmware restart (state lost, crash/stall cleared; nic_interface DISABLED, "
+			   "initializing for 300 ms)"),
+		  std::string::npos)
+		<< log;
+	EXPECT_NE(log.find("control: firmware restart refused (device gone)"), std::string::npos) << log;
+}
+
 // device_gone: the device part of the BAR reads all ones, the control page
 // keeps working (it is not part of the device).
 TEST(Emud, DeviceGoneKeepsTheControlPage)
