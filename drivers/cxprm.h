@@ -113,6 +113,14 @@ struct cxprm_dev {
 	unsigned int health_ms;	/* interval, read at probe */
 	int failed_final;	/* the core's failure when remove destroyed it */
 
+	/*
+	 * Automatic recovery (cxprm_recover.c): the core asks for it through
+	 * health_changed; the work runs cxprm_core_recover().  Remove,
+	 * shutdown and suspend cancel it first ('recover_stopping').
+	 */
+	struct work_struct recover_work;
+	bool recover_stopping;
+
 	/* Open files. */
 	struct mutex files_lock;	/* files */
 	struct list_head files;
@@ -171,8 +179,9 @@ struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev, enum cxprm_kind kind);
 void cxprm_dev_get(struct cxprm_dev *cx);
 void cxprm_dev_put(struct cxprm_dev *cx);
 /*
- * The errno of a failed device (0 while healthy): the core's failed word,
- * or its last value once remove destroyed the core.  No sleep.
+ * The errno of a device failed for good (0 while healthy, or while it
+ * recovers): the core's failed word, or its last value once remove
+ * destroyed the core.  No sleep.
  */
 int cxprm_dev_failed(struct cxprm_dev *cx);
 
@@ -196,6 +205,24 @@ void cxprm_event_listener(void *ctx, u8 type, u8 sub_type, const u8 *data);
 /* cxprm_health.c */
 void cxprm_health_start(struct cxprm_dev *cx);
 void cxprm_health_stop(struct cxprm_dev *cx);
+
+/* cxprm_eq.c: the async EQ's worker and interrupt. */
+void cxprm_events_start(struct cxprm_dev *cx);
+void cxprm_events_stop(struct cxprm_dev *cx);
+
+/* cxprm_params.c: the bring-up's configuration, from the module parameters. */
+void cxprm_bringup_config(struct cxprm_dev *cx, struct cxprm_core_config *cfg);
+
+/* cxprm_recover.c */
+void cxprm_recover_init(struct cxprm_dev *cx);
+/* After a bring-up: the recovery's rules from the module parameters. */
+void cxprm_recover_setup(struct cxprm_dev *cx);
+/* From health_changed (any context): the core asked for a recovery. */
+void cxprm_recover_schedule(struct cxprm_dev *cx);
+/* No recovery runs or starts after this (remove, shutdown, suspend). */
+void cxprm_recover_stop(struct cxprm_dev *cx);
+/* Every open file forgets its firmware objects (recovery, suspend). */
+void cxprm_files_forget(struct cxprm_dev *cx);
 
 /* cxprm_host.c */
 void cxprm_host_init(struct cxprm_dev *cx);

@@ -67,7 +67,11 @@ int cxprm_dev_failed(struct cxprm_dev *cx)
 	 */
 	if (!down_read_trylock(&cx->rwsem))
 		return READ_ONCE(cx->failed_final);
-	err = cx->core ? cxprm_core_failed(cx->core) : cx->failed_final;
+	err = cx->failed_final;
+	/* Recovering: readers wait for the recovery's records. */
+	if (cx->core)
+		err = cxprm_core_recovering(cx->core) ? 0 :
+		      cxprm_core_failed(cx->core);
 	up_read(&cx->rwsem);
 	return err;
 }

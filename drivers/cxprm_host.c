@@ -379,6 +379,8 @@ static void cxprm_host_health_changed(void *ctx,
 			"health: device failed (%s)%s: fatal sensor %u, health syndrome 0x%x rfr %u, nic_interface %u, counter %u; commands now fail with %d\n",
 			cxprm_fail_name(c->err), by, c->sensor, c->syndrome,
 			c->rfr, c->nic_interface, c->counter, c->err);
+	if (c->recover)
+		cxprm_recover_schedule(cx);
 	cxprm_dev_wake(cx);
 }
 

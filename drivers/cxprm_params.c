@@ -6,11 +6,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cache.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
+#include "cxprm.h"
 #include "cxprm_params.h"
 
 static const char * const cxprm_cmd_mode_names[] = {
@@ -135,3 +138,44 @@ module_param_named(use_msix, cxprm_use_msix, bool, 0644);
 MODULE_PARM_DESC(use_msix,
 		 "interrupt (MSI-X vector 0) for the async EQ, besides polling, where the device has MSI-X (default 1); read at probe");
 
+
+bool cxprm_recovery = true;
+module_param_named(recovery, cxprm_recovery, bool, 0644);
+MODULE_PARM_DESC(recovery,
+		 "recover the function by itself after a fatal firmware error, as mlx5_core does (default 1); read when the device comes up");
+
+unsigned int cxprm_recovery_attempts = 3;
+static struct cxprm_uint_param cxprm_recovery_attempts_arg = {
+	.val = &cxprm_recovery_attempts, .min = 1, .max = 10,
+};
+module_param_cb(recovery_attempts, &cxprm_uint_ops,
+		&cxprm_recovery_attempts_arg, 0644);
+MODULE_PARM_DESC(recovery_attempts,
+		 "attempts per fatal error before the device stays failed, 1..10 (default 3); read when the device comes up");
+
+unsigned int cxprm_recovery_grace_ms;
+static struct cxprm_uint_param cxprm_recovery_grace_arg = {
+	.val = &cxprm_recovery_grace_ms, .min = 1, .max = 3600000,
+	.zero_ok = true,
+};
+module_param_cb(recovery_grace_ms, &cxprm_uint_ops, &cxprm_recovery_grace_arg,
+		0644);
+MODULE_PARM_DESC(recovery_grace_ms,
+		 "a fatal error this soon after a recovery is not recovered, 1..3600000 ms; 0 (default): mlx5_core's fw_fatal grace period, 180000 for an ECPF, 60000 for a PF, 30000 for a VF; read when the device comes up");
+
+/* The bring-up's configuration (probe, a recovery, a resume). */
+void cxprm_bringup_config(struct cxprm_dev *cx, struct cxprm_core_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->cmd_timeout_ns = (u64)READ_ONCE(cxprm_cmd_timeout_ms) *
+			      NSEC_PER_MSEC;
+	cfg->health_stall_polls = READ_ONCE(cxprm_health_stall_polls);
+	/* Linux set_hca_ctrl: HOST_ENDIANNESS is written by a PF only. */
+	if (cx->is_vf)
+		cfg->flags |= CXPRM_CORE_CFG_VF;
+	/* Linux handle_hca_cap: cache_line_128byte from the host's line. */
+	if (cache_line_size() >= 128)
+		cfg->flags |= CXPRM_CORE_CFG_CACHE_LINE_128;
+	if (READ_ONCE(cxprm_cmd_checksum))
+		cfg->flags |= CXPRM_CORE_CFG_CHECKSUM;
+}

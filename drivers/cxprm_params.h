@@ -22,5 +22,8 @@ extern unsigned int cxprm_health_poll_ms;	/* 0: no health poller */
 extern unsigned int cxprm_health_stall_polls;
 extern bool cxprm_allow_raw_write;
 extern bool cxprm_use_msix;
+extern bool cxprm_recovery;
+extern unsigned int cxprm_recovery_attempts;
+extern unsigned int cxprm_recovery_grace_ms;	/* 0: mlx5_core's */
 
 #endif /* CXPRM_PARAMS_H */

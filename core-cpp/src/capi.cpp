@@ -213,14 +213,19 @@ void cxprm_core_get_info(cxprm_core *c, cxprm_core_info *info)
 	info->comp_eqn = c->ev.comp_eqn_now();
 	info->events_running = c->ev.running();
 	info->command_events = c->ev.running() && c->command_events;
+	HealthStatus hs = d.health().status();
+	/* Kept after a teardown: a recovery's, or the failure it ended in. */
+	info->failed_err = hs.failed;
+	info->recoveries = hs.recoveries;
+	info->recovery = hs.recovery;
+	info->recovery_err = hs.recovery_err;
+	info->recovery_attempts = hs.attempts;
 	if (queue_up(c)) {
 		Cmdq &q = d.cmdq();
 		info->cmdq_entries = q.entries();
 		info->cmdq_log_stride = q.log_stride();
 		info->cmds_in_flight = q.in_flight();
 		info->commands = q.stats_total();
-		HealthStatus hs = d.health().status();
-		info->failed_err = hs.failed;
 		info->health_stalled_polls = hs.stalled_polls;
 		info->health_polls = hs.polls;
 		info->cmds_refused = hs.refused;

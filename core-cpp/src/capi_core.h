@@ -38,6 +38,8 @@ struct cxprm_core {
 	cxprm_core_objs *orphans = nullptr;
 	/* RoCE for the function (roce.h). */
 	cxprm::capi::Roce roce;
+	/* The automatic recovery's rules (recover.cpp). */
+	cxprm_core_recovery_config recovery{};
 };
 
 namespace cxprm::capi {
@@ -67,5 +69,10 @@ u32 kept_count(cxprm_core *c);
 u32 kept_release(cxprm_core *c);
 /* Orphan tables freed without a command, their queue memory kept. */
 u32 orphans_release(cxprm_core *c);
+/*
+ * The firmware lost t's objects (cxprm_core_file_forget): each is
+ * remembered as lost (-ESTALE when named), its queue memory kept.
+ */
+void objs_forget(cxprm_core *c, cxprm_core_objs *t);
 
 } // namespace cxprm::capi

@@ -43,12 +43,62 @@ void Health::log(int level, const char *msg) const
 		host_->ops->log(host_->ctx, level, msg);
 }
 
-void Health::notify(int err, HealthSource src, const HealthRead *r, HealthSensor s) const
+void Health::set_recovery(const cxprm_host *host, const RecoveryPolicy &p)
+{
+	clock_ = host;
+	policy_ = p;
+	if (!policy_.max_attempts)
+		policy_.max_attempts = 1;
+}
+
+/*
+ * Whether a new failure (was: failed() before it) is recovered: only dead
+ * firmware from a working device, as Linux's fw_fatal reporter does it
+ * (health.c mlx5_fw_fatal_reporter_err_work); a gone device is not (its
+ * removal follows), nor a failure during a recovery (that one goes on),
+ * nor the host's own release.
+ */
+Recovery Health::decide_recovery(int err, int was, HealthSource src)
+{
+	Recovery cur = recovery();
+	/* The host's own release (fast_unload(): shutdown) is not a fault. */
+	if (cur == Recovery::RUNNING || src == HealthSource::HOST)
+		return cur;
+	if (err == E_NODEV)
+		return Recovery::GONE;
+	if (was != OK)
+		return cur;
+	if (!policy_.enabled)
+		return Recovery::OFF;
+	u64 now = clock_ ? clock_->ops->now_ns(clock_->ctx) : 0;
+	if (recovered_once_ && now - recovered_ns_ < policy_.grace_ns)
+		return Recovery::GRACE;
+	return Recovery::RUNNING;
+}
+
+void Health::end_recovery(Recovery outcome, int err)
+{
+	__atomic_store_n(&recovery_err_, outcome == Recovery::DONE ? OK : err, __ATOMIC_RELAXED);
+	if (outcome == Recovery::DONE) {
+		__atomic_add_fetch(&recoveries_, 1, __ATOMIC_RELAXED);
+		recovered_ns_ = clock_ ? clock_->ops->now_ns(clock_->ctx) : 0;
+		recovered_once_ = true;
+	} else {
+		/* A failed attempt's bring-up ran start(): failed for good again. */
+		int cur = OK;
+		__atomic_compare_exchange_n(&failed_, &cur, outcome == Recovery::GONE ? E_NODEV : E_HOSTDOWN,
+					    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	}
+	__atomic_store_n(&recovery_, (u8)outcome, __ATOMIC_RELEASE);
+}
+
+void Health::notify(int err, HealthSource src, const HealthRead *r, HealthSensor s, bool recover) const
 {
 	if (!host_ || !host_->ops->health_changed)
 		return;
 	cxprm_health_change c{};
 	c.err = err;
+	c.recover = recover;
 	c.source = (int)src;
 	c.sensor = (u32)s;
 	/* A gone device's reads are all ones: nothing worth reporting. */
@@ -78,6 +128,11 @@ bool Health::mark_failed(int err, HealthSource src, const HealthRead *r, HealthS
 	if (s != HealthSensor::NONE)
 		__atomic_store_n(&sensor_, (u8)s, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&changes_, 1, __ATOMIC_RELAXED);
+	Recovery before = recovery(), rec = decide_recovery(err, cur, src);
+	bool recover = rec == Recovery::RUNNING && before != Recovery::RUNNING;
+	if (recover)
+		__atomic_store_n(&attempts_, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&recovery_, (u8)rec, __ATOMIC_RELEASE);
 	if (armed()) {
 		/* Wake every waiting command; each sees failed() and returns at once. */
 		if (wake_)
@@ -88,7 +143,7 @@ bool Health::mark_failed(int err, HealthSource src, const HealthRead *r, HealthS
 					      : "cmdq: firmware dead (fatal health sensor): "
 						"device failed, every command now fails with EHOSTDOWN");
 	}
-	notify(err, src, r, s);
+	notify(err, src, r, s, recover);
 	return true;
 }
 
@@ -181,6 +236,10 @@ HealthStatus Health::status() const
 	s.stall_reports = __atomic_load_n(&stall_reports_, __ATOMIC_RELAXED);
 	s.synd_reports = __atomic_load_n(&synd_reports_, __ATOMIC_RELAXED);
 	s.changes = __atomic_load_n(&changes_, __ATOMIC_RELAXED);
+	s.recovery = (u8)recovery();
+	s.recoveries = __atomic_load_n(&recoveries_, __ATOMIC_RELAXED);
+	s.attempts = __atomic_load_n(&attempts_, __ATOMIC_RELAXED);
+	s.recovery_err = __atomic_load_n(&recovery_err_, __ATOMIC_RELAXED);
 	return s;
 }
 

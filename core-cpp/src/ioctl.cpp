@@ -79,11 +79,28 @@ int dcts_find(cxprm_core_dcts *t, u32 dctn)
 	return idx;
 }
 
+/* Whether dctn is a DCT of t the firmware lost; take: and forget it. */
+bool dcts_lost(cxprm_core_dcts *t, u32 dctn, bool take)
+{
+	bool found = false;
+	lock(t);
+	for (u32 i = 0; i < t->lost_n && !found; i++) {
+		if (t->lost[i] != dctn)
+			continue;
+		found = true;
+		if (take)
+			t->lost[i] = t->lost[--t->lost_n];
+	}
+	unlock(t);
+	return found;
+}
+
 /* The names struct cxprm_info shares with struct cxprm_core_info. */
 #define CXPRM_UAPI_INFO(X)                                                              \
 	X(fw_major) X(fw_minor) X(fw_subminor) X(cmdif_rev) X(state) X(cmdq_entries)   \
 	X(cmdq_log_stride) X(issi) X(health_syndrome) X(pages_given) X(pages_reclaimed) \
-	X(commands) X(async_eqn) X(comp_eqn)
+	X(commands) X(async_eqn) X(comp_eqn) X(recoveries) X(recovery) X(recovery_err)      \
+	X(recovery_attempts)
 
 } // namespace
 
@@ -148,12 +165,21 @@ int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxpr
 	if (err)
 		return err;
 	cxprm_core_result r{};
+	/* Lost with the firmware's state (a recovery): DESTROY forgets it. */
+	if (cmd != CXPRM_IOC_DCT_CREATE && dcts_find(t, d->dctn) < 0 && dcts_lost(t, d->dctn, false)) {
+		d->ctx = {};
+		d->st = {};
+		if (cmd == CXPRM_IOC_DCT_DESTROY)
+			dcts_lost(t, d->dctn, true);
+		return E_STALE;
+	}
 	switch (cmd) {
 	case CXPRM_IOC_DCT_CREATE:
 		if (t->n >= CXPRM_CORE_FILE_MAX_DCTS)
 			return E_NOSPC;
 		err = cxprm_core_dct_create(c, &d->ctx, &d->dctn, &r);
 		if (!err) {
+			dcts_lost(t, d->dctn, true); /* the number is the new DCT's now */
 			lock(t);
 			t->dctn[t->n++] = d->dctn;
 			unlock(t);

@@ -228,6 +228,9 @@ long cxprm_core_ioctl(cxprm_core *c, cxprm_core_file *f, unsigned int cmd, cxprm
 	if (!c || !f || !f->dct_lock || !f->obj_lock || !caller || !caller->ops)
 		return E_INVAL;
 	int err = cxprm_core_ioc_allowed(cmd, c->up);
+	/* Down because the firmware died (and maybe recovers): as a command would fail. */
+	if (err == E_NODEV && (c->dev.health().failed() == E_HOSTDOWN || cxprm_core_recovering(c)))
+		err = E_HOSTDOWN;
 	if (err)
 		return err;
 	const Call k{c, f, caller};

@@ -364,6 +364,19 @@ int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 	if (obj_reserved(*o))
 		return E_INVAL;
 	o->st = {};
+	/*
+	 * Lost with the firmware's state (a recovery): the name, or the XRQ
+	 * a backend or namespace hangs off, is stale; DESTROY forgets it.
+	 */
+	if (cmd != CXPRM_IOC_OBJ_CREATE && t->find(o->type, o->parent, o->id) < 0 &&
+	    t->find_lost(o->type, o->parent, o->id) >= 0) {
+		if (cmd == CXPRM_IOC_OBJ_DESTROY)
+			t->forget_lost(o->type, o->parent, o->id);
+		return E_STALE;
+	}
+	if (cmd == CXPRM_IOC_OBJ_CREATE && o->parent && t->find(CXPRM_OBJ_XRQ, 0, o->parent) < 0 &&
+	    t->find_lost(CXPRM_OBJ_XRQ, 0, o->parent) >= 0)
+		return E_STALE;
 	switch (cmd) {
 	case CXPRM_IOC_OBJ_CREATE:
 		return obj_create(c, t, o);
@@ -428,7 +441,7 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 	int idx = t->find(CXPRM_OBJ_QP, 0, m->qpn);
 	m->st = {};
 	if (idx < 0)
-		return E_NOENT;
+		return t->find_lost(CXPRM_OBJ_QP, 0, m->qpn) >= 0 ? E_STALE : E_NOENT;
 	cmd::QpPath p;
 	CXPRM_UAPI_QP_PATH(CXPRM_COPY_)
 	p.next_rcv_psn = m->rq_psn;

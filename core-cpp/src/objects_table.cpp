@@ -150,6 +150,24 @@ u32 orphans_release(cxprm_core *c)
 	return left;
 }
 
+void objs_forget(cxprm_core *c, cxprm_core_objs *t)
+{
+	for (u32 i = 0; i < t->n; i++) {
+		Obj o = t->e[i];
+		mem_keep(c, o.mem);
+		o.mem = nullptr;
+		/* The oldest lost names make room (those then get ENOENT). */
+		if (t->lost_n == CXPRM_OBJ_MAX_PER_FILE) {
+			for (u32 k = 1; k < t->lost_n; k++)
+				t->lost[k - 1] = t->lost[k];
+			t->lost_n--;
+		}
+		t->lost[t->lost_n++] = o;
+		t->e[i] = {};
+	}
+	t->n = 0;
+}
+
 ObjMem *mem_new(cxprm_core *c)
 {
 	void *p = c->host->ops->mem_alloc(c->host->ctx, sizeof(ObjMem));

@@ -59,6 +59,9 @@ struct cxprm_core_objs {
 	cxprm::u32 n = 0;
 	cxprm_core_objs *next = nullptr; /* on c->orphans */
 	cxprm::capi::Obj e[CXPRM_OBJ_MAX_PER_FILE] = {};
+	/* Objects the firmware lost (objs_forget): only their names stay. */
+	cxprm::u32 lost_n = 0;
+	cxprm::capi::Obj lost[CXPRM_OBJ_MAX_PER_FILE] = {};
 
 	/* Index of the object (type, parent, id), or -1. */
 	int find(cxprm::u32 type, cxprm::u32 parent, cxprm::u32 id) const
@@ -68,7 +71,29 @@ struct cxprm_core_objs {
 				return (int)i;
 		return -1;
 	}
-	void add(const cxprm::capi::Obj &o) { e[n++] = o; }
+	void add(const cxprm::capi::Obj &o)
+	{
+		forget_lost(o.type, o.parent, o.id); /* the name is the new object's now */
+		e[n++] = o;
+	}
+	/* Index of a lost object of that name, or -1. */
+	int find_lost(cxprm::u32 type, cxprm::u32 parent, cxprm::u32 id) const
+	{
+		for (cxprm::u32 i = 0; i < lost_n; i++)
+			if (lost[i].type == type && lost[i].parent == parent && lost[i].id == id)
+				return (int)i;
+		return -1;
+	}
+	/* Drops a lost name; true when there was one. */
+	bool forget_lost(cxprm::u32 type, cxprm::u32 parent, cxprm::u32 id)
+	{
+		int i = find_lost(type, parent, id);
+		if (i < 0)
+			return false;
+		lost[i] = lost[--lost_n];
+		lost[lost_n] = {};
+		return true;
+	}
 	void take_out(cxprm::u32 idx)
 	{
 		e[idx] = e[--n];

@@ -82,6 +82,7 @@ const char *err_name(int err)
 	case E_REMOTEIO: return "EREMOTEIO";
 	case E_SHUTDOWN: return "ESHUTDOWN";
 	case E_HOSTDOWN: return "EHOSTDOWN";
+	case E_STALE: return "ESTALE";
 	}
 	return "UNKNOWN";
 }

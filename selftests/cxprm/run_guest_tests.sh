@@ -50,7 +50,7 @@ ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
-load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail stall gone crash"
+load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail recover recover:cmd_mode=events stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
 # by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's
@@ -61,7 +61,7 @@ if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
-unload gone"
+unload recover gone"
 fi
 # With allocation fault injection (the debug test kernel), the short
 # failnth run right after the first load: every path but those whose
@@ -301,7 +301,7 @@ step_bringup_fail() {
 # (nic_interface SW_RESET) under commands it never answers: the driver gives
 # the device up (sticky): run after the last unload, before the crash.
 step_stall() {
-	fault_run STALL health_poll_ms=100 health_stall_polls=3 || return 1
+	fault_run STALL health_poll_ms=100 health_stall_polls=3 recovery=0 || return 1
 	dmesg | grep -E 'health: (counter|syndrome)' | tail -n 2 | sed 's/^/dmesg: /'
 	dmesg | grep -q 'health: counter .* device kept' || { echo "FAIL: no stall warning in dmesg"; rc=1; }
 	# Whoever finds the failure first (a waiting command, or the poller
@@ -311,6 +311,23 @@ step_stall() {
 	rmmod_timed "the failed device" || return 1
 	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 3 | sed 's/^/dmesg: /'
 	# The host resets the function (what the driver could not on ivshmem).
+	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
+	return "$rc"
+}
+
+# Automatic recovery (cxprm_recover_test), recover[:P=V,...] with more
+# module parameters: a firmware crash the driver recovers from by itself
+# (it asks the emulator for the reset), then one within the grace period
+# it does not: the device stays failed, so after rmmod the emulator's
+# function is reset.
+step_recover() {
+	# shellcheck disable=SC2046
+	load_bound health_poll_ms=100 $(echo "${1#:}" | tr "," " ") || return 1
+	CXPRM_TEST_RECOVER=1 timeout -s KILL "$TMO" "$here/cxprm_recover_test"
+	rc=$?
+	dmesg | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 6 | sed 's/^/dmesg: /'
+	dmesg | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
+	rmmod_timed "the failed device" || return 1
 	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
 	return "$rc"
 }
@@ -371,7 +388,7 @@ step_lockdown() {
 # off: the command that finds the firmware dead must fail the device (and
 # wake readers) itself.
 step_crash() {
-	fault_run CRASH health_poll_ms=0 || return 1
+	fault_run CRASH health_poll_ms=0 recovery=0 || return 1
 	rmmod cxprm || { echo "rmmod after the crash failed"; return 1; }
 	since_mark | grep cxprm | sed 's/^/dmesg: /'
 	dmesg | grep -E 'cxprm .*(pages given|stranded|teardown)' | tail -n 4 | sed 's/^/dmesg: /'
@@ -513,6 +530,7 @@ for s in $STEPS; do
 		rc=$?
 		;;
 	failnth:*) step_failnth "$(echo "${s#failnth:}" | tr , ' ')" >"$out" 2>&1; rc=$? ;;
+	recover | recover:*) step_recover "${s#recover}" >"$out" 2>&1; rc=$? ;;
 	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload | failnth | lockdown)
 		"step_$(echo "$s" | tr - _)" >"$out" 2>&1
 		rc=$?

@@ -105,6 +105,10 @@ struct cxprm_core_info {
 	cxprm_u64 cmd_timeout_ns; /* the command timeout in use (cmd_exec_to or configured) */
 	cxprm_u32 cmd_checksum;   /* 1: command checksums on (CUR cmdif_checksum != 0), verified */
 	cxprm_u32 reserved_cs;
+	cxprm_u32 recoveries;     /* automatic recoveries that brought the device back */
+	cxprm_u32 recovery;       /* enum cxprm_recovery (UAPI) of the last fatal error */
+	cxprm_s32 recovery_err;   /* the failing step's errno, or 0 */
+	cxprm_u32 recovery_attempts;
 };
 
 /* cxprm_core_info.health_sensor (= cxprm::HealthSensor) */
@@ -355,6 +359,7 @@ cxprm_u16 cxprm_core_in_opcode(const void *in);
 cxprm_u16 cxprm_core_in_op_mod(const void *in);
 
 #include "capi_ioctl.h"
+#include "capi_recover.h"
 
 /* --- statistics --- */
 

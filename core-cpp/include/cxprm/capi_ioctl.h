@@ -68,12 +68,16 @@ struct cxprm_core_dcts {
 	void (*unlock)(struct cxprm_core_dcts *t);
 	cxprm_u32 n;
 	cxprm_u32 dctn[CXPRM_CORE_FILE_MAX_DCTS];
+	/* DCTs the firmware lost (cxprm_core_file_forget): -ESTALE when named. */
+	cxprm_u32 lost_n;
+	cxprm_u32 lost[CXPRM_CORE_FILE_MAX_DCTS];
 };
 
 /*
  * CXPRM_IOC_DCT_CREATE/QUERY/DRAIN/DESTROY (cmd): CREATE adds the DCT to t
  * (-ENOSPC when full), DRAIN and DESTROY need it there (-ENOENT), DESTROY
- * takes it out; QUERY any DCT.
+ * takes it out; QUERY any DCT.  A DCT of t the firmware lost is -ESTALE
+ * for all three (DESTROY forgets it); a new DCT of its number replaces it.
  */
 int cxprm_core_ioc_dct(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_dcts *t,
 		       struct cxprm_dct *d);

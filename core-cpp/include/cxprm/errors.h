@@ -29,6 +29,7 @@ enum Err : int {
 	E_REMOTEIO = -121,/* EREMOTEIO: command executed, status != OK */
 	E_SHUTDOWN = -108,/* ESHUTDOWN: queue is being torn down */
 	E_HOSTDOWN = -112,  /* EHOSTDOWN: firmware declared itself dead (health syndrome) */
+	E_STALE = -116,   /* ESTALE: the object was lost with the firmware state (recovery) */
 };
 
 /* "EPROTO" style name of an Err, for logs. */

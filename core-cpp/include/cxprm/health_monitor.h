@@ -26,15 +26,39 @@ namespace cxprm {
 
 /* What the state machine says about the device. */
 enum class HealthState : u8 {
-	HEALTHY = 0, /* failed() == OK: commands go to the device */
-	FAILED = 1,  /* failed() != OK: every command fails with it at once */
+	HEALTHY = 0,    /* failed() == OK: commands go to the device */
+	FAILED = 1,     /* failed() != OK: every command fails with it at once */
 	/*
-	 * RECOVERING (the next issue, "Reliability III"): after FAILED, fail
-	 * the commands in flight, stop the EQs, forget firmware state, wait
-	 * for the device to be ready and bring it up again; then HEALTHY.
-	 * Not set by anything yet.
+	 * A fatal firmware error the host recovers from (recover.cpp, as
+	 * Linux's health recovery): commands fail at once (failed() stays
+	 * set until the recovery's bring-up), then HEALTHY again, or FAILED
+	 * for good with the reason in recovery().
 	 */
 	RECOVERING = 2,
+};
+
+/* What became of the last fatal error (= enum cxprm_recovery of the UAPI). */
+enum class Recovery : u8 {
+	NONE = 0,
+	RUNNING = 1,
+	DONE = 2,
+	OFF = 3,
+	GRACE = 4,
+	GONE = 5,
+	NOT_READY = 6,
+	BRINGUP = 7,
+	AGAIN = 8,
+};
+
+/* The automatic recovery's rules (the host's; kept across bring-ups). */
+struct RecoveryPolicy {
+	bool enabled = false;
+	u32 max_attempts = 1; /* per fatal error */
+	/*
+	 * An error this soon after the last recovery is not recovered (Linux:
+	 * the fw_fatal devlink reporter's grace period, 60 s for a PF).
+	 */
+	u64 grace_ns = 0;
 };
 
 /* Who found the failure (cxprm_host_ops.health_changed 'source'). */
@@ -72,6 +96,10 @@ struct HealthStatus {
 	u64 stall_reports;   /* times the counter reached stall_polls misses */
 	u64 synd_reports;    /* new syndromes seen without rfr (not fatal) */
 	u64 changes;         /* times failed() changed since start() */
+	u8 recovery;         /* Recovery: the last fatal error's */
+	u32 recoveries;      /* recoveries that brought the device back */
+	u32 attempts;        /* attempts of the last recovery */
+	int recovery_err;    /* the failing step's errno, or OK */
 };
 
 class Health {
@@ -91,12 +119,29 @@ public:
 
 	/* OK, or why the device failed (no lock, no sleep, no device access). */
 	int failed() const { return __atomic_load_n(&failed_, __ATOMIC_ACQUIRE); }
+	/* RECOVERING while a recovery runs or is due, else by failed(). */
+	HealthState state() const
+	{
+		if (recovery() == Recovery::RUNNING)
+			return HealthState::RECOVERING;
+		return failed() ? HealthState::FAILED : HealthState::HEALTHY;
+	}
+	Recovery recovery() const { return (Recovery)__atomic_load_n(&recovery_, __ATOMIC_ACQUIRE); }
 	/*
-	 * Today the failed word alone says it; RECOVERING, when it comes,
-	 * needs a word of its own (failed() stays set while recovering, so
-	 * commands keep failing at once until the device is up again).
+	 * The recovery's rules; 'host' gives the clock for the grace period
+	 * (the poller's host is set only by start()).
 	 */
-	HealthState state() const { return failed() ? HealthState::FAILED : HealthState::HEALTHY; }
+	void set_recovery(const cxprm_host *host, const RecoveryPolicy &p);
+	const RecoveryPolicy &recovery_policy() const { return policy_; }
+	/* An attempt of the running recovery begins (1, 2, ...). */
+	void recovery_attempt(u32 n) { __atomic_store_n(&attempts_, n, __ATOMIC_RELAXED); }
+	/*
+	 * The running recovery ends: DONE counts a recovery (and starts the
+	 * grace period); anything else leaves the device failed for good
+	 * (failed() set again: a failed bring-up's start() had cleared it),
+	 * with err the failing step's errno.
+	 */
+	void end_recovery(Recovery outcome, int err);
 	/*
 	 * Marks the device failed (err: E_HOSTDOWN or E_NODEV, anything else
 	 * is ignored) by the rule above.  On a change: the waiting commands
@@ -126,7 +171,7 @@ public:
 
 private:
 	void log(int level, const char *msg) const;
-	void notify(int err, HealthSource src, const HealthRead *r, HealthSensor s) const;
+	void notify(int err, HealthSource src, const HealthRead *r, HealthSensor s, bool recover) const;
 
 	const cxprm_host *host_ = nullptr;
 	void (*wake_)(void *ctx) = nullptr;
@@ -146,6 +191,16 @@ private:
 	u64 synd_reports_ = 0;        /* atomic */
 	u64 refused_ = 0;             /* atomic */
 	u64 changes_ = 0;             /* atomic */
+	/* Recovery: not reset by start() (a recovery's bring-up calls it). */
+	Recovery decide_recovery(int err, int was, HealthSource src);
+	const cxprm_host *clock_ = nullptr;
+	RecoveryPolicy policy_{};
+	u8 recovery_ = 0;             /* Recovery, atomic */
+	u32 recoveries_ = 0;          /* atomic */
+	u32 attempts_ = 0;            /* atomic */
+	int recovery_err_ = OK;       /* atomic */
+	u64 recovered_ns_ = 0;        /* when the last recovery ended well */
+	bool recovered_once_ = false;
 };
 
 } // namespace cxprm

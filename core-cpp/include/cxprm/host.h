@@ -49,6 +49,12 @@ struct cxprm_health_change {
 	cxprm_u32 rfr;		/* health buffer rfr */
 	cxprm_u32 nic_interface;
 	cxprm_u32 counter;	/* initial_seg.health_counter */
+	/*
+	 * 1: the core wants the device recovered (its recovery policy allows
+	 * it): the host runs cxprm_core_recover() from a context that may
+	 * sleep (not from this call).
+	 */
+	int recover;
 };
 
 struct cxprm_host_ops {

@@ -21,6 +21,14 @@
  *                                       locked down; taints the kernel
  *   OBJ_CREATE of an NVMF backend       CAP_NET_ADMIN, CAP_SYS_RAWIO and
  *   (firmware DMA to given addresses)   allow_raw_write=1
+ *
+ * Recovery: after a fatal firmware error the driver recovers the function
+ * by itself (module parameter recovery, Documentation/faults.rst).  Open
+ * files survive it; meanwhile commands fail with -EHOSTDOWN.  Their DCTs
+ * and objects are gone with the firmware's state: an ioctl naming one of
+ * them gets -ESTALE once (DESTROY forgets it; a new object of the same
+ * number replaces it).  Readers get CXPRM_EVENT_HEALTH records
+ * CXPRM_HEALTH_RECOVERING, then _RECOVERED or _RECOVERY_FAILED.
  */
 #ifndef _UAPI_LINUX_CXPRM_H
 #define _UAPI_LINUX_CXPRM_H
@@ -79,7 +87,25 @@ struct cxprm_info {
 	__u32 async_eqn;     /* the async EQ's number, or ~0 */
 	__u32 comp_eqn;      /* the completion EQ's (CQs complete to it; made
 			      * with the first CQ), or ~0 */
-	__u32 reserved[14];
+	__u32 recoveries;    /* automatic recoveries that brought the device back */
+	__u32 recovery;      /* enum cxprm_recovery: the last one's outcome */
+	__s32 recovery_err;  /* negative errno of the step that failed it, or 0 */
+	__u32 recovery_attempts; /* attempts of the last recovery */
+	__u32 reserved[10];
+};
+
+/* cxprm_info.recovery: what became of the last fatal error. */
+enum cxprm_recovery {
+	CXPRM_RECOVERY_NONE = 0,      /* no fatal error yet */
+	CXPRM_RECOVERY_RUNNING = 1,   /* recovering now: commands fail with -EHOSTDOWN */
+	CXPRM_RECOVERY_DONE = 2,      /* recovered: the device is up again */
+	CXPRM_RECOVERY_OFF = 3,       /* not tried: module parameter recovery=0 */
+	CXPRM_RECOVERY_GRACE = 4,     /* not tried: the error came back within the
+				       * grace period of the last recovery */
+	CXPRM_RECOVERY_GONE = 5,      /* not tried: the device is gone (reads all ones) */
+	CXPRM_RECOVERY_NOT_READY = 6, /* failed: the device did not come back in time */
+	CXPRM_RECOVERY_BRINGUP = 7,   /* failed: the bring-up after the reset failed */
+	CXPRM_RECOVERY_AGAIN = 8,     /* failed: a fatal sensor fired again at once */
 };
 
 /* QUERY_HCA_CAP: the raw 4096-byte capability image of one type. */
@@ -451,11 +477,20 @@ struct cxprm_raw_cmd {
  *   data[8..11] polls the counter has not moved
  *   data[12]   nic_interface (cmdq_addr_l_sz bits 10:8)
  * A fatal finding is not an event: the device fails (reads return
- * -EHOSTDOWN or -ENODEV).
+ * -EHOSTDOWN or -ENODEV once it stays failed; while it recovers they wait
+ * for the recovery's records).
  */
 #define CXPRM_EVENT_HEALTH 0xf0
 #define CXPRM_HEALTH_SYNDROME 1 /* a new syndrome without rfr (reset required) */
 #define CXPRM_HEALTH_STALL    2 /* the counter missed health_stall_polls polls */
+/*
+ * Recovery (the device failed and the driver brings it back): data[0..3]
+ * recoveries so far, data[4..7] enum cxprm_recovery, data[8..11] attempt,
+ * data[12..15] the failing step's negative errno (big-endian).
+ */
+#define CXPRM_HEALTH_RECOVERING      3 /* started: firmware state is being lost */
+#define CXPRM_HEALTH_RECOVERED       4 /* up again; the file's objects are gone */
+#define CXPRM_HEALTH_RECOVERY_FAILED 5 /* the device stays failed (data[4..7] why) */
 struct cxprm_event {
 	__u64 timestamp_ns;  /* CLOCK_MONOTONIC when the EQE was seen */
 	__u32 seq;           /* per-device event sequence number */

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Automatic recovery (Documentation/faults.rst, "Recovery"), run by the
+ * step 'recover' with CXPRM_TEST_RECOVER=1 (it leaves the device failed):
+ *
+ * 1. The firmware crashes with an object of an open file alive.  The
+ *    driver finds it (health_poll_ms), asks the firmware for a reset
+ *    (nic_interface SW_RESET; the emulator restarts as after a real
+ *    reset: initializing, then ready with every state lost) and brings
+ *    the function up again by itself within RECOVER_BOUND_S.  The open
+ *    file survives: its PD is -ESTALE once, then unknown; new commands
+ *    and objects work; a reader got RECOVERING then RECOVERED.
+ * 2. The firmware crashes again at once, within the grace period: no
+ *    recovery, the device stays failed with the reason in INFO
+ *    (CXPRM_RECOVERY_GRACE) and in dmesg; read() returns -EHOSTDOWN.
+ */
+#define _GNU_SOURCE
+#include "kselftest_harness.h"
+#include "cxprm_harness.h"
+
+/*
+ * Bound of one recovery here: the poller's interval, the reset's 200 ms,
+ * wait_vital's first counter moves (health ticks), the bring-up under TCG.
+ */
+#define RECOVER_BOUND_S 30
+
+FIXTURE(recover) {
+	int fd;
+	struct emuctl emu;
+	int run;
+};
+
+FIXTURE_SETUP(recover)
+{
+	if (!getenv("CXPRM_TEST_RECOVER"))
+		SKIP(return, "set CXPRM_TEST_RECOVER=1 (the device stays failed afterwards)");
+	self->fd = dev_open(_metadata, O_RDWR);
+	emu_open_required(_metadata, &self->emu);
+	self->run = 1;
+}
+
+FIXTURE_TEARDOWN(recover)
+{
+	emuctl_close(&self->emu);
+	if (self->fd > 0)
+		close(self->fd);
+}
+
+static int pd_ioc(int fd, unsigned long cmd, uint32_t *pd)
+{
+	struct cxprm_obj o;
+
+	memset(&o, 0, sizeof(o));
+	o.type = CXPRM_OBJ_PD;
+	o.id = *pd;
+	if (ioctl(fd, cmd, &o))
+		return -errno;
+	*pd = o.id;
+	return 0;
+}
+
+/* INFO until pred or ms; returns the last INFO's recovery field. */
+static uint32_t wait_recovery(int fd, uint32_t want, unsigned int ms, struct cxprm_info *i)
+{
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000;
+
+	do {
+		if (ioctl(fd, CXPRM_IOC_INFO, i) == 0 && i->recovery == want &&
+		    (want != CXPRM_RECOVERY_DONE || i->state == CXPRM_STATE_UP))
+			break;
+		usleep(20000);
+	} while (now_ns() < end);
+	return i->recovery;
+}
+
+static void crash(struct __test_metadata *_metadata, struct emuctl *e)
+{
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(e, CXPRM_EMUD_FAULT_CRASH, 1, 0));
+}
+
+TEST_F_TIMEOUT(recover, crash_restart_then_crash_within_grace, 150)
+{
+	struct cxprm_caps caps;
+	struct cxprm_event ev;
+	struct cxprm_info i;
+	uint32_t pd = 0, pd2 = 0, subs[8];
+	int n = 0, k, restarts0;
+	uint64_t t0;
+
+	if (!self->run)
+		return;
+	ASSERT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_CREATE, &pd)) TH_LOG("PD: %s", strerror(errno));
+	restarts0 = (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0);
+
+	t0 = now_ns();
+	crash(_metadata, &self->emu);
+	ASSERT_EQ(CXPRM_RECOVERY_DONE, wait_recovery(self->fd, CXPRM_RECOVERY_DONE, RECOVER_BOUND_S * 1000, &i))
+		TH_LOG("state %u recovery %u err %d attempts %u", i.state, i.recovery, i.recovery_err,
+		       i.recovery_attempts);
+	TH_LOG("recovered in %.1f s, %u attempt(s)", (now_ns() - t0) / 1e9, i.recovery_attempts);
+	EXPECT_EQ(CXPRM_STATE_UP, i.state);
+	EXPECT_EQ(1, i.recoveries);
+	EXPECT_EQ(0, i.flags & CXPRM_INFO_FAILED);
+	/* The driver asked for the reset; the emulator did it. */
+	EXPECT_EQ(restarts0 + 1,
+		  (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0));
+
+	/* The file survived; its PD did not. */
+	EXPECT_EQ(-ESTALE, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
+	EXPECT_EQ(-ENOENT, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
+	memset(&caps, 0, sizeof(caps));
+	EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, &caps)) TH_LOG("caps: %s", strerror(errno));
+	EXPECT_EQ(0, caps.st.status);
+	ASSERT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_CREATE, &pd2));
+	EXPECT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd2));
+
+	/* The records: RECOVERING (per attempt), then RECOVERED. */
+	while (n < (int)ARRAY_SIZE(subs) && wait_readable(self->fd, 100) > 0 &&
+	       read(self->fd, &ev, sizeof(ev)) == sizeof(ev))
+		if (ev.type == CXPRM_EVENT_HEALTH)
+			subs[n++] = ev.sub_type;
+	ASSERT_LE(2, n);
+	EXPECT_EQ(CXPRM_HEALTH_RECOVERING, subs[0]);
+	EXPECT_EQ(CXPRM_HEALTH_RECOVERED, subs[n - 1]);
+	for (k = 1; k < n - 1; k++)
+		EXPECT_EQ(CXPRM_HEALTH_RECOVERING, subs[k]);
+
+	/* Again at once: within the grace period, the device stays failed. */
+	crash(_metadata, &self->emu);
+	EXPECT_EQ(CXPRM_RECOVERY_GRACE, wait_recovery(self->fd, CXPRM_RECOVERY_GRACE, RECOVER_BOUND_S * 1000, &i));
+	EXPECT_NE(0, i.flags & CXPRM_INFO_FAILED);
+	EXPECT_EQ(1, i.recoveries);
+	memset(&caps, 0, sizeof(caps));
+	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, &caps));
+	EXPECT_EQ(EHOSTDOWN, errno);
+	EXPECT_EQ(-1, read(self->fd, &ev, sizeof(ev)));
+	EXPECT_EQ(EHOSTDOWN, errno);
+}
+
+TEST_HARNESS_MAIN
