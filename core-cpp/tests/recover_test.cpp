@@ -22,13 +22,24 @@ using namespace cxprm;
 
 namespace {
 
+// fw_reset_supported: the firmware restarts when the driver asks (the
+// default profile); without it only the host restarts it (emuctl fw-restart).
+emu::Profile profile(bool fw_reset_supported)
+{
+	emu::Profile p = test::small_profile();
+	p.fw_reset_supported = fw_reset_supported;
+	p.fw_reset_ms = 50;
+	return p;
+}
+
 struct RecoverTest : ::testing::Test, test::CapiDevice {
-	RecoverTest() : CapiDevice(test::small_profile()) {}
+	explicit RecoverTest(bool fw_reset_supported = true) : CapiDevice(profile(fw_reset_supported)) {}
 
 	cxprm_core_file file{};
 	std::vector<std::string> steps;
 	std::vector<uint8_t> reports;
-	std::atomic<bool> restart{true};
+	// Without fw_reset_supported: the host restarts the firmware at quiesce.
+	std::atomic<bool> host_restart{false};
 	cxprm_core_config cfg = test::quick_capi_config();
 
 	void SetUp() override
@@ -77,10 +88,8 @@ struct RecoverTest : ::testing::Test, test::CapiDevice {
 					t->steps.push_back("quiesce");
 					cxprm_core_events_stop(t->core);
 					cxprm_core_file_forget(t->core, &t->file);
-					// The firmware restarts once the host let go of it
-					// (emuctl fw-restart in the guest tests).
-					if (t->restart)
-						t->h.emu.function_reset();
+					if (t->host_restart)
+						t->h.emu.firmware_restart(50);
 				},
 			.bus_master = [](void *c, int on) { self(c)->steps.push_back(on ? "master on" : "master off"); },
 			.restart =
@@ -115,6 +124,7 @@ TEST_F(RecoverTest, CrashWithRestartIsRecoveredAndObjectsAreStale)
 	EXPECT_EQ(info().recovery, (uint32_t)CXPRM_RECOVERY_RUNNING);
 
 	ASSERT_EQ(recover(), 0);
+	EXPECT_EQ(h.emu.counters().fw_restarts, 1u); // the driver asked for it
 	EXPECT_EQ((std::vector<std::string>{"lock", "quiesce", "master off", "master on", "unlock", "lock",
 					    "restart", "unlock"}),
 		  steps);
@@ -147,10 +157,23 @@ TEST_F(RecoverTest, CrashWithRestartIsRecoveredAndObjectsAreStale)
 	EXPECT_EQ(cxprm_core_ioc_obj(core, CXPRM_IOC_OBJ_DESTROY, objs, &o), 0);
 }
 
-TEST_F(RecoverTest, CrashWithoutRestartEndsFailedWithItsReason)
+// A firmware that does not offer the reset (fw_reset_supported 0).
+struct RecoverNoResetTest : RecoverTest {
+	RecoverNoResetTest() : RecoverTest(false) {}
+};
+
+TEST_F(RecoverNoResetTest, RestartedByTheHostIsRecovered)
 {
 	policy(true, 1, 60000);
-	restart = false;
+	host_restart = true;
+	ASSERT_NO_FATAL_FAILURE(crash());
+	ASSERT_EQ(recover(), 0);
+	EXPECT_EQ(info().recovery, (uint32_t)CXPRM_RECOVERY_DONE);
+}
+
+TEST_F(RecoverNoResetTest, CrashWithoutRestartEndsFailedWithItsReason)
+{
+	policy(true, 1, 60000);
 	ASSERT_NO_FATAL_FAILURE(crash());
 	// The counter never moves again: wait_vital gives up after 5 s.
 	EXPECT_EQ(recover(), E_TIMEDOUT);

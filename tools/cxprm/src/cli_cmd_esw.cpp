@@ -85,6 +85,9 @@ int run_watch(Ctx &ctx, const Args &args)
 	bool esw_default = evs.empty();
 	if (evs.empty())
 		evs.push_back("ESW_FUNCTIONS_CHANGED");
+	// The driver's health records too (a recovery: RECOVERING, RECOVERED).
+	if (esw_default)
+		sub.mask[CXPRM_EVENT_HEALTH / 64] |= 1ull << (CXPRM_EVENT_HEALTH % 64);
 	for (const std::string &s : evs) {
 		if (s == "all") {
 			for (auto &m : sub.mask)

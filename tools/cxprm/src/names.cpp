@@ -155,6 +155,13 @@ std::string errno_name(int err)
 	return s;
 }
 
+std::string recovery_name(uint32_t r)
+{
+	static const char *const names[] = {"NONE",  "RUNNING",   "DONE",    "OFF",  "GRACE",
+					    "GONE",  "NOT_READY", "BRINGUP", "AGAIN"};
+	return r < sizeof(names) / sizeof(names[0]) ? names[r] : std::to_string(r);
+}
+
 std::string state_name(uint32_t state)
 {
 	static const char *const names[] = {"DOWN", "UP", "ERROR", "GONE"};

@@ -40,6 +40,8 @@ std::string errno_name(int err);
 
 // enum cxprm_state names: "DOWN", "UP", "ERROR", "GONE", else "STATE_<n>".
 std::string state_name(uint32_t state);
+// enum cxprm_recovery (INFO recovery): "DONE", "GRACE"...
+std::string recovery_name(uint32_t r);
 // dctc.state: "ACTIVE", "DRAINING", "DRAINED", else the number.
 std::string dct_state_name(uint32_t state);
 // enum cxprm_obj_type: "PD", "CQ", "SRQ", "QP", "XRQ", "NVMF backend",

@@ -142,6 +142,10 @@ Json info_json(const cxprm_info &i, const DevPath &where)
 	j.set("commands", i.commands);
 	j.set_json("async_eqn", i.async_eqn == ~0u ? Json::null() : Json::num(i.async_eqn));
 	j.set_json("comp_eqn", i.comp_eqn == ~0u ? Json::null() : Json::num(i.comp_eqn));
+	j.set("recovery", recovery_name(i.recovery));
+	j.set("recoveries", i.recoveries);
+	j.set("recovery_attempts", i.recovery_attempts);
+	j.set("recovery_errno", i.recovery_err);
 	return j;
 }
 
@@ -178,6 +182,7 @@ KvList info_kv(const cxprm_info &i, const DevPath &where)
 		{"commands", std::to_string(i.commands)},
 		{"async eq", i.async_eqn == ~0u ? "none" : std::to_string(i.async_eqn)},
 		{"completion eq", i.comp_eqn == ~0u ? "none" : std::to_string(i.comp_eqn)},
+		{"recovery", recovery_text(i)},
 	};
 }
 
@@ -384,6 +389,30 @@ Json event_json(const cxprm_event &e)
 	return j;
 }
 
+namespace {
+
+// CXPRM_EVENT_HEALTH (the driver's own records, include/uapi/linux/cxprm.h).
+const char *health_sub_name(uint8_t sub)
+{
+	static const char *const names[] = {"?", "SYNDROME", "STALL", "RECOVERING", "RECOVERED", "RECOVERY_FAILED"};
+	return sub < sizeof(names) / sizeof(names[0]) ? names[sub] : "?";
+}
+
+uint32_t be32_at(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+} // namespace
+
+std::string recovery_text(const cxprm_info &i)
+{
+	std::string s = recovery_name(i.recovery);
+	s += ", " + std::to_string(i.recoveries) + " so far";
+	if (i.recovery_attempts)
+		s += ", last " + std::to_string(i.recovery_attempts) + " attempt(s)";
+	if (i.recovery_err)
+		s += ", " + errno_name(i.recovery_err);
+	return s;
+}
+
 std::string event_line(const cxprm_event &e)
 {
 	char ts[48];
@@ -393,7 +422,13 @@ std::string event_line(const cxprm_event &e)
 			hex_num(e.type) + ")";
 	if (e.sub_type)
 		s += " sub " + hex_num(e.sub_type);
-	if (const prm::LayoutDesc *l = event_layout(e.type)) {
+	if (e.type == CXPRM_EVENT_HEALTH) {
+		s += std::string(" ") + health_sub_name(e.sub_type);
+		if (e.sub_type >= CXPRM_HEALTH_RECOVERING)
+			s += " recoveries=" + std::to_string(be32_at(e.data)) + " outcome=" +
+			     recovery_name(be32_at(e.data + 4)) + " attempt=" + std::to_string(be32_at(e.data + 8)) +
+			     ((int32_t)be32_at(e.data + 12) ? " errno=" + errno_name((int32_t)be32_at(e.data + 12)) : "");
+	} else if (const prm::LayoutDesc *l = event_layout(e.type)) {
 		// Object numbers and ids in hex (as the tool prints DCT numbers), counts in decimal.
 		for (const FieldValue &v : decode_fields(*l, e.data, sizeof(e.data))) {
 			std::string n = v.field->name;

@@ -43,6 +43,8 @@ KvList dctc_kv(const cxprm_dctc &c);
 Json event_json(const cxprm_event &e);
 // "[   12.345678901] seq 7 ESW_FUNCTIONS_CHANGED (0x0e) sub 0x00 dct_number=0x1000"
 std::string event_line(const cxprm_event &e);
+// INFO's recovery fields in one line.
+std::string recovery_text(const cxprm_info &i);
 
 // "0-3,7" for a bitmap, "none" when empty.
 std::string ranges(const std::vector<uint32_t> &v);

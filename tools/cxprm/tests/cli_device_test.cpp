@@ -84,11 +84,13 @@ TEST_F(DevDir, Info)
 	const char *keys[] = {"pci_addr", "dev_name", "path", "transport", "pci_id", "vendor_id", "device_id", "model",
 			      "fw_version", "cmdif_rev", "state", "state_code", "flags", "ecpf", "cmdq_entries",
 			      "cmdq_log_stride", "issi", "cmd_checksum", "health_syndrome", "health", "pages_given",
-			      "pages_reclaimed", "commands", "async_eqn", "comp_eqn"};
+			      "pages_reclaimed", "commands", "async_eqn", "comp_eqn", "recovery", "recoveries",
+			      "recovery_attempts", "recovery_errno"};
 	ASSERT_EQ(j.members().size(), sizeof(keys) / sizeof(keys[0]));
 	for (size_t i = 0; i < j.members().size(); i++)
 		EXPECT_EQ(j.members()[i].first, keys[i]); // stable order
 	EXPECT_EQ(j.get("pci_id")->as_str(), "15b3:1021");
+	EXPECT_EQ(j.get("recovery")->as_str(), "NONE");
 	EXPECT_EQ(j.get("flags")->items()[0].as_str(), "EMULATED");
 	EXPECT_EQ(j.get("ecpf")->kind(), Json::Kind::BOOL);
 	EXPECT_EQ(j.get("ecpf")->as_uint(), 0u);
