@@ -82,6 +82,7 @@ struct cxprm_dev {
 	bool alive;		/* accepting ioctls (under rwsem) */
 	bool cleanup_ok;	/* releases may still destroy DCTs (under rwsem) */
 	bool shutting_down;	/* the PCI shutdown callback runs (or ran) */
+	bool pci_error;		/* between error_detected and resume: no reset */
 
 	/* Events: async EQ polled by a worker, kicked by MSI-X when present. */
 	bool events_on;
@@ -212,6 +213,20 @@ void cxprm_events_stop(struct cxprm_dev *cx);
 
 /* cxprm_params.c: the bring-up's configuration, from the module parameters. */
 void cxprm_bringup_config(struct cxprm_dev *cx, struct cxprm_core_config *cfg);
+
+/* cxprm_load.c: the function loaded and unloaded, with their logs. */
+void cxprm_bringup(struct cxprm_dev *cx);
+void cxprm_fast_unload(struct cxprm_dev *cx);
+void cxprm_teardown(struct cxprm_dev *cx);
+/* Bring-up, then the recovery's rules, the EQ and the poller. */
+void cxprm_load(struct cxprm_dev *cx);
+/* Under cx->rwsem (write): poller, EQ, files' objects, teardown. */
+void cxprm_unload(struct cxprm_dev *cx);
+
+/* cxprm_pm.c: suspend/resume and the PCI error handlers. */
+int cxprm_pm_suspend(struct pci_dev *pdev, pm_message_t state);
+int cxprm_pm_resume(struct pci_dev *pdev);
+extern const struct pci_error_handlers cxprm_err_handler;
 
 /* cxprm_recover.c */
 void cxprm_recover_init(struct cxprm_dev *cx);

@@ -52,106 +52,6 @@
  */
 #define CXPRM_BAR_MIN_LEN		SZ_64K
 
-/* ---- bring-up and teardown ---- */
-
-static void cxprm_bringup(struct cxprm_dev *cx)
-{
-	struct device *dev = &cx->pdev->dev;
-	struct cxprm_core_config cfg;
-	struct cxprm_core_info info;
-	u64 t0 = ktime_get_ns();
-	int err;
-
-	cxprm_bringup_config(cx, &cfg);
-	err = cxprm_core_bringup(cx->core, &cfg);
-	cx->bringup_err = err;
-	if (err) {
-		dev_err(dev, "bring-up failed: %s (%d); the function stays bound in state ERROR (see debugfs health)\n",
-			cxprm_core_err_name(err), err);
-		return;
-	}
-	cx->up = true;
-	cxprm_core_get_info(cx->core, &info);
-	if (READ_ONCE(cxprm_cmd_checksum) && !info.cmd_checksum)
-		dev_warn(dev, "cmd_checksum=1, but the device offers no cmdif_checksum: checksums stay off\n");
-	dev_info(dev, "HCA up: firmware %u.%u.%u, cmdif rev %u, ISSI %u, %u command slots (checksums %s, timeout %llu ms), %llu pages given, %llu commands in %llu ms\n",
-		 info.fw_major, info.fw_minor, info.fw_subminor, info.cmdif_rev,
-		 info.issi, info.cmdq_entries,
-		 info.cmd_checksum ? "on" : "off",
-		 div_u64(info.cmd_timeout_ns, NSEC_PER_MSEC),
-		 (unsigned long long)info.pages_given,
-		 (unsigned long long)info.commands,
-		 div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
-}
-
-/*
- * Shutdown (Linux shutdown(): mlx5_try_fast_unload first): the health
- * poller stops, then the fast teardown, before objects, DCTs or the EQ are
- * touched.  When it works the queue is closed and the rest of the stop
- * path sends nothing: firmware has let go of all of it.
- */
-static void cxprm_fast_unload(struct cxprm_dev *cx)
-{
-	int err;
-
-	cxprm_health_stop(cx);
-	err = cxprm_core_fast_unload(cx->core);
-	dev_info(&cx->pdev->dev, "shutdown: %s (%s)\n",
-		 err ? "teardown" : "fast teardown", cxprm_core_err_name(err));
-}
-
-/*
- * TEARDOWN_HCA, page reclaim, DISABLE_HCA; then no page stays lent.  After
- * a fast teardown it sends nothing and every page is stranded.
- */
-static void cxprm_teardown(struct cxprm_dev *cx)
-{
-	struct device *dev = &cx->pdev->dev;
-	struct cxprm_core_teardown_report rep;
-	u64 freed;
-	int err;
-
-	cxprm_core_teardown(cx->core, &rep);
-	/* No steps: bring-up had failed and unwound already. */
-	if (rep.steps && rep.err)
-		dev_warn(dev, "teardown: %s failed with %s (%d)\n",
-			 rep.failed_step, cxprm_core_err_name(rep.err),
-			 rep.err);
-	if (rep.steps || rep.pages_stranded || rep.cmdq_stranded)
-		dev_info(dev, "pages given %llu reclaimed %llu (freed unreturned %llu, stranded %llu), cmdq buffers kept %u\n",
-			 (unsigned long long)rep.pages_given,
-			 (unsigned long long)rep.pages_reclaimed,
-			 (unsigned long long)rep.pages_freed,
-			 (unsigned long long)rep.pages_stranded,
-			 rep.cmdq_stranded);
-	/* A failed bring-up's unwind can strand memory too. */
-	if (!rep.pages_stranded && !rep.cmdq_stranded)
-		return;
-
-	/*
-	 * Firmware kept pages and could not be told to release the function
-	 * (dead or timing out), or still owns a timed-out command's queue
-	 * entry and mailboxes.  A function reset makes them safe to free;
-	 * without one, clearing Bus Master Enable (command register bit 2)
-	 * does: the function can no longer write to memory.  remove() runs
-	 * with the device lock held, hence the _locked variant.  Shutdown
-	 * (after a fast teardown every page is here) only turns bus mastering
-	 * off, as Linux's mlx5 shutdown() does.
-	 */
-	err = cx->shutting_down ? -ESHUTDOWN :
-	      pci_reset_function_locked(cx->pdev);
-	if (err) {
-		pci_clear_master(cx->pdev);
-		if (!cx->shutting_down)
-			dev_warn(dev, "function reset failed (%d): bus mastering off before freeing the stranded pages\n",
-				 err);
-	}
-	freed = cxprm_core_release_stranded(cx->core);
-	dev_info(dev, "%s: freed %llu stranded pages and %u cmdq buffers\n",
-		 err ? "bus mastering off" : "function reset",
-		 (unsigned long long)freed, rep.cmdq_stranded);
-}
-
 /* ---- PCI ---- */
 
 static int cxprm_set_dma_mask(struct pci_dev *pdev)
@@ -282,6 +182,8 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_release;
 
 	pci_set_master(pdev);
+	/* What slot_reset restores after a PCI error (mlx5_pci_init). */
+	pci_save_state(pdev);
 
 	cx->bar_len = pci_resource_len(pdev, cx->bar_idx);
 	cx->bar = pci_iomap(pdev, cx->bar_idx, 0);
@@ -310,12 +212,7 @@ static int cxprm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (kind == CXPRM_KIND_IVSHMEM)
 		cxprm_core_info_flags(cx->core, CXPRM_INFO_EMULATED, 0);
 	cxprm_recover_init(cx);
-	cxprm_bringup(cx);
-	if (cx->up) {
-		cxprm_recover_setup(cx);
-		cxprm_events_start(cx);
-		cxprm_health_start(cx);
-	}
+	cxprm_load(cx);
 	cx->alive = true;
 	cx->cleanup_ok = cx->up;
 
@@ -380,6 +277,9 @@ static struct pci_driver cxprm_pci_driver = {
 	.probe = cxprm_probe,
 	.remove = cxprm_remove,
 	.shutdown = cxprm_shutdown,
+	.suspend = cxprm_pm_suspend,
+	.resume = cxprm_pm_resume,
+	.err_handler = &cxprm_err_handler,
 };
 
 static int __init cxprm_init(void)

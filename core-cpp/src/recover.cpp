@@ -173,6 +173,20 @@ void cxprm_core_set_recovery(cxprm_core *c, const cxprm_core_recovery_config *cf
 	c->dev.health().set_recovery(c->host, p);
 }
 
+void cxprm_core_fail(cxprm_core *c)
+{
+	if (c)
+		c->dev.health().mark_failed(E_HOSTDOWN, HealthSource::HOST);
+}
+
+int cxprm_core_wait_ready(cxprm_core *c, cxprm_u64 timeout_ns)
+{
+	if (!c)
+		return E_INVAL;
+	static const cxprm_core_recover_ops none{};
+	return wait_ready(Run{c, &none, nullptr}, timeout_ns);
+}
+
 int cxprm_core_recovering(cxprm_core *c)
 {
 	return c && c->dev.health().recovery() == Recovery::RUNNING;

@@ -108,3 +108,38 @@ int cxprm_kunit_event_stats(struct cxprm_dev *cx,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(cxprm_kunit_event_stats);
+
+/*
+ * The PCI core's error recovery for a frozen channel (pcie_do_recovery),
+ * in two halves so that a test can reset the function between them as
+ * the link reset would: error_detected, then slot_reset and resume.  Under
+ * the device lock, as the PCI core calls them.  Return the handlers'
+ * pci_ers_result_t (0 when a half did not run).
+ */
+int cxprm_kunit_pci_error_detected(struct cxprm_dev *cx)
+{
+	struct pci_dev *pdev = cx->pdev;
+	const struct pci_error_handlers *h = to_pci_driver(pdev->dev.driver)->err_handler;
+	pci_ers_result_t r;
+
+	device_lock(&pdev->dev);
+	r = h->error_detected(pdev, pci_channel_io_frozen);
+	device_unlock(&pdev->dev);
+	return r;
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_pci_error_detected);
+
+int cxprm_kunit_pci_slot_reset(struct cxprm_dev *cx)
+{
+	struct pci_dev *pdev = cx->pdev;
+	const struct pci_error_handlers *h = to_pci_driver(pdev->dev.driver)->err_handler;
+	pci_ers_result_t r;
+
+	device_lock(&pdev->dev);
+	r = h->slot_reset(pdev);
+	if (r == PCI_ERS_RESULT_RECOVERED)
+		h->resume(pdev);
+	device_unlock(&pdev->dev);
+	return r;
+}
+EXPORT_SYMBOL_GPL(cxprm_kunit_pci_slot_reset);

@@ -24,4 +24,8 @@ int cxprm_kunit_info(struct cxprm_dev *cx, struct cxprm_core_info *info);
 int cxprm_kunit_event_stats(struct cxprm_dev *cx,
 			    struct cxprm_core_event_stats *st);
 
+/* The PCI core's error recovery: error_detected; then slot_reset and resume. */
+int cxprm_kunit_pci_error_detected(struct cxprm_dev *cx);
+int cxprm_kunit_pci_slot_reset(struct cxprm_dev *cx);
+
 #endif /* CXPRM_KUNIT_HOOKS_H */

@@ -427,6 +427,41 @@ static void cxprm_shim_teardown_reclaims(struct kunit *test)
 	cxprm_kunit_put_dev(cx);
 }
 
+/*
+ * The PCI error handlers (cxprm_pm.c), driven as the PCI core's recovery
+ * drives them: QEMU cannot inject an AER error into ivshmem, so this is
+ * their test.  Between error_detected and slot_reset the emulator resets
+ * the function, as the link reset would.
+ */
+static void cxprm_shim_pci_error_recovers(struct kunit *test)
+{
+	struct cxprm_kt_shim *s = test->priv;
+	struct cxprm_core_info before = info_of(test, s->cx), after;
+	unsigned long dma0 = cxprm_kunit_dma_count(s->cx);
+
+	KUNIT_ASSERT_EQ(test, before.state, (u32)CXPRM_CORE_UP);
+	KUNIT_EXPECT_EQ(test, cxprm_kunit_pci_error_detected(s->cx),
+			(int)PCI_ERS_RESULT_NEED_RESET);
+	/* Unloaded: commands fail, every page freed (bus mastering off). */
+	KUNIT_EXPECT_EQ(test, query_caps(s, NULL), -ENODEV);
+	KUNIT_EXPECT_EQ(test, cxprm_kunit_dma_count(s->cx), 0);
+	KUNIT_EXPECT_EQ(test, emu_cmd(s, CXPRM_EMUD_CMD_FUNCTION_RESET, NULL, 0, NULL),
+			CXPRM_EMUD_ST_OK);
+	KUNIT_EXPECT_EQ(test, cxprm_kunit_pci_slot_reset(s->cx),
+			(int)PCI_ERS_RESULT_RECOVERED);
+	after = info_of(test, s->cx);
+	KUNIT_EXPECT_EQ(test, after.state, (u32)CXPRM_CORE_UP);
+	KUNIT_EXPECT_EQ(test, after.failed_err, 0);
+	KUNIT_EXPECT_EQ(test, after.events_running, 1);
+	KUNIT_EXPECT_EQ(test, query_caps(s, NULL), 0);
+	KUNIT_EXPECT_EQ(test, emu_query(test, s, CXPRM_EMUD_Q_PAGES_HELD, 0),
+			(s64)after.pages_live);
+	KUNIT_EXPECT_EQ(test, emu_query(test, s, CXPRM_EMUD_Q_HCA_STATE, 0), 2);
+	/* The pages and the queue and EQ again; not what earlier tests added (a completion EQ). */
+	KUNIT_EXPECT_GT(test, cxprm_kunit_dma_count(s->cx), after.pages_live);
+	KUNIT_EXPECT_LE(test, cxprm_kunit_dma_count(s->cx), dma0);
+}
+
 static struct kunit_case cxprm_shim_cases[] = {
 	KUNIT_CASE(cxprm_shim_device_up),
 	KUNIT_CASE(cxprm_shim_pages_tracked),
@@ -435,6 +470,7 @@ static struct kunit_case cxprm_shim_cases[] = {
 	KUNIT_CASE(cxprm_shim_stuck_owner_recovers),
 	KUNIT_CASE(cxprm_shim_page_requests),
 	KUNIT_CASE(cxprm_shim_eq_phase_across_wraps),
+	KUNIT_CASE(cxprm_shim_pci_error_recovers),
 	KUNIT_CASE(cxprm_shim_teardown_reclaims),
 	{}
 };

@@ -50,7 +50,7 @@ ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
-load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail recover recover:cmd_mode=events stall gone crash"
+load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
 # by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's
@@ -61,7 +61,7 @@ if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
-unload recover gone"
+unload suspend recover gone"
 fi
 # With allocation fault injection (the debug test kernel), the short
 # failnth run right after the first load: every path but those whose
@@ -332,6 +332,22 @@ step_recover() {
 	return "$rc"
 }
 
+# Suspend-to-idle (cxprm_pm_test), suspend[:P=V,...]: the guest frozen
+# until an RTC alarm with the function bound and a file open; the function
+# unloaded with every page reclaimed, brought up at resume.
+step_suspend() {
+	# shellcheck disable=SC2046
+	load_bound $(echo "${1#:}" | tr "," " ") || return 1
+	CXPRM_TEST_SUSPEND=1 CXPRM_PM_TEST=${CXPRM_PM_TEST-devices} timeout -s KILL "$TMO" "$here/cxprm_pm_test"
+	rc=$?
+	dmesg | grep -E 'cxprm .*(suspend|resume|pages given)' | tail -n 4 | sed 's/^/dmesg: /'
+	dmesg | grep -q 'cxprm .*resume: up again' || { echo "FAIL: no 'resume: up again' in dmesg"; rc=1; }
+	dmesg | grep -E 'cxprm .*pages given [0-9]+ reclaimed' | tail -n 1 |
+		grep -qE 'pages given ([0-9]+) reclaimed \1 ' || { echo "FAIL: suspend did not reclaim every page"; rc=1; }
+	rmmod_timed "the resumed device" || return 1
+	return "$rc"
+}
+
 # Surprise removal: load with a short health poll, the device reads all
 # ones; the driver marks it GONE, every command fails with ENODEV, rmmod
 # completes and frees every page (a gone device cannot DMA).  Then the
@@ -531,6 +547,7 @@ for s in $STEPS; do
 		;;
 	failnth:*) step_failnth "$(echo "${s#failnth:}" | tr , ' ')" >"$out" 2>&1; rc=$? ;;
 	recover | recover:*) step_recover "${s#recover}" >"$out" 2>&1; rc=$? ;;
+	suspend | suspend:*) step_suspend "${s#suspend}" >"$out" 2>&1; rc=$? ;;
 	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload | failnth | lockdown)
 		"step_$(echo "$s" | tr - _)" >"$out" 2>&1
 		rc=$?

@@ -75,6 +75,20 @@ struct cxprm_core_recover_ops {
 int cxprm_core_recover(struct cxprm_core *core, const struct cxprm_core_config *cfg,
 		       const struct cxprm_core_recover_ops *ops, void *ctx);
 
+/*
+ * The host found the device unusable (a PCI error): failed as for dead
+ * firmware (commands fail at once, a waiting one is woken), never
+ * recovered by the core: the host brings it back (no sleep).
+ */
+void cxprm_core_fail(struct cxprm_core *core);
+
+/*
+ * Step 4 alone (a PCI slot reset): reads that are not all ones within
+ * timeout_ns (0: 60 s), then a moving health counter (5 s).  0, -ENODEV
+ * or -ETIMEDOUT.
+ */
+int cxprm_core_wait_ready(struct cxprm_core *core, cxprm_u64 timeout_ns);
+
 /* 1 while a recovery is due or runs (no lock, no sleep). */
 int cxprm_core_recovering(struct cxprm_core *core);
 
