@@ -227,6 +227,19 @@ static inline void obj_new(uint32_t type, uint32_t parent, struct cxprm_obj *o)
 	o->parent = parent;
 }
 
+/* OBJ_CREATE (*pd set) or OBJ_DESTROY of PD *pd: 0, or -errno. */
+static inline int pd_ioctl(int fd, unsigned long cmd, uint32_t *pd)
+{
+	struct cxprm_obj o;
+
+	obj_new(CXPRM_OBJ_PD, 0, &o);
+	o.id = *pd;
+	if (ioctl(fd, cmd, &o))
+		return -errno;
+	*pd = o.id;
+	return 0;
+}
+
 /* A PD and a 64-entry CQ of this file: 0, or -1 as obj_create(). */
 static inline int pd_cq_create(int fd, uint32_t *pd, uint32_t *cqn)
 {

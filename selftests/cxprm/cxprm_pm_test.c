@@ -46,19 +46,6 @@ FIXTURE_TEARDOWN(pm)
 		close(self->fd);
 }
 
-static int pd_ioc(int fd, unsigned long cmd, uint32_t *pd)
-{
-	struct cxprm_obj o;
-
-	memset(&o, 0, sizeof(o));
-	o.type = CXPRM_OBJ_PD;
-	o.id = *pd;
-	if (ioctl(fd, cmd, &o))
-		return -errno;
-	*pd = o.id;
-	return 0;
-}
-
 TEST_F_TIMEOUT(pm, freeze_and_resume_with_a_file_open, 120)
 {
 	struct cxprm_info before, after;
@@ -72,7 +59,7 @@ TEST_F_TIMEOUT(pm, freeze_and_resume_with_a_file_open, 120)
 		return;
 	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &before));
 	ASSERT_EQ(CXPRM_STATE_UP, before.state);
-	ASSERT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_CREATE, &pd));
+	ASSERT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &pd));
 
 	/* Suspend-to-idle until the alarm, 3 s from now (or pm_test's mode). */
 	if (pm_test && *pm_test)
@@ -93,12 +80,12 @@ TEST_F_TIMEOUT(pm, freeze_and_resume_with_a_file_open, 120)
 	EXPECT_EQ((long long)(after.pages_given - after.pages_reclaimed), held);
 	EXPECT_LT(0, held);
 
-	EXPECT_EQ(-ESTALE, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
+	EXPECT_EQ(-ESTALE, pd_ioctl(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
 	memset(&caps, 0, sizeof(caps));
 	EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, &caps)) TH_LOG("caps: %s", strerror(errno));
 	EXPECT_EQ(0, caps.st.status);
-	ASSERT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_CREATE, &pd2));
-	EXPECT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd2));
+	ASSERT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &pd2));
+	EXPECT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd2));
 }
 
 TEST_HARNESS_MAIN

@@ -46,19 +46,6 @@ FIXTURE_TEARDOWN(recover)
 		close(self->fd);
 }
 
-static int pd_ioc(int fd, unsigned long cmd, uint32_t *pd)
-{
-	struct cxprm_obj o;
-
-	memset(&o, 0, sizeof(o));
-	o.type = CXPRM_OBJ_PD;
-	o.id = *pd;
-	if (ioctl(fd, cmd, &o))
-		return -errno;
-	*pd = o.id;
-	return 0;
-}
-
 /* INFO until pred or ms; returns the last INFO's recovery field. */
 static uint32_t wait_recovery(int fd, uint32_t want, unsigned int ms, struct cxprm_info *i)
 {
@@ -89,7 +76,7 @@ TEST_F_TIMEOUT(recover, crash_restart_then_crash_within_grace, 150)
 
 	if (!self->run)
 		return;
-	ASSERT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_CREATE, &pd)) TH_LOG("PD: %s", strerror(errno));
+	ASSERT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &pd)) TH_LOG("PD: %s", strerror(errno));
 	restarts0 = (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0);
 
 	t0 = now_ns();
@@ -106,13 +93,13 @@ TEST_F_TIMEOUT(recover, crash_restart_then_crash_within_grace, 150)
 		  (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0));
 
 	/* The file survived; its PD did not. */
-	EXPECT_EQ(-ESTALE, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
-	EXPECT_EQ(-ENOENT, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
+	EXPECT_EQ(-ESTALE, pd_ioctl(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
+	EXPECT_EQ(-ENOENT, pd_ioctl(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd));
 	memset(&caps, 0, sizeof(caps));
 	EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, &caps)) TH_LOG("caps: %s", strerror(errno));
 	EXPECT_EQ(0, caps.st.status);
-	ASSERT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_CREATE, &pd2));
-	EXPECT_EQ(0, pd_ioc(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd2));
+	ASSERT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &pd2));
+	EXPECT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd2));
 
 	/* The records: RECOVERING (per attempt), then RECOVERED. */
 	while (n < (int)ARRAY_SIZE(subs) && wait_readable(self->fd, 100) > 0 &&
