@@ -218,9 +218,13 @@ void cxprm_bringup_config(struct cxprm_dev *cx, struct cxprm_core_config *cfg);
 void cxprm_bringup(struct cxprm_dev *cx);
 void cxprm_fast_unload(struct cxprm_dev *cx);
 void cxprm_teardown(struct cxprm_dev *cx);
-/* Bring-up, then the recovery's rules, the EQ and the poller. */
+/* Up: the EQ and the poller start (after a bring-up). */
+void cxprm_start(struct cxprm_dev *cx);
+/* Under cx->rwsem (write): poller and EQ stopped, files' objects forgotten. */
+void cxprm_quiesce(struct cxprm_dev *cx);
+/* Bring-up, then the recovery's rules and cxprm_start(). */
 void cxprm_load(struct cxprm_dev *cx);
-/* Under cx->rwsem (write): poller, EQ, files' objects, teardown. */
+/* Under cx->rwsem (write): cxprm_quiesce(), then the teardown. */
 void cxprm_unload(struct cxprm_dev *cx);
 
 /* cxprm_pm.c: suspend/resume and the PCI error handlers. */

@@ -113,6 +113,27 @@ void cxprm_teardown(struct cxprm_dev *cx)
 		 (unsigned long long)freed, rep.cmdq_stranded);
 }
 
+/* The device is up: its EQ and health poller run (load, a recovery). */
+void cxprm_start(struct cxprm_dev *cx)
+{
+	cx->up = true;
+	cxprm_events_start(cx);
+	cxprm_health_start(cx);
+}
+
+/*
+ * The poller and the EQ stopped, every open file's objects forgotten (the
+ * firmware will not have them): before a teardown (unload, a recovery).
+ * Called with cx->rwsem held for writing: no ioctl runs.
+ */
+void cxprm_quiesce(struct cxprm_dev *cx)
+{
+	cxprm_health_stop(cx);
+	cxprm_events_stop(cx);
+	cxprm_files_forget(cx);
+	cx->up = false;
+}
+
 /*
  * After a bring-up that worked: the recovery's rules, the EQ, the health
  * poller (probe, resume, a PCI error's resume).
@@ -123,20 +144,12 @@ void cxprm_load(struct cxprm_dev *cx)
 	if (!cx->up)
 		return;
 	cxprm_recover_setup(cx);
-	cxprm_events_start(cx);
-	cxprm_health_start(cx);
+	cxprm_start(cx);
 }
 
-/*
- * The poller and the EQ stopped, every open file's objects forgotten (the
- * firmware will not have them), the teardown (suspend, a PCI error).
- * Called with cx->rwsem held for writing: no ioctl runs.
- */
+/* cxprm_quiesce(), then the teardown (suspend, a PCI error); rwsem as there. */
 void cxprm_unload(struct cxprm_dev *cx)
 {
-	cxprm_health_stop(cx);
-	cxprm_events_stop(cx);
-	cxprm_files_forget(cx);
+	cxprm_quiesce(cx);
 	cxprm_teardown(cx);
-	cx->up = false;
 }

@@ -46,12 +46,7 @@ static void cxprm_recover_exclusive(void *ctx, int on)
 
 static void cxprm_recover_quiesce(void *ctx)
 {
-	struct cxprm_dev *cx = ctx;
-
-	cxprm_health_stop(cx);
-	cxprm_events_stop(cx);
-	cxprm_files_forget(cx);
-	cx->up = false;
+	cxprm_quiesce(ctx);
 }
 
 /* mlx5_pci_disable_device(), then mlx5_pci_slot_reset()'s pci_set_master(). */
@@ -67,11 +62,7 @@ static void cxprm_recover_bus_master(void *ctx, int on)
 
 static void cxprm_recover_restart(void *ctx)
 {
-	struct cxprm_dev *cx = ctx;
-
-	cx->up = true;
-	cxprm_events_start(cx);
-	cxprm_health_start(cx);
+	cxprm_start(ctx);
 }
 
 static void cxprm_recover_report(void *ctx, u8 sub_type, const u8 *data)
