@@ -156,13 +156,7 @@ void objs_forget(cxprm_core *c, cxprm_core_objs *t)
 		Obj o = t->e[i];
 		mem_keep(c, o.mem);
 		o.mem = nullptr;
-		/* The oldest lost names make room (those then get ENOENT). */
-		if (t->lost_n == CXPRM_OBJ_MAX_PER_FILE) {
-			for (u32 k = 1; k < t->lost_n; k++)
-				t->lost[k - 1] = t->lost[k];
-			t->lost_n--;
-		}
-		t->lost[t->lost_n++] = o;
+		lost_push(t->lost, t->lost_n, CXPRM_OBJ_MAX_PER_FILE, o);
 		t->e[i] = {};
 	}
 	t->n = 0;

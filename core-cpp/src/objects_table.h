@@ -48,6 +48,21 @@ inline bool srq_is_rmp(cxprm_core *c)
 	return c->dev.issi() != 0;
 }
 
+/*
+ * Appends v to a list of names the firmware lost (a file's DCTs or
+ * objects, cxprm_core_file_forget); when it is full the oldest goes, and
+ * naming that one then gets ENOENT instead of ESTALE.
+ */
+template <class T> void lost_push(T *list, u32 &n, u32 cap, const T &v)
+{
+	if (n == cap) {
+		for (u32 i = 1; i < n; i++)
+			list[i - 1] = list[i];
+		n--;
+	}
+	list[n++] = v;
+}
+
 /* The destroy command of e (a QP moved to reset first); *op: the last opcode sent. */
 int destroy_cmd(cxprm_core *c, Obj *e, CmdResult *r, u16 *op);
 

@@ -228,15 +228,8 @@ void cxprm_core_file_forget(cxprm_core *c, cxprm_core_file *f)
 	cxprm_core_dcts *t = &f->dcts;
 	if (t->lock)
 		t->lock(t);
-	/* The oldest lost ones make room: those then get ENOENT. */
-	while (t->n) {
-		if (t->lost_n == CXPRM_CORE_FILE_MAX_DCTS) {
-			for (u32 i = 1; i < t->lost_n; i++)
-				t->lost[i - 1] = t->lost[i];
-			t->lost_n--;
-		}
-		t->lost[t->lost_n++] = t->dctn[--t->n];
-	}
+	while (t->n)
+		capi::lost_push(t->lost, t->lost_n, CXPRM_CORE_FILE_MAX_DCTS, t->dctn[--t->n]);
 	if (t->unlock)
 		t->unlock(t);
 	if (f->objs)
