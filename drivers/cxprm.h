@@ -117,9 +117,12 @@ struct cxprm_dev {
 	/*
 	 * Automatic recovery (cxprm_recover.c): the core asks for it through
 	 * health_changed; the work runs cxprm_core_recover().  Remove,
-	 * shutdown and suspend cancel it first ('recover_stopping').
+	 * shutdown and suspend cancel it first ('recover_stopping').  The
+	 * admin's recovery (debugfs 'recover') runs in the writer's task;
+	 * recover_lock: one recovery at a time, and stop waits for it.
 	 */
 	struct work_struct recover_work;
+	struct mutex recover_lock;
 	bool recover_stopping;
 
 	/* Open files. */
@@ -240,6 +243,8 @@ void cxprm_recover_setup(struct cxprm_dev *cx);
 void cxprm_recover_schedule(struct cxprm_dev *cx);
 /* No recovery runs or starts after this (remove, shutdown, suspend). */
 void cxprm_recover_stop(struct cxprm_dev *cx);
+/* The admin's recovery of a failed device, in the caller's task: 0 or -errno. */
+int cxprm_recover_now(struct cxprm_dev *cx);
 /* Every open file forgets its firmware objects (recovery, suspend). */
 void cxprm_files_forget(struct cxprm_dev *cx);
 

@@ -14,6 +14,11 @@
  *   pages      pages lent to firmware
  *   health     fw_rev, health syndrome and counter, bring-up trace
  *
+ * and one to write (root): 'recover', where writing 1 recovers a device
+ * failed with dead firmware now, in the writer's task (mlx5: devlink
+ * health recover); the write returns when the recovery ended, with its
+ * errno (EINVAL: not failed, EBUSY: one runs, ENODEV: gone or removed).
+ *
  * debugfs_remove_recursive() waits for opens in progress, and the device
  * removes its directory before it tears the core down.
  */
@@ -110,6 +115,28 @@ static const struct file_operations cxprm_dbg_fops = {
 	.release = cxprm_dbg_release,
 };
 
+static ssize_t cxprm_dbg_recover_write(struct file *file,
+				       const char __user *ubuf, size_t len,
+				       loff_t *ppos)
+{
+	struct cxprm_dev *cx = file->private_data;
+	bool on;
+	int err = kstrtobool_from_user(ubuf, len, &on);
+
+	if (err)
+		return err;
+	if (!on)
+		return -EINVAL;
+	err = cxprm_recover_now(cx);
+	return err ? err : len;
+}
+
+static const struct file_operations cxprm_dbg_recover_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = cxprm_dbg_recover_write,
+};
+
 void cxprm_debugfs_add(struct cxprm_dev *cx)
 {
 	int i;
@@ -125,6 +152,8 @@ void cxprm_debugfs_add(struct cxprm_dev *cx)
 		debugfs_create_file(cxprm_dbg_names[i], 0400, cx->dbg,
 				    &cx->dbg_nodes[i], &cxprm_dbg_fops);
 	}
+	debugfs_create_file("recover", 0200, cx->dbg, cx,
+			    &cxprm_dbg_recover_fops);
 }
 
 void cxprm_debugfs_remove(struct cxprm_dev *cx)

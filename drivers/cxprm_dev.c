@@ -32,6 +32,7 @@ struct cxprm_dev *cxprm_dev_alloc(struct pci_dev *pdev, enum cxprm_kind kind)
 	strscpy(cx->bdf, pci_name(pdev), sizeof(cx->bdf));
 	init_rwsem(&cx->rwsem);
 	mutex_init(&cx->files_lock);
+	mutex_init(&cx->recover_lock);
 	INIT_LIST_HEAD(&cx->files);
 	init_waitqueue_head(&cx->wait);
 	atomic_set(&cx->event_seq, 0);

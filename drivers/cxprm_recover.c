@@ -13,7 +13,10 @@
  * objects (an ioctl naming one gets -ESTALE), readers get
  * CXPRM_HEALTH_RECOVERING, then _RECOVERED or _RECOVERY_FAILED.
  */
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/sched.h>
 #include <linux/workqueue.h>
 
 #include "cxprm.h"
@@ -98,15 +101,54 @@ static const struct cxprm_core_recover_ops cxprm_recover_ops = {
 	.report = cxprm_recover_report,
 };
 
+/* Runs the recovery that is due, unless stopping; under recover_lock. */
+static int cxprm_recover_run(struct cxprm_dev *cx)
+{
+	struct cxprm_core_config cfg;
+	int err;
+
+	lockdep_assert_held(&cx->recover_lock);
+	if (READ_ONCE(cx->recover_stopping)) {
+		cxprm_core_recovery_cancel(cx->core);
+		return -ENODEV;
+	}
+	cxprm_bringup_config(cx, &cfg);
+	err = cxprm_core_recover(cx->core, &cfg, &cxprm_recover_ops, cx);
+	cxprm_dev_wake(cx);
+	return err;
+}
+
 static void cxprm_recover_work(struct work_struct *work)
 {
 	struct cxprm_dev *cx = container_of(work, struct cxprm_dev,
 					    recover_work);
-	struct cxprm_core_config cfg;
 
-	cxprm_bringup_config(cx, &cfg);
-	cxprm_core_recover(cx->core, &cfg, &cxprm_recover_ops, cx);
-	cxprm_dev_wake(cx);
+	mutex_lock(&cx->recover_lock);
+	cxprm_recover_run(cx);
+	mutex_unlock(&cx->recover_lock);
+}
+
+/*
+ * mlx5: devlink health recover on the fw_fatal reporter runs
+ * mlx5_health_try_recover in the caller's context, whatever the grace
+ * period and auto_recover say; here the same recovery as the automatic
+ * one, in the writer's task (so that fail-nth injection reaches it).
+ */
+int cxprm_recover_now(struct cxprm_dev *cx)
+{
+	int err;
+
+	if (mutex_lock_interruptible(&cx->recover_lock))
+		return -EINTR;
+	err = READ_ONCE(cx->recover_stopping) || !cx->core ? -ENODEV :
+	      cxprm_core_request_recovery(cx->core);
+	if (!err) {
+		dev_warn(&cx->pdev->dev, "recovery asked for by pid %d (debugfs recover)\n",
+			 task_pid_nr(current));
+		err = cxprm_recover_run(cx);
+	}
+	mutex_unlock(&cx->recover_lock);
+	return err;
 }
 
 void cxprm_recover_setup(struct cxprm_dev *cx)
@@ -134,7 +176,12 @@ void cxprm_recover_schedule(struct cxprm_dev *cx)
 void cxprm_recover_stop(struct cxprm_dev *cx)
 {
 	WRITE_ONCE(cx->recover_stopping, true);
-	cancel_work_sync(&cx->recover_work);
+	/* Due but never run: INFO says CANCELED, not RUNNING for ever. */
+	if (cancel_work_sync(&cx->recover_work) && cx->core)
+		cxprm_core_recovery_cancel(cx->core);
+	/* An admin's recovery in progress ends first (bounded). */
+	mutex_lock(&cx->recover_lock);
+	mutex_unlock(&cx->recover_lock);
 }
 
 void cxprm_recover_init(struct cxprm_dev *cx)

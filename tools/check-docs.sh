@@ -46,6 +46,8 @@ same "module parameter" "$code" "$doc"
 
 # --- debugfs files --------------------------------------------------------------------
 code=$(sed -n '/cxprm_dbg_names\[/,/^};/p' drivers/cxprm_debugfs.c | grep -oE '= "[a-z_]+"' | tr -d '= "')
+code="$code
+$(grep -oE 'debugfs_create_file\("[a-z_]+"' drivers/cxprm_debugfs.c | grep -oE '"[a-z_]+"' | tr -d '"')"
 doc=$(rst_section Documentation/kernel-module.rst 'debugfs' | grep -oE '^``[a-z_]+``' | tr -d '`')
 same "debugfs file" "$code" "$doc"
 

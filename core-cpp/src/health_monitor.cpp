@@ -92,6 +92,30 @@ void Health::end_recovery(Recovery outcome, int err)
 	__atomic_store_n(&recovery_, (u8)outcome, __ATOMIC_RELEASE);
 }
 
+int Health::request_recovery()
+{
+	int f = failed();
+	if (f == E_NODEV)
+		return E_NODEV;
+	if (f == OK)
+		return E_INVAL;
+	u8 cur = __atomic_load_n(&recovery_, __ATOMIC_ACQUIRE);
+	do {
+		if (cur == (u8)Recovery::RUNNING)
+			return E_BUSY;
+	} while (!__atomic_compare_exchange_n(&recovery_, &cur, (u8)Recovery::RUNNING, false, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	__atomic_store_n(&attempts_, 0, __ATOMIC_RELAXED);
+	return OK;
+}
+
+void Health::cancel_recovery()
+{
+	u8 cur = (u8)Recovery::RUNNING;
+	__atomic_compare_exchange_n(&recovery_, &cur, (u8)Recovery::CANCELED, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+}
+
 void Health::notify(int err, HealthSource src, const HealthRead *r, HealthSensor s, bool recover) const
 {
 	if (!host_ || !host_->ops->health_changed)

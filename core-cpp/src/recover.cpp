@@ -19,6 +19,10 @@
 
 using namespace cxprm;
 
+static_assert((int)Recovery::RUNNING == CXPRM_RECOVERY_RUNNING && (int)Recovery::DONE == CXPRM_RECOVERY_DONE &&
+	      (int)Recovery::GONE == CXPRM_RECOVERY_GONE && (int)Recovery::AGAIN == CXPRM_RECOVERY_AGAIN &&
+	      (int)Recovery::CANCELED == CXPRM_RECOVERY_CANCELED);
+
 namespace {
 
 constexpr u64 MS = 1000ull * 1000;
@@ -190,6 +194,17 @@ int cxprm_core_wait_ready(cxprm_core *c, cxprm_u64 timeout_ns)
 int cxprm_core_recovering(cxprm_core *c)
 {
 	return c && c->dev.health().recovery() == Recovery::RUNNING;
+}
+
+int cxprm_core_request_recovery(cxprm_core *c)
+{
+	return c ? c->dev.health().request_recovery() : E_INVAL;
+}
+
+void cxprm_core_recovery_cancel(cxprm_core *c)
+{
+	if (c)
+		c->dev.health().cancel_recovery();
 }
 
 int cxprm_core_recover(cxprm_core *c, const cxprm_core_config *cfg, const cxprm_core_recover_ops *ops,

@@ -222,4 +222,41 @@ TEST_F(RecoverTest, RecoveryOffLeavesTheDeviceFailed)
 	h.emu.function_reset();
 }
 
+// The admin's recovery (debugfs recover, devlink health recover): whatever
+// the policy and the grace period say, only for dead firmware, one at a time.
+TEST_F(RecoverTest, OnDemandRecoversWhatThePolicyLeftFailed)
+{
+	EXPECT_EQ(cxprm_core_request_recovery(core), E_INVAL); // healthy
+	policy(false, 1, 60000);
+	ASSERT_NO_FATAL_FAILURE(crash());
+	ASSERT_EQ(info().recovery, (uint32_t)CXPRM_RECOVERY_OFF);
+	ASSERT_EQ(cxprm_core_request_recovery(core), 0);
+	EXPECT_EQ(cxprm_core_recovering(core), 1);
+	EXPECT_EQ(cxprm_core_request_recovery(core), E_BUSY);
+	ASSERT_EQ(recover(), 0);
+	EXPECT_EQ(info().recovery, (uint32_t)CXPRM_RECOVERY_DONE);
+	EXPECT_EQ(info().recoveries, 1u);
+	// Within the grace period: not by itself, but on demand.
+	ASSERT_NO_FATAL_FAILURE(crash());
+	ASSERT_EQ(cxprm_core_request_recovery(core), 0);
+	ASSERT_EQ(recover(), 0);
+	EXPECT_EQ(info().recoveries, 2u);
+	EXPECT_EQ(cxprm_core_failed(core), 0);
+}
+
+TEST_F(RecoverTest, ADueRecoveryThatNeverRunsIsCanceled)
+{
+	policy(false, 1, 0);
+	cxprm_core_recovery_cancel(core); // nothing due: no change
+	EXPECT_EQ(info().recovery, (uint32_t)CXPRM_RECOVERY_NONE);
+	ASSERT_NO_FATAL_FAILURE(crash());
+	ASSERT_EQ(cxprm_core_request_recovery(core), 0);
+	cxprm_core_recovery_cancel(core);
+	EXPECT_EQ(info().recovery, (uint32_t)CXPRM_RECOVERY_CANCELED);
+	EXPECT_EQ(cxprm_core_recovering(core), 0);
+	EXPECT_EQ(recover(), E_INVAL);
+	EXPECT_EQ(cxprm_core_failed(core), E_HOSTDOWN);
+	h.emu.function_reset();
+}
+
 } // namespace

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Automatic recovery (Documentation/faults.rst, "Recovery"), run by the
- * step 'recover' with CXPRM_TEST_RECOVER=1 (it leaves the device failed):
+ * Automatic recovery (Documentation/recovery.rst), run by the step
+ * 'recover' with CXPRM_TEST_RECOVER=1 (the first case; the device has
+ * seen crashes afterwards):
  *
  * 1. The firmware crashes with an object of an open file alive.  The
  *    driver finds it (health_poll_ms), asks the firmware for a reset
@@ -13,6 +14,18 @@
  * 2. The firmware crashes again at once, within the grace period: no
  *    recovery, the device stays failed with the reason in INFO
  *    (CXPRM_RECOVERY_GRACE) and in dmesg; read() returns -EHOSTDOWN.
+ * 3. The admin recovers it on demand (debugfs 'recover'), whatever the
+ *    grace period says: the write returns once the device is up again;
+ *    on a healthy device it is -EINVAL.
+ *
+ * With CXPRM_TEST_RECOVER=norestart (step 'recover-norestart', loaded with
+ * recovery_attempts=2), the second case: the firmware crashes and never
+ * restarts (emulator fault no_restart: the driver's SW_RESET request is
+ * ignored).  Each attempt waits for the reset (2 s), then for a moving
+ * health counter (5 s); the device ends failed with NOT_READY and
+ * -ETIMEDOUT in INFO, the records RECOVERING twice then RECOVERY_FAILED,
+ * and commands and read() fail with -EHOSTDOWN.  It leaves the device
+ * failed (the step resets the emulated function after rmmod).
  */
 #define _GNU_SOURCE
 #include "kselftest_harness.h"
@@ -30,10 +43,18 @@ FIXTURE(recover) {
 	int run;
 };
 
+/* Whether this case is the one CXPRM_TEST_RECOVER asks for. */
+static int recover_mode(const char *want)
+{
+	const char *m = getenv("CXPRM_TEST_RECOVER");
+
+	return m && !strcmp(!strcmp(m, "1") ? "restart" : m, want);
+}
+
 FIXTURE_SETUP(recover)
 {
 	if (!getenv("CXPRM_TEST_RECOVER"))
-		SKIP(return, "set CXPRM_TEST_RECOVER=1 (the device stays failed afterwards)");
+		SKIP(return, "set CXPRM_TEST_RECOVER=1 or norestart (the device has crashed afterwards)");
 	self->fd = dev_open(_metadata, O_RDWR);
 	emu_open_required(_metadata, &self->emu);
 	self->run = 1;
@@ -71,10 +92,11 @@ TEST_F_TIMEOUT(recover, crash_restart_then_crash_within_grace, 150)
 	struct cxprm_event ev;
 	struct cxprm_info i;
 	uint32_t pd = 0, pd2 = 0, subs[8];
+	char dbg[96];
 	int n = 0, k, restarts0;
 	uint64_t t0;
 
-	if (!self->run)
+	if (!self->run || !recover_mode("restart"))
 		return;
 	ASSERT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_CREATE, &pd)) TH_LOG("PD: %s", strerror(errno));
 	restarts0 = (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0);
@@ -117,6 +139,58 @@ TEST_F_TIMEOUT(recover, crash_restart_then_crash_within_grace, 150)
 	EXPECT_EQ(CXPRM_RECOVERY_GRACE, wait_recovery(self->fd, CXPRM_RECOVERY_GRACE, RECOVER_BOUND_S * 1000, &i));
 	EXPECT_NE(0, i.flags & CXPRM_INFO_FAILED);
 	EXPECT_EQ(1, i.recoveries);
+	memset(&caps, 0, sizeof(caps));
+	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, &caps));
+	EXPECT_EQ(EHOSTDOWN, errno);
+	EXPECT_EQ(-1, read(self->fd, &ev, sizeof(ev)));
+	EXPECT_EQ(EHOSTDOWN, errno);
+
+	/* On demand: recovered in the writer's task, the write returns after. */
+	snprintf(dbg, sizeof(dbg), "/sys/kernel/debug/cxprm/%s/recover", cxprm_bdf());
+	ASSERT_EQ(0, sysfs_write(dbg, "1")) TH_LOG("%s: %s", dbg, strerror(errno));
+	ASSERT_EQ(0, ioctl(self->fd, CXPRM_IOC_INFO, &i));
+	EXPECT_EQ(CXPRM_STATE_UP, i.state);
+	EXPECT_EQ(CXPRM_RECOVERY_DONE, i.recovery);
+	EXPECT_EQ(2, i.recoveries);
+	memset(&caps, 0, sizeof(caps));
+	EXPECT_EQ(0, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, &caps)) TH_LOG("caps: %s", strerror(errno));
+	EXPECT_EQ(-EINVAL, sysfs_write(dbg, "1"));
+}
+
+TEST_F_TIMEOUT(recover, crash_without_restart_ends_failed, 150)
+{
+	struct cxprm_caps caps;
+	struct cxprm_event ev;
+	struct cxprm_info i;
+	uint32_t subs[8];
+	int n = 0, restarts0;
+
+	if (!self->run || !recover_mode("norestart"))
+		return;
+	restarts0 = (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0);
+	ASSERT_EQ(2, cxprm_param("recovery_attempts")) TH_LOG("the step loads recovery_attempts=2");
+	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(&self->emu, CXPRM_EMUD_FAULT_NO_RESTART, 1, 0));
+	crash(_metadata, &self->emu);
+	EXPECT_EQ(CXPRM_RECOVERY_NOT_READY,
+		  wait_recovery(self->fd, CXPRM_RECOVERY_NOT_READY, 2 * RECOVER_BOUND_S * 1000, &i))
+		TH_LOG("state %u recovery %u err %d attempts %u", i.state, i.recovery, i.recovery_err,
+		       i.recovery_attempts);
+	EXPECT_NE(0, i.flags & CXPRM_INFO_FAILED);
+	EXPECT_EQ(-ETIMEDOUT, i.recovery_err);
+	EXPECT_EQ(2, i.recovery_attempts);
+	EXPECT_EQ(0, i.recoveries);
+	EXPECT_EQ(restarts0,
+		  (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0));
+
+	while (n < (int)ARRAY_SIZE(subs) && wait_readable(self->fd, 100) > 0 &&
+	       read(self->fd, &ev, sizeof(ev)) == sizeof(ev))
+		if (ev.type == CXPRM_EVENT_HEALTH)
+			subs[n++] = ev.sub_type;
+	ASSERT_EQ(3, n);
+	EXPECT_EQ(CXPRM_HEALTH_RECOVERING, subs[0]);
+	EXPECT_EQ(CXPRM_HEALTH_RECOVERING, subs[1]);
+	EXPECT_EQ(CXPRM_HEALTH_RECOVERY_FAILED, subs[2]);
+
 	memset(&caps, 0, sizeof(caps));
 	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, &caps));
 	EXPECT_EQ(EHOSTDOWN, errno);

@@ -15,7 +15,9 @@
 # cxprm_soak_test: random ioctls under random faults), unload (rmmod: every page
 # back, nothing leaked), the same with command completion by events, then
 # with command checksums on (cmd_checksum=1: completed entries signed and
-# verified; cxprm_raw_test checks the wire dump both ways), and last the health poller on a stalled health
+# verified; cxprm_raw_test checks the wire dump both ways), suspend and
+# resume, the automatic recovery (recover: a crash the driver recovers
+# from, then on demand; recover-norestart: one it cannot), and last the health poller on a stalled health
 # counter, a surprise removal and a firmware crash (load again, the driver
 # gives the device up, unbind and rmmod must still complete).
 #
@@ -50,7 +52,8 @@ ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
-load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events stall gone crash"
+load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events recover-norestart
+recover-norestart:cmd_mode=events stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
 # by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's
@@ -61,7 +64,7 @@ if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
-unload suspend recover gone"
+unload suspend recover recover-norestart gone"
 fi
 # With allocation fault injection (the debug test kernel), the short
 # failnth run right after the first load: every path but those whose
@@ -327,6 +330,24 @@ step_recover() {
 	rc=$?
 	dmesg | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 6 | sed 's/^/dmesg: /'
 	dmesg | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
+	rmmod_timed "the device" || return 1
+	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
+	return "$rc"
+}
+
+# A crash the firmware never recovers from (cxprm_recover_test's second
+# case), recover-norestart[:P=V,...]: the emulator ignores the driver's
+# reset request; two attempts time out and the device ends failed with
+# NOT_READY, said in dmesg.  After rmmod the emulator's function is reset.
+step_recover_norestart() {
+	mark=$(dmesg | wc -l)
+	# shellcheck disable=SC2046
+	load_bound health_poll_ms=100 recovery_attempts=2 $(echo "${1#:}" | tr "," " ") || return 1
+	CXPRM_TEST_RECOVER=norestart timeout -s KILL "$TMO" "$here/cxprm_recover_test"
+	rc=$?
+	since_mark | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 4 | sed 's/^/dmesg: /'
+	since_mark | grep -q 'recovery failed after 2 attempt(s): reason 6,' ||
+		{ echo "FAIL: no 'recovery failed after 2 attempt(s): reason 6,' in dmesg"; rc=1; }
 	rmmod_timed "the failed device" || return 1
 	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
 	return "$rc"
@@ -424,7 +445,7 @@ step_crash() {
 # stay quiet (verbose 0), so any report in dmesg is a real one.  Then
 # debug-check: no leak, no DMA-API error, no report.  failnth:P1,P2 runs
 # only those paths.
-FAILNTH_PATHS="bind open info caps nvmf esw dct_create dct_query dct_drain dct_destroy obj_create obj_destroy stats raw subscribe read close unbind rmmod"
+FAILNTH_PATHS="bind open info caps nvmf esw dct_create dct_query dct_drain dct_destroy obj_create obj_destroy stats raw subscribe read close recover unbind rmmod"
 step_failnth() {
 	for a in failslab fail_page_alloc; do
 		d=/sys/kernel/debug/$a
@@ -552,6 +573,7 @@ for s in $STEPS; do
 		;;
 	failnth:*) step_failnth "$(echo "${s#failnth:}" | tr , ' ')" >"$out" 2>&1; rc=$? ;;
 	recover | recover:*) step_recover "${s#recover}" >"$out" 2>&1; rc=$? ;;
+	recover-norestart*) step_recover_norestart "${s#recover-norestart}" >"$out" 2>&1; rc=$? ;;
 	suspend | suspend:*) step_suspend "${s#suspend}" >"$out" 2>&1; rc=$? ;;
 	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload | failnth | lockdown)
 		"step_$(echo "$s" | tr - _)" >"$out" 2>&1

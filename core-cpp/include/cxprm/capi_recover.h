@@ -76,6 +76,21 @@ int cxprm_core_recover(struct cxprm_core *core, const struct cxprm_core_config *
 		       const struct cxprm_core_recover_ops *ops, void *ctx);
 
 /*
+ * The admin asks for a recovery now (Linux: devlink health recover of the
+ * fw_fatal reporter): a device failed with dead firmware gets RUNNING
+ * whatever the policy and the grace period say, and the caller then runs
+ * cxprm_core_recover() itself.  0, -EBUSY (one runs), -ENODEV (gone) or
+ * -EINVAL (the device has not failed).  No sleep.
+ */
+int cxprm_core_request_recovery(struct cxprm_core *core);
+
+/*
+ * A recovery that was due will not run: the host took the device out of
+ * service first (remove, suspend, a PCI error); INFO says CANCELED.
+ */
+void cxprm_core_recovery_cancel(struct cxprm_core *core);
+
+/*
  * The host found the device unusable (a PCI error): failed as for dead
  * firmware (commands fail at once, a waiting one is woken), never
  * recovered by the core: the host brings it back (no sleep).

@@ -48,6 +48,7 @@ enum class Recovery : u8 {
 	NOT_READY = 6,
 	BRINGUP = 7,
 	AGAIN = 8,
+	CANCELED = 9,
 };
 
 /* The automatic recovery's rules (the host's; kept across bring-ups). */
@@ -142,6 +143,16 @@ public:
 	 * with err the failing step's errno.
 	 */
 	void end_recovery(Recovery outcome, int err);
+	/*
+	 * The admin asks for a recovery of a device failed with dead firmware,
+	 * whatever the policy and the grace period say (Linux: devlink health
+	 * recover of the fw_fatal reporter).  OK: RUNNING now, the caller runs
+	 * it; E_BUSY: one runs; E_NODEV: the device is gone; E_INVAL: the
+	 * device has not failed.
+	 */
+	int request_recovery();
+	/* A due recovery will not run (the host took the device out of service). */
+	void cancel_recovery();
 	/*
 	 * Marks the device failed (err: E_HOSTDOWN or E_NODEV, anything else
 	 * is ignored) by the rule above.  On a change: the waiting commands

@@ -106,6 +106,8 @@ enum cxprm_recovery {
 	CXPRM_RECOVERY_NOT_READY = 6, /* failed: the device did not come back in time */
 	CXPRM_RECOVERY_BRINGUP = 7,   /* failed: the bring-up after the reset failed */
 	CXPRM_RECOVERY_AGAIN = 8,     /* failed: a fatal sensor fired again at once */
+	CXPRM_RECOVERY_CANCELED = 9,  /* not run: remove, suspend or a PCI error
+				       * took the device out of service first */
 };
 
 /* QUERY_HCA_CAP: the raw 4096-byte capability image of one type. */

@@ -11,10 +11,12 @@
  * fault.  Leaks, DMA-API errors and kernel reports are the caller's to
  * check (run_guest_tests.sh: the failnth step and debug-check).
  *
- * Paths: bind (probe), open, close, read, unbind, rmmod and one per ioctl
+ * Paths: bind (probe), open, close, read, unbind, rmmod, one per ioctl
  * (info caps nvmf esw dct_create dct_query dct_drain dct_destroy obj_create
  * obj_destroy stats raw subscribe; the DCTs on a PD, CQ and SRQ of the
- * file, obj_* a CQ).  Prints per path "failnth: PATH points N clean M errors
+ * file, obj_* a CQ) and recover: the recovery after a firmware crash, run
+ * in this task by debugfs 'recover' (the device bound with recovery=0, so
+ * that no automatic one runs in a kworker; a file held open across it).  Prints per path "failnth: PATH points N clean M errors
  * ERRNO:COUNT... bad B, rebinds R, S s" (R: restores whose bring-up
  * timed out at ENABLE_HCA and were tried again); exits 0 when no run was
  * bad.
@@ -177,6 +179,7 @@ struct ctx {
 	int have_dct;
 	struct dct_objs objs;	/* what the DCT names, on fd */
 	uint32_t cqn;		/* obj_destroy's CQ */
+	int recover_fd;		/* debugfs recover, opened by prepare */
 };
 
 static int op_ioctl(struct ctx *c, unsigned long cmd, void *arg)
@@ -263,8 +266,60 @@ static int run_path(const char *path, struct ctx *c)
 	} else if (!strcmp(path, "subscribe")) {
 		memset(u->sub.mask, 0xff, sizeof(u->sub.mask));
 		r = op_ioctl(c, CXPRM_IOC_SUBSCRIBE, &u->sub);
+	} else if (!strcmp(path, "recover")) {
+		r = write(c->recover_fd, "1", 1) == 1 ? 0 : -errno;
 	}
 	return r;
+}
+
+/* The module parameter 'recovery' (read at bring-up): 0 or -1. */
+static int recover_param(const char *v)
+{
+	return sysfs_write("/sys/module/cxprm/parameters/recovery", v) ? -1 : 0;
+}
+
+/*
+ * The recover path's device is bound with recovery=0 (prepare); on each
+ * run the firmware crashes and a command sees the failure at once (the
+ * fatal sensor).  0 or -1.
+ */
+static int prepare_recover(struct ctx *c)
+{
+	struct cxprm_info i;
+	struct emuctl emu;
+	char p[96];
+	int r;
+
+
+	snprintf(p, sizeof(p), "/sys/kernel/debug/cxprm/%s/recover", bdf);
+	c->recover_fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (c->recover_fd < 0 || emuctl_open(&emu, bdf))
+		return -1;
+	r = emuctl_fault(&emu, CXPRM_EMUD_FAULT_CRASH, 1, 0);
+	emuctl_close(&emu);
+	if (r != CXPRM_EMUD_ST_OK)
+		return -1;
+	u->caps.cap_type = 0;
+	ioctl(c->fd, CXPRM_IOC_QUERY_CAPS, &u->caps);
+	memset(&i, 0, sizeof(i));
+	if (ioctl(c->fd, CXPRM_IOC_INFO, &i) || !(i.flags & CXPRM_INFO_FAILED) ||
+	    i.recovery != CXPRM_RECOVERY_OFF)
+		return -1;
+	memset(&U, 0, sizeof(U));
+	return 0;
+}
+
+/* After a recovery that said 0: the held file works and the device is UP. */
+static const char *recovered(struct ctx *c)
+{
+	struct cxprm_info i;
+
+	memset(&i, 0, sizeof(i));
+	if (ioctl(c->fd, CXPRM_IOC_INFO, &i))
+		return "INFO on the held file failed after the recovery";
+	if (i.state != CXPRM_STATE_UP || (i.flags & CXPRM_INFO_FAILED) || i.recovery != CXPRM_RECOVERY_DONE)
+		return "recover returned 0, the device is not UP";
+	return NULL;
 }
 
 static int is_dev_path(const char *p)
@@ -279,6 +334,7 @@ static int prepare(const char *path, struct ctx *c)
 	struct cxprm_dct d;
 
 	c->fd = -1;
+	c->recover_fd = -1;
 	memset(&U, 0, sizeof(U));
 	memset(e, 0, sizeof(e));
 	memset(raw_out, 0, sizeof(raw_out));
@@ -289,6 +345,9 @@ static int prepare(const char *path, struct ctx *c)
 			return -1;
 		return 0;
 	}
+	if (!strcmp(path, "recover") && cxprm_param("recovery") != 0 &&
+	    (recover_param("0") || (bound() && do_unbind())))
+		return -1;
 	if (restore())
 		return -1;
 	if (!is_dev_path(path) || !strcmp(path, "open"))
@@ -296,6 +355,8 @@ static int prepare(const char *path, struct ctx *c)
 	c->fd = cxprm_open_flags(O_RDWR | O_NONBLOCK);
 	if (c->fd < 0)
 		return -1;
+	if (!strcmp(path, "recover"))
+		return prepare_recover(c);
 	if (!strcmp(path, "read")) {
 		/* Subscribed to everything, a record queued: DCT_DRAINED. */
 		memset(s.mask, 0xff, sizeof(s.mask));
@@ -336,12 +397,15 @@ static void finish(struct ctx *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	if (c->recover_fd >= 0)
+		close(c->recover_fd);
+	c->recover_fd = -1;
 }
 
 static int one_path(const char *path, unsigned int max)
 {
 	struct tally t;
-	struct ctx c = { .fd = -1 };
+	struct ctx c = { .fd = -1, .recover_fd = -1 };
 	unsigned int n;
 	int r, hit;
 
@@ -379,6 +443,8 @@ static int one_path(const char *path, unsigned int max)
 			why = "rmmod returned 0, module still loaded";
 		if (!strcmp(path, "rmmod") && r && !module_loaded())
 			why = "rmmod failed, module gone";
+		if (!strcmp(path, "recover") && !r)
+			why = recovered(&c);
 		if (r && r != -ENOMEM && strcmp(path, "read"))
 			printf("# %s n=%u: %s\n", path, n, strerror(-r));
 		finish(&c);
@@ -394,6 +460,10 @@ static int one_path(const char *path, unsigned int max)
 			if (restore())
 				break;
 		}
+	}
+	if (!strcmp(path, "recover") && (recover_param("1") || (bound() && do_unbind()) || restore())) {
+		printf("# recover: cannot bind again with recovery=1\n");
+		t.bad++;
 	}
 	printf("failnth: %-11s points %u clean %u errors", path, t.points, t.clean);
 	for (int i = 0; i < MAX_ERRNO; i++)

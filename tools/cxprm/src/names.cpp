@@ -158,7 +158,7 @@ std::string errno_name(int err)
 std::string recovery_name(uint32_t r)
 {
 	static const char *const names[] = {"NONE",  "RUNNING",   "DONE",    "OFF",  "GRACE",
-					    "GONE",  "NOT_READY", "BRINGUP", "AGAIN"};
+					    "GONE",  "NOT_READY", "BRINGUP", "AGAIN", "CANCELED"};
 	return r < sizeof(names) / sizeof(names[0]) ? names[r] : std::to_string(r);
 }
 

@@ -114,7 +114,8 @@
 	X(CRASH_INT_ERR, 12, BOOL)	/* value 0/1: crashed firmware answers INT_ERR */ \
 	X(HEALTH_STALL, 13, BOOL)	/* value 0/1: the health counter stops (no syndrome) */ \
 	X(HEALTH_SYNDROME, 14, SYNDROME) /* value: syndrome without rfr (0x10 HIGH_TEMP), 0 clears */ \
-	X(SW_RESET, 15, BOOL)		/* value 1 (sticky until function reset): nic_interface 7 */
+	X(SW_RESET, 15, BOOL)		/* value 1 (sticky until function reset): nic_interface 7 */ \
+	X(NO_RESTART, 16, BOOL)		/* value 0/1: a crashed firmware ignores the driver's SW_RESET */
 
 /* Queries (CXPRM_EMUD_CMD_QUERY arg0); result is 64-bit. */
 #define CXPRM_EMUD_QUERIES(X) \

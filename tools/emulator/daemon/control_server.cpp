@@ -50,6 +50,7 @@ const char *fault_name(uint32_t k)
 	case CXPRM_EMUD_FAULT_HEALTH_STALL: return "health_stall";
 	case CXPRM_EMUD_FAULT_HEALTH_SYNDROME: return "health_syndrome";
 	case CXPRM_EMUD_FAULT_SW_RESET: return "sw_reset";
+	case CXPRM_EMUD_FAULT_NO_RESTART: return "no_restart";
 	default: return "?";
 	}
 }
@@ -283,6 +284,9 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 		break;
 	case CXPRM_EMUD_FAULT_SW_RESET:
 		r.value = f.sw_reset.exchange(v != 0);
+		break;
+	case CXPRM_EMUD_FAULT_NO_RESTART:
+		r.value = f.no_restart.exchange(v != 0);
 		break;
 	case CXPRM_EMUD_FAULT_DEVICE_GONE:
 		r.value = f.device_gone.exchange(v != 0);

@@ -202,6 +202,7 @@ void Emulator::Impl::reset_locked()
 	faults.health_stall = false;
 	faults.health_syndrome = 0;
 	faults.sw_reset = false;
+	faults.no_restart = false;
 	crashed = gone = sw_reset = false;
 	nic_disabled = false;
 	dev.fast_teardown_prepared = false;

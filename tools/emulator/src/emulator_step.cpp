@@ -160,11 +160,13 @@ bool Emulator::Impl::check_nic_interface()
 // health.c reset_fw_if_needed, only when the init segment advertises
 // fw_reset_supported).  Firmware that is not crashed, or does not
 // advertise it, ignores the write (nic_interface keeps what the driver
-// wrote); the sw_reset fault's own SW_RESET is not a request.
+// wrote); so does one under the no_restart fault; the sw_reset fault's
+// own SW_RESET is not a request.
 bool Emulator::Impl::check_fw_reset_request()
 {
 	constexpr uint8_t SW_RESET = 7; // MLX5_NIC_IFC_SW_RESET
-	if (!crashed || sw_reset || !prof.fw_reset_supported || iseg.nic_interface() != SW_RESET)
+	if (!crashed || sw_reset || !prof.fw_reset_supported || faults.no_restart.load() ||
+	    iseg.nic_interface() != SW_RESET)
 		return false;
 	restart_locked(prof.fw_reset_ms);
 	return true;

@@ -439,6 +439,23 @@ TEST(FirmwareRestart, NotSupportedNoRestart)
 	t.expect_boots_again();
 }
 
+// The no_restart fault: the bit still reads 1, but the crashed firmware
+// ignores the request until a function reset clears the fault.
+TEST(FirmwareRestart, NoRestartFaultIgnoresTheRequest)
+{
+	RestartRig t;
+	EXPECT_TRUE(t.reset_supported());
+	t.r.emu.faults().no_restart = true;
+	t.crash();
+	t.write_nic(7);
+	for (int i = 0; i < 5; i++)
+		t.advance(100);
+	EXPECT_TRUE(t.r.emu.crashed());
+	EXPECT_EQ(t.r.emu.counters().fw_restarts, 0u);
+	t.r.emu.function_reset();
+	EXPECT_FALSE(t.r.emu.faults().no_restart.load());
+}
+
 // Not crashed: the write is today's (ignored by the firmware, commands
 // still answered, nothing dropped).
 TEST(FirmwareRestart, HealthyFirmwareIgnoresSwReset)

@@ -109,6 +109,11 @@ struct Faults {
 	// commands are no longer answered (swallowed).  Sticky until
 	// function_reset().
 	std::atomic<bool> sw_reset{false};
+	// A crash that no reset undoes: the crashed firmware ignores the
+	// driver's SW_RESET request (it still advertises fw_reset_supported),
+	// so only a function reset or fw-restart brings it back.  Cleared by
+	// function_reset().
+	std::atomic<bool> no_restart{false};
 	// Completions post no CMD event: the driver finds them by polling.
 	// Global, not cleared by clear_command_faults().
 	std::atomic<bool> no_cmd_events{false};
