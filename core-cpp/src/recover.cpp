@@ -58,18 +58,11 @@ struct Run {
 		if (!ops->report)
 			return;
 		u8 d[CXPRM_CORE_EQE_DATA] = {};
-		put_be32(d + 0, s.recoveries);
-		put_be32(d + 4, s.recovery);
-		put_be32(d + 8, s.attempts);
-		put_be32(d + 12, (u32)s.recovery_err);
+		store_be32(d + 0, s.recoveries);
+		store_be32(d + 4, s.recovery);
+		store_be32(d + 8, s.attempts);
+		store_be32(d + 12, (u32)s.recovery_err);
 		ops->report(ctx, sub, d);
-	}
-	static void put_be32(u8 *p, u32 v)
-	{
-		p[0] = (u8)(v >> 24);
-		p[1] = (u8)(v >> 16);
-		p[2] = (u8)(v >> 8);
-		p[3] = (u8)v;
 	}
 	u8 nic_state() const { return (rd(prm::iseg::CMDQ_ADDR_L_SZ) >> prm::iseg::NIC_STATE_SHIFT) & prm::iseg::NIC_STATE_MASK; }
 };

@@ -11,7 +11,7 @@
 # 2. callgrind: instructions per command, the driver's and the emulator's
 #    part; layout.h get<>/set<> against hand-written code (ratio).
 # 3. DHAT: bytes the driver writes for one 2^18-page GIVE against the floor
-#    (8 bytes a page).
+#    (9.00 bytes a page: 576-byte blocks of 64 entries, each byte once).
 # 4. The userspace engine against cxprm-emud over shared files, and the same
 #    commands through the ioctls in the QEMU guest (TCG) against the same
 #    cxprm-emud binary: commands/s and the ratio (skipped with --no-guest);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Bytes the driver side writes for one MANAGE_PAGES(GIVE) of 2^18 pages.
 
-   give_pages_bytes.py DHAT_ONE DHAT_TWO PAGES
+   give_pages_bytes.py [--check] DHAT_ONE DHAT_TWO PAGES
 
 DHAT_ONE / DHAT_TWO: `valgrind --tool=dhat` output of `cxprm-bench --count
 pages 1` and `... 2`.  DHAT counts, per heap allocation site, every byte
@@ -14,7 +14,11 @@ emulator allocated (a frame in cxprm::emu::), the benchmark's own list of
 page addresses (count_mode: the caller's input), stack buffers (the
 16-byte inline output).  The emulator's writes into driver blocks (the
 64-byte queue entry, 16 bytes of inline output) are in, at most 80 bytes.
-Prints the total, the floor (8 bytes a page), the ratio and the sites.
+Prints the total, the floor and the ratio, and the sites.  The floor is
+the mailbox format's: each 512 data bytes (64 entries of 8 bytes) travel
+in a 576-byte block, 9.00 bytes a page, each byte stored once.  --check:
+exit 1 unless the mailbox chain's bytes are exactly that (the CTest
+page_mailbox_bytes).
 """
 import json
 import sys
@@ -29,8 +33,11 @@ def sites(path, calloc_sites=None):
         if any("cxprm::emu::" in f for f in frames):
             continue
         names = [f.split(": ", 1)[-1].split(" (in ")[0] for f in frames[1:]]
-        # The caller's page list, and the lock the emulator's DMA takes.
-        if names and ("count_mode" in names[0] or names[0].startswith("main")):
+        # The caller's page list (allocated in count_mode, before any frame
+        # of the core or its host), and the lock the emulator's DMA takes.
+        caller = next((i for i, n in enumerate(names) if "count_mode" in n or n.startswith("main")), None)
+        core = next((i for i, n in enumerate(names) if n.startswith("cxprm::")), None)
+        if caller is not None and (core is None or caller < core):
             continue
         if any(n.startswith("cxprm::hosted::UserHost::UserHost") for n in names):
             continue
@@ -47,20 +54,30 @@ def sites(path, calloc_sites=None):
 
 
 def main():
+    args = sys.argv[1:]
+    check = args[:1] == ["--check"]
+    if check:
+        args = args[1:]
     c1, c2 = {}, {}
-    one, two, pages = sites(sys.argv[1], c1), sites(sys.argv[2], c2), int(sys.argv[3])
+    one, two, pages = sites(args[0], c1), sites(args[1], c2), int(args[2])
     diff = {k: two.get(k, 0) - one.get(k, 0) for k in set(one) | set(two)}
     diff = {k: v for k, v in diff.items() if v}
     total = sum(diff.values())
-    floor = 8 * pages
+    blocks = (pages * 8 + 511) // 512
+    floor = 576 * blocks
     for k, v in sorted(diff.items(), key=lambda kv: -kv[1]):
         print(f"  {v:>10}  {v / pages:6.2f} B/page  written into blocks allocated by {k}")
     # mem_alloc is calloc: DHAT does not see calloc's zeroing as writes.
     zeroed = sum(c2.values()) - sum(c1.values())
     print(f"  {zeroed:>10}  {zeroed / pages:6.2f} B/page  calloc'd by mem_alloc (zeroing not seen by DHAT;"
           " glibc skips it for fresh mmap'd blocks)")
-    print(f"pages-bytes written {total} floor {floor} ratio {total / floor:.2f}"
-          f" (with calloc zeroing {(total + zeroed) / floor:.2f})")
+    print(f"pages-bytes written {total} ({total / pages:.2f} B/page) floor {floor} ({floor / pages:.2f} B/page:"
+          f" {blocks} blocks of 576 B) ratio {total / floor:.3f} (with calloc zeroing {(total + zeroed) / floor:.3f})")
+    chain = diff.get("cxprm::MailboxChain::reserve", 0)
+    if check and chain != floor:
+        print(f"FAIL: the mailbox chain took {chain} bytes ({chain / pages:.2f} B/page), the floor is {floor}"
+              f" ({floor / pages:.2f}): a byte stored twice, or one too few")
+        sys.exit(1)
 
 
 if __name__ == "__main__":
