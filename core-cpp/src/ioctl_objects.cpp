@@ -228,14 +228,14 @@ int create_backend(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
 {
 	const cxprm_nvmf_backend_attr &a = o->u.backend;
 	if (a.db_stride > CXPRM_NVMF_BE_MAX_DB_STRIDE || a.queue_depth < 2 ||
-	    a.queue_depth > CXPRM_NVMF_BE_MAX_QUEUE_DEPTH || a.sqt_db_bus > ~0ull - (4u << a.db_stride))
+	    a.queue_depth > CXPRM_NVMF_BE_MAX_QUEUE_DEPTH || cmd::nvme_cq_head_doorbell(a.sqt_db_bus, a.db_stride) < a.sqt_db_bus)
 		return E_INVAL;
 	cmd::NvmfBackendParams p;
 	p.xrqn = o->parent;
 	p.sq_bus = a.sq_bus;
 	p.cq_bus = a.cq_bus;
 	p.sqt_db_bus = a.sqt_db_bus;
-	p.cqh_db_bus = a.sqt_db_bus + (4u << a.db_stride);
+	p.cqh_db_bus = cmd::nvme_cq_head_doorbell(a.sqt_db_bus, a.db_stride);
 	p.queue_depth = a.queue_depth;
 	p.log_cmd_timeout_us = a.log_cmd_timeout_us;
 	u16 id = 0;

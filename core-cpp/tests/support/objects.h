@@ -167,7 +167,7 @@ public:
 		bp.cq_bus = ssd.cq_bus;
 		bp.sq_bus = ssd.sq_bus;
 		bp.sqt_db_bus = ssd.sqt_db_bus;
-		bp.cqh_db_bus = ssd.sqt_db_bus + (4u << ssd.db_stride);
+		bp.cqh_db_bus = cmd::nvme_cq_head_doorbell(ssd.sqt_db_bus, ssd.db_stride);
 		bp.queue_depth = ssd.depth;
 		if ((err = cmd::create_nvmf_backend_ctrl(q_, bp, &out->backend, res)) != OK)
 			return err;

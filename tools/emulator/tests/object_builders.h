@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "cxprm/commands/nvmf.h"
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/pd_cq.h"
@@ -198,7 +199,7 @@ struct ObjectBuilder {
 			next_qid = (uint16_t)(next_qid % 4 + 1);
 		}
 		prm::set<prm::nvmf_be_ctrl::sqt_dbr_addr>(b, last_queue.sqt_db_bus);
-		prm::set<prm::nvmf_be_ctrl::cqh_dbr_addr>(b, last_queue.sqt_db_bus + (4u << last_queue.db_stride));
+		prm::set<prm::nvmf_be_ctrl::cqh_dbr_addr>(b, cmd::nvme_cq_head_doorbell(last_queue.sqt_db_bus, last_queue.db_stride));
 		prm::set<prm::nvmf_be_ctrl::sq_log_page_size>(b, s.sq_log_pages);
 		prm::set<prm::nvmf_be_ctrl::cq_log_page_size>(b, s.cq_log_pages);
 		last_cq = last_queue.cq_bus;

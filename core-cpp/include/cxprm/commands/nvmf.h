@@ -101,6 +101,11 @@ struct NvmfBackendParams {
 	u8 log_cmd_timeout_us = 0;
 };
 constexpr u32 NVME_SQE_BYTES = 64, NVME_CQE_BYTES = 16;
+/*
+ * NVMe's doorbells (CAP.DSTRD): queue y's SQ tail doorbell, then its CQ
+ * head doorbell 4 << db_stride bytes after it.
+ */
+constexpr u64 nvme_cq_head_doorbell(u64 sqt_db_bus, u32 db_stride) { return sqt_db_bus + (4ull << db_stride); }
 /* log2 of the 4 KiB pages a queue of 'bytes' spans, at least one page. */
 constexpr u8 nvme_queue_log_pages(u32 bytes)
 {
