@@ -17,6 +17,7 @@
 #include "cxprm_harness.h"
 
 #define WAKEALARM "/sys/class/rtc/rtc0/wakealarm"
+#define RTC_WAKEUP "/sys/class/rtc/rtc0/device/power/wakeup"
 
 FIXTURE(pm) {
 	int fd;
@@ -64,6 +65,9 @@ TEST_F_TIMEOUT(pm, freeze_and_resume_with_a_file_open, 120)
 	/* Suspend-to-idle until the alarm, 3 s from now (or pm_test's mode). */
 	if (pm_test && *pm_test)
 		ASSERT_EQ(0, sysfs_write("/sys/power/pm_test", pm_test));
+	/* The alarm wakes the system only when its device may wake it. */
+	if (access(RTC_WAKEUP, W_OK) == 0)
+		ASSERT_EQ(0, sysfs_write(RTC_WAKEUP, "enabled"));
 	ASSERT_EQ(0, sysfs_write(WAKEALARM, "0"));
 	ASSERT_EQ(0, sysfs_write(WAKEALARM, "+3"));
 	t0 = now_ns();
