@@ -228,7 +228,8 @@ int create_backend(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
 {
 	const cxprm_nvmf_backend_attr &a = o->u.backend;
 	if (a.db_stride > CXPRM_NVMF_BE_MAX_DB_STRIDE || a.queue_depth < 2 ||
-	    a.queue_depth > CXPRM_NVMF_BE_MAX_QUEUE_DEPTH || cmd::nvme_cq_head_doorbell(a.sqt_db_bus, a.db_stride) < a.sqt_db_bus)
+	    a.queue_depth > CXPRM_NVMF_BE_MAX_QUEUE_DEPTH ||
+	    cmd::nvme_cq_head_doorbell(a.sqt_db_bus, a.db_stride) < a.sqt_db_bus)
 		return E_INVAL;
 	cmd::NvmfBackendParams p;
 	p.xrqn = o->parent;

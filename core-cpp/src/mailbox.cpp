@@ -21,8 +21,8 @@ constexpr u32 SIG = cmd_if_box::signature::offset / 8;           /* 0x23f */
  */
 constexpr u32 CTRL_BYTES = cmd_if_box::size_bytes - CTRL_START; /* 64 */
 constexpr u32 TAIL = cmd_if_box::next_pointer_63_32::offset / 8; /* 0x230 */
-static_assert(CTRL_BYTES == 64 && TAIL + 16 == cmd_if_box::size_bytes && cmd_if_box::next_pointer_31_10::offset / 8 == TAIL + 4 &&
-	      cmd_if_box::next_pointer_31_10::offset % 32 == 0 && cmd_if_box::next_pointer_31_10::width == 22 &&
+static_assert(CTRL_BYTES == 64 && TAIL + 16 == cmd_if_box::size_bytes &&
+	      cmd_if_box::next_pointer_31_10::offset / 8 == TAIL + 4 && cmd_if_box::next_pointer_31_10::offset % 32 == 0 && cmd_if_box::next_pointer_31_10::width == 22 &&
 	      cmd_if_box::block_number::offset / 8 == TAIL + 8 && cmd_if_box::token::offset / 8 == TAIL + 13 &&
 	      CTRL_SIG == TAIL + 14 && SIG == TAIL + 15,
 	      "cmd_if_box's tail moved: mailbox_format_block composes it by hand");

@@ -78,7 +78,7 @@ void fw_reset(const Run &r, bool is_vf)
 {
 	HealthRead hr = health_read(r.h());
 	u32 init = r.rd(prm::iseg::INITIALIZING);
-	bool supported = (init >> (31 - (prm::initial_seg::fw_reset_supported::offset % 32))) & 1;
+	bool supported = prm::from_dword<prm::initial_seg::fw_reset_supported>(init);
 	if (!is_vf && supported && health_fatal_sensor(hr) == HealthSensor::FW_SYND_RFR) {
 		u32 v = r.rd(prm::iseg::CMDQ_ADDR_L_SZ);
 		v &= ~((u32)prm::iseg::NIC_STATE_MASK << prm::iseg::NIC_STATE_SHIFT);
