@@ -9,7 +9,9 @@
 #    emulator answering inside the doorbell write, inline-only and with
 #    mailboxes; throughput with 1..32 threads; MANAGE_PAGES of 2^18 pages.
 # 2. callgrind: instructions per command, the driver's and the emulator's
-#    part; layout.h get<>/set<> against hand-written code (ratio).
+#    part, next to the protocol floor (cxprm-bench-floor: the transport's
+#    own work for the same command); layout.h get<>/set<> against
+#    hand-written code (ratio).
 # 3. DHAT: bytes the driver writes for one 2^18-page GIVE against the floor
 #    (9.00 bytes a page: 576-byte blocks of 64 entries, each byte once).
 # 4. The userspace engine against cxprm-emud over shared files, and the same
@@ -50,7 +52,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		{ cat "$out/cmake.log" >&2; exit 1; }
 fi
 say "building the benchmarks in $build"
-cmake --build "$build" -j"$(nproc)" --target cxprm-bench cxprm-bench-layout cxprm-bench-pipeline >"$out/build.log" 2>&1 ||
+cmake --build "$build" -j"$(nproc)" --target cxprm-bench cxprm-bench-layout cxprm-bench-floor cxprm-bench-pipeline >"$out/build.log" 2>&1 ||
 	{ tail -30 "$out/build.log" >&2; exit 1; }
 bin=$build/tools/bench
 
@@ -81,6 +83,17 @@ read -r cg_qp_tot cg_qp_emu < <(cg qpages "$n_small")
 read -r cg_issi_tot cg_issi_emu < <(cg issi "$n_small")
 read -r cg_caps_tot cg_caps_emu < <(cg caps $((n_small / 4)))
 read -r cg_pg_tot cg_pg_emu < <(cg pages 1)
+# The floor: each F_* of cxprm-bench-floor inclusively, per call.
+floor_ir() { # function -> Ir per call
+	local f=$out/cg.floor.$1
+	valgrind --tool=callgrind --callgrind-out-file="$f" --toggle-collect="$1" "$bin/cxprm-bench-floor" 1000 \
+		>/dev/null 2>&1
+	callgrind_annotate --inclusive=yes --threshold=100 "$f" 2>/dev/null |
+		awk '/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%.0f\n", $1 / 1000 }'
+}
+fl_inline=$(floor_ir F_inline)
+fl_one=$(floor_ir F_one_block)
+fl_eight=$(floor_ir F_eight_blocks)
 
 say "callgrind: layout get/set against hand-written code"
 valgrind --tool=callgrind --callgrind-out-file="$out/cg.layout" "$bin/cxprm-bench-layout" 100000 >/dev/null 2>&1
@@ -185,21 +198,25 @@ def ns(b):
     scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b["time_unit"]]
     return b["cpu_time"] * scale, b["real_time"] * scale
 print("cxprm command path, in-process emulator answering in the doorbell write")
-print("(Release build; wall-clock figures are noisy on a shared machine:")
-print(" prefer CPU ns and the callgrind instruction counts)")
+print("(Release build; wall-clock figures are noisy on a shared machine: where wall is well")
+print(" above CPU the thread was preempted; the callgrind instruction counts are exact)")
 print()
-print("wall/CPU ns: per command, driver and emulator together.  Ir: instructions per command")
-print("(callgrind): all, the emulator's (Emulator::poll_once), the driver's.  drv ns: CPU ns times")
-print("the driver's share of the instructions (an estimate).")
-print(f"{'command':34} {'wall ns':>8} {'CPU ns':>7} {'Ir':>6} {'emu Ir':>7} {'drv Ir':>7} {'drv ns':>7}")
-rows = [("QUERY_PAGES (inline only)", "BM_QueryPages", $cg_qp_tot, $cg_qp_emu),
-        ("QUERY_ISSI (112 B out: 1 mailbox)", "BM_QueryIssi", $cg_issi_tot, $cg_issi_emu),
-        ("QUERY_HCA_CAP (4 KiB out: 8 mbox)", "BM_QueryHcaCap", $cg_caps_tot, $cg_caps_emu)]
-for label, name, tot, emu in rows:
+print("ns per command: wall and CPU, driver and emulator together; emu: the emulator's own wall time,")
+print("measured around each answer (Rig::thread_emu_ns); drv = wall - emu (one clock: sound when wall")
+print("is close to CPU, i.e. the thread was not preempted).  Ir: instructions per")
+print("command (callgrind): the driver's (all but Emulator::poll_once) and the protocol floor's")
+print("(cxprm-bench-floor: header, output block controls, entry, doorbell, owner, copies out);")
+print("the issue's goal: driver <= 2 x floor.")
+print(f"{'command':34} {'wall':>6} {'CPU':>6} {'emu':>6} {'drv':>6} {'drv Ir':>7} {'floor':>6} {'ratio':>6}")
+rows = [("QUERY_PAGES (inline only)", "BM_QueryPages", $cg_qp_tot, $cg_qp_emu, $fl_inline),
+        ("QUERY_ISSI (112 B out: 1 mailbox)", "BM_QueryIssi", $cg_issi_tot, $cg_issi_emu, $fl_one),
+        ("QUERY_HCA_CAP (4 KiB out: 8 mbox)", "BM_QueryHcaCap", $cg_caps_tot, $cg_caps_emu, $fl_eight)]
+for label, name, tot, emu, floor in rows:
     b = g(name)
     cpu, wall = ns(b)
-    drv = cpu * (tot - emu) / tot
-    print(f"{label:34} {wall:8.0f} {cpu:7.0f} {tot:6d} {emu:7d} {tot - emu:7d} {drv:7.0f}")
+    emu_ns = b.get("emu_ns", 0.0)
+    print(f"{label:34} {wall:6.0f} {cpu:6.0f} {emu_ns:6.0f} {wall - emu_ns:6.0f} {tot - emu:7d} {floor:6d}"
+          f" {(tot - emu) / floor:6.1f}")
 print()
 print("throughput, QUERY_PAGES from N threads (one command each in flight; 2 CPUs)")
 print(f"{'threads':>7} {'commands/s':>12} {'wall ns/cmd':>12}")
@@ -221,8 +238,9 @@ print(f"  callgrind, 1 command: {pg_tot} Ir, emulator {pg_emu}, driver {pg_tot -
 for k, label in (("262144", "1 command of 2^18 pages"), ("16382", "17 commands (default message limit)")):
     b = g(f"BM_ManagePagesGive/{k}/iterations:8")
     cpu, wall = ns(b)
+    drv = wall - b.get("emu_ns", 0.0)
     print(f"  {label:36} wall {wall / 1e6:6.1f} ms  CPU {cpu / 1e6:6.1f} ms"
-          f"  driver (CPU x share) {cpu * share / 1e6:5.1f} ms ({cpu * share / 262144:.1f} ns/page)")
+          f"  driver (wall - emulator) {drv / 1e6:5.1f} ms ({drv / 262144:.1f} ns/page, fake pages)")
 print("  bytes written by the driver side (DHAT, steady state):")
 for line in open("$out/dhat.txt"):
     print("  " + line.rstrip())
