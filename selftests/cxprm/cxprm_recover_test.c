@@ -81,6 +81,18 @@ static uint32_t wait_recovery(int fd, uint32_t want, unsigned int ms, struct cxp
 	return i->recovery;
 }
 
+/* The sub-types of the CXPRM_EVENT_HEALTH records queued on fd (at most max). */
+static int health_records(int fd, uint32_t *subs, int max)
+{
+	struct cxprm_event ev;
+	int n = 0;
+
+	while (n < max && wait_readable(fd, 100) > 0 && read(fd, &ev, sizeof(ev)) == sizeof(ev))
+		if (ev.type == CXPRM_EVENT_HEALTH)
+			subs[n++] = ev.sub_type;
+	return n;
+}
+
 static void crash(struct __test_metadata *_metadata, struct emuctl *e)
 {
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault(e, CXPRM_EMUD_FAULT_CRASH, 1, 0));
@@ -92,7 +104,7 @@ TEST_F_TIMEOUT(recover, crash_restart_then_crash_within_grace, 150)
 	struct cxprm_event ev;
 	struct cxprm_info i;
 	uint32_t pd = 0, pd2 = 0, subs[8];
-	char dbg[96];
+	char dbg[320];
 	int n = 0, k, restarts0;
 	uint64_t t0;
 
@@ -124,10 +136,7 @@ TEST_F_TIMEOUT(recover, crash_restart_then_crash_within_grace, 150)
 	EXPECT_EQ(0, pd_ioctl(self->fd, CXPRM_IOC_OBJ_DESTROY, &pd2));
 
 	/* The records: RECOVERING (per attempt), then RECOVERED. */
-	while (n < (int)ARRAY_SIZE(subs) && wait_readable(self->fd, 100) > 0 &&
-	       read(self->fd, &ev, sizeof(ev)) == sizeof(ev))
-		if (ev.type == CXPRM_EVENT_HEALTH)
-			subs[n++] = ev.sub_type;
+	n = health_records(self->fd, subs, ARRAY_SIZE(subs));
 	ASSERT_LE(2, n);
 	EXPECT_EQ(CXPRM_HEALTH_RECOVERING, subs[0]);
 	EXPECT_EQ(CXPRM_HEALTH_RECOVERED, subs[n - 1]);
@@ -182,10 +191,7 @@ TEST_F_TIMEOUT(recover, crash_without_restart_ends_failed, 150)
 	EXPECT_EQ(restarts0,
 		  (int)emuctl_query(&self->emu, CXPRM_EMUD_Q_COUNTER, CXPRM_EMUD_COUNTER_FW_RESTARTS, 0, 0));
 
-	while (n < (int)ARRAY_SIZE(subs) && wait_readable(self->fd, 100) > 0 &&
-	       read(self->fd, &ev, sizeof(ev)) == sizeof(ev))
-		if (ev.type == CXPRM_EVENT_HEALTH)
-			subs[n++] = ev.sub_type;
+	n = health_records(self->fd, subs, ARRAY_SIZE(subs));
 	ASSERT_EQ(3, n);
 	EXPECT_EQ(CXPRM_HEALTH_RECOVERING, subs[0]);
 	EXPECT_EQ(CXPRM_HEALTH_RECOVERING, subs[1]);

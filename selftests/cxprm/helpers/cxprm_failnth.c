@@ -287,7 +287,7 @@ static int prepare_recover(struct ctx *c)
 {
 	struct cxprm_info i;
 	struct emuctl emu;
-	char p[96];
+	char p[320];
 	int r;
 
 
