@@ -3,7 +3,8 @@
  * The registry of every PRM layout the core defines: for the layout dump,
  * the mlx5_ifc.h cross-check and anything else that walks all layouts.
  * A layout added to a prm/ header must be added here too (the cross-check
- * and the dump only see what is listed).
+ * and the dump only see what is listed); the CTest
+ * prm_registry_lists_every_layout fails until it is.
  */
 #pragma once
 
