@@ -50,7 +50,7 @@ ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
-load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events stall gone crash"
+load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events soak-crash stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
 # by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's
@@ -61,7 +61,7 @@ if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
-unload suspend recover gone"
+unload suspend recover soak-crash gone"
 fi
 # With allocation fault injection (the debug test kernel), the short
 # failnth run right after the first load: every path but those whose
@@ -332,6 +332,39 @@ step_recover() {
 	return "$rc"
 }
 
+# The soak under recoverable crashes, soak-crash[:N[,C]] (N ioctls,
+# default 3000, an hour allowed with N; C crashes, default 3):
+# cxprm_soak_test's crash case (CXPRM_SOAK_CRASHES=C firmware crashes among
+# the chaos process's faults), the module loaded with a fast poller and no
+# grace period (every crash recovered).  The device is UP at the end and
+# every recovery succeeded; after rmmod the firmware holds no page.
+step_soak_crash() {
+	load_bound health_poll_ms=100 recovery_grace_ms=1 || return 1
+	n_ioctls=${1#:}
+	n_crashes=3
+	case "$n_ioctls" in
+	*,*) n_crashes=${n_ioctls#*,} n_ioctls=${n_ioctls%%,*} ;;
+	esac
+	CXPRM_SOAK_IOCTLS=${n_ioctls:-3000} CXPRM_SOAK_CRASHES=$n_crashes \
+		timeout -s KILL "$([ -n "$n_ioctls" ] && echo 3600 || echo "$TMO")" \
+		"$here/cxprm_soak_test" -t mixed_ioctls_under_recoverable_crashes
+	rc=$?
+	dmesg | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 4 | sed 's/^/dmesg: /'
+	dmesg | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
+	if dmesg | grep -q 'the device stays failed'; then
+		echo "FAIL: a recovery failed"
+		rc=1
+	fi
+	mark=$(dmesg | wc -l)
+	rmmod_timed "the recovered device" || return 1
+	pages_given
+	echo "dmesg: $line"
+	held=$(emu pages-held 2>&1)
+	echo "emulator: pages held $held"
+	[ "$held" = 0 ] || { echo "FAIL: the firmware still holds $held pages after rmmod"; rc=1; }
+	return "$rc"
+}
+
 # Suspend-to-idle (cxprm_pm_test), suspend[:P=V,...]: the guest frozen
 # until an RTC alarm with the function bound and a file open; the function
 # unloaded with every page reclaimed, brought up at resume.
@@ -517,7 +550,7 @@ step_debug_check() {
 unexpected_skips() {
 	# cxprm_obj_test's BAD_RES check while cxprm-emud runs
 	# --lenient-objects (run-guest.sh's choice, not a broken setup).
-	allowed='set CXPRM_TEST_|the emulator runs --lenient-objects|this kernel cannot suspend'
+	allowed='set CXPRM_TEST_|set CXPRM_SOAK_CRASHES|the emulator runs --lenient-objects|this kernel cannot suspend'
 	case "$1" in
 	*allow_raw_write=0) allowed="$allowed|needs allow_raw_write=1" ;;
 	esac
@@ -552,6 +585,7 @@ for s in $STEPS; do
 		;;
 	failnth:*) step_failnth "$(echo "${s#failnth:}" | tr , ' ')" >"$out" 2>&1; rc=$? ;;
 	recover | recover:*) step_recover "${s#recover}" >"$out" 2>&1; rc=$? ;;
+	soak-crash | soak-crash:*) step_soak_crash "${s#soak-crash}" >"$out" 2>&1; rc=$? ;;
 	suspend | suspend:*) step_suspend "${s#suspend}" >"$out" 2>&1; rc=$? ;;
 	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload | failnth | lockdown)
 		"step_$(echo "$s" | tr - _)" >"$out" 2>&1
