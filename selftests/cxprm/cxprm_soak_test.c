@@ -23,8 +23,40 @@
  *     the EIOs equal the delivery errors the emulator injected;
  *   - the emulator holds no DCT more than before, the page books agree,
  *     no EQ overran, the device is UP and not given up.
- * The figures are printed; kmemleak/KASAN/DMA-API findings are the guest
- * runner's debug-check (run_guest_tests.sh, make soak on the debug kernel).
+ * (The first DCT sets RoCE up, QUERY_HCA_CAP among its commands: one is
+ * made and destroyed before the counts start.)
+ *
+ * mixed_ioctls_under_recoverable_crashes (only with CXPRM_SOAK_CRASHES=N,
+ * the module loaded with health_poll_ms > 0 and recovery_grace_ms=1: step
+ * soak-crash): the same, and the chaos process also crashes the firmware
+ * N times (CXPRM_EMUD_FAULT_CRASH), the k-th once the processes made
+ * k/(N+1) of their ioctls; the driver recovers by itself
+ * (Documentation/recovery.rst).  Each crash window is marked in a shared
+ * epoch: odd before the crash, even once INFO showed the device UP with
+ * one more recovery, DONE; the next crash waits for that.  A process
+ * accounts an -EHOSTDOWN to a crash only if the epoch was odd before the
+ * call or moved during it, an -ESTALE only for a DCT or object made at an
+ * earlier epoch (or in a window); cxprm_soak.h.  Afterwards: no other
+ * failure, every answer its own, N crashes injected and recoveries grown
+ * by exactly N (the emulator restarted N times), the last one DONE, the
+ * device UP and not failed, no DCT beyond what was there before, the page
+ * books agree, no EQ overran.  What cannot be exact across a firmware
+ * restart, and is checked as a bound:
+ *   - STATS >= the commands sent per opcode, not equal: each recovery's
+ *     bring-up (QUERY_HCA_CAP, QUERY_ISSI, ...) and the RoCE set-up after
+ *     it are recorded too, and a command failed with -EHOSTDOWN is
+ *     recorded if it was in flight, not if it was refused at once;
+ *   - the firmware ran <= STATS - EIO per opcode: a command in flight
+ *     when the firmware crashed is in STATS but may never have run;
+ *   - EIO <= the delivery errors injected: a command the emulator failed
+ *     with one just before the crash may be woken with -EHOSTDOWN before
+ *     its completion is read.  (The chaos process clears the armed faults
+ *     before each crash: one left armed would fail the recovery's bring-up
+ *     instead of a soak command; the crash swallows it.)
+ * The figures are printed (crashes, recovery times, the -EHOSTDOWN and
+ * -ESTALE accounted, per opcode).  kmemleak/KASAN/DMA-API findings are
+ * the guest runner's debug-check (run_guest_tests.sh, make soak on the
+ * debug kernel).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -17,7 +17,10 @@
 # with command checksums on (cmd_checksum=1: completed entries signed and
 # verified; cxprm_raw_test checks the wire dump both ways), and last the health poller on a stalled health
 # counter, a surprise removal and a firmware crash (load again, the driver
-# gives the device up, unbind and rmmod must still complete).
+# gives the device up, unbind and rmmod must still complete).  Before
+# those: suspend/resume, automatic recovery (recover) and soak-crash (the
+# soak with 3 firmware crashes the driver recovers from, every EHOSTDOWN
+# and ESTALE accounted to one, the device UP at the end).
 #
 # Environment: CXPRM_BDF (set by run-guest.sh), CXPRM_KO (default
 # /cxprm/cxprm.ko), CXPRM_MODPARAMS (default "allow_raw_write=1
