@@ -149,7 +149,9 @@ static void chaos(uint64_t seed, volatile int *stop, struct chaos_tally *c, cons
 
 	if (emuctl_open(&e, cxprm_bdf()))
 		_exit(1);
-	if (ncrash && (fd = cxprm_open()) < 0)
+	if (ncrash)
+		fd = cxprm_open();
+	if (ncrash && fd < 0)
 		_exit(1);
 	while (!*stop || (c->crashes < ncrash && !c->crash_fail)) {
 		if (c->crashes < ncrash && !c->crash_fail &&
