@@ -28,10 +28,10 @@
  *
  * mixed_ioctls_under_recoverable_crashes (only with CXPRM_SOAK_CRASHES=N,
  * which skips the first case; the module loaded with health_poll_ms > 0
- * and recovery_grace_ms=1: step soak-crash): the same, and the chaos process also crashes the firmware
- * N times (CXPRM_EMUD_FAULT_CRASH), the k-th once the processes made
- * k/(N+1) of their ioctls; the driver recovers by itself
- * (Documentation/recovery.rst).  Each crash window is marked in a shared
+ * and recovery_grace_ms=1: step soak-crash): the same, and the chaos
+ * process also crashes the firmware N times (CXPRM_EMUD_FAULT_CRASH), the
+ * k-th once the processes made k/(N+1) of their ioctls; the driver
+ * recovers by itself (Documentation/recovery.rst).  Each crash window is marked in a shared
  * epoch: odd before the crash, even once INFO showed the device UP with
  * one more recovery, DONE; the next crash waits for that.  A process
  * accounts an -EHOSTDOWN to a crash only if the epoch was odd before the
