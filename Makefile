@@ -48,7 +48,9 @@
 #                     build-fuzz/ (Documentation/fuzzing.rst)
 #   make soak         SOAK_IOCTLS (100000) ioctls from 8 processes under
 #                     random emulator faults, debug kernel, polled/events/
-#                     MSI-X (not part of check; Documentation/faults.rst)
+#                     MSI-X, then as many under SOAK_CRASHES (20) recovered
+#                     firmware crashes (not part of check;
+#                     Documentation/faults.rst)
 #   make check-fuzz   the same, bounded (45 s each, fixed seed); fails on
 #                     any crash, leak, UB report or hang
 #
@@ -208,26 +210,31 @@ check-fwctl:
 check-guest-debug:
 	selftests/cxprm/run.sh -q --debug-kernel
 
-# The soak (Documentation/faults.rst): SOAK_IOCTLS mixed ioctls from 8
+# The soak (Documentation/faults-soak.rst): SOAK_IOCTLS mixed ioctls from 8
 # processes under random emulator faults, on the debug test kernel
 # (kmemleak, KASAN, lockdep, DMA-API debug), with command completion by
 # polling and by events, then on MSI-X; not part of `make check` (its
-# guest stages run the short soak, 3000 ioctls).
+# guest stages run the short soak, 3000 ioctls).  Then, polled, the same
+# number of ioctls under SOAK_CRASHES firmware crashes the driver recovers
+# from (step soak-crash:N,C; the guest stages run it with 3000 and 3),
+# after each of the two runs.
 # Each run's console is kept as .cache/selftests/soak-{plain,msix}.log and
 # its figures printed.
 SOAK_IOCTLS ?= 100000
+SOAK_CRASHES ?= 20
 define soak_figures
 	@cp .cache/selftests/console.log .cache/selftests/soak-$(1).log
 	@tr -d '\r' <.cache/selftests/soak-$(1).log | \
-		grep -aoE 'mixed_ioctls_under_random_faults:(seed .*|[0-9]+ ioctls in .*|faults: .*|device .*)' | \
-		sed 's/^mixed_ioctls_under_random_faults:/soak $(1): /'
+		grep -aoE 'mixed_ioctls_under_(random_faults|recoverable_crashes):(seed .*|[0-9]+ ioctls in .*|faults: .*|crashes: .*|device .*)' | \
+		sed 's/^mixed_ioctls_under_random_faults:/soak $(1): /; s/^mixed_ioctls_under_recoverable_crashes:/soak-crash $(1): /'
 endef
 soak:
 	selftests/cxprm/run.sh -q --debug-kernel --timeout 7200 -- debug-start load soak:$(SOAK_IOCTLS) \
-		unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
+		unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload soak-crash:$(SOAK_IOCTLS),$(SOAK_CRASHES) debug-check
 	$(call soak_figures,plain)
 	selftests/cxprm/run.sh -q --debug-kernel --no-build --msix 8 --timeout 7200 -- debug-start \
-		load soak:$(SOAK_IOCTLS) unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload debug-check
+		load soak:$(SOAK_IOCTLS) unload load:cmd_mode=events soak:$(SOAK_IOCTLS) unload \
+		soak-crash:$(SOAK_IOCTLS),$(SOAK_CRASHES) debug-check
 	$(call soak_figures,msix)
 
 # Kernel allocation fault injection on the debug kernel (fail-nth): every

@@ -63,11 +63,15 @@ static inline long long load_stats(int fd, const uint16_t *ops, int n, long long
  * One process's commands: per kind (the test's own numbering, up to
  * LOAD_KINDS), those that reached the engine (ioctl 0, or EIO: a delivery
  * error) and the EIOs; any other failure, and answers that were not ours.
+ * Under recoverable crashes (load_account_crash()) also the -EHOSTDOWNs
+ * and -ESTALEs a crash explains, neither counted in sent.
  */
 #define LOAD_KINDS 16
 struct load_count {
 	long long sent[LOAD_KINDS];
 	long long eio[LOAD_KINDS];
+	long long hostdown[LOAD_KINDS];
+	long long stale[LOAD_KINDS];
 	long long other_err;	/* must stay 0 */
 	long long wrong;	/* must stay 0 */
 	int first_errno, first_kind;
@@ -110,6 +114,26 @@ static inline int load_account(struct load_count *c, int kind, uint16_t opcode, 
 	return -1;
 }
 
+/*
+ * load_account() where the firmware may crash and be recovered: an
+ * -EHOSTDOWN is counted, not a failure, when 'down' (a crash window
+ * overlapped the call), an -ESTALE when 'stale' (the object it names was
+ * made before the last crash).  With both 0 it is load_account().
+ */
+static inline int load_account_crash(struct load_count *c, int kind, uint16_t opcode, int ret,
+				     const struct cxprm_cmd_status *st, int down, int stale)
+{
+	if (ret == -1 && errno == EHOSTDOWN && down) {
+		c->hostdown[kind]++;
+		return -1;
+	}
+	if (ret == -1 && errno == ESTALE && stale) {
+		c->stale[kind]++;
+		return -1;
+	}
+	return load_account(c, kind, opcode, ret, st);
+}
+
 static inline void load_add(struct load_count *sum, const struct load_count *c)
 {
 	int k;
@@ -117,6 +141,8 @@ static inline void load_add(struct load_count *sum, const struct load_count *c)
 	for (k = 0; k < LOAD_KINDS; k++) {
 		sum->sent[k] += c->sent[k];
 		sum->eio[k] += c->eio[k];
+		sum->hostdown[k] += c->hostdown[k];
+		sum->stale[k] += c->stale[k];
 	}
 	sum->other_err += c->other_err;
 	sum->wrong += c->wrong;

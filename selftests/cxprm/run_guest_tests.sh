@@ -19,7 +19,10 @@
 # resume, the automatic recovery (recover: a crash the driver recovers
 # from, then on demand; recover-norestart: one it cannot), and last the health poller on a stalled health
 # counter, a surprise removal and a firmware crash (load again, the driver
-# gives the device up, unbind and rmmod must still complete).
+# gives the device up, unbind and rmmod must still complete).  Before
+# those: suspend/resume, automatic recovery (recover) and soak-crash (the
+# soak with 3 firmware crashes the driver recovers from, every EHOSTDOWN
+# and ESTALE accounted to one, the device UP at the end).
 #
 # Environment: CXPRM_BDF (set by run-guest.sh), CXPRM_KO (default
 # /cxprm/cxprm.ko), CXPRM_MODPARAMS (default "allow_raw_write=1
@@ -52,8 +55,8 @@ ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
 load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
-load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events recover-norestart
-recover-norestart:cmd_mode=events stall gone crash"
+load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events
+recover-norestart recover-norestart:cmd_mode=events soak-crash stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
 # event path on a real vector, polled and CMD-event completion, each framed
 # by the interrupt checks (cxprm_irq_test: INFO's IRQ flag, the vector's
@@ -64,7 +67,7 @@ if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
-unload suspend recover recover-norestart gone"
+unload suspend recover recover-norestart soak-crash gone"
 fi
 # With allocation fault injection (the debug test kernel), the short
 # failnth run right after the first load: every path but those whose
@@ -318,61 +321,9 @@ step_stall() {
 	return "$rc"
 }
 
-# Automatic recovery (cxprm_recover_test), recover[:P=V,...] with more
-# module parameters: a firmware crash the driver recovers from by itself
-# (it asks the emulator for the reset), then one within the grace period
-# it does not: the device stays failed, so after rmmod the emulator's
-# function is reset.
-step_recover() {
-	# shellcheck disable=SC2046
-	load_bound health_poll_ms=100 $(echo "${1#:}" | tr "," " ") || return 1
-	CXPRM_TEST_RECOVER=1 timeout -s KILL "$TMO" "$here/cxprm_recover_test"
-	rc=$?
-	dmesg | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 6 | sed 's/^/dmesg: /'
-	dmesg | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
-	rmmod_timed "the device" || return 1
-	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
-	return "$rc"
-}
-
-# A crash the firmware never recovers from (cxprm_recover_test's second
-# case), recover-norestart[:P=V,...]: the emulator ignores the driver's
-# reset request; two attempts time out and the device ends failed with
-# NOT_READY, said in dmesg.  After rmmod the emulator's function is reset.
-step_recover_norestart() {
-	mark=$(dmesg | wc -l)
-	# shellcheck disable=SC2046
-	load_bound health_poll_ms=100 recovery_attempts=2 $(echo "${1#:}" | tr "," " ") || return 1
-	CXPRM_TEST_RECOVER=norestart timeout -s KILL "$TMO" "$here/cxprm_recover_test"
-	rc=$?
-	since_mark | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 4 | sed 's/^/dmesg: /'
-	since_mark | grep -q 'recovery failed after 2 attempt(s): reason 6,' ||
-		{ echo "FAIL: no 'recovery failed after 2 attempt(s): reason 6,' in dmesg"; rc=1; }
-	rmmod_timed "the failed device" || return 1
-	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
-	return "$rc"
-}
-
-# Suspend-to-idle (cxprm_pm_test), suspend[:P=V,...]: the guest frozen
-# until an RTC alarm with the function bound and a file open; the function
-# unloaded with every page reclaimed, brought up at resume.
-step_suspend() {
-	# shellcheck disable=SC2046
-	load_bound $(echo "${1#:}" | tr "," " ") || return 1
-	CXPRM_TEST_SUSPEND=1 CXPRM_PM_TEST=${CXPRM_PM_TEST-devices} timeout -s KILL "$TMO" "$here/cxprm_pm_test"
-	rc=$?
-	# The debug test kernel has no CONFIG_SUSPEND: the test skipped.
-	if [ ! -w /sys/power/state ]; then
-		rmmod_timed "the device" || return 1
-		return "$rc"
-	fi
-	dmesg | grep -E 'cxprm .*(suspend|resume|pages given)' | tail -n 4 | sed 's/^/dmesg: /'
-	dmesg | grep -q 'cxprm .*resume: up again' || { echo "FAIL: no 'resume: up again' in dmesg"; rc=1; }
-	dmesg | grep -E 'cxprm .*pages given [0-9]+ reclaimed' | tail -n 1 |
-		grep -qE 'pages given ([0-9]+) reclaimed \1 ' || { echo "FAIL: suspend did not reclaim every page"; rc=1; }
-	rmmod_timed "the resumed device" || return 1
-	return "$rc"
-}
+# The recovery steps: recover, recover-norestart, soak-crash, suspend.
+# shellcheck source=selftests/cxprm/helpers/guest_steps_recovery.sh
+. "$here/guest_steps_recovery.sh"
 
 # Surprise removal: load with a short health poll, the device reads all
 # ones; the driver marks it GONE, every command fails with ENODEV, rmmod
@@ -538,7 +489,7 @@ step_debug_check() {
 unexpected_skips() {
 	# cxprm_obj_test's BAD_RES check while cxprm-emud runs
 	# --lenient-objects (run-guest.sh's choice, not a broken setup).
-	allowed='set CXPRM_TEST_|the emulator runs --lenient-objects|this kernel cannot suspend'
+	allowed='set CXPRM_TEST_|set CXPRM_SOAK_CRASHES|CXPRM_SOAK_CRASHES set|the emulator runs --lenient-objects|this kernel cannot suspend'
 	case "$1" in
 	*allow_raw_write=0) allowed="$allowed|needs allow_raw_write=1" ;;
 	esac
@@ -574,6 +525,7 @@ for s in $STEPS; do
 	failnth:*) step_failnth "$(echo "${s#failnth:}" | tr , ' ')" >"$out" 2>&1; rc=$? ;;
 	recover | recover:*) step_recover "${s#recover}" >"$out" 2>&1; rc=$? ;;
 	recover-norestart*) step_recover_norestart "${s#recover-norestart}" >"$out" 2>&1; rc=$? ;;
+	soak-crash | soak-crash:*) step_soak_crash "${s#soak-crash}" >"$out" 2>&1; rc=$? ;;
 	suspend | suspend:*) step_suspend "${s#suspend}" >"$out" 2>&1; rc=$? ;;
 	crash | stress | stall | bringup-fail | gone | debug-start | debug-check | unload | failnth | lockdown)
 		"step_$(echo "$s" | tr - _)" >"$out" 2>&1
