@@ -15,12 +15,13 @@
 # it does not: the device stays failed, so after rmmod the emulator's
 # function is reset.
 step_recover() {
+	mark=$(dmesg | wc -l)
 	# shellcheck disable=SC2046
 	load_bound health_poll_ms=100 $(echo "${1#:}" | tr "," " ") || return 1
 	CXPRM_TEST_RECOVER=1 timeout -s KILL "$TMO" "$here/cxprm_recover_test"
 	rc=$?
-	dmesg | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 6 | sed 's/^/dmesg: /'
-	dmesg | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
+	since_mark | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 6 | sed 's/^/dmesg: /'
+	since_mark | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
 	rmmod_timed "the device" || return 1
 	emu function-reset || { echo "FAIL: emulator function reset"; rc=1; }
 	return "$rc"
@@ -51,6 +52,7 @@ step_recover_norestart() {
 # grace period (every crash recovered).  The device is UP at the end and
 # every recovery succeeded; after rmmod the firmware holds no page.
 step_soak_crash() {
+	mark=$(dmesg | wc -l)
 	load_bound health_poll_ms=100 recovery_grace_ms=1 || return 1
 	n_ioctls=${1#:}
 	n_crashes=3
@@ -61,9 +63,10 @@ step_soak_crash() {
 		timeout -s KILL "$([ -n "$n_ioctls" ] && echo 3600 || echo "$TMO")" \
 		"$here/cxprm_soak_test"
 	rc=$?
-	dmesg | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 4 | sed 's/^/dmesg: /'
-	dmesg | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
-	if dmesg | grep -q 'the device stays failed'; then
+	# This step's lines only: an earlier step may have left a failed recovery.
+	since_mark | grep -E 'cxprm .*(recover|health: device failed)' | tail -n 4 | sed 's/^/dmesg: /'
+	since_mark | grep -q 'recovery: the device is up again' || { echo "FAIL: no recovery line in dmesg"; rc=1; }
+	if since_mark | grep -q 'the device stays failed'; then
 		echo "FAIL: a recovery failed"
 		rc=1
 	fi
@@ -81,6 +84,7 @@ step_soak_crash() {
 # until an RTC alarm with the function bound and a file open; the function
 # unloaded with every page reclaimed, brought up at resume.
 step_suspend() {
+	mark=$(dmesg | wc -l)
 	# shellcheck disable=SC2046
 	load_bound $(echo "${1#:}" | tr "," " ") || return 1
 	CXPRM_TEST_SUSPEND=1 CXPRM_PM_TEST=${CXPRM_PM_TEST-devices} timeout -s KILL "$TMO" "$here/cxprm_pm_test"
@@ -90,9 +94,9 @@ step_suspend() {
 		rmmod_timed "the device" || return 1
 		return "$rc"
 	fi
-	dmesg | grep -E 'cxprm .*(suspend|resume|pages given)' | tail -n 4 | sed 's/^/dmesg: /'
-	dmesg | grep -q 'cxprm .*resume: up again' || { echo "FAIL: no 'resume: up again' in dmesg"; rc=1; }
-	dmesg | grep -E 'cxprm .*pages given [0-9]+ reclaimed' | tail -n 1 |
+	since_mark | grep -E 'cxprm .*(suspend|resume|pages given)' | tail -n 4 | sed 's/^/dmesg: /'
+	since_mark | grep -q 'cxprm .*resume: up again' || { echo "FAIL: no 'resume: up again' in dmesg"; rc=1; }
+	since_mark | grep -E 'cxprm .*pages given [0-9]+ reclaimed' | tail -n 1 |
 		grep -qE 'pages given ([0-9]+) reclaimed \1 ' || { echo "FAIL: suspend did not reclaim every page"; rc=1; }
 	rmmod_timed "the resumed device" || return 1
 	return "$rc"
