@@ -16,6 +16,7 @@
 #   MLX5-BENCH: bind|unbind DRV ROUND US COMMANDS PAGES
 #   MLX5-BENCH: range DRV ROUND FIRST LAST
 #   MLX5-BENCH: cmd DRV ROUND NAME NS
+#   MLX5-BENCH: inithca DRV ROUND US   (the bind's mark to INIT_HCA done, printk clock)
 #   MLX5-BENCH: failed DRV ROUND WHY   (a bind that failed: the round does not count)
 #   MLX5-BENCH: perf TEXT
 #   MLX5-BENCH: log DMESG-LINE
@@ -31,9 +32,11 @@ say() { echo "MLX5-BENCH: $*"; }
 # NAME: its printk timestamp in µs, read afterwards, so that what is timed
 # is the write alone, not the tools around it.
 mark() { echo "mlx5-bench mark $1" >/dev/kmsg; }
-stamp() {
-	dmesg | grep "mlx5-bench mark $1\$" | tail -n 1 |
-		sed 's/^\[ *\([0-9]*\)\.\([0-9]*\)\].*/\1 \2/' | { read -r s u; echo $((s * 1000000 + 1$u - 1000000)); }
+stamp() { dmesg | grep "mlx5-bench mark $1\$" | tail -n 1 | us_of; }
+# us_of: the printk timestamp of the dmesg line on stdin, in µs (nothing
+# for no line).
+us_of() {
+	sed 's/^\[ *\([0-9]*\)\.\([0-9]*\)\].*/\1 \2/' | { read -r s u && echo $((s * 1000000 + 1$u - 1000000)); }
 }
 # elapsed FROM TO: µs between two marks.
 elapsed() { echo $(($(stamp "$2") - $(stamp "$1"))); }
@@ -56,6 +59,19 @@ samples() {
 	fi | while read -r op ns; do say "cmd $2 $3 $op $ns"; done
 }
 
+# init_hca DRV NAME ROUND: µs from the bind's mark to the driver's message
+# just after INIT_HCA (mlx5_core: its "fw exec time" line for INIT_HCA;
+# cxprm: "HCA up", printed when INIT_HCA, its bring-up's last command,
+# has completed), or nothing.
+init_hca() {
+	if [ "$1" = mlx5_core ]; then what='fw exec time for INIT_HCA '; else what=': HCA up: '; fi
+	t=$(dmesg | awk -v from="mlx5-bench mark $2-$3-bind" -v to="mlx5-bench mark $2-$3-bound" -v what="$what" '
+		index($0, from) { on = 1; next }
+		index($0, to) { on = 0 }
+		on && index($0, what) { print; exit }' | us_of)
+	[ -z "$t" ] || say "inithca $2 $3 $((t - $(stamp "$2-$3-bind")))"
+}
+
 # round DRV NAME ROUND: bind, statistics, unbind.  $cmds and $pages: the
 # emulator's counters before (what the last round left).
 round() {
@@ -76,6 +92,7 @@ round() {
 	say "range $2 $3 $((cmds + 1)) ${c% *}"
 	cmds=${c% *} pages=${c#* }
 	samples "$1" "$2" "$3"
+	init_hca "$1" "$2" "$3"
 	cmds=$(counters)	# anything sent after the bind returned
 	mark "$2-$3-unbind"
 	echo "$bdf" >"/sys/bus/pci/drivers/$1/unbind"

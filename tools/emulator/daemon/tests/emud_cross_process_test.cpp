@@ -202,7 +202,9 @@ TEST(Emud, InitSegmentControlPageAndSignals)
 	EXPECT_EQ(d.stop(SIGINT), 0);
 	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_MAGIC), 0u);
 	std::string log = d.log();
-	EXPECT_NE(log.find("ready: ConnectX-5 (device 0x1017) fw 16.99.1234, init delay 300 ms"), std::string::npos)
+	EXPECT_NE(log.find("ready: ConnectX-5 (device 0x1017) fw 16.99.1234, init delay 300 ms (20 ms after a "
+			   "queue address)"),
+		  std::string::npos)
 		<< log;
 	EXPECT_NE(log.find("control page at 0xff000"), std::string::npos) << log;
 	EXPECT_NE(log.find("initializing cleared"), std::string::npos) << log;
