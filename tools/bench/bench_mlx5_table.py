@@ -16,7 +16,9 @@ TRACE is cxprm-emud's --trace file (tools/emulator/daemon/README.md, "Trace").
 Prints, for the binds of both drivers:
  1. per opcode, doorbell to completion seen: each driver's per-command
     samples (median, p99) and, as the reference, the emulator's own
-    doorbell-seen to answered time (answer_ns) for the same commands;
+    doorbell-seen to answered time (answer_ns) for the same commands, and
+    "own": each sample less the emulator's time for that very command
+    (a bind's samples paired with its trace records in order);
  2. time to INIT_HCA minus the 'initializing' window: from the bind (guest
     printk clock) less the window, and in the emulator's clock from its
     first command's doorbell seen to INIT_HCA answered, with the command
@@ -49,6 +51,7 @@ def parse(path):
     ranges = defaultdict(dict)   # driver -> {round: (first, last)}
     samples = defaultdict(list)  # (driver, row name) -> [ns]
     seen = defaultdict(list)     # (driver, round) -> the bind's opcodes so far
+    ordered = defaultdict(list)  # (driver, round) -> the bind's samples in order: (opcode, ns)
     inithca = defaultdict(dict)  # driver -> {round: us}
     perf, failed, window = [], [], NAN
     for line in open(path, errors="replace"):
@@ -66,13 +69,14 @@ def parse(path):
             ops = seen[(f[2], f[3])]
             ops.append(f[4])
             samples[(f[2], row_name(ops))].append(int(f[5]))
+            ordered[(f[2], f[3])].append((f[4], int(f[5])))
         elif f[1] == "inithca" and len(f) == 5:
             inithca[f[2]][f[3]] = int(f[4])
         elif f[1] == "failed":
             failed.append(" ".join(f[2:]))
         elif f[1] == "perf":
             perf.append(" ".join(f[2:]))
-    return phases, ranges, samples, inithca, window, perf, failed
+    return phases, ranges, (samples, ordered), inithca, window, perf, failed
 
 
 def parse_trace(path):
@@ -105,21 +109,33 @@ def bind_records(trace, ranges, d):
 
 
 def latency_rows(samples, trace, ranges):
-    emu = defaultdict(list)  # (driver, op) -> emulator's answer ns
+    samples, ordered = samples
+    emu = defaultdict(list)   # (driver, row) -> emulator's answer ns
+    own = defaultdict(list)   # (driver, row) -> the driver's sample less the emulator's answer, same command
+    paired = defaultdict(int)  # driver -> binds whose samples pair with the trace
     for d in DRIVERS:
-        for recs in bind_records(trace, ranges, d).values():
-            for k, (op, seen, done) in enumerate(recs):
-                emu[(d, row_name([x[0] for x in recs[:k + 1]]))].append(done - seen)
+        for r, recs in bind_records(trace, ranges, d).items():
+            names = [row_name([x[0] for x in recs[:k + 1]]) for k in range(len(recs))]
+            for name, (op, seen, done) in zip(names, recs):
+                emu[(d, name)].append(done - seen)
+            # The driver's samples are its bind's commands in order: paired
+            # with the trace's when the opcodes agree one for one.
+            mine = ordered[(d, r)]
+            if [x[0] for x in mine] == [x[0] for x in recs]:
+                paired[d] += 1
+                for name, (op, ns), (_, seen, done) in zip(names, mine, recs):
+                    own[(d, name)].append(ns - (done - seen))
     # in the order of cxprm's bring-up (its first bind's)
     ops = [o for (d, o) in list(samples) if d == DRIVERS[0] and (DRIVERS[1], o) in samples]
     rows = []
     for o in ops:
         cells = []
         for d in DRIVERS:
-            v, e = samples[(d, o)], emu[(d, o)]
-            cells.append((len(v), pct(v, 50) / 1000, pct(v, 99) / 1000, pct(e, 50) / 1000, pct(e, 99) / 1000))
+            v, e, w = samples[(d, o)], emu[(d, o)], own[(d, o)]
+            cells.append((len(v), pct(v, 50) / 1000, pct(v, 99) / 1000, pct(e, 50) / 1000, pct(e, 99) / 1000,
+                          pct(w, 50) / 1000))
         rows.append((o, cells))
-    return rows
+    return rows, paired
 
 
 def init_hca(trace, ranges, d):
@@ -146,18 +162,21 @@ def main():
             sys.exit(f"bench_mlx5_table: no bind figures for {d} in {sys.argv[1]}")
     if not trace:
         sys.exit(f"bench_mlx5_table: no trace lines in {sys.argv[2]}")
+    rows, paired = latency_rows(samples, trace, ranges)
     print()
     print("side by side with mlx5_core: Linux 6.1 mlx5_core (Debian, unmodified) and cxprm.ko (cmd_mode=poll)")
     print(f"in one QEMU guest (TCG), one cxprm-emud (spinning); {sys.argv[3]} rounds of sysfs bind + unbind each.")
     print("1. doorbell to completion seen, per command of the binds, us: each driver's own samples (cxprm")
-    print("   debugfs last_cmds, mlx5_core \"fw exec time\"); emu: the emulator's doorbell seen to answered")
-    print(f"{'opcode':18} {'cxprm n':>7} {'median':>7} {'p99':>7} {'emu':>6} {'emu p99':>7}"
-          f"   {'mlx5 n':>6} {'median':>7} {'p99':>7} {'emu':>6} {'emu p99':>7}   {'cxprm/mlx5':>10}")
-    rows = latency_rows(samples, trace, ranges)
+    print("   debugfs last_cmds, mlx5_core \"fw exec time\"); emu: the emulator's doorbell seen to answered;")
+    print("   own: the driver's time less the emulator's for the same command (median; binds paired with the")
+    print("   trace: " + ", ".join(f"{d} {paired[d]} of {len(ranges[d])}" for d in DRIVERS) + ")")
+    print(f"{'opcode':18} {'cxprm n':>7} {'median':>7} {'p99':>7} {'emu':>6} {'emu p99':>7} {'own':>5}"
+          f"   {'mlx5 n':>6} {'median':>7} {'p99':>7} {'emu':>6} {'emu p99':>7} {'own':>5}   {'cxprm/mlx5':>10}")
     for o, (c, m) in rows:
         r = c[1] / m[1] if m[1] and c[1] == c[1] and m[1] == m[1] else NAN
-        print(f"{o:18} {c[0]:7d} {fmt(c[1]):>7} {fmt(c[2]):>7} {fmt(c[3]):>6} {fmt(c[4]):>7}"
-              f"   {m[0]:6d} {fmt(m[1]):>7} {fmt(m[2]):>7} {fmt(m[3]):>6} {fmt(m[4]):>7}   {fmt(r, '%.2f'):>10}")
+        print(f"{o:18} {c[0]:7d} {fmt(c[1]):>7} {fmt(c[2]):>7} {fmt(c[3]):>6} {fmt(c[4]):>7} {fmt(c[5]):>5}"
+              f"   {m[0]:6d} {fmt(m[1]):>7} {fmt(m[2]):>7} {fmt(m[3]):>6} {fmt(m[4]):>7} {fmt(m[5]):>5}"
+              f"   {fmt(r, '%.2f'):>10}")
     if any(o == "ENABLE_HCA" for o, _ in rows):
         print("   ENABLE_HCA: a doorbell rung while 'initializing' is up waits until it clears (the emulator's")
         print("   'in its grace' below): a driver that rang early has the rest of the window in its figure")
