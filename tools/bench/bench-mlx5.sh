@@ -3,42 +3,46 @@
 #
 # cxprm side by side with Linux's unmodified mlx5_core (`make bench`, the
 # part after the guest ioctl rate; Documentation/performance.rst): one
-# QEMU guest (TCG, MSI-X on ivshmem-doorbell), one cxprm-emud, ROUNDS
-# rounds of bind and unbind for cxprm (cmd_mode=poll, then events) and
-# mlx5_core (tools/qemu/run-mlx5.sh --bench, tools/qemu/guest/mlx5-bench.sh).
+# QEMU guest (TCG, MSI-X on ivshmem-doorbell), one cxprm-emud spinning
+# (--spin-us SPIN, default 1 s: a doorbell is seen at once, not after an
+# idle sleep) and tracing each command, ROUNDS rounds of bind and unbind
+# for cxprm (cmd_mode=poll) and mlx5_core (tools/qemu/run-mlx5.sh --bench,
+# tools/qemu/guest/mlx5-bench.sh).
 #
-#   tools/bench/bench-mlx5.sh [--rounds N] [--emud-bin PATH] [--out DIR]
+#   tools/bench/bench-mlx5.sh [--rounds N] [--spin-us SPIN] [--emud-bin PATH] [--out DIR]
 #
-# Prints the table (each row with the ratios cxprm/mlx5_core) on stdout;
-# keeps the guest's figures in DIR/mlx5-bench.txt (default: a temporary
-# directory; tools/bench/bench_mlx5_table.py makes the table).  Exit status 1 when the guest run failed.
+# Prints the tables on stdout (tools/bench/bench_mlx5_table.py); keeps the
+# guest's figures in DIR/mlx5-bench.txt and the emulator's trace in
+# DIR/emud-trace.txt (default: a temporary directory).  Exit status 1 when
+# the guest run failed.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-rounds=5 emud_bin="" out=""
+rounds=20 spin_us=1000000 emud_bin="" out=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift ;;
+	--spin-us) spin_us=$2; shift ;;
 	--emud-bin) emud_bin=$2; shift ;;
 	--out) out=$2; shift ;;
-	-h | --help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench-mlx5: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
 case "$rounds" in '' | *[!0-9]* | 0) echo "bench-mlx5: --rounds needs a number > 0" >&2; exit 2 ;; esac
+case "$spin_us" in '' | *[!0-9]*) echo "bench-mlx5: --spin-us needs a number" >&2; exit 2 ;; esac
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/cxprm-bench-mlx5.XXXXXXXX")
 	trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
-# The static CLI for the guest: the tree bench.sh builds cxprm-emud in.
-export CXPRM_STATIC_BUILD=${CXPRM_STATIC_BUILD:-${BENCH_BUILD:-$repo/build-bench}/static}
 t0=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg)
-echo "bench: cxprm and mlx5_core in one guest, $rounds rounds" >&2
+echo "bench: cxprm and mlx5_core in one guest, $rounds rounds, cxprm-emud --spin-us $spin_us" >&2
 rc=0
 "$repo/tools/qemu/run-mlx5.sh" --bench "$rounds" -q ${emud_bin:+--emud-bin "$emud_bin"} \
+	--emud-args "--spin-us $spin_us --trace $out/emud-trace.txt" \
 	--timeout $((120 + 40 * rounds)) >"$out/mlx5-bench.txt" 2>"$out/mlx5-bench.err" || rc=$?
 if [ "$rc" != 0 ]; then
 	cat "$out/mlx5-bench.txt" "$out/mlx5-bench.err" >&2
@@ -48,7 +52,7 @@ fi
 took=$(($(date +%s) - t0))
 load1=$(cut -d' ' -f1 /proc/loadavg)
 
-python3 "$repo/tools/bench/bench_mlx5_table.py" "$out/mlx5-bench.txt" "$rounds" "$took"
+python3 "$repo/tools/bench/bench_mlx5_table.py" "$out/mlx5-bench.txt" "$out/emud-trace.txt" "$rounds" "$took"
 # The emulator's doorbell line: a failed bind's dropped doorbell shows there.
 tr -d '\r' <"$out/mlx5-bench.txt" | grep -a 'cxprm-emud: doorbells:' | sed 's/^.*cxprm-emud: /(emulator: /; s/$/)/' || true
 echo "(host load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs: TCG and the emulator share them)"

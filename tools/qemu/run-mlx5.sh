@@ -35,9 +35,9 @@
 #                      Documentation/fwctl.rst); passes with "FWCTL: OK",
 #                      0 unknown opcodes and 0 pages held at the end
 #   --bench [ROUNDS]   tools/bench/bench-mlx5.sh (`make bench`): cxprm
-#                      (poll and events) and mlx5_core, bound and unbound
-#                      ROUNDS times each (default 5), with their command
-#                      statistics (tools/qemu/guest/mlx5-bench.sh)
+#                      (cmd_mode=poll) and mlx5_core, bound and unbound
+#                      ROUNDS times each (default 5), with each bind's
+#                      per-command times (tools/qemu/guest/mlx5-bench.sh)
 #   --mlx5-ko PATH     your mlx5_core.ko (built for the same kernel) instead
 #                      of Debian's; its dependencies still come from
 #                      /lib/modules/<kver>
@@ -160,10 +160,13 @@ console=$work/console.log
 ko=(--no-module)
 if [ "$check" = 2 ] || [ "$check" = 3 ]; then
 	# Both cxprm and mlx5_core: cxprm.ko (make module), loaded by the guest
-	# script, and the static CLI.
+	# script, and for the hand-over the static CLI.
 	[ "$build" = 0 ] || make -s -C "$repo" module KVER="$kver" >/dev/null || { say "cxprm.ko did not build"; exit 125; }
-	sbuild=$("$here/build-static.sh" cxprm) || { say "static cxprm did not build"; exit 125; }
-	ko=(--ko "$repo/cxprm.ko" --no-load --file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm")
+	ko=(--ko "$repo/cxprm.ko" --no-load)
+	if [ "$check" = 2 ]; then
+		sbuild=$("$here/build-static.sh" cxprm) || { say "static cxprm did not build"; exit 125; }
+		ko+=(--file "$sbuild/tools/cxprm/cxprm:/cxprm/cxprm")
+	fi
 fi
 if [ "$check" = 4 ]; then
 	# cxprm.ko for that kernel (the tree selftests/cxprm/run.sh --linux

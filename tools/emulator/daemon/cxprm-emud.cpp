@@ -401,11 +401,12 @@ int main(int argc, char **argv)
 	uint32_t uars = (uint32_t)((ctrl_off - emu::bar_map::UAR_BASE) / emu::bar_map::UAR_SIZE);
 	if (uars > p.max_uars)
 		uars = p.max_uars;
-	log.info("ready: %s (device 0x%04x) fw %u.%u.%u, init delay %u ms, pages boot %d init %d regular %d, "
+	log.info("ready: %s (device 0x%04x) fw %u.%u.%u, init delay %u ms (%u ms after a queue address), "
+		 "pages boot %d init %d regular %d, "
 		 "VFs %u/%u; RAM %s (%zu MiB at 0x%llx, %llu MiB in its first region), BAR %s (%zu KiB: %u UAR pages, control "
 		 "page at 0x%zx); firmware latency %s; pid %d",
 		 p.name.c_str(), p.device_id, p.fw_rev.major, p.fw_rev.minor, p.fw_rev.subminor, p.init_delay_ms,
-		 p.boot_pages, p.init_pages, p.regular_pages, p.esw.num_vfs, p.esw.total_vfs, ram_path.c_str(),
+		 p.cmdq_init_delay_ms, p.boot_pages, p.init_pages, p.regular_pages, p.esw.num_vfs, p.esw.total_vfs, ram_path.c_str(),
 		 ram.size() >> 20, (unsigned long long)layout.base(), (unsigned long long)(layout.low_size() >> 20),
 		 bar_path.c_str(), bar_size >> 10,
 		 uars, ctrl_off, latency_text(p).c_str(), (int)getpid());

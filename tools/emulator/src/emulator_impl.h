@@ -72,6 +72,8 @@ struct Emulator::Impl {
 	// serve again while it stays owned (swallowed, or rung too early).
 	uint64_t owned_since[prm::MAX_CMDQ_ENTRIES] = {};
 	uint16_t skip_token[prm::MAX_CMDQ_ENTRIES] = {};
+	// When each slot's doorbell was taken (the trace's seen_ns).
+	uint64_t bell_seen[prm::MAX_CMDQ_ENTRIES] = {};
 	// Scan only a queue known to be reachable: a command completed through
 	// it since the address was written, and no scan read failed since.
 	bool queue_reachable = false;

@@ -77,6 +77,7 @@ bool Emulator::Impl::rescue_lost_doorbells(uint64_t now)
 		if (!(t[3] & 1) || skip_token[slot] == (0x100 | t[0]))
 			continue;
 		dev.counters.lost_doorbells++;
+		bell_seen[slot] = now;
 		process_slot(slot);
 		did = true;
 	}
@@ -133,6 +134,7 @@ void Emulator::Impl::process_slot(unsigned slot)
 	if (tracing && (r.kind == SlotResult::COMPLETED || r.kind == SlotResult::SWALLOWED)) {
 		t.seq = ++trace_seq;
 		t.time_ns = now();
+		t.seen_ns = bell_seen[slot] ? bell_seen[slot] : t.time_ns;
 		t.slot = slot;
 		t.opcode = r.opcode;
 		t.op_mod = r.op_mod;

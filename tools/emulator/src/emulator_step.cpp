@@ -120,6 +120,7 @@ bool Emulator::Impl::step_locked(bool tick_health)
 			continue;
 		did = true;
 		owned_since[slot] = skip_token[slot] = 0; // a new command
+		bell_seen[slot] = now;
 		if (prof.latency.enabled)
 			schedule_slot(slot, now);
 		else

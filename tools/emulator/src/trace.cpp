@@ -94,6 +94,10 @@ std::string trace_line(const TraceRecord &r)
 	}
 	if (!r.completed)
 		s += " swallowed";
+	// The doorbell taken, and from there to the answer written (ns).
+	std::snprintf(b, sizeof(b), " seen=%" PRIu64 ".%09" PRIu64 " answer_ns=%" PRIu64, r.seen_ns / 1000000000u,
+		      r.seen_ns % 1000000000u, r.time_ns > r.seen_ns ? r.time_ns - r.seen_ns : 0);
+	s += b;
 	return s;
 }
 

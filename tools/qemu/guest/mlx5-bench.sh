@@ -4,16 +4,19 @@
 # The guest half of tools/qemu/run-mlx5.sh --bench (tools/bench/bench-mlx5.sh,
 # part of `make bench`): cxprm next to Linux's unmodified mlx5_core on the
 # same emulated ConnectX, in one boot.  N rounds (default 5), each: cxprm
-# with cmd_mode=poll, cxprm with cmd_mode=events, mlx5_core; each a sysfs
-# bind then an unbind.  Per bind and unbind: the wall time (printk
-# timestamps of two /dev/kmsg marks around the sysfs write: µs), the
-# emulator's command count and pages given (emuctl, the control page);
-# before the unbind, each driver's own per-command statistics: cxprm's
-# debugfs cmd_stats (avg_us, count), mlx5_core's debugfs
-# commands/<NAME>/{average,n} (ns).  Both time a command from its doorbell
-# to the completion seen.  Prints "MLX5-BENCH: ..." lines for the host:
+# (cmd_mode=poll), then mlx5_core; each a sysfs bind then an unbind.  Per
+# bind and unbind: the wall time (printk timestamps of two /dev/kmsg marks
+# around the sysfs write: µs), the emulator's command count and pages given
+# (emuctl, the control page).  Per command of each bind, the driver's own
+# doorbell-to-completion-seen time: cxprm's debugfs last_cmds (latency),
+# mlx5_core's "fw exec time" debug line (cmd.c: ts2 - ts1; debug_mask 2
+# and dynamic debug).  The emulator's commands of a bind are the trace's
+# seq FIRST..LAST (bench_mlx5_table.py matches them).  Prints
+# "MLX5-BENCH: ..." lines for the host:
 #   MLX5-BENCH: bind|unbind DRV ROUND US COMMANDS PAGES
-#   MLX5-BENCH: lat DRV ROUND NAME N AVG_NS
+#   MLX5-BENCH: range DRV ROUND FIRST LAST
+#   MLX5-BENCH: cmd DRV ROUND NAME NS
+#   MLX5-BENCH: inithca DRV ROUND US   (the bind's mark to INIT_HCA done, printk clock)
 #   MLX5-BENCH: failed DRV ROUND WHY   (a bind that failed: the round does not count)
 #   MLX5-BENCH: perf TEXT
 #   MLX5-BENCH: log DMESG-LINE
@@ -22,7 +25,6 @@
 . "${CXPRM_LIB:-/cxprm/lib.sh}"
 rounds=${1:-5}
 bdf=${CXPRM_BDF:?no ivshmem device}
-OPS='QUERY_HCA_CAP QUERY_PAGES MANAGE_PAGES'
 rc=0
 say() { echo "MLX5-BENCH: $*"; }
 
@@ -30,45 +32,44 @@ say() { echo "MLX5-BENCH: $*"; }
 # NAME: its printk timestamp in µs, read afterwards, so that what is timed
 # is the write alone, not the tools around it.
 mark() { echo "mlx5-bench mark $1" >/dev/kmsg; }
-stamp() {
-	dmesg | grep "mlx5-bench mark $1\$" | tail -n 1 |
-		sed 's/^\[ *\([0-9]*\)\.\([0-9]*\)\].*/\1 \2/' | { read -r s u; echo $((s * 1000000 + 1$u - 1000000)); }
+stamp() { dmesg | grep "mlx5-bench mark $1\$" | tail -n 1 | us_of; }
+# us_of: the printk timestamp of the dmesg line on stdin, in µs (nothing
+# for no line).
+us_of() {
+	sed 's/^\[ *\([0-9]*\)\.\([0-9]*\)\].*/\1 \2/' | { read -r s u && echo $((s * 1000000 + 1$u - 1000000)); }
 }
 # elapsed FROM TO: µs between two marks.
 elapsed() { echo $(($(stamp "$2") - $(stamp "$1"))); }
 # The emulator's command count, and with "pages" the pages given too.
 counters() { echo "$(emuctl commands)${1:+ $(emuctl pages-given)}"; }
-# stat DRV OP: "N AVG_NS", the driver's own figures for OP so far.
-stat() {
+# samples DRV NAME ROUND: one "cmd" line per command of the bind just
+# made, the driver's own doorbell-to-completion time in ns.
+samples() {
 	if [ "$1" = mlx5_core ]; then
-		d=/sys/kernel/debug/mlx5/$bdf/commands/$2
-		if [ -r "$d/n" ]; then echo "$(cat "$d/n") $(cat "$d/average")"; else echo "0 0"; fi
+		dmesg | awk -v from="mlx5-bench mark $2-$3-bind" -v to="mlx5-bench mark $2-$3-bound" '
+			index($0, from) { on = 1; next }
+			index($0, to) { on = 0 }
+			on && match($0, /fw exec time for [A-Z0-9_]+ is [0-9]+ nsec/) {
+				split(substr($0, RSTART, RLENGTH), w, " "); print w[5], w[7] }'
 	else
-		awk -v op="$2" 'index($1, op "(") == 1 { split($5, a, "."); f = 1
-				print $2, a[1] * 1000 + substr(a[2] "000", 1, 3) }
-			END { if (!f) print "0 0" }' "/sys/kernel/debug/cxprm/$bdf/cmd_stats"
-	fi
+		awk '/^#[0-9]+ / { split($3, o, "("); for (i = 4; i < NF; i++) if ($i == "latency") {
+				sub(/us$/, "", $(i + 1)); split($(i + 1), a, ".")
+				print o[1], a[1] * 1000 + substr(a[2] "000", 1, 3) } }' \
+			"/sys/kernel/debug/cxprm/$bdf/last_cmds"
+	fi | while read -r op ns; do say "cmd $2 $3 $op $ns"; done
 }
-# stats DRV ROUND: the bring-up's per-command figures, before the unbind.
-# For cxprm also $IOCTLS QUERY_HCA_CAP by ioctl after the bring-up (cxprm
-# caps: polled or by event, as cmd_mode says), apart: "ioctl-QUERY_HCA_CAP".
-IOCTLS=10
-stats() {
-	for op in $OPS; do
-		say "lat $1 $2 $op $(stat "$1" "$op")"
-	done
-	[ "$1" != mlx5_core ] || return 0
-	# shellcheck disable=SC2046 # "N AVG" before, then after
-	set -- "$1" "$2" $(stat "$1" QUERY_HCA_CAP)
-	k=0
-	while [ $k -lt $IOCTLS ]; do
-		/cxprm/cxprm caps "$bdf" >/dev/null || { echo "mlx5-bench: cxprm caps failed" >&2; rc=1; }
-		k=$((k + 1))
-	done
-	# shellcheck disable=SC2046
-	set -- "$@" $(stat "$1" QUERY_HCA_CAP)
-	[ "$5" -gt "$3" ] || { say "lat $1 $2 ioctl-QUERY_HCA_CAP 0 0"; return 0; }
-	say "lat $1 $2 ioctl-QUERY_HCA_CAP $(($5 - $3)) $((($5 * $6 - $3 * $4) / ($5 - $3)))"
+
+# init_hca DRV NAME ROUND: µs from the bind's mark to the driver's message
+# just after INIT_HCA (mlx5_core: its "fw exec time" line for INIT_HCA;
+# cxprm: "HCA up", printed when INIT_HCA, its bring-up's last command,
+# has completed), or nothing.
+init_hca() {
+	if [ "$1" = mlx5_core ]; then what='fw exec time for INIT_HCA '; else what=': HCA up: '; fi
+	t=$(dmesg | awk -v from="mlx5-bench mark $2-$3-bind" -v to="mlx5-bench mark $2-$3-bound" -v what="$what" '
+		index($0, from) { on = 1; next }
+		index($0, to) { on = 0 }
+		on && index($0, what) { print; exit }' | us_of)
+	[ -z "$t" ] || say "inithca $2 $3 $((t - $(stamp "$2-$3-bind")))"
 }
 
 # round DRV NAME ROUND: bind, statistics, unbind.  $cmds and $pages: the
@@ -88,9 +89,11 @@ round() {
 		return
 	fi
 	say "bind $2 $3 $(elapsed "$2-$3-bind" "$2-$3-bound") $((${c% *} - cmds)) $((${c#* } - pages))"
+	say "range $2 $3 $((cmds + 1)) ${c% *}"
 	cmds=${c% *} pages=${c#* }
-	stats "$2" "$3"
-	[ "$1" = mlx5_core ] || cmds=$(counters)	# after cxprm's ioctls
+	samples "$1" "$2" "$3"
+	init_hca "$1" "$2" "$3"
+	cmds=$(counters)	# anything sent after the bind returned
 	mark "$2-$3-unbind"
 	echo "$bdf" >"/sys/bus/pci/drivers/$1/unbind"
 	mark "$2-$3-unbound"
@@ -105,19 +108,26 @@ insmod /cxprm/cxprm.ko || { echo "mlx5-bench: insmod cxprm.ko failed" >&2; exit 
 # cxswap once, before the first bind: both drivers then see BAR0 as the
 # shared memory (cxprm takes either BAR).
 insmod "${CXSWAP_KO:-/cxprm/cxswap.ko}" || { echo "mlx5-bench: insmod cxswap.ko failed" >&2; exit 1; }
-m=/sys/module/cxprm/parameters/cmd_mode
+echo poll >/sys/module/cxprm/parameters/cmd_mode
+# mlx5_core's per-command time (mlx5_cmd_invoke: "fw exec time for NAME is
+# N nsec", dev_dbg under debug_mask bit MLX5_CMD_TIME).
+echo 2 >/sys/module/mlx5_core/parameters/debug_mask ||
+	{ echo "mlx5-bench: no mlx5_core debug_mask" >&2; exit 1; }
+echo 'module mlx5_core format "fw exec time" +p' >/proc/dynamic_debug/control ||
+	{ echo "mlx5-bench: no dynamic debug for mlx5_core" >&2; exit 1; }
+# cxswap's dynamic id lets mlx5_core take the function as soon as it is
+# loaded: every round starts from an unbound function.
+d=$(driver_of "$bdf")
+[ -z "$d" ] || echo "$bdf" >"/sys/bus/pci/drivers/$d/unbind"
+[ -z "$(driver_of "$bdf")" ] || { echo "mlx5-bench: $d did not unbind" >&2; exit 1; }
 c=$(counters pages)
 cmds=${c% *} pages=${c#* }
 i=1
 while [ "$i" -le "$rounds" ]; do
-	echo poll >$m
-	round cxprm cxprm-poll "$i"
-	echo events >$m
-	round cxprm cxprm-events "$i"
+	round cxprm cxprm "$i"
 	round mlx5_core mlx5_core "$i"
 	i=$((i + 1))
 done
-echo poll >$m
 # The drivers' own messages between the marks, for reading the figures.
 dmesg | grep -E 'mlx5-bench mark|cxprm|mlx5_core' | sed 's/^/MLX5-BENCH: log /'
 exit $rc

@@ -8,6 +8,8 @@
 // guest-physical bus addresses (below and above the 4 GiB split).  The
 // test control page (control.h) is used as a guest test would: hooks
 // (SET_NUM_VFS, REQUEST_PAGES), fault knobs and queries.
+#include <cstdio>
+
 #include <gtest/gtest.h>
 #include "cxprm_emu/profile.h"
 #include "emud_process.h"
@@ -200,7 +202,9 @@ TEST(Emud, InitSegmentControlPageAndSignals)
 	EXPECT_EQ(d.stop(SIGINT), 0);
 	EXPECT_EQ(c.rd(CXPRM_EMUD_CTRL_MAGIC), 0u);
 	std::string log = d.log();
-	EXPECT_NE(log.find("ready: ConnectX-5 (device 0x1017) fw 16.99.1234, init delay 300 ms"), std::string::npos)
+	EXPECT_NE(log.find("ready: ConnectX-5 (device 0x1017) fw 16.99.1234, init delay 300 ms (20 ms after a "
+			   "queue address)"),
+		  std::string::npos)
 		<< log;
 	EXPECT_NE(log.find("control page at 0xff000"), std::string::npos) << log;
 	EXPECT_NE(log.find("initializing cleared"), std::string::npos) << log;
@@ -379,21 +383,33 @@ TEST(Emud, TraceFileAndExitSummary)
 	unlink(trace_path.c_str());
 	EXPECT_EQ(t.rfind("seq=1 t=", 0), 0u) << t;
 	EXPECT_NE(t.find(" slot=0 op=ENABLE_HCA(0x104) op_mod=0x0 in=16 out=16 fn=0 ec=0 delivery=0x0 status=0x0 "
-			 "syndrome=0x0\n"),
+			 "syndrome=0x0 seen="),
 		  std::string::npos)
 		<< t;
 	EXPECT_NE(t.find("op=MANAGE_PAGES(0x108) op_mod=0x1 in=80 out=16 fn=0 ec=0 delivery=0x0 status=0x0 "
-			 "syndrome=0x0 pages=8\n"),
+			 "syndrome=0x0 pages=8 seen="),
 		  std::string::npos)
 		<< t;
 	EXPECT_NE(t.find("op=ACCESS_REG(0x805) op_mod=0x0 in=32 out=32 fn=- ec=- delivery=0x0 status=0x0"),
 		  std::string::npos)
 		<< t;
 	EXPECT_NE(t.find("op=QUERY_PAGES(0x107) op_mod=0x1 in=16 out=16 fn=0 ec=0 delivery=0x0 status=0x0 "
-			 "syndrome=0x0 pages=8\n"),
+			 "syndrome=0x0 pages=8 seen="),
 		  std::string::npos)
 		<< t;
 	EXPECT_NE(t.find("op=DISABLE_HCA(0x105)"), std::string::npos) << t;
+	// Every line ends with the doorbell-seen time and the answer time from
+	// there: seen=S.NNNNNNNNN answer_ns=N, seen no later than t.
+	for (size_t at = 0, nl; (nl = t.find('\n', at)) != std::string::npos; at = nl + 1) {
+		std::string line = t.substr(at, nl - at);
+		unsigned long long ts, tu, ss, sn, ans;
+		ASSERT_EQ(std::sscanf(line.c_str(), "seq=%*u t=%llu.%llu", &ts, &tu), 2) << line;
+		size_t s = line.find(" seen=");
+		ASSERT_NE(s, std::string::npos) << line;
+		ASSERT_EQ(std::sscanf(line.c_str() + s, " seen=%llu.%llu answer_ns=%llu", &ss, &sn, &ans), 3) << line;
+		EXPECT_EQ(line.find(' ', line.find(" answer_ns=") + 1), std::string::npos) << line;
+		EXPECT_LE(ss * 1000000 + sn / 1000, ts * 1000000 + tu) << line;
+	}
 	std::string log = d.log();
 	size_t at = log.find("cxprm-emud: summary: ");
 	ASSERT_NE(at, std::string::npos) << log;

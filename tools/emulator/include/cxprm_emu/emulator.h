@@ -223,7 +223,7 @@ struct Counters {
 // One command as the emulator answered it (Emulator::set_trace).
 struct TraceRecord {
 	uint64_t seq = 0;     // 1, 2, ... per command consumed (answered or swallowed)
-	uint64_t time_ns = 0; // since the emulator's clock started
+	uint64_t time_ns = 0; // answered, since the emulator's clock started
 	unsigned slot = 0;
 	uint16_t opcode = 0, op_mod = 0;
 	uint32_t inlen = 0, outlen = 0; // the entry's lengths
@@ -237,11 +237,13 @@ struct TraceRecord {
 	uint32_t syndrome = 0;
 	bool has_pages = false;         // MANAGE_PAGES: pages moved; QUERY_PAGES: num_pages
 	int64_t pages = 0;
+	uint64_t seen_ns = 0; // its doorbell taken (same clock as time_ns)
 };
 
 // The trace line of a record (one line, no newline), stable for scripts:
 //   seq=N t=S.UUUUUU slot=N op=NAME(0xHEX) op_mod=0xH in=N out=N fn=N|- ec=0|1|-
 //   delivery=0xH status=0xH|- syndrome=0xH|- [pages=N] [swallowed]
+//   seen=S.NNNNNNNNN answer_ns=N
 // (tools/emulator/daemon/README.md, "Trace").
 std::string trace_line(const TraceRecord &r);
 
