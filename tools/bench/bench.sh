@@ -238,9 +238,11 @@ print(f"  callgrind, 1 command: {pg_tot} Ir, emulator {pg_emu}, driver {pg_tot -
 for k, label in (("262144", "1 command of 2^18 pages"), ("16382", "17 commands (default message limit)")):
     b = g(f"BM_ManagePagesGive/{k}/iterations:8")
     cpu, wall = ns(b)
-    drv = wall - b.get("emu_ns", 0.0)
-    print(f"  {label:36} wall {wall / 1e6:6.1f} ms  CPU {cpu / 1e6:6.1f} ms"
-          f"  driver (wall - emulator) {drv / 1e6:5.1f} ms ({drv / 262144:.1f} ns/page, fake pages)")
+    # No driver time here: wall - emu_ns disagrees with the instruction
+    # share by far (the emulator's page checks dominate and its clock reads
+    # do not bound the driver's part); the driver's ns per page given is
+    # the guest's, from the emulator trace (performance.rst, "Left to do").
+    print(f"  {label:36} wall {wall / 1e6:6.1f} ms  CPU {cpu / 1e6:6.1f} ms (driver and emulator, fake pages)")
 print("  bytes written by the driver side (DHAT, steady state):")
 for line in open("$out/dhat.txt"):
     print("  " + line.rstrip())
