@@ -71,7 +71,10 @@ TEST_F_TIMEOUT(pm, freeze_and_resume_with_a_file_open, 120)
 	ASSERT_EQ(0, sysfs_write(WAKEALARM, "0"));
 	ASSERT_EQ(0, sysfs_write(WAKEALARM, "+3"));
 	t0 = now_ns();
-	ASSERT_EQ(0, sysfs_write("/sys/power/state", "freeze")) TH_LOG("freeze: %s", strerror(errno));
+	if (getenv("CXPRM_PM_STATE") && !strcmp(getenv("CXPRM_PM_STATE"), "mem"))
+		ASSERT_EQ(0, sysfs_write("/sys/power/mem_sleep", "deep")) TH_LOG("mem_sleep deep: %s", strerror(errno));
+	ASSERT_EQ(0, sysfs_write("/sys/power/state", getenv("CXPRM_PM_STATE") ? getenv("CXPRM_PM_STATE") : "freeze"))
+		TH_LOG("suspend: %s", strerror(errno));
 	TH_LOG("suspended and resumed in %.1f s", (now_ns() - t0) / 1e9);
 	if (pm_test && *pm_test)
 		sysfs_write("/sys/power/pm_test", "none");
