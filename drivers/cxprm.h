@@ -148,16 +148,15 @@ struct cxprm_file {
 	struct list_head node;		/* cx->files */
 
 	/*
-	 * The core's part: its DCTs and objects, the locks serialising its
-	 * DCT and object ioctls (cxprm_core_ioctl()).  dct_table_lock guards
-	 * the DCT table itself (core.dcts.lock) and is never held across a
-	 * command, so that remove can take DCTs from it under files_lock
-	 * without waiting for a command (whose event pump may need
-	 * files_lock to deliver an event: see cxprm_cdev_shutdown()).
+	 * The core's part: its DCTs and objects (cxprm_core_ioctl()).  No
+	 * lock is held across a command: obj_lock only makes the object
+	 * table, and dct_table_lock guards the DCT table (core.dcts.lock),
+	 * so that remove can take DCTs from it under files_lock without
+	 * waiting for a command (whose event pump may need files_lock to
+	 * deliver an event: see cxprm_cdev_shutdown()).
 	 */
 	struct cxprm_core_file core;
 	unsigned long flags;		/* CXPRM_FILE_* bits */
-	struct mutex dct_lock;		/* core.dct_lock */
 	struct mutex obj_lock;		/* core.obj_lock */
 	spinlock_t dct_table_lock;
 
@@ -250,6 +249,8 @@ void cxprm_files_forget(struct cxprm_dev *cx);
 
 /* cxprm_host.c */
 void cxprm_host_init(struct cxprm_dev *cx);
+/* cxprm_host_parallel.c: the host's run_parallel. */
+void cxprm_host_run_parallel(void *ctx, u32 n, void (*fn)(void *arg, u32 i), void *arg);
 /* Frees what the core did not. */
 void cxprm_host_fini(struct cxprm_dev *cx);
 

@@ -221,9 +221,7 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	f = kvzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
-	mutex_init(&f->dct_lock);
 	mutex_init(&f->obj_lock);
-	f->core.dct_lock = &f->dct_lock;
 	f->core.obj_lock = &f->obj_lock;
 	spin_lock_init(&f->dct_table_lock);
 	f->core.dcts.lock = cxprm_dcts_lock;
@@ -234,7 +232,6 @@ static int cxprm_open(struct inode *inode, struct file *file)
 	if (!cx->alive) {
 		up_read(&cx->rwsem);
 		mutex_destroy(&f->obj_lock);
-		mutex_destroy(&f->dct_lock);
 		kvfree(f);
 		return -ENODEV;
 	}
@@ -290,7 +287,6 @@ static int cxprm_release(struct inode *inode, struct file *file)
 	up_read(&cx->rwsem);
 
 	mutex_destroy(&f->obj_lock);
-	mutex_destroy(&f->dct_lock);
 	kvfree(f);
 	cxprm_dev_put(cx);
 	return 0;
@@ -362,9 +358,9 @@ void cxprm_cdev_shutdown(struct cxprm_dev *cx)
 	for (;;) {
 		found = false;
 		/*
-		 * files_lock, then only the table's spinlock: a file's
-		 * dct_lock may be held by a command waiting on the event pump,
-		 * whose listener needs files_lock.
+		 * files_lock, then only the table's spinlock: no file lock is
+		 * held across a command (one may wait on the event pump, whose
+		 * listener needs files_lock).
 		 */
 		mutex_lock(&cx->files_lock);
 		list_for_each_entry(f, &cx->files, node) {

@@ -423,6 +423,7 @@ static const struct cxprm_host_ops cxprm_host_ops = {
 	.fw_page_alloc = cxprm_host_fw_page_alloc,
 	.fw_page_free = cxprm_host_dma_free,
 	.health_changed = cxprm_host_health_changed,
+	.run_parallel = cxprm_host_run_parallel,
 };
 
 /* Needs cx->pdev, cx->bar and cx->bar_len. */

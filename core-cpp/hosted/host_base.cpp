@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "host_base.h"
+#include "parallel_pool.h"
 
 #include <cerrno>
 #include <chrono>
@@ -71,7 +72,10 @@ struct Waiter {
 	.yield = nullptr,          /* userspace sleeps after its spin (relax is a yield) */        \
 	.fw_page_alloc = nullptr,  /* firmware pages from dma_alloc (zeroed) */                    \
 	.fw_page_free = nullptr,                                                                   \
-	.health_changed = nullptr /* the core's own log line says it */
+	.health_changed = nullptr, /* the core's own log line says it */                          \
+	.run_parallel = [](void *, cxprm_u32 n, void (*fn)(void *, cxprm_u32), void *arg) {        \
+		run_parallel(n, fn, arg);                                                          \
+	}
 
 const cxprm_host_ops kOpsWithWaiters = {
 	CXPRM_HOSTED_COMMON_OPS,

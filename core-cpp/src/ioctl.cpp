@@ -67,32 +67,76 @@ void unlock(cxprm_core_dcts *t)
 		t->unlock(t);
 }
 
-/* Index of dctn in the table, or -1. */
-int dcts_find(cxprm_core_dcts *t, u32 dctn)
+/* Index of dctn in the table, or -1 (t locked). */
+int dcts_find(const cxprm_core_dcts *t, u32 dctn)
 {
-	int idx = -1;
-	lock(t);
-	for (u32 i = 0; i < t->n && idx < 0; i++)
+	for (u32 i = 0; i < t->n; i++)
 		if (t->dctn[i] == dctn)
-			idx = (int)i;
-	unlock(t);
-	return idx;
+			return (int)i;
+	return -1;
 }
 
-/* Whether dctn is a DCT of t the firmware lost; take: and forget it. */
+/* Whether dctn is a DCT of t the firmware lost; take: and forget it (t locked). */
 bool dcts_lost(cxprm_core_dcts *t, u32 dctn, bool take)
 {
-	bool found = false;
-	lock(t);
-	for (u32 i = 0; i < t->lost_n && !found; i++) {
+	for (u32 i = 0; i < t->lost_n; i++) {
 		if (t->lost[i] != dctn)
 			continue;
-		found = true;
 		if (take)
 			t->lost[i] = t->lost[--t->lost_n];
+		return true;
 	}
-	unlock(t);
-	return found;
+	return false;
+}
+
+/*
+ * Before a DCT ioctl's command, under t's lock: a lost DCT is -ESTALE
+ * (DESTROY forgets it); CREATE keeps room for its DCT; DRAIN and DESTROY
+ * need the DCT in t (only the file that created a DCT may drain or
+ * destroy it) and mark it busy.
+ */
+int dct_claim(cxprm_core_dcts *t, unsigned int cmd, u32 dctn)
+{
+	if (cmd == CXPRM_IOC_DCT_CREATE) {
+		if (t->n + t->pending >= CXPRM_CORE_FILE_MAX_DCTS)
+			return E_NOSPC;
+		t->pending++;
+		return OK;
+	}
+	int idx = dcts_find(t, dctn);
+	if (idx < 0 && dcts_lost(t, dctn, cmd == CXPRM_IOC_DCT_DESTROY))
+		return E_STALE;
+	if (cmd == CXPRM_IOC_DCT_QUERY)
+		return OK;
+	if (idx < 0)
+		return E_NOENT;
+	if (t->busy[idx])
+		return E_BUSY;
+	t->busy[idx] = 1;
+	return OK;
+}
+
+/* After the command (err: its result), under t's lock. */
+void dct_release(cxprm_core_dcts *t, unsigned int cmd, u32 dctn, int err)
+{
+	if (cmd == CXPRM_IOC_DCT_CREATE) {
+		t->pending--;
+		if (err)
+			return;
+		dcts_lost(t, dctn, true); /* the number is the new DCT's now */
+		t->busy[t->n] = 0;
+		t->dctn[t->n++] = dctn;
+		return;
+	}
+	int idx = dcts_find(t, dctn);
+	if (cmd == CXPRM_IOC_DCT_QUERY || idx < 0)
+		return;
+	t->busy[idx] = 0;
+	if (cmd == CXPRM_IOC_DCT_DESTROY && !err) {
+		t->n--;
+		t->dctn[idx] = t->dctn[t->n];
+		t->busy[idx] = t->busy[t->n];
+	}
 }
 
 /* The names struct cxprm_info shares with struct cxprm_core_info. */
@@ -161,56 +205,40 @@ int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxpr
 {
 	if (!t)
 		return E_INVAL;
-	int err = cxprm_core_typed_check(cmd, d), idx = -1;
+	int err = cxprm_core_typed_check(cmd, d);
 	if (err)
 		return err;
-	cxprm_core_result r{};
-	/* Lost with the firmware's state (a recovery): DESTROY forgets it. */
-	if (cmd != CXPRM_IOC_DCT_CREATE && dcts_find(t, d->dctn) < 0 && dcts_lost(t, d->dctn, false)) {
-		d->ctx = {};
-		d->st = {};
-		if (cmd == CXPRM_IOC_DCT_DESTROY)
-			dcts_lost(t, d->dctn, true);
-		return E_STALE;
+	if (!cxprm_core_ioc_is_dct(cmd))
+		return E_NOTTY;
+	lock(t);
+	err = dct_claim(t, cmd, d->dctn);
+	unlock(t);
+	if (err) {
+		if (err == E_STALE)
+			d->ctx = {}, d->st = {};
+		return err;
 	}
+	cxprm_core_result r{};
 	switch (cmd) {
 	case CXPRM_IOC_DCT_CREATE:
-		if (t->n >= CXPRM_CORE_FILE_MAX_DCTS)
-			return E_NOSPC;
 		err = cxprm_core_dct_create(c, &d->ctx, &d->dctn, &r);
-		if (!err) {
-			dcts_lost(t, d->dctn, true); /* the number is the new DCT's now */
-			lock(t);
-			t->dctn[t->n++] = d->dctn;
-			unlock(t);
-		}
 		d->ctx = {};
 		break;
 	case CXPRM_IOC_DCT_QUERY:
 		err = cxprm_core_dct_query(c, d->dctn, &d->ctx, &r);
 		break;
 	case CXPRM_IOC_DCT_DRAIN:
-	case CXPRM_IOC_DCT_DESTROY:
-		/* Only the file that created a DCT may drain or destroy it. */
-		idx = dcts_find(t, d->dctn);
-		if (idx < 0)
-			return E_NOENT;
 		d->ctx = {};
-		if (cmd == CXPRM_IOC_DCT_DRAIN) {
-			err = cxprm_core_dct_drain(c, d->dctn, &r);
-			break;
-		}
-		err = cxprm_core_dct_destroy(c, d->dctn, &r);
-		if (!err) {
-			/* The caller serialises this file's DCT ioctls: idx still holds it. */
-			lock(t);
-			t->dctn[idx] = t->dctn[--t->n];
-			unlock(t);
-		}
+		err = cxprm_core_dct_drain(c, d->dctn, &r);
 		break;
 	default:
-		return E_NOTTY;
+		d->ctx = {};
+		err = cxprm_core_dct_destroy(c, d->dctn, &r);
+		break;
 	}
+	lock(t);
+	dct_release(t, cmd, d->dctn, err);
+	unlock(t);
 	d->st = r.st;
 	return cmd_ret(err);
 }

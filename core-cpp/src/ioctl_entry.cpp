@@ -8,7 +8,8 @@
  *   3. the argument checks and the command (ioctl.cpp, ioctl_objects.cpp);
  *   4. the copies back: the struct on success; RAW's status, dump and
  *      struct on transport errors too.
- * Memory comes from the host (mem_alloc), locks are the file's host locks.
+ * Memory comes from the host (mem_alloc); no lock is held across a command
+ * (the file's tables lock themselves around their updates).
  */
 #include "cxprm/capi.h"
 
@@ -18,54 +19,12 @@
 #include "cxprm/types.h"
 
 #include "capi_core.h"
+#include "ioctl_call.h"
 
 using namespace cxprm;
+using namespace cxprm::capi;
 
 namespace {
-
-/* One ioctl's caller, with the core's host for memory. */
-struct Call {
-	cxprm_core *c;
-	cxprm_core_file *f;
-	const cxprm_core_caller *u;
-
-	int in(void *k, u64 uaddr, usize n) const { return u->ops->copy_in(u->ctx, k, uaddr, n); }
-	int out(u64 uaddr, const void *k, usize n) const
-	{
-		return u->ops->copy_out(u->ctx, uaddr, k, n);
-	}
-	int need(int priv) const { return u->ops->allowed(u->ctx, priv) ? OK : E_PERM; }
-	/* A write-scope command is about to run (after need(RAW_WRITE) said yes). */
-	void writing(u16 opcode, u16 op_mod) const
-	{
-		if (u->ops->raw_write)
-			u->ops->raw_write(u->ctx, opcode, op_mod);
-	}
-	/* CAP_NET_ADMIN, then the ioctl's struct (what most ioctls start with). */
-	int admin_in(void *k, u64 uarg, usize n) const
-	{
-		int err = need(CXPRM_CORE_PRIV_ADMIN);
-		return err ? err : in(k, uarg, n);
-	}
-	void *alloc(usize n) const { return n ? c->host->ops->mem_alloc(c->host->ctx, n) : nullptr; }
-	void free(void *p) const
-	{
-		if (p)
-			c->host->ops->mem_free(c->host->ctx, p);
-	}
-	void lock(void *l) const { c->host->ops->lock(c->host->ctx, l); }
-	void unlock(void *l) const { c->host->ops->unlock(c->host->ctx, l); }
-};
-
-/* A buffer from the host, freed at the end of the scope. */
-struct Buf {
-	const Call &k;
-	void *p;
-	Buf(const Call &call, usize n) : k(call), p(call.alloc(n)) {}
-	~Buf() { k.free(p); }
-	Buf(const Buf &) = delete;
-	Buf &operator=(const Buf &) = delete;
-};
 
 int ioc_info(const Call &k, u64 uarg)
 {
@@ -98,28 +57,6 @@ int ioc_subscribe(const Call &k, u64 uarg)
 	return err;
 }
 
-/* The file's objects: its table on the first object ioctl, one ioctl at a time. */
-int ioc_objects(const Call &k, unsigned int cmd, void *arg)
-{
-	bool write = cxprm_core_obj_is_raw_write(cmd, arg);
-	int err = write ? k.need(CXPRM_CORE_PRIV_RAW_WRITE) : OK;
-	if (err)
-		return err;
-	if (write)
-		k.writing(prm::op::CREATE_NVMF_BACKEND_CTRL, 0);
-	k.lock(k.f->obj_lock);
-	if (!k.f->objs) {
-		cxprm_core_objs *t = nullptr;
-		err = cxprm_core_objs_create(k.c, &t);
-		if (!err)
-			__atomic_store_n(&k.f->objs, t, __ATOMIC_RELEASE);
-	}
-	if (!err)
-		err = cxprm_core_ioc_obj(k.c, cmd, k.f->objs, arg);
-	k.unlock(k.f->obj_lock);
-	return err;
-}
-
 /* QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS, the DCT and the object ioctls: one struct in and out. */
 int ioc_typed(const Call &k, unsigned int cmd, u64 uarg)
 {
@@ -131,18 +68,10 @@ int ioc_typed(const Call &k, unsigned int cmd, u64 uarg)
 	if (!arg.p)
 		return E_NOMEM;
 	err = k.in(arg.p, uarg, size);
-	if (err)
-		return err;
-	if (cxprm_core_ioc_is_obj(cmd)) {
-		err = ioc_objects(k, cmd, arg.p);
-	} else if (cxprm_core_ioc_is_dct(cmd)) {
-		/* One at a time per file: its DCT table. */
-		k.lock(k.f->dct_lock);
-		err = cxprm_core_ioc_typed(k.c, cmd, &k.f->dcts, arg.p);
-		k.unlock(k.f->dct_lock);
-	} else {
-		err = cxprm_core_ioc_typed(k.c, cmd, &k.f->dcts, arg.p);
-	}
+	if (!err)
+		err = typed_allowed(k, cmd, arg.p);
+	if (!err)
+		err = typed_run(k.c, k.f, cmd, arg.p);
 	return err ? err : k.out(uarg, arg.p, size);
 }
 
@@ -200,6 +129,43 @@ int ioc_raw(const Call &k, u64 uarg)
 
 } // namespace
 
+namespace cxprm::capi {
+
+int typed_allowed(const Call &k, unsigned int cmd, const void *karg)
+{
+	if (!cxprm_core_obj_is_raw_write(cmd, karg))
+		return OK;
+	int err = k.need(CXPRM_CORE_PRIV_RAW_WRITE);
+	if (!err)
+		k.writing(prm::op::CREATE_NVMF_BACKEND_CTRL, 0);
+	return err;
+}
+
+/*
+ * The file's object table is made on its first object ioctl (obj_lock);
+ * the tables lock themselves around their updates only, so a file's
+ * ioctls (and a batch's ops) have their commands in flight together.
+ */
+int typed_run(cxprm_core *c, cxprm_core_file *f, unsigned int cmd, void *karg)
+{
+	if (!cxprm_core_ioc_is_obj(cmd))
+		return cxprm_core_ioc_typed(c, cmd, &f->dcts, karg);
+	int err = OK;
+	if (!__atomic_load_n(&f->objs, __ATOMIC_ACQUIRE)) {
+		c->host->ops->lock(c->host->ctx, f->obj_lock);
+		if (!f->objs) {
+			cxprm_core_objs *t = nullptr;
+			err = cxprm_core_objs_create(c, &t);
+			if (!err)
+				__atomic_store_n(&f->objs, t, __ATOMIC_RELEASE);
+		}
+		c->host->ops->unlock(c->host->ctx, f->obj_lock);
+	}
+	return err ? err : cxprm_core_ioc_obj(c, cmd, f->objs, karg);
+}
+
+} // namespace cxprm::capi
+
 extern "C" {
 
 void cxprm_core_set_identity(cxprm_core *c, const cxprm_info *id)
@@ -225,7 +191,7 @@ void cxprm_core_info_flags(cxprm_core *c, cxprm_u32 set, cxprm_u32 clear)
 long cxprm_core_ioctl(cxprm_core *c, cxprm_core_file *f, unsigned int cmd, cxprm_u64 uarg,
 		      const cxprm_core_caller *caller)
 {
-	if (!c || !f || !f->dct_lock || !f->obj_lock || !caller || !caller->ops)
+	if (!c || !f || !f->obj_lock || !caller || !caller->ops)
 		return E_INVAL;
 	int err = cxprm_core_ioc_allowed(cmd, c->up);
 	/* Down because the firmware died (and maybe recovers): as a command would fail. */
@@ -243,6 +209,10 @@ long cxprm_core_ioctl(cxprm_core *c, cxprm_core_file *f, unsigned int cmd, cxprm
 		return ioc_raw(k, uarg);
 	case CXPRM_IOC_SUBSCRIBE:
 		return ioc_subscribe(k, uarg);
+	case CXPRM_IOC_BATCH:
+		if (int err = k.need(CXPRM_CORE_PRIV_ADMIN))
+			return err;
+		return ioc_batch(k, uarg);
 	default:
 		if (cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd))
 			return ioc_typed(k, cmd, uarg);

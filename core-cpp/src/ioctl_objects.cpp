@@ -282,12 +282,19 @@ u16 create_op(cxprm_core *c, const cxprm_obj &o)
 	return CREATE_OP[o.type];
 }
 
-int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
+/* Room for one more object, kept while its CREATE runs (t locked). */
+int create_claim(cxprm_core_objs *t, const cxprm_obj *o)
 {
-	if (t->n >= CXPRM_OBJ_MAX_PER_FILE)
+	if (t->n + t->pending >= CXPRM_OBJ_MAX_PER_FILE)
 		return E_NOSPC;
 	if (o->type == CXPRM_OBJ_NVMF_NS && t->find(o->type, o->parent, o->id) >= 0)
 		return E_INVAL; /* the file attached this nsid already */
+	t->pending++;
+	return OK;
+}
+
+int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
+{
 	ObjMem *m = nullptr;
 	if (o->type != CXPRM_OBJ_PD && o->type != CXPRM_OBJ_NVMF_NS) {
 		m = mem_new(c);
@@ -305,25 +312,59 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 			o->id = 0;
 		return ioc_ret(err);
 	}
+	TableLock g(c, t->lock);
 	t->add({o->type, o->id, o->parent, cmd::QP_STATE_RST, false, m});
 	return OK;
+}
+
+/*
+ * The entry of (type, parent, id), marked busy for a DESTROY or QP_MODIFY,
+ * copied to *e: -ENOENT (or -ESTALE, lost) when t has none, -EBUSY when
+ * another of those runs on it.
+ */
+int obj_claim(cxprm_core *c, cxprm_core_objs *t, u32 type, u32 parent, u32 id, Obj *e)
+{
+	TableLock g(c, t->lock);
+	int idx = t->find(type, parent, id);
+	if (idx < 0)
+		return t->find_lost(type, parent, id) >= 0 ? E_STALE : E_NOENT;
+	if (t->e[idx].busy)
+		return E_BUSY;
+	t->e[idx].busy = true;
+	*e = t->e[idx];
+	return OK;
+}
+
+/* After the command: e's new state back into t, or e out of t (gone). */
+void obj_release(cxprm_core *c, cxprm_core_objs *t, const Obj &e, bool gone)
+{
+	TableLock g(c, t->lock);
+	int idx = t->find(e.type, e.parent, e.id);
+	if (idx < 0)
+		return;
+	if (gone) {
+		t->take_out((u32)idx);
+		return;
+	}
+	t->e[idx] = e;
+	t->e[idx].busy = false;
 }
 
 int obj_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 {
 	/* Only the file that created an object may destroy it. */
-	int idx = t->find(o->type, o->parent, o->id);
-	if (idx < 0)
-		return E_NOENT;
+	Obj e{};
+	int err = obj_claim(c, t, o->type, o->parent, o->id, &e);
+	if (err)
+		return err;
 	CmdResult r{};
 	u16 op = 0;
-	int err = destroy_cmd(c, &t->e[idx], &r, &op);
+	err = destroy_cmd(c, &e, &r, &op);
 	uapi::copy_status(&o->st, r, op);
-	if (!err) {
-		mem_free(c, t->e[idx].mem);
-		t->take_out((u32)idx);
-	}
 	/* Else the object stays the file's: close tries again. */
+	obj_release(c, t, e, !err);
+	if (!err)
+		mem_free(c, e.mem);
 	return ioc_ret(err);
 }
 
@@ -369,18 +410,30 @@ int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 	 * Lost with the firmware's state (a recovery): the name, or the XRQ
 	 * a backend or namespace hangs off, is stale; DESTROY forgets it.
 	 */
-	if (cmd != CXPRM_IOC_OBJ_CREATE && t->find(o->type, o->parent, o->id) < 0 &&
-	    t->find_lost(o->type, o->parent, o->id) >= 0) {
-		if (cmd == CXPRM_IOC_OBJ_DESTROY)
-			t->forget_lost(o->type, o->parent, o->id);
-		return E_STALE;
+	int err = OK;
+	{
+		TableLock g(c, t->lock);
+		if (cmd != CXPRM_IOC_OBJ_CREATE && t->find(o->type, o->parent, o->id) < 0 &&
+		    t->find_lost(o->type, o->parent, o->id) >= 0) {
+			if (cmd == CXPRM_IOC_OBJ_DESTROY)
+				t->forget_lost(o->type, o->parent, o->id);
+			return E_STALE;
+		}
+		if (cmd == CXPRM_IOC_OBJ_CREATE && o->parent &&
+		    t->find(CXPRM_OBJ_XRQ, 0, o->parent) < 0 &&
+		    t->find_lost(CXPRM_OBJ_XRQ, 0, o->parent) >= 0)
+			return E_STALE;
+		if (cmd == CXPRM_IOC_OBJ_CREATE)
+			err = create_claim(t, o);
 	}
-	if (cmd == CXPRM_IOC_OBJ_CREATE && o->parent && t->find(CXPRM_OBJ_XRQ, 0, o->parent) < 0 &&
-	    t->find_lost(CXPRM_OBJ_XRQ, 0, o->parent) >= 0)
-		return E_STALE;
 	switch (cmd) {
 	case CXPRM_IOC_OBJ_CREATE:
-		return obj_create(c, t, o);
+		if (!err) {
+			err = obj_create(c, t, o);
+			TableLock g(c, t->lock);
+			t->pending--;
+		}
+		return err;
 	case CXPRM_IOC_OBJ_QUERY:
 		return obj_query(c, o);
 	default:
@@ -433,16 +486,28 @@ int rtr_path(cxprm_core *c, const cxprm_qp_modify *m, cmd::QpPath *p, CmdResult 
 	return OK;
 }
 
+int qp_transition(cxprm_core *c, cxprm_qp_modify *m, Obj *pe);
+
 int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 {
 	if (any(m->reserved) || m->transition < CXPRM_QP_RST2INIT || m->transition > CXPRM_QP_2RST)
 		return E_INVAL;
 	if (m->transition == CXPRM_QP_INIT2RTR && (m->mtu < 1 || m->mtu > 5))
 		return E_INVAL;
-	int idx = t->find(CXPRM_OBJ_QP, 0, m->qpn);
 	m->st = {};
-	if (idx < 0)
-		return t->find_lost(CXPRM_OBJ_QP, 0, m->qpn) >= 0 ? E_STALE : E_NOENT;
+	Obj e{};
+	int err = obj_claim(c, t, CXPRM_OBJ_QP, 0, m->qpn, &e);
+	if (err)
+		return err;
+	err = qp_transition(c, m, &e);
+	obj_release(c, t, e, false);
+	return err;
+}
+
+/* m's transition of e (claimed: busy), e.state after it. */
+int qp_transition(cxprm_core *c, cxprm_qp_modify *m, Obj *pe)
+{
+	Obj &e = *pe;
 	cmd::QpPath p;
 	CXPRM_UAPI_QP_PATH(CXPRM_COPY_)
 	p.next_rcv_psn = m->rq_psn;
@@ -452,7 +517,6 @@ int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
 	mem_copy(p.rgid, m->rgid, sizeof(p.rgid));
 	mem_copy(p.rmac, m->rmac, sizeof(p.rmac));
 	Cmdq &q = c->dev.cmdq();
-	Obj &e = t->e[idx];
 	CmdResult r{};
 	int err;
 	u16 op;

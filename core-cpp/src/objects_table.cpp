@@ -52,6 +52,8 @@ void mem_keep(cxprm_core *c, ObjMem *m)
 
 void table_free(cxprm_core *c, cxprm_core_objs *t)
 {
+	if (t->lock)
+		c->host->ops->lock_destroy(c->host->ctx, t->lock);
 	t->~cxprm_core_objs();
 	c->host->ops->mem_free(c->host->ctx, t);
 }
@@ -229,9 +231,18 @@ int cxprm_core_objs_create(cxprm_core *c, cxprm_core_objs **out)
 {
 	if (!c || !out)
 		return E_INVAL;
+	*out = nullptr;
 	void *p = c->host->ops->mem_alloc(c->host->ctx, sizeof(cxprm_core_objs));
-	*out = p ? new (p) cxprm_core_objs : nullptr;
-	return p ? OK : E_NOMEM;
+	if (!p)
+		return E_NOMEM;
+	cxprm_core_objs *t = new (p) cxprm_core_objs;
+	t->lock = c->host->ops->lock_create(c->host->ctx);
+	if (!t->lock) {
+		table_free(c, t);
+		return E_NOMEM;
+	}
+	*out = t;
+	return OK;
 }
 
 cxprm_u32 cxprm_core_objs_sweep(cxprm_core *c, cxprm_core_objs *t)

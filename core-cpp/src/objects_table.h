@@ -29,6 +29,7 @@ struct Obj {
 	u8 state;     /* a QP's, after the last transition */
 	bool gave_up; /* its destroy got no firmware answer: kept as it is */
 	ObjMem *mem;
+	bool busy = false; /* a DESTROY or QP_MODIFY of it is in flight */
 };
 
 ObjMem *mem_new(cxprm_core *c);
@@ -63,6 +64,16 @@ template <class T> void lost_push(T *list, u32 &n, u32 cap, const T &v)
 	list[n++] = v;
 }
 
+/* Holds t's lock for a scope: never across a command. */
+struct TableLock {
+	cxprm_core *c;
+	void *l;
+	TableLock(cxprm_core *core, void *lock) : c(core), l(lock) { c->host->ops->lock(c->host->ctx, l); }
+	~TableLock() { c->host->ops->unlock(c->host->ctx, l); }
+	TableLock(const TableLock &) = delete;
+	TableLock &operator=(const TableLock &) = delete;
+};
+
 /* The destroy command of e (a QP moved to reset first); *op: the last opcode sent. */
 int destroy_cmd(cxprm_core *c, Obj *e, CmdResult *r, u16 *op);
 
@@ -72,6 +83,8 @@ struct cxprm_core_objs {
 	static void *operator new(cxprm::usize, void *p) noexcept { return p; }
 	static void operator delete(void *, void *) noexcept {}
 	cxprm::u32 n = 0;
+	cxprm::u32 pending = 0;          /* CREATEs in flight: room kept for them */
+	void *lock = nullptr;            /* host lock: lookups and updates only */
 	cxprm_core_objs *next = nullptr; /* on c->orphans */
 	cxprm::capi::Obj e[CXPRM_OBJ_MAX_PER_FILE] = {};
 	/* Objects the firmware lost (objs_forget): only their names stay. */

@@ -226,6 +226,7 @@ const cxprm_host_ops FakeHost::ops_ = {
 	// The optional ones (host.h): none here, the core's defaults.
 	nullptr /* get_random */, nullptr /* page_shift */, nullptr /* yield */,
 	nullptr /* fw_page_alloc */, nullptr /* fw_page_free */, nullptr /* health_changed */,
+	nullptr /* run_parallel: a batch runs its ops one after another */,
 };
 
 // BAR buffers of devices gone, for the next: a target constructs a device

@@ -473,7 +473,6 @@ void entry_request(FuzzInput &in)
 	static cxprm_core_file file = [] {
 		cxprm_core_file f{};
 		const cxprm_host *h = rig().dev.host();
-		f.dct_lock = h->ops->lock_create(h->ctx);
 		f.obj_lock = h->ops->lock_create(h->ctx);
 		return f;
 	}();

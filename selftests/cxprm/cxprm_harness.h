@@ -9,6 +9,13 @@
 
 #include "cxprm_test.h"
 
+/* call fails with errno e. */
+#define EXPECT_ERRNO(e, call) do {						\
+		errno = 0;							\
+		EXPECT_EQ(-1, call) TH_LOG(#call " succeeded");			\
+		EXPECT_EQ(e, errno) TH_LOG(#call ": %s", strerror(errno));	\
+	} while (0)
+
 /* The device opened with flags (O_RDWR, ...); the test stops if it cannot be. */
 static inline int dev_open(struct __test_metadata *_metadata, int flags)
 {

@@ -101,12 +101,6 @@ static int qp_modify(int fd, uint32_t qpn, uint32_t transition, struct cxprm_qp_
 	return ioctl(fd, CXPRM_IOC_QP_MODIFY, m);
 }
 
-#define EXPECT_ERRNO(e, call) do {						\
-		errno = 0;							\
-		EXPECT_EQ(-1, call) TH_LOG(#call " succeeded");			\
-		EXPECT_EQ(e, errno) TH_LOG(#call ": %s", strerror(errno));	\
-	} while (0)
-
 TEST_F(obj, lifecycle_and_qp_states)
 {
 	static const uint32_t path[] = { CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS,

@@ -51,10 +51,10 @@ export CXPRM_BDF
 [ -n "$CXPRM_TOOL" ] || CXPRM_TOOL=$(command -v cxprm 2>/dev/null)
 export CXPRM_TOOL
 
-ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test cxprm_obj_test
+ALL="load cxprm_raw_test:allow_raw_write=0 cxprm_ioctl_test cxprm_raw_test cxprm_dct_test cxprm_obj_test cxprm_batch_test
 cxprm_events_test cxprm_perm_test cxprm_nvmf_test cxprm_debugfs_test cxprm_irq_test cxprm_concurrency_test
 cxprm_tool_test.sh cxprm_fault_test cxprm_unbind_test soak stress unload
-load:cmd_mode=events cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress unload
+load:cmd_mode=events cxprm_concurrency_test cxprm_batch_test cxprm_events_test cxprm_fault_test soak stress unload
 load:cmd_checksum=1 cxprm_raw_test cxprm_fault_test unload bringup-fail suspend suspend:cmd_mode=events recover recover:cmd_mode=events
 recover-norestart recover-norestart:cmd_mode=events soak-crash stall gone crash"
 # MSI-X mode (run-guest.sh --msix N: ivshmem-doorbell, CXPRM_MSIX=N): the
@@ -64,7 +64,7 @@ recover-norestart recover-norestart:cmd_mode=events soak-crash stall gone crash"
 if [ "${CXPRM_MSIX:-0}" -gt 0 ]; then
 	CXPRM_TEST_MSIX=1
 	export CXPRM_TEST_MSIX
-	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
+	ALL="load cxprm_irq_test cxprm_ioctl_test cxprm_obj_test cxprm_batch_test cxprm_events_test cxprm_debugfs_test cxprm_concurrency_test
 cxprm_fault_test cxprm_irq_test unload
 load:cmd_mode=events cxprm_irq_test cxprm_concurrency_test cxprm_events_test cxprm_fault_test soak stress cxprm_irq_test
 unload suspend recover recover-norestart soak-crash gone"

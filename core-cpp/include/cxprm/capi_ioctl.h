@@ -59,15 +59,19 @@ int cxprm_core_ioc_esw(struct cxprm_core *core, struct cxprm_esw_functions *e);
 #define CXPRM_CORE_FILE_MAX_DCTS 64u
 
 /*
- * A file's DCT table.  lock/unlock (optional) guard n and dctn against
- * cxprm_core_dcts_pop() from another context; the core never holds them
- * across a command.  The caller serialises the file's DCT ioctls.
+ * A file's DCT table.  lock/unlock guard it (a spinlock will do: the core
+ * never holds them across a command or a sleep); they may be NULL only
+ * where nothing runs a file's DCT ioctls concurrently.  A CREATE keeps
+ * room for its DCT while it runs (pending); a DRAIN or DESTROY marks its
+ * DCT busy, and another DRAIN or DESTROY of it meanwhile is -EBUSY.
  */
 struct cxprm_core_dcts {
 	void (*lock)(struct cxprm_core_dcts *t);
 	void (*unlock)(struct cxprm_core_dcts *t);
 	cxprm_u32 n;
+	cxprm_u32 pending;
 	cxprm_u32 dctn[CXPRM_CORE_FILE_MAX_DCTS];
+	cxprm_u8 busy[CXPRM_CORE_FILE_MAX_DCTS];
 	/* DCTs the firmware lost (cxprm_core_file_forget): -ESTALE when named. */
 	cxprm_u32 lost_n;
 	cxprm_u32 lost[CXPRM_CORE_FILE_MAX_DCTS];
@@ -81,7 +85,7 @@ struct cxprm_core_dcts {
  */
 int cxprm_core_ioc_dct(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_dcts *t,
 		       struct cxprm_dct *d);
-/* 1 for the four DCT ioctls (the caller serialises them per file). */
+/* 1 for the four DCT ioctls. */
 int cxprm_core_ioc_is_dct(unsigned int cmd);
 /*
  * The ioctls of one struct in and out, CAP_NET_ADMIN (is_typed: 1):
@@ -115,9 +119,12 @@ int cxprm_core_typed_decode(unsigned int cmd, void *arg, const void *out, cxprm_
  * A file's objects (CXPRM_IOC_OBJ_*, CXPRM_IOC_QP_MODIFY; ioctl_objects.cpp):
  * at most CXPRM_OBJ_MAX_PER_FILE, each with the queue memory the core
  * allocated for it (coherent DMA through the host).  Opaque; built with
- * host->ops->mem_alloc.  The caller serialises calls on one table (the
- * shim: the file's mutex) and makes sure none runs once it hands the
- * table to cxprm_core_objs_destroy().
+ * host->ops->mem_alloc, with a host lock of its own that the ioctls take
+ * around their lookups and updates only, never across a command: the
+ * ioctls on one table may run concurrently (a CREATE keeps room for its
+ * object while it runs; an object with a DESTROY or QP_MODIFY in flight
+ * is busy, and another of those on it is -EBUSY).  The sweeps and
+ * cxprm_core_objs_destroy() run with no ioctl on the table.
  */
 struct cxprm_core_objs;
 
@@ -160,7 +167,7 @@ cxprm_u32 cxprm_core_objs_count(const struct cxprm_core_objs *t);
  */
 int cxprm_core_ioc_obj(struct cxprm_core *core, unsigned int cmd, struct cxprm_core_objs *t,
 		       void *k);
-/* 1 for those four (the caller serialises them per file, CAP_NET_ADMIN). */
+/* 1 for those four (CAP_NET_ADMIN). */
 int cxprm_core_ioc_is_obj(unsigned int cmd);
 /*
  * 1 when object ioctl cmd with its struct k points firmware's DMA at bus
@@ -232,17 +239,17 @@ struct cxprm_core_caller {
 
 /*
  * The core's part of one open file, inside the host's file struct, zeroed
- * and then set up by the host: the DCT table's lock callbacks, two locks
- * of its own that the host's lock op takes (the kernel: mutexes of the
- * file), and subscribe.  Before the host frees it, the file's DCTs and
+ * and then set up by the host: the DCT table's lock callbacks, a lock of
+ * its own that the host's lock op takes (the kernel: a mutex of the
+ * file), and subscribe.  None is held across a command: a file's ioctls
+ * run their commands concurrently (and CXPRM_IOC_BATCH's ops).  Before the host frees it, the file's DCTs and
  * objects go (cxprm_core_dcts_pop(), cxprm_core_objs_destroy()).
  */
 struct cxprm_core_file {
 	struct cxprm_core_dcts dcts;  /* its DCTs; the host sets dcts.lock/unlock */
 	struct cxprm_core_objs *objs; /* its objects, made on the first object ioctl;
 				       * close and remove take it atomically */
-	void *dct_lock;               /* host locks (ops->lock) serialising the file's */
-	void *obj_lock;               /* DCT ioctls, and its object ioctls */
+	void *obj_lock;               /* a host lock (ops->lock) taken to make objs */
 	/* CXPRM_IOC_SUBSCRIBE: the file's new event mask (s->mask). */
 	void (*subscribe)(struct cxprm_core_file *f, const struct cxprm_subscribe *s);
 };

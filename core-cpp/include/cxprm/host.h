@@ -152,6 +152,16 @@ struct cxprm_host_ops {
 	 * and wakes the readers of the device's files.
 	 */
 	void (*health_changed)(void *ctx, const struct cxprm_health_change *c);
+	/*
+	 * Optional: runs fn(arg, i) for each i below n, at the same time where
+	 * the host can (kernel: work items on an unbound workqueue; userspace:
+	 * a thread pool), and returns once every call has returned.  fn may
+	 * sleep and send commands; it runs outside the caller's task, so it
+	 * never copies user memory or asks for privileges.  NULL: the calls
+	 * run one after another in the caller.  CXPRM_IOC_BATCH uses it.
+	 */
+	void (*run_parallel)(void *ctx, cxprm_u32 n, void (*fn)(void *arg, cxprm_u32 i),
+			     void *arg);
 };
 
 struct cxprm_host {

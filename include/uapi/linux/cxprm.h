@@ -13,7 +13,7 @@
  * Privileges:
  *   CXPRM_IOC_INFO                      anyone who can open the device
  *   typed queries, stats, DCT, objects, CAP_NET_ADMIN
- *   QP_MODIFY, events
+ *   QP_MODIFY, events, batches          (a batch's ops: their own too)
  *   CXPRM_IOC_RAW  read-only queries    CAP_NET_ADMIN
  *     (QUERY_*, ACCESS_REG op_mod 1)
  *   CXPRM_IOC_RAW  anything else        CAP_SYS_RAWIO, module parameter
@@ -400,6 +400,34 @@ struct cxprm_qp_modify {
 	__u32 reserved[2];
 };
 
+/*
+ * CXPRM_IOC_BATCH: up to CXPRM_BATCH_MAX typed or object ioctls
+ * (QUERY_CAPS, NVMF_NS, ESW_FUNCTIONS, DCT_*, OBJ_*, QP_MODIFY) in one
+ * call, their firmware commands in flight together (as many as the
+ * command queue has slots).  The ops run in no defined order: put no two
+ * on one object (the second gets -EBUSY while the first runs) and no op
+ * that needs another's result in one batch.  Each op is what its own
+ * ioctl would be (the same checks and privileges): its result is that
+ * ioctl's return value, and its struct is copied back when that is 0.
+ * The batch returns 0 once every op ran (done: how many returned 0),
+ * -EINVAL for a bad count, flags or reserved field and -EFAULT for an
+ * unreadable ops array (then no op ran).
+ */
+#define CXPRM_BATCH_MAX 64
+struct cxprm_batch_op {
+	__u32 cmd;      /* in: the op's ioctl request, e.g. CXPRM_IOC_DCT_CREATE */
+	__s32 result;   /* out: 0 or -errno, as that ioctl returns */
+	__u64 arg;      /* in: address of its struct (copied back on 0) */
+};
+
+struct cxprm_batch {
+	__u32 count;    /* in: ops, 1..CXPRM_BATCH_MAX */
+	__u32 flags;    /* in: 0 */
+	__u64 ops;      /* in: address of count struct cxprm_batch_op */
+	__u32 done;     /* out: ops whose result is 0 */
+	__u32 reserved; /* 0 */
+};
+
 struct cxprm_opcode_stats {
 	__u16 opcode;
 	__u8 last_status;
@@ -519,6 +547,7 @@ struct cxprm_subscribe {
 #define CXPRM_IOC_OBJ_QUERY     _IOWR(CXPRM_IOC_MAGIC, 0x15, struct cxprm_obj)
 #define CXPRM_IOC_OBJ_DESTROY   _IOWR(CXPRM_IOC_MAGIC, 0x16, struct cxprm_obj)
 #define CXPRM_IOC_QP_MODIFY     _IOWR(CXPRM_IOC_MAGIC, 0x17, struct cxprm_qp_modify)
+#define CXPRM_IOC_BATCH         _IOWR(CXPRM_IOC_MAGIC, 0x18, struct cxprm_batch)
 #define CXPRM_IOC_STATS         _IOWR(CXPRM_IOC_MAGIC, 0x20, struct cxprm_stats)
 #define CXPRM_IOC_RAW           _IOWR(CXPRM_IOC_MAGIC, 0x30, struct cxprm_raw_cmd)
 #define CXPRM_IOC_SUBSCRIBE     _IOW(CXPRM_IOC_MAGIC, 0x40, struct cxprm_subscribe)

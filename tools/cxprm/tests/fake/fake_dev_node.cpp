@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -44,6 +45,12 @@ struct Config {
 	uint32_t uctx_cap = prm::uctx_cap::TOOLS_RESOURCES;
 	long long fwctl_out_len = -1; // >= 0: FWCTL_RPC reports this out_len (a lying kernel)
 };
+
+std::mutex &dcts_mu()
+{
+	static std::mutex m;
+	return m;
+}
 
 emu::Profile make_profile(const Config &c)
 {
@@ -208,8 +215,10 @@ void DevNode::open_file()
 {
 	const cxprm_host *h = uh_.host();
 	file_.dev = this;
-	file_.core.dct_lock = h->ops->lock_create(h->ctx);
 	file_.core.obj_lock = h->ops->lock_create(h->ctx);
+	// The driver's DCT table spinlock (a batch's ops run on pool threads).
+	file_.core.dcts.lock = [](cxprm_core_dcts *) { dcts_mu().lock(); };
+	file_.core.dcts.unlock = [](cxprm_core_dcts *) { dcts_mu().unlock(); };
 	file_.core.subscribe = [](cxprm_core_file *f, const cxprm_subscribe *s) {
 		DevNode *d = ((File *)f)->dev;
 		std::memcpy(d->mask_, s->mask, sizeof(d->mask_));
@@ -233,7 +242,6 @@ void DevNode::close_file()
 	cxprm_core_objs_destroy(core_, file_.core.objs, nullptr);
 	file_.core.objs = nullptr;
 	const cxprm_host *h = uh_.host();
-	h->ops->lock_destroy(h->ctx, file_.core.dct_lock);
 	h->ops->lock_destroy(h->ctx, file_.core.obj_lock);
 }
 

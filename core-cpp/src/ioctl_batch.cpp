@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * CXPRM_IOC_BATCH (include/uapi/linux/cxprm.h): typed and object ioctls
+ * whose firmware commands are in flight together, as mlx5_core's users
+ * have theirs with mlx5_cmd_exec_cb().  Three steps:
+ *   1. in the caller's task: the batch and its ops copied in (-EINVAL,
+ *      -EFAULT: nothing runs), then per op its struct copied in and what
+ *      it needs beyond CAP_NET_ADMIN asked (typed_allowed): an op refused
+ *      there has its errno as its result and does not run;
+ *   2. the ops that passed, through the host's run_parallel (typed_run:
+ *      each exactly as its own ioctl, in whatever task the host gives);
+ *   3. in the caller's task: the structs of the ops that returned 0
+ *      copied back, then every result and the batch.
+ */
+#include "cxprm/capi.h"
+
+#include "cxprm/errors.h"
+#include "cxprm/types.h"
+
+#include "capi_core.h"
+#include "ioctl_call.h"
+
+using namespace cxprm;
+using namespace cxprm::capi;
+
+namespace {
+
+static_assert(sizeof(cxprm_batch_op) == 16 && sizeof(cxprm_batch) == 24, "UAPI layout");
+
+struct Op {
+	void *k;    /* the op's struct, copied in */
+	int result; /* its errno so far */
+};
+
+/* What run_parallel hands each call: the ops that passed step 1. */
+struct Run {
+	cxprm_core *c;
+	cxprm_core_file *f;
+	const cxprm_batch_op *uops;
+	Op *ops;
+	u32 idx[CXPRM_BATCH_MAX];
+};
+
+void run_one(void *arg, cxprm_u32 i)
+{
+	Run *r = static_cast<Run *>(arg);
+	u32 n = r->idx[i];
+	r->ops[n].result = typed_run(r->c, r->f, r->uops[n].cmd, r->ops[n].k);
+}
+
+/* Step 1 for one op: its struct in, its privilege; 0 or the op's errno. */
+int prepare(const Call &k, const cxprm_batch_op &u, Op *op)
+{
+	if (!cxprm_core_ioc_is_typed(u.cmd) && !cxprm_core_ioc_is_obj(u.cmd))
+		return E_NOTTY; /* INFO, RAW, STATS, SUBSCRIBE, BATCH: not ops */
+	op->k = k.alloc(_IOC_SIZE(u.cmd));
+	if (!op->k)
+		return E_NOMEM;
+	int err = k.in(op->k, u.arg, _IOC_SIZE(u.cmd));
+	return err ? err : typed_allowed(k, u.cmd, op->k);
+}
+
+} // namespace
+
+namespace cxprm::capi {
+
+int ioc_batch(const Call &k, u64 uarg)
+{
+	cxprm_batch b;
+	int err = k.in(&b, uarg, sizeof(b));
+	if (err)
+		return err;
+	if (!b.count || b.count > CXPRM_BATCH_MAX || b.flags || b.reserved)
+		return E_INVAL;
+	Buf uops(k, b.count * sizeof(cxprm_batch_op)), ops(k, b.count * sizeof(Op)),
+		run(k, sizeof(Run));
+	if (!uops.p || !ops.p || !run.p)
+		return E_NOMEM;
+	auto *u = static_cast<cxprm_batch_op *>(uops.p);
+	auto *op = static_cast<Op *>(ops.p);
+	if (k.in(u, b.ops, b.count * sizeof(*u)))
+		return E_FAULT;
+	auto *r = static_cast<Run *>(run.p);
+	*r = {k.c, k.f, u, op, {}};
+	u32 n = 0;
+	for (u32 i = 0; i < b.count; i++) {
+		op[i] = {nullptr, OK};
+		op[i].result = prepare(k, u[i], &op[i]);
+		if (op[i].result == OK)
+			r->idx[n++] = i;
+	}
+	const cxprm_host_ops *h = k.c->host->ops;
+	if (n && h->run_parallel) {
+		h->run_parallel(k.c->host->ctx, n, run_one, r);
+	} else {
+		for (u32 i = 0; i < n; i++)
+			run_one(r, i);
+	}
+	b.done = 0;
+	for (u32 i = 0; i < b.count; i++) {
+		if (op[i].result == OK && k.out(u[i].arg, op[i].k, _IOC_SIZE(u[i].cmd)))
+			op[i].result = E_FAULT;
+		k.free(op[i].k);
+		u[i].result = op[i].result;
+		b.done += op[i].result == OK;
+	}
+	if (k.out(b.ops, u, b.count * sizeof(*u)))
+		return E_FAULT;
+	return k.out(uarg, &b, sizeof(b));
+}
+
+} // namespace cxprm::capi

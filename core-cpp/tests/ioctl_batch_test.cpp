@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// CXPRM_IOC_BATCH through cxprm_core_ioctl() (ioctl_batch.cpp) against the
+// in-process emulator: the batch's own errors (nothing runs), a mix of
+// good and refused ops (each its own ioctl's result, the good ones'
+// structs back), the ops' commands in flight together (the emulator's
+// trace under a slow latency model), and two ops on one object (-EBUSY).
+#include "support/capi_device.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "cxprm/capi.h"
+#include "cxprm/prm/opcodes.h"
+
+using namespace cxprm;
+namespace op = cxprm::prm::op;
+
+namespace {
+
+constexpr int EPERM_ = -1, ENOENT_ = -2, EFAULT_ = -14, EBUSY_ = -16, EINVAL_ = -22,
+	      ENOTTY_ = -25;
+constexpr uint64_t kBad = 0xdead0000; // a user address whose copies fail
+
+struct Caller {
+	bool admin = true, raw_write = false;
+};
+
+int copy_in(void *, void *dst, cxprm_u64 uaddr, cxprm_size n)
+{
+	if (uaddr == kBad || !uaddr)
+		return EFAULT_;
+	std::memcpy(dst, (const void *)(uintptr_t)uaddr, n);
+	return 0;
+}
+
+int copy_out(void *, cxprm_u64 uaddr, const void *src, cxprm_size n)
+{
+	if (uaddr == kBad || !uaddr)
+		return EFAULT_;
+	std::memcpy((void *)(uintptr_t)uaddr, src, n);
+	return 0;
+}
+
+int allowed(void *ctx, int priv)
+{
+	auto *c = static_cast<Caller *>(ctx);
+	return priv == CXPRM_CORE_PRIV_ADMIN ? c->admin : c->raw_write;
+}
+
+const cxprm_core_caller_ops kOps = {copy_in, copy_out, allowed, nullptr};
+
+std::mutex &dcts_mu()
+{
+	static std::mutex m;
+	return m;
+}
+
+uint64_t ua(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+emu::Profile slow_dct_profile()
+{
+	emu::Profile p = test::objects_cx7();
+	p.latency.enabled = true;
+	p.latency.engines = 4;
+	p.latency.default_us = 0;
+	p.latency.per_opcode_us[op::CREATE_DCT] = 200000; // 200 ms: overlap is unmistakable
+	return p;
+}
+
+struct Batch : ::testing::Test, test::CapiDevice {
+	explicit Batch(emu::Profile p = test::objects_cx7()) : CapiDevice(std::move(p)) {}
+	cxprm_core_file file{};
+	Caller who;
+	cxprm_core_caller caller{&kOps, &who};
+
+	void SetUp() override
+	{
+		ASSERT_NO_FATAL_FAILURE(bring_up());
+		ASSERT_NO_FATAL_FAILURE(start_events());
+		ASSERT_NO_FATAL_FAILURE(make_refs());
+		const cxprm_host *hh = h.host();
+		file.obj_lock = hh->ops->lock_create(hh->ctx);
+		file.dcts.lock = [](cxprm_core_dcts *) { dcts_mu().lock(); };
+		file.dcts.unlock = [](cxprm_core_dcts *) { dcts_mu().unlock(); };
+	}
+	void TearDown() override
+	{
+		uint32_t dctn;
+		while (cxprm_core_dcts_pop(&file.dcts, &dctn))
+			EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, nullptr), 0);
+		EXPECT_EQ(cxprm_core_objs_destroy(core, file.objs, nullptr), 0u);
+		const cxprm_host *hh = h.host();
+		hh->ops->lock_destroy(hh->ctx, file.obj_lock);
+		close_objects();
+		tear_down();
+	}
+	long batch(cxprm_batch *b) { return cxprm_core_ioctl(core, &file, CXPRM_IOC_BATCH, ua(b), &caller); }
+	cxprm_dct new_dct() const
+	{
+		cxprm_dct d{};
+		d.ctx.pd = pd;
+		d.ctx.cqn = cqn;
+		d.ctx.srqn_xrqn = srqn;
+		d.ctx.port = 1;
+		d.ctx.mtu = 5;
+		return d;
+	}
+	uint64_t commands()
+	{
+		cxprm_core_info i{};
+		cxprm_core_get_info(core, &i);
+		return i.commands;
+	}
+};
+
+TEST_F(Batch, BadCountsFlagsAndPointersRunNothing)
+{
+	cxprm_caps caps{};
+	cxprm_batch_op ops[CXPRM_BATCH_MAX + 1];
+	for (auto &o : ops)
+		o = {CXPRM_IOC_QUERY_CAPS, 1, ua(&caps)};
+	uint64_t before = commands();
+	cxprm_batch b{};
+	b.ops = ua(ops);
+	b.count = 0;
+	EXPECT_EQ(batch(&b), EINVAL_);
+	b.count = CXPRM_BATCH_MAX + 1;
+	EXPECT_EQ(batch(&b), EINVAL_);
+	b.count = 1, b.flags = 1;
+	EXPECT_EQ(batch(&b), EINVAL_);
+	b.flags = 0, b.reserved = 1;
+	EXPECT_EQ(batch(&b), EINVAL_);
+	b.reserved = 0, b.ops = kBad;
+	EXPECT_EQ(batch(&b), EFAULT_);
+	b.ops = 0;
+	EXPECT_EQ(batch(&b), EFAULT_);
+	EXPECT_EQ(cxprm_core_ioctl(core, &file, CXPRM_IOC_BATCH, kBad, &caller), EFAULT_);
+	b.ops = ua(ops);
+	who.admin = false;
+	EXPECT_EQ(batch(&b), EPERM_);
+	EXPECT_EQ(commands(), before);
+	EXPECT_EQ(ops[0].result, 1) << "a refused batch writes no result";
+}
+
+TEST_F(Batch, AMixOfGoodAndRefusedOps)
+{
+	cxprm_caps caps{};
+	cxprm_dct good = new_dct(), unknown{}, unread = new_dct();
+	unknown.dctn = 0xabcdef;
+	cxprm_obj bad_obj{};
+	bad_obj.type = CXPRM_OBJ_PD;
+	bad_obj.reserved = 1;
+	cxprm_obj backend{};
+	backend.type = CXPRM_OBJ_NVMF_BACKEND;
+	cxprm_info info{};
+	cxprm_batch_op ops[] = {
+		{CXPRM_IOC_QUERY_CAPS, 0, ua(&caps)},
+		{CXPRM_IOC_INFO, 0, ua(&info)},
+		{CXPRM_IOC_BATCH, 0, ua(&info)},
+		{CXPRM_IOC_DCT_DESTROY, 0, ua(&unknown)},
+		{CXPRM_IOC_DCT_CREATE, 0, kBad},
+		{CXPRM_IOC_OBJ_CREATE, 0, ua(&bad_obj)},
+		{CXPRM_IOC_OBJ_CREATE, 0, ua(&backend)},
+		{CXPRM_IOC_DCT_CREATE, 0, ua(&good)},
+		{0x12345678, 0, ua(&unread)},
+	};
+	cxprm_batch b{};
+	b.count = sizeof(ops) / sizeof(ops[0]);
+	b.ops = ua(ops);
+	ASSERT_EQ(batch(&b), 0);
+	EXPECT_EQ(b.done, 2u);
+	EXPECT_EQ(ops[0].result, 0);
+	EXPECT_EQ(caps.st.status, 0);
+	EXPECT_EQ(caps.st.opcode, op::QUERY_HCA_CAP);
+	EXPECT_EQ(ops[1].result, ENOTTY_);
+	EXPECT_EQ(ops[2].result, ENOTTY_);
+	EXPECT_EQ(ops[3].result, ENOENT_);
+	EXPECT_EQ(ops[4].result, EFAULT_);
+	EXPECT_EQ(ops[5].result, EINVAL_);
+	EXPECT_EQ(ops[6].result, EPERM_) << "the backend needs the raw write scope in a batch too";
+	EXPECT_EQ(ops[7].result, 0);
+	EXPECT_NE(good.dctn, 0u);
+	EXPECT_EQ(good.st.opcode, op::CREATE_DCT);
+	EXPECT_EQ(ops[8].result, ENOTTY_);
+	EXPECT_EQ(info.fw_major, 0u) << "a refused op's struct is not written";
+	EXPECT_EQ(file.dcts.n, 1u);
+	EXPECT_EQ(file.dcts.pending, 0u);
+}
+
+struct SlowBatch : Batch {
+	SlowBatch() : Batch(slow_dct_profile()) {}
+};
+
+TEST_F(SlowBatch, OpsAreInFlightTogether)
+{
+	struct Span {
+		uint64_t seen, answered;
+	};
+	std::mutex mu;
+	std::vector<Span> spans;
+	h.emu.set_trace([&](const emu::TraceRecord &r) {
+		if (r.opcode != op::CREATE_DCT)
+			return;
+		std::lock_guard<std::mutex> lk(mu);
+		spans.push_back({r.seen_ns, r.time_ns});
+	});
+	constexpr unsigned N = 8;
+	cxprm_dct d[N];
+	cxprm_batch_op ops[N];
+	for (unsigned i = 0; i < N; i++) {
+		d[i] = new_dct();
+		ops[i] = {CXPRM_IOC_DCT_CREATE, 1, ua(&d[i])};
+	}
+	cxprm_batch b{N, 0, ua(ops), 0, 0};
+	ASSERT_EQ(batch(&b), 0);
+	h.emu.set_trace({});
+	EXPECT_EQ(b.done, N);
+	std::vector<uint32_t> numbers;
+	for (unsigned i = 0; i < N; i++) {
+		EXPECT_EQ(ops[i].result, 0) << i;
+		numbers.push_back(d[i].dctn);
+	}
+	std::sort(numbers.begin(), numbers.end());
+	EXPECT_EQ(std::unique(numbers.begin(), numbers.end()), numbers.end()) << "distinct DCTs";
+	EXPECT_EQ(file.dcts.n, N);
+	// Most in flight at once: doorbells seen before an earlier answer.
+	std::lock_guard<std::mutex> lk(mu);
+	ASSERT_EQ(spans.size(), N);
+	unsigned most = 0;
+	for (const Span &s : spans) {
+		unsigned at = 0;
+		for (const Span &o : spans)
+			at += o.seen <= s.seen && s.seen < o.answered;
+		most = std::max(most, at);
+	}
+	EXPECT_GE(most, 4u) << "K = 4 engines busy at once";
+}
+
+TEST_F(Batch, TwoOpsOnOneObjectOneIsBusy)
+{
+	// Two DESTROYs of one DCT in one batch: one runs, the other is -EBUSY
+	// while it does, or -ENOENT once it is gone.
+	cxprm_dct d = new_dct();
+	ASSERT_EQ(cxprm_core_ioctl(core, &file, CXPRM_IOC_DCT_CREATE, ua(&d), &caller), 0);
+	cxprm_dct a{}, c{};
+	a.dctn = c.dctn = d.dctn;
+	cxprm_batch_op ops[] = {{CXPRM_IOC_DCT_DESTROY, 0, ua(&a)}, {CXPRM_IOC_DCT_DESTROY, 0, ua(&c)}};
+	cxprm_batch b{2, 0, ua(ops), 0, 0};
+	ASSERT_EQ(batch(&b), 0);
+	EXPECT_EQ(b.done, 1u);
+	int other = ops[0].result == 0 ? ops[1].result : ops[0].result;
+	EXPECT_TRUE(other == EBUSY_ || other == ENOENT_) << other;
+	EXPECT_EQ(file.dcts.n, 0u);
+}
+
+} // namespace
