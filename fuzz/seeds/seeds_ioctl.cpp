@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Seeds of the ioctl_request target.
+// Seeds of the ioctl_request and ioctl_batch targets.
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +13,7 @@
 #include "seed_bytes.h"
 
 #include "cxprm/capi.h"
+#include "uapi/linux/cxprm.h"
 #include "cxprm/layout.h"
 #include "cxprm/prm/adapter.h"
 #include "cxprm/prm/dct.h"
@@ -34,6 +35,8 @@ namespace fs = std::filesystem;
 namespace cxprm::seeds {
 
 // ---- ioctl_request ----
+
+void batch();
 
 void ioctl_seed(const std::string &name, const Bytes &b) { write("ioctl_request", name, b); }
 
@@ -141,6 +144,47 @@ void ioctl()
 	for (uint8_t t = CXPRM_QP_RST2INIT; t <= CXPRM_QP_2RST; t++)
 		put_modify(q, t);
 	ioctl_seed("obj_cq_qp_states", q);
+	batch();
+}
+
+// ---- ioctl_batch ----
+
+// An input of the ioctl_batch target: shape, the arena (extra bytes past
+// the batch and a full op array, zero), the count byte (count = 1 +
+// byte % 65), then per op how (0: cmd and arg follow), the cmd's index in
+// its list and the arg's offset in the arena.
+struct BatchOp {
+	uint8_t cmd_index;
+	uint16_t arg_offset;
+};
+
+Bytes batch_input(uint8_t shape, uint16_t extra, uint8_t count_byte, const std::vector<BatchOp> &ops)
+{
+	Bytes b;
+	put8(b, shape);
+	put16(b, extra);
+	b.resize(b.size() + sizeof(cxprm_batch) + CXPRM_BATCH_MAX * sizeof(cxprm_batch_op) + extra % 0x3000);
+	put8(b, count_byte);
+	for (const BatchOp &o : ops) {
+		put8(b, 0);
+		put8(b, o.cmd_index);
+		put16(b, o.arg_offset);
+	}
+	return b;
+}
+
+void batch()
+{
+	auto seed = [](const std::string &name, const Bytes &b) { write("ioctl_batch", name, b); };
+	// Index in ioctl_batch.cpp's kCmds: 0 QUERY_CAPS, 3 DCT_QUERY, 5
+	// DCT_DESTROY, 8 QP_MODIFY, 9 INFO, 10 RAW, 11 BATCH.
+	const uint16_t arena = 0x1400, args = 0x500; // past the batch and the op array
+	seed("caps_and_dct_query", batch_input(0, arena, 1, {{0, args}, {3, args}}));
+	seed("mixed_refused", batch_input(0, arena, 5, {{9, args}, {10, args}, {11, args}, {5, args},
+							{8, args}, {0, 0x7000}}));
+	seed("count_65", batch_input(0, arena, 64, {}));
+	seed("no_admin", batch_input(1, arena, 1, {{0, args}, {3, args}}));
+	seed("flags_set", batch_input(8, arena, 1, {{0, args}, {3, args}}));
 }
 
 } // namespace cxprm::seeds

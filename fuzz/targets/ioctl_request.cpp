@@ -28,6 +28,7 @@
 #include <cstring>
 #include <vector>
 
+#include "capi_rig.h"
 #include "fake_host.h"
 #include "fuzz_input.h"
 
@@ -45,67 +46,14 @@ constexpr uint32_t DUMP_HDR = sizeof(struct cxprm_raw_dump);
 
 using namespace cxprm;
 using cxprm::fuzz::FakeHost;
+using cxprm::fuzz::rig;
+using cxprm::fuzz::rig_file;
+using cxprm::fuzz::UserCall;
 using cxprm::fuzz::FuzzInput;
 
 namespace {
 
 constexpr int EINVAL_ = -22;
-
-// One device brought up for all inputs (the checks keep no state).
-struct Rig {
-	FakeHost dev{16u << 20};
-	cxprm_core *core = nullptr;
-	Rig()
-	{
-		FUZZ_CHECK(cxprm_core_create(dev.host(), &core) == 0);
-		cxprm_core_config cfg{};
-		cfg.cmd_timeout_ns = 20ull * 1000 * 1000;
-		FUZZ_CHECK(cxprm_core_bringup(core, &cfg) == 0);
-		cxprm_core_events_config ec{}; // the EQ and UAR CQs and QPs need
-		FUZZ_CHECK(cxprm_core_events_start(core, &ec) == 0);
-		// What stays until events stop or the teardown, made here while
-		// the emulator answers, so that each input's memory balances and
-		// the zeroed answers below never describe it: the completion EQ
-		// (the first CQ makes it) and RoCE (roce_cap read, roce_en, the
-		// default GIDs: the first DCT sets them up).
-		cxprm_core_objs *t = nullptr;
-		FUZZ_CHECK(cxprm_core_objs_create(core, &t) == 0);
-		cxprm_obj o[3] = {};
-		o[0].type = CXPRM_OBJ_PD;
-		o[1].type = CXPRM_OBJ_CQ;
-		o[1].u.cq.log_size = 2;
-		o[2].type = CXPRM_OBJ_SRQ;
-		o[2].u.srq.log_size = 2;
-		o[2].u.srq.log_stride = 2;
-		for (int i = 0; i < 3; i++) {
-			if (i == 2)
-				o[2].u.srq.pd = o[0].id;
-			FUZZ_CHECK(cxprm_core_ioc_obj(core, CXPRM_IOC_OBJ_CREATE, t, &o[i]) == 0 &&
-				   !o[i].st.status);
-		}
-		cxprm_dctc k{};
-		k.pd = o[0].id;
-		k.cqn = o[1].id;
-		k.srqn_xrqn = o[2].id;
-		k.port = 1;
-		k.mtu = 5;
-		cxprm_u32 dctn = 0;
-		cxprm_core_result res;
-		FUZZ_CHECK(cxprm_core_dct_create(core, &k, &dctn, &res) == 0 && !res.st.status);
-		FUZZ_CHECK(cxprm_core_dct_destroy(core, dctn, &res) == 0);
-		FUZZ_CHECK(cxprm_core_objs_destroy(core, t, nullptr) == 0);
-		// Brought up by the emulator; then the minimal firmware these
-		// checks assume: every command succeeds with a zeroed output.
-		dev.handler = FakeHost::answer_ok_zeroed;
-		dev.model = false;
-	}
-};
-
-Rig &rig()
-{
-	static Rig *r = new Rig;
-	return *r;
-}
 
 // include/uapi/linux/cxprm.h: "refused for everyone".
 bool uapi_forbidden(u16 op)
@@ -423,59 +371,15 @@ void obj_request(FuzzInput &in)
 	FUZZ_CHECK(d.dma_live() == dma0 && d.mem_live() == mem0);
 }
 
-// The one entry, cxprm_core_ioctl(), as the kernel shim calls it: the
-// user's memory is an arena of the input's bytes (an address or length
-// outside it is EFAULT, as copy_{from,to}_user), the caller's privileges
-// come from the input.  Only commands that make nothing are chosen, so no
-// state stays between inputs.  Oracles from the UAPI: INFO needs nothing,
-// every other ioctl CAP_NET_ADMIN first; unknown numbers are ENOTTY; the
-// errno is one the UAPI documents.
-struct UserCall {
-	std::vector<uint8_t> mem;
-	uint64_t base = 0x7ff000000000ull;
-	bool admin = false, raw_write = false;
-
-	uint8_t *at(cxprm_u64 ua, cxprm_size n)
-	{
-		if (ua < base || ua - base > mem.size() || n > mem.size() - (ua - base))
-			return nullptr;
-		return mem.data() + (ua - base);
-	}
-};
-
-int user_in(void *ctx, void *dst, cxprm_u64 ua, cxprm_size n)
-{
-	uint8_t *p = ((UserCall *)ctx)->at(ua, n);
-	if (!p)
-		return -14;
-	std::memcpy(dst, p, n);
-	return 0;
-}
-
-int user_out(void *ctx, cxprm_u64 ua, const void *src, cxprm_size n)
-{
-	uint8_t *p = ((UserCall *)ctx)->at(ua, n);
-	if (!p)
-		return -14;
-	std::memcpy(p, src, n);
-	return 0;
-}
-
-int user_allowed(void *ctx, int priv)
-{
-	const UserCall *u = (const UserCall *)ctx;
-	return priv == CXPRM_CORE_PRIV_ADMIN ? u->admin : priv == CXPRM_CORE_PRIV_RAW_WRITE && u->raw_write;
-}
-
+// The one entry, cxprm_core_ioctl(), as the kernel shim calls it, with
+// the user's memory an arena of the input (capi_rig.h).  Only commands
+// that make nothing are chosen, so no state stays between inputs.
+// Oracles from the UAPI: INFO needs nothing, every other ioctl
+// CAP_NET_ADMIN first; unknown numbers are ENOTTY; the errno is one the
+// UAPI documents.
 void entry_request(FuzzInput &in)
 {
-	static const cxprm_core_caller_ops ops = {user_in, user_out, user_allowed, nullptr};
-	static cxprm_core_file file = [] {
-		cxprm_core_file f{};
-		const cxprm_host *h = rig().dev.host();
-		f.obj_lock = h->ops->lock_create(h->ctx);
-		return f;
-	}();
+	cxprm_core_file &file = rig_file();
 	static const unsigned int cmds[] = {
 		CXPRM_IOC_INFO, CXPRM_IOC_STATS, CXPRM_IOC_RAW, CXPRM_IOC_SUBSCRIBE,
 		CXPRM_IOC_QUERY_CAPS, CXPRM_IOC_NVMF_NS, CXPRM_IOC_ESW_FUNCTIONS,
@@ -502,7 +406,7 @@ void entry_request(FuzzInput &in)
 		std::memcpy(u.mem.data(), &rc, sizeof(rc));
 	}
 	cxprm_u64 uarg = (shape & 0x10) ? in.u64() : u.base + (u.mem.empty() ? 0 : in.u8() % 16);
-	const cxprm_core_caller caller{&ops, &u};
+	const cxprm_core_caller caller{&UserCall::ops, &u};
 	long err = cxprm_core_ioctl(rig().core, &file, cmd, uarg, &caller);
 	FUZZ_CHECK(err == 0 || err == -1 || err == -2 || err == -12 || err == -14 || err == EINVAL_ ||
 		   err == -25 || err == -95);

@@ -36,7 +36,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$repo"
 build=$repo/build-fuzz
-all="cmdq_output decoders eq_events ioctl_request cli_decode"
+# The targets: fuzz/CMakeLists.txt's FUZZ_TARGETS (the one list).
+all=$(sed -n 's/^set(FUZZ_TARGETS \(.*\))$/\1/p' "$repo/fuzz/CMakeLists.txt")
 
 seconds=${FUZZ_SECONDS:-300}
 want_execs=0
@@ -70,6 +71,9 @@ if ! grep -qs '^CXPRM_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCXPRM_FUZZ=ON >"$build.configure.log" 2>&1 ||
 		{ cat "$build.configure.log"; exit 1; }
 	mv "$build.configure.log" "$build/configure.log"
+else
+	# Configured before: again, so that a target added since is known.
+	cmake "$build" >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 fi
 exes=()
 for t in "${targets[@]}"; do exes+=("fuzz_$t"); done
