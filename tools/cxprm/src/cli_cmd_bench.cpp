@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// cxprm bench connect DEV --count N: the firmware command time of setting
-// up connections, RC QP path (CREATE_QP, RST2INIT, INIT2RTR, RTR2RTS)
-// against DCT (CREATE_DCT), on a PD, CQ and SRQ of the bench's own.
+// cxprm bench connect DEV --count N: the firmware command time and the
+// rate of setting up connections, RC QP path (CREATE_QP, RST2INIT,
+// INIT2RTR, RTR2RTS) against DCT (CREATE_DCT), on a PD, CQ and SRQ of the
+// bench's own; one ioctl at a time (serial) and a batch of connections
+// per CXPRM_IOC_BATCH (batch: their commands in flight together).
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -24,22 +27,27 @@ namespace {
 const std::vector<Opt> kOpts = {
 	{"count", 'n', "N", "connections of each kind (default 100, at most 100000)"},
 	{"batch", 'b', "N", "connections alive at once (default 32, at most 60)"},
+	{"mode", 'm', "MODE", "serial, batch or both (default both)"},
 };
 
 const CommandSpec spec = {
 	"bench connect",
-	"DEV [--count N] [--batch N]",
+	"DEV [--count N] [--batch N] [--mode serial|batch|both]",
 	"time connection setup: N RC QPs through RTS against N DCTs",
 	"Creates a PD, a CQ and an SRQ, then N RC QPs, each taken through RST2INIT,\n"
 	"INIT2RTR and RTR2RTS (QP_MODIFY; a loopback path on port 1), and N DCTs\n"
 	"(CREATE_DCT) on them, and prints per connection: commands, firmware\n"
 	"command time (the driver's doorbell-to-completion latency of each\n"
 	"command, summed over the connection's commands) and wall time (the\n"
-	"ioctls as this process sees them), mean, p50 and p99.  Connections are\n"
-	"made --batch at a time (default 32: DCT tables hold 64 per file and per\n"
+	"ioctls as this process sees them), mean, p50 and p99, and the rate\n"
+	"(connections per second of timed wall time).  Connections are made\n"
+	"--batch at a time (default 32: DCT tables hold 64 per file and per\n"
 	"emulated device) and torn down (QPs destroyed; DCTs drained, then\n"
-	"destroyed) before the next batch; teardown is not timed.  Everything is\n"
-	"destroyed at the end.  The seed's reference (1000 RoCE connections on a\n"
+	"destroyed) before the next batch; teardown is not timed.  serial: one\n"
+	"ioctl at a time; batch: each step of a batch of connections is one\n"
+	"CXPRM_IOC_BATCH (the QPs' creates, then each transition, the DCTs'\n"
+	"creates), the commands in flight together; a connection's wall time is\n"
+	"then that of its batches.  Everything is destroyed at the end.  The seed's reference (1000 RoCE connections on a\n"
 	"ConnectX): RC about 12 us per connection, DCT about 4 us.  Needs\n"
 	"CAP_NET_ADMIN.",
 	kOpts,
@@ -58,8 +66,10 @@ long long ns_since(Clock::time_point t0)
 // One row: per-connection firmware and wall nanoseconds.
 struct Row {
 	const char *path;
+	const char *mode;
 	unsigned cmds;
 	std::vector<long long> fw, wall;
+	long long timed_ns = 0; // the timed steps' wall, all batches
 };
 
 struct Summary {
@@ -105,8 +115,10 @@ std::string us(double ns)
 class Bench {
 public:
 	explicit Bench(DevFile &f)
-		: f_(f), set_(f, [this](const char *, const ObjSet::Obj &, const FwResult &r, const cxprm_qp_modify *) {
+		: f_(f), set_(f, [this](const char *, const ObjSet::Obj &o, const FwResult &r, const cxprm_qp_modify *) {
 			  fw_ns_ += (long long)r.latency_ns;
+			  if (per_)
+				  (*per_)[o.id] += (long long)r.latency_ns;
 		  })
 	{
 		pd_ = set_.pd();
@@ -114,7 +126,7 @@ public:
 		srqn_ = set_.srq(pd_, 6);
 	}
 
-	void rc_batch(unsigned n, Row &row)
+	void rc_serial(unsigned n, Row &row)
 	{
 		std::vector<uint32_t> qps;
 		for (unsigned i = 0; i < n; i++) {
@@ -125,6 +137,7 @@ public:
 			for (uint32_t t : {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS})
 				set_.modify_qp(qpn, t, loopback);
 			row.wall.push_back(ns_since(t0));
+			row.timed_ns += row.wall.back();
 			row.fw.push_back(fw_ns_);
 			qps.push_back(qpn);
 		}
@@ -132,20 +145,35 @@ public:
 			set_.destroy(CXPRM_OBJ_QP, qpn);
 	}
 
-	void dct_batch(unsigned n, Row &row)
+	// Four batches: the creates, then each transition of all n.
+	void rc_batched(unsigned n, Row &row)
+	{
+		fw_ns_ = 0;
+		per_ = &per_qp_;
+		per_qp_.clear();
+		Clock::time_point t0 = Clock::now();
+		std::vector<uint32_t> qps = set_.rc_qps(pd_, cqn_, srqn_, n);
+		for (uint32_t t : {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS})
+			set_.modify_qps(qps, t, [&](size_t i) { return qp_path(qps[i]); });
+		long long wall = ns_since(t0);
+		per_ = nullptr;
+		row.timed_ns += wall;
+		for (uint32_t qpn : qps) {
+			row.wall.push_back(wall);
+			row.fw.push_back(per_qp_[qpn]);
+		}
+		set_.destroy_batch(CXPRM_OBJ_QP, qps);
+	}
+
+	void dct_serial(unsigned n, Row &row)
 	{
 		std::vector<uint32_t> dcts;
 		for (unsigned i = 0; i < n; i++) {
-			cxprm_dct d = blank(0);
-			d.ctx.pd = pd_;
-			d.ctx.cqn = cqn_;
-			d.ctx.srqn_xrqn = srqn_;
-			d.ctx.mtu = 3;
-			d.ctx.port = 1;
-			d.ctx.rre = d.ctx.rwe = 1;
+			cxprm_dct d = new_dct();
 			Clock::time_point t0 = Clock::now();
 			f_.dct_create(d);
 			row.wall.push_back(ns_since(t0));
+			row.timed_ns += row.wall.back();
 			FwResult r = FwResult::from(d.st);
 			check_fw(r, "CREATE_DCT");
 			row.fw.push_back((long long)r.latency_ns);
@@ -154,10 +182,54 @@ public:
 		teardown(dcts);
 	}
 
+	// One batch of n creates.
+	void dct_batched(unsigned n, Row &row)
+	{
+		std::vector<cxprm_dct> d(n, new_dct());
+		std::vector<cxprm_batch_op> ops;
+		for (cxprm_dct &x : d)
+			ops.push_back({CXPRM_IOC_DCT_CREATE, 0, (uint64_t)(uintptr_t)&x});
+		Clock::time_point t0 = Clock::now();
+		f_.batch(ops);
+		long long wall = ns_since(t0);
+		row.timed_ns += wall;
+		std::vector<uint32_t> dcts;
+		for (size_t i = 0; i < n; i++)
+			if (!ops[i].result && !d[i].st.status)
+				dcts.push_back(d[i].dctn);
+		for (size_t i = 0; i < n; i++) {
+			if (ops[i].result) {
+				teardown(dcts);
+				throw OsError(ioctl_error(-ops[i].result, "CXPRM_IOC_BATCH op " + std::to_string(i) +
+										  " (CXPRM_IOC_DCT_CREATE)",
+							  f_.where().path, PRIV_NET_ADMIN));
+			}
+			FwResult r = FwResult::from(d[i].st);
+			if (r.status)
+				teardown(dcts);
+			check_fw(r, "CREATE_DCT");
+			row.wall.push_back(wall);
+			row.fw.push_back((long long)r.latency_ns);
+		}
+		teardown(dcts);
+	}
+
 	// The bench's PD, CQ and SRQ.
 	void finish() { set_.destroy_all(); }
 
 private:
+	cxprm_dct new_dct() const
+	{
+		cxprm_dct d = blank(0);
+		d.ctx.pd = pd_;
+		d.ctx.cqn = cqn_;
+		d.ctx.srqn_xrqn = srqn_;
+		d.ctx.mtu = 3;
+		d.ctx.port = 1;
+		d.ctx.rre = d.ctx.rwe = 1;
+		return d;
+	}
+
 	static cxprm_dct blank(uint32_t dctn)
 	{
 		cxprm_dct d;
@@ -202,55 +274,98 @@ private:
 
 	DevFile &f_;
 	long long fw_ns_ = 0;
+	std::map<uint32_t, long long> per_qp_; // a batch's firmware time per QP
+	std::map<uint32_t, long long> *per_ = nullptr;
 	ObjSet set_;
 	uint32_t pd_ = 0, cqn_ = 0, srqn_ = 0;
 };
+
+double rate(const Row &r)
+{
+	return r.timed_ns ? (double)r.fw.size() * 1e9 / (double)r.timed_ns : 0.0;
+}
 
 int run(Ctx &ctx, const Args &args)
 {
 	unsigned count = (unsigned)args.num("count", 100000, 100);
 	unsigned batch = (unsigned)args.num("batch", 60, 32);
+	std::string mode = args.str("mode", "both");
 	if (!count || !batch)
 		args.fail("--count and --batch must be at least 1");
+	if (mode != "serial" && mode != "batch" && mode != "both")
+		args.fail("--mode is serial, batch or both");
+	bool serial = mode != "batch", batched = mode != "serial";
 	DevPath p = dev_arg(args);
 	auto fp = open_device(p);
 	DevFile &f = *fp;
-	Row rc = {"RC QP", 4, {}, {}}, dct = {"DCT", 1, {}, {}};
+	std::vector<Row> rows;
 	{
 		Bench b(f);
-		for (unsigned done = 0; done < count; done += batch)
-			b.rc_batch(std::min(batch, count - done), rc);
-		for (unsigned done = 0; done < count; done += batch)
-			b.dct_batch(std::min(batch, count - done), dct);
+		using Step = void (Bench::*)(unsigned, Row &);
+		struct Kind {
+			const char *path, *mode;
+			unsigned cmds;
+			Step step;
+			bool on;
+		} kinds[] = {{"RC QP", "serial", 4, &Bench::rc_serial, serial},
+			     {"RC QP", "batch", 4, &Bench::rc_batched, batched},
+			     {"DCT", "serial", 1, &Bench::dct_serial, serial},
+			     {"DCT", "batch", 1, &Bench::dct_batched, batched}};
+		for (const Kind &k : kinds) {
+			if (!k.on)
+				continue;
+			rows.push_back({k.path, k.mode, k.cmds, {}, {}});
+			for (unsigned done = 0; done < count; done += batch)
+				(b.*k.step)(std::min(batch, count - done), rows.back());
+		}
 		b.finish();
 	}
+	// A batch row's speedup: its rate over the serial row's of its path.
+	auto speedup = [&](const Row &r) {
+		for (const Row &o : rows)
+			if (&o != &r && !std::strcmp(o.path, r.path) && !std::strcmp(r.mode, "batch") && rate(o) > 0)
+				return rate(r) / rate(o);
+		return 0.0;
+	};
 	if (args.json()) {
 		Json j = Json::object();
 		j.set("pci_addr", p.bdf);
 		j.set("count", count);
 		j.set("batch", batch);
-		Json rows = Json::array();
-		for (const Row *r : {&rc, &dct}) {
+		j.set("mode", mode);
+		Json out = Json::array();
+		for (const Row &r : rows) {
 			Json o = Json::object();
-			o.set("path", r->path);
-			o.set("connections", (uint64_t)r->fw.size());
-			o.set("commands_per_connection", r->cmds);
-			o.set_json("fw_ns", summary_json(summarize(r->fw)));
-			o.set_json("wall_ns", summary_json(summarize(r->wall)));
-			rows.push_json(o);
+			o.set("path", r.path);
+			o.set("mode", r.mode);
+			o.set("connections", (uint64_t)r.fw.size());
+			o.set("commands_per_connection", r.cmds);
+			o.set("timed_ns", (uint64_t)r.timed_ns);
+			o.set("per_second", (uint64_t)(rate(r) + 0.5));
+			if (speedup(r) > 0)
+				o.set("speedup_milli", (uint64_t)(speedup(r) * 1000 + 0.5));
+			o.set_json("fw_ns", summary_json(summarize(r.fw)));
+			o.set_json("wall_ns", summary_json(summarize(r.wall)));
+			out.push_json(o);
 		}
-		j.set_json("rows", rows);
+		j.set_json("rows", out);
 		print_json(ctx, j);
 		return 0;
 	}
 	ctx.out << "bench connect " << p.bdf << ": " << count << " connections of each kind, " << batch
 		<< " at a time; per connection, microseconds\n";
-	Table t({{"PATH"}, {"CONNS", true}, {"CMDS/CONN", true}, {"FW MEAN", true}, {"FW P50", true},
-		 {"FW P99", true}, {"WALL MEAN", true}, {"WALL P50", true}, {"WALL P99", true}});
-	for (const Row *r : {&rc, &dct}) {
-		Summary fw = summarize(r->fw), wall = summarize(r->wall);
-		t.row({r->path, std::to_string(r->fw.size()), std::to_string(r->cmds), us(fw.mean), us((double)fw.p50),
-		       us((double)fw.p99), us(wall.mean), us((double)wall.p50), us((double)wall.p99)});
+	Table t({{"PATH"}, {"MODE"}, {"CONNS", true}, {"CMDS/CONN", true}, {"CONN/S", true}, {"XSERIAL", true},
+		 {"FW MEAN", true}, {"FW P50", true}, {"FW P99", true}, {"WALL MEAN", true}, {"WALL P50", true},
+		 {"WALL P99", true}});
+	for (const Row &r : rows) {
+		Summary fw = summarize(r.fw), wall = summarize(r.wall);
+		char rs[32], sp[32] = "-";
+		std::snprintf(rs, sizeof(rs), "%.0f", rate(r));
+		if (speedup(r) > 0)
+			std::snprintf(sp, sizeof(sp), "%.2f", speedup(r));
+		t.row({r.path, r.mode, std::to_string(r.fw.size()), std::to_string(r.cmds), rs, sp, us(fw.mean),
+		       us((double)fw.p50), us((double)fw.p99), us(wall.mean), us((double)wall.p50),
+		       us((double)wall.p99)});
 	}
 	t.print(ctx.out);
 	return 0;

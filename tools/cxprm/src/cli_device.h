@@ -89,6 +89,11 @@ public:
 	virtual void obj_query(cxprm_obj &o) = 0;
 	virtual void obj_destroy(cxprm_obj &o) = 0;
 	virtual void qp_modify(cxprm_qp_modify &m) = 0;
+	// CXPRM_IOC_BATCH: ops (at most CXPRM_BATCH_MAX) with their commands
+	// in flight together; each op's result filled in, their structs
+	// written as each op's own ioctl would.  Returns how many returned 0.
+	// Only over cxprm.ko.
+	virtual uint32_t batch(std::vector<cxprm_batch_op> &ops) = 0;
 	virtual void stats(cxprm_stats &s) = 0;
 	// The status (and, over cxprm.ko, the wire dump) come back on
 	// transport errors too: returns 0 or the errno (r filled either way);

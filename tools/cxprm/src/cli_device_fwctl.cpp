@@ -56,6 +56,11 @@ public:
 	void obj_query(cxprm_obj &) override { refuse_create("an object of this file"); }
 	void obj_destroy(cxprm_obj &) override { refuse_create("destroying an object"); }
 	void qp_modify(cxprm_qp_modify &) override { refuse_create("modifying a QP"); }
+	uint32_t batch(std::vector<cxprm_batch_op> &) override
+	{
+		refuse_create("a batch of ioctls");
+		return 0;
+	}
 	void stats(cxprm_stats &) override
 	{
 		throw OsError(not_over_fwctl(where_, "the driver's command statistics",

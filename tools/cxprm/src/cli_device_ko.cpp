@@ -36,6 +36,7 @@ public:
 	void nvmf_ns(cxprm_nvmf_ns &n) override;
 	void esw_functions(cxprm_esw_functions &f) override;
 	void dct_create(cxprm_dct &d) override;
+	uint32_t batch(std::vector<cxprm_batch_op> &ops) override;
 	void dct_query(cxprm_dct &d) override;
 	void dct_drain(cxprm_dct &d) override;
 	void dct_destroy(cxprm_dct &d) override;
@@ -192,6 +193,15 @@ void KoFile::obj_destroy(cxprm_obj &o)
 	call(CXPRM_IOC_OBJ_DESTROY, &o, "CXPRM_IOC_OBJ_DESTROY", PRIV_NET_ADMIN,
 	     obj_not_owned(obj_label(o.type, o.id)));
 }
+uint32_t KoFile::batch(std::vector<cxprm_batch_op> &ops)
+{
+	cxprm_batch b{};
+	b.count = (uint32_t)ops.size();
+	b.ops = (uint64_t)(uintptr_t)ops.data();
+	call(CXPRM_IOC_BATCH, &b, "CXPRM_IOC_BATCH", PRIV_NET_ADMIN);
+	return b.done;
+}
+
 void KoFile::qp_modify(cxprm_qp_modify &m)
 {
 	call(CXPRM_IOC_QP_MODIFY, &m, "CXPRM_IOC_QP_MODIFY", PRIV_NET_ADMIN, obj_not_owned("QP " + hex_num(m.qpn)));

@@ -74,7 +74,7 @@ uint32_t ObjSet::srq(uint32_t pd, uint8_t log_size)
 	return create(o);
 }
 
-uint32_t ObjSet::rc_qp(uint32_t pd, uint32_t cqn, uint32_t srqn)
+cxprm_obj ObjSet::rc_qp_attr(uint32_t pd, uint32_t cqn, uint32_t srqn)
 {
 	cxprm_obj o = blank(CXPRM_OBJ_QP);
 	o.u.qp.pd = pd;
@@ -83,6 +83,12 @@ uint32_t ObjSet::rc_qp(uint32_t pd, uint32_t cqn, uint32_t srqn)
 	o.u.qp.srqn = srqn;
 	o.u.qp.st = 0;          // RC
 	o.u.qp.log_sq_size = 4; // 16 WQEBBs: one page
+	return o;
+}
+
+uint32_t ObjSet::rc_qp(uint32_t pd, uint32_t cqn, uint32_t srqn)
+{
+	cxprm_obj o = rc_qp_attr(pd, cqn, srqn);
 	return create(o);
 }
 
@@ -150,8 +156,13 @@ void ObjSet::destroy(uint32_t type, uint32_t id, uint32_t parent)
 	cxprm_obj o = blank(type, id, parent);
 	f_.obj_destroy(o);
 	done("destroy", {type, id, parent}, o.st);
+	forget({type, id, parent});
+}
+
+void ObjSet::forget(const Obj &o)
+{
 	for (size_t i = alive_.size(); i-- > 0;)
-		if (alive_[i].type == type && alive_[i].id == id && alive_[i].parent == parent) {
+		if (alive_[i].type == o.type && alive_[i].id == o.id && alive_[i].parent == o.parent) {
 			alive_.erase(alive_.begin() + (long)i);
 			break;
 		}

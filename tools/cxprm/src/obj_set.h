@@ -59,6 +59,14 @@ public:
 	// path's in fields (qp_path()); the state after.
 	uint8_t modify_qp(uint32_t qpn, uint32_t transition, const cxprm_qp_modify &path);
 	void destroy(uint32_t type, uint32_t id, uint32_t parent = 0);
+	// The same, n at a time in one CXPRM_IOC_BATCH each (obj_batch.cpp;
+	// n <= CXPRM_BATCH_MAX): n RC QPs (their numbers), one transition of
+	// each of qpns (path(i): the path of qpns[i]), destroys.  An op the
+	// driver refused throws OsError, a firmware status FwError.
+	std::vector<uint32_t> rc_qps(uint32_t pd, uint32_t cqn, uint32_t srqn, unsigned n);
+	void modify_qps(const std::vector<uint32_t> &qpns, uint32_t transition,
+			const std::function<cxprm_qp_modify(size_t i)> &path);
+	void destroy_batch(uint32_t type, const std::vector<uint32_t> &ids);
 	// Destroys what is alive, newest first.
 	void destroy_all();
 	const std::vector<Obj> &alive() const { return alive_; }
@@ -66,6 +74,8 @@ public:
 	std::vector<uint32_t> ids(uint32_t type) const;
 
 private:
+	static cxprm_obj rc_qp_attr(uint32_t pd, uint32_t cqn, uint32_t srqn);
+	void forget(const Obj &o);
 	void done(const char *op, const Obj &o, const cxprm_cmd_status &st, const cxprm_qp_modify *m = nullptr);
 
 	DevFile &f_;

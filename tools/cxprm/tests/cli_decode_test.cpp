@@ -246,6 +246,7 @@ TEST(Usage, ErrorsExitOneWithAMessage)
 		{{"nvmf", "setup", "00:03.0", "--hold", "1"}, "--hold needs --keep-open"},
 		{{"bench", "connect", "00:03.0", "--count", "0"}, "at least 1"},
 		{{"bench", "connect", "00:03.0", "--batch", "61"}, "--batch"},
+		{{"bench", "connect", "00:03.0", "--mode", "async"}, "--mode"},
 		{{"dct", "create", "00:03.0", "--pd", "1", "--cqn", "1", "--mtu", "1000"}, "is not one of 256"},
 		{{"dct", "create", "00:03.0", "--pd", "1", "--cqn", "1", "--then", "explode"}, "--then"},
 		{{"dct", "create", "00:03.0", "--pd", "1", "--cqn", "1", "--hold", "1"}, "--hold needs --keep-open"},

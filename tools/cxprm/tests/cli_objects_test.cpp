@@ -145,21 +145,28 @@ TEST_F(DevDir, NvmfNamespaceOfNothingIsBadRes)
 	EXPECT_EQ(r.json().get("status")->get("status_code")->as_uint(), 5u);
 }
 
-TEST_F(DevDir, BenchConnectPrintsBothRows)
+TEST_F(DevDir, BenchConnectPrintsSerialAndBatchRows)
 {
 	fake("0000:00:03.0");
 	Json j = cli({"bench", "connect", "00:03.0", "--count", "40", "--batch", "16", "-j"}).json();
 	ASSERT_NE(j.get("count"), nullptr);
 	EXPECT_EQ(j.get("count")->as_uint(), 40u);
+	EXPECT_EQ(j.get("mode")->as_str(), "both");
 	const Json &rows = *j.get("rows");
-	ASSERT_EQ(rows.size(), 2u);
-	const char *paths[] = {"RC QP", "DCT"};
-	uint64_t cmds[] = {4, 1};
-	for (size_t i = 0; i < 2; i++) {
+	ASSERT_EQ(rows.size(), 4u);
+	const char *paths[] = {"RC QP", "RC QP", "DCT", "DCT"};
+	const char *modes[] = {"serial", "batch", "serial", "batch"};
+	uint64_t cmds[] = {4, 4, 1, 1};
+	for (size_t i = 0; i < 4; i++) {
 		const Json &row = rows.items()[i];
 		EXPECT_EQ(row.get("path")->as_str(), paths[i]);
+		EXPECT_EQ(row.get("mode")->as_str(), modes[i]);
 		EXPECT_EQ(row.get("connections")->as_uint(), 40u);
 		EXPECT_EQ(row.get("commands_per_connection")->as_uint(), cmds[i]);
+		EXPECT_GT(row.get("per_second")->as_uint(), 0u);
+		EXPECT_GT(row.get("timed_ns")->as_uint(), 0u);
+		// The batch rows say how they compare with the serial ones.
+		EXPECT_EQ(row.get("speedup_milli") != nullptr, i % 2 == 1) << i;
 		for (const char *k : {"fw_ns", "wall_ns"}) {
 			const Json &s = *row.get(k);
 			EXPECT_GT(s.get("p50")->as_uint(), 0u) << paths[i] << " " << k;
@@ -173,7 +180,10 @@ TEST_F(DevDir, BenchConnectPrintsBothRows)
 	ASSERT_EQ(t.rc, 0) << t.err;
 	EXPECT_NE(t.out.find("RC QP"), std::string::npos) << t.out;
 	EXPECT_NE(t.out.find("\nDCT "), std::string::npos) << t.out;
-	EXPECT_NE(t.out.find("FW P99"), std::string::npos) << t.out;
+	EXPECT_NE(t.out.find("CONN/S"), std::string::npos) << t.out;
+	Json b = cli({"bench", "connect", "00:03.0", "--count", "5", "--mode", "batch", "-j"}).json();
+	ASSERT_EQ(b.get("rows")->size(), 2u);
+	EXPECT_EQ(b.get("rows")->items()[0].get("mode")->as_str(), "batch");
 }
 
 } // namespace

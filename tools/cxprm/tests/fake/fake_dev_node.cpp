@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,6 +45,11 @@ struct Config {
 	bool provision = false;
 	uint32_t uctx_cap = prm::uctx_cap::TOOLS_RESOURCES;
 	long long fwctl_out_len = -1; // >= 0: FWCTL_RPC reports this out_len (a lying kernel)
+	// The firmware latency model (cxprm-emud --fw-latency, --fw-engines,
+	// --fw-latency-us), for 'bench connect' in make bench.
+	bool fw_latency = false;
+	unsigned fw_engines = 0;
+	std::vector<std::string> fw_latency_us;
 };
 
 std::mutex &dcts_mu()
@@ -65,6 +71,12 @@ emu::Profile make_profile(const Config &c)
 	// thread gets to clear it.
 	p.cmd_q_init_to_ms = 60000;
 	p.provision.enabled = c.provision;
+	p.latency.enabled = c.fw_latency || c.fw_engines || !c.fw_latency_us.empty();
+	if (c.fw_engines)
+		p.latency.engines = c.fw_engines;
+	for (const std::string &spec : c.fw_latency_us)
+		if (!p.latency.set_from_text(spec))
+			throw std::runtime_error("fake device: bad fw_latency_us " + spec);
 	return p; // the strict object model: objects must exist
 
 }
@@ -515,6 +527,12 @@ Config parse_config(const char *path)
 			c.fwctl_out_len = std::stoll(v, nullptr, 0);
 		else if (k == "uctx_cap")
 			c.uctx_cap = (uint32_t)std::stoul(v, nullptr, 0);
+		else if (k == "fw_latency")
+			c.fw_latency = v == "1";
+		else if (k == "fw_engines")
+			c.fw_engines = (unsigned)std::stoul(v);
+		else if (k == "fw_latency_us")
+			c.fw_latency_us.push_back(v);
 		else if (k == "nvmf_ns")
 			c.ns_nsid = v == "none" ? 0 : std::stoll(v, nullptr, 0);
 	}
