@@ -347,6 +347,15 @@ void Cmdq::ring(u32 slot)
 
 int Cmdq::wait_done(u32 slot, u64 start_ns)
 {
+	__atomic_or_fetch(&waiting_, 1u << slot, __ATOMIC_RELAXED);
+	int err = wait_loop(slot, start_ns);
+	__atomic_and_fetch(&waiting_, ~(1u << slot), __ATOMIC_RELAXED);
+	leave_poll(slot);
+	return err;
+}
+
+int Cmdq::wait_loop(u32 slot, u64 start_ns)
+{
 	const u64 deadline = start_ns + cfg_.timeout_ns;
 	u64 next_check = start_ns + HEALTH_CHECK_NS;
 
@@ -377,6 +386,8 @@ int Cmdq::wait_done(u32 slot, u64 start_ns)
 			}
 			u64 left = min_of<u64>(deadline - now, HEALTH_CHECK_NS);
 			host_->ops->waiter_wait(host_->ctx, slots_[slot].waiter, left);
+		} else if (slots_[slot].waiter && shared_poll(slot, now - start_ns, deadline - now)) {
+			/* Another waiter polls for this one (cmdq_shared_poll.cpp). */
 		} else if (now - start_ns < SPIN_NS) {
 			host_->ops->relax(host_->ctx);
 		} else if (host_->ops->yield && now - start_ns < BUSY_POLL_NS) {

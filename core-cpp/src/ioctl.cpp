@@ -67,13 +67,23 @@ void unlock(cxprm_core_dcts *t)
 		t->unlock(t);
 }
 
-/* Index of dctn in the table, or -1 (t locked). */
-int dcts_find(const cxprm_core_dcts *t, u32 dctn)
+/*
+ * Index of dctn in the table, or -1 (t locked).  The firmware may hand a
+ * number out again while the DESTROY of its last owner is in flight, so
+ * the table can hold it twice: busy picks the entry that one claimed,
+ * else an entry not busy is preferred.
+ */
+int dcts_find(const cxprm_core_dcts *t, u32 dctn, bool busy = false)
 {
-	for (u32 i = 0; i < t->n; i++)
-		if (t->dctn[i] == dctn)
+	int any = -1;
+	for (u32 i = 0; i < t->n; i++) {
+		if (t->dctn[i] != dctn)
+			continue;
+		if (!!t->busy[i] == busy)
 			return (int)i;
-	return -1;
+		any = (int)i;
+	}
+	return busy ? -1 : any;
 }
 
 /* Whether dctn is a DCT of t the firmware lost; take: and forget it (t locked). */
@@ -128,7 +138,7 @@ void dct_release(cxprm_core_dcts *t, unsigned int cmd, u32 dctn, int err)
 		t->dctn[t->n++] = dctn;
 		return;
 	}
-	int idx = dcts_find(t, dctn);
+	int idx = dcts_find(t, dctn, true);
 	if (cmd == CXPRM_IOC_DCT_QUERY || idx < 0)
 		return;
 	t->busy[idx] = 0;

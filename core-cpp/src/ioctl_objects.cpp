@@ -339,7 +339,7 @@ int obj_claim(cxprm_core *c, cxprm_core_objs *t, u32 type, u32 parent, u32 id, O
 void obj_release(cxprm_core *c, cxprm_core_objs *t, const Obj &e, bool gone)
 {
 	TableLock g(c, t->lock);
-	int idx = t->find(e.type, e.parent, e.id);
+	int idx = t->find(e.type, e.parent, e.id, true);
 	if (idx < 0)
 		return;
 	if (gone) {

@@ -156,6 +156,9 @@ private:
 	int post(u32 slot, u8 token, const MsgSource &in, u32 outlen);
 	void ring(u32 slot);
 	int wait_done(u32 slot, u64 start_ns);
+	int wait_loop(u32 slot, u64 start_ns);
+	bool shared_poll(u32 slot, u64 waited_ns, u64 left_ns);
+	void leave_poll(u32 slot);
 	int collect(u32 slot, u8 *out, u32 outlen, CmdResult *res);
 	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
@@ -175,6 +178,8 @@ private:
 	Slot slots_[prm::MAX_CMDQ_ENTRIES] = {};
 	u32 nent_ = 0, log_stride_ = 0;
 	u32 busy_mask_ = 0;  /* slots in use (incl. stuck ones) */
+	u32 waiting_ = 0;    /* atomic: slots whose command wait_done() waits for */
+	u32 poller_ = 0;     /* atomic: slot + 1 of the one polling for all, or 0 */
 	u8 next_token_ = 0;
 	cxprm_dma_buf stranded_page_{}; /* the queue page, kept by fini() */
 	u32 stranded_bufs_ = 0;
