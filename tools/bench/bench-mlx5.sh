@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # cxprm side by side with Linux's unmodified mlx5_core (`make bench`, the
-# part after the guest ioctl rate; Documentation/performance.rst): one
+# part after the guest ioctl rate; Documentation/performance-mlx5.rst): one
 # QEMU guest (TCG, MSI-X on ivshmem-doorbell), one cxprm-emud spinning
 # (--spin-us SPIN, default 1 s: a doorbell is seen at once, not after an
 # idle sleep) and tracing each command, ROUNDS rounds of bind and unbind
 # for cxprm (cmd_mode=poll) and mlx5_core (tools/qemu/run-mlx5.sh --bench,
-# tools/qemu/guest/mlx5-bench.sh).
+# tools/qemu/guest/mlx5-bench.sh), with ftrace function_graph on each
+# driver's command entry (mlx5_cmd_do, Cmdq::exec) during the binds.
+# Figures 1 (device time per command), 2 (software time per command), 4
+# (driver ns per firmware page given and reclaimed) and 5 (time to
+# INIT_HCA) of issue 33, each with its reference and ratio.
 #
 #   tools/bench/bench-mlx5.sh [--rounds N] [--spin-us SPIN] [--emud-bin PATH] [--out DIR]
 #
@@ -25,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--spin-us) spin_us=$2; shift ;;
 	--emud-bin) emud_bin=$2; shift ;;
 	--out) out=$2; shift ;;
-	-h | --help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench-mlx5: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift

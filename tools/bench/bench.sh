@@ -241,7 +241,7 @@ for k, label in (("262144", "1 command of 2^18 pages"), ("16382", "17 commands (
     # No driver time here: wall - emu_ns disagrees with the instruction
     # share by far (the emulator's page checks dominate and its clock reads
     # do not bound the driver's part); the driver's ns per page given is
-    # the guest's, from the emulator trace (performance.rst, "Left to do").
+    # the guest's, from the emulator trace (performance-mlx5.rst, figure 4).
     print(f"  {label:36} wall {wall / 1e6:6.1f} ms  CPU {cpu / 1e6:6.1f} ms (driver and emulator, fake pages)")
 print("  bytes written by the driver side (DHAT, steady state):")
 for line in open("$out/dhat.txt"):
