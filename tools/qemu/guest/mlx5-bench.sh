@@ -66,10 +66,12 @@ samples() {
 }
 
 # The functions timed for "whole": mlx5_cmd_do (drivers/net/ethernet/
-# mellanox/mlx5/core/cmd.c, 6.1: mlx5_cmd_exec and give_pages call it) and
-# cxprm's Cmdq::exec(const MsgSource &, ...) (core-cpp/src/cmdq.cpp; the
-# flat overload calls it), the C++ name as the module's kallsyms has it.
-TRACE_FUNCS='mlx5_cmd_do _ZN5cxprm4Cmdq4execERKNS_9MsgSource*'
+# mellanox/mlx5/core/cmd.c, 6.1: mlx5_cmd_exec and give_pages call it; a
+# kernel without it, e.g. Debian's 5.10, whose entry is mlx5_cmd_exec, has
+# that one traced, and the "traced" line names it) and cxprm's Cmdq::exec(const
+# MsgSource &, ...) (core-cpp/src/cmdq.cpp; the flat overload calls it),
+# the C++ name as the module's kallsyms has it.
+TRACE_FUNCS='mlx5_cmd_do|mlx5_cmd_exec _ZN5cxprm4Cmdq4execERKNS_9MsgSource*'
 tfs=/sys/kernel/tracing
 # trace_setup: function_graph on $TRACE_FUNCS alone (each call a leaf with
 # its duration; funcgraph-tail names the function when the call's return
@@ -80,7 +82,12 @@ trace_setup() {
 	grep -qw function_graph $tfs/available_tracers || { say "traced none: no function_graph tracer"; return; }
 	echo 0 >$tfs/tracing_on
 	: >$tfs/set_ftrace_filter
-	for f in $TRACE_FUNCS; do echo "$f" >>$tfs/set_ftrace_filter 2>/dev/null || true; done
+	set -f	# the names are ftrace globs, not the guest's file names
+	for f in $TRACE_FUNCS; do
+		# the first of A|B that this kernel has
+		for g in $(echo "$f" | tr '|' ' '); do echo "$g" >>$tfs/set_ftrace_filter 2>/dev/null && break; done
+	done
+	set +f
 	grep -q . $tfs/set_ftrace_filter || { say "traced none: no $TRACE_FUNCS"; return; }
 	echo 2048 >$tfs/buffer_size_kb
 	echo function_graph >$tfs/current_tracer
