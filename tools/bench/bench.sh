@@ -260,7 +260,8 @@ if guest:
         u, gr = float(u), float(gr)
         print(f"{label:38} {u:12.0f} {gr:9.0f} {gr / u:6.2f}")
 EOF
-[ "$guest" = 0 ] || "$repo/tools/bench/bench-mlx5.sh" --rounds $((20 - 18 * quick)) --emud-bin "$emud" --out "$out" >>"$results"
+[ "$guest" = 0 ] || "$repo/tools/bench/bench-mlx5.sh" --rounds $((20 - 18 * quick)) --emud-bin "$emud" \
+	--ioctl-bin "$sbuild/tools/bench/cxprm-bench-ioctl" --out "$out" >>"$results"
 # --- emulator figures (issue 17) ---
 {
 	echo

@@ -5,7 +5,8 @@
 Figure 2 (bench_mlx5_soft.py): a bind's traced calls paired one for one
 with its per-command samples, software = whole - sample, per row and all
 together, the ratio cxprm/mlx5_core; a bind with a call too many is not
-paired.  Figure 4 (bench_mlx5_pages.py): the gap before each GIVE over its
+paired; the ioctl row pairs the last calls with the last commands.
+Figure 4 (bench_mlx5_pages.py): the gap before each GIVE over its
 pages, the TAKEs' gaps summed over their pages; junk lines ignored.
 """
 import contextlib
@@ -31,6 +32,13 @@ MLX5-BENCH: urange cxprm 1 4 6
 MLX5-BENCH: range mlx5_core 1 7 9
 MLX5-BENCH: urange mlx5_core 1 10 13
 MLX5-BENCH: urange mlx5_core 2 x 13
+MLX5-BENCH: ioctl-whole 50000
+MLX5-BENCH: ioctl-whole 7000
+MLX5-BENCH: ioctl-whole 9000
+MLX5-BENCH: ioctl-whole nine
+MLX5-BENCH: ioctl-cmd QUERY_PAGES 2000
+MLX5-BENCH: ioctl-cmd QUERY_PAGES 4000
+MLX5-BENCH: ioctl-cmd QUERY_PAGES
 """
 T = ("seq={} t=0.000000 slot=0 op={}(0x108) op_mod={} in=16 out=16 fn=0 ec=0 delivery=0x0 status=0x0 "
      "syndrome=0x0 {}seen={} answer_ns={}\n")
@@ -74,6 +82,7 @@ def main():
         trace = pages.parse_trace(files[1])
         binds = pages.parse_ranges(files[0], "range")
         unbinds = pages.parse_ranges(files[0], "urange")
+        ioctl = soft.parse_ioctl(files[0])
     finally:
         for f in files:
             os.unlink(f)
@@ -89,11 +98,21 @@ def main():
     check("soft mlx5 SET_ISSI", table["SET_ISSI"]["mlx5_core"], ([30000], [26000]), bad)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        r = soft.print_figure(ordered, whole, traced, row_name, ["QUERY_ISSI", "SET_ISSI"], ("cxprm", "mlx5_core"))
+        r, _ = soft.print_figure(ordered, whole, traced, row_name, ["QUERY_ISSI", "SET_ISSI"],
+                                 ("cxprm", "mlx5_core"))
     # all of them: cxprm 3 and 6 us (median, nearest rank: 3), mlx5_core 10 and 26 (10): 0.30
     check("soft ratio", round(r, 2), 0.30, bad)
     check("soft row", next(x for x in out.getvalue().splitlines() if x.startswith("SET_ISSI")).split(),
           ["SET_ISSI", "1", "9.0", "6.0", "6.0", "1", "30.0", "26.0", "26.0", "0.23"], bad)
+    # the ioctl row: the last 2 calls with the 2 commands (7-2, 9-4 us), against mlx5_core's
+    # QUERY_ISSI rows' software (10 us)
+    iw, ic = ioctl
+    check("ioctl pairs", soft.ioctl_software(iw, ic), {"QUERY_PAGES": ([7000, 9000], [5000, 5000])}, bad)
+    with contextlib.redirect_stdout(io.StringIO()):
+        got = soft.print_ioctl(iw, [("QUERY_ISSI", 2000), ("QUERY_ISSI", 4000)], table, ("cxprm", "mlx5_core"))
+        none = soft.print_ioctl([], [], table, ("cxprm", "mlx5_core"))
+    check("ioctl ratio", {k: round(v, 2) for k, v in got.items()}, {"QUERY_ISSI": 0.5}, bad)
+    check("no ioctl row", none, {}, bad)
     check("trace records", len(trace), 13, bad)
     t = pages.table(trace, binds, unbinds, ("cxprm", "mlx5_core"))
     check("give cxprm", t["give boot"]["cxprm"][3], 1000.0, bad)

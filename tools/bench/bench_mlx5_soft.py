@@ -7,6 +7,10 @@ mlx5_core's mlx5_cmd_do and cxprm's Cmdq::exec (the core's entry), and
 prints one line per traced call of a bind, in order:
     MLX5-BENCH: whole DRIVER ROUND NS
     MLX5-BENCH: traced FUNCTION...   (or "traced none: WHY")
+and, for the ioctl row, cxprm's ioctl handler traced while
+cxprm-bench-ioctl runs (its last calls and last_cmds' commands, in order):
+    MLX5-BENCH: ioctl-whole NS
+    MLX5-BENCH: ioctl-cmd OPCODE NS
 A bind's calls are paired one for one with its per-command samples of
 figure 1 (the driver's doorbell to completion seen, "cmd" lines, in
 order) when there are as many of each; software = whole - that sample.
@@ -31,6 +35,51 @@ def parse(path):
         elif f[1] == "traced":
             traced = " ".join(f[2:])
     return whole, traced
+
+
+def parse_ioctl(path):
+    """([whole ns of the ioctl calls], [(opcode, device ns)] of last_cmds), in order."""
+    whole, cmds = [], []
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if len(f) == 3 and f[:2] == ["MLX5-BENCH:", "ioctl-whole"] and f[2].isdigit():
+            whole.append(int(f[2]))
+        elif len(f) == 4 and f[:2] == ["MLX5-BENCH:", "ioctl-cmd"] and f[3].isdigit():
+            cmds.append((f[2], int(f[3])))
+    return whole, cmds
+
+
+def ioctl_software(whole, cmds):
+    """opcode -> ([whole ns], [software ns]): the last calls paired with the
+    last commands, as many as both have (each ioctl sends one command)."""
+    n = min(len(whole), len(cmds))
+    out = {}
+    for w, (op, dev) in zip(whole[len(whole) - n:], cmds[len(cmds) - n:]):
+        cell = out.setdefault(op, ([], []))
+        cell[0].append(w)
+        cell[1].append(w - dev)
+    return out
+
+
+def print_ioctl(whole, cmds, table, drivers):
+    """The ioctl row(s): cxprm through its ioctl against mlx5_core's same
+    opcode in the binds (its rows of that opcode together)."""
+    rows = ioctl_software(whole, cmds)
+    if not rows:
+        print("   (no ioctl row: no cxprm-bench-ioctl in the guest, or nothing traced)")
+        return {}
+    print(f"   the same through cxprm's ioctl: cxprm_ioctl traced around cxprm-bench-ioctl, its last"
+          f" {min(len(whole), len(cmds))} calls paired with last_cmds:")
+    ratios = {}
+    for op, (w, s) in sorted(rows.items()):
+        ref = [x for name, cell in table.items() if name.split()[0] == op for x in cell[drivers[1]][1]]
+        rw = [x for name, cell in table.items() if name.split()[0] == op for x in cell[drivers[1]][0]]
+        c, m = pct(s, 50) / 1000, pct(ref, 50) / 1000
+        ratios[op] = ratio(c, m)
+        print(f"{op + ' ioctl':18} {len(s):7d} {fmt(pct(w, 50) / 1000):>7} {fmt(c):>6} {fmt(pct(s, 99) / 1000):>7}"
+              f"   {len(ref):6d} {fmt(pct(rw, 50) / 1000):>7} {fmt(m):>6} {fmt(pct(ref, 99) / 1000):>7}"
+              f"   {fmt(ratios[op], '%.2f'):>10}")
+    return ratios
 
 
 def software(ordered, whole, row_name, drivers):
@@ -79,4 +128,4 @@ def print_figure(ordered, whole, traced, row_name, rows, drivers):
     (cn, c, c9), (mn, m, m9) = ((len(every[d]), pct(every[d], 50) / 1000, pct(every[d], 99) / 1000) for d in drivers)
     print(f"{'all of them':18} {cn:7d} {'':>7} {fmt(c):>6} {fmt(c9):>7}"
           f"   {mn:6d} {'':>7} {fmt(m):>6} {fmt(m9):>7}   {fmt(ratio(c, m), '%.2f'):>10}")
-    return ratio(c, m) if c == c else NAN
+    return (ratio(c, m) if c == c else NAN), table

@@ -9,6 +9,7 @@ GUEST_OUTPUT holds the "MLX5-BENCH: ..." lines of tools/qemu/guest/mlx5-bench.sh
     range DRIVER ROUND FIRST LAST   (the bind's commands: the trace's seq FIRST..LAST)
     urange DRIVER ROUND FIRST LAST  (the unbind's)
     whole DRIVER ROUND NS           (one traced call of the bind: bench_mlx5_soft.py)
+    ioctl-whole NS, ioctl-cmd NAME NS  (cxprm's ioctl path: bench_mlx5_soft.py)
     cmd DRIVER ROUND NAME NS        (one command of the bind, the driver's own time)
     inithca DRIVER ROUND US         (the bind's mark to INIT_HCA done, printk clock)
 and cxprm-emud's "ready:" line ("... (N ms after a queue address)": the window).
@@ -170,7 +171,8 @@ def main():
         print("   ENABLE_HCA: a doorbell rung while 'initializing' is up waits until it clears (the emulator's")
         print("   'in its grace' below): a driver that rang early has the rest of the window in its figure")
     whole, traced = bench_mlx5_soft.parse(sys.argv[1])
-    bench_mlx5_soft.print_figure(samples[1], whole, traced, row_name, ops, DRIVERS)
+    _, soft = bench_mlx5_soft.print_figure(samples[1], whole, traced, row_name, ops, DRIVERS)
+    bench_mlx5_soft.print_ioctl(*bench_mlx5_soft.parse_ioctl(sys.argv[1]), soft, DRIVERS)
     bench_mlx5_pages.print_figure(bench_mlx5_pages.parse_trace(sys.argv[2]), ranges,
                                   bench_mlx5_pages.parse_ranges(sys.argv[1], "urange"), DRIVERS)
     print(f"5. time to INIT_HCA minus the 'initializing' window ({fmt(window, '%.0f')} ms), median over the rounds:")

@@ -22,6 +22,7 @@
 #   MLX5-BENCH: cmd DRV ROUND NAME NS
 #   MLX5-BENCH: whole DRV ROUND NS   (one traced call of the bind, in order)
 #   MLX5-BENCH: traced FUNCTION...   (the functions traced, or "none: WHY")
+#   MLX5-BENCH: ioctl-whole NS / ioctl-cmd NAME NS   (ioctl_path below)
 #   MLX5-BENCH: inithca DRV ROUND US   (the bind's mark to INIT_HCA done, printk clock)
 #   MLX5-BENCH: failed DRV ROUND WHY   (a bind that failed: the round does not count)
 #   MLX5-BENCH: perf TEXT
@@ -58,11 +59,16 @@ samples() {
 			on && match($0, /fw exec time for [A-Z0-9_]+ is [0-9]+ nsec/) {
 				split(substr($0, RSTART, RLENGTH), w, " "); print w[5], w[7] }'
 	else
-		awk '/^#[0-9]+ / { split($3, o, "("); for (i = 4; i < NF; i++) if ($i == "latency") {
-				sub(/us$/, "", $(i + 1)); split($(i + 1), a, ".")
-				print o[1], a[1] * 1000 + substr(a[2] "000", 1, 3) } }' \
-			"/sys/kernel/debug/cxprm/$bdf/last_cmds"
+		last_cmds
 	fi | while read -r op ns; do say "cmd $2 $3 $op $ns"; done
+}
+# last_cmds: "OPCODE NS" per command of cxprm's debugfs last_cmds (the
+# last 64, oldest first), NS its latency.
+last_cmds() {
+	awk '/^#[0-9]+ / { split($3, o, "("); for (i = 4; i < NF; i++) if ($i == "latency") {
+			sub(/us$/, "", $(i + 1)); split($(i + 1), a, ".")
+			print o[1], a[1] * 1000 + substr(a[2] "000", 1, 3) } }' \
+		"/sys/kernel/debug/cxprm/$bdf/last_cmds"
 }
 
 # The functions timed for "whole": mlx5_cmd_do (drivers/net/ethernet/
@@ -105,10 +111,35 @@ trace_on() { [ "$traced" = 0 ] || { : >$tfs/trace; echo 1 >$tfs/tracing_on; }; }
 trace_off() {
 	[ "$traced" = 1 ] || return 0
 	echo 0 >$tfs/tracing_on
+	durations | while read -r ns; do say "whole $2 $3 $ns"; done
+}
+# durations: the traced calls' durations in ns, in order.
+durations() {
 	awk '!/^#/ && match($0, /[0-9]+\.[0-9]+ us/) && (/\(\);/ || /} \/\*/) {
 		split(substr($0, RSTART, RLENGTH), w, " "); split(w[1], a, ".")
-		print a[1] * 1000 + substr(a[2] "000", 1, 3) }' $tfs/trace |
-		while read -r ns; do say "whole $2 $3 $ns"; done
+		print a[1] * 1000 + substr(a[2] "000", 1, 3) }' $tfs/trace
+}
+
+# ioctl_path: figure 2's ioctl row.  cxprm bound once more, its ioctl
+# handler (cxprm_cdev.c's cxprm_ioctl: copies, the core's ioctl entry,
+# Cmdq::exec) traced while cxprm-bench-ioctl runs 1 s of QUERY_CAPS then
+# 1 s of CXPRM_IOC_RAW QUERY_PAGES; the last 64 calls, paired by the host
+# with last_cmds' 64 commands.
+#   MLX5-BENCH: ioctl-whole NS        MLX5-BENCH: ioctl-cmd OPCODE NS
+ioctl_path() {
+	[ "$traced" = 1 ] && [ -x /cxprm/cxprm-bench-ioctl ] || return 0
+	echo cxprm >"/sys/bus/pci/devices/$bdf/driver_override"
+	echo "$bdf" >/sys/bus/pci/drivers_probe
+	[ "$(driver_of "$bdf")" = cxprm ] || { say "failed cxprm ioctl did not bind"; return 0; }
+	: >$tfs/set_ftrace_filter
+	if echo cxprm_ioctl >$tfs/set_ftrace_filter 2>/dev/null; then
+		trace_on
+		CXPRM_BDF=$bdf /cxprm/cxprm-bench-ioctl 1 >/dev/null || say "failed cxprm ioctl cxprm-bench-ioctl"
+		echo 0 >$tfs/tracing_on
+		durations | tail -n 64 | while read -r ns; do say "ioctl-whole $ns"; done
+		last_cmds | while read -r op ns; do say "ioctl-cmd $op $ns"; done
+	fi
+	echo "$bdf" >/sys/bus/pci/drivers/cxprm/unbind
 }
 
 # init_hca DRV NAME ROUND: µs from the bind's mark to the driver's message
@@ -184,6 +215,7 @@ while [ "$i" -le "$rounds" ]; do
 	round mlx5_core mlx5_core "$i"
 	i=$((i + 1))
 done
+ioctl_path
 # The drivers' own messages between the marks, for reading the figures.
 dmesg | grep -E 'mlx5-bench mark|cxprm|mlx5_core' | sed 's/^/MLX5-BENCH: log /'
 exit $rc
