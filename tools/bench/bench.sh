@@ -17,7 +17,10 @@
 # 4. The userspace engine against cxprm-emud over shared files, and the same
 #    commands through the ioctls in the QEMU guest (TCG) against the same
 #    cxprm-emud binary: commands/s and the ratio (skipped with --no-guest);
-#    the daemon's turnaround (doorbell to completion) and idle CPU.
+#    the daemon's turnaround (doorbell to completion) and idle CPU; then
+#    cxprm beside mlx5_core in one more guest (tools/bench/bench-mlx5.sh:
+#    device and software time per command, time per firmware page, time to
+#    INIT_HCA; Documentation/performance-mlx5.rst).
 # 5. cxprm-bench-pipeline: N = 1..32 commands in flight against the
 #    in-process emulator's firmware latency model: throughput / ideal.
 #
@@ -36,7 +39,7 @@ for a in "$@"; do
 	case "$a" in
 	--no-guest) guest=0 ;;
 	--quick) quick=1 ;;
-	-h | --help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench: unknown option $a" >&2; exit 2 ;;
 	esac
 done
