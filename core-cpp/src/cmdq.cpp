@@ -24,10 +24,10 @@ constexpr u64 HEALTH_CHECK_NS = 1000 * 1000; /* device gone / dead fw check */
  * slack), however long the command takes (tests/cmdq_poll_test.cpp).  A
  * doubling sleep saw it up to 100% late: a 300 us command at 517 us, and
  * the boot's MANAGE_PAGES took 2.5x as long as under Linux's busy-polling
- * mlx5_core on the same emulator (Documentation/performance.rst, "Side by
- * side with mlx5_core").  A host with a yield op (the kernel) busy-polls
- * with it for BUSY_POLL_NS first, as mlx5_core's poll_timeout() does with
- * cond_resched() for the whole command: a sleeping vCPU is woken late on
+ * mlx5_core on the same emulator (Documentation/performance-mlx5.rst).
+ * A host with a yield op (the kernel) busy-polls with it for BUSY_POLL_NS
+ * first, as mlx5_core's poll_timeout() does with cond_resched() for the
+ * whole command: a sleeping vCPU is woken late on
  * a loaded host, and the boot's MANAGE_PAGES (about 3 ms here) was seen
  * 1.3-1.6x as late as mlx5_core saw it.
  */

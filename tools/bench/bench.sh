@@ -17,7 +17,10 @@
 # 4. The userspace engine against cxprm-emud over shared files, and the same
 #    commands through the ioctls in the QEMU guest (TCG) against the same
 #    cxprm-emud binary: commands/s and the ratio (skipped with --no-guest);
-#    the daemon's turnaround (doorbell to completion) and idle CPU.
+#    the daemon's turnaround (doorbell to completion) and idle CPU; then
+#    cxprm beside mlx5_core in one more guest (tools/bench/bench-mlx5.sh:
+#    device and software time per command, time per firmware page, time to
+#    INIT_HCA; Documentation/performance-mlx5.rst).
 # 5. cxprm-bench-pipeline: N = 1..32 commands in flight against the
 #    in-process emulator's firmware latency model: throughput / ideal.
 #
@@ -36,7 +39,7 @@ for a in "$@"; do
 	case "$a" in
 	--no-guest) guest=0 ;;
 	--quick) quick=1 ;;
-	-h | --help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench: unknown option $a" >&2; exit 2 ;;
 	esac
 done
@@ -241,7 +244,7 @@ for k, label in (("262144", "1 command of 2^18 pages"), ("16382", "17 commands (
     # No driver time here: wall - emu_ns disagrees with the instruction
     # share by far (the emulator's page checks dominate and its clock reads
     # do not bound the driver's part); the driver's ns per page given is
-    # the guest's, from the emulator trace (performance.rst, "Left to do").
+    # the guest's, from the emulator trace (performance-mlx5.rst, figure 4).
     print(f"  {label:36} wall {wall / 1e6:6.1f} ms  CPU {cpu / 1e6:6.1f} ms (driver and emulator, fake pages)")
 print("  bytes written by the driver side (DHAT, steady state):")
 for line in open("$out/dhat.txt"):
@@ -260,7 +263,8 @@ if guest:
         u, gr = float(u), float(gr)
         print(f"{label:38} {u:12.0f} {gr:9.0f} {gr / u:6.2f}")
 EOF
-[ "$guest" = 0 ] || "$repo/tools/bench/bench-mlx5.sh" --rounds $((20 - 18 * quick)) --emud-bin "$emud" --out "$out" >>"$results"
+[ "$guest" = 0 ] || "$repo/tools/bench/bench-mlx5.sh" --rounds $((20 - 18 * quick)) --emud-bin "$emud" \
+	--ioctl-bin "$sbuild/tools/bench/cxprm-bench-ioctl" --out "$out" >>"$results"
 # --- emulator figures (issue 17) ---
 {
 	echo

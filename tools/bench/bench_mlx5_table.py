@@ -7,6 +7,9 @@
 GUEST_OUTPUT holds the "MLX5-BENCH: ..." lines of tools/qemu/guest/mlx5-bench.sh:
     bind|unbind DRIVER ROUND US COMMANDS PAGES
     range DRIVER ROUND FIRST LAST   (the bind's commands: the trace's seq FIRST..LAST)
+    urange DRIVER ROUND FIRST LAST  (the unbind's)
+    whole DRIVER ROUND NS           (one traced call of the bind: bench_mlx5_soft.py)
+    ioctl-whole NS, ioctl-cmd NAME NS  (cxprm's ioctl path: bench_mlx5_soft.py)
     cmd DRIVER ROUND NAME NS        (one command of the bind, the driver's own time)
     inithca DRIVER ROUND US         (the bind's mark to INIT_HCA done, printk clock)
 and cxprm-emud's "ready:" line ("... (N ms after a queue address)": the window).
@@ -19,7 +22,9 @@ Prints, for the binds of both drivers:
     doorbell-seen to answered time (answer_ns) for the same commands, and
     "own": each sample less the emulator's time for that very command
     (a bind's samples paired with its trace records in order);
- 2. time to INIT_HCA minus the 'initializing' window: from the bind (guest
+ 2. software time per command, both drivers (bench_mlx5_soft.py);
+ 4. the driver's time per firmware page given and reclaimed (bench_mlx5_pages.py);
+ 5. time to INIT_HCA minus the 'initializing' window: from the bind (guest
     printk clock) less the window, and in the emulator's clock from its
     first command's doorbell seen to INIT_HCA answered, with the command
     counts; then the whole bind, which is different work.
@@ -27,10 +32,12 @@ Prints, for the binds of both drivers:
 import re
 import sys
 from collections import defaultdict
-from statistics import median
+
+import bench_mlx5_pages
+import bench_mlx5_soft
+from bench_stats import NAN, fmt, med, pct
 
 DRIVERS = ("cxprm", "mlx5_core")
-NAN = float("nan")
 WINDOW = re.compile(r"cxprm-emud: ready: .*\((\d+) ms after a queue address\)")
 TRACE = re.compile(r"^seq=(\d+) .* op=([A-Z0-9_]+)\(.* seen=(\d+)\.(\d{9}) answer_ns=(\d+)")
 
@@ -90,19 +97,6 @@ def parse_trace(path):
     return out
 
 
-def pct(v, p):
-    """The p-th percentile, nearest rank (p99 of fewer than 100 samples: the largest)."""
-    if not v:
-        return NAN
-    v = sorted(v)
-    return v[max(0, min(len(v) - 1, -(-p * len(v) // 100) - 1))]
-
-
-def med(v):
-    v = [x for x in v if x == x]
-    return median(v) if v else NAN
-
-
 def bind_records(trace, ranges, d):
     """round -> the trace records of that bind, in order."""
     return {r: [trace[s] for s in range(a, b + 1) if s in trace] for r, (a, b) in ranges[d].items()}
@@ -135,7 +129,7 @@ def latency_rows(samples, trace, ranges):
             cells.append((len(v), pct(v, 50) / 1000, pct(v, 99) / 1000, pct(e, 50) / 1000, pct(e, 99) / 1000,
                           pct(w, 50) / 1000))
         rows.append((o, cells))
-    return rows, paired
+    return rows, paired, ops
 
 
 def init_hca(trace, ranges, d):
@@ -148,10 +142,6 @@ def init_hca(trace, ranges, d):
     return out
 
 
-def fmt(x, f="%.1f"):
-    return f % x if x == x else "-"
-
-
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__)
@@ -162,7 +152,7 @@ def main():
             sys.exit(f"bench_mlx5_table: no bind figures for {d} in {sys.argv[1]}")
     if not trace:
         sys.exit(f"bench_mlx5_table: no trace lines in {sys.argv[2]}")
-    rows, paired = latency_rows(samples, trace, ranges)
+    rows, paired, ops = latency_rows(samples, trace, ranges)
     print()
     print("side by side with mlx5_core: Linux 6.1 mlx5_core (Debian, unmodified) and cxprm.ko (cmd_mode=poll)")
     print(f"in one QEMU guest (TCG), one cxprm-emud (spinning); {sys.argv[3]} rounds of sysfs bind + unbind each.")
@@ -180,7 +170,12 @@ def main():
     if any(o == "ENABLE_HCA" for o, _ in rows):
         print("   ENABLE_HCA: a doorbell rung while 'initializing' is up waits until it clears (the emulator's")
         print("   'in its grace' below): a driver that rang early has the rest of the window in its figure")
-    print(f"2. time to INIT_HCA minus the 'initializing' window ({fmt(window, '%.0f')} ms), median over the rounds:")
+    whole, traced = bench_mlx5_soft.parse(sys.argv[1])
+    _, soft = bench_mlx5_soft.print_figure(samples[1], whole, traced, row_name, ops, DRIVERS)
+    bench_mlx5_soft.print_ioctl(*bench_mlx5_soft.parse_ioctl(sys.argv[1]), soft, DRIVERS)
+    bench_mlx5_pages.print_figure(bench_mlx5_pages.parse_trace(sys.argv[2]), ranges,
+                                  bench_mlx5_pages.parse_ranges(sys.argv[1], "urange"), DRIVERS)
+    print(f"5. time to INIT_HCA minus the 'initializing' window ({fmt(window, '%.0f')} ms), median over the rounds:")
     print("   from the bind (printk: the mark before the sysfs write to the driver's line after INIT_HCA) less")
     print("   the window; and in the emulator's clock, from the first command's doorbell seen (held until the")
     print("   window closed) to INIT_HCA answered, with the commands up to INIT_HCA:")

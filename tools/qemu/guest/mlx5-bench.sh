@@ -11,11 +11,18 @@
 # doorbell-to-completion-seen time: cxprm's debugfs last_cmds (latency),
 # mlx5_core's "fw exec time" debug line (cmd.c: ts2 - ts1; debug_mask 2
 # and dynamic debug).  The emulator's commands of a bind are the trace's
-# seq FIRST..LAST (bench_mlx5_table.py matches them).  Prints
-# "MLX5-BENCH: ..." lines for the host:
+# seq FIRST..LAST (bench_mlx5_table.py matches them), and an unbind's
+# likewise.  Per command of each bind, the caller's whole call too: ftrace
+# function_graph with set_ftrace_filter on the function every command
+# goes through, mlx5_core's mlx5_cmd_do and cxprm's Cmdq::exec (the
+# core's entry; tracefs mounted here), one duration per call in order.
+# Prints "MLX5-BENCH: ..." lines for the host:
 #   MLX5-BENCH: bind|unbind DRV ROUND US COMMANDS PAGES
-#   MLX5-BENCH: range DRV ROUND FIRST LAST
+#   MLX5-BENCH: range|urange DRV ROUND FIRST LAST
 #   MLX5-BENCH: cmd DRV ROUND NAME NS
+#   MLX5-BENCH: whole DRV ROUND NS   (one traced call of the bind, in order)
+#   MLX5-BENCH: traced FUNCTION...   (the functions traced, or "none: WHY")
+#   MLX5-BENCH: ioctl-whole NS / ioctl-cmd NAME NS   (ioctl_path below)
 #   MLX5-BENCH: inithca DRV ROUND US   (the bind's mark to INIT_HCA done, printk clock)
 #   MLX5-BENCH: failed DRV ROUND WHY   (a bind that failed: the round does not count)
 #   MLX5-BENCH: perf TEXT
@@ -52,11 +59,87 @@ samples() {
 			on && match($0, /fw exec time for [A-Z0-9_]+ is [0-9]+ nsec/) {
 				split(substr($0, RSTART, RLENGTH), w, " "); print w[5], w[7] }'
 	else
-		awk '/^#[0-9]+ / { split($3, o, "("); for (i = 4; i < NF; i++) if ($i == "latency") {
-				sub(/us$/, "", $(i + 1)); split($(i + 1), a, ".")
-				print o[1], a[1] * 1000 + substr(a[2] "000", 1, 3) } }' \
-			"/sys/kernel/debug/cxprm/$bdf/last_cmds"
+		last_cmds
 	fi | while read -r op ns; do say "cmd $2 $3 $op $ns"; done
+}
+# last_cmds: "OPCODE NS" per command of cxprm's debugfs last_cmds (the
+# last 64, oldest first), NS its latency.
+last_cmds() {
+	awk '/^#[0-9]+ / { split($3, o, "("); for (i = 4; i < NF; i++) if ($i == "latency") {
+			sub(/us$/, "", $(i + 1)); split($(i + 1), a, ".")
+			print o[1], a[1] * 1000 + substr(a[2] "000", 1, 3) } }' \
+		"/sys/kernel/debug/cxprm/$bdf/last_cmds"
+}
+
+# The functions timed for "whole": mlx5_cmd_do (drivers/net/ethernet/
+# mellanox/mlx5/core/cmd.c, 6.1: mlx5_cmd_exec and give_pages call it; a
+# kernel without it, e.g. Debian's 5.10, whose entry is mlx5_cmd_exec, has
+# that one traced, and the "traced" line names it) and cxprm's Cmdq::exec(const
+# MsgSource &, ...) (core-cpp/src/cmdq.cpp; the flat overload calls it),
+# the C++ name as the module's kallsyms has it.
+TRACE_FUNCS='mlx5_cmd_do|mlx5_cmd_exec _ZN5cxprm4Cmdq4execERKNS_9MsgSource*'
+tfs=/sys/kernel/tracing
+# trace_setup: function_graph on $TRACE_FUNCS alone (each call a leaf with
+# its duration; funcgraph-tail names the function when the call's return
+# is printed apart, e.g. after it slept and woke on the other CPU).
+trace_setup() {
+	[ -e $tfs/current_tracer ] || mount -t tracefs nodev $tfs 2>/dev/null ||
+		{ say "traced none: no tracefs"; return; }
+	grep -qw function_graph $tfs/available_tracers || { say "traced none: no function_graph tracer"; return; }
+	echo 0 >$tfs/tracing_on
+	: >$tfs/set_ftrace_filter
+	set -f	# the names are ftrace globs, not the guest's file names
+	for f in $TRACE_FUNCS; do
+		# the first of A|B that this kernel has
+		for g in $(echo "$f" | tr '|' ' '); do echo "$g" >>$tfs/set_ftrace_filter 2>/dev/null && break; done
+	done
+	set +f
+	grep -q . $tfs/set_ftrace_filter || { say "traced none: no $TRACE_FUNCS"; return; }
+	echo 2048 >$tfs/buffer_size_kb
+	echo function_graph >$tfs/current_tracer
+	echo funcgraph-tail >$tfs/trace_options
+	echo nofuncgraph-irqs >$tfs/trace_options 2>/dev/null || true
+	l=""
+	while read -r f; do l="$l $f"; done <$tfs/set_ftrace_filter
+	say "traced$l"
+	traced=1
+}
+traced=0
+# trace_on / trace_off DRV NAME ROUND: the buffer emptied and tracing on
+# before the bind; after it, one "whole" line per traced call, in ns.
+trace_on() { [ "$traced" = 0 ] || { : >$tfs/trace; echo 1 >$tfs/tracing_on; }; }
+trace_off() {
+	[ "$traced" = 1 ] || return 0
+	echo 0 >$tfs/tracing_on
+	durations | while read -r ns; do say "whole $2 $3 $ns"; done
+}
+# durations: the traced calls' durations in ns, in order.
+durations() {
+	awk '!/^#/ && match($0, /[0-9]+\.[0-9]+ us/) && (/\(\);/ || /} \/\*/) {
+		split(substr($0, RSTART, RLENGTH), w, " "); split(w[1], a, ".")
+		print a[1] * 1000 + substr(a[2] "000", 1, 3) }' $tfs/trace
+}
+
+# ioctl_path: figure 2's ioctl row.  cxprm bound once more, its ioctl
+# handler (cxprm_cdev.c's cxprm_ioctl: copies, the core's ioctl entry,
+# Cmdq::exec) traced while cxprm-bench-ioctl runs 1 s of QUERY_CAPS then
+# 1 s of CXPRM_IOC_RAW QUERY_PAGES; the last 64 calls, paired by the host
+# with last_cmds' 64 commands.
+#   MLX5-BENCH: ioctl-whole NS        MLX5-BENCH: ioctl-cmd OPCODE NS
+ioctl_path() {
+	[ "$traced" = 1 ] && [ -x /cxprm/cxprm-bench-ioctl ] || return 0
+	echo cxprm >"/sys/bus/pci/devices/$bdf/driver_override"
+	echo "$bdf" >/sys/bus/pci/drivers_probe
+	[ "$(driver_of "$bdf")" = cxprm ] || { say "failed cxprm ioctl did not bind"; return 0; }
+	: >$tfs/set_ftrace_filter
+	if echo cxprm_ioctl >$tfs/set_ftrace_filter 2>/dev/null; then
+		trace_on
+		CXPRM_BDF=$bdf /cxprm/cxprm-bench-ioctl 1 >/dev/null || say "failed cxprm ioctl cxprm-bench-ioctl"
+		echo 0 >$tfs/tracing_on
+		durations | tail -n 64 | while read -r ns; do say "ioctl-whole $ns"; done
+		last_cmds | while read -r op ns; do say "ioctl-cmd $op $ns"; done
+	fi
+	echo "$bdf" >/sys/bus/pci/drivers/cxprm/unbind
 }
 
 # init_hca DRV NAME ROUND: µs from the bind's mark to the driver's message
@@ -76,9 +159,11 @@ init_hca() {
 # emulator's counters before (what the last round left).
 round() {
 	echo "$1" >"/sys/bus/pci/devices/$bdf/driver_override"
+	trace_on
 	mark "$2-$3-bind"
 	echo "$bdf" >/sys/bus/pci/drivers_probe
 	mark "$2-$3-bound"
+	trace_off "$1" "$2" "$3"
 	c=$(counters pages)
 	if [ "$(driver_of "$bdf")" != "$1" ]; then
 		# Under a heavily loaded host, e.g. a command the emulator
@@ -100,6 +185,7 @@ round() {
 	c=$(counters)
 	[ -z "$(driver_of "$bdf")" ] || { echo "mlx5-bench: $2 did not unbind" >&2; rc=1; }
 	say "unbind $2 $3 $(elapsed "$2-$3-unbind" "$2-$3-unbound") $((c - cmds)) 0"
+	say "urange $2 $3 $((cmds + 1)) $c"
 	cmds=$c
 }
 
@@ -120,6 +206,7 @@ echo 'module mlx5_core format "fw exec time" +p' >/proc/dynamic_debug/control ||
 d=$(driver_of "$bdf")
 [ -z "$d" ] || echo "$bdf" >"/sys/bus/pci/drivers/$d/unbind"
 [ -z "$(driver_of "$bdf")" ] || { echo "mlx5-bench: $d did not unbind" >&2; exit 1; }
+trace_setup
 c=$(counters pages)
 cmds=${c% *} pages=${c#* }
 i=1
@@ -128,6 +215,7 @@ while [ "$i" -le "$rounds" ]; do
 	round mlx5_core mlx5_core "$i"
 	i=$((i + 1))
 done
+ioctl_path
 # The drivers' own messages between the marks, for reading the figures.
 dmesg | grep -E 'mlx5-bench mark|cxprm|mlx5_core' | sed 's/^/MLX5-BENCH: log /'
 exit $rc
