@@ -41,11 +41,8 @@ int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *r
 
 int exec(Cmdq &q, const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags)
 {
-	CmdResult r{};
-	int err = q.exec(in, out, outlen, &r, flags);
-	if (res)
-		*res = r;
-	return err;
+	/* Cmdq::exec fills *res (or a local one of its own when res is null). */
+	return q.exec(in, out, outlen, res, flags);
 }
 
 u8 out_status(const void *out)
