@@ -47,7 +47,11 @@ int query_hca_cap(Cmdq &q, u16 cap_type, cap::Mode mode, u8 *image, CmdResult *r
 	static_assert(query_hca_cap_out::capability::offset / 8 == INLINE_BYTES &&
 		      query_hca_cap_out::size_bytes == INLINE_BYTES + CAP_IMAGE_BYTES, "image = the tail");
 	u8 head[INLINE_BYTES];
-	return q.exec_split(MsgSource::flat(in, sizeof(in)), head, image, query_hca_cap_out::size_bytes, res);
+	err = q.exec_split(MsgSource::flat(in, sizeof(in)), head, image, query_hca_cap_out::size_bytes, res);
+	/* A firmware error's output is not an image: zeros, as on every error (security.rst). */
+	if (err == E_REMOTEIO)
+		mem_zero(image, CAP_IMAGE_BYTES);
+	return err;
 }
 
 int encode_query_hca_cap(u8 *in, u16 cap_type, cap::Mode mode, const CapTarget &target)
