@@ -237,11 +237,6 @@ const u8 *Cmdq::slot_bytes(u32 i) const
 	return i < nent_ ? entry(i) : nullptr;
 }
 
-u8 Cmdq::owner_byte(u32 slot) const
-{
-	return __atomic_load_n(entry(slot) + OWNER_BYTE, __ATOMIC_ACQUIRE);
-}
-
 /*
  * A slot that timed out is reused only once the device has handed it back.
  * Returns the slots still quarantined.  Walks stuck_mask_, not every slot:
@@ -344,19 +339,23 @@ void Cmdq::ring(u32 slot)
 	host_->ops->iowrite32be(host_->ctx, prm::iseg::DOORBELL, 1u << slot);
 }
 
-int Cmdq::wait_done(u32 slot, u64 start_ns)
+int Cmdq::completed()
+{
+	host_->ops->rmb(host_->ctx);
+	/* Take our completion event (and any others) off the EQ. */
+	if (mode() == CmdqMode::EVENTS && pump_)
+		pump_(pump_ctx_);
+	return OK;
+}
+
+int Cmdq::wait_slow(u32 slot, u64 start_ns)
 {
 	const u64 deadline = start_ns + cfg_.timeout_ns;
 	u64 next_check = start_ns + HEALTH_CHECK_NS;
 
 	for (;;) {
-		if (!(owner_byte(slot) & 1)) {
-			host_->ops->rmb(host_->ctx);
-			/* Take our completion event (and any others) off the EQ. */
-			if (mode() == CmdqMode::EVENTS && pump_)
-				pump_(pump_ctx_);
-			return OK;
-		}
+		if (!(owner_byte(slot) & 1))
+			return completed();
 		/* Marked failed (health poller, another command): give up now. */
 		if (int f = failed())
 			return f;

@@ -78,12 +78,6 @@ void MsgSource::copy(u32 off, u8 *dst, u32 n) const
 		fill(ctx, off + h, dst + h, n - h);
 }
 
-void MailboxChain::format(const u8 *msg, u32 len, u8 token, bool sign)
-{
-	/* No msg (an output chain): a source without a head, data zeroed. */
-	format(MsgSource::flat(msg, len), token, sign);
-}
-
 void MailboxChain::format(const MsgSource &src, u8 token, bool sign)
 {
 	nblocks_ = prm::mailbox_blocks(src.len);

@@ -168,10 +168,19 @@ private:
 	int alloc_slot(u32 flags, u32 *slot, u8 *token);
 	u32 reclaim_stuck_locked();
 	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }
-	u8 owner_byte(u32 slot) const;
+	u8 owner_byte(u32 slot) const
+	{
+		return __atomic_load_n(entry(slot) + prm::cmd_queue_entry::ownership::offset / 8, __ATOMIC_ACQUIRE);
+	}
 	int post(u32 slot, u8 token, const MsgSource &in, u32 outlen);
 	void ring(u32 slot);
-	int wait_done(u32 slot, u64 start_ns);
+	/* Completion: the owner bit back, or an error; the first look inline. */
+	int wait_done(u32 slot, u64 start_ns)
+	{
+		return owner_byte(slot) & 1 ? wait_slow(slot, start_ns) : completed();
+	}
+	int wait_slow(u32 slot, u64 start_ns);
+	int completed();
 	int collect(u32 slot, const OutBuf &out, CmdResult *res);
 	int check_entry(u32 slot, CmdResult *res) const;
 	void finish(u32 slot, const u8 *in, u32 inlen, const OutBuf &out, int err, const CmdResult &res,

@@ -62,7 +62,11 @@ public:
 	 * (msg may be null for an output chain: data zeroed), next pointers,
 	 * block numbers, token; signs the blocks when 'sign' is set.
 	 */
-	void format(const u8 *msg, u32 len, u8 token, bool sign);
+	void format(const u8 *msg, u32 len, u8 token, bool sign)
+	{
+		/* No msg (an output chain): a source without a head, data zeroed. */
+		format(MsgSource::flat(msg, len), token, sign);
+	}
 	/* The same for a message given as a MsgSource (src.len bytes). */
 	void format(const MsgSource &src, u8 token, bool sign);
 
