@@ -386,12 +386,6 @@ int Cmdq::wait_slow(u32 slot, u64 start_ns)
 	}
 }
 
-int Cmdq::exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res, u32 flags,
-	       CmdCapture *cap)
-{
-	return exec(MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags, cap);
-}
-
 int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res, u32 flags,
 	       CmdCapture *cap)
 {

@@ -98,7 +98,10 @@ public:
 	 * E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.
 	 */
 	int exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res = nullptr,
-		 u32 flags = 0, CmdCapture *cap = nullptr);
+		 u32 flags = 0, CmdCapture *cap = nullptr)
+	{
+		return exec(MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags, cap);
+	}
 	/*
 	 * The same with the input as a MsgSource: its tail is written by
 	 * in.fill straight into the slot's input mailboxes (E_INVAL unless
