@@ -34,20 +34,6 @@ void HostMem::release()
 	n_ = 0;
 }
 
-int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res, u32 flags)
-{
-	return exec(q, MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags);
-}
-
-int exec(Cmdq &q, const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags)
-{
-	CmdResult r{};
-	int err = q.exec(in, out, outlen, &r, flags);
-	if (res)
-		*res = r;
-	return err;
-}
-
 u8 out_status(const void *out)
 {
 	return (u8)prm::get<prm::cmd_out::status>(prm::CRef<prm::cmd_out>(out));

@@ -5,10 +5,22 @@ namespace cxprm {
 
 void CmdStats::record(const CmdRecord &r)
 {
-	CmdRecord &slot = ring_[seq_ % RING];
+	CmdRecord &slot = claim();
+	u64 seq = slot.seq;
 	slot = r;
-	slot.seq = ++seq_;
+	slot.seq = seq;
+	count(r);
+}
 
+CmdRecord &CmdStats::claim()
+{
+	CmdRecord &slot = ring_[seq_ % RING];
+	slot.seq = ++seq_;
+	return slot;
+}
+
+void CmdStats::count(const CmdRecord &r)
+{
 	/* Open addressing on the opcode; a full table stops counting new opcodes. */
 	for (u32 i = 0; i < MAX_OPCODES; i++) {
 		OpcodeStats &o = ops_[(r.opcode + i) % MAX_OPCODES];

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // The command engine (see cmdq.h).  One command per slot; the slot's entry
-// and mailbox chains belong to the issuing thread from alloc_slot() to
-// free_slot(), so only slot allocation, tokens and statistics need the lock.
+// and mailbox chains belong to the issuing thread from alloc_slot() to the
+// statistics record that frees it, so only those two take the lock.
 #include "cxprm/cmdq.h"
 #include "cxprm/wire.h"
 
@@ -98,6 +98,7 @@ int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 		}
 	}
 	busy_mask_ = 0;
+	stuck_mask_ = 0;
 	shutting_down_ = false;
 	__atomic_store_n(&mode_, (u8)CmdqMode::POLLING, __ATOMIC_RELAXED);
 	/* Healthy again: a failure is sticky only until the next bring-up. */
@@ -190,6 +191,7 @@ void Cmdq::fini(bool strand_stuck)
 	page_ = none;
 	nent_ = 0;
 	busy_mask_ = 0;
+	stuck_mask_ = 0;
 }
 
 u32 Cmdq::release_stranded()
@@ -235,37 +237,30 @@ const u8 *Cmdq::slot_bytes(u32 i) const
 	return i < nent_ ? entry(i) : nullptr;
 }
 
-u8 Cmdq::owner_byte(u32 slot) const
-{
-	return __atomic_load_n(entry(slot) + OWNER_BYTE, __ATOMIC_ACQUIRE);
-}
-
 /*
  * A slot that timed out is reused only once the device has handed it back.
- * Returns the slots still quarantined.
+ * Returns the slots still quarantined.  Walks stuck_mask_, not every slot:
+ * with none stuck (the usual case) it costs one test per command.
  */
 u32 Cmdq::reclaim_stuck_locked()
 {
-	u32 stuck = 0;
-
-	for (u32 i = 0; i < nent_; i++) {
-		if (!slots_[i].stuck)
-			continue;
-		if (owner_byte(i) & 1) {
-			stuck |= 1u << i;
-		} else {
+	for (u32 m = stuck_mask_; m; m &= m - 1) {
+		u32 i = (u32)__builtin_ctz(m);
+		if (!(owner_byte(i) & 1)) {
 			slots_[i].stuck = false;
+			stuck_mask_ &= ~(1u << i);
 			busy_mask_ &= ~(1u << i);
 		}
 	}
-	return stuck;
+	return stuck_mask_;
 }
 
-int Cmdq::alloc_slot(u32 flags, u32 *slot)
+/* A free slot and the command's token, under one lock. */
+int Cmdq::alloc_slot(u32 flags, u32 *slot, u8 *token)
 {
 	/* The last slot is kept for MANAGE_PAGES so page supply never starves. */
 	u32 regular = cfg_.reserve_page_slot && nent_ > 1 ? nent_ - 1 : nent_;
-	u64 deadline = host_->ops->now_ns(host_->ctx) + cfg_.slot_wait_ns;
+	u64 deadline = 0; /* read from the clock only once a slot must be waited for */
 	u32 sleep = 10;
 
 	for (;;) {
@@ -289,6 +284,9 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot)
 					? nent_ - 1
 					: (u32)__builtin_ctz(free);
 			busy_mask_ |= 1u << i;
+			if (++next_token_ == 0) /* token 0 is never used */
+				next_token_ = 1;
+			*token = next_token_;
 			host_->ops->unlock(host_->ctx, lock_);
 			*slot = i;
 			return OK;
@@ -303,18 +301,14 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot)
 			log(1, "cmdq: every usable slot holds a timed-out command: E_BUSY at once");
 			return E_BUSY;
 		}
-		if (host_->ops->now_ns(host_->ctx) > deadline)
+		u64 now = host_->ops->now_ns(host_->ctx);
+		if (!deadline)
+			deadline = now + cfg_.slot_wait_ns;
+		else if (now > deadline)
 			return E_BUSY;
 		host_->ops->sleep_us(host_->ctx, sleep);
 		sleep = min_of(sleep * 2, MAX_SLEEP_US);
 	}
-}
-
-void Cmdq::free_slot(u32 slot)
-{
-	host_->ops->lock(host_->ctx, lock_);
-	busy_mask_ &= ~(1u << slot);
-	host_->ops->unlock(host_->ctx, lock_);
 }
 
 int Cmdq::post(u32 slot, u8 token, const MsgSource &msg, u32 outlen)
@@ -345,7 +339,16 @@ void Cmdq::ring(u32 slot)
 	host_->ops->iowrite32be(host_->ctx, prm::iseg::DOORBELL, 1u << slot);
 }
 
-int Cmdq::wait_done(u32 slot, u64 start_ns)
+int Cmdq::completed()
+{
+	host_->ops->rmb(host_->ctx);
+	/* Take our completion event (and any others) off the EQ. */
+	if (mode() == CmdqMode::EVENTS && pump_)
+		pump_(pump_ctx_);
+	return OK;
+}
+
+int Cmdq::wait_slow(u32 slot, u64 start_ns)
 {
 	__atomic_or_fetch(&waiting_, 1u << slot, __ATOMIC_RELAXED);
 	int err = wait_loop(slot, start_ns);
@@ -360,13 +363,8 @@ int Cmdq::wait_loop(u32 slot, u64 start_ns)
 	u64 next_check = start_ns + HEALTH_CHECK_NS;
 
 	for (;;) {
-		if (!(owner_byte(slot) & 1)) {
-			host_->ops->rmb(host_->ctx);
-			/* Take our completion event (and any others) off the EQ. */
-			if (mode() == CmdqMode::EVENTS && pump_)
-				pump_(pump_ctx_);
-			return OK;
-		}
+		if (!(owner_byte(slot) & 1))
+			return completed();
 		/* Marked failed (health poller, another command): give up now. */
 		if (int f = failed())
 			return f;
@@ -399,69 +397,25 @@ int Cmdq::wait_loop(u32 slot, u64 start_ns)
 	}
 }
 
-int Cmdq::collect(u32 slot, u8 *out, u32 outlen, CmdResult *res)
-{
-	const u8 *e = entry(slot);
-	prm::CRef<cmd_queue_entry> r(e);
-	Slot &s = slots_[slot];
-
-	res->st.delivery = (u8)prm::get<cmd_queue_entry::status>(r);
-	if (cfg_.verify_signatures && xor8(e, ENTRY_BYTES) != 0xff)
-		return E_BADMSG;
-	/*
-	 * The mailbox pointers are ours and firmware keeps them (rdma-core
-	 * writes them once per slot and reuses the entry).  Token and lengths
-	 * are not checked: Linux and rdma-core never read them back, so
-	 * nothing shows what firmware leaves there (prm-notes-transport.rst, A12); the
-	 * output is read for the length we asked, never for one firmware
-	 * wrote.
-	 */
-	u64 ip = prm::get<cmd_queue_entry::input_mailbox_pointer_63_32>(r) << 32 |
-		 prm::get<cmd_queue_entry::input_mailbox_pointer_31_9>(r) << 9;
-	u64 op = prm::get<cmd_queue_entry::output_mailbox_pointer_63_32>(r) << 32 |
-		 prm::get<cmd_queue_entry::output_mailbox_pointer_31_9>(r) << 9;
-	if (ip != s.in.first_bus() || op != s.out.first_bus())
-		return E_PROTO;
-	if (res->st.delivery)
-		return E_IO;
-
-	mem_copy(out, prm::bytes<cmd_queue_entry::command_output_inline_data>(r),
-		 min_of(outlen, prm::INLINE_BYTES));
-	int err = s.out.read(out, outlen, cfg_.verify_signatures);
-	if (err)
-		return err;
-	prm::CRef<prm::cmd_out> hdr(out);
-	res->st.status = (u8)prm::get<prm::cmd_out::status>(hdr);
-	res->st.syndrome = (u32)prm::get<prm::cmd_out::syndrome>(hdr);
-	return res->st.status ? E_REMOTEIO : OK;
-}
-
-void Cmdq::capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count)
-{
-	for (u32 i = 0; i < c.blocks(); i++) {
-		u32 used = cap->hdr.in_blocks + cap->hdr.out_blocks;
-		if (used >= cap->blocks_cap || !cap->blocks) {
-			cap->hdr.truncated = 1;
-			return;
-		}
-		mem_copy(cap->blocks + (usize)used * prm::MAILBOX_SIZE, c.block(i), prm::MAILBOX_SIZE);
-		(*count)++;
-	}
-}
-
-int Cmdq::exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res, u32 flags,
+int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res, u32 flags,
 	       CmdCapture *cap)
 {
-	return exec(MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags, cap);
+	u8 *out = (u8 *)out_;
+	return run(msg, {out, out && outlen > prm::INLINE_BYTES ? out + prm::INLINE_BYTES : nullptr, outlen},
+		   res, flags, cap);
 }
 
-int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u32 flags,
-	       CmdCapture *cap)
+int Cmdq::exec_split(const MsgSource &msg, u8 *head, u8 *tail, u32 outlen, CmdResult *res, u32 flags)
+{
+	return run(msg, {head, tail, outlen}, res, flags, nullptr);
+}
+
+int Cmdq::run(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 flags, CmdCapture *cap)
 {
 	/* The head holds the inline bytes, so cmd_in and the record come from it. */
 	const u8 *in = msg.head;
 	const u32 inlen = msg.len;
-	u8 *out = (u8 *)out_;
+	const u32 outlen = out.len;
 	CmdResult local{};
 	CmdResult *res = res_ ? res_ : &local;
 	*res = {};
@@ -478,27 +432,22 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 		health_.note_refused();
 		return f;
 	}
-	if (!msg.valid() || !out || inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
+	if (!msg.valid() || !out.head || (outlen > prm::INLINE_BYTES && !out.tail) ||
+	    inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
 	    inlen > cfg_.max_msg_bytes || outlen > cfg_.max_msg_bytes)
 		return E_INVAL;
 
 	u32 slot;
-	int err = alloc_slot(flags, &slot);
+	u8 token;
+	int err = alloc_slot(flags, &slot, &token);
 	if (err) {
 		if (err == failed())
 			health_.note_refused();
 		return err;
 	}
 
-	host_->ops->lock(host_->ctx, lock_);
-	if (++next_token_ == 0) /* token 0 is never used */
-		next_token_ = 1;
-	u8 token = next_token_;
-	host_->ops->unlock(host_->ctx, lock_);
-
 	res->slot = (u8)slot;
 	res->token = token;
-	mem_zero(out, outlen);
 	err = post(slot, token, msg, outlen);
 	if (!err && cap) {
 		cap->hdr = {};
@@ -506,43 +455,27 @@ int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res_, u3
 		mem_copy(cap->hdr.entry_posted, entry(slot), ENTRY_BYTES);
 		capture_blocks(slots_[slot].in, cap, &cap->hdr.in_blocks);
 	}
+	u64 now;
 	if (!err) {
 		/* Latency and the timeout count from the doorbell. */
 		u64 start = host_->ops->now_ns(host_->ctx);
 		ring(slot);
 		err = wait_done(slot, start);
-		res->st.latency_ns = host_->ops->now_ns(host_->ctx) - start;
+		now = host_->ops->now_ns(host_->ctx);
+		res->st.latency_ns = now - start;
 		if (!err)
-			err = collect(slot, out, outlen, res);
+			err = collect(slot, out, res);
+		else
+			out.zero();
 		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_HOSTDOWN) {
 			mem_copy(cap->hdr.entry_completed, entry(slot), ENTRY_BYTES);
 			capture_blocks(slots_[slot].out, cap, &cap->hdr.out_blocks);
 		}
+	} else {
+		out.zero();
+		now = host_->ops->now_ns(host_->ctx);
 	}
-
-	CmdRecord rec{};
-	rec.opcode = res->st.opcode;
-	rec.op_mod = res->op_mod;
-	rec.slot = (u8)slot;
-	rec.token = token;
-	rec.delivery = res->st.delivery;
-	rec.status = res->st.status;
-	rec.syndrome = res->st.syndrome;
-	rec.err = err;
-	rec.inlen = inlen;
-	rec.outlen = outlen;
-	rec.latency_ns = res->st.latency_ns;
-	rec.time_ns = host_->ops->now_ns(host_->ctx);
-	mem_copy(rec.in, in, min_of<u32>(inlen, sizeof(rec.in)));
-	mem_copy(rec.out, out, min_of<u32>(outlen, sizeof(rec.out)));
-
-	host_->ops->lock(host_->ctx, lock_);
-	stats_.record(rec);
-	if (err == E_TIMEDOUT || err == E_NODEV || err == E_HOSTDOWN)
-		slots_[slot].stuck = true; /* the device may still write to it */
-	else
-		busy_mask_ &= ~(1u << slot);
-	host_->ops->unlock(host_->ctx, lock_);
+	finish(slot, in, inlen, out, err, *res, now);
 	return err;
 }
 

@@ -78,12 +78,6 @@ void MsgSource::copy(u32 off, u8 *dst, u32 n) const
 		fill(ctx, off + h, dst + h, n - h);
 }
 
-void MailboxChain::format(const u8 *msg, u32 len, u8 token, bool sign)
-{
-	/* No msg (an output chain): a source without a head, data zeroed. */
-	format(MsgSource::flat(msg, len), token, sign);
-}
-
 void MailboxChain::format(const MsgSource &src, u8 token, bool sign)
 {
 	nblocks_ = prm::mailbox_blocks(src.len);
@@ -124,9 +118,18 @@ void mailbox_format_block(u8 *blk, const MsgSource &src, u32 i, u64 next, u8 tok
 
 int MailboxChain::read(u8 *msg, u32 len, bool verify_sig) const
 {
+	return read_tail(len > prm::INLINE_BYTES ? msg + prm::INLINE_BYTES : msg, len, verify_sig);
+}
+
+/* tail[k] is message byte 16 + k. */
+int MailboxChain::read_tail(u8 *tail, u32 len, bool verify_sig) const
+{
+	u32 off = prm::INLINE_BYTES;
+	int err = E_PROTO;
+
 	if (prm::mailbox_blocks(len) != nblocks_)
-		return E_PROTO;
-	for (u32 i = 0; i < nblocks_; i++) {
+		goto fail;
+	for (u32 i = 0; i < nblocks_; i++, off += prm::MAILBOX_DATA) {
 		prm::CRef<cmd_if_box> b(block(i));
 		u64 next = prm::get<cmd_if_box::next_pointer_63_32>(b) << 32 |
 			   prm::get<cmd_if_box::next_pointer_31_10>(b) << 10;
@@ -138,14 +141,20 @@ int MailboxChain::read(u8 *msg, u32 len, bool verify_sig) const
 		 * it back (Documentation/prm-notes-transport.rst, A12).
 		 */
 		if (next != want || prm::get<cmd_if_box::block_number>(b) != i)
-			return E_PROTO;
-		if (verify_sig && !mailbox_sig_ok(b.p))
-			return E_BADMSG;
-		u32 off = prm::INLINE_BYTES + i * prm::MAILBOX_DATA;
-		mem_copy(msg + off, prm::bytes<cmd_if_box::mailbox_data>(b),
+			goto fail;
+		if (verify_sig && !mailbox_sig_ok(b.p)) {
+			err = E_BADMSG;
+			goto fail;
+		}
+		mem_copy(tail + (off - prm::INLINE_BYTES), prm::bytes<cmd_if_box::mailbox_data>(b),
 			 min_of(prm::MAILBOX_DATA, len - off));
 	}
 	return OK;
+fail:
+	/* What was not copied is zeroed: nothing stale is left in msg. */
+	if (off < len)
+		mem_zero(tail + (off - prm::INLINE_BYTES), len - off);
+	return err;
 }
 
 } // namespace cxprm

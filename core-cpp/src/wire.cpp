@@ -24,8 +24,11 @@ u8 cmd_entry_format(u8 *e, const u8 *in, u32 inlen, u32 outlen, u64 ip, u64 op, 
 	prm::set<cmd_queue_entry::input_mailbox_pointer_31_9>(r, (u32)ip >> 9);
 	prm::set<cmd_queue_entry::output_mailbox_pointer_63_32>(r, op >> 32);
 	prm::set<cmd_queue_entry::output_mailbox_pointer_31_9>(r, (u32)op >> 9);
-	mem_copy(prm::bytes<cmd_queue_entry::command_input_inline_data>(r), in,
-		 min_of(inlen, prm::INLINE_BYTES));
+	u8 *inl = prm::bytes<cmd_queue_entry::command_input_inline_data>(r);
+	if (inlen >= prm::INLINE_BYTES)
+		mem_copy(inl, in, prm::INLINE_BYTES); /* constant size: inlined, no call */
+	else
+		mem_copy(inl, in, inlen);
 	prm::set<cmd_queue_entry::token>(r, token);
 	/*
 	 * The entry signature makes the XOR of all 64 bytes 0xff, the owner

@@ -69,14 +69,15 @@ say "cxprm-bench (min time ${min_time}s, $reps repetitions, median)"
 
 # --- 2. callgrind -------------------------------------------------------------
 # Instructions per command: everything under bench_one_<what>() (toggle-collect),
-# of which Emulator::poll_once() is the emulator's answer.
+# of which the rig's emulator_answer() is the emulator's answer (Emulator::
+# poll_once() and the rig's clock reads that time it, rig.cpp).
 cg() { # what count -> "total emulator" Ir per command (pages: per GIVE)
 	local f=$out/cg.$1
 	valgrind --tool=callgrind --callgrind-out-file="$f" --toggle-collect="*bench_one_$1*" \
 		"$bin/cxprm-bench" --count "$1" "$2" >/dev/null 2>&1
 	callgrind_annotate --inclusive=yes --threshold=100 "$f" 2>/dev/null | awk -v n="$2" '
 		/PROGRAM TOTALS/ { gsub(",", "", $1); tot = $1 }
-		/cxprm::emu::Emulator::poll_once\(\)/ { gsub(",", "", $1); emu = $1 }
+		/::emulator_answer\(unsigned int\)/ { gsub(",", "", $1); emu = $1 }
 		END { printf "%.0f %.0f\n", tot / n, emu / n }'
 }
 n_small=2000
@@ -207,7 +208,7 @@ print()
 print("ns per command: wall and CPU, driver and emulator together; emu: the emulator's own wall time,")
 print("measured around each answer (Rig::thread_emu_ns); drv = wall - emu (one clock: sound when wall")
 print("is close to CPU, i.e. the thread was not preempted).  Ir: instructions per")
-print("command (callgrind): the driver's (all but Emulator::poll_once) and the protocol floor's")
+print("command (callgrind): the driver's (all but the emulator's answer) and the protocol floor's")
 print("(cxprm-bench-floor: header, output block controls, entry, doorbell, owner, copies out);")
 print("the issue's goal: driver <= 2 x floor.")
 print(f"{'command':34} {'wall':>6} {'CPU':>6} {'emu':>6} {'drv':>6} {'drv Ir':>7} {'floor':>6} {'ratio':>6}")

@@ -14,7 +14,10 @@
 //   - the doorbell: one 32-bit store after a write barrier;
 //   - the owner byte read back (once: the device here has already
 //     answered) and the status and token checked;
-//   - the output copied out: the 16 inline bytes and each block's data.
+//   - the output copied out: the 16 inline bytes and each block's data;
+//   - the command's own status, in the output's header (cmd_out.status):
+//     what the caller is told (added 2026-12-06: without it the floor did
+//     not say whether the command succeeded, which no driver can skip).
 // Not in the floor: signatures (off by default, cmd_checksum), slot and
 // token allocation, locks, clocks, statistics, the typed builder and the
 // decoder: the driver's count has them, so the ratio says what they cost.
@@ -93,7 +96,7 @@ NOINLINE int F_command(Mem *m, u16 opcode, u32 outlen, u8 token)
 		u32 n = outlen - off < prm::MAILBOX_DATA ? outlen - off : prm::MAILBOX_DATA;
 		std::memcpy(m->out + off, m->blocks[i], n);
 	}
-	return 0;
+	return prm::get<prm::cmd_out::status>(prm::CRef<prm::cmd_out>(m->out)) ? -1 : 0;
 }
 
 NOINLINE int F_inline(Mem *m, u8 token) { return F_command(m, 0x107 /* QUERY_PAGES */, 16, token); }

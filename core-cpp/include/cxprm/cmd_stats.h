@@ -43,6 +43,13 @@ public:
 	static constexpr u32 RING = 64;
 
 	void record(const CmdRecord &r);
+	/*
+	 * record() in two steps, for a record written in place: claim() is
+	 * the next ring entry (numbered; the caller fills every other field),
+	 * count() adds the filled record to its opcode's counters.
+	 */
+	CmdRecord &claim();
+	void count(const CmdRecord &r);
 	/* Copies up to max per-opcode entries in use; returns how many. */
 	u32 opcodes(OpcodeStats *out, u32 max) const;
 	/* Copies the last up-to-max records, oldest first; returns how many. */

@@ -98,7 +98,10 @@ public:
 	 * E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.
 	 */
 	int exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res = nullptr,
-		 u32 flags = 0, CmdCapture *cap = nullptr);
+		 u32 flags = 0, CmdCapture *cap = nullptr)
+	{
+		return exec(MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags, cap);
+	}
 	/*
 	 * The same with the input as a MsgSource: its tail is written by
 	 * in.fill straight into the slot's input mailboxes (E_INVAL unless
@@ -106,6 +109,15 @@ public:
 	 */
 	int exec(const MsgSource &in, void *out, u32 outlen, CmdResult *res = nullptr,
 		 u32 flags = 0, CmdCapture *cap = nullptr);
+	/*
+	 * The same with the output in two parts: bytes [0, min(outlen, 16))
+	 * (the inline part, the cmd_out header) to 'head', bytes [16, outlen)
+	 * to 'tail' (may be null when outlen <= 16).  QUERY_HCA_CAP's image
+	 * goes straight into the caller's buffer: no 4 KiB message to
+	 * allocate, zero and copy out of.  On an error, both are zeroed.
+	 */
+	int exec_split(const MsgSource &in, u8 *head, u8 *tail, u32 outlen, CmdResult *res = nullptr,
+		       u32 flags = 0);
 
 	/* Event-driven completion: bit i set = slot i completed. */
 	void complete_vector(u32 mask);
@@ -148,18 +160,37 @@ private:
 		bool stuck = false; /* timed out: the device may still own it */
 	};
 
-	int alloc_slot(u32 flags, u32 *slot);
-	void free_slot(u32 slot);
+	/* A command's output: its inline part to head, the rest to tail. */
+	struct OutBuf {
+		u8 *head, *tail;
+		u32 len;
+		void zero() const;
+	};
+
+	int run(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap);
+	int alloc_slot(u32 flags, u32 *slot, u8 *token);
 	u32 reclaim_stuck_locked();
 	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }
-	u8 owner_byte(u32 slot) const;
+	u8 owner_byte(u32 slot) const
+	{
+		return __atomic_load_n(entry(slot) + prm::cmd_queue_entry::ownership::offset / 8, __ATOMIC_ACQUIRE);
+	}
 	int post(u32 slot, u8 token, const MsgSource &in, u32 outlen);
 	void ring(u32 slot);
-	int wait_done(u32 slot, u64 start_ns);
+	/* Completion: the owner bit back, or an error; the first look inline. */
+	int wait_done(u32 slot, u64 start_ns)
+	{
+		return owner_byte(slot) & 1 ? wait_slow(slot, start_ns) : completed();
+	}
+	int wait_slow(u32 slot, u64 start_ns);
 	int wait_loop(u32 slot, u64 start_ns);
 	bool shared_poll(u32 slot, u64 waited_ns, u64 left_ns);
 	void leave_poll(u32 slot);
-	int collect(u32 slot, u8 *out, u32 outlen, CmdResult *res);
+	int completed();
+	int collect(u32 slot, const OutBuf &out, CmdResult *res);
+	int check_entry(u32 slot, CmdResult *res) const;
+	void finish(u32 slot, const u8 *in, u32 inlen, const OutBuf &out, int err, const CmdResult &res,
+		    u64 now);
 	static void capture_blocks(const MailboxChain &c, CmdCapture *cap, u32 *count);
 	void log(int level, const char *msg) const;
 	static void wake_waiters(void *self); /* Health's wake on a failure */
@@ -180,6 +211,7 @@ private:
 	u32 busy_mask_ = 0;  /* slots in use (incl. stuck ones) */
 	u32 waiting_ = 0;    /* atomic: slots whose command wait_done() waits for */
 	u32 poller_ = 0;     /* atomic: slot + 1 of the one polling for all, or 0 */
+	u32 stuck_mask_ = 0; /* the slots whose Slot::stuck is set */
 	u8 next_token_ = 0;
 	cxprm_dma_buf stranded_page_{}; /* the queue page, kept by fini() */
 	u32 stranded_bufs_ = 0;

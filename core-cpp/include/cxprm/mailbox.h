@@ -62,7 +62,11 @@ public:
 	 * (msg may be null for an output chain: data zeroed), next pointers,
 	 * block numbers, token; signs the blocks when 'sign' is set.
 	 */
-	void format(const u8 *msg, u32 len, u8 token, bool sign);
+	void format(const u8 *msg, u32 len, u8 token, bool sign)
+	{
+		/* No msg (an output chain): a source without a head, data zeroed. */
+		format(MsgSource::flat(msg, len), token, sign);
+	}
 	/* The same for a message given as a MsgSource (src.len bytes). */
 	void format(const MsgSource &src, u8 token, bool sign);
 
@@ -70,9 +74,12 @@ public:
 	 * Copies the message bytes beyond the inline 16 into msg[16..len),
 	 * after checking every block's next pointer and block number (which
 	 * firmware preserves) and, with verify_sig, its signatures.  Returns
-	 * OK, E_PROTO (chain tampered with) or E_BADMSG (signature).
+	 * OK, E_PROTO (chain tampered with) or E_BADMSG (signature); on an
+	 * error the bytes of msg[16..len) it did not copy are zeroed.
 	 */
 	int read(u8 *msg, u32 len, bool verify_sig) const;
+	/* The same into tail = the message's bytes [16, len) (null if len <= 16). */
+	int read_tail(u8 *tail, u32 len, bool verify_sig) const;
 
 	u64 first_bus() const { return nblocks_ ? buf_.bus : 0; }
 	u32 blocks() const { return nblocks_; }

@@ -52,9 +52,16 @@ private:
  * Cmdq::exec with a CmdResult always collected (copied to *res when given);
  * OK, E_REMOTEIO or a transport error.
  */
-int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res,
-	 u32 flags = 0);
-int exec(Cmdq &q, const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags = 0);
+inline int exec(Cmdq &q, const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags = 0)
+{
+	/* Cmdq::exec fills *res (or a local one of its own when res is null). */
+	return q.exec(in, out, outlen, res, flags);
+}
+inline int exec(Cmdq &q, const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res,
+		u32 flags = 0)
+{
+	return exec(q, MsgSource::flat((const u8 *)in, inlen), out, outlen, res, flags);
+}
 
 /* Zeroes an input of layout In and writes its opcode and op_mod. */
 template <class In> inline prm::Ref<In> begin_in(void *buf, u16 opcode, u16 op_mod = 0)
