@@ -384,9 +384,11 @@ int Cmdq::wait_loop(u32 slot, u64 start_ns)
 			}
 			u64 left = min_of<u64>(deadline - now, HEALTH_CHECK_NS);
 			host_->ops->waiter_wait(host_->ctx, slots_[slot].waiter, left);
-		} else if (slots_[slot].waiter && shared_poll(slot, now - start_ns, deadline - now)) {
+		} else if (int p = slots_[slot].waiter ? shared_poll(slot, now - start_ns, deadline - now) : 0;
+			   p == SHARED_WAITED) {
 			/* Another waiter polls for this one (cmdq_shared_poll.cpp). */
-		} else if (now - start_ns < SPIN_NS) {
+		} else if (now - start_ns < SPIN_NS || (p == SHARED_POLLER && now - start_ns < BUSY_POLL_NS)) {
+			/* Polling for others too: as the kernel's busy-poll, in any host. */
 			host_->ops->relax(host_->ctx);
 		} else if (host_->ops->yield && now - start_ns < BUSY_POLL_NS) {
 			host_->ops->yield(host_->ctx);

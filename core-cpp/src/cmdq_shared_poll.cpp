@@ -22,16 +22,18 @@ constexpr u64 FOLLOW_MAX_NS = 1000 * 1000;
 } // namespace
 
 /*
- * In wait_loop(), polling: whether this waiter has just waited (another
- * one polls for it).  The poller passes over the others' entries and goes
- * on polling for its own as a lone waiter would (false).
+ * In wait_loop(), polling: SHARED_WAITED when this waiter has just waited
+ * (another one polls for it); SHARED_POLLER when it polls for others too:
+ * it has passed over their entries and busy-polls on (as the kernel's
+ * lone waiter does for its first milliseconds; the others sleep, so one
+ * CPU polls for all); SHARED_ALONE when no other command is waited for.
  */
-bool Cmdq::shared_poll(u32 slot, u64 waited_ns, u64 left_ns)
+int Cmdq::shared_poll(u32 slot, u64 waited_ns, u64 left_ns)
 {
 	const u32 me = 1u << slot;
 	u32 others = __atomic_load_n(&waiting_, __ATOMIC_RELAXED) & ~me;
 	if (!others)
-		return false;
+		return SHARED_ALONE;
 	u32 cur = 0;
 	if (__atomic_compare_exchange_n(&poller_, &cur, slot + 1, false, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED) ||
@@ -42,13 +44,13 @@ bool Cmdq::shared_poll(u32 slot, u64 waited_ns, u64 left_ns)
 				done |= 1u << i;
 		if (done)
 			complete_vector(done);
-		return false;
+		return SHARED_POLLER;
 	}
 	/* As a lone waiter sleeps: a fraction of the time waited so far. */
 	u64 ns = waited_ns / 8;
 	ns = ns < FOLLOW_MIN_NS ? FOLLOW_MIN_NS : ns > FOLLOW_MAX_NS ? FOLLOW_MAX_NS : ns;
 	host_->ops->waiter_wait(host_->ctx, slots_[slot].waiter, ns < left_ns ? ns : left_ns);
-	return true;
+	return SHARED_WAITED;
 }
 
 /*

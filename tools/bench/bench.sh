@@ -23,6 +23,10 @@
 #    INIT_HCA; Documentation/performance-mlx5.rst).
 # 5. cxprm-bench-pipeline: N = 1..32 commands in flight against the
 #    in-process emulator's firmware latency model: throughput / ideal.
+# 6. cxprm bench connect --count 10000 from one process (tools/bench/
+#    bench_connect.py, the CLI's fake device with the latency model):
+#    connections per second, serial and in batches (CXPRM_IOC_BATCH),
+#    against the model's bound K / service time.
 #
 # Prints the table and writes it to <build>/bench-results.txt; writes the
 # plots Documentation/performance-inflight.png and performance-pipelined.png
@@ -55,7 +59,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		{ cat "$out/cmake.log" >&2; exit 1; }
 fi
 say "building the benchmarks in $build"
-cmake --build "$build" -j"$(nproc)" --target cxprm-bench cxprm-bench-layout cxprm-bench-floor cxprm-bench-pipeline >"$out/build.log" 2>&1 ||
+cmake --build "$build" -j"$(nproc)" --target cxprm-bench cxprm-bench-layout cxprm-bench-floor cxprm-bench-pipeline cxprm-fake >"$out/build.log" 2>&1 ||
 	{ tail -30 "$out/build.log" >&2; exit 1; }
 bin=$build/tools/bench
 
@@ -190,6 +194,13 @@ for cfg in "${pipe_cfgs[@]}"; do
 done
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# --- 6. connection setup at the firmware's rate (figure 6, issue 33) -------------
+conn_count=10000
+[ "$quick" = 1 ] && conn_count=1000
+say "cxprm bench connect --count $conn_count, serial and batch, latency model at the seed's times and x10"
+python3 "$repo/tools/bench/bench_connect.py" "$build/tools/cxprm/tests/cxprm-fake" "$out/fake-dev" "$conn_count" 16 \
+	>"$out/connect.txt" 2>&1 || { cat "$out/connect.txt" >&2; exit 1; }
+
 # --- the table and the plot -------------------------------------------------------
 python3 - "$out/bench.json" "$out/inflight.dat" >"$results" <<EOF
 import json, sys
@@ -280,6 +291,8 @@ EOF
 	awk '/^# K/ { sub(/^# /, ""); print "pipelined: " $0 }
 	     $1 == "pipelined" { printf "%-28s %9d %12.0f %12.0f %6.3f  %s %s %s\n", "pipelined " $2, $3, $4, $5, $6,
 	                         $8, $9, $10 }' "$out/pipeline.txt"
+	echo
+	cat "$out/connect.txt"
 } >>"$results"
 cat "$results"
 

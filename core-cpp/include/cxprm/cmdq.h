@@ -184,7 +184,9 @@ private:
 	}
 	int wait_slow(u32 slot, u64 start_ns);
 	int wait_loop(u32 slot, u64 start_ns);
-	bool shared_poll(u32 slot, u64 waited_ns, u64 left_ns);
+	/* shared_poll(): alone in flight, waited (another polls), or the poller. */
+	enum { SHARED_ALONE, SHARED_WAITED, SHARED_POLLER };
+	int shared_poll(u32 slot, u64 waited_ns, u64 left_ns);
 	void leave_poll(u32 slot);
 	int completed();
 	int collect(u32 slot, const OutBuf &out, CmdResult *res);
