@@ -100,16 +100,6 @@ struct Batch : ::testing::Test, test::CapiDevice {
 		tear_down();
 	}
 	long batch(cxprm_batch *b) { return cxprm_core_ioctl(core, &file, CXPRM_IOC_BATCH, ua(b), &caller); }
-	cxprm_dct new_dct() const
-	{
-		cxprm_dct d{};
-		d.ctx.pd = pd;
-		d.ctx.cqn = cqn;
-		d.ctx.srqn_xrqn = srqn;
-		d.ctx.port = 1;
-		d.ctx.mtu = 5;
-		return d;
-	}
 	uint64_t commands()
 	{
 		cxprm_core_info i{};
@@ -150,7 +140,7 @@ TEST_F(Batch, BadCountsFlagsAndPointersRunNothing)
 TEST_F(Batch, AMixOfGoodAndRefusedOps)
 {
 	cxprm_caps caps{};
-	cxprm_dct good = new_dct(), unknown{}, unread = new_dct();
+	cxprm_dct good = dct_arg(), unknown{}, unread = dct_arg();
 	unknown.dctn = 0xabcdef;
 	cxprm_obj bad_obj{};
 	bad_obj.type = CXPRM_OBJ_PD;
@@ -213,7 +203,7 @@ TEST_F(SlowBatch, OpsAreInFlightTogether)
 	cxprm_dct d[N];
 	cxprm_batch_op ops[N];
 	for (unsigned i = 0; i < N; i++) {
-		d[i] = new_dct();
+		d[i] = dct_arg();
 		ops[i] = {CXPRM_IOC_DCT_CREATE, 1, ua(&d[i])};
 	}
 	cxprm_batch b{N, 0, ua(ops), 0, 0};
@@ -245,7 +235,7 @@ TEST_F(Batch, TwoOpsOnOneObjectOneIsBusy)
 {
 	// Two DESTROYs of one DCT in one batch: one runs, the other is -EBUSY
 	// while it does, or -ENOENT once it is gone.
-	cxprm_dct d = new_dct();
+	cxprm_dct d = dct_arg();
 	ASSERT_EQ(cxprm_core_ioctl(core, &file, CXPRM_IOC_DCT_CREATE, ua(&d), &caller), 0);
 	cxprm_dct a{}, c{};
 	a.dctn = c.dctn = d.dctn;

@@ -182,12 +182,7 @@ TEST_F(ObjIoctl, DctAndRcQpOnTheirOwnObjects)
 	EXPECT_EQ(q.st.opcode, op::QUERY_RMP); // ISSI 1
 
 	// A DCT on them.
-	cxprm_dct d{};
-	d.ctx.pd = pd;
-	d.ctx.cqn = cqn;
-	d.ctx.srqn_xrqn = srqn;
-	d.ctx.port = 1;
-	d.ctx.mtu = 5;
+	cxprm_dct d = dct_on(pd, cqn, srqn);
 	ASSERT_EQ(cxprm_core_ioc_dct(core, CXPRM_IOC_DCT_CREATE, &dcts, &d), 0);
 	EXPECT_EQ(d.st.status, 0) << std::hex << d.st.syndrome;
 

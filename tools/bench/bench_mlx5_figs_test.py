@@ -13,11 +13,11 @@ import contextlib
 import io
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_mlx5_pages as pages  # noqa: E402
 import bench_mlx5_soft as soft  # noqa: E402
+from bench_test_files import text_files  # noqa: E402
 
 GUEST = """\
 MLX5-BENCH: traced mlx5_cmd_do _ZN5cxprm4Cmdq4execERKNS_9MsgSource
@@ -72,20 +72,12 @@ def check(what, got, want, bad):
 
 def main():
     bad = []
-    files = []
-    for text in (GUEST, TRACE):
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-            f.write(text)
-        files.append(f.name)
-    try:
+    with text_files(GUEST, TRACE) as files:
         whole, traced = soft.parse(files[0])
         trace = pages.parse_trace(files[1])
         binds = pages.parse_ranges(files[0], "range")
         unbinds = pages.parse_ranges(files[0], "urange")
         ioctl = soft.parse_ioctl(files[0])
-    finally:
-        for f in files:
-            os.unlink(f)
     check("traced", traced, "mlx5_cmd_do _ZN5cxprm4Cmdq4execERKNS_9MsgSource", bad)
     check("whole cxprm", whole[("cxprm", "1")], [5000, 9000], bad)
     ordered = {("cxprm", "1"): [("QUERY_ISSI", 2000), ("SET_ISSI", 3000)],

@@ -12,9 +12,11 @@ apart, a failed round left out and named.
 import os
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench_test_files import text_files  # noqa: E402
+
 SAMPLE = """\
 [emulator] noise that is not ours
 [emulator] [   0.001] cxprm-emud: ready: ConnectX-7 (device 0x1021) fw 28.39.1002, init delay 5 ms (20 ms after a queue address), pages boot 32
@@ -72,17 +74,9 @@ def row(text, label):
 
 
 def main():
-    files = []
-    for text in (SAMPLE, TRACE):
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-            f.write(text)
-        files.append(f.name)
-    try:
+    with text_files(SAMPLE, TRACE) as files:
         out = subprocess.run([sys.executable, os.path.join(HERE, "bench_mlx5_table.py"), *files, "2", "7"],
                              check=True, capture_output=True, text=True).stdout
-    finally:
-        for f in files:
-            os.unlink(f)
     want = {
         # cxprm: 2 samples 2 and 4 us (median: nearest rank, 2.0; p99 4.0), emulator 1.0 and 3.0 us;
         # mlx5_core: 3 samples 2, 2, 8 us, emulator 1, 1, 5 us; ratio of the medians 1.00

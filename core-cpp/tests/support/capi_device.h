@@ -97,16 +97,23 @@ struct CapiDevice {
 		return o;
 	}
 	uint32_t make_qp() { return obj_make(core, objs, qp_on(pd, cqn, srqn)); }
-	// A DCT on the refs, port 1, MTU 4096, source GID my_addr_index.
+	// The argument of a DCT on the refs, port 1, MTU 4096, source GID
+	// my_addr_index; dct() creates it.
+	cxprm_dct dct_arg(uint8_t my_addr_index = 0) const { return dct_on(pd, cqn, srqn, my_addr_index); }
+	static cxprm_dct dct_on(uint32_t pd, uint32_t cqn, uint32_t srqn, uint8_t my_addr_index = 0)
+	{
+		cxprm_dct d{};
+		d.ctx.pd = pd;
+		d.ctx.cqn = cqn;
+		d.ctx.srqn_xrqn = srqn;
+		d.ctx.port = 1;
+		d.ctx.mtu = 5;
+		d.ctx.my_addr_index = my_addr_index;
+		return d;
+	}
 	int dct(uint8_t my_addr_index, cxprm_dct *d)
 	{
-		*d = {};
-		d->ctx.pd = pd;
-		d->ctx.cqn = cqn;
-		d->ctx.srqn_xrqn = srqn;
-		d->ctx.port = 1;
-		d->ctx.mtu = 5;
-		d->ctx.my_addr_index = my_addr_index;
+		*d = dct_arg(my_addr_index);
 		return cxprm_core_ioc_dct(core, CXPRM_IOC_DCT_CREATE, &dcts, d);
 	}
 };
