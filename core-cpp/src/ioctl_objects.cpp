@@ -313,6 +313,7 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 		return ioc_ret(err);
 	}
 	TableLock g(c, t->lock);
+	t->pending--; /* the room it kept is its entry's now */
 	t->add({o->type, o->id, o->parent, cmd::QP_STATE_RST, false, m});
 	return OK;
 }
@@ -430,8 +431,10 @@ int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 	case CXPRM_IOC_OBJ_CREATE:
 		if (!err) {
 			err = obj_create(c, t, o);
-			TableLock g(c, t->lock);
-			t->pending--;
+			if (err) {
+				TableLock g(c, t->lock);
+				t->pending--;
+			}
 		}
 		return err;
 	case CXPRM_IOC_OBJ_QUERY:
