@@ -43,6 +43,9 @@ public:
 	std::vector<std::string> logs() const;
 	// The (n+1)-th allocation (DMA or not) from now fails; -1 = never.
 	void fail_alloc_after(int n) { fail_after_.store(n); }
+	// A DMA allocation of more than 'bytes' fails with -ENOMEM (a host
+	// whose contiguous memory is fragmented); 0 = no limit.
+	void set_dma_size_limit(size_t bytes) { dma_size_limit_.store(bytes); }
 	// The page_shift op's answer (default: this system's page size); a
 	// test sets another to play a 64 KiB-page host.
 	void set_page_shift(cxprm_u32 s) { page_shift_ = s; }
@@ -57,6 +60,12 @@ protected:
 	void bind_bar(uint8_t *bar, size_t size) { bar_ = bar, bar_size_ = size; }
 	// False when the failure knob says this allocation fails.
 	bool take_alloc_token();
+	// False when the size limit refuses a DMA allocation of 'size' bytes.
+	bool dma_size_ok(size_t size) const
+	{
+		size_t lim = dma_size_limit_.load();
+		return !lim || size <= lim;
+	}
 	// First fit of [size, align) in [begin, end) around the used ranges
 	// (start -> size); records and returns the start, or false.
 	static bool first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint64_t end,
@@ -73,6 +82,7 @@ private:
 	size_t bar_size_ = 0;
 	std::map<void *, size_t> mem_used_;
 	std::atomic<int> fail_after_{-1};
+	std::atomic<size_t> dma_size_limit_{0};
 	std::vector<std::string> logs_;
 };
 

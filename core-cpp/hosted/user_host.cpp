@@ -36,7 +36,7 @@ int UserHost::dma_alloc(size_t size, size_t align, cxprm_dma_buf *buf)
 {
 	if (!size || !align || (align & (align - 1)) || align > 4096)
 		return -EINVAL;
-	if (!take_alloc_token())
+	if (!dma_size_ok(size) || !take_alloc_token())
 		return -ENOMEM;
 	uint8_t *cpu;
 	uint64_t bus;

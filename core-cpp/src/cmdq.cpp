@@ -427,17 +427,18 @@ int Cmdq::run(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 flag
 		res->op_mod = (u16)prm::get<prm::cmd_in::op_mod>(ih);
 	}
 
+	/* Refused before posting: the output is zeroed all the same (cmdq.h). */
+	const bool out_ok = out.head && (outlen <= prm::INLINE_BYTES || out.tail);
 	if (!page_.cpu)
-		return E_SHUTDOWN;
-	/* A failed device gets no more commands: fail fast, touch nothing. */
+		return refused(out_ok, out, E_SHUTDOWN);
+	/* A failed device gets no more commands: fail fast, touch no queue. */
 	if (int f = failed()) {
 		health_.note_refused();
-		return f;
+		return refused(out_ok, out, f);
 	}
-	if (!msg.valid() || !out.head || (outlen > prm::INLINE_BYTES && !out.tail) ||
-	    inlen < prm::cmd_in::size_bytes || outlen < prm::cmd_out::size_bytes ||
-	    inlen > cfg_.max_msg_bytes || outlen > cfg_.max_msg_bytes)
-		return E_INVAL;
+	if (!msg.valid() || !out_ok || inlen < prm::cmd_in::size_bytes ||
+	    outlen < prm::cmd_out::size_bytes || inlen > cfg_.max_msg_bytes || outlen > cfg_.max_msg_bytes)
+		return refused(out_ok, out, E_INVAL);
 
 	u32 slot;
 	u8 token;
@@ -445,7 +446,7 @@ int Cmdq::run(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 flag
 	if (err) {
 		if (err == failed())
 			health_.note_refused();
-		return err;
+		return refused(out_ok, out, err);
 	}
 
 	res->slot = (u8)slot;

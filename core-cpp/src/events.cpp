@@ -65,32 +65,12 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 	if (err)
 		goto fail;
 	uar_allocated_ = true;
-	err = ring_.init(host, cfg.log_eq_size);
-	if (err)
-		goto fail;
 	{
-		u64 pas[16];
-		u32 np = ring_.npages();
-		if (np > 16) {
-			err = E_RANGE;
-			goto fail;
-		}
-		for (u32 i = 0; i < np; i++)
-			pas[i] = ring_.page_bus(i);
-		cmd::EqParams p;
-		p.log_eq_size = (u8)cfg.log_eq_size;
-		p.uar_page = uar_;
-		p.intr = cfg.intr;
-		for (u32 i = 0; i < 4; i++)
-			p.event_bitmask[i] = mask_[i];
-		p.pas = pas;
-		p.npas = np;
 		u8 eqn;
-		err = cmd::create_eq(dev.cmdq(), p, &eqn);
+		err = create_ring_eq(ring_, cfg.log_eq_size, mask_, &eqn);
 		if (err)
 			goto fail;
 		eq_created_ = true;
-		ring_.attach(eqn, dev.uar_offset(uar_));
 	}
 	ring_.doorbell(true);
 	/* The EQ that takes the host PF's page requests exists: release it. */
@@ -107,6 +87,45 @@ int Events::start(Device &dev, const EventsConfig &cfg)
 fail:
 	stop();
 	return err;
+}
+
+/*
+ * Ring r of 2^log_size entries, halved while the host cannot allocate it
+ * (down to MIN_LOG_EQ_SIZE, or log_size when smaller), then CREATE_EQ over
+ * it on our UAR, subscribed to mask (null: completion events only), and
+ * attached.  On an error r holds nothing.
+ */
+int Events::create_ring_eq(EqRing &r, u32 log_size, const u64 *mask, u8 *eqn)
+{
+	const cxprm_host *host = dev_->cmdq().host();
+	int err;
+	while ((err = r.init(host, log_size)) == E_NOMEM && log_size > MIN_LOG_EQ_SIZE)
+		log_size--;
+	if (err)
+		return err;
+	u64 pas[MAX_EQ_PAGES];
+	u32 np = r.npages();
+	if (np > MAX_EQ_PAGES) {
+		r.fini();
+		return E_RANGE;
+	}
+	for (u32 i = 0; i < np; i++)
+		pas[i] = r.page_bus(i);
+	cmd::EqParams p;
+	p.log_eq_size = (u8)log_size;
+	p.uar_page = uar_;
+	p.intr = cfg_.intr;
+	for (u32 i = 0; mask && i < 4; i++)
+		p.event_bitmask[i] = mask[i];
+	p.pas = pas;
+	p.npas = np;
+	err = cmd::create_eq(dev_->cmdq(), p, eqn);
+	if (err) {
+		r.fini();
+		return err;
+	}
+	r.attach(*eqn, dev_->uar_offset(uar_));
+	return OK;
 }
 
 void Events::stop()

@@ -24,28 +24,10 @@ int Events::comp_eqn(u32 *eqn)
 	int err = OK;
 	if (!comp_created_) {
 		/* The device may still own the ring of an EQ whose DESTROY_EQ failed. */
-		err = comp_kept_ ? E_BUSY : comp_.init(host, cfg_.log_eq_size);
-		u64 pas[16];
-		u32 np = comp_.npages();
-		if (!err && np > 16)
-			err = E_RANGE;
+		u32 log = cfg_.log_eq_size < COMP_LOG_EQ_SIZE ? cfg_.log_eq_size : COMP_LOG_EQ_SIZE;
 		u8 n = 0;
+		err = comp_kept_ ? E_BUSY : create_ring_eq(comp_, log, nullptr, &n);
 		if (!err) {
-			for (u32 i = 0; i < np; i++)
-				pas[i] = comp_.page_bus(i);
-			cmd::EqParams p;
-			p.log_eq_size = cfg_.log_eq_size;
-			p.uar_page = uar_;
-			p.intr = cfg_.intr;
-			p.pas = pas;
-			p.npas = np;
-			err = cmd::create_eq(dev_->cmdq(), p, &n);
-		}
-		if (err) {
-			if (!comp_kept_)
-				comp_.fini();
-		} else {
-			comp_.attach(n, dev_->uar_offset(uar_));
 			comp_.doorbell(true);
 			/* poll() reads it from now on. */
 			host->ops->lock(host->ctx, poll_lock_);

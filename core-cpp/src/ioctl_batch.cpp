@@ -51,8 +51,8 @@ void run_one(void *arg, cxprm_u32 i)
 /* Step 1 for one op: its struct in, its privilege; 0 or the op's errno. */
 int prepare(const Call &k, const cxprm_batch_op &u, Op *op)
 {
-	if (!cxprm_core_ioc_is_typed(u.cmd) && !cxprm_core_ioc_is_obj(u.cmd))
-		return E_NOTTY; /* INFO, RAW, STATS, SUBSCRIBE, BATCH: not ops */
+	if (!cxprm_core_ioc_is_batchable(u.cmd))
+		return E_NOTTY;
 	op->k = k.alloc(_IOC_SIZE(u.cmd));
 	if (!op->k)
 		return E_NOMEM;
@@ -110,3 +110,8 @@ int ioc_batch(const Call &k, u64 uarg)
 }
 
 } // namespace cxprm::capi
+
+extern "C" int cxprm_core_ioc_is_batchable(unsigned int cmd)
+{
+	return cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd);
+}

@@ -116,8 +116,9 @@ int ioc_raw(const Call &k, u64 uarg)
 	err = cxprm_core_ioc_raw(k.c, &rc, in.p, out.p, &plan, &cap);
 	/* Status and wire dump go back on transport errors too. */
 	if (rc.dump_len) {
+		usize block_bytes = rc.dump_len - sizeof(cap.hdr); /* 0: no blocks buffer */
 		if (k.out(rc.dump, &cap.hdr, sizeof(cap.hdr)) ||
-		    k.out(rc.dump + sizeof(cap.hdr), blocks.p, rc.dump_len - sizeof(cap.hdr)))
+		    (block_bytes && k.out(rc.dump + sizeof(cap.hdr), blocks.p, block_bytes)))
 			return E_FAULT;
 	}
 	if (!err && k.out(rc.out, out.p, rc.outlen))
@@ -214,7 +215,7 @@ long cxprm_core_ioctl(cxprm_core *c, cxprm_core_file *f, unsigned int cmd, cxprm
 			return err;
 		return ioc_batch(k, uarg);
 	default:
-		if (cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd))
+		if (cxprm_core_ioc_is_batchable(cmd))
 			return ioc_typed(k, cmd, uarg);
 		return E_NOTTY;
 	}

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <set>
@@ -104,6 +105,15 @@ TEST_F(CmdqTest, RejectsBadArgumentsWithoutTouchingTheDevice)
 	EXPECT_EQ(h.cmdq.exec(in.data(), 16, out.data(), 11), E_INVAL);
 	EXPECT_EQ(h.cmdq.exec(in.data(), h.cmdq.config().max_msg_bytes + 1, out.data(), 16), E_INVAL);
 	EXPECT_EQ(h.emu.commands_processed(), 0u);
+	// Refused before posting, the output is zeros all the same (cmdq.h),
+	// also for a queue shut down.
+	std::vector<uint8_t> big(600, 0xaa);
+	EXPECT_EQ(h.cmdq.exec(in.data(), 7, big.data(), (uint32_t)big.size()), E_INVAL);
+	EXPECT_EQ(std::count(big.begin(), big.end(), 0), 600);
+	h.cmdq.fini();
+	std::fill(big.begin(), big.end(), 0xaa);
+	EXPECT_EQ(h.cmdq.exec(in.data(), 16, big.data(), (uint32_t)big.size()), E_SHUTDOWN);
+	EXPECT_EQ(std::count(big.begin(), big.end(), 0), 600);
 }
 
 TEST_F(CmdqTest, FirmwareStatusIsSeparateFromDelivery)

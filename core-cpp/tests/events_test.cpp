@@ -266,3 +266,49 @@ TEST_F(EventsTest, CommandsCompleteByCmdEvents)
 	}
 	EXPECT_GE(events.stats().cmd_completions, 50u);
 }
+
+// The default async EQ is Linux's (MLX5_NUM_ASYNC_EQE, 4096 entries): a
+// burst of 1000 events between two polls (a batch's DCT_DRAINEDs while
+// the poller is held off) waits in the ring; 256 entries overran.
+TEST_F(EventsTest, DefaultRingHoldsABurstBetweenTwoPolls)
+{
+	EventsConfig cfg;
+	cfg.extra_mask[0] = 1ull << 0x22;
+	cfg.listener = Seen::cb;
+	cfg.listener_ctx = &seen;
+	ASSERT_EQ(events.start(dev, cfg), OK);
+	EXPECT_EQ(events.ring().entries(), 4096u);
+	emu::EqInfo info;
+	ASSERT_TRUE(h.emu.eq_info((uint8_t)events.eqn(), &info));
+	EXPECT_EQ(info.log_size, 12u);
+	uint8_t data[28] = {};
+	for (int i = 0; i < 1000; i++)
+		ASSERT_EQ(h.emu.post_event(0x22, 0, data), 1u) << i;
+	ASSERT_TRUE(wait_for(0x22, 1000));
+	EXPECT_EQ(h.emu.counters().eq_overruns, 0u);
+}
+
+// One contiguous DMA buffer: a host that cannot allocate 256 KiB gets a
+// ring halved until it can (64 KiB: 1024 entries), never below 256
+// entries (16 KiB); the completion EQ keeps its 256.
+TEST_F(EventsTest, RingHalvesWhileTheHostCannotAllocateIt)
+{
+	h.uh.set_dma_size_limit(64 * 1024);
+	EventsConfig cfg;
+	ASSERT_EQ(events.start(dev, cfg), OK);
+	EXPECT_EQ(events.ring().entries(), 1024u);
+	emu::EqInfo info;
+	ASSERT_TRUE(h.emu.eq_info((uint8_t)events.eqn(), &info));
+	EXPECT_EQ(info.log_size, 10u);
+	uint32_t comp;
+	ASSERT_EQ(events.comp_eqn(&comp), OK);
+	ASSERT_TRUE(h.emu.eq_info((uint8_t)comp, &info));
+	EXPECT_EQ(info.log_size, 8u);
+	events.stop();
+
+	h.uh.set_dma_size_limit(8 * 1024);
+	EXPECT_EQ(events.start(dev, cfg), E_NOMEM);
+	EXPECT_EQ(h.emu.eq_count(), 0u);
+	EXPECT_EQ(h.emu.uar_count(), 0u);
+	h.uh.set_dma_size_limit(0);
+}

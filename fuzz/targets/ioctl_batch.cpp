@@ -45,11 +45,6 @@ bool creates(unsigned int cmd)
 	return cmd == CXPRM_IOC_DCT_CREATE || cmd == CXPRM_IOC_OBJ_CREATE;
 }
 
-bool batchable(unsigned int cmd)
-{
-	return cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd);
-}
-
 // What an op's own ioctl may return (include/uapi/linux/cxprm.h).
 bool op_errno(int r)
 {
@@ -144,7 +139,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		// The op's cmd and arg as they were read (before anything ran).
 		cxprm_batch_op was;
 		std::memcpy(&was, before.data() + (got.ops - u.base) + i * sizeof(was), sizeof(was));
-		if (!batchable(was.cmd))
+		if (!cxprm_core_ioc_is_batchable(was.cmd))
 			FUZZ_CHECK(op.result == ENOTTY_);
 		else if (!u.at(was.arg, _IOC_SIZE(was.cmd)))
 			FUZZ_CHECK(op.result == EFAULT_);

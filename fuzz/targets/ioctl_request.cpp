@@ -391,8 +391,10 @@ void entry_request(FuzzInput &in)
 	u.raw_write = shape & 2;
 	bool known = !(shape & 4);
 	unsigned int cmd = known ? cmds[in.u8() % (sizeof(cmds) / sizeof(cmds[0]))] : in.u32();
-	// A random number that is a creating ioctl would leave state behind.
-	if (cmd == CXPRM_IOC_DCT_CREATE || cxprm_core_ioc_is_obj(cmd))
+	// A random number that is a creating ioctl, or a batch (its ops may
+	// create), would leave state behind (fuzz/targets/ioctl_batch.cpp
+	// fuzzes the batch).
+	if (cmd == CXPRM_IOC_DCT_CREATE || cxprm_core_ioc_is_obj(cmd) || cmd == CXPRM_IOC_BATCH)
 		cmd = CXPRM_IOC_DCT_QUERY;
 	u.mem.resize(in.u16() % 0x2000);
 	in.fill(u.mem.data(), u.mem.size());
@@ -411,7 +413,7 @@ void entry_request(FuzzInput &in)
 	FUZZ_CHECK(err == 0 || err == -1 || err == -2 || err == -12 || err == -14 || err == EINVAL_ ||
 		   err == -25 || err == -95);
 	bool ours = known || cmd == CXPRM_IOC_INFO || cmd == CXPRM_IOC_STATS || cmd == CXPRM_IOC_RAW ||
-		    cmd == CXPRM_IOC_SUBSCRIBE || cxprm_core_ioc_is_typed(cmd) || cxprm_core_ioc_is_obj(cmd);
+		    cmd == CXPRM_IOC_SUBSCRIBE || cxprm_core_ioc_is_batchable(cmd);
 	if (!ours)
 		FUZZ_CHECK(err == -25);
 	if (known && !u.admin && cmd != CXPRM_IOC_INFO && cmd != CXPRM_IOC_RAW)

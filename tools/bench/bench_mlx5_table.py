@@ -39,9 +39,6 @@ from bench_stats import NAN, fmt, med, pct
 
 DRIVERS = ("cxprm", "mlx5_core")
 WINDOW = re.compile(r"cxprm-emud: ready: .*\((\d+) ms after a queue address\)")
-TRACE = re.compile(r"^seq=(\d+) .* op=([A-Z0-9_]+)\(.* seen=(\d+)\.(\d{9}) answer_ns=(\d+)")
-
-
 def row_name(ops):
     """The row of the last of a bind's opcodes: QUERY_PAGES and MANAGE_PAGES
     split into boot and init (their first and second in a bind; later ones
@@ -87,19 +84,13 @@ def parse(path):
 
 
 def parse_trace(path):
-    """seq -> (opcode name, doorbell seen ns, answered ns)."""
-    out = {}
-    for line in open(path, errors="replace"):
-        m = TRACE.match(line)
-        if m:
-            seen = int(m.group(3)) * 1000000000 + int(m.group(4))
-            out[int(m.group(1))] = (m.group(2), seen, seen + int(m.group(5)))
-    return out
+    """seq -> (opcode name, doorbell seen ns, answered ns): bench_mlx5_pages' records, less op_mod and pages."""
+    return {seq: (op, seen, done) for seq, (op, _mod, _pages, seen, done) in bench_mlx5_pages.parse_trace(path).items()}
 
 
 def bind_records(trace, ranges, d):
     """round -> the trace records of that bind, in order."""
-    return {r: [trace[s] for s in range(a, b + 1) if s in trace] for r, (a, b) in ranges[d].items()}
+    return bench_mlx5_pages.records(trace, ranges[d])
 
 
 def latency_rows(samples, trace, ranges):

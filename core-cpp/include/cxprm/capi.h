@@ -170,7 +170,7 @@ typedef void (*cxprm_core_event_fn)(void *ctx, cxprm_u8 type, cxprm_u8 sub_type,
 /* The EQ doorbell is in UAR page uar at BAR offset uar * 4096. */
 struct cxprm_core_events_config {
 	cxprm_u16 intr;           /* MSI-X vector of the EQ */
-	cxprm_u8 log_eq_size;     /* 0: default (7, 128 entries) */
+	cxprm_u8 log_eq_size;     /* 0: default (12, 4096 entries; events.h) */
 	cxprm_u8 command_events;  /* complete commands by CMD events */
 	cxprm_u64 extra_mask[4];  /* more event types to subscribe */
 	cxprm_core_event_fn listener;

@@ -170,6 +170,11 @@ int cxprm_core_ioc_obj(struct cxprm_core *core, unsigned int cmd, struct cxprm_c
 /* 1 for those four (CAP_NET_ADMIN). */
 int cxprm_core_ioc_is_obj(unsigned int cmd);
 /*
+ * 1 for an ioctl that may be a CXPRM_IOC_BATCH op: the typed and the
+ * object ones (not INFO, RAW, STATS, SUBSCRIBE or BATCH itself).
+ */
+int cxprm_core_ioc_is_batchable(unsigned int cmd);
+/*
  * 1 when object ioctl cmd with its struct k points firmware's DMA at bus
  * addresses the caller gives (CREATE of an NVMF backend controller): the
  * caller then also requires what a state-changing raw command does.

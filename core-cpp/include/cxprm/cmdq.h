@@ -95,7 +95,8 @@ public:
 	 * firmware ran it and answered a non-OK status (out and res valid);
 	 * otherwise a transport error (E_IO for a delivery status, E_BADMSG
 	 * or E_PROTO for untrustworthy output, E_TIMEDOUT, E_BUSY, E_NODEV,
-	 * E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.
+	 * E_INVAL, E_NOMEM, E_SHUTDOWN).  res may be null.  On a transport
+	 * error 'out' holds zeros, also when the command was never posted.
 	 */
 	int exec(const void *in, u32 inlen, void *out, u32 outlen, CmdResult *res = nullptr,
 		 u32 flags = 0, CmdCapture *cap = nullptr)
@@ -166,6 +167,13 @@ private:
 		u32 len;
 		void zero() const;
 	};
+	/* err, the output zeroed first when it is a usable buffer (ok). */
+	static int refused(bool ok, const OutBuf &out, int err)
+	{
+		if (ok)
+			out.zero();
+		return err;
+	}
 
 	int run(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap);
 	int alloc_slot(u32 flags, u32 *slot, u8 *token);

@@ -40,7 +40,13 @@
 namespace cxprm {
 
 struct EventsConfig {
-	u8 log_eq_size = 8;          /* 256 entries (Linux's cmd EQ size) */
+	/*
+	 * The async EQ: 4096 entries, Linux's MLX5_NUM_ASYNC_EQE, so that a
+	 * burst of events (a DCT_DRAINED per drained DCT) waits in the ring
+	 * while the EQ is polled.  One contiguous DMA buffer (256 KiB):
+	 * halved while the host cannot allocate it, down to MIN_LOG_EQ_SIZE.
+	 */
+	u8 log_eq_size = 12;
 	u16 intr = 0;                /* MSI-X vector of the EQ */
 	bool command_events = false; /* subscribe CMD and switch the Cmdq to EVENTS */
 	u64 extra_mask[4] = {};
@@ -116,6 +122,15 @@ public:
 	u32 queued_page_requests() const;
 
 	static constexpr u32 PAGE_QUEUE = 64;
+	/* The smallest ring start() falls back to (256 entries). */
+	static constexpr u32 MIN_LOG_EQ_SIZE = 8;
+	/*
+	 * The completion EQ's ring: 2^min(log_eq_size, this).  It carries one
+	 * EQE per armed CQ, so it needs no async burst room.
+	 */
+	static constexpr u32 COMP_LOG_EQ_SIZE = 8;
+	/* Pages of the largest ring (the pas[] of one CREATE_EQ). */
+	static constexpr u32 MAX_EQ_PAGES = 64;
 
 private:
 	static void dispatch(void *ctx, const EqEvent &ev);
@@ -124,6 +139,7 @@ private:
 	bool pop_page_request(PageRequest *rq);
 	int serve(const PageRequest &rq);
 	void destroy_comp_eq();
+	int create_ring_eq(EqRing &r, u32 log_size, const u64 *mask, u8 *eqn);
 
 	Device *dev_ = nullptr;
 	EventsConfig cfg_{};

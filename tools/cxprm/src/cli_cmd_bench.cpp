@@ -197,13 +197,13 @@ public:
 		for (size_t i = 0; i < n; i++)
 			if (!ops[i].result && !d[i].st.status)
 				dcts.push_back(d[i].dctn);
+		try {
+			check_batch(f_, ops, "CXPRM_IOC_DCT_CREATE");
+		} catch (...) {
+			teardown(dcts);
+			throw;
+		}
 		for (size_t i = 0; i < n; i++) {
-			if (ops[i].result) {
-				teardown(dcts);
-				throw OsError(ioctl_error(-ops[i].result, "CXPRM_IOC_BATCH op " + std::to_string(i) +
-										  " (CXPRM_IOC_DCT_CREATE)",
-							  f_.where().path, PRIV_NET_ADMIN));
-			}
 			FwResult r = FwResult::from(d[i].st);
 			if (r.status)
 				teardown(dcts);

@@ -329,4 +329,13 @@ std::string obj_not_owned(const std::string &obj)
 		     "(use 'cxprm dct create' without --pd/--cqn, 'cxprm nvmf setup' or 'cxprm bench connect')";
 }
 
+void check_batch(const DevFile &f, const std::vector<cxprm_batch_op> &ops, const char *ioctl)
+{
+	for (size_t i = 0; i < ops.size(); i++)
+		if (ops[i].result)
+			throw OsError(ioctl_error(-ops[i].result,
+						  "CXPRM_IOC_BATCH op " + std::to_string(i) + " (" + ioctl + ")",
+						  f.where().path, PRIV_NET_ADMIN));
+}
+
 } // namespace cxprm::tool

@@ -132,6 +132,10 @@ std::string not_over_fwctl(const DevPath &where, const std::string &what, const 
 std::string ioctl_error(int err, const std::string &what, const std::string &path,
 			const std::string &privilege);
 
+// Throws OsError for the first op of a CXPRM_IOC_BATCH the driver refused
+// ("CXPRM_IOC_BATCH op N (<ioctl>) on <path>: ..."); ioctl names the ops'.
+void check_batch(const DevFile &f, const std::vector<cxprm_batch_op> &ops, const char *ioctl);
+
 // "ENOENT (No such file or directory)".
 std::string errno_text(int err);
 // "Y"/"1" when cxprm's module parameter allow_raw_write is on, "N"/"0" off,

@@ -23,11 +23,7 @@ void run(DevFile &f, std::vector<cxprm_batch_op> &ops, const char *ioctl)
 	if (ops.empty())
 		return;
 	f.batch(ops);
-	for (size_t i = 0; i < ops.size(); i++)
-		if (ops[i].result)
-			throw OsError(ioctl_error(-ops[i].result,
-						  "CXPRM_IOC_BATCH op " + std::to_string(i) + " (" + ioctl + ")",
-						  f.where().path, PRIV_NET_ADMIN));
+	check_batch(f, ops, ioctl);
 }
 
 } // namespace
