@@ -97,6 +97,15 @@ int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 			}
 		}
 	}
+	if (host->ops->waiter_create) {
+		slot_freed_ = host->ops->waiter_create(host->ctx);
+		if (!slot_freed_) {
+			err = E_NOMEM;
+			goto free_waiters;
+		}
+	}
+	slot_waiters_ = 0;
+	slot_waits_ = slot_wakes_ = 0;
 	busy_mask_ = 0;
 	stuck_mask_ = 0;
 	shutting_down_ = false;
@@ -114,6 +123,8 @@ free_waiters:
 	for (u32 i = 0; i < nent_; i++)
 		if (slots_[i].waiter)
 			host->ops->waiter_destroy(host->ctx, slots_[i].waiter);
+	for (u32 i = 0; i < nent_; i++)
+		slots_[i].waiter = nullptr;
 	host->ops->lock_destroy(host->ctx, lock_);
 	lock_ = nullptr;
 free_page:
@@ -130,6 +141,19 @@ void Cmdq::wake_waiters(void *self)
 	for (u32 i = 0; i < q->nent_; i++)
 		if (q->slots_[i].waiter)
 			q->host_->ops->waiter_signal(q->host_->ctx, q->slots_[i].waiter);
+	if (q->slot_freed_)
+		q->host_->ops->waiter_signal(q->host_->ctx, q->slot_freed_);
+}
+
+Cmdq::SlotWaits Cmdq::slot_waits() const
+{
+	SlotWaits w{};
+	if (!lock_)
+		return w;
+	host_->ops->lock(host_->ctx, lock_);
+	w = {slot_waits_, slot_wakes_, slot_waiters_};
+	host_->ops->unlock(host_->ctx, lock_);
+	return w;
 }
 
 bool Cmdq::device_gone() const
@@ -145,12 +169,18 @@ void Cmdq::fini(bool strand_stuck)
 	host_->ops->lock(host_->ctx, lock_);
 	shutting_down_ = true;
 	host_->ops->unlock(host_->ctx, lock_);
+	if (slot_freed_)
+		host_->ops->waiter_signal(host_->ctx, slot_freed_);
 
-	/* Let commands in flight finish; each is bounded by its own timeout. */
+	/*
+	 * Let commands in flight finish; each is bounded by its own timeout.
+	 * A caller waiting for a slot leaves within one wait (MAX_SLEEP_US)
+	 * with E_SHUTDOWN: slot_freed_ goes only after the last one.
+	 */
 	u64 deadline = host_->ops->now_ns(host_->ctx) + cfg_.timeout_ns + HEALTH_CHECK_NS;
 	for (;;) {
 		host_->ops->lock(host_->ctx, lock_);
-		u32 active = 0;
+		u32 active = slot_waiters_;
 		for (u32 i = 0; i < nent_; i++)
 			if ((busy_mask_ & (1u << i)) && !slots_[i].stuck)
 				active++;
@@ -178,6 +208,9 @@ void Cmdq::fini(bool strand_stuck)
 		s.out.release(host_);
 		s = Slot{};
 	}
+	if (slot_freed_)
+		host_->ops->waiter_destroy(host_->ctx, slot_freed_);
+	slot_freed_ = nullptr;
 	host_->ops->lock_destroy(host_->ctx, lock_);
 	lock_ = nullptr;
 	if (strand) {
@@ -296,17 +329,31 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot, u8 *token)
 		 * will free one, only the device handing one back can.  Fail at
 		 * once rather than make every caller wait slot_wait_ns.
 		 */
+		bool all_stuck = (candidates & ~stuck) == 0;
+		u64 now = host_->ops->now_ns(host_->ctx);
+		bool late = deadline && now > deadline;
+		if (!deadline)
+			deadline = now + cfg_.slot_wait_ns;
+		bool wait = slot_freed_ && !all_stuck && !late;
+		slot_waiters_ += wait;
+		slot_waits_ += !all_stuck && !late;
 		host_->ops->unlock(host_->ctx, lock_);
-		if ((candidates & ~stuck) == 0) {
+		if (all_stuck) {
 			log(1, "cmdq: every usable slot holds a timed-out command: E_BUSY at once");
 			return E_BUSY;
 		}
-		u64 now = host_->ops->now_ns(host_->ctx);
-		if (!deadline)
-			deadline = now + cfg_.slot_wait_ns;
-		else if (now > deadline)
+		if (late)
 			return E_BUSY;
-		host_->ops->sleep_us(host_->ctx, sleep);
+		if (!wait) {
+			host_->ops->sleep_us(host_->ctx, sleep);
+		} else {
+			/* Woken by a freed slot, a failure or fini(); the timeout
+			 * still looks for a quarantined slot handed back. */
+			host_->ops->waiter_wait(host_->ctx, slot_freed_, (u64)sleep * 1000);
+			host_->ops->lock(host_->ctx, lock_);
+			slot_waiters_--;
+			host_->ops->unlock(host_->ctx, lock_);
+		}
 		sleep = min_of(sleep * 2, MAX_SLEEP_US);
 	}
 }

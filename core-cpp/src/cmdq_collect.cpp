@@ -132,7 +132,11 @@ void Cmdq::finish(u32 slot, const u8 *in, u32 inlen, const OutBuf &out, int err,
 	} else {
 		busy_mask_ &= ~(1u << slot);
 	}
+	bool wake = slot_waiters_ && !(stuck_mask_ & (1u << slot));
+	slot_wakes_ += wake;
 	host_->ops->unlock(host_->ctx, lock_);
+	if (wake)
+		host_->ops->waiter_signal(host_->ctx, slot_freed_);
 }
 
 } // namespace cxprm

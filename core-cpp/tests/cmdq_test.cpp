@@ -442,6 +442,38 @@ TEST_F(CmdqTest, ShutdownRefusesNewCommands)
 	EXPECT_EQ(h.cmdq.in_flight(), 0u);
 }
 
+// Callers waiting for a slot when the queue shuts down leave with
+// E_SHUTDOWN before fini() frees what they wait on; the commands in the
+// slots finish.
+TEST_F(CmdqTest, ShutdownReleasesCallersWaitingForASlot)
+{
+	ASSERT_EQ(h.start(fast()), OK);
+	h.emu.faults().slow_ms = 10;
+	constexpr int kThreads = 40;
+	std::vector<int> err(kThreads, 1);
+	std::vector<std::thread> th;
+	for (int t = 0; t < kThreads; t++)
+		th.emplace_back([&, t] {
+			auto in = make_in<prm::query_issi_in>(op::QUERY_ISSI);
+			std::vector<uint8_t> out(prm::query_issi_out::size_bytes);
+			err[t] = run(in, out);
+		});
+	// Every caller is in: the 31 regular slots busy, the other 9 waiting.
+	for (int i = 0; i < 40000 && h.cmdq.in_flight() + h.cmdq.slot_waits().waiting < kThreads; i++)
+		std::this_thread::sleep_for(std::chrono::microseconds(50));
+	EXPECT_EQ(h.cmdq.in_flight() + h.cmdq.slot_waits().waiting, (uint32_t)kThreads);
+	h.cmdq.fini();
+	for (auto &x : th)
+		x.join();
+	int shut = 0;
+	for (int e : err) {
+		EXPECT_TRUE(e == E_REMOTEIO || e == E_SHUTDOWN) << e; // QUERY_ISSI before ENABLE_HCA
+		shut += e == E_SHUTDOWN;
+	}
+	EXPECT_GT(shut, 0);
+	EXPECT_EQ(h.uh.dma_live(), 0u);
+}
+
 // --- concurrency -------------------------------------------------------------
 
 // Many threads share the 32-entry queue, each querying its own DCT whose
@@ -491,6 +523,11 @@ TEST(CmdqConcurrency, ManyThreadsManyCommandsNothingLostOrMixed)
 		x.join();
 	EXPECT_EQ(errors.load(), 0);
 	EXPECT_EQ(bad.load(), 0);
+	// 40 callers, 31 regular slots: callers waited for a slot, and freed
+	// slots woke them (mlx5's slot semaphore), not only their timeouts.
+	Cmdq::SlotWaits w = dev.cmdq().slot_waits();
+	EXPECT_GT(w.waits, 0u);
+	EXPECT_GT(w.wakes, 0u);
 	EXPECT_EQ(h.emu.opcode_count(op::QUERY_DCT) - before, uint64_t(kThreads * kPerThread));
 	OpcodeStats st[64];
 	uint32_t n = dev.cmdq().stats_opcodes(st, 64);

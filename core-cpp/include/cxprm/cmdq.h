@@ -88,6 +88,15 @@ public:
 	u32 stranded_buffers() const { return stranded_bufs_; }
 	/* Frees what fini() kept; returns how many buffers. */
 	u32 release_stranded();
+	/*
+	 * Waits for a free slot (each sleep or wait of a caller), wakes a freed
+	 * slot gave, callers waiting now.
+	 */
+	struct SlotWaits {
+		u64 waits, wakes;
+		u32 waiting;
+	};
+	SlotWaits slot_waits() const;
 
 	/*
 	 * Runs one command: 'in' (inlen >= 8 bytes) to 'out' (outlen >= 16).
@@ -226,6 +235,16 @@ private:
 	cxprm_dma_buf stranded_page_{}; /* the queue page, kept by fini() */
 	u32 stranded_bufs_ = 0;
 	bool shutting_down_ = false;
+	/*
+	 * A caller that finds no free slot waits on slot_freed_ (the host's
+	 * waiter; null: it sleeps), signalled when a slot is freed while
+	 * slot_waiters_ (under lock_) callers wait, as mlx5's slot semaphore
+	 * (cmd->vars.sem) wakes a down() at up().
+	 */
+	void *slot_freed_ = nullptr;
+	u32 slot_waiters_ = 0;
+	u64 slot_waits_ = 0; /* times a caller waited for a slot (lock_) */
+	u64 slot_wakes_ = 0; /* times a freed slot signalled a waiter (lock_) */
 	void (*pump_)(void *ctx) = nullptr;
 	void *pump_ctx_ = nullptr;
 };
