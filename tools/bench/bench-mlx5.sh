@@ -8,7 +8,7 @@
 # idle sleep) and tracing each command, ROUNDS rounds of bind and unbind
 # for cxprm (cmd_mode=poll) and mlx5_core (tools/qemu/run-mlx5.sh --bench,
 # tools/qemu/guest/mlx5-bench.sh), with ftrace function_graph on each
-# driver's command entry (mlx5_cmd_do, Cmdq::exec) during the binds.
+# driver's command entry (mlx5_cmd_do; Cmdq::exec and exec_split) during the binds.
 # Figures 1 (device time per command), 2 (software time per command), 4
 # (driver ns per firmware page given and reclaimed) and 5 (time to
 # INIT_HCA) of issue 33, each with its reference and ratio.

@@ -109,9 +109,9 @@ def print_figure(ordered, whole, traced, row_name, rows, drivers):
     """Figure 2 for the opcodes `rows` (figure 1's), both drivers."""
     table, paired, binds = software(ordered, whole, row_name, drivers)
     print("2. software time per command, us: the caller's whole call (ftrace function_graph on mlx5_core's")
-    print("   mlx5_cmd_do and cxprm's Cmdq::exec, the core's entry) less the driver's own doorbell to completion")
-    print("   seen (figure 1) for the same command: median and p99; binds whose calls pair one for one with")
-    print("   their samples: " + ", ".join(f"{d} {paired[d]} of {binds[d]}" for d in drivers) +
+    print("   mlx5_cmd_do and cxprm's Cmdq::exec and exec_split, the core's entries) less the driver's own")
+    print("   doorbell to completion seen (figure 1) for the same command: median and p99; binds whose calls")
+    print("   pair one for one with their samples: " + ", ".join(f"{d} {paired[d]} of {binds[d]}" for d in drivers) +
           "; traced: " + (traced or "nothing"))
     print(f"{'opcode':18} {'cxprm n':>7} {'whole':>7} {'soft':>6} {'p99':>7}"
           f"   {'mlx5 n':>6} {'whole':>7} {'soft':>6} {'p99':>7}   {'cxprm/mlx5':>10} (goal <= {GOAL:.2f})")

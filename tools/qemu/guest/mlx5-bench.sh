@@ -75,9 +75,11 @@ last_cmds() {
 # mellanox/mlx5/core/cmd.c, 6.1: mlx5_cmd_exec and give_pages call it; a
 # kernel without it, e.g. Debian's 5.10, whose entry is mlx5_cmd_exec, has
 # that one traced, and the "traced" line names it) and cxprm's Cmdq::exec(const
-# MsgSource &, ...) (core-cpp/src/cmdq.cpp; the flat overload calls it),
-# the C++ name as the module's kallsyms has it.
-TRACE_FUNCS='mlx5_cmd_do|mlx5_cmd_exec _ZN5cxprm4Cmdq4execERKNS_9MsgSource*'
+# MsgSource &, ...) (core-cpp/src/cmdq.cpp; the flat overload calls it)
+# with Cmdq::exec_split (QUERY_HCA_CAP read straight into the caller's
+# image; neither calls the other, so each command is one traced call),
+# the C++ names as the module's kallsyms has them.
+TRACE_FUNCS='mlx5_cmd_do|mlx5_cmd_exec _ZN5cxprm4Cmdq4execERKNS_9MsgSource* _ZN5cxprm4Cmdq10exec_split*'
 tfs=/sys/kernel/tracing
 # trace_setup: function_graph on $TRACE_FUNCS alone (each call a leaf with
 # its duration; funcgraph-tail names the function when the call's return
