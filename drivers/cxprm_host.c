@@ -75,8 +75,14 @@ static int cxprm_host_dma_alloc(void *ctx, cxprm_size size, cxprm_size align,
 	 * aligned bus address for any power of two, not only up to a page.
 	 */
 	c->size = max_t(size_t, size, align);
+	/*
+	 * A buffer of several pages may fail on a fragmented host: the core
+	 * then asks for less (the async EQ's ring halved, logged) or fails
+	 * that command with -ENOMEM, so no allocation-failure report.
+	 */
 	c->cpu = dma_alloc_coherent(&cx->pdev->dev, c->size, &c->bus,
-				    GFP_KERNEL);
+				    GFP_KERNEL |
+				    (c->size > PAGE_SIZE ? __GFP_NOWARN : 0));
 	if (!c->cpu) {
 		kfree(c);
 		return -ENOMEM;

@@ -174,18 +174,19 @@ void Cmdq::fini(bool strand_stuck)
 
 	/*
 	 * Let commands in flight finish; each is bounded by its own timeout.
-	 * A caller waiting for a slot leaves within one wait (MAX_SLEEP_US)
-	 * with E_SHUTDOWN: slot_freed_ goes only after the last one.
+	 * A caller waiting for a slot leaves at the signal with E_SHUTDOWN:
+	 * slot_freed_ goes only after the last one.
 	 */
 	u64 deadline = host_->ops->now_ns(host_->ctx) + cfg_.timeout_ns + HEALTH_CHECK_NS;
 	for (;;) {
 		host_->ops->lock(host_->ctx, lock_);
-		u32 active = slot_waiters_;
+		u32 waiters = slot_waiters_, active = 0;
 		for (u32 i = 0; i < nent_; i++)
 			if ((busy_mask_ & (1u << i)) && !slots_[i].stuck)
 				active++;
 		host_->ops->unlock(host_->ctx, lock_);
-		if (!active || host_->ops->now_ns(host_->ctx) > deadline)
+		/* Slot waiters always leave (signalled, and each wait is bounded). */
+		if (!waiters && (!active || host_->ops->now_ns(host_->ctx) > deadline))
 			break;
 		host_->ops->sleep_us(host_->ctx, 100);
 	}

@@ -5,6 +5,7 @@
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/transport.h"
+#include "cxprm/text.h"
 
 namespace cxprm {
 
@@ -98,11 +99,19 @@ fail:
 int Events::create_ring_eq(EqRing &r, u32 log_size, const u64 *mask, u8 *eqn)
 {
 	const cxprm_host *host = dev_->cmdq().host();
+	const u32 asked = log_size;
 	int err;
 	while ((err = r.init(host, log_size)) == E_NOMEM && log_size > MIN_LOG_EQ_SIZE)
 		log_size--;
 	if (err)
 		return err;
+	if (log_size != asked && host->ops->log) {
+		char buf[96];
+		Text t(buf, sizeof(buf));
+		t.str("cxprm: EQ of ").dec(1u << log_size).str(" entries: the host could not allocate ");
+		t.dec(1u << asked);
+		host->ops->log(host->ctx, 1, t.c_str());
+	}
 	u64 pas[MAX_EQ_PAGES];
 	u32 np = r.npages();
 	if (np > MAX_EQ_PAGES) {

@@ -297,6 +297,10 @@ TEST_F(EventsTest, RingHalvesWhileTheHostCannotAllocateIt)
 	EventsConfig cfg;
 	ASSERT_EQ(events.start(dev, cfg), OK);
 	EXPECT_EQ(events.ring().entries(), 1024u);
+	bool logged = false;
+	for (const std::string &l : h.uh.logs())
+		logged |= l.find("EQ of 1024 entries: the host could not allocate 4096") != std::string::npos;
+	EXPECT_TRUE(logged);
 	emu::EqInfo info;
 	ASSERT_TRUE(h.emu.eq_info((uint8_t)events.eqn(), &info));
 	EXPECT_EQ(info.log_size, 10u);
