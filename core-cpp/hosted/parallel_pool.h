@@ -8,9 +8,11 @@
 
 #include <cstdint>
 
+#include "cxprm/uapi.h"
+
 namespace cxprm::hosted {
 
-constexpr uint32_t kMaxThreads = 63; // CXPRM_BATCH_MAX - 1: the caller is the other
+constexpr uint32_t kMaxThreads = CXPRM_BATCH_MAX - 1; // the caller runs the other
 
 // Runs fn(arg, i) for every i below n and returns once all have returned.
 void run_parallel(uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg);

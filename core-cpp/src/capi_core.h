@@ -62,6 +62,26 @@ inline const char *opname(u16 op)
 }
 
 /*
+ * A file's DCT or object table (n entries, table locked): the index of the
+ * entry named (match(i)), or -1.  The firmware may hand a number out again
+ * while the DESTROY of its last owner is in flight, so a table can hold it
+ * twice: claimed picks the entry a DESTROY, DRAIN or QP_MODIFY marked busy
+ * (busy(i)), else an entry not busy is preferred.
+ */
+template <class Match, class Busy> int table_find(u32 n, Match match, Busy busy, bool claimed)
+{
+	int any = -1;
+	for (u32 i = 0; i < n; i++) {
+		if (!match(i))
+			continue;
+		if (busy(i) == claimed)
+			return (int)i;
+		any = (int)i;
+	}
+	return claimed ? -1 : any;
+}
+
+/*
  * Object queue memory kept because its destroy failed (objects_table.cpp):
  * how many, and freeing it once the device can no longer write it.
  */

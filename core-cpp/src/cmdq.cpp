@@ -120,11 +120,11 @@ int Cmdq::init(const cxprm_host *host, const CmdqConfig &cfg)
 	return OK;
 
 free_waiters:
-	for (u32 i = 0; i < nent_; i++)
+	for (u32 i = 0; i < nent_; i++) {
 		if (slots_[i].waiter)
 			host->ops->waiter_destroy(host->ctx, slots_[i].waiter);
-	for (u32 i = 0; i < nent_; i++)
 		slots_[i].waiter = nullptr;
+	}
 	host->ops->lock_destroy(host->ctx, lock_);
 	lock_ = nullptr;
 free_page:

@@ -14,6 +14,7 @@
 #include "cxprm/prm/transport.h"
 #include "cxprm/types.h"
 
+#include "capi_core.h"
 #include "capi_uapi.h"
 
 using namespace cxprm;
@@ -67,23 +68,12 @@ void unlock(cxprm_core_dcts *t)
 		t->unlock(t);
 }
 
-/*
- * Index of dctn in the table, or -1 (t locked).  The firmware may hand a
- * number out again while the DESTROY of its last owner is in flight, so
- * the table can hold it twice: busy picks the entry that one claimed,
- * else an entry not busy is preferred.
- */
-int dcts_find(const cxprm_core_dcts *t, u32 dctn, bool busy = false)
+/* Index of dctn in the table, or -1 (t locked; claimed: capi::table_find). */
+int dcts_find(const cxprm_core_dcts *t, u32 dctn, bool claimed = false)
 {
-	int any = -1;
-	for (u32 i = 0; i < t->n; i++) {
-		if (t->dctn[i] != dctn)
-			continue;
-		if (!!t->busy[i] == busy)
-			return (int)i;
-		any = (int)i;
-	}
-	return busy ? -1 : any;
+	return capi::table_find(
+		t->n, [&](u32 i) { return t->dctn[i] == dctn; }, [&](u32 i) { return t->busy[i] != 0; },
+		claimed);
 }
 
 /* Whether dctn is a DCT of t the firmware lost; take: and forget it (t locked). */

@@ -293,27 +293,28 @@ int create_claim(cxprm_core_objs *t, const cxprm_obj *o)
 	return OK;
 }
 
+/* After create_claim(): the CREATE, and the room it kept released either way. */
 int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 {
 	ObjMem *m = nullptr;
-	if (o->type != CXPRM_OBJ_PD && o->type != CXPRM_OBJ_NVMF_NS) {
-		m = mem_new(c);
-		if (!m)
-			return E_NOMEM;
-	}
-	CmdResult r{};
-	int err = CREATE[o->type](c, o, m, &r);
-	if (o->type == CXPRM_OBJ_QP)
-		o->u.qp.state = cmd::QP_STATE_RST;
-	uapi::copy_status(&o->st, r, create_op(c, *o));
-	if (err) {
-		mem_after(c, m, err, r);
-		if (o->type != CXPRM_OBJ_NVMF_NS)
-			o->id = 0;
-		return ioc_ret(err);
+	bool queue = o->type != CXPRM_OBJ_PD && o->type != CXPRM_OBJ_NVMF_NS;
+	int err = queue && !(m = mem_new(c)) ? E_NOMEM : OK;
+	if (!err) {
+		CmdResult r{};
+		err = CREATE[o->type](c, o, m, &r);
+		if (o->type == CXPRM_OBJ_QP)
+			o->u.qp.state = cmd::QP_STATE_RST;
+		uapi::copy_status(&o->st, r, create_op(c, *o));
+		if (err) {
+			mem_after(c, m, err, r);
+			if (o->type != CXPRM_OBJ_NVMF_NS)
+				o->id = 0;
+		}
 	}
 	TableLock g(c, t->lock);
-	t->pending--; /* the room it kept is its entry's now */
+	t->pending--; /* the room it kept: its entry's now, or free again */
+	if (err)
+		return ioc_ret(err);
 	t->add({o->type, o->id, o->parent, cmd::QP_STATE_RST, false, m});
 	return OK;
 }
@@ -429,14 +430,7 @@ int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 	}
 	switch (cmd) {
 	case CXPRM_IOC_OBJ_CREATE:
-		if (!err) {
-			err = obj_create(c, t, o);
-			if (err) {
-				TableLock g(c, t->lock);
-				t->pending--;
-			}
-		}
-		return err;
+		return err ? err : obj_create(c, t, o);
 	case CXPRM_IOC_OBJ_QUERY:
 		return obj_query(c, o);
 	default:

@@ -91,23 +91,12 @@ struct cxprm_core_objs {
 	cxprm::u32 lost_n = 0;
 	cxprm::capi::Obj lost[CXPRM_OBJ_MAX_PER_FILE] = {};
 
-	/*
-	 * Index of the object (type, parent, id), or -1.  The firmware may
-	 * hand a number out again while the DESTROY of its last owner is in
-	 * flight, so the table can hold it twice: busy picks the entry that
-	 * one claimed, else an entry not busy is preferred.
-	 */
-	int find(cxprm::u32 type, cxprm::u32 parent, cxprm::u32 id, bool busy = false) const
+	/* Index of the object (type, parent, id), or -1 (claimed: capi::table_find). */
+	int find(cxprm::u32 type, cxprm::u32 parent, cxprm::u32 id, bool claimed = false) const
 	{
-		int any = -1;
-		for (cxprm::u32 i = 0; i < n; i++) {
-			if (e[i].type != type || e[i].parent != parent || e[i].id != id)
-				continue;
-			if (e[i].busy == busy)
-				return (int)i;
-			any = (int)i;
-		}
-		return busy ? -1 : any;
+		return cxprm::capi::table_find(
+			n, [&](cxprm::u32 i) { return e[i].type == type && e[i].parent == parent && e[i].id == id; },
+			[&](cxprm::u32 i) { return e[i].busy; }, claimed);
 	}
 	void add(const cxprm::capi::Obj &o)
 	{

@@ -47,9 +47,9 @@ const CommandSpec spec = {
 	"ioctl at a time; batch: each step of a batch of connections is one\n"
 	"CXPRM_IOC_BATCH (the QPs' creates, then each transition, the DCTs'\n"
 	"creates), the commands in flight together; a connection's wall time is\n"
-	"then that of its batches.  Everything is destroyed at the end.  The seed's reference (1000 RoCE connections on a\n"
-	"ConnectX): RC about 12 us per connection, DCT about 4 us.  Needs\n"
-	"CAP_NET_ADMIN.",
+	"then that of its batches.  Everything is destroyed at the end.  The\n"
+	"seed's reference (1000 RoCE connections on a ConnectX): RC about 12 us\n"
+	"per connection, DCT about 4 us.  Needs CAP_NET_ADMIN.",
 	kOpts,
 	1,
 	1,

@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "cli_device.h"
-#include "errors.h"
 
 namespace cxprm::tool {
 
