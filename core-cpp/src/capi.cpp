@@ -50,6 +50,34 @@ void fill_result_op(cxprm_core_result *out, const CmdResult &r, u16 opcode, u16 
 
 } // namespace
 
+namespace cxprm::capi {
+
+int dct_create_prepare(cxprm_core *c, const cxprm_dctc *ctx, u8 *in, CmdResult *r, u16 *op)
+{
+	cmd::DctContext k;
+	uapi::uapi_to_dctc(*ctx, &k);
+	*op = 0;
+	/*
+	 * mlx5_ib: dctc.my_addr_index is a GID entry ib_core populated.
+	 * Checked before RoCE is set up: a refused DCT sends nothing.
+	 */
+	if (cmd::encode_create_dct(in, k, 0) ||
+	    (capi::roce_port(c) && k.my_addr_index >= capi::ROCE_DEFAULT_GIDS))
+		return E_INVAL;
+	*op = prm::op::CREATE_DCT;
+	int err = capi::roce_use(c, r, op);
+	if (err)
+		return err;
+	*op = prm::op::CREATE_DCT;
+	if (capi::roce_port(c) && capi::roce_gid_version(c, (u32)k.my_addr_index) < 0) {
+		*r = {};
+		return E_INVAL;
+	}
+	return OK;
+}
+
+} // namespace cxprm::capi
+
 extern "C" {
 
 int cxprm_core_create(const cxprm_host *host, cxprm_core **out)
@@ -339,29 +367,17 @@ int cxprm_core_dct_create(cxprm_core *c, const cxprm_dctc *ctx, cxprm_u32 *dctn,
 {
 	if (!c || !ctx || !dctn)
 		return E_INVAL;
-	cmd::DctContext k;
-	uapi::uapi_to_dctc(*ctx, &k);
-	CmdResult r{};
 	*dctn = 0;
-	/*
-	 * mlx5_ib: dctc.my_addr_index is a GID entry ib_core populated.
-	 * Checked before RoCE is set up: a refused DCT sends nothing.
-	 */
-	u8 scratch[prm::dctc::size_bytes];
-	if (cmd::encode_dctc(k, scratch) ||
-	    (capi::roce_port(c) && k.my_addr_index >= capi::ROCE_DEFAULT_GIDS))
-		return E_INVAL;
-	u16 op = prm::op::CREATE_DCT;
-	int err = capi::roce_use(c, &r, &op);
-	if (!err && capi::roce_port(c) && capi::roce_gid_version(c, (u32)k.my_addr_index) < 0) {
-		fill_result_op(res, CmdResult{}, prm::op::CREATE_DCT);
-		return E_INVAL;
-	}
-	if (!err) {
-		op = prm::op::CREATE_DCT;
-		err = cmd::create_dct(c->dev.cmdq(), k, dctn, nullptr, 0, &r);
-	}
-	fill_result_op(res, r, op);
+	CmdResult r{};
+	u16 op = 0;
+	u8 in[prm::create_dct_in::size_bytes], out[cmd::out_size<prm::create_dct_out>()];
+	int err = capi::dct_create_prepare(c, ctx, in, &r, &op);
+	if (!err)
+		err = cmd::exec(c->dev.cmdq(), in, sizeof(in), out, sizeof(out), &r);
+	if (!err)
+		err = cmd::decode_create_dct(out, sizeof(out), dctn, nullptr);
+	if (op)
+		fill_result_op(res, r, op);
 	return err == E_RANGE ? E_INVAL : err;
 }
 

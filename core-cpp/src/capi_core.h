@@ -44,6 +44,26 @@ struct cxprm_core {
 
 namespace cxprm::capi {
 
+/*
+ * CREATE_DCT's checks and RoCE set-up, then its input at in
+ * (create_dct_in::size_bytes): cxprm_core_dct_create's and the DCT
+ * ioctl's.  OK, or the error with *r and *op saying which command failed
+ * (*op 0: none was sent).
+ */
+int dct_create_prepare(cxprm_core *c, const cxprm_dctc *ctx, u8 *in, CmdResult *r, u16 *op);
+
+/*
+ * A typed ioctl's return for its command's result: a firmware status is a
+ * result (in st), not an error; a value that does not fit a PRM field is
+ * the caller's bad argument.
+ */
+inline int ioc_ret(int err)
+{
+	if (err == E_REMOTEIO)
+		return OK;
+	return err == E_RANGE ? E_INVAL : err;
+}
+
 /* The queue's lock exists only while it is up: stats need it. */
 inline bool queue_up(cxprm_core *c)
 {

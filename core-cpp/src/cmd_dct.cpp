@@ -37,9 +37,7 @@ int create_dct(Cmdq &q, const DctContext &c, u32 *dctn, u32 *ece, u16 uid, CmdRe
 	if (!dctn)
 		return E_INVAL;
 	u8 in[create_dct_in::size_bytes], out[out_size<create_dct_out>()];
-	auto r = begin_in<create_dct_in>(in, op::CREATE_DCT);
-	set<create_dct_in::uid>(r, uid);
-	int err = encode_dctc(c, bytes<create_dct_in::dct_context_entry>(r));
+	int err = encode_create_dct(in, c, uid);
 	if (err)
 		return err;
 	err = exec(q, in, sizeof(in), out, sizeof(out), res);
@@ -50,6 +48,13 @@ int create_dct(Cmdq &q, const DctContext &c, u32 *dctn, u32 *ece, u16 uid, CmdRe
 	if (ece)
 		*ece = e;
 	return err;
+}
+
+int encode_create_dct(u8 *in, const DctContext &c, u16 uid)
+{
+	auto r = begin_in<create_dct_in>(in, op::CREATE_DCT);
+	set<create_dct_in::uid>(r, uid);
+	return encode_dctc(c, bytes<create_dct_in::dct_context_entry>(r));
 }
 
 int decode_create_dct(const void *out, u32 outlen, u32 *dctn, u32 *ece)
@@ -91,6 +96,11 @@ int decode_query_dct(const void *out, u32 outlen, DctContext *c)
 		return E_INVAL;
 	decode_dctc(bytes<query_dct_out::dct_context_entry>(CRef<query_dct_out>(out)), c);
 	return OK;
+}
+
+int encode_drain_dct(u8 *in, u32 dctn)
+{
+	return encode_object_cmd<drain_dct_in, drain_dct_in::dctn>(in, op::DRAIN_DCT, dctn, 0);
 }
 
 int drain_dct(Cmdq &q, u32 dctn, u16 uid, CmdResult *res)

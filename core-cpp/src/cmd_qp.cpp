@@ -57,13 +57,11 @@ void set_path(Ref<ads> a, u32 qpn, const QpPath &p)
 	}
 }
 
-/* One transition: In is rst2init/init2rtr/rtr2rts_qp_in (same shape). */
-template <class In, class Out>
-int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
+/* One transition's input: In is rst2init/init2rtr/rtr2rts_qp_in (same shape). */
+template <class In> int encode_transition(u8 *in, u16 opcode, u32 qpn, const QpPath &p, u16 uid)
 {
 	if (!fits<typename In::qpn>(qpn) || !qp_path_fits(p))
 		return E_RANGE;
-	u8 in[In::size_bytes], out[out_size<Out>()];
 	auto r = begin_in<In>(in, opcode);
 	set<typename In::uid>(r, uid);
 	set<typename In::qpn>(r, qpn);
@@ -91,7 +89,7 @@ int transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult
 		set<qpc::log_sra_max>(c, p.log_sra_max);
 		set<ads::ack_timeout>(a, p.ack_timeout);
 	}
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
+	return OK;
 }
 
 } // namespace
@@ -170,24 +168,57 @@ int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
 	return exec_create<create_qp_out, create_qp_out::qpn>(q, in.data(), inlen, qpn, res);
 }
 
+int encode_qp_transition(u8 *in, u16 opcode, u32 qpn, const QpPath &p, u16 uid, u32 *inlen)
+{
+	switch (opcode) {
+	case op::RST2INIT_QP:
+		*inlen = rst2init_qp_in::size_bytes;
+		return encode_transition<rst2init_qp_in>(in, opcode, qpn, p, uid);
+	case op::INIT2RTR_QP:
+		*inlen = init2rtr_qp_in::size_bytes;
+		return encode_transition<init2rtr_qp_in>(in, opcode, qpn, p, uid);
+	case op::RTR2RTS_QP:
+		*inlen = rtr2rts_qp_in::size_bytes;
+		return encode_transition<rtr2rts_qp_in>(in, opcode, qpn, p, uid);
+	case op::QP_2RST:
+		*inlen = qp_2rst_in::size_bytes;
+		return encode_object_cmd<qp_2rst_in, qp_2rst_in::qpn>(in, opcode, qpn, uid);
+	default:
+		return E_INVAL;
+	}
+}
+
+/* Every transition's output is the 16-byte header and a syndrome (ece aside). */
+static_assert(out_size<rst2init_qp_out>() == QP_TRANSITION_OUT && out_size<init2rtr_qp_out>() == QP_TRANSITION_OUT &&
+		      out_size<rtr2rts_qp_out>() == QP_TRANSITION_OUT && out_size<qp_2rst_out>() == QP_TRANSITION_OUT,
+	      "QP_TRANSITION_OUT");
+
+int qp_transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
+{
+	u8 in[QP_TRANSITION_IN_MAX], out[QP_TRANSITION_OUT];
+	u32 inlen = 0;
+	int err = encode_qp_transition(in, opcode, qpn, p, uid, &inlen);
+	return err ? err : exec(q, in, inlen, out, sizeof(out), res);
+}
+
 int qp_rst2init(Cmdq &q, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
 {
-	return transition<rst2init_qp_in, rst2init_qp_out>(q, op::RST2INIT_QP, qpn, p, uid, res);
+	return qp_transition(q, op::RST2INIT_QP, qpn, p, uid, res);
 }
 
 int qp_init2rtr(Cmdq &q, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
 {
-	return transition<init2rtr_qp_in, init2rtr_qp_out>(q, op::INIT2RTR_QP, qpn, p, uid, res);
+	return qp_transition(q, op::INIT2RTR_QP, qpn, p, uid, res);
 }
 
 int qp_rtr2rts(Cmdq &q, u32 qpn, const QpPath &p, u16 uid, CmdResult *res)
 {
-	return transition<rtr2rts_qp_in, rtr2rts_qp_out>(q, op::RTR2RTS_QP, qpn, p, uid, res);
+	return qp_transition(q, op::RTR2RTS_QP, qpn, p, uid, res);
 }
 
 int qp_2rst(Cmdq &q, u32 qpn, u16 uid, CmdResult *res)
 {
-	return object_cmd<qp_2rst_in, qp_2rst_out, qp_2rst_in::qpn>(q, op::QP_2RST, qpn, uid, res);
+	return qp_transition(q, op::QP_2RST, qpn, QpPath{}, uid, res);
 }
 
 int destroy_qp(Cmdq &q, u32 qpn, u16 uid, CmdResult *res)

@@ -331,6 +331,10 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot, u8 *token)
 		 * once rather than make every caller wait slot_wait_ns.
 		 */
 		bool all_stuck = (candidates & ~stuck) == 0;
+		if ((flags & EXEC_NO_WAIT) && !all_stuck) {
+			host_->ops->unlock(host_->ctx, lock_);
+			return E_AGAIN;
+		}
 		u64 now = host_->ops->now_ns(host_->ctx);
 		bool late = deadline && now > deadline;
 		if (!deadline)
@@ -450,9 +454,7 @@ int Cmdq::wait_loop(u32 slot, u64 start_ns)
 int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res, u32 flags,
 	       CmdCapture *cap)
 {
-	u8 *out = (u8 *)out_;
-	return run(msg, {out, out && outlen > prm::INLINE_BYTES ? out + prm::INLINE_BYTES : nullptr, outlen},
-		   res, flags, cap);
+	return run(msg, OutBuf::flat(out_, outlen), res, flags, cap);
 }
 
 int Cmdq::exec_split(const MsgSource &msg, u8 *head, u8 *tail, u32 outlen, CmdResult *res, u32 flags)
@@ -460,14 +462,19 @@ int Cmdq::exec_split(const MsgSource &msg, u8 *head, u8 *tail, u32 outlen, CmdRe
 	return run(msg, {head, tail, outlen}, res, flags, nullptr);
 }
 
-int Cmdq::run(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 flags, CmdCapture *cap)
+int Cmdq::submit(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res, u32 flags, Posted *p)
+{
+	return submit(msg, OutBuf::flat(out_, outlen), res, flags, nullptr, p);
+}
+
+int Cmdq::submit(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 flags, CmdCapture *cap,
+		 Posted *p)
 {
 	/* The head holds the inline bytes, so cmd_in and the record come from it. */
 	const u8 *in = msg.head;
 	const u32 inlen = msg.len;
 	const u32 outlen = out.len;
-	CmdResult local{};
-	CmdResult *res = res_ ? res_ : &local;
+	CmdResult *res = res_ ? res_ : &p->local;
 	*res = {};
 	if (in && inlen >= prm::cmd_in::size_bytes) {
 		prm::CRef<prm::cmd_in> ih(in);
@@ -500,33 +507,46 @@ int Cmdq::run(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 flag
 	res->slot = (u8)slot;
 	res->token = token;
 	err = post(slot, token, msg, outlen);
-	if (!err && cap) {
+	if (err) {
+		out.zero();
+		finish(slot, in, inlen, out, err, *res, host_->ops->now_ns(host_->ctx));
+		return err;
+	}
+	if (cap) {
 		cap->hdr = {};
 		cap->hdr.slot = slot;
 		mem_copy(cap->hdr.entry_posted, entry(slot), ENTRY_BYTES);
 		capture_blocks(slots_[slot].in, cap, &cap->hdr.in_blocks);
 	}
-	u64 now;
-	if (!err) {
-		/* Latency and the timeout count from the doorbell. */
-		u64 start = host_->ops->now_ns(host_->ctx);
-		ring(slot);
-		err = wait_done(slot, start);
-		now = host_->ops->now_ns(host_->ctx);
-		res->st.latency_ns = now - start;
-		if (!err)
-			err = collect(slot, out, res);
-		else
-			out.zero();
-		if (cap && err != E_TIMEDOUT && err != E_NODEV && err != E_HOSTDOWN) {
-			mem_copy(cap->hdr.entry_completed, entry(slot), ENTRY_BYTES);
-			capture_blocks(slots_[slot].out, cap, &cap->hdr.out_blocks);
-		}
-	} else {
-		out.zero();
-		now = host_->ops->now_ns(host_->ctx);
+	/* res may be p->local: filled member by member. */
+	p->in = in;
+	p->inlen = inlen;
+	p->slot = slot;
+	p->res = res;
+	p->cap = cap;
+	p->out = out;
+	/* Latency and the timeout count from the doorbell. */
+	p->start = host_->ops->now_ns(host_->ctx);
+	ring(slot);
+	return OK;
+}
+
+int Cmdq::complete(Posted *p)
+{
+	const u32 slot = p->slot;
+	CmdResult *res = p->res;
+	int err = wait_done(slot, p->start);
+	u64 now = host_->ops->now_ns(host_->ctx);
+	res->st.latency_ns = now - p->start;
+	if (!err)
+		err = collect(slot, p->out, res);
+	else
+		p->out.zero();
+	if (p->cap && err != E_TIMEDOUT && err != E_NODEV && err != E_HOSTDOWN) {
+		mem_copy(p->cap->hdr.entry_completed, entry(slot), ENTRY_BYTES);
+		capture_blocks(slots_[slot].out, p->cap, &p->cap->hdr.out_blocks);
 	}
-	finish(slot, in, inlen, out, err, *res, now);
+	finish(slot, p->in, p->inlen, p->out, err, *res, now);
 	return err;
 }
 

@@ -50,95 +50,6 @@ static_assert(CXPRM_IOC_INFO == CXPRM_IOC_ENCODE(2U, CXPRM_IOC_MAGIC, 0x00U, siz
 
 namespace {
 
-/* A firmware status is a result (in st), not an ioctl error. */
-int cmd_ret(int err)
-{
-	return err == E_REMOTEIO ? OK : err;
-}
-
-void lock(cxprm_core_dcts *t)
-{
-	if (t->lock)
-		t->lock(t);
-}
-
-void unlock(cxprm_core_dcts *t)
-{
-	if (t->unlock)
-		t->unlock(t);
-}
-
-/* Index of dctn in the table, or -1 (t locked; claimed: capi::table_find). */
-int dcts_find(const cxprm_core_dcts *t, u32 dctn, bool claimed = false)
-{
-	return capi::table_find(
-		t->n, [&](u32 i) { return t->dctn[i] == dctn; }, [&](u32 i) { return t->busy[i] != 0; },
-		claimed);
-}
-
-/* Whether dctn is a DCT of t the firmware lost; take: and forget it (t locked). */
-bool dcts_lost(cxprm_core_dcts *t, u32 dctn, bool take)
-{
-	for (u32 i = 0; i < t->lost_n; i++) {
-		if (t->lost[i] != dctn)
-			continue;
-		if (take)
-			t->lost[i] = t->lost[--t->lost_n];
-		return true;
-	}
-	return false;
-}
-
-/*
- * Before a DCT ioctl's command, under t's lock: a lost DCT is -ESTALE
- * (DESTROY forgets it); CREATE keeps room for its DCT; DRAIN and DESTROY
- * need the DCT in t (only the file that created a DCT may drain or
- * destroy it) and mark it busy.
- */
-int dct_claim(cxprm_core_dcts *t, unsigned int cmd, u32 dctn)
-{
-	if (cmd == CXPRM_IOC_DCT_CREATE) {
-		if (t->n + t->pending >= CXPRM_CORE_FILE_MAX_DCTS)
-			return E_NOSPC;
-		t->pending++;
-		return OK;
-	}
-	int idx = dcts_find(t, dctn);
-	if (idx < 0 && dcts_lost(t, dctn, cmd == CXPRM_IOC_DCT_DESTROY))
-		return E_STALE;
-	if (cmd == CXPRM_IOC_DCT_QUERY)
-		return OK;
-	if (idx < 0)
-		return E_NOENT;
-	if (t->busy[idx])
-		return E_BUSY;
-	t->busy[idx] = 1;
-	return OK;
-}
-
-/* After the command (err: its result), under t's lock. */
-void dct_release(cxprm_core_dcts *t, unsigned int cmd, u32 dctn, int err)
-{
-	if (cmd == CXPRM_IOC_DCT_CREATE) {
-		t->pending--;
-		if (err)
-			return;
-		dcts_lost(t, dctn, true); /* the number is the new DCT's now */
-		t->busy[t->n] = 0;
-		t->dctn[t->n++] = dctn;
-		return;
-	}
-	int idx = dcts_find(t, dctn, true);
-	if (cmd == CXPRM_IOC_DCT_QUERY || idx < 0)
-		return;
-	t->busy[idx] = 0;
-	if (cmd == CXPRM_IOC_DCT_DESTROY && !err) {
-		t->n--;
-		t->dctn[idx] = t->dctn[t->n];
-		t->busy[idx] = t->busy[t->n];
-	}
-}
-
 /* The names struct cxprm_info shares with struct cxprm_core_info. */
 #define CXPRM_UAPI_INFO(X)                                                              \
 	X(fw_major) X(fw_minor) X(fw_subminor) X(cmdif_rev) X(state) X(cmdq_entries)   \
@@ -182,7 +93,7 @@ int cxprm_core_ioc_caps(cxprm_core *c, cxprm_caps *k)
 	mem_zero(k->caps, sizeof(k->caps));
 	err = cxprm_core_query_caps(c, k->cap_type, k->max, k->caps, &r);
 	k->st = r.st;
-	return cmd_ret(err);
+	return capi::ioc_ret(err);
 }
 
 int cxprm_core_ioc_nvmf_ns(cxprm_core *c, cxprm_nvmf_ns *n)
@@ -190,7 +101,7 @@ int cxprm_core_ioc_nvmf_ns(cxprm_core *c, cxprm_nvmf_ns *n)
 	int err = cxprm_core_typed_check(CXPRM_IOC_NVMF_NS, n);
 	if (err)
 		return err;
-	return cmd_ret(cxprm_core_query_nvmf_ns(c, n, nullptr));
+	return capi::ioc_ret(cxprm_core_query_nvmf_ns(c, n, nullptr));
 }
 
 int cxprm_core_ioc_esw(cxprm_core *c, cxprm_esw_functions *e)
@@ -198,55 +109,7 @@ int cxprm_core_ioc_esw(cxprm_core *c, cxprm_esw_functions *e)
 	int err = cxprm_core_typed_check(CXPRM_IOC_ESW_FUNCTIONS, e);
 	if (err)
 		return err;
-	return cmd_ret(cxprm_core_query_esw(c, e, CXPRM_ESW_MAX_SF_WORDS, nullptr));
-}
-
-int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxprm_dct *d)
-{
-	if (!t)
-		return E_INVAL;
-	int err = cxprm_core_typed_check(cmd, d);
-	if (err)
-		return err;
-	if (!cxprm_core_ioc_is_dct(cmd))
-		return E_NOTTY;
-	lock(t);
-	err = dct_claim(t, cmd, d->dctn);
-	unlock(t);
-	if (err) {
-		if (err == E_STALE)
-			d->ctx = {}, d->st = {};
-		return err;
-	}
-	cxprm_core_result r{};
-	switch (cmd) {
-	case CXPRM_IOC_DCT_CREATE:
-		err = cxprm_core_dct_create(c, &d->ctx, &d->dctn, &r);
-		d->ctx = {};
-		break;
-	case CXPRM_IOC_DCT_QUERY:
-		err = cxprm_core_dct_query(c, d->dctn, &d->ctx, &r);
-		break;
-	case CXPRM_IOC_DCT_DRAIN:
-		d->ctx = {};
-		err = cxprm_core_dct_drain(c, d->dctn, &r);
-		break;
-	default:
-		d->ctx = {};
-		err = cxprm_core_dct_destroy(c, d->dctn, &r);
-		break;
-	}
-	lock(t);
-	dct_release(t, cmd, d->dctn, err);
-	unlock(t);
-	d->st = r.st;
-	return cmd_ret(err);
-}
-
-int cxprm_core_ioc_is_dct(unsigned int cmd)
-{
-	return cmd == CXPRM_IOC_DCT_CREATE || cmd == CXPRM_IOC_DCT_QUERY ||
-	       cmd == CXPRM_IOC_DCT_DRAIN || cmd == CXPRM_IOC_DCT_DESTROY;
+	return capi::ioc_ret(cxprm_core_query_esw(c, e, CXPRM_ESW_MAX_SF_WORDS, nullptr));
 }
 
 int cxprm_core_ioc_is_typed(unsigned int cmd)
@@ -267,18 +130,6 @@ int cxprm_core_ioc_typed(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, vo
 	default:
 		return cxprm_core_ioc_dct(c, cmd, t, (cxprm_dct *)k);
 	}
-}
-
-int cxprm_core_dcts_pop(cxprm_core_dcts *t, cxprm_u32 *dctn)
-{
-	int found = 0;
-	lock(t);
-	if (t->n) {
-		*dctn = t->dctn[--t->n];
-		found = 1;
-	}
-	unlock(t);
-	return found;
 }
 
 int cxprm_core_ioc_stats(cxprm_core *c, cxprm_stats *s, cxprm_opcode_stats *entries)
@@ -307,7 +158,7 @@ int cxprm_core_ioc_raw(cxprm_core *c, cxprm_raw_cmd *rc, const void *in, void *o
 	if (plan->dump && r.token)
 		rc->dump_len = (u32)sizeof(cap->hdr) +
 			       (cap->hdr.in_blocks + cap->hdr.out_blocks) * CXPRM_MAILBOX_BYTES;
-	return cmd_ret(err);
+	return capi::ioc_ret(err);
 }
 
 } // extern "C"

@@ -7,8 +7,11 @@
  *      -EFAULT: nothing runs), then per op its struct copied in and what
  *      it needs beyond CAP_NET_ADMIN asked (typed_allowed): an op refused
  *      there has its errno as its result and does not run;
- *   2. the ops that passed, through the host's run_parallel (typed_run:
- *      each exactly as its own ioctl, in whatever task the host gives);
+ *   2. the ops that passed: those whose work is one command posted from
+ *      one task with their commands in flight together (run_posted,
+ *      ioctl_batch_posted.cpp), the others through the host's run_parallel
+ *      (typed_run); each exactly as its own ioctl, in whatever task the
+ *      host gives;
  *   3. in the caller's task: the structs of the ops that returned 0
  *      copied back, then every result and the batch.
  */
@@ -19,6 +22,7 @@
 
 #include "capi_core.h"
 #include "ioctl_call.h"
+#include "ioctl_posted.h"
 
 using namespace cxprm;
 using namespace cxprm::capi;
@@ -32,18 +36,27 @@ struct Op {
 	int result; /* its errno so far */
 };
 
-/* What run_parallel hands each call: the ops that passed step 1. */
+/*
+ * What run_parallel hands each call: the ops that passed step 1 and are
+ * not posted (idx), then, as index n, all the posted ones.
+ */
 struct Run {
 	cxprm_core *c;
 	cxprm_core_file *f;
 	const cxprm_batch_op *uops;
 	Op *ops;
+	u32 n, nposted;
+	PostOp *posted;
 	u32 idx[CXPRM_BATCH_MAX];
 };
 
 void run_one(void *arg, cxprm_u32 i)
 {
 	Run *r = static_cast<Run *>(arg);
+	if (i == r->n) {
+		run_posted(r->c, r->f, r->posted, r->nposted);
+		return;
+	}
 	u32 n = r->idx[i];
 	r->ops[n].result = typed_run(r->c, r->f, r->uops[n].cmd, r->ops[n].k);
 }
@@ -73,27 +86,37 @@ int ioc_batch(const Call &k, u64 uarg)
 	if (!b.count || b.count > CXPRM_BATCH_MAX || b.flags || b.reserved)
 		return E_INVAL;
 	Buf uops(k, b.count * sizeof(cxprm_batch_op)), ops(k, b.count * sizeof(Op)),
-		run(k, sizeof(Run));
-	if (!uops.p || !ops.p || !run.p)
+		run(k, sizeof(Run)), posted(k, b.count * sizeof(PostOp));
+	if (!uops.p || !ops.p || !run.p || !posted.p)
 		return E_NOMEM;
 	auto *u = static_cast<cxprm_batch_op *>(uops.p);
 	auto *op = static_cast<Op *>(ops.p);
 	if (k.in(u, b.ops, b.count * sizeof(*u)))
 		return E_FAULT;
 	auto *r = static_cast<Run *>(run.p);
-	*r = {k.c, k.f, u, op, {}};
-	u32 n = 0;
+	*r = {k.c, k.f, u, op, 0, 0, static_cast<PostOp *>(posted.p), {}};
 	for (u32 i = 0; i < b.count; i++) {
 		op[i] = {nullptr, OK};
 		op[i].result = prepare(k, u[i], &op[i]);
-		if (op[i].result == OK)
-			r->idx[n++] = i;
+		if (op[i].result != OK)
+			continue;
+		if (postable(u[i].cmd)) {
+			PostOp &p = r->posted[r->nposted++];
+			p.cmd = u[i].cmd;
+			p.k = op[i].k;
+			p.result = &op[i].result;
+			p.built = p.posted = false;
+		} else {
+			r->idx[r->n++] = i;
+		}
 	}
+	/* The posted ops run as one more call, beside the others. */
+	u32 calls = r->n + (r->nposted ? 1 : 0);
 	const cxprm_host_ops *h = k.c->host->ops;
-	if (n && h->run_parallel) {
-		h->run_parallel(k.c->host->ctx, n, run_one, r);
+	if (calls > 1 && h->run_parallel) {
+		h->run_parallel(k.c->host->ctx, calls, run_one, r);
 	} else {
-		for (u32 i = 0; i < n; i++)
+		for (u32 i = 0; i < calls; i++)
 			run_one(r, i);
 	}
 	b.done = 0;

@@ -64,6 +64,8 @@ struct Buf {
  */
 int typed_allowed(const Call &k, unsigned int cmd, const void *karg);
 int typed_run(cxprm_core *c, cxprm_core_file *f, unsigned int cmd, void *karg);
+/* The file's object table, made on first use (*t; E_NOMEM). */
+int file_objs(cxprm_core *c, cxprm_core_file *f, cxprm_core_objs **t);
 
 /* CXPRM_IOC_BATCH (ioctl_batch.cpp); CAP_NET_ADMIN already held. */
 int ioc_batch(const Call &k, u64 uarg);

@@ -151,18 +151,26 @@ int typed_run(cxprm_core *c, cxprm_core_file *f, unsigned int cmd, void *karg)
 {
 	if (!cxprm_core_ioc_is_obj(cmd))
 		return cxprm_core_ioc_typed(c, cmd, &f->dcts, karg);
+	cxprm_core_objs *t = nullptr;
+	int err = file_objs(c, f, &t);
+	return err ? err : cxprm_core_ioc_obj(c, cmd, t, karg);
+}
+
+int file_objs(cxprm_core *c, cxprm_core_file *f, cxprm_core_objs **t)
+{
 	int err = OK;
 	if (!__atomic_load_n(&f->objs, __ATOMIC_ACQUIRE)) {
 		c->host->ops->lock(c->host->ctx, f->obj_lock);
 		if (!f->objs) {
-			cxprm_core_objs *t = nullptr;
-			err = cxprm_core_objs_create(c, &t);
+			cxprm_core_objs *n = nullptr;
+			err = cxprm_core_objs_create(c, &n);
 			if (!err)
-				__atomic_store_n(&f->objs, t, __ATOMIC_RELEASE);
+				__atomic_store_n(&f->objs, n, __ATOMIC_RELEASE);
 		}
 		c->host->ops->unlock(c->host->ctx, f->obj_lock);
 	}
-	return err ? err : cxprm_core_ioc_obj(c, cmd, f->objs, karg);
+	*t = f->objs;
+	return err;
 }
 
 } // namespace cxprm::capi

@@ -15,10 +15,10 @@
 #include "cxprm/errors.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/srq.h"
-#include "cxprm/prm/vport.h"
 #include "cxprm/queue_mem.h"
 
 #include "capi_uapi.h"
+#include "ioctl_posted.h"
 #include "objects_table.h"
 
 using namespace cxprm;
@@ -50,21 +50,6 @@ static_assert(sizeof(cxprm_cq_attr) == sizeof(cxprm_obj::u) &&
 	      "every attr fills the union: its reserved fields are all the rest");
 static_assert(sizeof(cxprm_qp_attr::state) == 1 && cmd::QP_STATE_RTS == 3, "qpc.state");
 
-
-int ioc_ret(int err)
-{
-	if (err == E_REMOTEIO)
-		return OK;
-	return err == E_RANGE ? E_INVAL : err;
-}
-
-template <class T, usize N> bool any(const T (&a)[N])
-{
-	for (usize i = 0; i < N; i++)
-		if (a[i])
-			return true;
-	return false;
-}
 
 /* Reserved fields of the type's attributes; parent only where it means something. */
 bool obj_reserved(const cxprm_obj &o)
@@ -319,39 +304,6 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 	return OK;
 }
 
-/*
- * The entry of (type, parent, id), marked busy for a DESTROY or QP_MODIFY,
- * copied to *e: -ENOENT (or -ESTALE, lost) when t has none, -EBUSY when
- * another of those runs on it.
- */
-int obj_claim(cxprm_core *c, cxprm_core_objs *t, u32 type, u32 parent, u32 id, Obj *e)
-{
-	TableLock g(c, t->lock);
-	int idx = t->find(type, parent, id);
-	if (idx < 0)
-		return t->find_lost(type, parent, id) >= 0 ? E_STALE : E_NOENT;
-	if (t->e[idx].busy)
-		return E_BUSY;
-	t->e[idx].busy = true;
-	*e = t->e[idx];
-	return OK;
-}
-
-/* After the command: e's new state back into t, or e out of t (gone). */
-void obj_release(cxprm_core *c, cxprm_core_objs *t, const Obj &e, bool gone)
-{
-	TableLock g(c, t->lock);
-	int idx = t->find(e.type, e.parent, e.id, true);
-	if (idx < 0)
-		return;
-	if (gone) {
-		t->take_out((u32)idx);
-		return;
-	}
-	t->e[idx] = e;
-	t->e[idx].busy = false;
-}
-
 int obj_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 {
 	/* Only the file that created an object may destroy it. */
@@ -438,122 +390,39 @@ int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 	}
 }
 
-/* struct cxprm_qp_modify's names that struct cmd::QpPath shares. */
-#define CXPRM_UAPI_QP_PATH(X)                                                       \
-	X(port) X(mtu) X(pkey_index) X(rre) X(rwe) X(rae) X(hop_limit) X(remote_qpn) \
-	X(src_addr_index) X(min_rnr_nak) X(retry_count) X(rnr_retry) X(ack_timeout) X(rlid) X(sl) \
-	X(tclass) X(flow_label)
-#define CXPRM_COPY_(name) p.name = (decltype(p.name))m->name;
-#define CXPRM_SIZE_(name) +sizeof(cxprm_qp_modify::name)
-static_assert(0 CXPRM_UAPI_QP_PATH(CXPRM_SIZE_) + sizeof(cxprm_qp_modify::qpn) +
-			      sizeof(cxprm_qp_modify::transition) + sizeof(cxprm_qp_modify::st) +
-			      sizeof(cxprm_qp_modify::rq_psn) + sizeof(cxprm_qp_modify::sq_psn) +
-			      sizeof(cxprm_qp_modify::rgid) + sizeof(cxprm_qp_modify::rmac) +
-			      sizeof(cxprm_qp_modify::state) + sizeof(cxprm_qp_modify::reserved) ==
-		      sizeof(cxprm_qp_modify),
-	      "a struct cxprm_qp_modify field is neither shared with QpPath nor renamed");
 
-/*
- * INIT2RTR's link-layer part of the path (mlx5_set_path).  Ethernet: RoCE
- * set up first, src_addr_index a populated GID entry (ib_core refuses
- * others), its RoCE version decides udp_sport and dscp.  InfiniBand: rlid,
- * sl, and a GRH when an rgid is given.
- */
-int rtr_path(cxprm_core *c, const cxprm_qp_modify *m, cmd::QpPath *p, CmdResult *r, u16 *op)
+} // namespace
+
+namespace cxprm::capi {
+
+int obj_claim(cxprm_core *c, cxprm_core_objs *t, u32 type, u32 parent, u32 id, Obj *e)
 {
-	/* The status of a refusal below names the command refused (the caller
-	 * reports *op on every error; RoCE setup names its own commands). */
-	*op = prm::op::INIT2RTR_QP;
-	p->eth = c->dev.caps_cur().port_type == prm::port_type::ETH;
-	if (!p->eth) {
-		p->grh = any(m->rgid);
-		return OK;
-	}
-	/* Refused before RoCE is set up: an error sends nothing. */
-	if (m->src_addr_index >= capi::ROCE_DEFAULT_GIDS || !cmd::qp_path_fits(*p))
-		return E_INVAL;
-	int err = capi::roce_use(c, r, op);
-	if (err)
-		return err;
-	int v = capi::roce_gid_version(c, m->src_addr_index);
-	*op = prm::op::INIT2RTR_QP;
-	if (v < 0)
-		return E_INVAL;
-	p->roce_v2 = v == prm::roce_version::V2;
+	TableLock g(c, t->lock);
+	int idx = t->find(type, parent, id);
+	if (idx < 0)
+		return t->find_lost(type, parent, id) >= 0 ? E_STALE : E_NOENT;
+	if (t->e[idx].busy)
+		return E_BUSY;
+	t->e[idx].busy = true;
+	*e = t->e[idx];
 	return OK;
 }
 
-int qp_transition(cxprm_core *c, cxprm_qp_modify *m, Obj *pe);
-
-int ioc_qp_modify(cxprm_core *c, cxprm_core_objs *t, cxprm_qp_modify *m)
+void obj_release(cxprm_core *c, cxprm_core_objs *t, const Obj &e, bool gone)
 {
-	if (any(m->reserved) || m->transition < CXPRM_QP_RST2INIT || m->transition > CXPRM_QP_2RST)
-		return E_INVAL;
-	if (m->transition == CXPRM_QP_INIT2RTR && (m->mtu < 1 || m->mtu > 5))
-		return E_INVAL;
-	m->st = {};
-	Obj e{};
-	int err = obj_claim(c, t, CXPRM_OBJ_QP, 0, m->qpn, &e);
-	if (err)
-		return err;
-	err = qp_transition(c, m, &e);
-	obj_release(c, t, e, false);
-	return err;
+	TableLock g(c, t->lock);
+	int idx = t->find(e.type, e.parent, e.id, true);
+	if (idx < 0)
+		return;
+	if (gone) {
+		t->take_out((u32)idx);
+		return;
+	}
+	t->e[idx] = e;
+	t->e[idx].busy = false;
 }
 
-/* m's transition of e (claimed: busy), e.state after it. */
-int qp_transition(cxprm_core *c, cxprm_qp_modify *m, Obj *pe)
-{
-	Obj &e = *pe;
-	cmd::QpPath p;
-	CXPRM_UAPI_QP_PATH(CXPRM_COPY_)
-	p.next_rcv_psn = m->rq_psn;
-	p.next_send_psn = m->sq_psn;
-	/* mlx5_ib: the largest message the device takes (cap log_max_msg). */
-	p.log_msg_max = (u8)c->dev.caps_cur().log_max_msg;
-	mem_copy(p.rgid, m->rgid, sizeof(p.rgid));
-	mem_copy(p.rmac, m->rmac, sizeof(p.rmac));
-	Cmdq &q = c->dev.cmdq();
-	CmdResult r{};
-	int err;
-	u16 op;
-	u8 next;
-	if (m->transition == CXPRM_QP_INIT2RTR) {
-		err = rtr_path(c, m, &p, &r, &op);
-		if (err) {
-			uapi::copy_status(&m->st, r, op);
-			m->state = e.state;
-			return ioc_ret(err);
-		}
-	}
-	switch (m->transition) {
-	case CXPRM_QP_RST2INIT:
-		op = prm::op::RST2INIT_QP, next = cmd::QP_STATE_INIT;
-		err = cmd::qp_rst2init(q, e.id, p, 0, &r);
-		break;
-	case CXPRM_QP_INIT2RTR:
-		op = prm::op::INIT2RTR_QP, next = cmd::QP_STATE_RTR;
-		err = cmd::qp_init2rtr(q, e.id, p, 0, &r);
-		break;
-	case CXPRM_QP_RTR2RTS:
-		op = prm::op::RTR2RTS_QP, next = cmd::QP_STATE_RTS;
-		err = cmd::qp_rtr2rts(q, e.id, p, 0, &r);
-		break;
-	default:
-		op = prm::op::QP_2RST, next = cmd::QP_STATE_RST;
-		err = cmd::qp_2rst(q, e.id, 0, &r);
-		break;
-	}
-	uapi::copy_status(&m->st, r, op);
-	if (!err)
-		e.state = next;
-	m->state = e.state;
-	return ioc_ret(err);
-}
-#undef CXPRM_COPY_
-#undef CXPRM_SIZE_
-
-} // namespace
+} // namespace cxprm::capi
 
 extern "C" {
 
@@ -574,7 +443,7 @@ int cxprm_core_ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, void
 	if (!c || !t || !k)
 		return E_INVAL;
 	if (cmd == CXPRM_IOC_QP_MODIFY)
-		return ioc_qp_modify(c, t, (cxprm_qp_modify *)k);
+		return capi::ioc_qp_modify(c, t, (cxprm_qp_modify *)k);
 	if (!cxprm_core_ioc_is_obj(cmd))
 		return E_NOTTY;
 	return ioc_obj(c, cmd, t, (cxprm_obj *)k);

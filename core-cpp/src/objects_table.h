@@ -74,6 +74,24 @@ struct TableLock {
 	TableLock &operator=(const TableLock &) = delete;
 };
 
+/* Whether any element of a is nonzero (reserved UAPI fields). */
+template <class T, usize N> bool any(const T (&a)[N])
+{
+	for (usize i = 0; i < N; i++)
+		if (a[i])
+			return true;
+	return false;
+}
+
+/*
+ * The entry of (type, parent, id), marked busy for a DESTROY or QP_MODIFY,
+ * copied to *e: -ENOENT (or -ESTALE, lost) when t has none, -EBUSY when
+ * another of those runs on it (ioctl_objects.cpp).
+ */
+int obj_claim(cxprm_core *c, cxprm_core_objs *t, u32 type, u32 parent, u32 id, Obj *e);
+/* After the command: e's new state back into t, or e out of t (gone). */
+void obj_release(cxprm_core *c, cxprm_core_objs *t, const Obj &e, bool gone);
+
 /* The destroy command of e (a QP moved to reset first); *op: the last opcode sent. */
 int destroy_cmd(cxprm_core *c, Obj *e, CmdResult *r, u16 *op);
 

@@ -53,9 +53,23 @@ enum class CmdqMode { POLLING, EVENTS };
 /* Flags for exec(). */
 enum : u32 {
 	EXEC_PAGE_SLOT = 1u << 0, /* may use the reserved last slot */
+	EXEC_NO_WAIT = 1u << 1,   /* submit(): E_AGAIN at once when no slot is free */
 };
 
 class Cmdq {
+	/* A command's output: its inline part to head, the rest to tail. */
+	struct OutBuf {
+		u8 *head, *tail;
+		u32 len;
+		void zero() const;
+		/* One buffer of len bytes (null stays null). */
+		static OutBuf flat(void *out, u32 len)
+		{
+			u8 *o = (u8 *)out;
+			return {o, o && len > prm::INLINE_BYTES ? o + prm::INLINE_BYTES : nullptr, len};
+		}
+	};
+
 public:
 	explicit Cmdq(Health &health) : health_(health) {}
 	Cmdq(const Cmdq &) = delete;
@@ -129,6 +143,36 @@ public:
 	int exec_split(const MsgSource &in, u8 *head, u8 *tail, u32 outlen, CmdResult *res = nullptr,
 		       u32 flags = 0);
 
+	/*
+	 * A command in two halves, as mlx5_cmd_exec_cb() posts one and its
+	 * completion handler ends it: submit() checks, takes a slot, posts and
+	 * rings; complete() waits for the owner bit, collects and records.
+	 * exec() is the two in a row.  One thread may have several posted
+	 * (a batch, ioctl_batch.cpp), completing them in any order.
+	 */
+	class Posted {
+		friend class Cmdq;
+		const u8 *in;
+		u32 inlen, slot;
+		u64 start;
+		CmdResult *res;
+		CmdCapture *cap;
+		OutBuf out;
+		CmdResult local;
+	};
+	/*
+	 * OK: posted, and complete(p) must follow (the input's head and the
+	 * output stay the caller's until then; p must not move).  Otherwise
+	 * the error exec() would return, with nothing left to complete; with
+	 * EXEC_NO_WAIT, E_AGAIN when no slot is free now.
+	 */
+	int submit(const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags,
+		   Posted *p);
+	/* Whether a posted command's entry is back (a look, no wait). */
+	bool done(const Posted &p) const { return !(owner_byte(p.slot) & 1); }
+	/* Waits for a posted command and ends it: exec()'s result. */
+	int complete(Posted *p);
+
 	/* Event-driven completion: bit i set = slot i completed. */
 	void complete_vector(u32 mask);
 	/* Switch completion mode; EVENTS needs the host's waiter_* callbacks. */
@@ -170,12 +214,6 @@ private:
 		bool stuck = false; /* timed out: the device may still own it */
 	};
 
-	/* A command's output: its inline part to head, the rest to tail. */
-	struct OutBuf {
-		u8 *head, *tail;
-		u32 len;
-		void zero() const;
-	};
 	/* err, the output zeroed first when it is a usable buffer (ok). */
 	static int refused(bool ok, const OutBuf &out, int err)
 	{
@@ -184,7 +222,14 @@ private:
 		return err;
 	}
 
-	int run(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap);
+	int run(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap)
+	{
+		Posted p;
+		int err = submit(in, out, res, flags, cap, &p);
+		return err ? err : complete(&p);
+	}
+	int submit(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap,
+		   Posted *p);
 	int alloc_slot(u32 flags, u32 *slot, u8 *token);
 	u32 reclaim_stuck_locked();
 	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }

@@ -13,6 +13,7 @@ enum Err : int {
 	E_PERM = -1,      /* EPERM */
 	E_NOENT = -2,     /* ENOENT: no such object (e.g. unknown DCT) */
 	E_IO = -5,        /* EIO: delivery failure reported by firmware */
+	E_AGAIN = -11,    /* EAGAIN: no free slot now (Cmdq::submit, EXEC_NO_WAIT) */
 	E_NOMEM = -12,    /* ENOMEM: host allocation failed */
 	E_FAULT = -14,    /* EFAULT: the caller's copy from or to user memory failed */
 	E_BUSY = -16,     /* EBUSY: no free slot in time, or device busy */

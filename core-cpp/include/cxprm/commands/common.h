@@ -85,18 +85,25 @@ template <class Out> constexpr u32 out_size()
 /*
  * The commands that name one object and return only a status (DEALLOC_PD,
  * DESTROY_CQ/SRQ/XRQ/QP, 2RST_QP, DRAIN/DESTROY_DCT): In's field Num = num,
- * uid = uid.  E_RANGE (nothing sent) when num does not fit.
+ * uid = uid.  E_RANGE (nothing sent) when num does not fit.  The input
+ * alone: encode_object_cmd (In::size_bytes at in).
  */
-template <class In, class Out, class Num>
-inline int object_cmd(Cmdq &q, u16 opcode, u32 num, u16 uid, CmdResult *res)
+template <class In, class Num> inline int encode_object_cmd(u8 *in, u16 opcode, u32 num, u16 uid)
 {
 	if (!prm::fits<Num>(num))
 		return E_RANGE;
-	u8 in[In::size_bytes], out[out_size<Out>()];
 	auto r = begin_in<In>(in, opcode);
 	prm::set<typename In::uid>(r, uid);
 	prm::set<Num>(r, num);
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
+	return OK;
+}
+
+template <class In, class Out, class Num>
+inline int object_cmd(Cmdq &q, u16 opcode, u32 num, u16 uid, CmdResult *res)
+{
+	u8 in[In::size_bytes], out[out_size<Out>()];
+	int err = encode_object_cmd<In, Num>(in, opcode, num, uid);
+	return err ? err : exec(q, in, sizeof(in), out, sizeof(out), res);
 }
 
 /*

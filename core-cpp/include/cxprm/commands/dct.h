@@ -31,12 +31,16 @@ enum : u8 { DCT_STATE_ACTIVE = 0, DCT_STATE_DRAINING = 1, DCT_STATE_DRAINED = 2 
  */
 int create_dct(Cmdq &q, const DctContext &c, u32 *dctn, u32 *ece = nullptr, u16 uid = 0,
 	       CmdResult *res = nullptr);
+/* Its input (create_dct_in::size_bytes); E_RANGE as create_dct. */
+int encode_create_dct(u8 *in, const DctContext &c, u16 uid);
 int decode_create_dct(const void *out, u32 outlen, u32 *dctn, u32 *ece);
 int query_dct(Cmdq &q, u32 dctn, DctContext *c, CmdResult *res = nullptr);
 int decode_query_dct(const void *out, u32 outlen, DctContext *c);
 /* Its input (query_dct_in::size_bytes); E_RANGE when dctn does not fit. */
 int encode_query_dct(u8 *in, u32 dctn);
 int drain_dct(Cmdq &q, u32 dctn, u16 uid = 0, CmdResult *res = nullptr);
+/* Its input (drain_dct_in::size_bytes, uid 0); E_RANGE when dctn does not fit. */
+int encode_drain_dct(u8 *in, u32 dctn);
 int destroy_dct(Cmdq &q, u32 dctn, u16 uid = 0, CmdResult *res = nullptr);
 /*
  * The whole destroy as Linux does it (cmd_dct.cpp): DRAIN_DCT unless it is

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common.h"
+#include "../prm/qp.h"
 
 namespace cxprm::cmd {
 
@@ -97,6 +98,18 @@ bool qp_path_fits(const QpPath &p);
 u64 qp_buffer_bytes(const QpParams &p);
 
 int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res = nullptr);
+/*
+ * A transition's input (opcode RST2INIT/INIT2RTR/RTR2RTS_QP or QP_2RST) at
+ * in (QP_TRANSITION_IN_MAX bytes), *inlen its length; its output is
+ * QP_TRANSITION_OUT bytes.  E_RANGE when qpn or p does not fit, E_INVAL
+ * for another opcode.  qp_transition() runs it; the four below name it.
+ */
+inline constexpr u32 QP_TRANSITION_IN_MAX =
+	max_of<u32>(max_of<u32>(prm::rst2init_qp_in::size_bytes, prm::init2rtr_qp_in::size_bytes),
+		    max_of<u32>(prm::rtr2rts_qp_in::size_bytes, prm::qp_2rst_in::size_bytes));
+inline constexpr u32 QP_TRANSITION_OUT = prm::INLINE_BYTES;
+int encode_qp_transition(u8 *in, u16 opcode, u32 qpn, const QpPath &p, u16 uid, u32 *inlen);
+int qp_transition(Cmdq &q, u16 opcode, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
 int qp_rst2init(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
 int qp_init2rtr(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
 int qp_rtr2rts(Cmdq &q, u32 qpn, const QpPath &p, u16 uid = 0, CmdResult *res = nullptr);
