@@ -20,14 +20,12 @@ constexpr const char *layout_col(const char *s)
 constexpr OpcodeInfo ops[] = {CXPRM_OPCODES(CXPRM_OP_INFO_, CXPRM_OP_INFO_N_)};
 #undef CXPRM_OP_INFO_
 #undef CXPRM_OP_INFO_N_
-constexpr u32 NUM_OPS = sizeof(ops) / sizeof(ops[0]);
 
 #define CXPRM_CAP_INFO_(n, v, alias, layout) {v, #n, #alias, #layout},
 #define CXPRM_CAP_INFO_N_(n, s, v, alias, layout) {v, s, #alias, #layout},
 constexpr CapTypeInfo cap_types[] = {CXPRM_CAP_TYPES(CXPRM_CAP_INFO_, CXPRM_CAP_INFO_N_)};
 #undef CXPRM_CAP_INFO_
 #undef CXPRM_CAP_INFO_N_
-constexpr u32 NUM_CAP_TYPES = sizeof(cap_types) / sizeof(cap_types[0]);
 
 struct Named {
 	u16 value;
@@ -90,21 +88,19 @@ template <typename T, u32 N> const T *find(const T (&t)[N], u16 v)
 	}
 	return nullptr;
 }
+
+template <typename T, u32 N> const T *whole(const T (&t)[N], u32 *count)
+{
+	*count = N;
+	return t;
+}
+
+template <typename T> const char *name_of(const T *row) { return row ? row->name : nullptr; }
 } // namespace
 
 const OpcodeInfo *opcode_info(u16 opcode) { return find(ops, opcode); }
-
-const OpcodeInfo *opcode_table(u32 *count)
-{
-	*count = NUM_OPS;
-	return ops;
-}
-
-const char *opcode_name(u16 opcode)
-{
-	const OpcodeInfo *o = opcode_info(opcode);
-	return o ? o->name : nullptr;
-}
+const OpcodeInfo *opcode_table(u32 *count) { return whole(ops, count); }
+const char *opcode_name(u16 opcode) { return name_of(opcode_info(opcode)); }
 
 bool opcode_is_query(u16 opcode, u16 op_mod)
 {
@@ -115,18 +111,8 @@ bool opcode_is_query(u16 opcode, u16 op_mod)
 }
 
 const CapTypeInfo *cap_type_info(u16 type) { return find(cap_types, type); }
-
-const CapTypeInfo *cap_type_table(u32 *count)
-{
-	*count = NUM_CAP_TYPES;
-	return cap_types;
-}
-
-const char *cap_type_name(u16 type)
-{
-	const CapTypeInfo *c = cap_type_info(type);
-	return c ? c->name : nullptr;
-}
+const CapTypeInfo *cap_type_table(u32 *count) { return whole(cap_types, count); }
+const char *cap_type_name(u16 type) { return name_of(cap_type_info(type)); }
 
 const char *event_name(u8 type)
 {

@@ -58,22 +58,24 @@ struct Fake {
 	}
 };
 
-TEST(HealthMonitor, StartsHealthy)
-{
+// Every test's Health h, started over the Fake f (a stall: 3 polls of an
+// unchanged counter).
+struct HealthMonitor : ::testing::Test {
 	Fake f;
 	Health h;
-	h.start(&f.host, 3, &Fake::wake, &f);
+	void SetUp() override { h.start(&f.host, 3, &Fake::wake, &f); }
+};
+
+TEST_F(HealthMonitor, StartsHealthy)
+{
 	EXPECT_EQ(h.failed(), OK);
 	EXPECT_EQ(h.state(), HealthState::HEALTHY);
 	EXPECT_EQ(h.status().found_by, (u8)HealthSource::NONE);
 	EXPECT_TRUE(f.changes.empty());
 }
 
-TEST(HealthMonitor, FirstFailureSticks)
+TEST_F(HealthMonitor, FirstFailureSticks)
 {
-	Fake f;
-	Health h;
-	h.start(&f.host, 3, &Fake::wake, &f);
 	EXPECT_FALSE(h.mark_failed(E_IO, HealthSource::COMMAND)); // not a failure
 	EXPECT_EQ(h.failed(), OK);
 	EXPECT_TRUE(h.mark_failed(E_HOSTDOWN, HealthSource::COMMAND));
@@ -87,11 +89,8 @@ TEST(HealthMonitor, FirstFailureSticks)
 	EXPECT_EQ(f.wakes, 1);
 }
 
-TEST(HealthMonitor, GoneReplacesDeadFirmwareOnly)
+TEST_F(HealthMonitor, GoneReplacesDeadFirmwareOnly)
 {
-	Fake f;
-	Health h;
-	h.start(&f.host, 3, &Fake::wake, &f);
 	ASSERT_TRUE(h.mark_failed(E_HOSTDOWN, HealthSource::COMMAND));
 	EXPECT_TRUE(h.mark_failed(E_NODEV, HealthSource::POLLER));
 	EXPECT_EQ(h.failed(), E_NODEV);
@@ -112,11 +111,8 @@ TEST(HealthMonitor, GoneReplacesDeadFirmwareOnly)
 	EXPECT_EQ(g.failed(), E_NODEV);
 }
 
-TEST(HealthMonitor, StartResetsEverything)
+TEST_F(HealthMonitor, StartResetsEverything)
 {
-	Fake f;
-	Health h;
-	h.start(&f.host, 3, &Fake::wake, &f);
 	f.counter(7);
 	for (int i = 0; i < 5; i++)
 		h.poll();
@@ -139,12 +135,10 @@ TEST(HealthMonitor, StartResetsEverything)
 	EXPECT_TRUE(h.mark_failed(E_HOSTDOWN, HealthSource::COMMAND));
 }
 
-TEST(HealthMonitor, StoppedPollsNothingButKeepsTheWord)
+TEST_F(HealthMonitor, StoppedPollsNothingButKeepsTheWord)
 {
-	Fake f;
-	Health h;
-	EXPECT_EQ(h.poll(), OK); // never started: reads nothing
-	h.start(&f.host, 3, &Fake::wake, &f);
+	Health never;
+	EXPECT_EQ(never.poll(), OK); // never started: reads nothing
 	h.stop();
 	f.syndrome(0x1, true);
 	u32 found = ~0u;
@@ -158,11 +152,8 @@ TEST(HealthMonitor, StoppedPollsNothingButKeepsTheWord)
 	EXPECT_EQ(h.failed(), E_HOSTDOWN);
 }
 
-TEST(HealthMonitor, PollSaysEachWarningOnceWhenNew)
+TEST_F(HealthMonitor, PollSaysEachWarningOnceWhenNew)
 {
-	Fake f;
-	Health h;
-	h.start(&f.host, 3, &Fake::wake, &f);
 	u32 found = 0;
 	f.counter(1);
 	EXPECT_EQ(h.poll(&found), OK);
@@ -197,11 +188,8 @@ TEST(HealthMonitor, PollSaysEachWarningOnceWhenNew)
 	EXPECT_EQ(h.failed(), OK);
 }
 
-TEST(HealthMonitor, PollFailsOnceThenGoneReplacesIt)
+TEST_F(HealthMonitor, PollFailsOnceThenGoneReplacesIt)
 {
-	Fake f;
-	Health h;
-	h.start(&f.host, 3, &Fake::wake, &f);
 	f.counter(9);
 	f.syndrome(0x1, true);
 	u32 found = 0;
@@ -228,11 +216,8 @@ TEST(HealthMonitor, PollFailsOnceThenGoneReplacesIt)
 	EXPECT_EQ(f.wakes, 2);
 }
 
-TEST(HealthMonitor, CommandCheckMarksByCommand)
+TEST_F(HealthMonitor, CommandCheckMarksByCommand)
 {
-	Fake f;
-	Health h;
-	h.start(&f.host, 3, &Fake::wake, &f);
 	EXPECT_EQ(h.check_fatal(), OK);
 	// nic_interface SW_RESET (7) in cmdq_addr_l_sz bits 10:8
 	f.regs[prm::iseg::CMDQ_ADDR_L_SZ] = 7u << prm::iseg::NIC_STATE_SHIFT;

@@ -205,11 +205,7 @@ TEST_P(Roce, DctSetsUpRoceAndTeardownUndoesIt)
 	cxprm_dct d;
 	ASSERT_EQ(dct(1, &d), 0);
 	ASSERT_EQ(d.st.status, 0) << std::hex << d.st.syndrome;
-	uint32_t dctn;
-	while (cxprm_core_dcts_pop(&dcts, &dctn))
-		EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, nullptr), 0);
-	EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u);
-	objs = nullptr;
+	close_objects();
 	uint64_t sets = n(op::SET_ROCE_ADDRESS), mods = n(op::MODIFY_NIC_VPORT_CONTEXT);
 	EXPECT_EQ(sets, ib() ? 0u : 2u);
 	EXPECT_EQ(h.emu.gid_count(), ib() ? 0u : 2u);
@@ -253,11 +249,7 @@ TEST_P(RoceEth, FastUnloadLeavesRoceAlone)
 	cxprm_dct d;
 	ASSERT_EQ(dct(0, &d), 0);
 	ASSERT_EQ(d.st.status, 0);
-	uint32_t dctn;
-	while (cxprm_core_dcts_pop(&dcts, &dctn))
-		EXPECT_EQ(cxprm_core_dct_destroy(core, dctn, nullptr), 0);
-	EXPECT_EQ(cxprm_core_objs_destroy(core, objs, nullptr), 0u);
-	objs = nullptr;
+	close_objects();
 	uint64_t sets = n(op::SET_ROCE_ADDRESS), mods = n(op::MODIFY_NIC_VPORT_CONTEXT);
 	ASSERT_EQ(cxprm_core_fast_unload(core), 0);
 	cxprm_core_teardown(core, nullptr);

@@ -89,6 +89,18 @@ struct Watch {
 	std::map<uint16_t, uint64_t> ops;
 };
 
+// A numeric option: given or not, and its value.
+struct Override {
+	bool set = false;
+	uint64_t v = 0;
+	// The profile's value, replaced when the option was given.
+	template <typename T> void apply(T &field) const
+	{
+		if (set)
+			field = (T)v;
+	}
+};
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -98,10 +110,7 @@ int main(int argc, char **argv)
 	bool have_below = false, have_base = false, verbose = false, lenient = false, lenient_objects = false;
 	bool provision = false;
 	uint64_t below = 0, ram_base = 0;
-	struct Override {
-		bool set = false;
-		uint64_t v = 0;
-	} fw_engines, spin_us, idle_sleep_us, deep_sleep_us, early_grace, init_delay, health_tick, fw_reset, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
+	Override fw_engines, spin_us, idle_sleep_us, deep_sleep_us, early_grace, init_delay, health_tick, fw_reset, boot_pages, init_pages, regular_pages, num_vfs, total_vfs, auto_io, vectors;
 	const char *fw = nullptr;
 	std::vector<std::string> pos, latency_specs;
 	bool fw_latency = false;
@@ -237,29 +246,20 @@ int main(int argc, char **argv)
 	if (lenient_objects)
 		prof.objects.check_refs = false;
 	prof.provision.enabled = provision;
-	if (init_delay.set)
-		prof.init_delay_ms = (uint32_t)init_delay.v;
-	if (health_tick.set)
-		prof.health_tick_ms = (uint32_t)health_tick.v;
-	if (fw_reset.set)
-		prof.fw_reset_ms = (uint32_t)fw_reset.v;
-	if (boot_pages.set)
-		prof.boot_pages = (int32_t)boot_pages.v;
-	if (init_pages.set)
-		prof.init_pages = (int32_t)init_pages.v;
-	if (regular_pages.set)
-		prof.regular_pages = (int32_t)regular_pages.v;
-	if (total_vfs.set)
-		prof.esw.total_vfs = (uint16_t)total_vfs.v;
-	if (num_vfs.set)
-		prof.esw.num_vfs = (uint16_t)num_vfs.v;
+	init_delay.apply(prof.init_delay_ms);
+	health_tick.apply(prof.health_tick_ms);
+	fw_reset.apply(prof.fw_reset_ms);
+	boot_pages.apply(prof.boot_pages);
+	init_pages.apply(prof.init_pages);
+	regular_pages.apply(prof.regular_pages);
+	total_vfs.apply(prof.esw.total_vfs);
+	num_vfs.apply(prof.esw.num_vfs);
 	if (prof.esw.num_vfs > prof.esw.total_vfs) {
 		std::fprintf(stderr, "cxprm-emud: --num-vfs %u exceeds total VFs %u\n", prof.esw.num_vfs,
 			     prof.esw.total_vfs);
 		return 2;
 	}
-	if (auto_io.set)
-		prof.nvmf.auto_io_ms = (uint32_t)auto_io.v;
+	auto_io.apply(prof.nvmf.auto_io_ms);
 	if (fw_latency || fw_engines.set || !latency_specs.empty())
 		prof.latency.enabled = true;
 	if (fw_engines.set) {
@@ -275,14 +275,11 @@ int main(int argc, char **argv)
 				     spec.c_str());
 			return 2;
 		}
-	if (spin_us.set)
-		prof.poll.spin_us = (uint32_t)spin_us.v;
+	spin_us.apply(prof.poll.spin_us);
 	// Longer idle sleeps cost less CPU; the first doorbell after a quiet
 	// stretch waits up to one sleep (performance-emulator.rst, "Emulator").
-	if (idle_sleep_us.set)
-		prof.poll.idle_sleep_us = (uint32_t)idle_sleep_us.v;
-	if (deep_sleep_us.set)
-		prof.poll.deep_sleep_us = (uint32_t)deep_sleep_us.v;
+	idle_sleep_us.apply(prof.poll.idle_sleep_us);
+	deep_sleep_us.apply(prof.poll.deep_sleep_us);
 	// The guest reads 'initializing' as 0 before this process notices a
 	// new queue address, and a TCG vCPU can be descheduled for tens of ms
 	// before it rings: no grace short of the whole window tells a driver

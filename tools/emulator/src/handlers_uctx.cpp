@@ -140,26 +140,21 @@ void Device::own(Obj kind, uint64_t n, uint16_t uid)
 void Device::disown(Obj kind, uint64_t n)
 {
 	owners.erase({kind, n});
-	switch (kind) {
-	case Obj::PD:
-		prov.pd = prov.pd == n ? 0 : prov.pd;
-		break;
-	case Obj::CQ:
-		prov.cqn = prov.cqn == n ? 0 : prov.cqn;
-		break;
-	case Obj::XRQ:
-		prov.xrqn = prov.xrqn == n ? 0 : prov.xrqn;
-		break;
-	case Obj::DCT:
-		prov.dctn = prov.dctn == n ? 0 : prov.dctn;
-		break;
-	case Obj::NVMF_BE:
-		if (prov.backend_ctrl && be_key(prov.xrqn, prov.backend_ctrl) == n)
-			prov.backend_ctrl = 0;
-		break;
-	default:
-		break;
-	}
+	// A provisioned object, once destroyed, is no longer provisioned.
+	static constexpr struct {
+		Obj kind;
+		uint32_t Provisioned::*number;
+	} provisioned[] = {
+		{Obj::PD, &Provisioned::pd},
+		{Obj::CQ, &Provisioned::cqn},
+		{Obj::XRQ, &Provisioned::xrqn},
+		{Obj::DCT, &Provisioned::dctn},
+	};
+	for (const auto &p : provisioned)
+		if (p.kind == kind && prov.*p.number == n)
+			prov.*p.number = 0;
+	if (kind == Obj::NVMF_BE && prov.backend_ctrl && be_key(prov.xrqn, prov.backend_ctrl) == n)
+		prov.backend_ctrl = 0;
 }
 
 Result Device::owned(const Cmd &c, Obj kind, uint64_t n, bool query) const

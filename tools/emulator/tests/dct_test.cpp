@@ -22,21 +22,12 @@ struct DctTest : InitializedTest {
 	{
 		if (!os)
 			os = &o;
-		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
-		Ref<dctc> c = prm::sub<prm::create_dct_in::dct_context_entry, dctc>(m.as<prm::create_dct_in>());
-		prm::set<dctc::pd>(c, os->pd);
-		prm::set<dctc::cqn>(c, os->cqn);
-		prm::set<dctc::srqn_xrqn>(c, os->srqn);
-		prm::set<dctc::mtu>(c, 5);
-		prm::set<dctc::port>(c, 1);
+		Msg m = ObjectBuilder::dct_in(os->pd, os->cqn, os->srqn);
+		Ref<dctc> c = ObjectBuilder::dct_ctx(m);
 		prm::set<dctc::dc_access_key>(c, 0x1122334455667788ull);
 		prm::set<dctc::rre>(c, 1);
 		prm::set<dctc::hop_limit>(c, 64);
 		return m;
-	}
-	static Ref<dctc> ctx(Msg &m)
-	{
-		return prm::sub<prm::create_dct_in::dct_context_entry, dctc>(m.as<prm::create_dct_in>());
 	}
 	uint32_t create()
 	{
@@ -134,7 +125,7 @@ TEST_F(DctTest, Validation)
 	};
 	for (auto &k : cases) {
 		Msg m = create_msg();
-		k.f(ctx(m));
+		k.f(ObjectBuilder::dct_ctx(m));
 		Answer a = drv.exec(m, 16);
 		EXPECT_EQ(a.status, st::BAD_PARAM_ERR) << syndrome_name(k.syn);
 		EXPECT_EQ(a.syndrome, k.syn) << syndrome_name(k.syn);

@@ -2,7 +2,7 @@
 //
 // Building the objects a DCT, QP or NVMF namespace names, by hand (raw
 // messages, as the other emulator tests do): UAR + EQ, PD, CQ, SRQ, NVMF
-// XRQ and backend controller.  Each create_* returns the answer; the
+// XRQ and backend controller, DCT.  Each create_* returns the answer; the
 // plain-named helpers expect OK and return the new number.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "cxprm/commands/nvmf.h"
+#include "cxprm/prm/dct.h"
 #include "cxprm/prm/eq.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/pd_cq.h"
@@ -231,6 +232,23 @@ struct ObjectBuilder {
 	{
 		return (uint16_t)number<prm::create_nvmf_be_ctrl_out, prm::create_nvmf_be_ctrl_out::backend_controller_id>(
 			create_backend(xrqn));
+	}
+	// CREATE_DCT on pd, cqn and srqn, port 1, MTU 4096, the rest 0 (a
+	// test sets more through dct_ctx()).
+	static Msg dct_in(uint32_t pd, uint32_t cqn, uint32_t srqn)
+	{
+		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
+		prm::Ref<prm::dctc> c = dct_ctx(m);
+		prm::set<prm::dctc::pd>(c, pd);
+		prm::set<prm::dctc::cqn>(c, cqn);
+		prm::set<prm::dctc::srqn_xrqn>(c, srqn);
+		prm::set<prm::dctc::mtu>(c, 5);
+		prm::set<prm::dctc::port>(c, 1);
+		return m;
+	}
+	static prm::Ref<prm::dctc> dct_ctx(Msg &m)
+	{
+		return prm::sub<prm::create_dct_in::dct_context_entry, prm::dctc>(m.as<prm::create_dct_in>());
 	}
 	// A command that names one object by field F of In (DESTROY_*, DEALLOC_PD, QUERY_*).
 	template <class In, class F> Answer by_number(uint16_t opc, uint32_t n, uint32_t outlen = 16)

@@ -15,14 +15,7 @@ struct ObjectsTest : ObjectsFixture {
 	explicit ObjectsTest(Profile p = quiet()) : ObjectsFixture(std::move(p)) {}
 	Answer dct(uint32_t pd, uint32_t cqn, uint32_t srqn)
 	{
-		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
-		auto c = prm::sub<prm::create_dct_in::dct_context_entry, prm::dctc>(m.as<prm::create_dct_in>());
-		prm::set<prm::dctc::pd>(c, pd);
-		prm::set<prm::dctc::cqn>(c, cqn);
-		prm::set<prm::dctc::srqn_xrqn>(c, srqn);
-		prm::set<prm::dctc::mtu>(c, 5);
-		prm::set<prm::dctc::port>(c, 1);
-		return drv.run<prm::create_dct_out>(m);
+		return drv.run<prm::create_dct_out>(ObjectBuilder::dct_in(pd, cqn, srqn));
 	}
 	Answer qp(uint32_t pd, uint32_t cqn, uint32_t srqn, uint8_t st = 0, uint8_t rq_type = 1, uint32_t npas = 1,
 		  uint8_t ts_format = prm::ts_format::DEFAULT)

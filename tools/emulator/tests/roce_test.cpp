@@ -43,14 +43,8 @@ struct RoceTest : InitializedTest {
 	}
 	Answer dct(uint8_t my_addr_index)
 	{
-		Msg m = make_in<prm::create_dct_in>(op::CREATE_DCT);
-		auto c = prm::sub<prm::create_dct_in::dct_context_entry, prm::dctc>(m.as<prm::create_dct_in>());
-		prm::set<prm::dctc::pd>(c, pd);
-		prm::set<prm::dctc::cqn>(c, cqn);
-		prm::set<prm::dctc::srqn_xrqn>(c, srqn);
-		prm::set<prm::dctc::mtu>(c, 5);
-		prm::set<prm::dctc::port>(c, 1);
-		prm::set<prm::dctc::my_addr_index>(c, my_addr_index);
+		Msg m = ObjectBuilder::dct_in(pd, cqn, srqn);
+		prm::set<prm::dctc::my_addr_index>(ObjectBuilder::dct_ctx(m), my_addr_index);
 		return drv.run<prm::create_dct_out>(m);
 	}
 	// An RC QP in INIT.
