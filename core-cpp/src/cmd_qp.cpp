@@ -123,10 +123,8 @@ u64 qp_buffer_bytes(const QpParams &p)
 	return rq > ~0ull - sq ? ~0ull : rq + sq;
 }
 
-int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
+int encode_create_qp(u8 *head, const QpParams &p, u32 max_msg_bytes, MsgSource *src)
 {
-	if (!qpn)
-		return E_INVAL;
 	if (!fits<qpc::st>(p.st) || !fits<qpc::pd>(p.pd) || !fits<qpc::cqn_snd>(p.cqn_snd) ||
 	    !fits<qpc::cqn_rcv>(p.cqn_rcv) || !fits<qpc::rq_type>(p.rq_type) ||
 	    !fits<qpc::srqn_rmpn_xrqn>(p.srqn) || !fits<qpc::log_rq_size>(p.log_rq_size) ||
@@ -136,15 +134,10 @@ int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
 	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, qp_buffer_bytes(p)) || !p.dbr_bus ||
 	    (p.dbr_bus & 7))
 		return E_INVAL;
-	if (p.buf_pages > create_qp_in_pas::entries_in(q.config().max_msg_bytes))
+	if (p.buf_pages > create_qp_in_pas::entries_in(max_msg_bytes))
 		return E_RANGE;
 
-	u32 inlen = create_qp_in_pas::bytes_for(p.buf_pages);
-	HostMem in;
-	int err = in.alloc(q.host(), inlen);
-	if (err)
-		return err;
-	auto r = begin_in<create_qp_in>(in.data(), op::CREATE_QP);
+	auto r = begin_in<create_qp_in>(head, op::CREATE_QP);
 	set<create_qp_in::uid>(r, p.uid);
 	auto c = sub<create_qp_in::qpc, qpc>(r);
 	set<qpc::st>(c, p.st);
@@ -163,10 +156,40 @@ int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
 	set<qpc::log_sq_size>(c, p.log_sq_size);
 	set<qpc::ts_format>(c, p.ts_format);
 	set<qpc::dbr_addr>(c, p.dbr_bus);
-	set_contiguous_pas<create_qp_in_pas>(r, p.buf_bus, p.buf_pages);
-
-	return exec_create<create_qp_out, create_qp_out::qpn>(q, in.data(), inlen, qpn, res);
+	/* The pas list is written once, straight into the mailboxes (fill). */
+	*src = {};
+	src->head = head;
+	src->head_len = create_qp_in::size_bytes;
+	src->len = create_qp_in_pas::bytes_for(p.buf_pages);
+	src->fill = [](const void *ctx, u32 off, u8 *dst, u32 n) {
+		const QpParams *k = static_cast<const QpParams *>(ctx);
+		fill_pas_of<create_qp_in_pas>([k](u32 i) { return k->buf_bus + (u64)i * ADAPTER_PAGE_SIZE; },
+					      off, dst, n);
+	};
+	src->ctx = &p;
+	return OK;
 }
+
+int decode_create_qp(const void *out, u32 *qpn)
+{
+	*qpn = (u32)get<create_qp_out::qpn>(CRef<create_qp_out>(out));
+	return OK;
+}
+
+int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res)
+{
+	if (!qpn)
+		return E_INVAL;
+	u8 head[create_qp_in::size_bytes], out[CREATE_QP_OUT];
+	MsgSource src;
+	int err = encode_create_qp(head, p, q.config().max_msg_bytes, &src);
+	if (!err)
+		err = exec(q, src, out, sizeof(out), res);
+	return err ? err : decode_create_qp(out, qpn);
+}
+
+static_assert(CREATE_QP_IN_HEAD == create_qp_in::size_bytes && CREATE_QP_OUT == out_size<create_qp_out>(),
+	      "CREATE_QP sizes");
 
 int encode_qp_transition(u8 *in, u16 opcode, u32 qpn, const QpPath &p, u16 uid, u32 *inlen)
 {

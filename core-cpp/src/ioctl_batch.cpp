@@ -100,12 +100,13 @@ int ioc_batch(const Call &k, u64 uarg)
 		op[i].result = prepare(k, u[i], &op[i]);
 		if (op[i].result != OK)
 			continue;
-		if (postable(u[i].cmd)) {
+		if (postable(u[i].cmd, op[i].k)) {
 			PostOp &p = r->posted[r->nposted++];
 			p.cmd = u[i].cmd;
 			p.k = op[i].k;
 			p.result = &op[i].result;
 			p.built = p.posted = false;
+			p.m.src = {};
 		} else {
 			r->idx[r->n++] = i;
 		}

@@ -21,24 +21,27 @@ namespace {
 /* The op's begin (ioctl_posted.h) on the file's table. */
 int begin(cxprm_core *c, cxprm_core_file *f, PostOp *op)
 {
-	if (op->cmd != CXPRM_IOC_QP_MODIFY)
+	op->m.claimed = false;
+	if (cxprm_core_ioc_is_dct(op->cmd))
 		return dct_begin(c, op->cmd, &f->dcts, (cxprm_dct *)op->k, &op->m);
 	cxprm_core_objs *t = nullptr;
 	int err = file_objs(c, f, &t);
-	if (err) {
-		op->m.claimed = false;
+	if (err)
 		return err;
-	}
-	return qp_begin(c, t, (cxprm_qp_modify *)op->k, &op->m);
+	if (op->cmd == CXPRM_IOC_QP_MODIFY)
+		return qp_begin(c, t, (cxprm_qp_modify *)op->k, &op->m);
+	return qp_create_begin(c, t, (cxprm_obj *)op->k, &op->m);
 }
 
 /* Ends op with err (its command's result, or why it was never posted). */
 void end(cxprm_core *c, cxprm_core_file *f, PostOp *op, int err)
 {
-	if (op->cmd != CXPRM_IOC_QP_MODIFY)
+	if (cxprm_core_ioc_is_dct(op->cmd))
 		*op->result = dct_end(op->cmd, &f->dcts, (cxprm_dct *)op->k, &op->m, err);
-	else
+	else if (op->cmd == CXPRM_IOC_QP_MODIFY)
 		*op->result = qp_end(c, f->objs, (cxprm_qp_modify *)op->k, &op->m, err);
+	else
+		*op->result = qp_create_end(c, f->objs, (cxprm_obj *)op->k, &op->m, err);
 	op->built = op->posted = false;
 }
 
@@ -59,9 +62,9 @@ int pick(Cmdq &q, PostOp *ops, u32 n)
 
 } // namespace
 
-bool postable(unsigned int cmd)
+bool postable(unsigned int cmd, const void *k)
 {
-	return dct_postable(cmd) || cmd == CXPRM_IOC_QP_MODIFY;
+	return dct_postable(cmd) || cmd == CXPRM_IOC_QP_MODIFY || obj_postable(cmd, k);
 }
 
 void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n)
@@ -79,7 +82,7 @@ void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n)
 			}
 			/* With commands of its own in flight, never wait for a slot: end one. */
 			if (!err)
-				err = q.submit(MsgSource::flat(m->in, m->inlen), m->out, m->outlen, &m->r,
+				err = q.submit(m->msg(), m->out, m->outlen, &m->r,
 					       in_flight ? (u32)EXEC_NO_WAIT : 0u, &m->p);
 			if (err == E_AGAIN)
 				break;

@@ -155,13 +155,15 @@ int create_srq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	});
 }
 
-int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+/* A QP's parameters and its queue memory in m, up to its CREATE_QP. */
+int qp_prepare(cxprm_core *c, const cxprm_obj *o, ObjMem *m, CmdResult *r, cmd::QpParams *pp)
 {
 	const cxprm_qp_attr &a = o->u.qp;
-	cmd::QpParams p{.st = a.st, .pd = a.pd, .cqn_snd = a.cqn_snd, .cqn_rcv = a.cqn_rcv,
-			.rq_type = a.srqn ? cmd::QP_RQ_SRQ : cmd::QP_RQ_REGULAR, .srqn = a.srqn,
-			.log_rq_size = a.log_rq_size, .log_rq_stride = a.log_rq_stride,
-			.log_sq_size = a.log_sq_size};
+	cmd::QpParams &p = *pp;
+	p = {.st = a.st, .pd = a.pd, .cqn_snd = a.cqn_snd, .cqn_rcv = a.cqn_rcv,
+	     .rq_type = a.srqn ? cmd::QP_RQ_SRQ : cmd::QP_RQ_REGULAR, .srqn = a.srqn,
+	     .log_rq_size = a.log_rq_size, .log_rq_stride = a.log_rq_stride,
+	     .log_sq_size = a.log_sq_size};
 	/* An SRQ QP has no RQ of its own. */
 	if (a.srqn && (a.log_rq_size || a.log_rq_stride))
 		return E_INVAL;
@@ -178,7 +180,13 @@ int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	if (err)
 		return err;
 	p.ts_format = cmd::qp_default_ts(ts_cap);
-	err = place(c, m, bytes, p);
+	return place(c, m, bytes, p);
+}
+
+int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
+{
+	cmd::QpParams p;
+	int err = qp_prepare(c, o, m, r, &p);
 	return err ? err : cmd::create_qp(c->dev.cmdq(), p, &o->id, r);
 }
 
@@ -278,15 +286,23 @@ int create_claim(cxprm_core_objs *t, const cxprm_obj *o)
 	return OK;
 }
 
-/* After create_claim(): the CREATE, and the room it kept released either way. */
-int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
+/* After create_claim(): the object's queue memory (*m), E_NOMEM. */
+int create_mem(cxprm_core *c, const cxprm_obj *o, ObjMem **m)
 {
-	ObjMem *m = nullptr;
 	bool queue = o->type != CXPRM_OBJ_PD && o->type != CXPRM_OBJ_NVMF_NS;
-	int err = queue && !(m = mem_new(c)) ? E_NOMEM : OK;
-	if (!err) {
-		CmdResult r{};
-		err = CREATE[o->type](c, o, m, &r);
+	*m = queue ? mem_new(c) : nullptr;
+	return queue && !*m ? E_NOMEM : OK;
+}
+
+/*
+ * After the CREATE (err; ran: its create function ran, r its result):
+ * st, the queue memory kept or freed, the room create_claim() kept
+ * released, the entry added.
+ */
+int create_done(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o, ObjMem *m, const CmdResult &r,
+		int err, bool ran)
+{
+	if (ran) {
 		if (o->type == CXPRM_OBJ_QP)
 			o->u.qp.state = cmd::QP_STATE_RST;
 		uapi::copy_status(&o->st, r, create_op(c, *o));
@@ -302,6 +318,18 @@ int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
 		return ioc_ret(err);
 	t->add({o->type, o->id, o->parent, cmd::QP_STATE_RST, false, m});
 	return OK;
+}
+
+/* After create_claim(): the CREATE, and the room it kept released either way. */
+int obj_create(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
+{
+	ObjMem *m = nullptr;
+	CmdResult r{};
+	int err = create_mem(c, o, &m);
+	bool ran = !err;
+	if (ran)
+		err = CREATE[o->type](c, o, m, &r);
+	return create_done(c, t, o, m, r, err, ran);
 }
 
 int obj_destroy(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o)
@@ -355,7 +383,8 @@ int obj_query(cxprm_core *c, cxprm_obj *o)
 	return ioc_ret(err);
 }
 
-int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
+/* ioc_obj's checks before its command; a CREATE's room kept (create_claim). */
+int obj_check(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 {
 	if (obj_reserved(*o))
 		return E_INVAL;
@@ -380,9 +409,17 @@ int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
 		if (cmd == CXPRM_IOC_OBJ_CREATE)
 			err = create_claim(t, o);
 	}
+	return err;
+}
+
+int ioc_obj(cxprm_core *c, unsigned int cmd, cxprm_core_objs *t, cxprm_obj *o)
+{
+	int err = obj_check(c, cmd, t, o);
+	if (err)
+		return err;
 	switch (cmd) {
 	case CXPRM_IOC_OBJ_CREATE:
-		return err ? err : obj_create(c, t, o);
+		return obj_create(c, t, o);
 	case CXPRM_IOC_OBJ_QUERY:
 		return obj_query(c, o);
 	default:
@@ -420,6 +457,39 @@ void obj_release(cxprm_core *c, cxprm_core_objs *t, const Obj &e, bool gone)
 	}
 	t->e[idx] = e;
 	t->e[idx].busy = false;
+}
+
+bool obj_postable(unsigned int cmd, const void *k)
+{
+	return cmd == CXPRM_IOC_OBJ_CREATE && static_cast<const cxprm_obj *>(k)->type == CXPRM_OBJ_QP;
+}
+
+int qp_create_begin(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o, PostedCmd *pc)
+{
+	pc->claimed = pc->ran = false;
+	pc->mem = nullptr;
+	pc->r = {};
+	int err = obj_check(c, CXPRM_IOC_OBJ_CREATE, t, o);
+	if (err)
+		return err;
+	pc->claimed = true;
+	err = create_mem(c, o, &pc->mem);
+	if (err)
+		return err;
+	pc->ran = true;
+	pc->op = prm::op::CREATE_QP;
+	pc->outlen = cmd::CREATE_QP_OUT;
+	err = qp_prepare(c, o, pc->mem, &pc->r, &pc->qp);
+	return err ? err : cmd::encode_create_qp(pc->in, pc->qp, c->dev.cmdq().config().max_msg_bytes, &pc->src);
+}
+
+int qp_create_end(cxprm_core *c, cxprm_core_objs *t, cxprm_obj *o, PostedCmd *pc, int err)
+{
+	if (!pc->claimed)
+		return err;
+	if (!err)
+		err = cmd::decode_create_qp(pc->out, &o->id);
+	return create_done(c, t, o, pc->mem, pc->r, err, pc->ran);
 }
 
 } // namespace cxprm::capi

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -100,6 +101,17 @@ struct Batch : ::testing::Test, test::CapiDevice {
 		tear_down();
 	}
 	long batch(cxprm_batch *b) { return cxprm_core_ioctl(core, &file, CXPRM_IOC_BATCH, ua(b), &caller); }
+	// n DCT creates in one batch (ops[i] on d[i]): how many were done.
+	unsigned create_dcts(cxprm_dct *d, cxprm_batch_op *ops, unsigned n)
+	{
+		for (unsigned i = 0; i < n; i++) {
+			d[i] = dct_arg();
+			ops[i] = {CXPRM_IOC_DCT_CREATE, 1, ua(&d[i])};
+		}
+		cxprm_batch b{n, 0, ua(ops), 0, 0};
+		EXPECT_EQ(batch(&b), 0);
+		return b.done;
+	}
 	uint64_t commands()
 	{
 		cxprm_core_info i{};
@@ -202,14 +214,8 @@ TEST_F(SlowBatch, OpsAreInFlightTogether)
 	constexpr unsigned N = 8;
 	cxprm_dct d[N];
 	cxprm_batch_op ops[N];
-	for (unsigned i = 0; i < N; i++) {
-		d[i] = dct_arg();
-		ops[i] = {CXPRM_IOC_DCT_CREATE, 1, ua(&d[i])};
-	}
-	cxprm_batch b{N, 0, ua(ops), 0, 0};
-	ASSERT_EQ(batch(&b), 0);
+	EXPECT_EQ(create_dcts(d, ops, N), N);
 	h.emu.set_trace({});
-	EXPECT_EQ(b.done, N);
 	std::vector<uint32_t> numbers;
 	for (unsigned i = 0; i < N; i++) {
 		EXPECT_EQ(ops[i].result, 0) << i;
@@ -229,6 +235,95 @@ TEST_F(SlowBatch, OpsAreInFlightTogether)
 		most = std::max(most, at);
 	}
 	EXPECT_GE(most, 4u) << "K = 4 engines busy at once";
+}
+
+// More ops than the queue has free slots, all posted from the calling
+// thread (ioctl_batch_posted.cpp): it keeps every slot busy, ends one when
+// none is free, and posts on.  The latency model answers each CREATE_DCT
+// 2 ms after its doorbell on one of 4 engines.
+struct SlotsBatch : Batch {
+	static emu::Profile profile()
+	{
+		emu::Profile p = slow_dct_profile();
+		p.latency.per_opcode_us[op::CREATE_DCT] = 2000;
+		return p;
+	}
+	SlotsBatch() : Batch(profile()) {}
+};
+
+TEST_F(SlotsBatch, MoreOpsThanFreeSlotsArePostedFromOneThread)
+{
+	constexpr unsigned N = 50; // > the 31 regular slots
+	std::atomic<unsigned> traced{0};
+	h.emu.set_trace([&](const emu::TraceRecord &r) { traced += r.opcode == op::CREATE_DCT; });
+	cxprm_dct d[N];
+	cxprm_batch_op ops[N];
+	EXPECT_EQ(create_dcts(d, ops, N), N);
+	h.emu.set_trace({});
+	for (unsigned i = 0; i < N; i++) {
+		EXPECT_EQ(ops[i].result, 0) << i;
+		EXPECT_NE(d[i].dctn, 0u) << i;
+		EXPECT_EQ(d[i].st.opcode, op::CREATE_DCT) << i;
+	}
+	EXPECT_EQ(traced.load(), N);
+	EXPECT_EQ(file.dcts.n, N);
+	EXPECT_EQ(file.dcts.pending, 0u);
+}
+
+// An RC QP's steps as batches of posted ops (OBJ_CREATE of a QP, then
+// QP_MODIFY), each with ops refused before their command mixed in: the
+// refused ones have their ioctl's errors and leave the table as it was.
+TEST_F(Batch, PostedQpOpsWithRefusalsMixedIn)
+{
+	constexpr unsigned N = 4;
+	cxprm_obj qp[N + 2];
+	for (unsigned i = 0; i < N; i++)
+		qp[i] = qp_on(pd, cqn, srqn);
+	qp[N] = qp_on(pd, cqn, srqn);
+	qp[N].u.qp.st = 9; // not a QP type: E_INVAL before CREATE_QP
+	qp[N + 1] = qp_on(pd, cqn, srqn);
+	qp[N + 1].u.qp.reserved[0] = 1;
+	cxprm_batch_op ops[N + 2];
+	for (unsigned i = 0; i < N + 2; i++)
+		ops[i] = {CXPRM_IOC_OBJ_CREATE, 0, ua(&qp[i])};
+	cxprm_batch b{N + 2, 0, ua(ops), 0, 0};
+	ASSERT_EQ(batch(&b), 0);
+	EXPECT_EQ(b.done, N);
+	for (unsigned i = 0; i < N; i++) {
+		EXPECT_EQ(ops[i].result, 0) << i;
+		EXPECT_NE(qp[i].id, 0u) << i;
+		EXPECT_EQ(qp[i].st.opcode, op::CREATE_QP);
+		EXPECT_EQ(qp[i].u.qp.state, 0) << "RST";
+	}
+	EXPECT_EQ(ops[N].result, EINVAL_);
+	EXPECT_EQ(ops[N + 1].result, EINVAL_);
+	EXPECT_EQ(cxprm_core_objs_count(file.objs), (uint32_t)N);
+
+	cxprm_qp_modify m[N + 2] = {};
+	for (unsigned i = 0; i < N + 2; i++) {
+		m[i].qpn = i < N ? qp[i].id : 0xfffff0;
+		m[i].transition = CXPRM_QP_RST2INIT;
+		m[i].port = 1;
+		ops[i] = {CXPRM_IOC_QP_MODIFY, 0, ua(&m[i])};
+	}
+	m[N + 1].transition = 9; // no such transition
+	ASSERT_EQ(batch(&b), 0);
+	EXPECT_EQ(b.done, N);
+	for (unsigned i = 0; i < N; i++) {
+		EXPECT_EQ(ops[i].result, 0) << i;
+		EXPECT_EQ(m[i].st.opcode, op::RST2INIT_QP);
+		EXPECT_EQ(m[i].st.status, 0);
+		EXPECT_EQ(m[i].state, 1) << "INIT";
+	}
+	EXPECT_EQ(ops[N].result, ENOENT_) << "not the file's QP";
+	EXPECT_EQ(ops[N + 1].result, EINVAL_);
+	// The same transition again: the firmware refuses it (a status, not an error).
+	ASSERT_EQ(batch(&b), 0);
+	for (unsigned i = 0; i < N; i++) {
+		EXPECT_EQ(ops[i].result, 0) << i;
+		EXPECT_NE(m[i].st.status, 0) << i;
+		EXPECT_EQ(m[i].state, 1) << "still INIT";
+	}
 }
 
 TEST_F(Batch, TwoOpsOnOneObjectOneIsBusy)

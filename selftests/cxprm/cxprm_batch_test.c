@@ -158,7 +158,7 @@ TEST_F(batch, connections_a_batch_per_step)
 	struct cxprm_obj qp[NCONN];
 	struct cxprm_qp_modify m[NCONN];
 	struct cxprm_batch_op ops[NCONN];
-	uint32_t done;
+	uint32_t done = 0;
 	int i, t;
 
 	for (i = 0; i < NCONN; i++) {

@@ -99,6 +99,19 @@ u64 qp_buffer_bytes(const QpParams &p);
 
 int create_qp(Cmdq &q, const QpParams &p, u32 *qpn, CmdResult *res = nullptr);
 /*
+ * CREATE_QP's input as create_qp() sends it: the fixed part at head
+ * (CREATE_QP_IN_HEAD bytes), *src its message, whose fill writes the pas
+ * list of p's buffer (src reads p: p outlives it).  The checks and errors
+ * are create_qp's.  decode_create_qp: the new QP's number from the output
+ * (CREATE_QP_OUT bytes).
+ */
+inline constexpr u32 CREATE_QP_IN_HEAD = prm::create_qp_in::size_bytes;
+inline constexpr u32 CREATE_QP_OUT = prm::create_qp_out::size_bytes > prm::INLINE_BYTES
+					     ? prm::create_qp_out::size_bytes
+					     : prm::INLINE_BYTES;
+int encode_create_qp(u8 *head, const QpParams &p, u32 max_msg_bytes, MsgSource *src);
+int decode_create_qp(const void *out, u32 *qpn);
+/*
  * A transition's input (opcode RST2INIT/INIT2RTR/RTR2RTS_QP or QP_2RST) at
  * in (QP_TRANSITION_IN_MAX bytes), *inlen its length; its output is
  * QP_TRANSITION_OUT bytes.  E_RANGE when qpn or p does not fit, E_INVAL

@@ -58,11 +58,12 @@ template <class T> inline void set_pas(Ref<typename T::layout> r, u32 i, u64 add
 }
 
 /*
- * Bytes [off, off + n) of a message whose pas tail T holds addrs[] (off at
- * or past the fixed part): the fill of a MsgSource that writes a pas list
- * straight into mailbox blocks.  Whole entries are one big-endian store.
+ * Bytes [off, off + n) of a message whose pas tail T holds entry i =
+ * addr(i) (off at or past the fixed part): the fill of a MsgSource that
+ * writes a pas list straight into mailbox blocks.  Whole entries are one
+ * big-endian store.  Below: addr = addrs[i].
  */
-template <class T> inline void fill_pas(const u64 *addrs, u32 off, u8 *dst, u32 n)
+template <class T, class Addr> inline void fill_pas_of(Addr addr, u32 off, u8 *dst, u32 n)
 {
 	static_assert(T::elem_bits == cmd_pas::size_bits, "not a pas tail");
 	constexpr u32 E = T::elem_bytes;
@@ -73,17 +74,22 @@ template <class T> inline void fill_pas(const u64 *addrs, u32 off, u8 *dst, u32 
 
 	if (k) { /* the range starts inside entry i */
 		u32 take = min_of(E - k, n);
-		store_be64(e, addrs[i++] & MASK);
+		store_be64(e, addr(i++) & MASK);
 		mem_copy(dst, e + k, take);
 		dst += take;
 		n -= take;
 	}
 	for (; n >= E; n -= E, dst += E)
-		store_be64(dst, addrs[i++] & MASK);
+		store_be64(dst, addr(i++) & MASK);
 	if (n) { /* and ends inside one */
-		store_be64(e, addrs[i] & MASK);
+		store_be64(e, addr(i) & MASK);
 		mem_copy(dst, e, n);
 	}
+}
+
+template <class T> inline void fill_pas(const u64 *addrs, u32 off, u8 *dst, u32 n)
+{
+	fill_pas_of<T>([addrs](u32 i) { return addrs[i]; }, off, dst, n);
 }
 
 template <class T> inline u64 get_pas(CRef<typename T::layout> r, u32 i)
