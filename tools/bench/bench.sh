@@ -198,7 +198,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 conn_count=10000
 [ "$quick" = 1 ] && conn_count=1000
 say "cxprm bench connect --count $conn_count, serial and batch, latency model at the seed's times and x10"
-python3 "$repo/tools/bench/bench_connect.py" "$build/tools/cxprm/tests/cxprm-fake" "$out/fake-dev" "$conn_count" 16 \
+python3 "$repo/tools/bench/bench_connect.py" "$build/tools/cxprm/tests/cxprm-fake" "$out/fake-dev" "$conn_count" 16,31,60 \
 	>"$out/connect.txt" 2>&1 || { cat "$out/connect.txt" >&2; exit 1; }
 
 # --- the table and the plot -------------------------------------------------------
