@@ -18,9 +18,9 @@ static_assert(cmd_queue_entry::ownership::offset % 32 >= 24 &&
 	      cmd_queue_entry::status::offset / 8 == OWNER_BYTE, "status_own byte");
 constexpr u64 HEALTH_CHECK_NS = 1000 * 1000; /* device gone / dead fw check */
 /*
- * Polling for a completion: spin for SPIN_NS, then sleep 1/SLEEP_FRACTION
+ * Polling for a completion: spin for SPIN_NS, then sleep 1/POLL_SLEEP_FRACTION
  * of the time waited so far (at most MAX_SLEEP_US), so a completion is
- * seen at most about 1/SLEEP_FRACTION late (twice that with the sleep's
+ * seen at most about 1/POLL_SLEEP_FRACTION late (twice that with the sleep's
  * slack), however long the command takes (tests/cmdq_poll_test.cpp).  A
  * doubling sleep saw it up to 100% late: a 300 us command at 517 us, and
  * the boot's MANAGE_PAGES took 2.5x as long as under Linux's busy-polling
@@ -33,7 +33,6 @@ constexpr u64 HEALTH_CHECK_NS = 1000 * 1000; /* device gone / dead fw check */
  */
 constexpr u64 SPIN_NS = 10 * 1000;
 constexpr u64 BUSY_POLL_NS = 5 * 1000 * 1000;
-constexpr u64 SLEEP_FRACTION = 8;
 constexpr u32 MAX_SLEEP_US = 1000;
 
 /* A loop: __builtin_popcount would need libgcc's __popcountdi2 in the kernel. */
@@ -445,7 +444,7 @@ int Cmdq::wait_loop(u32 slot, u64 start_ns)
 		} else if (host_->ops->yield && now - start_ns < BUSY_POLL_NS) {
 			host_->ops->yield(host_->ctx);
 		} else {
-			u64 us = (now - start_ns) / 1000 / SLEEP_FRACTION;
+			u64 us = (now - start_ns) / 1000 / POLL_SLEEP_FRACTION;
 			host_->ops->sleep_us(host_->ctx, (u32)max_of<u64>(1, min_of<u64>(us, MAX_SLEEP_US)));
 		}
 	}

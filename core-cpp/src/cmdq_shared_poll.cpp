@@ -47,7 +47,7 @@ int Cmdq::shared_poll(u32 slot, u64 waited_ns, u64 left_ns)
 		return SHARED_POLLER;
 	}
 	/* As a lone waiter sleeps: a fraction of the time waited so far. */
-	u64 ns = waited_ns / 8;
+	u64 ns = waited_ns / POLL_SLEEP_FRACTION;
 	ns = ns < FOLLOW_MIN_NS ? FOLLOW_MIN_NS : ns > FOLLOW_MAX_NS ? FOLLOW_MAX_NS : ns;
 	host_->ops->waiter_wait(host_->ctx, slots_[slot].waiter, ns < left_ns ? ns : left_ns);
 	return SHARED_WAITED;

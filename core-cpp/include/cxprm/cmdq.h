@@ -246,6 +246,12 @@ private:
 	}
 	int wait_slow(u32 slot, u64 start_ns);
 	int wait_loop(u32 slot, u64 start_ns);
+	/*
+	 * A polling waiter sleeps this fraction of the time waited so far, so
+	 * it sees a completion at most about that late (cmdq.cpp, wait_loop;
+	 * cmdq_shared_poll.cpp, a waiter another polls for).
+	 */
+	static constexpr u64 POLL_SLEEP_FRACTION = 8;
 	/* shared_poll(): alone in flight, waited (another polls), or the poller. */
 	enum { SHARED_ALONE, SHARED_WAITED, SHARED_POLLER };
 	int shared_poll(u32 slot, u64 waited_ns, u64 left_ns);
