@@ -5,8 +5,9 @@
  * runs), a mix of good and refused ops (each gets its own ioctl's errno,
  * the good ones run and their structs come back), 16 RC connections made
  * a batch per step (CREATE, RST2INIT, INIT2RTR, RTR2RTS, DESTROY: the ops
- * on the kernel's workqueue), and two ops on one DCT (one runs, the other
- * is -EBUSY or, once the first is done, -ENOENT).
+ * posted from the calling task, the destroys on the kernel's workqueue),
+ * more DCT ops than the queue's free slots, and two ops on one DCT (one
+ * runs, the other is -EBUSY or, once the first is done, -ENOENT).
  */
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -196,6 +197,54 @@ TEST_F(batch, connections_a_batch_per_step)
 	EXPECT_EQ(NCONN, done);
 	/* Gone: a destroy again is -ENOENT. */
 	EXPECT_ERRNO(ENOENT, ioctl(self->fd, CXPRM_IOC_OBJ_DESTROY, &qp[0]));
+}
+
+/*
+ * More ops than the command queue's free slots (31): the DCT creates,
+ * queries and drains are posted from the calling task, which ends a
+ * command whenever no slot is free and posts on (batch.rst).
+ */
+#define NMANY 48
+
+TEST_F(batch, more_ops_than_free_slots)
+{
+	static const unsigned int step[] = { CXPRM_IOC_DCT_QUERY, CXPRM_IOC_DCT_DRAIN };
+	struct cxprm_dct d[NMANY];
+	struct cxprm_batch_op ops[NMANY];
+	uint32_t done = 0;
+	int i, j, s;
+
+	for (i = 0; i < NMANY; i++) {
+		dct_minimal(&d[i], &self->objs);
+		ops[i] = op_of(CXPRM_IOC_DCT_CREATE, &d[i]);
+	}
+	ASSERT_EQ(0, run_batch(self->fd, ops, NMANY, &done));
+	ASSERT_EQ(NMANY, done);
+	for (i = 0; i < NMANY; i++) {
+		EXPECT_EQ(0, ops[i].result);
+		EXPECT_EQ(ST_OK, d[i].st.status);
+		for (j = 0; j < i; j++)
+			EXPECT_NE(d[j].dctn, d[i].dctn);
+	}
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < NMANY; i++) {
+			uint32_t n = d[i].dctn;
+
+			memset(&d[i], 0, sizeof(d[i]));
+			d[i].dctn = n;
+			ops[i] = op_of(step[s], &d[i]);
+		}
+		ASSERT_EQ(0, run_batch(self->fd, ops, NMANY, &done));
+		EXPECT_EQ(NMANY, done);
+		for (i = 0; i < NMANY; i++) {
+			EXPECT_EQ(0, ops[i].result);
+			EXPECT_EQ(ST_OK, d[i].st.status) TH_LOG("DCT %d step %d: syndrome 0x%08x", i, s,
+								d[i].st.syndrome);
+			if (step[s] == CXPRM_IOC_DCT_QUERY)
+				EXPECT_EQ(self->objs.pd, d[i].ctx.pd);
+		}
+	}
+	/* Close destroys the drained DCTs (the teardown). */
 }
 
 TEST_F(batch, two_ops_on_one_dct)
