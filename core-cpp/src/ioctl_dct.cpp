@@ -177,11 +177,8 @@ int dct_end(unsigned int cmd, cxprm_core_dcts *t, cxprm_dct *d, PostedCmd *m, in
 	lock(t);
 	dct_release(t, cmd, d->dctn, err);
 	unlock(t);
-	cxprm_core_result r{};
-	if (m->op)
-		r = m->r;
-	r.st.opcode = m->op;
-	d->st = r.st;
+	/* m->r stays zero while m->op is 0 (nothing sent): st all zeros. */
+	uapi::copy_status(&d->st, m->r, m->op);
 	return ioc_ret(err);
 }
 
@@ -196,10 +193,8 @@ int cxprm_core_ioc_dct(cxprm_core *c, unsigned int cmd, cxprm_core_dcts *t, cxpr
 	if (!err && m.inlen)
 		err = c->dev.cmdq().exec(m.in, m.inlen, m.out, m.outlen, &m.r);
 	else if (!err) {
-		cxprm_core_result r{};
-		err = cxprm_core_dct_destroy(c, d->dctn, &r);
-		m.r = r;
-		m.op = r.st.opcode;
+		err = cxprm_core_dct_destroy(c, d->dctn, &m.r);
+		m.op = m.r.st.opcode;
 	}
 	return capi::dct_end(cmd, t, d, &m, err);
 }
