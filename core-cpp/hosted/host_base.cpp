@@ -149,20 +149,27 @@ bool HostBase::take_alloc_token()
 }
 
 bool HostBase::first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint64_t end, size_t size,
-			 size_t align, uint64_t *at)
+			 size_t align, uint64_t *at, uint64_t *dense)
 {
-	uint64_t a = begin;
-	for (auto &[o, s] : used) {
+	uint64_t a = dense && *dense > begin ? *dense : begin;
+	for (auto it = used.lower_bound(a); it != used.end(); ++it) {
 		uint64_t aligned = (a + align - 1) & ~(uint64_t)(align - 1);
-		if (aligned + size <= o)
+		if (aligned + size <= it->first)
 			break;
-		a = o + s;
+		a = it->first + it->second;
 	}
 	a = (a + align - 1) & ~(uint64_t)(align - 1);
 	if (a + size > end)
 		return false;
 	used[a] = size;
 	*at = a;
+	if (dense && a == (*dense > begin ? *dense : begin)) {
+		// The used prefix grew: extend it over ranges that now join it.
+		uint64_t d = a + size;
+		for (auto it = used.find(d); it != used.end() && it->first == d; ++it)
+			d += it->second;
+		*dense = d;
+	}
 	return true;
 }
 

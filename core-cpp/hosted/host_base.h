@@ -67,9 +67,13 @@ protected:
 		return !lim || size <= lim;
 	}
 	// First fit of [size, align) in [begin, end) around the used ranges
-	// (start -> size); records and returns the start, or false.
+	// (start -> size); records and returns the start, or false.  dense,
+	// when given, is where [begin, *dense) ends being wholly used (the
+	// search starts there, and it is kept up to date: a caller that frees
+	// below it lowers it to the freed start).  Same answer, without walking
+	// every live range when they pack from the bottom.
 	static bool first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint64_t end,
-			      size_t size, size_t align, uint64_t *at);
+			      size_t size, size_t align, uint64_t *at, uint64_t *dense = nullptr);
 
 	mutable std::mutex mu_; // guards the derived class's DMA books too
 

@@ -61,17 +61,49 @@ void run_one(void *arg, cxprm_u32 i)
 	r->ops[n].result = typed_run(r->c, r->f, r->uops[n].cmd, r->ops[n].k);
 }
 
-/* Step 1 for one op: its struct in, its privilege; 0 or the op's errno. */
+/* An op's struct's place in the batch's one buffer of structs. */
+usize struct_room(const cxprm_batch_op &u)
+{
+	return cxprm_core_ioc_is_batchable(u.cmd) ? (_IOC_SIZE(u.cmd) + 7) & ~(usize)7 : 0;
+}
+
+/* Step 1 for one op: its struct in (at op->k), its privilege; 0 or the op's errno. */
 int prepare(const Call &k, const cxprm_batch_op &u, Op *op)
 {
 	if (!cxprm_core_ioc_is_batchable(u.cmd))
 		return E_NOTTY;
-	op->k = k.alloc(_IOC_SIZE(u.cmd));
-	if (!op->k)
-		return E_NOMEM;
 	int err = k.in(op->k, u.arg, _IOC_SIZE(u.cmd));
 	return err ? err : typed_allowed(k, u.cmd, op->k);
 }
+
+/*
+ * The batch's own memory, from the host in one piece: the ops as given,
+ * their state, the run and the posted ops.  The ops' structs are a second
+ * piece, sized once the ops are in.  Two host allocations a batch, not
+ * one per op.
+ */
+struct Mem {
+	cxprm_batch_op *u;
+	Op *op;
+	Run *r;
+	PostOp *posted;
+
+	static usize bytes(u32 n)
+	{
+		return sizeof(Run) + n * (sizeof(PostOp) + sizeof(Op) + sizeof(cxprm_batch_op));
+	}
+	static_assert(sizeof(Run) % alignof(PostOp) == 0 && sizeof(PostOp) % alignof(Op) == 0 &&
+			      sizeof(Op) % alignof(cxprm_batch_op) == 0,
+		      "each part starts aligned");
+	explicit Mem(void *p, u32 n)
+	{
+		/* Most aligned first: Run and PostOp hold u64s and pointers. */
+		r = static_cast<Run *>(p);
+		posted = reinterpret_cast<PostOp *>(r + 1);
+		op = reinterpret_cast<Op *>(posted + n);
+		u = reinterpret_cast<cxprm_batch_op *>(op + n);
+	}
+};
 
 } // namespace
 
@@ -85,18 +117,26 @@ int ioc_batch(const Call &k, u64 uarg)
 		return err;
 	if (!b.count || b.count > CXPRM_BATCH_MAX || b.flags || b.reserved)
 		return E_INVAL;
-	Buf uops(k, b.count * sizeof(cxprm_batch_op)), ops(k, b.count * sizeof(Op)),
-		run(k, sizeof(Run)), posted(k, b.count * sizeof(PostOp));
-	if (!uops.p || !ops.p || !run.p || !posted.p)
+	Buf mem(k, Mem::bytes(b.count));
+	if (!mem.p)
 		return E_NOMEM;
-	auto *u = static_cast<cxprm_batch_op *>(uops.p);
-	auto *op = static_cast<Op *>(ops.p);
+	Mem m(mem.p, b.count);
+	auto *u = m.u;
+	auto *op = m.op;
 	if (k.in(u, b.ops, b.count * sizeof(*u)))
 		return E_FAULT;
-	auto *r = static_cast<Run *>(run.p);
-	*r = {k.c, k.f, u, op, 0, 0, static_cast<PostOp *>(posted.p), {}};
+	usize room = 0;
+	for (u32 i = 0; i < b.count; i++)
+		room += struct_room(u[i]);
+	Buf structs(k, room);
+	if (room && !structs.p)
+		return E_NOMEM;
+	auto *r = m.r;
+	*r = {k.c, k.f, u, op, 0, 0, m.posted, {}};
+	u8 *next = static_cast<u8 *>(structs.p);
 	for (u32 i = 0; i < b.count; i++) {
-		op[i] = {nullptr, OK};
+		op[i] = {next, OK};
+		next += struct_room(u[i]);
 		op[i].result = prepare(k, u[i], &op[i]);
 		if (op[i].result != OK)
 			continue;
@@ -124,7 +164,6 @@ int ioc_batch(const Call &k, u64 uarg)
 	for (u32 i = 0; i < b.count; i++) {
 		if (op[i].result == OK && k.out(u[i].arg, op[i].k, _IOC_SIZE(u[i].cmd)))
 			op[i].result = E_FAULT;
-		k.free(op[i].k);
 		u[i].result = op[i].result;
 		b.done += op[i].result == OK;
 	}

@@ -40,7 +40,8 @@ void ObjSet::done(const char *op, const Obj &o, const cxprm_cmd_status &st, cons
 	FwResult r = FwResult::from(st);
 	if (obs_)
 		obs_(op, o, r, m);
-	check_fw(r, what(r, op, o));
+	if (!r.ok()) // the label only for a failure: a batch checks thousands
+		check_fw(r, what(r, op, o));
 }
 
 uint32_t ObjSet::create(cxprm_obj &o)

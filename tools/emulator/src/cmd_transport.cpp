@@ -32,10 +32,7 @@ static_assert(DATA == prm::MAILBOX_DATA && BLOCK == prm::MAILBOX_SIZE);
 static_assert(CTRL_SIG + 1 == SIG && SIG + 1 == BLOCK);
 static_assert(STATUS_BYTE == ENTRY - 1, "status/ownership must be the last entry byte");
 
-struct Block {
-	uint64_t addr = 0;
-	std::array<uint8_t, BLOCK> raw{};
-};
+using Block = CmdTransport::Block;
 
 uint64_t entry_in_ptr(CRef<cmd_queue_entry> e)
 {
@@ -108,6 +105,21 @@ void sign_block(uint8_t *b)
 	prm::set<cmd_if_box::signature>(box, (uint8_t)~xor8(b, SIG));
 }
 
+// A message far above the usual (a MANAGE_PAGES of 2^18 pages is 2 MiB)
+// does not keep its scratch.
+void CmdTransport::trim_scratch()
+{
+	constexpr size_t KEEP_BYTES = 64 * 1024;
+	if (in_.capacity() > KEEP_BYTES)
+		std::vector<uint8_t>().swap(in_);
+	if (out_.capacity() > KEEP_BYTES)
+		std::vector<uint8_t>().swap(out_);
+	if (iblocks_.capacity() * sizeof(Block) > KEEP_BYTES)
+		std::vector<Block>().swap(iblocks_);
+	if (oblocks_.capacity() * sizeof(Block) > KEEP_BYTES)
+		std::vector<Block>().swap(oblocks_);
+}
+
 SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, Faults &faults, const ExecFn &exec)
 {
 	SlotResult r;
@@ -134,10 +146,12 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 	r.outlen = outlen;
 
 	const FaultPlan plan = plan_faults(faults, r.opcode);
+	std::vector<uint8_t> &in = in_, &out = out_;
+	std::vector<Block> &iblocks = iblocks_, &oblocks = oblocks_;
+	iblocks.clear();
+	oblocks.clear();
 
 	// --- delivery checks, in firmware's order of discovery ---
-	std::vector<uint8_t> in;
-	std::vector<Block> iblocks, oblocks;
 	uint8_t st = plan.delivery;
 	if (!st && prm::get<cmd_queue_entry::type>(ent) != prm::CMD_TYPE_PCIE)
 		st = ds::CMD_DESCR_ERR;
@@ -175,7 +189,6 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 				oblocks);
 
 	// --- run it ---
-	std::vector<uint8_t> out;
 	if (!st) {
 		in.assign(inlen, 0);
 		std::memcpy(in.data(), prm::bytes<cmd_queue_entry::command_input_inline_data>(ent),
@@ -192,6 +205,7 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 
 	if (plan.never_complete) {
 		r.kind = SlotResult::SWALLOWED;
+		trim_scratch();
 		return r;
 	}
 	if (plan.slow_ms) {
@@ -201,6 +215,7 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 		// health error).
 		if (faults.crash.load()) {
 			r.kind = SlotResult::SWALLOWED;
+			trim_scratch();
 			return r;
 		}
 	}
@@ -235,6 +250,8 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 				st = ds::FW_ERR;
 		}
 	}
+
+	trim_scratch();
 
 	// --- hand the entry back ---
 	if (plan.length_lie)

@@ -14,9 +14,11 @@
 // memory the Platform refuses is a delivery error, never a wild access.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <functional>
+#include <vector>
 
+#include "cxprm/prm/transport.h"
 #include "cxprm_emu/emulator.h"
 #include "fault_plan.h"
 
@@ -25,7 +27,26 @@ namespace cxprm::emu {
 // Runs one command: in[0..inlen) -> out[0..outlen) (out zeroed).  A
 // nonzero return is a delivery status to report instead of the output
 // (Emulator::set_answer_hook).
-using ExecFn = std::function<uint8_t(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen)>;
+// Runs one delivered command; returns a forced delivery status or 0.  A
+// borrowed callable (the caller's lambda outlives the call), so that
+// serving a command allocates nothing.
+class ExecFn {
+public:
+	template <class F> ExecFn(const F &f) // NOLINT: implicit, as std::function
+		: obj_(&f), call_([](const void *o, const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+			  return (uint8_t)(*static_cast<const F *>(o))(in, inlen, out, outlen);
+		  })
+	{
+	}
+	uint8_t operator()(const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) const
+	{
+		return call_(obj_, in, inlen, out, outlen);
+	}
+
+private:
+	const void *obj_;
+	uint8_t (*call_)(const void *, const uint8_t *, uint32_t, uint8_t *, uint32_t);
+};
 
 struct SlotResult {
 	enum Kind : uint8_t {
@@ -49,9 +70,21 @@ public:
 	// signed).
 	SlotResult process(uint64_t qbase, unsigned slot, bool checksums, Faults &faults, const ExecFn &exec);
 
+	// One mailbox block as read from the host, and where it was.
+	struct Block {
+		uint64_t addr = 0;
+		std::array<uint8_t, prm::MAILBOX_SIZE> raw{};
+	};
+
 private:
 	Platform &p_;
 	const Profile &prof_;
+	// Scratch of process(), kept from command to command (process() runs
+	// on the emulator's thread only, under its lock): no heap work per
+	// command once a message of that size has been seen.
+	std::vector<uint8_t> in_, out_;
+	std::vector<Block> iblocks_, oblocks_;
+	void trim_scratch();
 };
 
 // Signature helpers (exposed for the tests).

@@ -13,6 +13,7 @@
 //      or the command is the kernel's -> BAD_PARAM (UID_NOT_PERMITTED)
 //      (handlers_uctx.cpp)
 //   8. the handler
+#include <algorithm>
 #include <cstring>
 
 #include "emu_device.h"
@@ -286,14 +287,21 @@ bool Device::tick(uint64_t now)
 	now_ns = now;
 
 	// DRAINING -> DRAINED, with DCT_DRAINED to whoever listens.
-	for (auto &[dctn, d] : dcts) {
-		if (d.state != DctState::DRAINING || d.drained_at_ns > now)
-			continue;
-		d.state = DctState::DRAINED;
-		uint8_t data[prm::dct_events::size_bytes] = {};
-		prm::set<prm::dct_events::dct_number>(prm::Ref<prm::dct_events>(data), dctn);
-		post_event(prm::event::DCT_DRAINED, 0, data);
-		did = true;
+	if (now >= next_drained_ns) {
+		next_drained_ns = UINT64_MAX;
+		for (auto &[dctn, d] : dcts) {
+			if (d.state != DctState::DRAINING)
+				continue;
+			if (d.drained_at_ns > now) {
+				next_drained_ns = std::min(next_drained_ns, d.drained_at_ns);
+				continue;
+			}
+			d.state = DctState::DRAINED;
+			uint8_t data[prm::dct_events::size_bytes] = {};
+			prm::set<prm::dct_events::dct_number>(prm::Ref<prm::dct_events>(data), dctn);
+			post_event(prm::event::DCT_DRAINED, 0, data);
+			did = true;
+		}
 	}
 
 	// NVMF namespaces see some I/O now and then, so two queries differ.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -166,10 +167,12 @@ public:
 
 	// Posts an event to every EQ subscribed to 'type'; returns how many got it.
 	unsigned post_event(uint8_t type, uint8_t sub_type, const uint8_t *data28);
-	void post_cmd_completion(uint32_t vector, const std::set<uint8_t> &eligible);
+	// A set of EQ numbers (eqn is 8 bits).
+	using EqSet = std::bitset<256>;
+	void post_cmd_completion(uint32_t vector, const EqSet &eligible);
 	// EQs that exist now and take CMD events (completion events go only to
 	// EQs that existed when the command was fetched).
-	std::set<uint8_t> cmd_eq_snapshot() const;
+	EqSet cmd_eq_snapshot() const;
 
 	bool set_num_vfs(uint16_t n);
 	bool request_pages(int32_t n);
@@ -276,6 +279,8 @@ public:
 	// emulator moves it into the health buffer (with rfr) and crashes.
 	uint8_t fatal_synd = 0;
 	uint64_t now_ns = 0;          // time of the current step
+	// No DRAINING DCT turns DRAINED before this (tick() walks dcts only then).
+	uint64_t next_drained_ns = UINT64_MAX;
 	uint64_t last_nvmf_tick_ns = 0;
 	bool nvmf_auto_io_paused = false; // Emulator::set_nvmf_auto_io(false)
 

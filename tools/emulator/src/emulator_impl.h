@@ -71,6 +71,7 @@ struct Emulator::Impl {
 	// doorbell (0 = not), and per slot an entry (0x100 | token) never to
 	// serve again while it stays owned (swallowed, or rung too early).
 	uint64_t owned_since[prm::MAX_CMDQ_ENTRIES] = {};
+	uint32_t candidates = 0; // a superset of the slots with owned_since set
 	uint16_t skip_token[prm::MAX_CMDQ_ENTRIES] = {};
 	// When each slot's doorbell was taken (the trace's seen_ns).
 	uint64_t bell_seen[prm::MAX_CMDQ_ENTRIES] = {};

@@ -2,8 +2,6 @@
 //
 // Serving a rung slot through the transport, and the lost-doorbell rescue
 // (emulator_impl.h).
-#include <set>
-
 #include "emulator_impl.h"
 #include "trace.h"
 
@@ -38,16 +36,29 @@ void Emulator::Impl::note_unrung_owned(uint32_t bell, uint64_t now)
 {
 	if (!prof.lost_doorbell_us || !iseg.cmdq_base() || !queue_reachable || mute())
 		return;
+	uint32_t look = 0;
+	for (unsigned slot = 0; slot < queue_entries(); slot++)
+		if (!((bell | pending_mask) >> slot & 1) && !owned_since[slot])
+			look |= 1u << slot;
+	if (!look)
+		return;
+	// The queue is one page (the profile check in emulator.cpp keeps
+	// log_cmdq_size + log_cmdq_stride <= 12): one read of it, not one a slot.
+	uint8_t q[4096];
+	const size_t stride = (size_t)1 << prof.log_cmdq_stride, bytes = queue_entries() * stride;
+	if (bytes > sizeof(q) || !p.dma_read(iseg.cmdq_base(), q, bytes)) {
+		queue_reachable = false;
+		return;
+	}
+	using E = prm::cmd_queue_entry;
 	for (unsigned slot = 0; slot < queue_entries(); slot++) {
-		uint8_t t[4];
-		if ((bell >> slot) & 1 || owned_since[slot] || (pending_mask >> slot) & 1)
+		if (!(look >> slot & 1))
 			continue;
-		if (!entry_tail(slot, t)) {
-			queue_reachable = false;
-			return;
-		}
-		if ((t[3] & 1) && skip_token[slot] != (0x100 | t[0]))
+		const uint8_t *t = q + slot * stride + E::token::offset / 8; // as entry_tail()
+		if ((t[3] & 1) && skip_token[slot] != (0x100 | t[0])) {
 			owned_since[slot] = now | 1;
+			candidates |= 1u << slot;
+		}
 	}
 }
 
@@ -57,12 +68,15 @@ void Emulator::Impl::note_unrung_owned(uint32_t bell, uint64_t now)
 // and its own doorbell on the way.
 bool Emulator::Impl::rescue_lost_doorbells(uint64_t now)
 {
-	if (!prof.lost_doorbell_us || !iseg.cmdq_base() || !queue_reachable ||
-	    mute())
+	if (!candidates || !prof.lost_doorbell_us || !iseg.cmdq_base() || !queue_reachable || mute())
 		return false;
 	bool did = false;
+	uint32_t left = 0;
 	for (unsigned slot = 0; slot < queue_entries(); slot++) {
-		if (!owned_since[slot] || (pending_mask >> slot) & 1)
+		if (!owned_since[slot])
+			continue;
+		left |= 1u << slot;
+		if ((pending_mask >> slot) & 1)
 			continue;
 		// owned_since is the time noted | 1 (0 = not a candidate).
 		uint64_t since = owned_since[slot] & ~1ull;
@@ -74,6 +88,7 @@ bool Emulator::Impl::rescue_lost_doorbells(uint64_t now)
 			return did;
 		}
 		owned_since[slot] = 0;
+		left &= ~(1u << slot);
 		if (!(t[3] & 1) || skip_token[slot] == (0x100 | t[0]))
 			continue;
 		dev.counters.lost_doorbells++;
@@ -81,6 +96,7 @@ bool Emulator::Impl::rescue_lost_doorbells(uint64_t now)
 		process_slot(slot);
 		did = true;
 	}
+	candidates = left;
 	return did;
 }
 
@@ -92,10 +108,10 @@ void Emulator::Impl::process_slot(unsigned slot)
 		skip_entry(slot);
 		return;
 	}
-	std::set<uint8_t> eligible = crashed ? std::set<uint8_t>{} : dev.cmd_eq_snapshot();
+	Device::EqSet eligible = crashed ? Device::EqSet{} : dev.cmd_eq_snapshot();
 	TraceRecord t;
 	const bool tracing = (bool)trace_fn;
-	ExecFn exec = [this, &t, tracing, slot](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
+	auto exec = [this, &t, tracing, slot](const uint8_t *in, uint32_t inlen, uint8_t *out, uint32_t outlen) {
 		if (!hook_replaces_model && crashed)
 			dev.execute_crashed(in, inlen, out, outlen);
 		else if (!hook_replaces_model)
@@ -109,7 +125,7 @@ void Emulator::Impl::process_slot(unsigned slot)
 		}
 		return forced;
 	};
-	SlotResult r = transport.process(iseg.cmdq_base(), slot, dev.checksums_enabled(), faults, exec);
+	SlotResult r = transport.process(iseg.cmdq_base(), slot, dev.checksums_enabled(), faults, ExecFn(exec));
 	switch (r.kind) {
 	case SlotResult::IGNORED:
 		dev.counters.ignored_doorbells++;

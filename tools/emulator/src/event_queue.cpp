@@ -164,24 +164,24 @@ unsigned Device::post_event(uint8_t type, uint8_t sub_type, const uint8_t *data2
 	return n;
 }
 
-std::set<uint8_t> Device::cmd_eq_snapshot() const
+Device::EqSet Device::cmd_eq_snapshot() const
 {
-	std::set<uint8_t> s;
+	EqSet s;
 	for (const auto &[eqn, eq] : eqs)
 		if (eq.subscribed(prm::event::CMD))
-			s.insert(eqn);
+			s.set(eqn);
 	return s;
 }
 
-void Device::post_cmd_completion(uint32_t vector, const std::set<uint8_t> &eligible)
+void Device::post_cmd_completion(uint32_t vector, const EqSet &eligible)
 {
+	if (eligible.none())
+		return;
 	uint8_t data[prm::cmd_inter_comp_event::size_bytes] = {};
 	prm::set<prm::cmd_inter_comp_event::command_completion_vector>(Ref<prm::cmd_inter_comp_event>(data), vector);
-	for (uint8_t eqn : eligible) {
-		auto it = eqs.find(eqn);
-		if (it != eqs.end() && it->second.subscribed(prm::event::CMD))
-			write_eqe(it->second, prm::event::CMD, 0, data);
-	}
+	for (auto &[eqn, eq] : eqs)
+		if (eligible.test(eqn) && eq.subscribed(prm::event::CMD))
+			write_eqe(eq, prm::event::CMD, 0, data);
 }
 
 } // namespace cxprm::emu

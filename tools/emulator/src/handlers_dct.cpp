@@ -7,6 +7,7 @@
 // the DCT number.  The PD, CQ and SRQ (or XRQ) a DCT names must exist
 // (handlers_objects.cpp; lenient object model: any nonzero number), and
 // cannot be destroyed while it does.  Unknown DCT numbers answer BAD_RES.
+#include <algorithm>
 #include <cstring>
 
 #include "emu_device.h"
@@ -121,6 +122,7 @@ Result Device::drain_dct(Cmd &c)
 		return fail(synd::DCT_DRAIN_NOT_ACTIVE);
 	it->second.state = DctState::DRAINING;
 	it->second.drained_at_ns = now_ns + (uint64_t)prof_.dct.drain_delay_us * 1000;
+	next_drained_ns = std::min(next_drained_ns, it->second.drained_at_ns);
 	return Result::ok();
 }
 
