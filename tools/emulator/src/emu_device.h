@@ -330,7 +330,9 @@ private:
 	Result query_pages(Cmd &c);
 	Result manage_pages(Cmd &c);
 	void reset_pages();
-	Result given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *batch);
+	// GIVE's n pages, checked, added to a function's held pages (none
+	// when any is refused).
+	Result given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *held, std::set<uint64_t> *held_set);
 	// TAKE of k pages before INIT_HCA: that much boot/init demand is owed again.
 	void owe_again(uint32_t k);
 
