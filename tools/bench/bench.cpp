@@ -89,40 +89,28 @@ void report_emu(benchmark::State &st, uint64_t emu0, double per)
 						   benchmark::Counter::kAvgThreads);
 }
 
-void BM_QueryPages(benchmark::State &st)
+// One command at a time, one(q) each: nonzero is a failure (failed).
+template <class One> void bench_serial(benchmark::State &st, One one, const char *failed)
 {
 	Cmdq &q = rig().cmdq();
 	uint64_t emu0 = Rig::thread_emu_ns();
 	for (auto _ : st)
-		if (bench_one_qpages(q))
-			st.SkipWithError("QUERY_PAGES failed");
+		if (one(q))
+			st.SkipWithError(failed);
 	report_emu(st, emu0, (double)st.iterations());
 	st.SetItemsProcessed(st.iterations());
 }
+
+void BM_QueryPages(benchmark::State &st) { bench_serial(st, bench_one_qpages, "QUERY_PAGES failed"); }
 BENCHMARK(BM_QueryPages);
 
-void BM_QueryIssi(benchmark::State &st)
-{
-	Cmdq &q = rig().cmdq();
-	uint64_t emu0 = Rig::thread_emu_ns();
-	for (auto _ : st)
-		if (bench_one_issi(q))
-			st.SkipWithError("QUERY_ISSI failed");
-	report_emu(st, emu0, (double)st.iterations());
-	st.SetItemsProcessed(st.iterations());
-}
+void BM_QueryIssi(benchmark::State &st) { bench_serial(st, bench_one_issi, "QUERY_ISSI failed"); }
 BENCHMARK(BM_QueryIssi);
 
 void BM_QueryHcaCap(benchmark::State &st)
 {
-	Cmdq &q = rig().cmdq();
 	auto caps = std::make_unique<cmd::GeneralCaps>();
-	uint64_t emu0 = Rig::thread_emu_ns();
-	for (auto _ : st)
-		if (bench_one_caps(q, caps.get()))
-			st.SkipWithError("QUERY_HCA_CAP failed");
-	report_emu(st, emu0, (double)st.iterations());
-	st.SetItemsProcessed(st.iterations());
+	bench_serial(st, [&caps](Cmdq &q) { return bench_one_caps(q, caps.get()); }, "QUERY_HCA_CAP failed");
 	st.SetBytesProcessed(st.iterations() * 4096);
 }
 BENCHMARK(BM_QueryHcaCap);

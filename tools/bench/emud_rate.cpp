@@ -29,6 +29,7 @@
 
 #include "cxprm/commands/common.h"
 #include "cxprm/commands/hca.h"
+#include "bringup.h"
 #include "cxprm/device.h"
 #include "cxprm/errors.h"
 #include "cxprm/prm/opcodes.h"
@@ -101,12 +102,9 @@ int main(int argc, char **argv)
 	// The host's own ops, switched to spinning for the turnaround.
 	cxprm_host_ops ops = *fh.host()->ops;
 	const cxprm_host host{&ops, fh.host()->ctx};
-	auto dev = std::make_unique<Device>();
-	int rc = dev->bringup(&host, BringupConfig{});
-	if (rc) {
-		std::fprintf(stderr, "cxprm-bench-emud: bring-up failed: %s\n", err_name(rc));
+	auto dev = bench::bring_up(&host, "cxprm-bench-emud");
+	if (!dev)
 		return 1;
-	}
 	Cmdq &q = dev->cmdq();
 
 	auto caps = std::make_unique<cmd::GeneralCaps>();

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "cxprm/commands/pages.h"
+#include "bringup.h"
 #include "cxprm/device.h"
 #include "cxprm/errors.h"
 #include "cxprm/prm/opcodes.h"
@@ -148,12 +149,9 @@ int main(int argc, char **argv)
 	if (busy)
 		ops.yield = [](void *) { sched_yield(); };
 	cxprm_host host{&ops, uh.host()->ctx};
-	auto dev = std::make_unique<Device>();
-	int rc = dev->bringup(&host, BringupConfig{});
-	if (rc) {
-		std::fprintf(stderr, "cxprm-bench-pipeline: bring-up failed: %s\n", err_name(rc));
+	auto dev = bench::bring_up(&host, "cxprm-bench-pipeline");
+	if (!dev)
 		return 1;
-	}
 	Cmdq &q = dev->cmdq();
 	const double L = (double)prof.latency.service_ns(prm::op::QUERY_PAGES) / 1e9;
 	const unsigned K = prof.latency.engines, slots = q.entries() - 1; // the last: MANAGE_PAGES

@@ -110,6 +110,26 @@ std::string json_quote(const std::string &s)
 	return out;
 }
 
+namespace {
+// An array's or object's n items between open and close, each written by
+// item(i): one a line a level deeper when pretty, else ", " between them.
+template <class Item>
+void write_list(std::string &out, bool pretty, int depth, char open, char close, size_t n, Item item)
+{
+	out += open;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			out += pretty ? "," : ", ";
+		if (pretty)
+			indent(out, depth + 1);
+		item(i);
+	}
+	if (pretty && n)
+		indent(out, depth);
+	out += close;
+}
+} // namespace
+
 void Json::write(std::string &out, bool pretty, int depth) const
 {
 	switch (kind_) {
@@ -119,40 +139,15 @@ void Json::write(std::string &out, bool pretty, int depth) const
 	case Kind::INT: out += std::to_string(i_); return;
 	case Kind::STR: out += json_quote(s_); return;
 	case Kind::ARR:
-		if (items_.empty()) {
-			out += "[]";
-			return;
-		}
-		out += '[';
-		for (size_t i = 0; i < items_.size(); i++) {
-			if (i)
-				out += pretty ? "," : ", ";
-			if (pretty)
-				indent(out, depth + 1);
-			items_[i].write(out, pretty, depth + 1);
-		}
-		if (pretty)
-			indent(out, depth);
-		out += ']';
+		write_list(out, pretty, depth, '[', ']', items_.size(),
+			   [&](size_t i) { items_[i].write(out, pretty, depth + 1); });
 		return;
 	case Kind::OBJ:
-		if (members_.empty()) {
-			out += "{}";
-			return;
-		}
-		out += '{';
-		for (size_t i = 0; i < members_.size(); i++) {
-			if (i)
-				out += pretty ? "," : ", ";
-			if (pretty)
-				indent(out, depth + 1);
+		write_list(out, pretty, depth, '{', '}', members_.size(), [&](size_t i) {
 			out += json_quote(members_[i].first);
 			out += ": ";
 			members_[i].second.write(out, pretty, depth + 1);
-		}
-		if (pretty)
-			indent(out, depth);
-		out += '}';
+		});
 		return;
 	}
 }

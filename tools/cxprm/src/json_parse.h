@@ -122,19 +122,34 @@ private:
 		std::string t = s_.substr(st, i_ - st);
 		return neg ? Json::snum(std::stoll(t)) : Json::num(std::stoull(t));
 	}
+	// An object's or array's items after its opening character, each read
+	// by item(), separated by commas, up to close.
+	template <class Item> void items(char close, Item item)
+	{
+		i_++;
+		ws();
+		if (peek() == close) {
+			i_++;
+			return;
+		}
+		for (;;) {
+			ws();
+			item();
+			ws();
+			if (peek() == ',') {
+				i_++;
+				continue;
+			}
+			expect(close);
+			return;
+		}
+	}
 	Json value()
 	{
 		char c = peek();
 		if (c == '{') {
-			i_++;
 			Json o = Json::object();
-			ws();
-			if (peek() == '}') {
-				i_++;
-				return o;
-			}
-			for (;;) {
-				ws();
+			items('}', [&] {
 				std::string k = string();
 				if (o.get(k))
 					fail("duplicate key " + k);
@@ -142,34 +157,13 @@ private:
 				expect(':');
 				ws();
 				o.set_json(k, value());
-				ws();
-				if (peek() == ',') {
-					i_++;
-					continue;
-				}
-				expect('}');
-				return o;
-			}
+			});
+			return o;
 		}
 		if (c == '[') {
-			i_++;
 			Json a = Json::array();
-			ws();
-			if (peek() == ']') {
-				i_++;
-				return a;
-			}
-			for (;;) {
-				ws();
-				a.push_json(value());
-				ws();
-				if (peek() == ',') {
-					i_++;
-					continue;
-				}
-				expect(']');
-				return a;
-			}
+			items(']', [&] { a.push_json(value()); });
+			return a;
 		}
 		if (c == '"')
 			return Json::str(string());

@@ -30,6 +30,23 @@ struct NamedValue {
 	uint16_t value;
 };
 
+// s as a number up to max, else as a name in any case, prefix optional,
+// that known(NAME, &value) finds; else a UsageError naming kind, with hint.
+template <class Known>
+uint64_t parse_named(const std::string &s, const std::string &what, uint64_t max, const std::string &prefix,
+		     Known known, const std::string &kind, const std::string &hint)
+{
+	if (looks_numeric(s))
+		return parse_num(s, what, max);
+	std::string u = upper(s);
+	if (!prefix.empty() && u.rfind(prefix, 0) == 0)
+		u.erase(0, prefix.size());
+	uint16_t v = 0;
+	if (known(u, &v))
+		return v;
+	throw UsageError(what + ": unknown " + kind + " '" + s + "' (" + hint + ", or a number)");
+}
+
 #define CXPRM_TOOL_EV_(n, v) {#n, v},
 const NamedValue kEvents[] = {CXPRM_EVENTS(CXPRM_TOOL_EV_)};
 #undef CXPRM_TOOL_EV_
@@ -62,17 +79,18 @@ std::string opcode_label(uint16_t opcode)
 
 uint16_t parse_opcode(const std::string &s, const std::string &what)
 {
-	if (looks_numeric(s))
-		return (uint16_t)parse_num(s, what, 0xffff);
-	std::string u = upper(s);
-	if (u.rfind("MLX5_CMD_OP_", 0) == 0)
-		u.erase(0, 12);
-	uint32_t n = 0;
-	const prm::OpcodeInfo *t = prm::opcode_table(&n);
-	for (uint32_t i = 0; i < n; i++)
-		if (u == t[i].name)
-			return t[i].value;
-	throw UsageError(what + ": unknown opcode '" + s + "' (a PRM name like QUERY_HCA_CAP, or a number)");
+	auto known = [](const std::string &u, uint16_t *v) {
+		uint32_t n = 0;
+		const prm::OpcodeInfo *t = prm::opcode_table(&n);
+		for (uint32_t i = 0; i < n; i++)
+			if (u == t[i].name) {
+				*v = t[i].value;
+				return true;
+			}
+		return false;
+	};
+	return (uint16_t)parse_named(s, what, 0xffff, "MLX5_CMD_OP_", known, "opcode",
+				     "a PRM name like QUERY_HCA_CAP");
 }
 
 std::vector<std::string> opcode_names()
@@ -95,16 +113,18 @@ std::vector<std::string> event_names()
 
 uint16_t parse_cap_type(const std::string &s, const std::string &what)
 {
-	if (looks_numeric(s))
-		return (uint16_t)parse_num(s, what, 0x7fff);
-	std::string u = upper(s);
-	uint32_t n = 0;
-	const prm::CapTypeInfo *t = prm::cap_type_table(&n);
-	for (uint32_t i = 0; i < n; i++)
-		if (u == upper(t[i].alias) || u == t[i].name)
-			return t[i].value;
-	throw UsageError(what + ": unknown capability type '" + s + "' (one of " + cap_type_aliases() +
-			 ", or a number)");
+	auto known = [](const std::string &u, uint16_t *v) {
+		uint32_t n = 0;
+		const prm::CapTypeInfo *t = prm::cap_type_table(&n);
+		for (uint32_t i = 0; i < n; i++)
+			if (u == upper(t[i].alias) || u == t[i].name) {
+				*v = t[i].value;
+				return true;
+			}
+		return false;
+	};
+	return (uint16_t)parse_named(s, what, 0x7fff, "", known, "capability type",
+				     "one of " + cap_type_aliases());
 }
 
 std::string cap_type_label(uint16_t type)
@@ -128,15 +148,16 @@ std::string cap_type_aliases()
 
 uint8_t parse_event(const std::string &s, const std::string &what)
 {
-	if (looks_numeric(s))
-		return (uint8_t)parse_num(s, what, 0xff);
-	std::string u = upper(s);
-	if (u.rfind("MLX5_EVENT_TYPE_", 0) == 0)
-		u.erase(0, 16);
-	for (const NamedValue &e : kEvents)
-		if (u == e.name)
-			return (uint8_t)e.value;
-	throw UsageError(what + ": unknown event type '" + s + "' (a name like ESW_FUNCTIONS_CHANGED, or a number)");
+	auto known = [](const std::string &u, uint16_t *v) {
+		for (const NamedValue &e : kEvents)
+			if (u == e.name) {
+				*v = e.value;
+				return true;
+			}
+		return false;
+	};
+	return (uint8_t)parse_named(s, what, 0xff, "MLX5_EVENT_TYPE_", known, "event type",
+				    "a name like ESW_FUNCTIONS_CHANGED");
 }
 
 std::string event_label(uint8_t type)

@@ -147,6 +147,17 @@ struct Uctx {
 	uint32_t cap = 0;
 };
 
+// A free object number in [first, first + max) and below 2^24 (PRM
+// numbers are 24 bits) that none of objects (maps or sets by number)
+// holds, or 0 when there is none.
+template <class... M> uint32_t free_number(uint32_t first, uint32_t max, const M &...objects)
+{
+	for (uint32_t n = first; n - first < max && n < (1u << 24); n++)
+		if (!(objects.count(n) || ...))
+			return n;
+	return 0;
+}
+
 // The kinds of object whose creating uid the Device records (owners).
 // EQs are always uid 0's (only the kernel creates them): never recorded.
 enum class Obj : uint8_t { PD, CQ, SRQ, XRQ, QP, DCT, NVMF_BE, EQ };
@@ -249,6 +260,24 @@ public:
 	// Whether command c may act on object (kind, n): its owner, a QUERY
 	// (query) from a TOOLS_RESOURCES uid, uid 0 with uid0_acts_on_any.
 	Result owned(const Cmd &c, Obj kind, uint64_t n, bool query) const;
+	// The object (kind, n) a command names: 'unknown' unless it is known
+	// (exists, and is of the kind the command acts on), then owned().
+	Result known_owned(const Cmd &c, bool known, uint32_t unknown, Obj kind, uint64_t n, bool query) const;
+	// DESTROY / DEALLOC of object n of objects (a map or a set):
+	// known_owned(), 'busy' while another object names it, then it is
+	// erased and disowned.
+	template <class M>
+	Result destroy_object(const Cmd &c, M &objects, Obj kind, uint32_t n, bool known, uint32_t unknown,
+			      bool in_use, uint32_t busy)
+	{
+		if (Result r = known_owned(c, known, unknown, kind, n, false); r.status)
+			return r;
+		if (in_use)
+			return fail(busy);
+		objects.erase(n);
+		disown(kind, n);
+		return Result::ok();
+	}
 	// ProvisionProfile's objects (handlers_provision.cpp), and how many
 	// of them are still alive (dcts / namespaces through the pointers).
 	Provisioned prov;
@@ -335,7 +364,9 @@ private:
 	Result query_pages(Cmd &c);
 	Result manage_pages(Cmd &c);
 	void reset_pages();
-	Result given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *batch);
+	// GIVE's n pages, checked, added to a function's held pages (none
+	// when any is refused).
+	Result given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *held, std::set<uint64_t> *held_set);
 	// TAKE of k pages before INIT_HCA: that much boot/init demand is owed again.
 	void owe_again(uint32_t k);
 
@@ -374,6 +405,10 @@ private:
 	Result create_rmp(Cmd &c);
 	Result destroy_rmp(Cmd &c);
 	Result query_rmp(Cmd &c);
+	// CREATE_SRQ's and CREATE_RMP's last steps (RMPs are SRQs): the pas[]
+	// of npages after the fixed input, a number among the SRQs', s kept as
+	// c's uid's.
+	Result add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s, uint32_t *srqn);
 	// Whether a reference names an object of that kind (lenient: nonzero).
 	bool have_pd(uint32_t pd) const;
 	bool have_cq(uint32_t cqn) const;

@@ -10,6 +10,19 @@ namespace cxprm::emu {
 
 #define CXPRM_EMU_LOCKED_ std::lock_guard<std::mutex> g_(impl_->mu)
 
+namespace {
+// Whether objects holds key; if so and out is given, *out is part(its value).
+template <class M, class K, class T, class Part> bool copy_found(const M &objects, const K &key, T *out, Part part)
+{
+	auto it = objects.find(key);
+	if (it == objects.end())
+		return false;
+	if (out)
+		*out = part(it->second);
+	return true;
+}
+} // namespace
+
 HcaState Emulator::hca_state() const { CXPRM_EMU_LOCKED_; return impl_->dev.state; }
 uint16_t Emulator::current_issi() const { CXPRM_EMU_LOCKED_; return impl_->dev.issi; }
 bool Emulator::initializing() const { CXPRM_EMU_LOCKED_; return impl_->initializing || impl_->cmdq_initializing; }
@@ -104,12 +117,7 @@ uint32_t Emulator::uctx_count() const { CXPRM_EMU_LOCKED_; return (uint32_t)impl
 bool Emulator::uctx_cap(uint16_t uid, uint32_t *cap) const
 {
 	CXPRM_EMU_LOCKED_;
-	auto it = impl_->dev.uctxs.find(uid);
-	if (it == impl_->dev.uctxs.end())
-		return false;
-	if (cap)
-		*cap = it->second.cap;
-	return true;
+	return copy_found(impl_->dev.uctxs, uid, cap, [](const Uctx &u) { return u.cap; });
 }
 bool Emulator::checksums_enabled() const { CXPRM_EMU_LOCKED_; return impl_->dev.checksums_enabled(); }
 std::array<uint32_t, 4> Emulator::last_sw_owner_id() const { CXPRM_EMU_LOCKED_; return impl_->dev.sw_owner_id; }
@@ -124,55 +132,38 @@ uint64_t Emulator::opcode_count(uint16_t opcode) const
 bool Emulator::eq_info(uint8_t eqn, EqInfo *out) const
 {
 	CXPRM_EMU_LOCKED_;
-	auto it = impl_->dev.eqs.find(eqn);
-	if (it == impl_->dev.eqs.end())
-		return false;
-	const Eq &eq = it->second;
-	if (out) {
-		out->eqn = eq.eqn;
-		out->log_size = eq.log_size;
-		out->uar = eq.uar;
-		out->intr = eq.intr;
-		out->producer = eq.producer;
-		out->consumer = eq.consumer;
-		out->armed = eq.armed;
-		out->overruns = eq.overruns;
-		out->event_bitmask = eq.mask;
-	}
-	return true;
+	return copy_found(impl_->dev.eqs, eqn, out, [](const Eq &eq) {
+		EqInfo i;
+		i.eqn = eq.eqn;
+		i.log_size = eq.log_size;
+		i.uar = eq.uar;
+		i.intr = eq.intr;
+		i.producer = eq.producer;
+		i.consumer = eq.consumer;
+		i.armed = eq.armed;
+		i.overruns = eq.overruns;
+		i.event_bitmask = eq.mask;
+		return i;
+	});
 }
 
 bool Emulator::dct_state(uint32_t dctn, DctState *out) const
 {
 	CXPRM_EMU_LOCKED_;
-	auto it = impl_->dev.dcts.find(dctn);
-	if (it == impl_->dev.dcts.end())
-		return false;
-	if (out)
-		*out = it->second.state;
-	return true;
+	return copy_found(impl_->dev.dcts, dctn, out, [](const Dct &d) { return d.state; });
 }
 
 bool Emulator::xrq_info(uint32_t xrqn, XrqInfo *out) const
 {
 	CXPRM_EMU_LOCKED_;
-	auto it = impl_->dev.xrqs.find(xrqn);
-	if (it == impl_->dev.xrqs.end())
-		return false;
-	if (out)
-		*out = it->second.info;
-	return true;
+	return copy_found(impl_->dev.xrqs, xrqn, out, [](const Xrq &x) { return x.info; });
 }
 
 bool Emulator::nvmf_backend(uint32_t xrqn, uint16_t id, NvmfBackendInfo *out) const
 {
 	CXPRM_EMU_LOCKED_;
-	auto it = impl_->dev.backends.find({xrqn, id});
-	if (it == impl_->dev.backends.end())
-		return false;
-	if (out)
-		*out = it->second;
-	return true;
+	return copy_found(impl_->dev.backends, std::make_pair(xrqn, id), out,
+			  [](const NvmfBackendInfo &b) { return b; });
 }
 
 bool Emulator::nvme_queue(uint16_t qid, NvmeQueueInfo *out) const
@@ -196,12 +187,8 @@ NvmeSsdStats Emulator::nvme_stats() const
 bool Emulator::nvmf_counters(uint32_t xrqn, uint32_t nsid, NvmfCounters *out) const
 {
 	CXPRM_EMU_LOCKED_;
-	auto it = impl_->dev.namespaces.find({xrqn, nsid});
-	if (it == impl_->dev.namespaces.end())
-		return false;
-	if (out)
-		*out = it->second.c;
-	return true;
+	return copy_found(impl_->dev.namespaces, std::make_pair(xrqn, nsid), out,
+			  [](const Namespace &ns) { return ns.c; });
 }
 
 std::vector<uint8_t> Emulator::cap_cur(uint16_t type) const

@@ -25,18 +25,19 @@ namespace {
 
 constexpr uint32_t MTU_MIN = 1, MTU_MAX = 5; // 256 .. 4096
 
-// The DCT a command names in its input field F, or dcts.end() with *r the
-// failure: DCTs off (FEATURE_OFF) or a number not in use ('unknown').
-template <class F> auto named_dct(Device &d, const Cmd &c, uint32_t unknown, Result *r)
+// The DCT a command names in its input field F, which the command's uid
+// may act on (a QUERY: query), or dcts.end() with *r the failure: DCTs off
+// (FEATURE_OFF), a number not in use ('unknown') or not the uid's.
+template <class F> auto named_dct(Device &d, const Cmd &c, uint32_t unknown, bool query, Result *r)
 {
 	if (!d.cap_cur<prm::cmd_hca_cap::dct>()) {
 		*r = fail(synd::FEATURE_OFF);
 		return d.dcts.end();
 	}
-	auto it = d.dcts.find((uint32_t)prm::get<F>(CRef<typename F::layout>(c.in)));
-	if (it == d.dcts.end())
-		*r = fail(unknown);
-	return it;
+	uint32_t dctn = (uint32_t)prm::get<F>(CRef<typename F::layout>(c.in));
+	auto it = d.dcts.find(dctn);
+	*r = d.known_owned(c, it != d.dcts.end(), unknown, Obj::DCT, dctn, query);
+	return r->status ? d.dcts.end() : it;
 }
 
 } // namespace
@@ -73,10 +74,8 @@ Result Device::create_dct(Cmd &c)
 	if (rr.status)
 		return rr;
 
-	uint32_t dctn = prof_.dct.first_dctn, end = prof_.dct.first_dctn + prof_.dct.max_dcts;
-	while (dctn < end && (dcts.count(dctn) || qps.count(dctn)))
-		dctn++;
-	if (dctn >= end || !prm::fits<prm::create_dct_out::dctn>(dctn))
+	uint32_t dctn = free_number(prof_.dct.first_dctn, prof_.dct.max_dcts, dcts, qps);
+	if (!dctn)
 		return fail(synd::DCT_EXHAUSTED);
 
 	Dct &d = dcts[dctn];
@@ -96,10 +95,8 @@ Result Device::create_dct(Cmd &c)
 Result Device::destroy_dct(Cmd &c)
 {
 	Result r;
-	auto it = named_dct<prm::destroy_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DESTROY, &r);
+	auto it = named_dct<prm::destroy_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DESTROY, false, &r);
 	if (it == dcts.end())
-		return r;
-	if (r = owned(c, Obj::DCT, it->first, false); r.status)
 		return r;
 	// Strict: Linux always drains and waits for DCT_DRAINED first, so
 	// nothing shows firmware destroying an active DCT.
@@ -113,10 +110,8 @@ Result Device::destroy_dct(Cmd &c)
 Result Device::drain_dct(Cmd &c)
 {
 	Result r;
-	auto it = named_dct<prm::drain_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DRAIN, &r);
+	auto it = named_dct<prm::drain_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DRAIN, false, &r);
 	if (it == dcts.end())
-		return r;
-	if (r = owned(c, Obj::DCT, it->first, false); r.status)
 		return r;
 	if (it->second.state != DctState::ACTIVE)
 		return fail(synd::DCT_DRAIN_NOT_ACTIVE);
@@ -129,10 +124,8 @@ Result Device::drain_dct(Cmd &c)
 Result Device::query_dct(Cmd &c)
 {
 	Result r;
-	auto it = named_dct<prm::query_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_QUERY, &r);
+	auto it = named_dct<prm::query_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_QUERY, true, &r);
 	if (it == dcts.end())
-		return r;
-	if (r = owned(c, Obj::DCT, it->first, true); r.status)
 		return r;
 	Ref<dctc> ctx = prm::sub<prm::query_dct_out::dct_context_entry, dctc>(Ref<prm::query_dct_out>(c.out));
 	std::memcpy(ctx.p, it->second.ctx.data(), it->second.ctx.size());
@@ -143,12 +136,8 @@ Result Device::query_dct(Cmd &c)
 Result Device::arm_dct(Cmd &c)
 {
 	Result r;
-	auto it = named_dct<prm::arm_dct_in::dct_number>(*this, c, synd::DCT_UNKNOWN_ARM, &r);
-	if (it == dcts.end())
-		return r;
-	if (r = owned(c, Obj::DCT, it->first, false); r.status)
-		return r;
-	return Result::ok();
+	named_dct<prm::arm_dct_in::dct_number>(*this, c, synd::DCT_UNKNOWN_ARM, false, &r);
+	return r;
 }
 
 } // namespace cxprm::emu

@@ -24,6 +24,16 @@ namespace {
 constexpr uint16_t SHARED_RESOURCE_UID = 0xffff;
 constexpr uint8_t EQ_STATE_ARMED = 0x9, EQ_STATE_FIRED = 0xa;
 constexpr uint32_t MAX_LOG_PAGE_SIZE = 18; // 1 GiB pages
+
+// Whether a CQ the driver made (a provisioned one's EQ and UAR are not
+// modelled) has field f (its UAR or EQ) at v: that UAR or EQ is in use.
+bool driver_cq_on(const std::map<uint32_t, Cq> &cqs, uint32_t Cq::*f, uint32_t v)
+{
+	for (const auto &[cqn, cq] : cqs)
+		if (cq.*f == v && !cq.provisioned)
+			return true;
+	return false;
+}
 } // namespace
 
 Result Device::alloc_uar(Cmd &c)
@@ -50,9 +60,8 @@ Result Device::dealloc_uar(Cmd &c)
 	for (const auto &[eqn, eq] : eqs)
 		if (eq.uar == idx)
 			return fail(synd::UAR_IN_USE);
-	for (const auto &[cqn, cq] : cqs)
-		if (cq.uar == idx && !cq.provisioned)
-			return fail(synd::UAR_IN_USE);
+	if (driver_cq_on(cqs, &Cq::uar, idx))
+		return fail(synd::UAR_IN_USE);
 	uars.erase(idx);
 	return Result::ok();
 }
@@ -127,9 +136,8 @@ Result Device::destroy_eq(Cmd &c)
 	uint8_t eqn = (uint8_t)prm::get<prm::destroy_eq_in::eq_number>(CRef<prm::destroy_eq_in>(c.in));
 	if (!eqs.count(eqn))
 		return fail(synd::EQ_UNKNOWN_DESTROY);
-	for (const auto &[cqn, cq] : cqs)
-		if (cq.eqn == eqn && !cq.provisioned)
-			return fail(synd::EQ_IN_USE);
+	if (driver_cq_on(cqs, &Cq::eqn, eqn))
+		return fail(synd::EQ_IN_USE);
 	eqs.erase(eqn);
 	return Result::ok();
 }
@@ -140,10 +148,8 @@ Result Device::query_eq(Cmd &c)
 	using eqc = prm::eqc;
 	uint8_t eqn = (uint8_t)prm::get<prm::query_eq_in::eq_number>(CRef<prm::query_eq_in>(c.in));
 	auto it = eqs.find(eqn);
-	if (it == eqs.end())
-		return fail(synd::EQ_UNKNOWN_QUERY);
 	// EQs are the kernel's (CREATE_EQ is: handlers_uctx.cpp).
-	if (Result r = owned(c, Obj::EQ, eqn, true); r.status)
+	if (Result r = known_owned(c, it != eqs.end(), synd::EQ_UNKNOWN_QUERY, Obj::EQ, eqn, true); r.status)
 		return r;
 	const Eq &eq = it->second;
 	Ref<prm::query_eq_out> out(c.out);

@@ -110,9 +110,8 @@ Result Device::query_nvmf_ns(Cmd &c)
 	if (Result r = nvmf_xrq(xrqn); r.status)
 		return r;
 	auto it = namespaces.find({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)});
-	if (it == namespaces.end())
-		return fail(synd::NVMF_NS_UNKNOWN_QUERY);
-	if (Result r = owned(c, Obj::XRQ, xrqn, true); r.status)
+	if (Result r = known_owned(c, it != namespaces.end(), synd::NVMF_NS_UNKNOWN_QUERY, Obj::XRQ, xrqn, true);
+	    r.status)
 		return r;
 	const NvmfCounters &k = it->second.c;
 	Ref<ctx_t> ctx = prm::sub<prm::query_nvmf_namespace_out::ns_ctx, ctx_t>(Ref<prm::query_nvmf_namespace_out>(c.out));

@@ -24,15 +24,6 @@ namespace {
 
 constexpr uint32_t CQE_BYTES = 64;
 
-// A free number in [first, first + max), or 0 when there is none.
-template <class M> uint32_t free_number(const M &objects, uint32_t first, uint32_t max)
-{
-	for (uint32_t n = first; n - first < max && n < (1u << 24); n++)
-		if (!objects.count(n))
-			return n;
-	return 0;
-}
-
 // 4 KiB pages a queue of 'bytes' needs (at least one).
 uint64_t pages_for(uint64_t bytes)
 {
@@ -49,6 +40,14 @@ bool is_completion_eq(const Eq &eq)
 		if (w)
 			return false;
 	return true;
+}
+
+// Whether SRQ number n is one the _SRQ (rmp false) or the _RMP commands
+// (rmp true) act on: RMPs share the SRQs' numbers.
+bool is_srq(const std::map<uint32_t, Srq> &srqs, uint32_t n, bool rmp)
+{
+	auto it = srqs.find(n);
+	return it != srqs.end() && it->second.rmp == rmp;
 }
 
 template <class F> uint32_t dct_ref(const Dct &d)
@@ -128,7 +127,7 @@ bool Device::srq_in_use(uint32_t srqn) const
 
 Result Device::alloc_pd(Cmd &c)
 {
-	uint32_t pd = free_number(pds, 1, prof_.objects.max_pds);
+	uint32_t pd = free_number(1, prof_.objects.max_pds, pds);
 	if (!pd)
 		return fail(synd::PD_EXHAUSTED);
 	pds.insert(pd);
@@ -140,15 +139,7 @@ Result Device::alloc_pd(Cmd &c)
 Result Device::dealloc_pd(Cmd &c)
 {
 	uint32_t pd = (uint32_t)prm::get<prm::dealloc_pd_in::pd>(CRef<prm::dealloc_pd_in>(c.in));
-	if (!pds.count(pd))
-		return fail(synd::PD_UNKNOWN);
-	if (Result r = owned(c, Obj::PD, pd, false); r.status)
-		return r;
-	if (pd_in_use(pd))
-		return fail(synd::PD_IN_USE);
-	pds.erase(pd);
-	disown(Obj::PD, pd);
-	return Result::ok();
+	return destroy_object(c, pds, Obj::PD, pd, pds.count(pd), synd::PD_UNKNOWN, pd_in_use(pd), synd::PD_IN_USE);
 }
 
 // --- CQ ---
@@ -174,7 +165,7 @@ Result Device::create_cq(Cmd &c)
 		return fail(synd::QUEUE_BAD_DBR);
 	if (!read_pas(c, in_t::size_bytes, pages_for((uint64_t)CQE_BYTES << cq.log_size), &cq.pas))
 		return fail(synd::CQ_PAS_INLEN);
-	uint32_t cqn = free_number(cqs, prof_.objects.first_cqn, prof_.objects.max_cqs);
+	uint32_t cqn = free_number(prof_.objects.first_cqn, prof_.objects.max_cqs, cqs);
 	if (!cqn)
 		return fail(synd::CQ_EXHAUSTED);
 	cqs[cqn] = std::move(cq);
@@ -186,24 +177,15 @@ Result Device::create_cq(Cmd &c)
 Result Device::destroy_cq(Cmd &c)
 {
 	uint32_t cqn = (uint32_t)prm::get<prm::destroy_cq_in::cqn>(CRef<prm::destroy_cq_in>(c.in));
-	if (!cqs.count(cqn))
-		return fail(synd::CQ_UNKNOWN_DESTROY);
-	if (Result r = owned(c, Obj::CQ, cqn, false); r.status)
-		return r;
-	if (cq_in_use(cqn))
-		return fail(synd::CQ_IN_USE);
-	cqs.erase(cqn);
-	disown(Obj::CQ, cqn);
-	return Result::ok();
+	return destroy_object(c, cqs, Obj::CQ, cqn, cqs.count(cqn), synd::CQ_UNKNOWN_DESTROY, cq_in_use(cqn),
+			      synd::CQ_IN_USE);
 }
 
 Result Device::query_cq(Cmd &c)
 {
 	uint32_t cqn = (uint32_t)prm::get<prm::query_cq_in::cqn>(CRef<prm::query_cq_in>(c.in));
 	auto it = cqs.find(cqn);
-	if (it == cqs.end())
-		return fail(synd::CQ_UNKNOWN_QUERY);
-	if (Result r = owned(c, Obj::CQ, cqn, true); r.status)
+	if (Result r = known_owned(c, it != cqs.end(), synd::CQ_UNKNOWN_QUERY, Obj::CQ, cqn, true); r.status)
 		return r;
 	Ref<prm::cqc> ctx = prm::sub<prm::query_cq_out::cq_context, prm::cqc>(Ref<prm::query_cq_out>(c.out));
 	prm::set<prm::cqc::log_cq_size>(ctx, it->second.log_size);
@@ -214,6 +196,19 @@ Result Device::query_cq(Cmd &c)
 }
 
 // --- SRQ ---
+
+Result Device::add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s, uint32_t *srqn)
+{
+	std::vector<uint64_t> pas;
+	if (!read_pas(c, fixed, npages, &pas))
+		return fail(synd::SRQ_PAS_INLEN);
+	*srqn = free_number(prof_.objects.first_srqn, prof_.objects.max_srqs, srqs);
+	if (!*srqn)
+		return fail(synd::SRQ_EXHAUSTED);
+	srqs[*srqn] = s;
+	own(Obj::SRQ, *srqn, c.uid);
+	return Result::ok();
+}
 
 Result Device::create_srq(Cmd &c)
 {
@@ -232,14 +227,10 @@ Result Device::create_srq(Cmd &c)
 		return fail(synd::SRQ_NO_CQ);
 	if (!dbr_ok(s.dbr))
 		return fail(synd::QUEUE_BAD_DBR);
-	std::vector<uint64_t> pas;
-	if (!read_pas(c, in_t::size_bytes, pages_for((16ull << s.log_stride) << s.log_size), &pas))
-		return fail(synd::SRQ_PAS_INLEN);
-	uint32_t srqn = free_number(srqs, prof_.objects.first_srqn, prof_.objects.max_srqs);
-	if (!srqn)
-		return fail(synd::SRQ_EXHAUSTED);
-	srqs[srqn] = s;
-	own(Obj::SRQ, srqn, c.uid);
+	uint32_t srqn = 0;
+	if (Result r = add_srq(c, in_t::size_bytes, pages_for((16ull << s.log_stride) << s.log_size), s, &srqn);
+	    r.status)
+		return r;
 	prm::set<prm::create_srq_out::srqn>(Ref<prm::create_srq_out>(c.out), srqn);
 	return Result::ok();
 }
@@ -247,26 +238,17 @@ Result Device::create_srq(Cmd &c)
 Result Device::destroy_srq(Cmd &c)
 {
 	uint32_t srqn = (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
-	if (!srqs.count(srqn) || srqs.at(srqn).rmp)
-		return fail(synd::SRQ_UNKNOWN_DESTROY);
-	if (Result r = owned(c, Obj::SRQ, srqn, false); r.status)
-		return r;
-	if (srq_in_use(srqn))
-		return fail(synd::SRQ_IN_USE);
-	srqs.erase(srqn);
-	disown(Obj::SRQ, srqn);
-	return Result::ok();
+	return destroy_object(c, srqs, Obj::SRQ, srqn, is_srq(srqs, srqn, false), synd::SRQ_UNKNOWN_DESTROY,
+			      srq_in_use(srqn), synd::SRQ_IN_USE);
 }
 
 Result Device::query_srq(Cmd &c)
 {
 	uint32_t srqn = (uint32_t)prm::get<prm::query_srq_in::srqn>(CRef<prm::query_srq_in>(c.in));
-	auto it = srqs.find(srqn);
-	if (it == srqs.end() || it->second.rmp)
-		return fail(synd::SRQ_UNKNOWN_QUERY);
-	if (Result r = owned(c, Obj::SRQ, srqn, true); r.status)
+	if (Result r = known_owned(c, is_srq(srqs, srqn, false), synd::SRQ_UNKNOWN_QUERY, Obj::SRQ, srqn, true);
+	    r.status)
 		return r;
-	const Srq &s = it->second;
+	const Srq &s = srqs.at(srqn);
 	Ref<prm::srqc> ctx = prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out));
 	prm::set<prm::srqc::log_srq_size>(ctx, s.log_size);
 	prm::set<prm::srqc::log_rq_stride>(ctx, s.log_stride);
@@ -313,14 +295,9 @@ Result Device::create_rmp(Cmd &c)
 	// pas[] entries are pages of 4 KiB << log_wq_pg_sz.
 	uint64_t page = prm::ADAPTER_PAGE_SIZE << prm::get<prm::wq::log_wq_pg_sz>(wq);
 	uint64_t bytes = (1ull << stride) << s.log_size;
-	std::vector<uint64_t> pas;
-	if (!read_pas(c, in_t::size_bytes, (bytes + page - 1) / page, &pas))
-		return fail(synd::SRQ_PAS_INLEN);
-	uint32_t rmpn = free_number(srqs, prof_.objects.first_srqn, prof_.objects.max_srqs);
-	if (!rmpn)
-		return fail(synd::SRQ_EXHAUSTED);
-	srqs[rmpn] = s;
-	own(Obj::SRQ, rmpn, c.uid);
+	uint32_t rmpn = 0;
+	if (Result r = add_srq(c, in_t::size_bytes, (bytes + page - 1) / page, s, &rmpn); r.status)
+		return r;
 	prm::set<prm::create_rmp_out::rmpn>(Ref<prm::create_rmp_out>(c.out), rmpn);
 	return Result::ok();
 }
@@ -328,26 +305,16 @@ Result Device::create_rmp(Cmd &c)
 Result Device::destroy_rmp(Cmd &c)
 {
 	uint32_t rmpn = (uint32_t)prm::get<prm::destroy_rmp_in::rmpn>(CRef<prm::destroy_rmp_in>(c.in));
-	if (!srqs.count(rmpn) || !srqs.at(rmpn).rmp)
-		return fail(synd::RMP_UNKNOWN);
-	if (Result r = owned(c, Obj::SRQ, rmpn, false); r.status)
-		return r;
-	if (srq_in_use(rmpn))
-		return fail(synd::SRQ_IN_USE);
-	srqs.erase(rmpn);
-	disown(Obj::SRQ, rmpn);
-	return Result::ok();
+	return destroy_object(c, srqs, Obj::SRQ, rmpn, is_srq(srqs, rmpn, true), synd::RMP_UNKNOWN,
+			      srq_in_use(rmpn), synd::SRQ_IN_USE);
 }
 
 Result Device::query_rmp(Cmd &c)
 {
 	uint32_t rmpn = (uint32_t)prm::get<prm::query_rmp_in::rmpn>(CRef<prm::query_rmp_in>(c.in));
-	auto it = srqs.find(rmpn);
-	if (it == srqs.end() || !it->second.rmp)
-		return fail(synd::RMP_UNKNOWN);
-	if (Result r = owned(c, Obj::SRQ, rmpn, true); r.status)
+	if (Result r = known_owned(c, is_srq(srqs, rmpn, true), synd::RMP_UNKNOWN, Obj::SRQ, rmpn, true); r.status)
 		return r;
-	const Srq &s = it->second;
+	const Srq &s = srqs.at(rmpn);
 	Ref<prm::rmpc> ctx = prm::sub<prm::query_rmp_out::rmp_context, prm::rmpc>(Ref<prm::query_rmp_out>(c.out));
 	prm::set<prm::rmpc::state>(ctx, prm::RMP_STATE_RDY);
 	Ref<prm::wq> wq = prm::sub<prm::rmpc::wq, prm::wq>(ctx);

@@ -142,14 +142,8 @@ Result Device::manage_other_pages(Cmd &c, uint32_t key, OtherFunction &f)
 	case mp::GIVE: {
 		if (state != HcaState::INITIALIZED || !f.enabled)
 			return fail(synd::GIVE_FUNCTION_DOWN);
-		std::vector<uint64_t> batch;
-		Result r = given_pages(c, n, &batch);
-		if (r.status)
+		if (Result r = given_pages(c, n, &f.pages, &f.page_set); r.status)
 			return r;
-		for (uint64_t pa : batch) {
-			f.pages.push_back(pa);
-			f.page_set.insert(pa);
-		}
 		pages_given += n;
 		f.owed -= std::min((int32_t)n, std::max(f.owed, 0));
 		return Result::ok();

@@ -92,13 +92,14 @@ Result Device::query_pages(Cmd &c)
 // firmware does: the entries fit the input, reserved bits clear, none held
 // already or twice in the batch, every page reachable.  Nothing is taken
 // unless all are good.
-Result Device::given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *batch)
+Result Device::given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *held, std::set<uint64_t> *held_set)
 {
 	using tail_in = prm::manage_pages_in_pas;
 	CRef<prm::manage_pages_in> in(c.in);
 	if (n > tail_in::entries_in(c.inlen))
 		return fail(synd::GIVE_INLEN);
-	batch->reserve(n);
+	std::vector<uint64_t> batch;
+	batch.reserve(n);
 	// A set, not a search of batch: a 2^18-page GIVE must not be quadratic.
 	std::unordered_set<uint64_t> in_batch;
 	in_batch.reserve(n);
@@ -112,8 +113,10 @@ Result Device::given_pages(const Cmd &c, uint32_t n, std::vector<uint64_t> *batc
 			return fail(synd::GIVE_DUPLICATE);
 		if (!p_.dma_read(pa, probe.data(), probe.size()))
 			return fail(synd::GIVE_UNREACHABLE);
-		batch->push_back(pa);
+		batch.push_back(pa);
 	}
+	held->insert(held->end(), batch.begin(), batch.end());
+	held_set->insert(batch.begin(), batch.end());
 	return Result::ok();
 }
 
@@ -140,14 +143,8 @@ Result Device::manage_pages(Cmd &c)
 	case mp::GIVE: {
 		if (state == HcaState::TORN_DOWN)
 			return fail(synd::GIVE_TORN_DOWN);
-		std::vector<uint64_t> batch;
-		Result r = given_pages(c, n, &batch);
-		if (r.status)
+		if (Result r = given_pages(c, n, &pages, &page_set); r.status)
 			return r;
-		for (uint64_t pa : batch) {
-			pages.push_back(pa);
-			page_set.insert(pa);
-		}
 		pages_given += n;
 		int32_t left = (int32_t)n;
 		auto pay = [&left](int32_t &owed) {

@@ -90,13 +90,9 @@ Result Device::create_qp(Cmd &c)
 	std::vector<uint64_t> pas;
 	if (!read_pas(c, in_t::size_bytes, (bytes + prm::ADAPTER_PAGE_SIZE - 1) / prm::ADAPTER_PAGE_SIZE, &pas))
 		return fail(synd::QP_PAS_INLEN);
-	uint32_t qpn = 0;
-	for (uint32_t n = prof_.objects.first_qpn; n - prof_.objects.first_qpn < prof_.objects.max_qps; n++)
-		if (!qps.count(n) && !dcts.count(n)) {
-			qpn = n;
-			break;
-		}
-	if (!qpn || !prm::fits<prm::create_qp_out::qpn>(qpn))
+	// QPs and DCTs share the numbers.
+	uint32_t qpn = free_number(prof_.objects.first_qpn, prof_.objects.max_qps, qps, dcts);
+	if (!qpn)
 		return fail(synd::QP_EXHAUSTED);
 	q.state = QP_RST;
 	qps[qpn] = q;
@@ -115,12 +111,10 @@ Result Device::qp_transition(Cmd &c)
 		      prm::init2rtr_qp_in::qpn::offset == in_t::qpn::offset &&
 		      prm::rtr2rts_qp_in::qpn::offset == in_t::qpn::offset);
 	CRef<in_t> in(c.in);
-	auto it = qps.find((uint32_t)prm::get<in_t::qpn>(in));
-	if (it == qps.end())
-		return fail(synd::QP_UNKNOWN);
-	if (Result r = owned(c, Obj::QP, it->first, false); r.status)
+	uint32_t qpn = (uint32_t)prm::get<in_t::qpn>(in);
+	if (Result r = known_owned(c, qps.count(qpn), synd::QP_UNKNOWN, Obj::QP, qpn, false); r.status)
 		return r;
-	Qp &q = it->second;
+	Qp &q = qps.at(qpn);
 	CRef<prm::qpc> ctx = prm::sub<in_t::qpc, prm::qpc>(in);
 	CRef<prm::ads> path = prm::sub<prm::qpc::primary_address_path, prm::ads>(ctx);
 	uint8_t from = c.opcode == op::RST2INIT_QP ? QP_RST : c.opcode == op::INIT2RTR_QP ? QP_INIT : QP_RTR;
@@ -148,25 +142,18 @@ Result Device::qp_transition(Cmd &c)
 
 Result Device::qp_2rst(Cmd &c)
 {
-	auto it = qps.find((uint32_t)prm::get<prm::qp_2rst_in::qpn>(CRef<prm::qp_2rst_in>(c.in)));
-	if (it == qps.end())
-		return fail(synd::QP_UNKNOWN);
-	if (Result r = owned(c, Obj::QP, it->first, false); r.status)
+	uint32_t qpn = (uint32_t)prm::get<prm::qp_2rst_in::qpn>(CRef<prm::qp_2rst_in>(c.in));
+	if (Result r = known_owned(c, qps.count(qpn), synd::QP_UNKNOWN, Obj::QP, qpn, false); r.status)
 		return r;
-	it->second.state = QP_RST;
+	qps.at(qpn).state = QP_RST;
 	return Result::ok();
 }
 
 Result Device::destroy_qp(Cmd &c)
 {
 	uint32_t qpn = (uint32_t)prm::get<prm::destroy_qp_in::qpn>(CRef<prm::destroy_qp_in>(c.in));
-	if (!qps.count(qpn))
-		return fail(synd::QP_UNKNOWN_DESTROY);
-	if (Result r = owned(c, Obj::QP, qpn, false); r.status)
-		return r;
-	qps.erase(qpn);
-	disown(Obj::QP, qpn);
-	return Result::ok();
+	// Any state: no QP names another QP.
+	return destroy_object(c, qps, Obj::QP, qpn, qps.count(qpn), synd::QP_UNKNOWN_DESTROY, false, 0);
 }
 
 } // namespace cxprm::emu

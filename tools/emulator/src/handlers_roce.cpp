@@ -28,6 +28,13 @@ bool entry_empty(const std::array<uint8_t, 32> &e)
 	       !prm::get<prm::roce_addr_layout::source_mac_31_0>(r);
 }
 
+// Whether a NIC vport command names the function's own vport: no other
+// vport is emulated.
+template <class In> bool own_vport(CRef<In> in)
+{
+	return !prm::get<typename In::other_vport>(in) && !prm::get<typename In::vport_number>(in);
+}
+
 } // namespace
 
 bool Device::port_is_eth() const
@@ -40,7 +47,7 @@ Result Device::query_nic_vport(Cmd &c)
 	using in_t = prm::query_nic_vport_context_in;
 	using out_t = prm::query_nic_vport_context_out;
 	CRef<in_t> in(c.in);
-	if (prm::get<in_t::other_vport>(in) || prm::get<in_t::vport_number>(in))
+	if (!own_vport(in))
 		return fail(synd::VPORT_OTHER);
 	auto v = prm::sub<out_t::nic_vport_context, prm::nic_vport_context>(Ref<out_t>(c.out));
 	prm::set<prm::nic_vport_context::roce_en>(v, roce_en);
@@ -54,7 +61,7 @@ Result Device::modify_nic_vport(Cmd &c)
 	using in_t = prm::modify_nic_vport_context_in;
 	using sel = prm::modify_nic_vport_field_select;
 	CRef<in_t> in(c.in);
-	if (prm::get<in_t::other_vport>(in) || prm::get<in_t::vport_number>(in))
+	if (!own_vport(in))
 		return fail(synd::VPORT_OTHER);
 	auto s = prm::sub<in_t::field_select, sel>(in);
 	if (prm::get<sel::permanent_address>(s))

@@ -157,6 +157,13 @@ void Device::disown(Obj kind, uint64_t n)
 		prov.backend_ctrl = 0;
 }
 
+Result Device::known_owned(const Cmd &c, bool known, uint32_t unknown, Obj kind, uint64_t n, bool query) const
+{
+	if (!known)
+		return fail(unknown);
+	return owned(c, kind, n, query);
+}
+
 Result Device::owned(const Cmd &c, Obj kind, uint64_t n, bool query) const
 {
 	uint16_t owner = owner_of(kind, n);

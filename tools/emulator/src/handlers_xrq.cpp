@@ -87,13 +87,9 @@ Result Device::create_xrq(Cmd &c)
 			return fail(synd::XRQ_STAGING_INLEN);
 		x.info.staging_pa = pas[prm::xrq_nvmf_staging_entry(x.info.queue_pages)];
 	}
-	uint32_t xrqn = 0;
-	for (uint32_t n = prof_.nvmf.first_xrqn; n - prof_.nvmf.first_xrqn < prof_.nvmf.num_xrqs; n++)
-		if (!xrqs.count(n) && !srqs.count(n)) {
-			xrqn = n;
-			break;
-		}
-	if (!xrqn || !prm::fits<prm::create_xrq_out::xrqn>(xrqn))
+	// XRQs and SRQs share the numbers.
+	uint32_t xrqn = free_number(prof_.nvmf.first_xrqn, prof_.nvmf.num_xrqs, xrqs, srqs);
+	if (!xrqn)
 		return fail(synd::XRQ_EXHAUSTED);
 	xrqs[xrqn] = x;
 	own(Obj::XRQ, xrqn, c.uid);
@@ -104,20 +100,14 @@ Result Device::create_xrq(Cmd &c)
 Result Device::destroy_xrq(Cmd &c)
 {
 	uint32_t xrqn = (uint32_t)prm::get<prm::destroy_xrq_in::xrqn>(CRef<prm::destroy_xrq_in>(c.in));
-	if (!xrqs.count(xrqn))
-		return fail(synd::XRQ_UNKNOWN_DESTROY);
-	if (Result r = owned(c, Obj::XRQ, xrqn, false); r.status)
-		return r;
+	// Named by a QP or DCT, or with namespaces or backends on it.
 	bool used = srq_in_use(xrqn);
 	for (const auto &[key, ns] : namespaces)
 		used |= key.first == xrqn;
 	for (const auto &be : backends)
 		used |= be.first.first == xrqn;
-	if (used)
-		return fail(synd::XRQ_IN_USE);
-	xrqs.erase(xrqn);
-	disown(Obj::XRQ, xrqn);
-	return Result::ok();
+	return destroy_object(c, xrqs, Obj::XRQ, xrqn, xrqs.count(xrqn), synd::XRQ_UNKNOWN_DESTROY, used,
+			      synd::XRQ_IN_USE);
 }
 
 Result Device::create_nvmf_be(Cmd &c)
@@ -172,9 +162,8 @@ Result Device::destroy_nvmf_be(Cmd &c)
 	uint16_t id = (uint16_t)prm::get<in_t::backend_controller_id>(in);
 	if (Result r = nvmf_xrq(xrqn); r.status)
 		return r;
-	if (!backends.count({xrqn, id}))
-		return fail(synd::NVMF_BE_UNKNOWN);
-	if (Result r = owned(c, Obj::NVMF_BE, be_key(xrqn, id), false); r.status)
+	bool known = backends.count({xrqn, id});
+	if (Result r = known_owned(c, known, synd::NVMF_BE_UNKNOWN, Obj::NVMF_BE, be_key(xrqn, id), false); r.status)
 		return r;
 	for (const auto &[key, ns] : namespaces)
 		if (key.first == xrqn && ns.backend_ctrl == id)

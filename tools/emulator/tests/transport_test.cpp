@@ -22,6 +22,18 @@ struct TransportTest : QueueTest {
 		Msg m = make_in<prm::set_hca_cap_in>(op::SET_HCA_CAP);
 		return m.b;
 	}
+	// SET_HCA_CAP of the general CUR image with field F at v, after
+	// ENABLE_HCA.
+	template <class F> Msg enable_and_set_cap(uint64_t v)
+	{
+		EXPECT_EQ(drv.exec(make_in<prm::enable_hca_in>(op::ENABLE_HCA), 16).status, st::OK);
+		Msg m = make_in<prm::set_hca_cap_in>(op::SET_HCA_CAP);
+		auto cur = emu.cap_cur(prm::cap::GENERAL);
+		uint8_t *capb = prm::bytes<prm::set_hca_cap_in::capability>(m.as<prm::set_hca_cap_in>());
+		std::memcpy(capb, cur.data(), cur.size());
+		prm::set<F>(Ref<prm::cmd_hca_cap>(capb), v);
+		return m;
+	}
 };
 
 TEST_F(TransportTest, InitSegmentPublished)
@@ -140,13 +152,8 @@ TEST_F(TransportTest, LongOutputChainIsTokenedAndUnsignedWithChecksumsOff)
 
 TEST_F(TransportTest, LongInputChainIsAssembled)
 {
-	ASSERT_EQ(drv.exec(make_in<prm::enable_hca_in>(op::ENABLE_HCA), 16).status, st::OK);
 	// SET_HCA_CAP: 0x1010 bytes in; the last block carries the tail of the cap.
-	Msg m = make_in<prm::set_hca_cap_in>(op::SET_HCA_CAP);
-	auto cur = emu.cap_cur(prm::cap::GENERAL);
-	uint8_t *capb = prm::bytes<prm::set_hca_cap_in::capability>(m.as<prm::set_hca_cap_in>());
-	std::memcpy(capb, cur.data(), cur.size());
-	prm::set<prm::cmd_hca_cap::cache_line_128byte>(Ref<prm::cmd_hca_cap>(capb), 1);
+	Msg m = enable_and_set_cap<prm::cmd_hca_cap::cache_line_128byte>(1);
 	Answer a = drv.exec(m, 16);
 	EXPECT_EQ(a.delivery, 0);
 	EXPECT_EQ(a.status, st::OK);
@@ -291,12 +298,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(TransportTest, BlockSignaturesCheckedWhenChecksumsOn)
 {
 	// Enable cmdif_checksum through SET_HCA_CAP (MAX offers 3).
-	ASSERT_EQ(drv.exec(make_in<prm::enable_hca_in>(op::ENABLE_HCA), 16).status, st::OK);
-	Msg m = make_in<prm::set_hca_cap_in>(op::SET_HCA_CAP);
-	auto cur = emu.cap_cur(prm::cap::GENERAL);
-	uint8_t *capb = prm::bytes<prm::set_hca_cap_in::capability>(m.as<prm::set_hca_cap_in>());
-	std::memcpy(capb, cur.data(), cur.size());
-	prm::set<prm::cmd_hca_cap::cmdif_checksum>(Ref<prm::cmd_hca_cap>(capb), 3);
+	Msg m = enable_and_set_cap<prm::cmd_hca_cap::cmdif_checksum>(3);
 	ASSERT_EQ(drv.exec(m, 16).status, st::OK);
 	ASSERT_TRUE(emu.checksums_enabled());
 

@@ -171,6 +171,23 @@ protected:
 		return false;
 	}
 
+	// Starts s with that many vectors and connects a client the server has
+	// taken: the client's socket, or -1 (a failure added).
+	int start_connected(IvshmemServer &s, uint32_t vectors)
+	{
+		std::string err;
+		if (!s.start(sock_, shm_, vectors, &err)) {
+			ADD_FAILURE() << err;
+			return -1;
+		}
+		int c = connect_to(sock_);
+		if (c < 0 || !pump(s, [&] { return s.connected(); })) {
+			ADD_FAILURE() << "the server did not take the client";
+			return -1;
+		}
+		return c;
+	}
+
 	std::string dir_, sock_, shm_path_;
 	int shm_ = -1;
 	FILE *logf_ = nullptr;
@@ -180,11 +197,8 @@ protected:
 TEST_F(IvshmemServerTest, SendsTheSetupOfTheSpecAndRaisesVectors)
 {
 	IvshmemServer s(log_);
-	std::string err;
-	ASSERT_TRUE(s.start(sock_, shm_, 4, &err)) << err;
-	int c = connect_to(sock_);
+	int c = start_connected(s, 4);
 	ASSERT_GE(c, 0);
-	ASSERT_TRUE(pump(s, [&] { return s.connected(); }));
 	QemuSetup st;
 	ASSERT_TRUE(read_setup(c, 4, &st));
 	EXPECT_EQ(0, st.version);
@@ -231,11 +245,8 @@ TEST_F(IvshmemServerTest, SendsTheSetupOfTheSpecAndRaisesVectors)
 TEST_F(IvshmemServerTest, SecondClientIsRefused)
 {
 	IvshmemServer s(log_);
-	std::string err;
-	ASSERT_TRUE(s.start(sock_, shm_, 1, &err)) << err;
-	int c1 = connect_to(sock_);
+	int c1 = start_connected(s, 1);
 	ASSERT_GE(c1, 0);
-	ASSERT_TRUE(pump(s, [&] { return s.connected(); }));
 	int c2 = connect_to(sock_);
 	ASSERT_GE(c2, 0);
 	ASSERT_TRUE(pump(s, [&] { return log_text().find("second client") != std::string::npos; }));
@@ -278,11 +289,8 @@ TEST_F(IvshmemServerTest, StaleSocketIsReplaced)
 	ASSERT_EQ(0, bind(fd, (struct sockaddr *)&sa, sizeof(sa)));
 	close(fd);
 	IvshmemServer s(log_);
-	std::string err;
-	ASSERT_TRUE(s.start(sock_, shm_, 2, &err)) << err;
-	int c = connect_to(sock_);
+	int c = start_connected(s, 2);
 	ASSERT_GE(c, 0);
-	ASSERT_TRUE(pump(s, [&] { return s.connected(); }));
 	close(c);
 }
 
