@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -150,10 +151,22 @@ struct Uctx {
 // A free object number in [first, first + max) and below 2^24 (PRM
 // numbers are 24 bits) that none of objects (maps or sets by number)
 // holds, or 0 when there is none.
+// One walk of every container in number order from 'first': no lookup
+// per candidate (a batch creates dozens of QPs or DCTs among the live ones).
+inline uint32_t number_of(uint32_t n) { return n; }
+template <class V> uint32_t number_of(const std::pair<const uint32_t, V> &e) { return e.first; }
+// Whether c holds n, it moved up to n (the calls come with n rising).
+template <class C> bool holds(const C &c, typename C::const_iterator &it, uint32_t n)
+{
+	while (it != c.end() && number_of(*it) < n)
+		++it;
+	return it != c.end() && number_of(*it) == n;
+}
 template <class... M> uint32_t free_number(uint32_t first, uint32_t max, const M &...objects)
 {
+	std::tuple<typename M::const_iterator...> at{objects.lower_bound(first)...};
 	for (uint32_t n = first; n - first < max && n < (1u << 24); n++)
-		if (!(objects.count(n) || ...))
+		if (!std::apply([&](auto &...it) { return (holds(objects, it, n) || ...); }, at))
 			return n;
 	return 0;
 }
