@@ -42,10 +42,12 @@ bool Emulator::Impl::serve_due(uint64_t now)
 {
 	bool did = false;
 	while (pending_mask) {
-		unsigned best = prm::MAX_CMDQ_ENTRIES;
-		for (unsigned s = 0; s < prm::MAX_CMDQ_ENTRIES; s++)
-			if (((pending_mask >> s) & 1) && (best == prm::MAX_CMDQ_ENTRIES || due_ns[s] < due_ns[best]))
+		unsigned best = (unsigned)__builtin_ctz(pending_mask);
+		for (uint32_t m = pending_mask & (pending_mask - 1); m; m &= m - 1) {
+			unsigned s = (unsigned)__builtin_ctz(m);
+			if (due_ns[s] < due_ns[best])
 				best = s;
+		}
 		if (due_ns[best] > now) {
 			ns_to_due.store(due_ns[best] - now);
 			return did;
