@@ -53,10 +53,23 @@ constexpr uint32_t CI_MASK = 0xffffff;
 bool Device::scan_eq_doorbells()
 {
 	bool moved = false;
-	std::set<uint32_t> in_use;
-	for (const auto &[eqn, eq] : eqs)
-		in_use.insert(eq.uar);
-	for (uint32_t uar : in_use) {
+	// The UARs in use, ascending and each once (an EQ number is 8 bits:
+	// at most 256; a driver's EQs share one or two UARs).  On the stack:
+	// this runs on every step of the emulator's thread.
+	uint32_t in_use[256];
+	size_t n = 0;
+	for (const auto &[eqn, eq] : eqs) {
+		size_t i = 0;
+		while (i < n && in_use[i] < eq.uar)
+			i++;
+		if (i < n && in_use[i] == eq.uar)
+			continue;
+		for (size_t j = n++; j > i; j--)
+			in_use[j] = in_use[j - 1];
+		in_use[i] = eq.uar;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const uint32_t uar = in_use[k];
 		uint32_t base = uar * bar_map::UAR_SIZE;
 		uint32_t v = bar_.exchange32(base + bar_map::UAR_EQ_DB_NOARM, bar_map::EQ_DB_IDLE);
 		if (v != bar_map::EQ_DB_IDLE) {
