@@ -53,7 +53,9 @@ uint8_t walk_chain(Platform &p, uint64_t first, uint32_t n, uint8_t token, bool 
 	const uint8_t len_err = input ? ds::IN_LENGTH_ERR : ds::OUT_LENGTH_ERR;
 	const uint8_t align_err = input ? ds::IN_PTR_ALIGN_ERR : ds::OUT_PTR_ALIGN_ERR;
 
-	blocks.assign(n, Block{});
+	// Every block used is read whole below: no zeroing (a reused vector
+	// keeps its size, so this allocates and zeroes only when it grows).
+	blocks.resize(n);
 	uint64_t ptr = first;
 	for (uint32_t i = 0; i < n; i++) {
 		if (i > 0) {
@@ -147,9 +149,7 @@ SlotResult CmdTransport::process(uint64_t qbase, unsigned slot, bool checksums, 
 
 	const FaultPlan plan = plan_faults(faults, r.opcode);
 	std::vector<uint8_t> &in = in_, &out = out_;
-	std::vector<Block> &iblocks = iblocks_, &oblocks = oblocks_;
-	iblocks.clear();
-	oblocks.clear();
+	std::vector<Block> &iblocks = iblocks_, &oblocks = oblocks_; // sized by walk_chain
 
 	// --- delivery checks, in firmware's order of discovery ---
 	uint8_t st = plan.delivery;
