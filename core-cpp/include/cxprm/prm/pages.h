@@ -6,30 +6,27 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
 /* num_pages is signed: negative = firmware has pages to return. */
 #define CXPRM_QUERY_PAGES_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(embedded_cpu_function, 0x40, 1)                                       \
 	F(function_id, 0x50, 0x10)
 CXPRM_LAYOUT(query_pages_in, 0x80, CXPRM_QUERY_PAGES_IN)
 
 #define CXPRM_QUERY_PAGES_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
+	CXPRM_CMD_OUT_HDR(F)                                                    \
 	F(embedded_cpu_function, 0x40, 1)                                       \
 	F(function_id, 0x50, 0x10)                                              \
 	F(num_pages, 0x60, 0x20)
 CXPRM_LAYOUT(query_pages_out, 0x80, CXPRM_QUERY_PAGES_OUT)
 
 #define CXPRM_MANAGE_PAGES_IN(F)                                                \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(embedded_cpu_function, 0x40, 1)                                       \
 	F(function_id, 0x50, 0x10)                                              \
 	F(input_num_entries, 0x60, 0x20)
@@ -38,8 +35,7 @@ CXPRM_LAYOUT(manage_pages_in, 0x80, CXPRM_MANAGE_PAGES_IN)
 using manage_pages_in_pas = Tail<manage_pages_in, 0x40>;
 
 #define CXPRM_MANAGE_PAGES_OUT(F)                                               \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
+	CXPRM_CMD_OUT_HDR(F)                                                    \
 	F(output_num_entries, 0x40, 0x20)
 CXPRM_LAYOUT(manage_pages_out, 0x80, CXPRM_MANAGE_PAGES_OUT)
 
