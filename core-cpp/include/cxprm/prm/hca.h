@@ -10,18 +10,16 @@
 
 namespace cxprm::prm {
 
-#define CXPRM_ENABLE_HCA_IN(F)                                                  \
-	CXPRM_CMD_IN_HDR(F)                                                     \
-	F(embedded_cpu_function, 0x40, 1)                                       \
-	F(function_id, 0x50, 0x10)
-CXPRM_LAYOUT(enable_hca_in, 0x80, CXPRM_ENABLE_HCA_IN)
+/*
+ * The function a command addresses (ENABLE/DISABLE_HCA, QUERY/MANAGE_PAGES):
+ * function_id, of the embedded CPU's functions when embedded_cpu_function
+ * is set.  CXPRM_FUNCTION_IN: an input that is the header and these.
+ */
+#define CXPRM_FUNCTION_ID(F) F(embedded_cpu_function, 0x40, 1) F(function_id, 0x50, 0x10)
+#define CXPRM_FUNCTION_IN(F) CXPRM_CMD_IN_HDR(F) CXPRM_FUNCTION_ID(F)
+CXPRM_LAYOUT(enable_hca_in, 0x80, CXPRM_FUNCTION_IN)
 CXPRM_LAYOUT(enable_hca_out, 0x60, CXPRM_CMD_OUT_HDR)
-
-#define CXPRM_DISABLE_HCA_IN(F)                                                 \
-	CXPRM_CMD_IN_HDR(F)                                                     \
-	F(embedded_cpu_function, 0x40, 1)                                       \
-	F(function_id, 0x50, 0x10)
-CXPRM_LAYOUT(disable_hca_in, 0x80, CXPRM_DISABLE_HCA_IN)
+CXPRM_LAYOUT(disable_hca_in, 0x80, CXPRM_FUNCTION_IN)
 CXPRM_LAYOUT(disable_hca_out, 0x60, CXPRM_CMD_OUT_HDR)
 
 /* sw_owner_id: 128 bits, written only when cmd_hca_cap.sw_owner_id is set. */

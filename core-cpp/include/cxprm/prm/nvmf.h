@@ -20,11 +20,14 @@
 
 namespace cxprm::prm {
 
-/* xrqn: the XRQ the namespace hangs off; frontend_namespace: the NSID. */
-#define CXPRM_QUERY_NVMF_NAMESPACE_IN(F)                                        \
+/*
+ * The namespace QUERY/ATTACH/DETACH_NVMF_NAMESPACE name: xrqn, the XRQ the
+ * namespace hangs off; frontend_namespace, the NSID.
+ */
+#define CXPRM_NVMF_NAMESPACE_IN(F)                                              \
 	CXPRM_CMD_IN_OBJ(F, xrqn)                                               \
 	F(frontend_namespace, 0x60, 0x20)
-CXPRM_LAYOUT(query_nvmf_namespace_in, 0x80, CXPRM_QUERY_NVMF_NAMESPACE_IN)
+CXPRM_LAYOUT(query_nvmf_namespace_in, 0x80, CXPRM_NVMF_NAMESPACE_IN)
 
 /*
  * 112 bytes.  last_*_req_latency are valid only when
@@ -65,18 +68,14 @@ CXPRM_LAYOUT(query_nvmf_namespace_out, 0x400, CXPRM_QUERY_NVMF_NAMESPACE_OUT)
  * given, so 16 bits hold at most 32768.
  */
 #define CXPRM_ATTACH_NVMF_NAMESPACE_IN(F)                                       \
-	CXPRM_CMD_IN_OBJ(F, xrqn)                                               \
-	F(frontend_namespace, 0x60, 0x20)                                       \
+	CXPRM_NVMF_NAMESPACE_IN(F)                                              \
 	F(backend_namespace, 0x80, 0x20)                                        \
 	F(lba_data_size, 0xa0, 0x10)                                            \
 	F(backend_controller_id, 0xb0, 0x10)
 CXPRM_LAYOUT(attach_nvmf_namespace_in, 0x200, CXPRM_ATTACH_NVMF_NAMESPACE_IN)
 CXPRM_LAYOUT(attach_nvmf_namespace_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_DETACH_NVMF_NAMESPACE_IN(F)                                       \
-	CXPRM_CMD_IN_OBJ(F, xrqn)                                               \
-	F(frontend_namespace, 0x60, 0x20)
-CXPRM_LAYOUT(detach_nvmf_namespace_in, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_IN)
+CXPRM_LAYOUT(detach_nvmf_namespace_in, 0x80, CXPRM_NVMF_NAMESPACE_IN)
 CXPRM_LAYOUT(detach_nvmf_namespace_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 /*

@@ -99,11 +99,18 @@ namespace ts_format_cap {
 enum : u8 { FREE_RUNNING = 0, REAL_TIME = 1, FREE_RUNNING_AND_REAL_TIME = 2 };
 }
 
-#define CXPRM_CREATE_QP_IN(F)                                                   \
-	CXPRM_CMD_IN_UID_OBJ(F, input_qpn)                                      \
+/*
+ * What CREATE_QP and the transitions RST2INIT/INIT2RTR/RTR2RTS carry after
+ * the QP number: the optional-parameter mask, ECE and the context.
+ */
+#define CXPRM_QP_ATTRS(F)                                                       \
 	F(opt_param_mask, 0x80, 0x20)                                           \
 	F(ece, 0xa0, 0x20)                                                      \
-	F(qpc, 0xc0, 0x740)                                                     \
+	F(qpc, 0xc0, 0x740)
+
+#define CXPRM_CREATE_QP_IN(F)                                                   \
+	CXPRM_CMD_IN_UID_OBJ(F, input_qpn)                                      \
+	CXPRM_QP_ATTRS(F)                                                       \
 	F(wq_umem_valid, 0x860, 1)
 CXPRM_LAYOUT(create_qp_in, 0x880, CXPRM_CREATE_QP_IN)
 
@@ -124,9 +131,7 @@ CXPRM_LAYOUT(destroy_qp_out, 0x80, CXPRM_CMD_OUT_HDR)
 /* RST2INIT, INIT2RTR and RTR2RTS: one shape, three layouts. */
 #define CXPRM_QP_TRANSITION_IN(F)                                               \
 	CXPRM_QPN_ONLY_IN(F)                                                    \
-	F(opt_param_mask, 0x80, 0x20)                                           \
-	F(ece, 0xa0, 0x20)                                                      \
-	F(qpc, 0xc0, 0x740)
+	CXPRM_QP_ATTRS(F)
 #define CXPRM_QP_TRANSITION_OUT(F)                                              \
 	CXPRM_CMD_OUT_HDR(F)                                                    \
 	F(ece, 0x60, 0x20)

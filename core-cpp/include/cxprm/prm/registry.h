@@ -76,9 +76,9 @@ namespace cxprm::prm {
 	X(set_issi_in, CXPRM_SET_ISSI_IN)                               \
 	X(set_issi_out, CXPRM_CMD_OUT_HDR)                              \
 	/* hca.h */                                                     \
-	X(enable_hca_in, CXPRM_ENABLE_HCA_IN)                           \
+	X(enable_hca_in, CXPRM_FUNCTION_IN)                             \
 	X(enable_hca_out, CXPRM_CMD_OUT_HDR)                            \
-	X(disable_hca_in, CXPRM_DISABLE_HCA_IN)                         \
+	X(disable_hca_in, CXPRM_FUNCTION_IN)                            \
 	X(disable_hca_out, CXPRM_CMD_OUT_HDR)                           \
 	X(init_hca_in, CXPRM_INIT_HCA_IN)                               \
 	X(init_hca_out, CXPRM_CMD_OUT_HDR)                              \
@@ -89,7 +89,7 @@ namespace cxprm::prm {
 	X(set_driver_version_in, CXPRM_SET_DRIVER_VERSION_IN)          \
 	X(set_driver_version_out, CXPRM_CMD_OUT_HDR)                    \
 	/* pages.h */                                                   \
-	X(query_pages_in, CXPRM_QUERY_PAGES_IN)                         \
+	X(query_pages_in, CXPRM_FUNCTION_IN)                            \
 	X(query_pages_out, CXPRM_QUERY_PAGES_OUT)                       \
 	X(manage_pages_in, CXPRM_MANAGE_PAGES_IN)                       \
 	X(manage_pages_out, CXPRM_MANAGE_PAGES_OUT)                     \
@@ -117,9 +117,9 @@ namespace cxprm::prm {
 	X(dctc, CXPRM_DCTC)                                             \
 	X(create_dct_in, CXPRM_CREATE_DCT_IN)                           \
 	X(create_dct_out, CXPRM_CREATE_DCT_OUT)                         \
-	X(destroy_dct_in, CXPRM_DESTROY_DCT_IN)                         \
+	X(destroy_dct_in, CXPRM_DCTN_ONLY_IN)                           \
 	X(destroy_dct_out, CXPRM_CMD_OUT_HDR)                           \
-	X(drain_dct_in, CXPRM_DRAIN_DCT_IN)                             \
+	X(drain_dct_in, CXPRM_DCTN_ONLY_IN)                             \
 	X(drain_dct_out, CXPRM_CMD_OUT_HDR)                             \
 	X(query_dct_in, CXPRM_QUERY_DCT_IN)                             \
 	X(query_dct_out, CXPRM_QUERY_DCT_OUT)                           \
@@ -175,12 +175,12 @@ namespace cxprm::prm {
 	X(destroy_qp_in, CXPRM_QPN_ONLY_IN)                     \
 	X(destroy_qp_out, CXPRM_CMD_OUT_HDR)                            \
 	/* nvmf.h */                                                    \
-	X(query_nvmf_namespace_in, CXPRM_QUERY_NVMF_NAMESPACE_IN)       \
+	X(query_nvmf_namespace_in, CXPRM_NVMF_NAMESPACE_IN)             \
 	X(nvmf_frontend_namespace_context, CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT) \
 	X(query_nvmf_namespace_out, CXPRM_QUERY_NVMF_NAMESPACE_OUT)     \
 	X(attach_nvmf_namespace_in, CXPRM_ATTACH_NVMF_NAMESPACE_IN)     \
 	X(attach_nvmf_namespace_out, CXPRM_CMD_OUT_HDR)                 \
-	X(detach_nvmf_namespace_in, CXPRM_DETACH_NVMF_NAMESPACE_IN)     \
+	X(detach_nvmf_namespace_in, CXPRM_NVMF_NAMESPACE_IN)            \
 	X(detach_nvmf_namespace_out, CXPRM_CMD_OUT_HDR)                 \
 	/* nvmf.h (backend controllers, XRQ offload) */              \
 	X(nvme_offload_context, CXPRM_NVME_OFFLOAD_CONTEXT)     \
