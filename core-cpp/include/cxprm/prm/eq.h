@@ -40,16 +40,13 @@ using create_eq_in_pas = Tail<create_eq_in, 0x40>;
 	F(eq_number, 0x58, 8)
 CXPRM_LAYOUT(create_eq_out, 0x80, CXPRM_CREATE_EQ_OUT)
 
-#define CXPRM_DESTROY_EQ_IN(F)                                                  \
+/* DESTROY_EQ and QUERY_EQ: the EQ number only (8 bits, not an object number). */
+#define CXPRM_EQN_ONLY_IN(F)                                                    \
 	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(eq_number, 0x58, 8)
-CXPRM_LAYOUT(destroy_eq_in, 0x80, CXPRM_DESTROY_EQ_IN)
+CXPRM_LAYOUT(destroy_eq_in, 0x80, CXPRM_EQN_ONLY_IN)
 CXPRM_LAYOUT(destroy_eq_out, 0x80, CXPRM_CMD_OUT_HDR)
-
-#define CXPRM_QUERY_EQ_IN(F)                                                    \
-	CXPRM_CMD_IN_HDR(F)                                                     \
-	F(eq_number, 0x58, 8)
-CXPRM_LAYOUT(query_eq_in, 0x80, CXPRM_QUERY_EQ_IN)
+CXPRM_LAYOUT(query_eq_in, 0x80, CXPRM_EQN_ONLY_IN)
 
 /* Only the first 64 event types are reported back. */
 #define CXPRM_QUERY_EQ_OUT(F)                                                   \
