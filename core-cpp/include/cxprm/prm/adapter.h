@@ -10,9 +10,7 @@ namespace cxprm::prm {
 
 CXPRM_LAYOUT(query_adapter_in, 0x80, CXPRM_CMD_IN_HDR)
 
-#define CXPRM_QUERY_ADAPTER_OUT(F)                                              \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(query_adapter_struct, 0x80, 0x800)
+#define CXPRM_QUERY_ADAPTER_OUT(F) CXPRM_CMD_OUT_HDR(F) F(query_adapter_struct, 0x80, 0x800)
 CXPRM_LAYOUT(query_adapter_out, 0x880, CXPRM_QUERY_ADAPTER_OUT)
 
 /*

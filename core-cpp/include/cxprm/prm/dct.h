@@ -44,14 +44,10 @@ namespace cxprm::prm {
 	F(ece, 0x1e0, 0x20)
 CXPRM_LAYOUT(dctc, 0x200, CXPRM_DCTC)
 
-#define CXPRM_CREATE_DCT_IN(F)                                                  \
-	CXPRM_CMD_IN_UID_HDR(F)                                                 \
-	F(dct_context_entry, 0x80, 0x200)
+#define CXPRM_CREATE_DCT_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(dct_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(create_dct_in, 0x400, CXPRM_CREATE_DCT_IN)
 
-#define CXPRM_CREATE_DCT_OUT(F)                                                 \
-	CXPRM_CMD_OUT_OBJ(F, dctn)                                              \
-	F(ece, 0x60, 0x20)
+#define CXPRM_CREATE_DCT_OUT(F) CXPRM_CMD_OUT_OBJ(F, dctn) F(ece, 0x60, 0x20)
 CXPRM_LAYOUT(create_dct_out, 0x80, CXPRM_CREATE_DCT_OUT)
 
 /* DESTROY_DCT and DRAIN_DCT: dctn only. */
@@ -64,9 +60,7 @@ CXPRM_LAYOUT(drain_dct_out, 0x80, CXPRM_CMD_OUT_HDR)
 #define CXPRM_QUERY_DCT_IN(F) CXPRM_CMD_IN_OBJ(F, dctn)
 CXPRM_LAYOUT(query_dct_in, 0x80, CXPRM_QUERY_DCT_IN)
 
-#define CXPRM_QUERY_DCT_OUT(F)                                                  \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(dct_context_entry, 0x80, 0x200)
+#define CXPRM_QUERY_DCT_OUT(F) CXPRM_CMD_OUT_HDR(F) F(dct_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(query_dct_out, 0x400, CXPRM_QUERY_DCT_OUT)
 
 /* ARM_DCT_FOR_KEY_VIOLATION (mlx5_ifc.h names its layouts arm_dct_in/out). */

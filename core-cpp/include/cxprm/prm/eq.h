@@ -35,15 +35,11 @@ CXPRM_LAYOUT(create_eq_in, 0x880, CXPRM_CREATE_EQ_IN)
 
 using create_eq_in_pas = Tail<create_eq_in, 0x40>;
 
-#define CXPRM_CREATE_EQ_OUT(F)                                                  \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(eq_number, 0x58, 8)
+#define CXPRM_CREATE_EQ_OUT(F) CXPRM_CMD_OUT_HDR(F) F(eq_number, 0x58, 8)
 CXPRM_LAYOUT(create_eq_out, 0x80, CXPRM_CREATE_EQ_OUT)
 
 /* DESTROY_EQ and QUERY_EQ: the EQ number only (8 bits, not an object number). */
-#define CXPRM_EQN_ONLY_IN(F)                                                    \
-	CXPRM_CMD_IN_HDR(F)                                                     \
-	F(eq_number, 0x58, 8)
+#define CXPRM_EQN_ONLY_IN(F) CXPRM_CMD_IN_HDR(F) F(eq_number, 0x58, 8)
 CXPRM_LAYOUT(destroy_eq_in, 0x80, CXPRM_EQN_ONLY_IN)
 CXPRM_LAYOUT(destroy_eq_out, 0x80, CXPRM_CMD_OUT_HDR)
 CXPRM_LAYOUT(query_eq_in, 0x80, CXPRM_EQN_ONLY_IN)

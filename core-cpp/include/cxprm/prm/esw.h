@@ -29,9 +29,7 @@ CXPRM_LAYOUT(query_esw_functions_in, 0x80, CXPRM_CMD_IN_HDR)
 	F(host_pci_function, 0x70, 0x10)
 CXPRM_LAYOUT(host_params_context, 0x200, CXPRM_HOST_PARAMS_CONTEXT)
 
-#define CXPRM_QUERY_ESW_FUNCTIONS_OUT(F)                                        \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(host_params_context, 0x80, 0x200)
+#define CXPRM_QUERY_ESW_FUNCTIONS_OUT(F) CXPRM_CMD_OUT_HDR(F) F(host_params_context, 0x80, 0x200)
 CXPRM_LAYOUT(query_esw_functions_out, 0x400, CXPRM_QUERY_ESW_FUNCTIONS_OUT)
 
 using query_esw_functions_out_host_sf_enable = Tail<query_esw_functions_out, 0x40>;

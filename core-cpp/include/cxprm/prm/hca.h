@@ -30,23 +30,17 @@ CXPRM_LAYOUT(disable_hca_out, 0x60, CXPRM_CMD_OUT_HDR)
 CXPRM_LAYOUT(init_hca_in, 0x100, CXPRM_INIT_HCA_IN)
 CXPRM_LAYOUT(init_hca_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_TEARDOWN_HCA_IN(F)                                                \
-	CXPRM_CMD_IN_HDR(F)                                                     \
-	F(profile, 0x50, 0x10)
+#define CXPRM_TEARDOWN_HCA_IN(F) CXPRM_CMD_IN_HDR(F) F(profile, 0x50, 0x10)
 CXPRM_LAYOUT(teardown_hca_in, 0x80, CXPRM_TEARDOWN_HCA_IN)
 
-#define CXPRM_TEARDOWN_HCA_OUT(F)                                               \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(state, 0x7f, 1)
+#define CXPRM_TEARDOWN_HCA_OUT(F) CXPRM_CMD_OUT_HDR(F) F(state, 0x7f, 1)
 CXPRM_LAYOUT(teardown_hca_out, 0x80, CXPRM_TEARDOWN_HCA_OUT)
 
 /* NOP and SET_DRIVER_VERSION (driver_version: a NUL-padded string). */
 CXPRM_LAYOUT(nop_in, 0x80, CXPRM_CMD_IN_HDR)
 CXPRM_LAYOUT(nop_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_SET_DRIVER_VERSION_IN(F)                                          \
-	CXPRM_CMD_IN_HDR(F)                                                     \
-	F(driver_version, 0x80, 0x200)
+#define CXPRM_SET_DRIVER_VERSION_IN(F) CXPRM_CMD_IN_HDR(F) F(driver_version, 0x80, 0x200)
 CXPRM_LAYOUT(set_driver_version_in, 0x280, CXPRM_SET_DRIVER_VERSION_IN)
 CXPRM_LAYOUT(set_driver_version_out, 0x80, CXPRM_CMD_OUT_HDR)
 

@@ -19,9 +19,7 @@ namespace cxprm::prm {
 	F(function_id, 0x50, 0x10)
 CXPRM_LAYOUT(query_hca_cap_in, 0x80, CXPRM_QUERY_HCA_CAP_IN)
 
-#define CXPRM_QUERY_HCA_CAP_OUT(F)                                              \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(capability, 0x80, 0x8000)
+#define CXPRM_QUERY_HCA_CAP_OUT(F) CXPRM_CMD_OUT_HDR(F) F(capability, 0x80, 0x8000)
 CXPRM_LAYOUT(query_hca_cap_out, 0x8080, CXPRM_QUERY_HCA_CAP_OUT)
 
 /* capability: a cap::GENERAL/... layout, given by op_mod = cap type << 1. */

@@ -21,16 +21,12 @@ CXPRM_LAYOUT(query_pages_in, 0x80, CXPRM_FUNCTION_IN)
 	F(num_pages, 0x60, 0x20)
 CXPRM_LAYOUT(query_pages_out, 0x80, CXPRM_QUERY_PAGES_OUT)
 
-#define CXPRM_MANAGE_PAGES_IN(F)                                                \
-	CXPRM_FUNCTION_IN(F)                                                    \
-	F(input_num_entries, 0x60, 0x20)
+#define CXPRM_MANAGE_PAGES_IN(F) CXPRM_FUNCTION_IN(F) F(input_num_entries, 0x60, 0x20)
 CXPRM_LAYOUT(manage_pages_in, 0x80, CXPRM_MANAGE_PAGES_IN)
 
 using manage_pages_in_pas = Tail<manage_pages_in, 0x40>;
 
-#define CXPRM_MANAGE_PAGES_OUT(F)                                               \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(output_num_entries, 0x40, 0x20)
+#define CXPRM_MANAGE_PAGES_OUT(F) CXPRM_CMD_OUT_HDR(F) F(output_num_entries, 0x40, 0x20)
 CXPRM_LAYOUT(manage_pages_out, 0x80, CXPRM_MANAGE_PAGES_OUT)
 
 using manage_pages_out_pas = Tail<manage_pages_out, 0x40>;

@@ -64,9 +64,7 @@ CXPRM_LAYOUT(destroy_cq_out, 0x80, CXPRM_CMD_OUT_HDR)
 #define CXPRM_QUERY_CQ_IN(F) CXPRM_CMD_IN_OBJ(F, cqn)
 CXPRM_LAYOUT(query_cq_in, 0x80, CXPRM_QUERY_CQ_IN)
 
-#define CXPRM_QUERY_CQ_OUT(F)                                                   \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(cq_context, 0x80, 0x200)
+#define CXPRM_QUERY_CQ_OUT(F) CXPRM_CMD_OUT_HDR(F) F(cq_context, 0x80, 0x200)
 CXPRM_LAYOUT(query_cq_out, 0x880, CXPRM_QUERY_CQ_OUT)
 
 using query_cq_out_pas = Tail<query_cq_out, 0x40>;

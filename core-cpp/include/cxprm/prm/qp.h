@@ -116,9 +116,7 @@ CXPRM_LAYOUT(create_qp_in, 0x880, CXPRM_CREATE_QP_IN)
 
 using create_qp_in_pas = Tail<create_qp_in, 0x40>;
 
-#define CXPRM_CREATE_QP_OUT(F)                                                  \
-	CXPRM_CMD_OUT_OBJ(F, qpn)                                               \
-	F(ece, 0x60, 0x20)
+#define CXPRM_CREATE_QP_OUT(F) CXPRM_CMD_OUT_OBJ(F, qpn) F(ece, 0x60, 0x20)
 CXPRM_LAYOUT(create_qp_out, 0x80, CXPRM_CREATE_QP_OUT)
 
 /* 2RST_QP and DESTROY_QP: qpn only; the transitions below start the same way. */
@@ -132,9 +130,7 @@ CXPRM_LAYOUT(destroy_qp_out, 0x80, CXPRM_CMD_OUT_HDR)
 #define CXPRM_QP_TRANSITION_IN(F)                                               \
 	CXPRM_QPN_ONLY_IN(F)                                                    \
 	CXPRM_QP_ATTRS(F)
-#define CXPRM_QP_TRANSITION_OUT(F)                                              \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(ece, 0x60, 0x20)
+#define CXPRM_QP_TRANSITION_OUT(F) CXPRM_CMD_OUT_HDR(F) F(ece, 0x60, 0x20)
 CXPRM_LAYOUT(rst2init_qp_in, 0x880, CXPRM_QP_TRANSITION_IN)
 CXPRM_LAYOUT(rst2init_qp_out, 0x80, CXPRM_QP_TRANSITION_OUT)
 CXPRM_LAYOUT(init2rtr_qp_in, 0x880, CXPRM_QP_TRANSITION_IN)

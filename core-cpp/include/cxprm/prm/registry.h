@@ -99,7 +99,7 @@ namespace cxprm::prm {
 	X(create_eq_out, CXPRM_CREATE_EQ_OUT)                           \
 	X(destroy_eq_in, CXPRM_EQN_ONLY_IN)                             \
 	X(destroy_eq_out, CXPRM_CMD_OUT_HDR)                            \
-	X(query_eq_in, CXPRM_EQN_ONLY_IN)                                \
+	X(query_eq_in, CXPRM_EQN_ONLY_IN)                               \
 	X(query_eq_out, CXPRM_QUERY_EQ_OUT)                             \
 	X(eqe, CXPRM_EQE)                                               \
 	X(cmd_inter_comp_event, CXPRM_CMD_INTER_COMP_EVENT)             \

@@ -25,9 +25,7 @@ inline constexpr u8 RMP_STATE_ERR = 3;
 	F(wq, 0x180, 0x600)
 CXPRM_LAYOUT(rmpc, 0x780, CXPRM_RMPC)
 
-#define CXPRM_CREATE_RMP_IN(F)                                                  \
-	CXPRM_CMD_IN_UID_HDR(F)                                                 \
-	F(ctx, 0x100, 0x780)
+#define CXPRM_CREATE_RMP_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(ctx, 0x100, 0x780)
 CXPRM_LAYOUT(create_rmp_in, 0x880, CXPRM_CREATE_RMP_IN)
 
 /* ctx.wq.pas[]: the 64-bit page addresses after the fixed part. */
@@ -43,9 +41,7 @@ CXPRM_LAYOUT(destroy_rmp_out, 0x80, CXPRM_CMD_OUT_HDR)
 #define CXPRM_QUERY_RMP_IN(F) CXPRM_CMD_IN_OBJ(F, rmpn)
 CXPRM_LAYOUT(query_rmp_in, 0x80, CXPRM_QUERY_RMP_IN)
 
-#define CXPRM_QUERY_RMP_OUT(F)                                                  \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(rmp_context, 0x100, 0x780)
+#define CXPRM_QUERY_RMP_OUT(F) CXPRM_CMD_OUT_HDR(F) F(rmp_context, 0x100, 0x780)
 CXPRM_LAYOUT(query_rmp_out, 0x880, CXPRM_QUERY_RMP_OUT)
 
 } // namespace cxprm::prm

@@ -34,9 +34,7 @@ namespace cxprm::prm {
 	F(dbr_addr, 0x140, 0x40)
 CXPRM_LAYOUT(srqc, 0x200, CXPRM_SRQC)
 
-#define CXPRM_CREATE_SRQ_IN(F)                                                  \
-	CXPRM_CMD_IN_UID_HDR(F)                                                 \
-	F(srq_context_entry, 0x80, 0x200)
+#define CXPRM_CREATE_SRQ_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(srq_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(create_srq_in, 0x880, CXPRM_CREATE_SRQ_IN)
 
 using create_srq_in_pas = Tail<create_srq_in, 0x40>;
@@ -51,9 +49,7 @@ CXPRM_LAYOUT(destroy_srq_out, 0x80, CXPRM_CMD_OUT_HDR)
 #define CXPRM_QUERY_SRQ_IN(F) CXPRM_CMD_IN_OBJ(F, srqn)
 CXPRM_LAYOUT(query_srq_in, 0x80, CXPRM_QUERY_SRQ_IN)
 
-#define CXPRM_QUERY_SRQ_OUT(F)                                                  \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(srq_context_entry, 0x80, 0x200)
+#define CXPRM_QUERY_SRQ_OUT(F) CXPRM_CMD_OUT_HDR(F) F(srq_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(query_srq_out, 0x880, CXPRM_QUERY_SRQ_OUT)
 
 /*
@@ -97,9 +93,7 @@ inline constexpr u8 XRQ_OFFLOAD_NVMF = 2;
 	F(wq, 0x400, 0x600)
 CXPRM_LAYOUT(xrqc, 0xa00, CXPRM_XRQC)
 
-#define CXPRM_CREATE_XRQ_IN(F)                                                  \
-	CXPRM_CMD_IN_UID_HDR(F)                                                 \
-	F(xrq_context, 0x80, 0xa00)
+#define CXPRM_CREATE_XRQ_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(xrq_context, 0x80, 0xa00)
 CXPRM_LAYOUT(create_xrq_in, 0xa80, CXPRM_CREATE_XRQ_IN)
 
 using create_xrq_in_pas = Tail<create_xrq_in, 0x40>;

@@ -42,9 +42,7 @@ CXPRM_LAYOUT(modify_nic_vport_context_out, 0x80, CXPRM_CMD_OUT_HDR)
 	F(allowed_list_type, 0x65, 3)
 CXPRM_LAYOUT(query_nic_vport_context_in, 0x80, CXPRM_QUERY_NIC_VPORT_CONTEXT_IN)
 
-#define CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT(F)                                    \
-	CXPRM_CMD_OUT_HDR(F)                                                    \
-	F(nic_vport_context, 0x80, 0x800)
+#define CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT(F) CXPRM_CMD_OUT_HDR(F) F(nic_vport_context, 0x80, 0x800)
 CXPRM_LAYOUT(query_nic_vport_context_out, 0x880, CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT)
 
 /*
