@@ -4,19 +4,13 @@
  */
 #pragma once
 
-#include "../layout.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
-#define CXPRM_QUERY_ADAPTER_IN(F)                                               \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)
-CXPRM_LAYOUT(query_adapter_in, 0x80, CXPRM_QUERY_ADAPTER_IN)
+CXPRM_LAYOUT(query_adapter_in, 0x80, CXPRM_CMD_IN_HDR)
 
-#define CXPRM_QUERY_ADAPTER_OUT(F)                                              \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(query_adapter_struct, 0x80, 0x800)
+#define CXPRM_QUERY_ADAPTER_OUT(F) CXPRM_CMD_OUT_HDR(F) F(query_adapter_struct, 0x80, 0x800)
 CXPRM_LAYOUT(query_adapter_out, 0x880, CXPRM_QUERY_ADAPTER_OUT)
 
 /*

@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include "../layout.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
@@ -44,66 +44,28 @@ namespace cxprm::prm {
 	F(ece, 0x1e0, 0x20)
 CXPRM_LAYOUT(dctc, 0x200, CXPRM_DCTC)
 
-#define CXPRM_CREATE_DCT_IN(F)                                                  \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(dct_context_entry, 0x80, 0x200)
+#define CXPRM_CREATE_DCT_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(dct_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(create_dct_in, 0x400, CXPRM_CREATE_DCT_IN)
 
-#define CXPRM_CREATE_DCT_OUT(F)                                                 \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(dctn, 0x48, 0x18)                                                     \
-	F(ece, 0x60, 0x20)
+#define CXPRM_CREATE_DCT_OUT(F) CXPRM_CMD_OUT_OBJ(F, dctn) F(ece, 0x60, 0x20)
 CXPRM_LAYOUT(create_dct_out, 0x80, CXPRM_CREATE_DCT_OUT)
 
-#define CXPRM_DESTROY_DCT_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(dctn, 0x48, 0x18)
-CXPRM_LAYOUT(destroy_dct_in, 0x80, CXPRM_DESTROY_DCT_IN)
+/* DESTROY_DCT and DRAIN_DCT: dctn only. */
+#define CXPRM_DCTN_ONLY_IN(F) CXPRM_CMD_IN_UID_OBJ(F, dctn)
+CXPRM_LAYOUT(destroy_dct_in, 0x80, CXPRM_DCTN_ONLY_IN)
+CXPRM_LAYOUT(destroy_dct_out, 0x80, CXPRM_CMD_OUT_HDR)
+CXPRM_LAYOUT(drain_dct_in, 0x80, CXPRM_DCTN_ONLY_IN)
+CXPRM_LAYOUT(drain_dct_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_DESTROY_DCT_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_dct_out, 0x80, CXPRM_DESTROY_DCT_OUT)
-
-#define CXPRM_DRAIN_DCT_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(dctn, 0x48, 0x18)
-CXPRM_LAYOUT(drain_dct_in, 0x80, CXPRM_DRAIN_DCT_IN)
-
-#define CXPRM_DRAIN_DCT_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(drain_dct_out, 0x80, CXPRM_DRAIN_DCT_OUT)
-
-#define CXPRM_QUERY_DCT_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(dctn, 0x48, 0x18)
+#define CXPRM_QUERY_DCT_IN(F) CXPRM_CMD_IN_OBJ(F, dctn)
 CXPRM_LAYOUT(query_dct_in, 0x80, CXPRM_QUERY_DCT_IN)
 
-#define CXPRM_QUERY_DCT_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(dct_context_entry, 0x80, 0x200)
+#define CXPRM_QUERY_DCT_OUT(F) CXPRM_CMD_OUT_HDR(F) F(dct_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(query_dct_out, 0x400, CXPRM_QUERY_DCT_OUT)
 
 /* ARM_DCT_FOR_KEY_VIOLATION (mlx5_ifc.h names its layouts arm_dct_in/out). */
-#define CXPRM_ARM_DCT_IN(F)                                                     \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(dct_number, 0x48, 0x18)
+#define CXPRM_ARM_DCT_IN(F) CXPRM_CMD_IN_OBJ(F, dct_number)
 CXPRM_LAYOUT(arm_dct_in, 0x80, CXPRM_ARM_DCT_IN)
-
-#define CXPRM_ARM_DCT_OUT(F)                                                    \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(arm_dct_out, 0x80, CXPRM_ARM_DCT_OUT)
+CXPRM_LAYOUT(arm_dct_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 } // namespace cxprm::prm

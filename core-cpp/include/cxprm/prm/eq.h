@@ -6,8 +6,8 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
@@ -28,42 +28,25 @@ CXPRM_LAYOUT(eqc, 0x200, CXPRM_EQC)
 
 /* event_bitmask: 4 x 64 bits, bit t of the 256 = event type t. */
 #define CXPRM_CREATE_EQ_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_UID_HDR(F)                                                 \
 	F(eq_context_entry, 0x80, 0x200)                                        \
 	F(event_bitmask, 0x2c0, 0x100)
 CXPRM_LAYOUT(create_eq_in, 0x880, CXPRM_CREATE_EQ_IN)
 
 using create_eq_in_pas = Tail<create_eq_in, 0x40>;
 
-#define CXPRM_CREATE_EQ_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(eq_number, 0x58, 8)
+#define CXPRM_CREATE_EQ_OUT(F) CXPRM_CMD_OUT_HDR(F) F(eq_number, 0x58, 8)
 CXPRM_LAYOUT(create_eq_out, 0x80, CXPRM_CREATE_EQ_OUT)
 
-#define CXPRM_DESTROY_EQ_IN(F)                                                  \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(eq_number, 0x58, 8)
-CXPRM_LAYOUT(destroy_eq_in, 0x80, CXPRM_DESTROY_EQ_IN)
-
-#define CXPRM_DESTROY_EQ_OUT(F)                                                 \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_eq_out, 0x80, CXPRM_DESTROY_EQ_OUT)
-
-#define CXPRM_QUERY_EQ_IN(F)                                                    \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(eq_number, 0x58, 8)
-CXPRM_LAYOUT(query_eq_in, 0x80, CXPRM_QUERY_EQ_IN)
+/* DESTROY_EQ and QUERY_EQ: the EQ number only (8 bits, not an object number). */
+#define CXPRM_EQN_ONLY_IN(F) CXPRM_CMD_IN_HDR(F) F(eq_number, 0x58, 8)
+CXPRM_LAYOUT(destroy_eq_in, 0x80, CXPRM_EQN_ONLY_IN)
+CXPRM_LAYOUT(destroy_eq_out, 0x80, CXPRM_CMD_OUT_HDR)
+CXPRM_LAYOUT(query_eq_in, 0x80, CXPRM_EQN_ONLY_IN)
 
 /* Only the first 64 event types are reported back. */
 #define CXPRM_QUERY_EQ_OUT(F)                                                   \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
+	CXPRM_CMD_OUT_HDR(F)                                                    \
 	F(eq_context_entry, 0x80, 0x200)                                        \
 	F(event_bitmask, 0x2c0, 0x40)
 CXPRM_LAYOUT(query_eq_out, 0x880, CXPRM_QUERY_EQ_OUT)
@@ -109,28 +92,13 @@ CXPRM_LAYOUT(pages_req_event, 0xe0, CXPRM_PAGES_REQ_EVENT)
 	F(dct_number, 0xc8, 0x18)
 CXPRM_LAYOUT(dct_events, 0xe0, CXPRM_DCT_EVENTS)
 
-#define CXPRM_ALLOC_UAR_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)
-CXPRM_LAYOUT(alloc_uar_in, 0x80, CXPRM_ALLOC_UAR_IN)
+CXPRM_LAYOUT(alloc_uar_in, 0x80, CXPRM_CMD_IN_UID_HDR)
 
-#define CXPRM_ALLOC_UAR_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(uar, 0x48, 0x18)
+#define CXPRM_ALLOC_UAR_OUT(F) CXPRM_CMD_OUT_OBJ(F, uar)
 CXPRM_LAYOUT(alloc_uar_out, 0x80, CXPRM_ALLOC_UAR_OUT)
 
-#define CXPRM_DEALLOC_UAR_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(uar, 0x48, 0x18)
+#define CXPRM_DEALLOC_UAR_IN(F) CXPRM_CMD_IN_UID_OBJ(F, uar)
 CXPRM_LAYOUT(dealloc_uar_in, 0x80, CXPRM_DEALLOC_UAR_IN)
-
-#define CXPRM_DEALLOC_UAR_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(dealloc_uar_out, 0x80, CXPRM_DEALLOC_UAR_OUT)
+CXPRM_LAYOUT(dealloc_uar_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 } // namespace cxprm::prm

@@ -7,15 +7,12 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
-#define CXPRM_QUERY_ESW_FUNCTIONS_IN(F)                                         \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)
-CXPRM_LAYOUT(query_esw_functions_in, 0x80, CXPRM_QUERY_ESW_FUNCTIONS_IN)
+CXPRM_LAYOUT(query_esw_functions_in, 0x80, CXPRM_CMD_IN_HDR)
 
 /*
  * host_pf_not_exist is in the 6.1 header used here (Debian 6.1.x) although
@@ -32,10 +29,7 @@ CXPRM_LAYOUT(query_esw_functions_in, 0x80, CXPRM_QUERY_ESW_FUNCTIONS_IN)
 	F(host_pci_function, 0x70, 0x10)
 CXPRM_LAYOUT(host_params_context, 0x200, CXPRM_HOST_PARAMS_CONTEXT)
 
-#define CXPRM_QUERY_ESW_FUNCTIONS_OUT(F)                                        \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(host_params_context, 0x80, 0x200)
+#define CXPRM_QUERY_ESW_FUNCTIONS_OUT(F) CXPRM_CMD_OUT_HDR(F) F(host_params_context, 0x80, 0x200)
 CXPRM_LAYOUT(query_esw_functions_out, 0x400, CXPRM_QUERY_ESW_FUNCTIONS_OUT)
 
 using query_esw_functions_out_host_sf_enable = Tail<query_esw_functions_out, 0x40>;

@@ -9,36 +9,27 @@
  */
 #pragma once
 
-#include "../layout.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
 #define CXPRM_QUERY_HCA_CAP_IN(F)                                               \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(other_function, 0x40, 1)                                              \
 	F(function_id, 0x50, 0x10)
 CXPRM_LAYOUT(query_hca_cap_in, 0x80, CXPRM_QUERY_HCA_CAP_IN)
 
-#define CXPRM_QUERY_HCA_CAP_OUT(F)                                              \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(capability, 0x80, 0x8000)
+#define CXPRM_QUERY_HCA_CAP_OUT(F) CXPRM_CMD_OUT_HDR(F) F(capability, 0x80, 0x8000)
 CXPRM_LAYOUT(query_hca_cap_out, 0x8080, CXPRM_QUERY_HCA_CAP_OUT)
 
 /* capability: a cap::GENERAL/... layout, given by op_mod = cap type << 1. */
 #define CXPRM_SET_HCA_CAP_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(other_function, 0x40, 1)                                              \
 	F(function_id, 0x50, 0x10)                                              \
 	F(capability, 0x80, 0x8000)
 CXPRM_LAYOUT(set_hca_cap_in, 0x8080, CXPRM_SET_HCA_CAP_IN)
-
-#define CXPRM_SET_HCA_CAP_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(set_hca_cap_out, 0x80, CXPRM_SET_HCA_CAP_OUT)
+CXPRM_LAYOUT(set_hca_cap_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 /*
  * General capabilities (cap::GENERAL).  nvmf_target_offload (bit 0x502) is

@@ -15,18 +15,17 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
-/* xrqn: the XRQ the namespace hangs off; frontend_namespace: the NSID. */
-#define CXPRM_QUERY_NVMF_NAMESPACE_IN(F)                                        \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(xrqn, 0x48, 0x18)                                                     \
-	F(frontend_namespace, 0x60, 0x20)
-CXPRM_LAYOUT(query_nvmf_namespace_in, 0x80, CXPRM_QUERY_NVMF_NAMESPACE_IN)
+/*
+ * The namespace QUERY/ATTACH/DETACH_NVMF_NAMESPACE name: xrqn, the XRQ the
+ * namespace hangs off; frontend_namespace, the NSID.
+ */
+#define CXPRM_NVMF_NAMESPACE_IN(F) CXPRM_CMD_IN_OBJ(F, xrqn) F(frontend_namespace, 0x60, 0x20)
+CXPRM_LAYOUT(query_nvmf_namespace_in, 0x80, CXPRM_NVMF_NAMESPACE_IN)
 
 /*
  * 112 bytes.  last_*_req_latency are valid only when
@@ -54,10 +53,7 @@ CXPRM_LAYOUT(query_nvmf_namespace_in, 0x80, CXPRM_QUERY_NVMF_NAMESPACE_IN)
 	F(last_write_req_latency, 0x240, 0x20)
 CXPRM_LAYOUT(nvmf_frontend_namespace_context, 0x380, CXPRM_NVMF_FRONTEND_NAMESPACE_CONTEXT)
 
-#define CXPRM_QUERY_NVMF_NAMESPACE_OUT(F)                                       \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(ns_ctx, 0x80, 0x380)
+#define CXPRM_QUERY_NVMF_NAMESPACE_OUT(F) CXPRM_CMD_OUT_HDR(F) F(ns_ctx, 0x80, 0x380)
 CXPRM_LAYOUT(query_nvmf_namespace_out, 0x400, CXPRM_QUERY_NVMF_NAMESPACE_OUT)
 
 /*
@@ -68,31 +64,15 @@ CXPRM_LAYOUT(query_nvmf_namespace_out, 0x400, CXPRM_QUERY_NVMF_NAMESPACE_OUT)
  * given, so 16 bits hold at most 32768.
  */
 #define CXPRM_ATTACH_NVMF_NAMESPACE_IN(F)                                       \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(xrqn, 0x48, 0x18)                                                     \
-	F(frontend_namespace, 0x60, 0x20)                                       \
+	CXPRM_NVMF_NAMESPACE_IN(F)                                              \
 	F(backend_namespace, 0x80, 0x20)                                        \
 	F(lba_data_size, 0xa0, 0x10)                                            \
 	F(backend_controller_id, 0xb0, 0x10)
 CXPRM_LAYOUT(attach_nvmf_namespace_in, 0x200, CXPRM_ATTACH_NVMF_NAMESPACE_IN)
+CXPRM_LAYOUT(attach_nvmf_namespace_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_ATTACH_NVMF_NAMESPACE_OUT(F)                                      \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(attach_nvmf_namespace_out, 0x80, CXPRM_ATTACH_NVMF_NAMESPACE_OUT)
-
-#define CXPRM_DETACH_NVMF_NAMESPACE_IN(F)                                       \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(xrqn, 0x48, 0x18)                                                     \
-	F(frontend_namespace, 0x60, 0x20)
-CXPRM_LAYOUT(detach_nvmf_namespace_in, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_IN)
-
-#define CXPRM_DETACH_NVMF_NAMESPACE_OUT(F)                                      \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(detach_nvmf_namespace_out, 0x80, CXPRM_DETACH_NVMF_NAMESPACE_OUT)
+CXPRM_LAYOUT(detach_nvmf_namespace_in, 0x80, CXPRM_NVMF_NAMESPACE_IN)
+CXPRM_LAYOUT(detach_nvmf_namespace_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 /*
  * The NVMe-oF offload part of an XRQ (xrqc.nvme_offload_context, 0x200
@@ -163,11 +143,7 @@ static_assert(xrq_nvmf_staging_entry(1) == 8 && xrq_nvmf_staging_entry(8) == 8 &
 	F(sqt_dbr_addr, 0x1c0, 0x40)
 CXPRM_LAYOUT(nvmf_be_ctrl, 0x380, CXPRM_NVMF_BE_CTRL)
 
-#define CXPRM_CREATE_NVMF_BE_CTRL_IN(F)                                         \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(xrqn, 0x48, 0x18)                                                     \
-	F(nvmf_be_ctrl_entry, 0x80, 0x380)
+#define CXPRM_CREATE_NVMF_BE_CTRL_IN(F) CXPRM_CMD_IN_OBJ(F, xrqn) F(nvmf_be_ctrl_entry, 0x80, 0x380)
 CXPRM_LAYOUT(create_nvmf_be_ctrl_in, 0x400, CXPRM_CREATE_NVMF_BE_CTRL_IN)
 
 /*
@@ -187,22 +163,13 @@ static_assert(nvmf_be_ctrl_addrs::size_bytes == 2 * NVMF_PAS_ALIGN &&
 /* The list is the one entry of the command's tail. */
 using create_nvmf_be_ctrl_in_addrs = Tail<create_nvmf_be_ctrl_in, nvmf_be_ctrl_addrs::size_bits>;
 
-#define CXPRM_CREATE_NVMF_BE_CTRL_OUT(F)                                        \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(backend_controller_id, 0x50, 0x10)
+#define CXPRM_CREATE_NVMF_BE_CTRL_OUT(F) CXPRM_CMD_OUT_HDR(F) F(backend_controller_id, 0x50, 0x10)
 CXPRM_LAYOUT(create_nvmf_be_ctrl_out, 0x80, CXPRM_CREATE_NVMF_BE_CTRL_OUT)
 
 #define CXPRM_DESTROY_NVMF_BE_CTRL_IN(F)                                        \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(xrqn, 0x48, 0x18)                                                     \
+	CXPRM_CMD_IN_OBJ(F, xrqn)                                               \
 	F(backend_controller_id, 0x70, 0x10)
 CXPRM_LAYOUT(destroy_nvmf_be_ctrl_in, 0x80, CXPRM_DESTROY_NVMF_BE_CTRL_IN)
-
-#define CXPRM_DESTROY_NVMF_BE_CTRL_OUT(F)                                       \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_nvmf_be_ctrl_out, 0x80, CXPRM_DESTROY_NVMF_BE_CTRL_OUT)
+CXPRM_LAYOUT(destroy_nvmf_be_ctrl_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 } // namespace cxprm::prm

@@ -7,34 +7,19 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
-#define CXPRM_ALLOC_PD_IN(F)                                                    \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)
-CXPRM_LAYOUT(alloc_pd_in, 0x80, CXPRM_ALLOC_PD_IN)
+CXPRM_LAYOUT(alloc_pd_in, 0x80, CXPRM_CMD_IN_UID_HDR)
 
-#define CXPRM_ALLOC_PD_OUT(F)                                                   \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(pd, 0x48, 0x18)
+#define CXPRM_ALLOC_PD_OUT(F) CXPRM_CMD_OUT_OBJ(F, pd)
 CXPRM_LAYOUT(alloc_pd_out, 0x80, CXPRM_ALLOC_PD_OUT)
 
-#define CXPRM_DEALLOC_PD_IN(F)                                                  \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(pd, 0x48, 0x18)
+#define CXPRM_DEALLOC_PD_IN(F) CXPRM_CMD_IN_UID_OBJ(F, pd)
 CXPRM_LAYOUT(dealloc_pd_in, 0x80, CXPRM_DEALLOC_PD_IN)
-
-#define CXPRM_DEALLOC_PD_OUT(F)                                                 \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(dealloc_pd_out, 0x80, CXPRM_DEALLOC_PD_OUT)
+CXPRM_LAYOUT(dealloc_pd_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 /*
  * cqe_sz: 0 = 64-byte entries, 1 = 128.  st: 0x6 SOLICITED_NOTIFICATION
@@ -62,43 +47,24 @@ CXPRM_LAYOUT(dealloc_pd_out, 0x80, CXPRM_DEALLOC_PD_OUT)
 CXPRM_LAYOUT(cqc, 0x200, CXPRM_CQC)
 
 #define CXPRM_CREATE_CQ_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_UID_HDR(F)                                                 \
 	F(cq_context, 0x80, 0x200)                                              \
 	F(cq_umem_valid, 0x2e0, 1)
 CXPRM_LAYOUT(create_cq_in, 0x880, CXPRM_CREATE_CQ_IN)
 
 using create_cq_in_pas = Tail<create_cq_in, 0x40>;
 
-#define CXPRM_CREATE_CQ_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(cqn, 0x48, 0x18)
+#define CXPRM_CREATE_CQ_OUT(F) CXPRM_CMD_OUT_OBJ(F, cqn)
 CXPRM_LAYOUT(create_cq_out, 0x80, CXPRM_CREATE_CQ_OUT)
 
-#define CXPRM_DESTROY_CQ_IN(F)                                                  \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(cqn, 0x48, 0x18)
+#define CXPRM_DESTROY_CQ_IN(F) CXPRM_CMD_IN_UID_OBJ(F, cqn)
 CXPRM_LAYOUT(destroy_cq_in, 0x80, CXPRM_DESTROY_CQ_IN)
+CXPRM_LAYOUT(destroy_cq_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_DESTROY_CQ_OUT(F)                                                 \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_cq_out, 0x80, CXPRM_DESTROY_CQ_OUT)
-
-#define CXPRM_QUERY_CQ_IN(F)                                                    \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(cqn, 0x48, 0x18)
+#define CXPRM_QUERY_CQ_IN(F) CXPRM_CMD_IN_OBJ(F, cqn)
 CXPRM_LAYOUT(query_cq_in, 0x80, CXPRM_QUERY_CQ_IN)
 
-#define CXPRM_QUERY_CQ_OUT(F)                                                   \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(cq_context, 0x80, 0x200)
+#define CXPRM_QUERY_CQ_OUT(F) CXPRM_CMD_OUT_HDR(F) F(cq_context, 0x80, 0x200)
 CXPRM_LAYOUT(query_cq_out, 0x880, CXPRM_QUERY_CQ_OUT)
 
 using query_cq_out_pas = Tail<query_cq_out, 0x40>;

@@ -8,8 +8,8 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
@@ -99,49 +99,38 @@ namespace ts_format_cap {
 enum : u8 { FREE_RUNNING = 0, REAL_TIME = 1, FREE_RUNNING_AND_REAL_TIME = 2 };
 }
 
-#define CXPRM_CREATE_QP_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(input_qpn, 0x48, 0x18)                                                \
+/*
+ * What CREATE_QP and the transitions RST2INIT/INIT2RTR/RTR2RTS carry after
+ * the QP number: the optional-parameter mask, ECE and the context.
+ */
+#define CXPRM_QP_ATTRS(F)                                                       \
 	F(opt_param_mask, 0x80, 0x20)                                           \
 	F(ece, 0xa0, 0x20)                                                      \
-	F(qpc, 0xc0, 0x740)                                                     \
+	F(qpc, 0xc0, 0x740)
+
+#define CXPRM_CREATE_QP_IN(F)                                                   \
+	CXPRM_CMD_IN_UID_OBJ(F, input_qpn)                                      \
+	CXPRM_QP_ATTRS(F)                                                       \
 	F(wq_umem_valid, 0x860, 1)
 CXPRM_LAYOUT(create_qp_in, 0x880, CXPRM_CREATE_QP_IN)
 
 using create_qp_in_pas = Tail<create_qp_in, 0x40>;
 
-#define CXPRM_CREATE_QP_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(qpn, 0x48, 0x18)                                                      \
-	F(ece, 0x60, 0x20)
+#define CXPRM_CREATE_QP_OUT(F) CXPRM_CMD_OUT_OBJ(F, qpn) F(ece, 0x60, 0x20)
 CXPRM_LAYOUT(create_qp_out, 0x80, CXPRM_CREATE_QP_OUT)
 
 /* 2RST_QP and DESTROY_QP: qpn only; the transitions below start the same way. */
-#define CXPRM_QPN_ONLY_IN(F)                                                    \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(qpn, 0x48, 0x18)
-#define CXPRM_STATUS_ONLY_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
+#define CXPRM_QPN_ONLY_IN(F) CXPRM_CMD_IN_UID_OBJ(F, qpn)
 CXPRM_LAYOUT(qp_2rst_in, 0x80, CXPRM_QPN_ONLY_IN)
-CXPRM_LAYOUT(qp_2rst_out, 0x80, CXPRM_STATUS_ONLY_OUT)
+CXPRM_LAYOUT(qp_2rst_out, 0x80, CXPRM_CMD_OUT_HDR)
 CXPRM_LAYOUT(destroy_qp_in, 0x80, CXPRM_QPN_ONLY_IN)
-CXPRM_LAYOUT(destroy_qp_out, 0x80, CXPRM_STATUS_ONLY_OUT)
+CXPRM_LAYOUT(destroy_qp_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 /* RST2INIT, INIT2RTR and RTR2RTS: one shape, three layouts. */
 #define CXPRM_QP_TRANSITION_IN(F)                                               \
 	CXPRM_QPN_ONLY_IN(F)                                                    \
-	F(opt_param_mask, 0x80, 0x20)                                           \
-	F(ece, 0xa0, 0x20)                                                      \
-	F(qpc, 0xc0, 0x740)
-#define CXPRM_QP_TRANSITION_OUT(F)                                              \
-	CXPRM_STATUS_ONLY_OUT(F)                                                \
-	F(ece, 0x60, 0x20)
+	CXPRM_QP_ATTRS(F)
+#define CXPRM_QP_TRANSITION_OUT(F) CXPRM_CMD_OUT_HDR(F) F(ece, 0x60, 0x20)
 CXPRM_LAYOUT(rst2init_qp_in, 0x880, CXPRM_QP_TRANSITION_IN)
 CXPRM_LAYOUT(rst2init_qp_out, 0x80, CXPRM_QP_TRANSITION_OUT)
 CXPRM_LAYOUT(init2rtr_qp_in, 0x880, CXPRM_QP_TRANSITION_IN)

@@ -14,20 +14,16 @@
 #pragma once
 
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
 #define CXPRM_ACCESS_REGISTER_IN(F)                                            \
-	F(opcode, 0x0, 0x10)                                                   \
-	F(op_mod, 0x30, 0x10)                                                  \
+	CXPRM_CMD_IN_HDR(F)                                                    \
 	F(register_id, 0x50, 0x10)                                             \
 	F(argument, 0x60, 0x20)
 CXPRM_LAYOUT(access_register_in, 0x80, CXPRM_ACCESS_REGISTER_IN)
-
-#define CXPRM_ACCESS_REGISTER_OUT(F)                                           \
-	F(status, 0x0, 8)                                                      \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(access_register_out, 0x80, CXPRM_ACCESS_REGISTER_OUT)
+CXPRM_LAYOUT(access_register_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 /* register_data[]: the register, in 32-bit words after the fixed part. */
 using access_register_in_data = Tail<access_register_in, 0x20>;

@@ -9,8 +9,8 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 #include "srq.h"
 
 namespace cxprm::prm {
@@ -25,44 +25,23 @@ inline constexpr u8 RMP_STATE_ERR = 3;
 	F(wq, 0x180, 0x600)
 CXPRM_LAYOUT(rmpc, 0x780, CXPRM_RMPC)
 
-#define CXPRM_CREATE_RMP_IN(F)                                                  \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(ctx, 0x100, 0x780)
+#define CXPRM_CREATE_RMP_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(ctx, 0x100, 0x780)
 CXPRM_LAYOUT(create_rmp_in, 0x880, CXPRM_CREATE_RMP_IN)
 
 /* ctx.wq.pas[]: the 64-bit page addresses after the fixed part. */
 using create_rmp_in_pas = Tail<create_rmp_in, 0x40>;
 
-#define CXPRM_CREATE_RMP_OUT(F)                                                 \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(rmpn, 0x48, 0x18)
+#define CXPRM_CREATE_RMP_OUT(F) CXPRM_CMD_OUT_OBJ(F, rmpn)
 CXPRM_LAYOUT(create_rmp_out, 0x80, CXPRM_CREATE_RMP_OUT)
 
-#define CXPRM_DESTROY_RMP_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(rmpn, 0x48, 0x18)
+#define CXPRM_DESTROY_RMP_IN(F) CXPRM_CMD_IN_UID_OBJ(F, rmpn)
 CXPRM_LAYOUT(destroy_rmp_in, 0x80, CXPRM_DESTROY_RMP_IN)
+CXPRM_LAYOUT(destroy_rmp_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_DESTROY_RMP_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_rmp_out, 0x80, CXPRM_DESTROY_RMP_OUT)
-
-#define CXPRM_QUERY_RMP_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(rmpn, 0x48, 0x18)
+#define CXPRM_QUERY_RMP_IN(F) CXPRM_CMD_IN_OBJ(F, rmpn)
 CXPRM_LAYOUT(query_rmp_in, 0x80, CXPRM_QUERY_RMP_IN)
 
-#define CXPRM_QUERY_RMP_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(rmp_context, 0x100, 0x780)
+#define CXPRM_QUERY_RMP_OUT(F) CXPRM_CMD_OUT_HDR(F) F(rmp_context, 0x100, 0x780)
 CXPRM_LAYOUT(query_rmp_out, 0x880, CXPRM_QUERY_RMP_OUT)
 
 } // namespace cxprm::prm

@@ -11,8 +11,8 @@
  */
 #pragma once
 
-#include "../layout.h"
 #include "flex.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
@@ -34,43 +34,22 @@ namespace cxprm::prm {
 	F(dbr_addr, 0x140, 0x40)
 CXPRM_LAYOUT(srqc, 0x200, CXPRM_SRQC)
 
-#define CXPRM_CREATE_SRQ_IN(F)                                                  \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(srq_context_entry, 0x80, 0x200)
+#define CXPRM_CREATE_SRQ_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(srq_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(create_srq_in, 0x880, CXPRM_CREATE_SRQ_IN)
 
 using create_srq_in_pas = Tail<create_srq_in, 0x40>;
 
-#define CXPRM_CREATE_SRQ_OUT(F)                                                 \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(srqn, 0x48, 0x18)
+#define CXPRM_CREATE_SRQ_OUT(F) CXPRM_CMD_OUT_OBJ(F, srqn)
 CXPRM_LAYOUT(create_srq_out, 0x80, CXPRM_CREATE_SRQ_OUT)
 
-#define CXPRM_DESTROY_SRQ_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(srqn, 0x48, 0x18)
+#define CXPRM_DESTROY_SRQ_IN(F) CXPRM_CMD_IN_UID_OBJ(F, srqn)
 CXPRM_LAYOUT(destroy_srq_in, 0x80, CXPRM_DESTROY_SRQ_IN)
+CXPRM_LAYOUT(destroy_srq_out, 0x80, CXPRM_CMD_OUT_HDR)
 
-#define CXPRM_DESTROY_SRQ_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_srq_out, 0x80, CXPRM_DESTROY_SRQ_OUT)
-
-#define CXPRM_QUERY_SRQ_IN(F)                                                   \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(srqn, 0x48, 0x18)
+#define CXPRM_QUERY_SRQ_IN(F) CXPRM_CMD_IN_OBJ(F, srqn)
 CXPRM_LAYOUT(query_srq_in, 0x80, CXPRM_QUERY_SRQ_IN)
 
-#define CXPRM_QUERY_SRQ_OUT(F)                                                  \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(srq_context_entry, 0x80, 0x200)
+#define CXPRM_QUERY_SRQ_OUT(F) CXPRM_CMD_OUT_HDR(F) F(srq_context_entry, 0x80, 0x200)
 CXPRM_LAYOUT(query_srq_out, 0x880, CXPRM_QUERY_SRQ_OUT)
 
 /*
@@ -114,31 +93,16 @@ inline constexpr u8 XRQ_OFFLOAD_NVMF = 2;
 	F(wq, 0x400, 0x600)
 CXPRM_LAYOUT(xrqc, 0xa00, CXPRM_XRQC)
 
-#define CXPRM_CREATE_XRQ_IN(F)                                                  \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(xrq_context, 0x80, 0xa00)
+#define CXPRM_CREATE_XRQ_IN(F) CXPRM_CMD_IN_UID_HDR(F) F(xrq_context, 0x80, 0xa00)
 CXPRM_LAYOUT(create_xrq_in, 0xa80, CXPRM_CREATE_XRQ_IN)
 
 using create_xrq_in_pas = Tail<create_xrq_in, 0x40>;
 
-#define CXPRM_CREATE_XRQ_OUT(F)                                                 \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(xrqn, 0x48, 0x18)
+#define CXPRM_CREATE_XRQ_OUT(F) CXPRM_CMD_OUT_OBJ(F, xrqn)
 CXPRM_LAYOUT(create_xrq_out, 0x80, CXPRM_CREATE_XRQ_OUT)
 
-#define CXPRM_DESTROY_XRQ_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(uid, 0x10, 0x10)                                                      \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(xrqn, 0x48, 0x18)
+#define CXPRM_DESTROY_XRQ_IN(F) CXPRM_CMD_IN_UID_OBJ(F, xrqn)
 CXPRM_LAYOUT(destroy_xrq_in, 0x80, CXPRM_DESTROY_XRQ_IN)
-
-#define CXPRM_DESTROY_XRQ_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_xrq_out, 0x80, CXPRM_DESTROY_XRQ_OUT)
+CXPRM_LAYOUT(destroy_xrq_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 } // namespace cxprm::prm

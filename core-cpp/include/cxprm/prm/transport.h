@@ -123,19 +123,31 @@ CXPRM_LAYOUT(cmd_queue_entry, 0x200, CXPRM_CMD_QUEUE_ENTRY)
 CXPRM_LAYOUT(cmd_if_box, 0x1200, CXPRM_CMD_IF_BOX)
 
 /*
- * Generic command headers.  mlx5_ifc.h's cmd_in leaves bits 0x10..0x1f
- * reserved; most commands name them uid (e.g. create_dct_in), so we do too.
+ * The header every command message starts with (mlx5_ifc.h mbox_in /
+ * mbox_out), defined once here: every *_in layout lists CXPRM_CMD_IN_HDR
+ * (opcode, op_mod) or CXPRM_CMD_IN_UID_HDR (with the uid of a user
+ * context), every *_out layout CXPRM_CMD_OUT_HDR (status, syndrome).
+ * mlx5_ifc.h's mbox_in has uid; its cmd_in leaves bits 0x10..0x1f reserved
+ * and most commands name them uid (e.g. create_dct_in), so cmd_in does too.
  */
-#define CXPRM_CMD_IN(F)                                                        \
-	F(opcode, 0x00, 0x10)                                                  \
-	F(uid, 0x10, 0x10)                                                     \
-	F(op_mod, 0x30, 0x10)
-CXPRM_LAYOUT(cmd_in, 0x40, CXPRM_CMD_IN)
+#define CXPRM_CMD_IN_HDR_(F, uid_) F(opcode, 0x0, 0x10) uid_ F(op_mod, 0x30, 0x10)
+#define CXPRM_CMD_IN_HDR(F) CXPRM_CMD_IN_HDR_(F, )
+#define CXPRM_CMD_IN_UID_HDR(F) CXPRM_CMD_IN_HDR_(F, F(uid, 0x10, 0x10))
+#define CXPRM_CMD_OUT_HDR(F) F(status, 0x0, 8) F(syndrome, 0x20, 0x20)
 
-#define CXPRM_CMD_OUT(F)                                                       \
-	F(status, 0x00, 8)                                                     \
-	F(syndrome, 0x20, 0x20)                                                \
-	F(command_output, 0x40, 0x20)
+/*
+ * The header and an object's 24-bit number in dword 2 (the cqn, qpn,
+ * dctn, ... that a command names or a create returns), field name n.
+ */
+#define CXPRM_CMD_OBJ_(F, n) F(n, 0x48, 0x18)
+#define CXPRM_CMD_IN_OBJ(F, n) CXPRM_CMD_IN_HDR(F) CXPRM_CMD_OBJ_(F, n)
+#define CXPRM_CMD_IN_UID_OBJ(F, n) CXPRM_CMD_IN_UID_HDR(F) CXPRM_CMD_OBJ_(F, n)
+#define CXPRM_CMD_OUT_OBJ(F, n) CXPRM_CMD_OUT_HDR(F) CXPRM_CMD_OBJ_(F, n)
+
+/* The generic command headers (mlx5_ifc.h cmd_in, cmd_out). */
+CXPRM_LAYOUT(cmd_in, 0x40, CXPRM_CMD_IN_UID_HDR)
+
+#define CXPRM_CMD_OUT(F) CXPRM_CMD_OUT_HDR(F) F(command_output, 0x40, 0x20)
 CXPRM_LAYOUT(cmd_out, 0x60, CXPRM_CMD_OUT)
 
 /* Transport constants. */

@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include "../layout.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
@@ -22,27 +22,14 @@ inline constexpr u32 TOOLS_RESOURCES = 0x4;
 #define CXPRM_UCTX(F) F(cap, 0x0, 0x20)
 CXPRM_LAYOUT(uctx, 0x180, CXPRM_UCTX)
 
-#define CXPRM_CREATE_UCTX_IN(F)                                                 \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(uctx, 0x80, 0x180)
+#define CXPRM_CREATE_UCTX_IN(F) CXPRM_CMD_IN_HDR(F) F(uctx, 0x80, 0x180)
 CXPRM_LAYOUT(create_uctx_in, 0x200, CXPRM_CREATE_UCTX_IN)
 
-#define CXPRM_CREATE_UCTX_OUT(F)                                                \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(uid, 0x50, 0x10)
+#define CXPRM_CREATE_UCTX_OUT(F) CXPRM_CMD_OUT_HDR(F) F(uid, 0x50, 0x10)
 CXPRM_LAYOUT(create_uctx_out, 0x80, CXPRM_CREATE_UCTX_OUT)
 
-#define CXPRM_DESTROY_UCTX_IN(F)                                                \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
-	F(uid, 0x50, 0x10)
+#define CXPRM_DESTROY_UCTX_IN(F) CXPRM_CMD_IN_HDR(F) F(uid, 0x50, 0x10)
 CXPRM_LAYOUT(destroy_uctx_in, 0x80, CXPRM_DESTROY_UCTX_IN)
-
-#define CXPRM_DESTROY_UCTX_OUT(F)                                               \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(destroy_uctx_out, 0x80, CXPRM_DESTROY_UCTX_OUT)
+CXPRM_LAYOUT(destroy_uctx_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 } // namespace cxprm::prm

@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include "../layout.h"
+#include "transport.h"
 
 namespace cxprm::prm {
 
@@ -27,31 +27,22 @@ CXPRM_LAYOUT(nic_vport_context, 0x800, CXPRM_NIC_VPORT_CONTEXT)
 CXPRM_LAYOUT(modify_nic_vport_field_select, 0x20, CXPRM_MODIFY_NIC_VPORT_FIELD_SELECT)
 
 #define CXPRM_MODIFY_NIC_VPORT_CONTEXT_IN(F)                                    \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(other_vport, 0x40, 1)                                                 \
 	F(vport_number, 0x50, 0x10)                                             \
 	F(field_select, 0x60, 0x20)                                             \
 	F(nic_vport_context, 0x800, 0x800)
 CXPRM_LAYOUT(modify_nic_vport_context_in, 0x1000, CXPRM_MODIFY_NIC_VPORT_CONTEXT_IN)
-
-#define CXPRM_MODIFY_NIC_VPORT_CONTEXT_OUT(F)                                   \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(modify_nic_vport_context_out, 0x80, CXPRM_MODIFY_NIC_VPORT_CONTEXT_OUT)
+CXPRM_LAYOUT(modify_nic_vport_context_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 #define CXPRM_QUERY_NIC_VPORT_CONTEXT_IN(F)                                     \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(other_vport, 0x40, 1)                                                 \
 	F(vport_number, 0x50, 0x10)                                             \
 	F(allowed_list_type, 0x65, 3)
 CXPRM_LAYOUT(query_nic_vport_context_in, 0x80, CXPRM_QUERY_NIC_VPORT_CONTEXT_IN)
 
-#define CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT(F)                                    \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)                                                 \
-	F(nic_vport_context, 0x80, 0x800)
+#define CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT(F) CXPRM_CMD_OUT_HDR(F) F(nic_vport_context, 0x80, 0x800)
 CXPRM_LAYOUT(query_nic_vport_context_out, 0x880, CXPRM_QUERY_NIC_VPORT_CONTEXT_OUT)
 
 /*
@@ -72,17 +63,12 @@ CXPRM_LAYOUT(roce_addr_layout, 0x100, CXPRM_ROCE_ADDR_LAYOUT)
 
 /* vhca_port_num: only when cmd_hca_cap.num_vhca_ports > 0 (gid.c). */
 #define CXPRM_SET_ROCE_ADDRESS_IN(F)                                            \
-	F(opcode, 0x0, 0x10)                                                    \
-	F(op_mod, 0x30, 0x10)                                                   \
+	CXPRM_CMD_IN_HDR(F)                                                     \
 	F(roce_address_index, 0x40, 0x10)                                       \
 	F(vhca_port_num, 0x5c, 4)                                               \
 	F(roce_address, 0x80, 0x100)
 CXPRM_LAYOUT(set_roce_address_in, 0x180, CXPRM_SET_ROCE_ADDRESS_IN)
-
-#define CXPRM_SET_ROCE_ADDRESS_OUT(F)                                           \
-	F(status, 0x0, 8)                                                       \
-	F(syndrome, 0x20, 0x20)
-CXPRM_LAYOUT(set_roce_address_out, 0x80, CXPRM_SET_ROCE_ADDRESS_OUT)
+CXPRM_LAYOUT(set_roce_address_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 namespace roce_version {
 enum : u8 { V1 = 0, V2 = 2 };
