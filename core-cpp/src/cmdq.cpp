@@ -402,13 +402,20 @@ int Cmdq::completed()
 int Cmdq::wait_slow(u32 slot, u64 start_ns)
 {
 	__atomic_or_fetch(&waiting_, 1u << slot, __ATOMIC_RELAXED);
-	int err = wait_loop(slot, start_ns);
+	int err = wait_loop(slot, start_ns, host_->ops->now_ns(host_->ctx));
 	__atomic_and_fetch(&waiting_, ~(1u << slot), __ATOMIC_RELAXED);
 	leave_poll(slot);
 	return err;
 }
 
-int Cmdq::wait_loop(u32 slot, u64 start_ns)
+/*
+ * The timeout counts from the doorbell (start_ns); the spin, the busy-poll
+ * and the sleeps from when this caller began to wait (from_ns): the same
+ * moment for exec(), but a posted command's complete() may come long after
+ * its doorbell, and a caller that then slept a fraction of the command's
+ * age would see the completions of its other commands that much late.
+ */
+int Cmdq::wait_loop(u32 slot, u64 start_ns, u64 from_ns)
 {
 	const u64 deadline = start_ns + cfg_.timeout_ns;
 	u64 next_check = start_ns + HEALTH_CHECK_NS;
@@ -435,16 +442,16 @@ int Cmdq::wait_loop(u32 slot, u64 start_ns)
 			}
 			u64 left = min_of<u64>(deadline - now, HEALTH_CHECK_NS);
 			host_->ops->waiter_wait(host_->ctx, slots_[slot].waiter, left);
-		} else if (int p = slots_[slot].waiter ? shared_poll(slot, now - start_ns, deadline - now) : 0;
+		} else if (int p = slots_[slot].waiter ? shared_poll(slot, now - from_ns, deadline - now) : 0;
 			   p == SHARED_WAITED) {
 			/* Another waiter polls for this one (cmdq_shared_poll.cpp). */
-		} else if (now - start_ns < SPIN_NS || (p == SHARED_POLLER && now - start_ns < BUSY_POLL_NS)) {
+		} else if (now - from_ns < SPIN_NS || (p == SHARED_POLLER && now - from_ns < BUSY_POLL_NS)) {
 			/* Polling for others too: as the kernel's busy-poll, in any host. */
 			host_->ops->relax(host_->ctx);
-		} else if (host_->ops->yield && now - start_ns < BUSY_POLL_NS) {
+		} else if (host_->ops->yield && now - from_ns < BUSY_POLL_NS) {
 			host_->ops->yield(host_->ctx);
 		} else {
-			u64 us = (now - start_ns) / 1000 / POLL_SLEEP_FRACTION;
+			u64 us = (now - from_ns) / 1000 / POLL_SLEEP_FRACTION;
 			host_->ops->sleep_us(host_->ctx, (u32)max_of<u64>(1, min_of<u64>(us, MAX_SLEEP_US)));
 		}
 	}

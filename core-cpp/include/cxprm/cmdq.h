@@ -245,7 +245,7 @@ private:
 		return owner_byte(slot) & 1 ? wait_slow(slot, start_ns) : completed();
 	}
 	int wait_slow(u32 slot, u64 start_ns);
-	int wait_loop(u32 slot, u64 start_ns);
+	int wait_loop(u32 slot, u64 start_ns, u64 from_ns);
 	/*
 	 * A polling waiter sleeps this fraction of the time waited so far, so
 	 * it sees a completion at most about that late (cmdq.cpp, wait_loop;
