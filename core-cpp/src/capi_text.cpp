@@ -34,6 +34,23 @@ const char *state_name(int s)
 	return "UNKNOWN";
 }
 
+/*
+ * Scratch for a table of the command queue's (bytes from the host): null,
+ * and a line saying why (down, or "out of memory"), when there is none.
+ */
+void *queue_table_mem(cxprm_core *c, Text &t, cmd::HostMem &mem, usize bytes, const char *down)
+{
+	if (!queue_up(c)) {
+		t.str(down);
+		return nullptr;
+	}
+	if (mem.alloc(c->host, bytes)) {
+		t.str("out of memory\n");
+		return nullptr;
+	}
+	return mem.data();
+}
+
 /* ---- texts ---- */
 
 void text_caps(cxprm_core *c, Text &t)
@@ -66,17 +83,13 @@ void text_caps(cxprm_core *c, Text &t)
 
 void text_cmd_stats(cxprm_core *c, Text &t)
 {
-	if (!queue_up(c)) {
-		t.str("command queue down: no statistics\n");
-		return;
-	}
 	/* What CXPRM_IOC_STATS returns, in the table `cxprm stats` prints too. */
 	cmd::HostMem mem;
-	if (mem.alloc(c->host, sizeof(cxprm_opcode_stats) * CmdStats::MAX_OPCODES)) {
-		t.str("out of memory\n");
+	auto *s = (cxprm_opcode_stats *)queue_table_mem(c, t, mem,
+							 sizeof(cxprm_opcode_stats) * CmdStats::MAX_OPCODES,
+							 "command queue down: no statistics\n");
+	if (!s)
 		return;
-	}
-	cxprm_opcode_stats *s = (cxprm_opcode_stats *)mem.data();
 	u64 total = 0;
 	u32 n = cxprm_core_stats(c, s, CmdStats::MAX_OPCODES, &total);
 	cmd_stats_total(t, total);
@@ -143,16 +156,11 @@ void text_cmdq(cxprm_core *c, Text &t)
 
 void text_last_cmds(cxprm_core *c, Text &t)
 {
-	if (!queue_up(c)) {
-		t.str("command queue down: no records\n");
-		return;
-	}
 	cmd::HostMem mem;
-	if (mem.alloc(c->host, sizeof(CmdRecord) * CmdStats::RING)) {
-		t.str("out of memory\n");
+	auto *r = (CmdRecord *)queue_table_mem(c, t, mem, sizeof(CmdRecord) * CmdStats::RING,
+					       "command queue down: no records\n");
+	if (!r)
 		return;
-	}
-	CmdRecord *r = (CmdRecord *)mem.data();
 	u32 n = c->dev.cmdq().stats_last(r, CmdStats::RING);
 	t.str("last ").dec(n).str(" commands, oldest first (time = host clock at completion)\n");
 	for (u32 i = 0; i < n; i++) {

@@ -26,14 +26,8 @@ template <class F> void copy_string(CRef<typename F::layout> r, char *dst, u32 c
 
 int query_adapter(Cmdq &q, AdapterInfo *info, CmdResult *res)
 {
-	if (!info)
-		return E_INVAL;
-	u8 in[query_adapter_in::size_bytes], out[out_size<query_adapter_out>()];
-	begin_in<query_adapter_in>(in, op::QUERY_ADAPTER);
-	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
-	if (err)
-		return err;
-	return decode_query_adapter(out, sizeof(out), info);
+	return query_cmd<query_adapter_in, query_adapter_out>(q, op::QUERY_ADAPTER, info,
+							      decode_query_adapter, res);
 }
 
 int decode_query_adapter(const void *out, u32 outlen, AdapterInfo *info)

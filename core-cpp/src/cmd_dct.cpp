@@ -70,24 +70,13 @@ int decode_create_dct(const void *out, u32 outlen, u32 *dctn, u32 *ece)
 
 int query_dct(Cmdq &q, u32 dctn, DctContext *c, CmdResult *res)
 {
-	if (!c)
-		return E_INVAL;
-	u8 in[query_dct_in::size_bytes], out[out_size<query_dct_out>()];
-	int err = encode_query_dct(in, dctn);
-	if (err)
-		return err;
-	err = exec(q, in, sizeof(in), out, sizeof(out), res);
-	if (err)
-		return err;
-	return decode_query_dct(out, sizeof(out), c);
+	return query_object<query_dct_in, query_dct_out, query_dct_in::dctn>(
+		q, op::QUERY_DCT, dctn, c, decode_query_dct, res);
 }
 
 int encode_query_dct(u8 *in, u32 dctn)
 {
-	if (!fits<query_dct_in::dctn>(dctn))
-		return E_RANGE;
-	set<query_dct_in::dctn>(begin_in<query_dct_in>(in, op::QUERY_DCT), dctn);
-	return OK;
+	return encode_num_cmd<query_dct_in, query_dct_in::dctn>(in, op::QUERY_DCT, dctn);
 }
 
 int decode_query_dct(const void *out, u32 outlen, DctContext *c)

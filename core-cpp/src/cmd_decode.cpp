@@ -29,35 +29,34 @@ void emit(KvWriter &kv, const char *key, u64 v, u32 width)
 		kv.dec(key, v);
 }
 
-#define CXPRM_KV_FIELD_(L, name, width) emit(kv, #name, get<L::name>(r), width);
+/* Every field of a layout's field list, each under its name: L is the layout. */
+#define CXPRM_KV_FIELD_(name, off, width) emit(kv, #name, get<L::name>(r), width);
 
 void emit_general_caps(KvWriter &kv, CRef<cmd_hca_cap> r)
 {
-#define CXPRM_KV_CAP_(name, off, width) CXPRM_KV_FIELD_(cmd_hca_cap, name, width)
-	CXPRM_CMD_HCA_CAP(CXPRM_KV_CAP_)
-#undef CXPRM_KV_CAP_
+	using L = cmd_hca_cap;
+	CXPRM_CMD_HCA_CAP(CXPRM_KV_FIELD_)
 }
 
 void emit_nvmf_caps(KvWriter &kv, CRef<nvmf_cap> r)
 {
-#define CXPRM_KV_NVMF_CAP_(name, off, width) CXPRM_KV_FIELD_(nvmf_cap, name, width)
-	CXPRM_NVMF_CAP(CXPRM_KV_NVMF_CAP_)
-#undef CXPRM_KV_NVMF_CAP_
+	using L = nvmf_cap;
+	CXPRM_NVMF_CAP(CXPRM_KV_FIELD_)
 }
 
 void emit_dctc(KvWriter &kv, CRef<dctc> r)
 {
-#define CXPRM_KV_DCTC_(name, off, width) CXPRM_KV_FIELD_(dctc, name, width)
-	CXPRM_DCTC(CXPRM_KV_DCTC_)
-#undef CXPRM_KV_DCTC_
+	using L = dctc;
+	CXPRM_DCTC(CXPRM_KV_FIELD_)
 }
 
 void emit_eqc(KvWriter &kv, CRef<eqc> r)
 {
-#define CXPRM_KV_EQC_(name, off, width) CXPRM_KV_FIELD_(eqc, name, width)
-	CXPRM_EQC(CXPRM_KV_EQC_)
-#undef CXPRM_KV_EQC_
+	using L = eqc;
+	CXPRM_EQC(CXPRM_KV_FIELD_)
 }
+
+#undef CXPRM_KV_FIELD_
 
 void emit_opcode(KvWriter &kv, u16 opcode)
 {

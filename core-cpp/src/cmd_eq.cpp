@@ -38,36 +38,31 @@ int create_eq(Cmdq &q, const EqParams &p, u8 *eqn, CmdResult *res)
 		if (p.pas[i] & (((u64)ADAPTER_PAGE_SIZE << p.log_page_size) - 1))
 			return E_INVAL;
 
-	u32 inlen = create_eq_in_pas::bytes_for(p.npas);
 	HostMem in;
-	int err = in.alloc(q.host(), inlen);
-	if (err)
-		return err;
-	auto r = begin_in<create_eq_in>(in.data(), op::CREATE_EQ);
-	set<create_eq_in::uid>(r, p.uid);
-	auto c = sub<create_eq_in::eq_context_entry, eqc>(r);
-	set<eqc::log_eq_size>(c, p.log_eq_size);
-	set<eqc::uar_page>(c, p.uar_page);
-	set<eqc::intr>(c, p.intr);
-	set<eqc::log_page_size>(c, p.log_page_size);
-	set<eqc::page_offset>(c, p.page_offset);
-	set<eqc::oi>(c, p.oi);
-	set<eqc::ec>(c, p.ec);
-	/*
-	 * event_bitmask[4][0x40]: mlx5_ifc.h's word i carries types 64*i..;
-	 * Linux writes word i with MLX5_ARRAY_SET64(.., event_bitmask, i, mask[i]).
-	 */
-	u8 *mask = bytes<create_eq_in::event_bitmask>(r);
-	for (u32 i = 0; i < 4; i++)
-		store_be64(mask + 8 * i, p.event_bitmask[i]);
-	for (u32 i = 0; i < p.npas; i++)
-		set_pas<create_eq_in_pas>(r, i, p.pas[i]);
-
-	u8 out[out_size<create_eq_out>()];
-	err = exec(q, in.data(), inlen, out, sizeof(out), res);
-	if (err)
-		return err;
-	return decode_create_eq(out, sizeof(out), eqn);
+	int err = build_pas_in<create_eq_in, create_eq_in_pas>(
+		q, in, op::CREATE_EQ, p.uid, p.npas, [&p](Ref<create_eq_in> r) {
+			auto c = sub<create_eq_in::eq_context_entry, eqc>(r);
+			set<eqc::log_eq_size>(c, p.log_eq_size);
+			set<eqc::uar_page>(c, p.uar_page);
+			set<eqc::intr>(c, p.intr);
+			set<eqc::log_page_size>(c, p.log_page_size);
+			set<eqc::page_offset>(c, p.page_offset);
+			set<eqc::oi>(c, p.oi);
+			set<eqc::ec>(c, p.ec);
+			/*
+			 * event_bitmask[4][0x40]: mlx5_ifc.h's word i carries types
+			 * 64*i..; Linux writes word i with
+			 * MLX5_ARRAY_SET64(.., event_bitmask, i, mask[i]).
+			 */
+			u8 *mask = bytes<create_eq_in::event_bitmask>(r);
+			for (u32 i = 0; i < 4; i++)
+				store_be64(mask + 8 * i, p.event_bitmask[i]);
+			for (u32 i = 0; i < p.npas; i++)
+				set_pas<create_eq_in_pas>(r, i, p.pas[i]);
+		});
+	return err ? err
+		   : exec_decode<create_eq_out>(q, in.data(), (u32)in.size(), eqn,
+						decode_create_eq, res);
 }
 
 int decode_create_eq(const void *out, u32 outlen, u8 *eqn)
@@ -80,10 +75,9 @@ int decode_create_eq(const void *out, u32 outlen, u8 *eqn)
 
 int destroy_eq(Cmdq &q, u8 eqn, CmdResult *res)
 {
-	u8 in[destroy_eq_in::size_bytes], out[out_size<destroy_eq_out>()];
-	auto r = begin_in<destroy_eq_in>(in, op::DESTROY_EQ);
-	set<destroy_eq_in::eq_number>(r, eqn);
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
+	u8 in[destroy_eq_in::size_bytes];
+	set<destroy_eq_in::eq_number>(begin_in<destroy_eq_in>(in, op::DESTROY_EQ), eqn);
+	return exec_status<destroy_eq_out>(q, in, sizeof(in), res);
 }
 
 int alloc_uar(Cmdq &q, u32 *uar, CmdResult *res)
@@ -102,10 +96,9 @@ int dealloc_uar(Cmdq &q, u32 uar, CmdResult *res)
 {
 	if (!fits<dealloc_uar_in::uar>(uar))
 		return E_RANGE;
-	u8 in[dealloc_uar_in::size_bytes], out[out_size<dealloc_uar_out>()];
-	auto r = begin_in<dealloc_uar_in>(in, op::DEALLOC_UAR);
-	set<dealloc_uar_in::uar>(r, uar);
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
+	u8 in[dealloc_uar_in::size_bytes];
+	set<dealloc_uar_in::uar>(begin_in<dealloc_uar_in>(in, op::DEALLOC_UAR), uar);
+	return exec_status<dealloc_uar_out>(q, in, sizeof(in), res);
 }
 
 } // namespace cxprm::cmd

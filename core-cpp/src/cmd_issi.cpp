@@ -11,14 +11,8 @@ using namespace prm;
 
 int query_issi(Cmdq &q, IssiInfo *info, CmdResult *res)
 {
-	if (!info)
-		return E_INVAL;
-	u8 in[query_issi_in::size_bytes], out[out_size<query_issi_out>()];
-	begin_in<query_issi_in>(in, op::QUERY_ISSI);
-	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
-	if (err)
-		return err;
-	return decode_query_issi(out, sizeof(out), info);
+	return query_cmd<query_issi_in, query_issi_out>(q, op::QUERY_ISSI, info, decode_query_issi,
+							res);
 }
 
 int decode_query_issi(const void *out, u32 outlen, IssiInfo *info)
@@ -33,10 +27,9 @@ int decode_query_issi(const void *out, u32 outlen, IssiInfo *info)
 
 int set_issi(Cmdq &q, u16 issi, CmdResult *res)
 {
-	u8 in[set_issi_in::size_bytes], out[out_size<set_issi_out>()];
-	auto r = begin_in<set_issi_in>(in, op::SET_ISSI);
-	set<set_issi_in::current_issi>(r, issi);
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
+	u8 in[set_issi_in::size_bytes];
+	set<set_issi_in::current_issi>(begin_in<set_issi_in>(in, op::SET_ISSI), issi);
+	return exec_status<set_issi_out>(q, in, sizeof(in), res);
 }
 
 } // namespace cxprm::cmd

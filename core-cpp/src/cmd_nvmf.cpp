@@ -17,61 +17,56 @@ template <class Hi, class Lo> u64 join(CRef<nvmf_frontend_namespace_context> c)
 	return get<Hi>(c) << 32 | get<Lo>(c);
 }
 
+/* An input L naming a namespace: xrqn (E_RANGE when it does not fit), nsid. */
+template <class L> int encode_namespace(u8 *in, u16 opcode, u32 xrqn, u32 nsid)
+{
+	int err = encode_num_cmd<L, typename L::xrqn>(in, opcode, xrqn);
+	if (!err)
+		set<typename L::frontend_namespace>(Ref<L>(in), nsid);
+	return err;
+}
+
 } // namespace
 
 int attach_nvmf_namespace(Cmdq &q, const NvmfNamespace &ns, CmdResult *res)
 {
 	using L = attach_nvmf_namespace_in;
-	if (!fits<L::xrqn>(ns.xrqn))
-		return E_RANGE;
+	u8 in[L::size_bytes];
+	int err = encode_namespace<L>(in, op::ATTACH_NVMF_NAMESPACE, ns.xrqn, ns.nsid);
+	if (err)
+		return err;
 	if (ns.lba_data_size < 512 || (ns.lba_data_size & (ns.lba_data_size - 1)))
 		return E_INVAL;
-	u8 in[L::size_bytes], out[out_size<attach_nvmf_namespace_out>()];
-	auto r = begin_in<L>(in, op::ATTACH_NVMF_NAMESPACE);
-	set<L::xrqn>(r, ns.xrqn);
-	set<L::frontend_namespace>(r, ns.nsid);
+	Ref<L> r(in);
 	set<L::backend_namespace>(r, ns.backend_namespace);
 	set<L::lba_data_size>(r, ns.lba_data_size);
 	set<L::backend_controller_id>(r, ns.backend_controller_id);
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
+	return exec_status<attach_nvmf_namespace_out>(q, in, sizeof(in), res);
 }
 
 int detach_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, CmdResult *res)
 {
-	using L = detach_nvmf_namespace_in;
-	if (!fits<L::xrqn>(xrqn))
-		return E_RANGE;
-	u8 in[L::size_bytes], out[out_size<detach_nvmf_namespace_out>()];
-	auto r = begin_in<L>(in, op::DETACH_NVMF_NAMESPACE);
-	set<L::xrqn>(r, xrqn);
-	set<L::frontend_namespace>(r, nsid);
-	return exec(q, in, sizeof(in), out, sizeof(out), res);
+	u8 in[detach_nvmf_namespace_in::size_bytes];
+	int err = encode_namespace<detach_nvmf_namespace_in>(in, op::DETACH_NVMF_NAMESPACE, xrqn,
+							     nsid);
+	return err ? err : exec_status<detach_nvmf_namespace_out>(q, in, sizeof(in), res);
 }
 
 int query_nvmf_namespace(Cmdq &q, u32 xrqn, u32 nsid, NvmfNsCounters *c, CmdResult *res)
 {
-	using L = query_nvmf_namespace_in;
 	if (!c)
 		return E_INVAL;
-	u8 in[L::size_bytes], out[out_size<query_nvmf_namespace_out>()];
+	u8 in[query_nvmf_namespace_in::size_bytes];
 	int err = encode_query_nvmf_namespace(in, xrqn, nsid);
-	if (err)
-		return err;
-	err = exec(q, in, sizeof(in), out, sizeof(out), res);
-	if (err)
-		return err;
-	return decode_query_nvmf_namespace(out, sizeof(out), c);
+	return err ? err
+		   : exec_decode<query_nvmf_namespace_out>(q, in, sizeof(in), c,
+							   decode_query_nvmf_namespace, res);
 }
 
 int encode_query_nvmf_namespace(u8 *in, u32 xrqn, u32 nsid)
 {
-	using L = query_nvmf_namespace_in;
-	if (!fits<L::xrqn>(xrqn))
-		return E_RANGE;
-	auto r = begin_in<L>(in, op::QUERY_NVMF_NAMESPACE_CONTEXT);
-	set<L::xrqn>(r, xrqn);
-	set<L::frontend_namespace>(r, nsid);
-	return OK;
+	return encode_namespace<query_nvmf_namespace_in>(in, op::QUERY_NVMF_NAMESPACE_CONTEXT,
+							 xrqn, nsid);
 }
 
 int decode_query_nvmf_namespace(const void *out, u32 outlen, NvmfNsCounters *c)

@@ -5,7 +5,7 @@
  */
 #include "cxprm/commands/nvmf.h"
 
-#include "cxprm/commands/objects.h"
+#include "cmd_queue.h"
 #include "cxprm/prm/nvmf.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/srq.h"
@@ -17,39 +17,10 @@ using namespace prm;
 namespace {
 
 bool page_aligned(u64 a) { return a && !(a & (ADAPTER_PAGE_SIZE - 1)); }
-bool dbr_ok(u64 a) { return a && !(a & 7); }
 
-} // namespace
-
-int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res)
+/* CREATE_XRQ's context and pas[] (the HostMem is zeroed). */
+void set_xrq_nvmf(Ref<create_xrq_in> r, const XrqNvmfParams &p)
 {
-	if (!xrqn)
-		return E_INVAL;
-	if (!fits<xrqc::cqn>(p.cqn) || !fits<wq::pd>(p.pd) || !fits<wq::log_wq_sz>(p.log_wq_sz) ||
-	    !fits<wq::log_wq_stride>(p.log_wq_stride) ||
-	    !fits<nvme_offload_context::log_max_namespace>(p.log_max_namespace) ||
-	    !fits<nvme_offload_context::log_max_io_size>(p.log_max_io_size) ||
-	    !fits<nvme_offload_context::staging_buffer_number_of_pages>(p.staging_pages))
-		return E_RANGE;
-	if (p.log_wq_stride < XRQ_MIN_LOG_STRIDE)
-		return E_INVAL;
-	u64 bytes = queue_bytes(p.log_wq_sz, 1u << p.log_wq_stride);
-	/* The vendor driver always passes a staging buffer (rdma_offload.c). */
-	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, bytes) || !dbr_ok(p.dbr_bus) ||
-	    !queue_buffer_ok(p.staging_bus, p.staging_pages, (u64)p.staging_pages * ADAPTER_PAGE_SIZE))
-		return E_INVAL;
-	u32 npas = xrq_nvmf_pas_entries(p.buf_pages, p.staging_pages);
-	if (npas > create_xrq_in_pas::entries_in(q.config().max_msg_bytes))
-		return E_RANGE;
-
-	u32 inlen = create_xrq_in_pas::bytes_for(npas);
-	HostMem in;
-	int err = in.alloc(q.host(), inlen);
-	if (err)
-		return err;
-	auto r = begin_in<create_xrq_in>(in.data(), op::CREATE_XRQ);
-	mem_zero(in.data() + create_xrq_in::size_bytes, inlen - create_xrq_in::size_bytes);
-	set<create_xrq_in::uid>(r, p.uid);
 	auto c = sub<create_xrq_in::xrq_context, xrqc>(r);
 	set<xrqc::offload>(c, XRQ_OFFLOAD_NVMF);
 	set<xrqc::cqn>(c, p.cqn);
@@ -72,8 +43,31 @@ int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res)
 	u32 first = xrq_nvmf_staging_entry(p.buf_pages);
 	for (u32 i = 0; i < p.staging_pages; i++)
 		set_pas<create_xrq_in_pas>(r, first + i, p.staging_bus + (u64)i * ADAPTER_PAGE_SIZE);
+}
 
-	return exec_create<create_xrq_out, create_xrq_out::xrqn>(q, in.data(), inlen, xrqn, res);
+} // namespace
+
+int create_xrq_nvmf(Cmdq &q, const XrqNvmfParams &p, u32 *xrqn, CmdResult *res)
+{
+	if (!xrqn)
+		return E_INVAL;
+	if (!fits<xrqc::cqn>(p.cqn) || !fits<wq::pd>(p.pd) || !fits<wq::log_wq_sz>(p.log_wq_sz) ||
+	    !fits<wq::log_wq_stride>(p.log_wq_stride) ||
+	    !fits<nvme_offload_context::log_max_namespace>(p.log_max_namespace) ||
+	    !fits<nvme_offload_context::log_max_io_size>(p.log_max_io_size) ||
+	    !fits<nvme_offload_context::staging_buffer_number_of_pages>(p.staging_pages))
+		return E_RANGE;
+	if (p.log_wq_stride < XRQ_MIN_LOG_STRIDE)
+		return E_INVAL;
+	u64 bytes = queue_bytes(p.log_wq_sz, 1u << p.log_wq_stride);
+	/* The vendor driver always passes a staging buffer (rdma_offload.c). */
+	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, bytes, p.dbr_bus) ||
+	    !queue_buffer_ok(p.staging_bus, p.staging_pages, (u64)p.staging_pages * ADAPTER_PAGE_SIZE))
+		return E_INVAL;
+	u32 npas = xrq_nvmf_pas_entries(p.buf_pages, p.staging_pages);
+	return exec_create_pas<create_xrq_in, create_xrq_in_pas, create_xrq_out, create_xrq_out::xrqn>(
+		q, op::CREATE_XRQ, p.uid, npas, [&p](Ref<create_xrq_in> r) { set_xrq_nvmf(r, p); },
+		xrqn, res);
 }
 
 int destroy_xrq(Cmdq &q, u32 xrqn, u16 uid, CmdResult *res)

@@ -33,13 +33,9 @@ int query_pages(Cmdq &q, PagesKind kind, const FunctionRef &fn, PagesQuery *out,
 {
 	if (!out || kind < PagesKind::BOOT || kind > PagesKind::REGULAR)
 		return E_INVAL;
-	u8 in[query_pages_in::size_bytes], o[out_size<query_pages_out>()];
-	auto r = begin_in<query_pages_in>(in, op::QUERY_PAGES, (u16)kind);
-	set_function(r, fn);
-	int err = exec(q, in, sizeof(in), o, sizeof(o), res);
-	if (err)
-		return err;
-	return decode_query_pages(o, sizeof(o), out);
+	u8 in[query_pages_in::size_bytes];
+	set_function(begin_in<query_pages_in>(in, op::QUERY_PAGES, (u16)kind), fn);
+	return exec_decode<query_pages_out>(q, in, sizeof(in), out, decode_query_pages, res);
 }
 
 int decode_query_pages(const void *out, u32 outlen, PagesQuery *p)
@@ -90,10 +86,10 @@ int manage_pages_give(Cmdq &q, const FunctionRef &fn, const u64 *pas, u32 n, Cmd
 
 int manage_pages_cant_give(Cmdq &q, const FunctionRef &fn, CmdResult *res)
 {
-	u8 in[manage_pages_in::size_bytes], out[out_size<manage_pages_out>()];
-	auto r = begin_in<manage_pages_in>(in, op::MANAGE_PAGES, manage_pages_op::CANT_GIVE);
-	set_function(r, fn);
-	return exec(q, in, sizeof(in), out, sizeof(out), res, EXEC_PAGE_SLOT);
+	u8 in[manage_pages_in::size_bytes];
+	set_function(begin_in<manage_pages_in>(in, op::MANAGE_PAGES, manage_pages_op::CANT_GIVE),
+		     fn);
+	return exec_status<manage_pages_out>(q, in, sizeof(in), res, EXEC_PAGE_SLOT);
 }
 
 int manage_pages_take(Cmdq &q, const FunctionRef &fn, u32 n, u64 *pas, u32 *got, CmdResult *res)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* ALLOC_PD / DEALLOC_PD, CREATE/DESTROY/QUERY_CQ. */
-#include "cxprm/commands/objects.h"
+#include "cmd_queue.h"
 
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/pd_cq.h"
@@ -44,27 +44,20 @@ int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res)
 	if (!fits<cqc::log_cq_size>(p.log_cq_size) || !fits<cqc::uar_page>(p.uar_page) ||
 	    !fits<cqc::c_eqn_or_apu_element>(p.eqn) || p.log_cq_size > 24)
 		return E_RANGE;
-	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, queue_bytes(p.log_cq_size, CQE_BYTES)) ||
-	    !p.dbr_bus || (p.dbr_bus & 7))
+	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, queue_bytes(p.log_cq_size, CQE_BYTES),
+			      p.dbr_bus))
 		return E_INVAL;
-	if (p.buf_pages > create_cq_in_pas::entries_in(q.config().max_msg_bytes))
-		return E_RANGE;
 
-	u32 inlen = create_cq_in_pas::bytes_for(p.buf_pages);
-	HostMem in;
-	int err = in.alloc(q.host(), inlen);
-	if (err)
-		return err;
-	auto r = begin_in<create_cq_in>(in.data(), op::CREATE_CQ);
-	set<create_cq_in::uid>(r, p.uid);
-	auto c = sub<create_cq_in::cq_context, cqc>(r);
-	set<cqc::log_cq_size>(c, p.log_cq_size);
-	set<cqc::uar_page>(c, p.uar_page);
-	set<cqc::c_eqn_or_apu_element>(c, p.eqn);
-	set<cqc::dbr_addr>(c, p.dbr_bus);
-	set_contiguous_pas<create_cq_in_pas>(r, p.buf_bus, p.buf_pages);
-
-	return exec_create<create_cq_out, create_cq_out::cqn>(q, in.data(), inlen, cqn, res);
+	return exec_create_pas<create_cq_in, create_cq_in_pas, create_cq_out, create_cq_out::cqn>(
+		q, op::CREATE_CQ, p.uid, p.buf_pages, [&p](Ref<create_cq_in> r) {
+			auto c = sub<create_cq_in::cq_context, cqc>(r);
+			set<cqc::log_cq_size>(c, p.log_cq_size);
+			set<cqc::uar_page>(c, p.uar_page);
+			set<cqc::c_eqn_or_apu_element>(c, p.eqn);
+			set<cqc::dbr_addr>(c, p.dbr_bus);
+			set_contiguous_pas<create_cq_in_pas>(r, p.buf_bus, p.buf_pages);
+		},
+		cqn, res);
 }
 
 int destroy_cq(Cmdq &q, u32 cqn, u16 uid, CmdResult *res)
@@ -75,17 +68,9 @@ int destroy_cq(Cmdq &q, u32 cqn, u16 uid, CmdResult *res)
 
 int query_cq(Cmdq &q, u32 cqn, CqInfo *info, CmdResult *res)
 {
-	if (!info)
-		return E_INVAL;
-	if (!fits<query_cq_in::cqn>(cqn))
-		return E_RANGE;
-	u8 in[query_cq_in::size_bytes];
-	auto r = begin_in<query_cq_in>(in, op::QUERY_CQ);
-	set<query_cq_in::cqn>(r, cqn);
-	/* The pas[] tail that follows is not read. */
-	u8 out[query_cq_out::size_bytes];
-	int err = exec(q, in, sizeof(in), out, sizeof(out), res);
-	return err ? err : decode_query_cq(out, sizeof(out), info);
+	/* The pas[] tail that follows query_cq_out is not read. */
+	return query_object<query_cq_in, query_cq_out, query_cq_in::cqn>(q, op::QUERY_CQ, cqn, info,
+									  decode_query_cq, res);
 }
 
 int decode_query_cq(const void *out, u32 outlen, CqInfo *info)

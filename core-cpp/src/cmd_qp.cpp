@@ -2,7 +2,7 @@
 /* CREATE_QP, the RST->INIT->RTR->RTS transitions, 2RST_QP, DESTROY_QP. */
 #include "cxprm/commands/qp.h"
 
-#include "cxprm/commands/objects.h"
+#include "cmd_queue.h"
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/qp.h"
 
@@ -131,8 +131,7 @@ int encode_create_qp(u8 *head, const QpParams &p, u32 max_msg_bytes, MsgSource *
 	    !fits<qpc::log_rq_stride>(p.log_rq_stride) || !fits<qpc::log_sq_size>(p.log_sq_size) ||
 	    !fits<qpc::uar_page>(p.uar_page) || !fits<qpc::ts_format>(p.ts_format))
 		return E_RANGE;
-	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, qp_buffer_bytes(p)) || !p.dbr_bus ||
-	    (p.dbr_bus & 7))
+	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, qp_buffer_bytes(p), p.dbr_bus))
 		return E_INVAL;
 	if (p.buf_pages > create_qp_in_pas::entries_in(max_msg_bytes))
 		return E_RANGE;

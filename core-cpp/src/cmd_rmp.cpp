@@ -6,7 +6,7 @@
  * bytes (the srqc's 16-byte-unit log + 4), log_wq_sz, lwm, pd, dbr_addr,
  * log_wq_pg_sz 0 (4 KiB pages); wq_type stays 0 (linked list).
  */
-#include "cxprm/commands/objects.h"
+#include "cmd_queue.h"
 
 #include "cxprm/prm/opcodes.h"
 #include "cxprm/prm/rmp.h"
@@ -30,29 +30,22 @@ int create_rmp(Cmdq &q, const SrqParams &p, u32 *rmpn, CmdResult *res)
 	if (p.cqn)
 		return E_INVAL;
 	u64 bytes = queue_bytes(p.log_srq_size, 16u << p.log_rq_stride);
-	if (!queue_buffer_ok(p.buf_bus, p.buf_pages, bytes) || !p.dbr_bus || (p.dbr_bus & 7))
+	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, bytes, p.dbr_bus))
 		return E_INVAL;
-	if (p.buf_pages > create_rmp_in_pas::entries_in(q.config().max_msg_bytes))
-		return E_RANGE;
 
-	u32 inlen = create_rmp_in_pas::bytes_for(p.buf_pages);
-	HostMem in;
-	int err = in.alloc(q.host(), inlen);
-	if (err)
-		return err;
-	auto r = begin_in<create_rmp_in>(in.data(), op::CREATE_RMP);
-	set<create_rmp_in::uid>(r, p.uid);
-	auto c = sub<create_rmp_in::ctx, rmpc>(r);
-	set<rmpc::state>(c, RMP_STATE_RDY);
-	auto w = sub<rmpc::wq, wq>(c);
-	set<wq::log_wq_stride>(w, p.log_rq_stride + SRQC_STRIDE_TO_WQ);
-	set<wq::log_wq_sz>(w, p.log_srq_size);
-	set<wq::lwm>(w, p.lwm);
-	set<wq::pd>(w, p.pd);
-	set<wq::dbr_addr>(w, p.dbr_bus);
-	set_contiguous_pas<create_rmp_in_pas>(r, p.buf_bus, p.buf_pages);
-
-	return exec_create<create_rmp_out, create_rmp_out::rmpn>(q, in.data(), inlen, rmpn, res);
+	return exec_create_pas<create_rmp_in, create_rmp_in_pas, create_rmp_out, create_rmp_out::rmpn>(
+		q, op::CREATE_RMP, p.uid, p.buf_pages, [&p](Ref<create_rmp_in> r) {
+			auto c = sub<create_rmp_in::ctx, rmpc>(r);
+			set<rmpc::state>(c, RMP_STATE_RDY);
+			auto w = sub<rmpc::wq, wq>(c);
+			set<wq::log_wq_stride>(w, p.log_rq_stride + SRQC_STRIDE_TO_WQ);
+			set<wq::log_wq_sz>(w, p.log_srq_size);
+			set<wq::lwm>(w, p.lwm);
+			set<wq::pd>(w, p.pd);
+			set<wq::dbr_addr>(w, p.dbr_bus);
+			set_contiguous_pas<create_rmp_in_pas>(r, p.buf_bus, p.buf_pages);
+		},
+		rmpn, res);
 }
 
 int destroy_rmp(Cmdq &q, u32 rmpn, u16 uid, CmdResult *res)
@@ -63,18 +56,9 @@ int destroy_rmp(Cmdq &q, u32 rmpn, u16 uid, CmdResult *res)
 
 int query_rmp(Cmdq &q, u32 rmpn, SrqInfo *info, CmdResult *res)
 {
-	if (!info)
-		return E_INVAL;
-	if (!fits<query_rmp_in::rmpn>(rmpn))
-		return E_RANGE;
-	u8 in[query_rmp_in::size_bytes];
-	auto r = begin_in<query_rmp_in>(in, op::QUERY_RMP);
-	set<query_rmp_in::rmpn>(r, rmpn);
-	HostMem out;
-	int err = out.alloc(q.host(), query_rmp_out::size_bytes);
-	if (!err)
-		err = exec(q, in, sizeof(in), out.data(), query_rmp_out::size_bytes, res);
-	return err ? err : decode_query_rmp(out.data(), query_rmp_out::size_bytes, info);
+	/* 272 bytes of output on the stack, as QUERY_CQ's and QUERY_SRQ's. */
+	return query_object<query_rmp_in, query_rmp_out, query_rmp_in::rmpn>(
+		q, op::QUERY_RMP, rmpn, info, decode_query_rmp, res);
 }
 
 int decode_query_rmp(const void *out, u32 outlen, SrqInfo *info)

@@ -162,6 +162,18 @@ struct HealthTest : ::testing::Test {
 		ASSERT_TRUE((h.emu.*pred)());
 	}
 
+	// Up and polled clean; then the fault knob, and once the emulator
+	// says pred, one poll fails the device.
+	void fatal_at_next_poll(std::atomic<bool> emu::Faults::*knob,
+				bool (emu::Emulator::*pred)() const)
+	{
+		bringup();
+		ASSERT_EQ(cxprm_core_health_poll(core), 0);
+		h.emu.faults().*knob = true;
+		ASSERT_NO_FATAL_FAILURE(wait_emu(pred));
+		EXPECT_EQ(cxprm_core_health_poll(core), -EHOSTDOWN_);
+	}
+
 	// A later command fails at once, without reaching the device.
 	void later_commands_fail_fast(int want)
 	{
@@ -197,12 +209,8 @@ TEST_F(HealthTest, HealthyBusyDeviceNeverFails)
 
 TEST_F(HealthTest, SyndromeFailsTheDeviceAtTheNextPoll)
 {
-	bringup();
-	ASSERT_EQ(cxprm_core_health_poll(core), 0);
-	h.emu.faults().crash = true;
-	wait_emu(&emu::Emulator::crashed);
-	// One poll: the syndrome is there now.
-	EXPECT_EQ(cxprm_core_health_poll(core), -EHOSTDOWN_);
+	// One poll: the syndrome is there then.
+	ASSERT_NO_FATAL_FAILURE(fatal_at_next_poll(&emu::Faults::crash, &emu::Emulator::crashed));
 	cxprm_core_info i = info();
 	EXPECT_EQ(i.failed_err, -EHOSTDOWN_);
 	EXPECT_EQ(i.state, (uint32_t)CXPRM_CORE_ERROR);
@@ -305,11 +313,8 @@ TEST_F(HealthTest, IsegSyndromeByteIsNotFatal)
 // Firmware reset in progress (nic_interface SW_RESET, 7): fatal, like Linux.
 TEST_F(HealthTest, NicInterfaceSwResetFailsTheDevice)
 {
-	bringup();
-	ASSERT_EQ(cxprm_core_health_poll(core), 0);
-	h.emu.faults().sw_reset = true;
-	wait_emu(&emu::Emulator::sw_resetting);
-	EXPECT_EQ(cxprm_core_health_poll(core), -EHOSTDOWN_);
+	ASSERT_NO_FATAL_FAILURE(
+		fatal_at_next_poll(&emu::Faults::sw_reset, &emu::Emulator::sw_resetting));
 	cxprm_core_info i = info();
 	EXPECT_EQ(i.nic_interface, 7u);
 	EXPECT_EQ(i.health_sensor, (uint32_t)CXPRM_HEALTH_SENSOR_NIC_SW_RESET);

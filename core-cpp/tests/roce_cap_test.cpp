@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <mutex>
 
 #include "cxprm/capi.h"
@@ -25,8 +24,10 @@ namespace {
 
 constexpr int EINVAL_ = -22, ENOTSUP_ = -95;
 
+using Tweak = void (*)(prm::Ref<prm::roce_cap>, prm::Ref<prm::cmd_hca_cap>);
+
 // A ConnectX-7 whose RoCE and general capabilities 'tweak' sets.
-emu::Profile profile(const std::function<void(prm::Ref<prm::roce_cap>, prm::Ref<prm::cmd_hca_cap>)> &tweak)
+emu::Profile profile(Tweak tweak)
 {
 	auto p = test::objects_cx7();
 	for (int cur = 0; cur < 2; cur++) {
@@ -67,15 +68,17 @@ struct RoceCap : ::testing::Test, test::CapiDevice {
 	}
 };
 
-// RoCE v2 only: one default GID, v2, at index 0; index 1 names nothing.
-struct RoceCapV2Only : RoceCap {
-	RoceCapV2Only()
-		: RoceCap(profile([](prm::Ref<prm::roce_cap> r, prm::Ref<prm::cmd_hca_cap>) {
-			  prm::set<prm::roce_cap::roce_version>(r, prm::roce_cap_bits::VERSION_2);
-		  }))
-	{
-	}
+// RoceCap on the ConnectX-7 that tweak T makes.
+template <Tweak T> struct RoceCapWith : RoceCap {
+	RoceCapWith() : RoceCap(profile(T)) {}
 };
+
+// RoCE v2 only: one default GID, v2, at index 0; index 1 names nothing.
+void v2_only(prm::Ref<prm::roce_cap> r, prm::Ref<prm::cmd_hca_cap>)
+{
+	prm::set<prm::roce_cap::roce_version>(r, prm::roce_cap_bits::VERSION_2);
+}
+using RoceCapV2Only = RoceCapWith<v2_only>;
 
 TEST_F(RoceCapV2Only, OneGidOfVersion2)
 {
@@ -95,14 +98,11 @@ TEST_F(RoceCapV2Only, OneGidOfVersion2)
 }
 
 // No IPv6 in l3_type: Linux's port has no RoCE GID type, nothing is set up.
-struct RoceCapNoIpv6 : RoceCap {
-	RoceCapNoIpv6()
-		: RoceCap(profile([](prm::Ref<prm::roce_cap> r, prm::Ref<prm::cmd_hca_cap>) {
-			  prm::set<prm::roce_cap::l3_type>(r, prm::roce_cap_bits::L3_TYPE_IPV4);
-		  }))
-	{
-	}
-};
+void ipv4_only(prm::Ref<prm::roce_cap> r, prm::Ref<prm::cmd_hca_cap>)
+{
+	prm::set<prm::roce_cap::l3_type>(r, prm::roce_cap_bits::L3_TYPE_IPV4);
+}
+using RoceCapNoIpv6 = RoceCapWith<ipv4_only>;
 
 TEST_F(RoceCapNoIpv6, NoGidTypeNoRoce)
 {
@@ -116,15 +116,12 @@ TEST_F(RoceCapNoIpv6, NoGidTypeNoRoce)
 // The general caps say free-running only, the RoCE caps real time only:
 // a RoCE port's QP goes by the RoCE capability, so DEFAULT (the emulator
 // refuses FREE_RUNNING against it).
-struct RoceCapTs : RoceCap {
-	RoceCapTs()
-		: RoceCap(profile([](prm::Ref<prm::roce_cap> r, prm::Ref<prm::cmd_hca_cap> g) {
-			  prm::set<prm::roce_cap::qp_ts_format>(r, prm::ts_format_cap::REAL_TIME);
-			  prm::set<prm::cmd_hca_cap::sq_ts_format>(g, prm::ts_format_cap::FREE_RUNNING);
-		  }))
-	{
-	}
-};
+void ts_apart(prm::Ref<prm::roce_cap> r, prm::Ref<prm::cmd_hca_cap> g)
+{
+	prm::set<prm::roce_cap::qp_ts_format>(r, prm::ts_format_cap::REAL_TIME);
+	prm::set<prm::cmd_hca_cap::sq_ts_format>(g, prm::ts_format_cap::FREE_RUNNING);
+}
+using RoceCapTs = RoceCapWith<ts_apart>;
 
 TEST_F(RoceCapTs, QpFormatFromTheRoceCapability)
 {

@@ -27,6 +27,18 @@ void once_then_ok(kunit *t, EngEnv *e, u32 outlen, int want, CmdResult *res = nu
 	KT_EXPECT_EQ(t, run(e, 16, outlen, &next), OK);
 	KT_EXPECT_EQ(t, next.st.delivery, 0);
 }
+
+/*
+ * A fault of the two places a knob names (1 the entry, 2 the first output
+ * block), each once_then_ok with outlen and want.
+ */
+void at_both_places(kunit *t, EngEnv *e, u8 LoopFaults::*knob, u32 outlen, int want)
+{
+	for (u8 where = 1; where <= 2; where++) {
+		e->lb.faults.*knob = where;
+		once_then_ok(t, e, outlen, want);
+	}
+}
 } // namespace
 
 void cxprm_kt_engine_faults_status_apart_from_delivery(kunit *t)
@@ -110,10 +122,7 @@ void cxprm_kt_engine_faults_corrupt_output_signature(kunit *t)
 
 	if (!e)
 		return;
-	for (u8 where = 1; where <= 2; where++) {
-		e->lb.faults.corrupt_signature = where;
-		once_then_ok(t, e, outlen, E_BADMSG);
-	}
+	at_both_places(t, e, &LoopFaults::corrupt_signature, outlen, E_BADMSG);
 	stop(t, e);
 
 	/* With signatures off, a bad output signature goes unnoticed. */
@@ -136,10 +145,7 @@ void cxprm_kt_engine_faults_wrong_token(kunit *t)
 	if (!e)
 		return;
 	/* Not checked (A12: no reference driver reads the token back). */
-	for (u8 where = 1; where <= 2; where++) {
-		e->lb.faults.wrong_token = where;
-		once_then_ok(t, e, outlen, OK);
-	}
+	at_both_places(t, e, &LoopFaults::wrong_token, outlen, OK);
 	stop(t, e);
 }
 

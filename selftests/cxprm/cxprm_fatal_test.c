@@ -43,16 +43,13 @@ FIXTURE_SETUP(crash)
 {
 	if (!getenv("CXPRM_TEST_CRASH") || getenv("CXPRM_TEST_STALL") || getenv("CXPRM_TEST_GONE"))
 		SKIP(return, "set CXPRM_TEST_CRASH=1 (the emulator stays crashed afterwards)");
-	self->fd = dev_open(_metadata, O_RDWR);
-	emu_open_required(_metadata, &self->emu);
+	self->fd = dev_open_emu(_metadata, &self->emu);
 	self->run = 1;
 }
 
 FIXTURE_TEARDOWN(crash)
 {
-	emuctl_close(&self->emu);
-	if (self->fd > 0)
-		close(self->fd);
+	dev_emu_close(self->fd, &self->emu);
 }
 
 TEST_F_TIMEOUT(crash, firmware_crash, 90)

@@ -39,9 +39,7 @@ FIXTURE_TEARDOWN(fault)
 {
 	if (self->emu.page)
 		emuctl_fault_clear(&self->emu);
-	emuctl_close(&self->emu);
-	if (self->fd > 0)
-		close(self->fd);
+	dev_emu_close(self->fd, &self->emu);
 }
 
 TEST_F(fault, delivery_status_eio)

@@ -56,12 +56,31 @@ static inline void emu_open_required(struct __test_metadata *_metadata, struct e
 			       strerror(-r));
 }
 
-/* The device and the control page, no fault armed. */
-static inline int dev_open_emu_clear(struct __test_metadata *_metadata, struct emuctl *emu)
+/* The device (read-write) and the control page, which the test needs. */
+static inline int dev_open_emu(struct __test_metadata *_metadata, struct emuctl *emu)
 {
 	int fd = dev_open(_metadata, O_RDWR);
 
 	emu_open_required(_metadata, emu);
+	return fd;
+}
+
+/*
+ * What dev_open_emu opened, for a teardown: fd 0 is the zeroed fixture's
+ * (a setup that skipped before opening), not the device's.
+ */
+static inline void dev_emu_close(int fd, struct emuctl *emu)
+{
+	emuctl_close(emu);
+	if (fd > 0)
+		close(fd);
+}
+
+/* The device and the control page, no fault armed. */
+static inline int dev_open_emu_clear(struct __test_metadata *_metadata, struct emuctl *emu)
+{
+	int fd = dev_open_emu(_metadata, emu);
+
 	ASSERT_EQ(CXPRM_EMUD_ST_OK, emuctl_fault_clear(emu));
 	return fd;
 }

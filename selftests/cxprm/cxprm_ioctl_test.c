@@ -220,17 +220,14 @@ TEST_F(dev, caps_reserved_nonzero)
 	ASSERT_NE(NULL, c);
 	memset(c, 0, sizeof(*c));
 	c->reserved0 = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
 	memset(c, 0, sizeof(*c));
 	c->reserved1 = 0x80000000u;
-	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
 	/* max is 0 or 1. */
 	memset(c, 0, sizeof(*c));
 	c->max = 2;
-	EXPECT_EQ(-1, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, CXPRM_IOC_QUERY_CAPS, c));
 	/* op_mod = type << 1 | mode is 16 bits: type 0x8000 does not fit. */
 	memset(c, 0, sizeof(*c));
 	c->cap_type = 0x8000;

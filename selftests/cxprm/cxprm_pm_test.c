@@ -35,16 +35,13 @@ FIXTURE_SETUP(pm)
 		SKIP(return, "this kernel cannot suspend (no /sys/power/state, pm_test or RTC alarm)");
 	if (!getenv("CXPRM_TEST_SUSPEND"))
 		SKIP(return, "set CXPRM_TEST_SUSPEND=1 (it suspends the machine)");
-	self->fd = dev_open(_metadata, O_RDWR);
-	emu_open_required(_metadata, &self->emu);
+	self->fd = dev_open_emu(_metadata, &self->emu);
 	self->run = 1;
 }
 
 FIXTURE_TEARDOWN(pm)
 {
-	emuctl_close(&self->emu);
-	if (self->fd > 0)
-		close(self->fd);
+	dev_emu_close(self->fd, &self->emu);
 }
 
 TEST_F_TIMEOUT(pm, freeze_and_resume_with_a_file_open, 120)

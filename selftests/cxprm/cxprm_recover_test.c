@@ -55,16 +55,13 @@ FIXTURE_SETUP(recover)
 {
 	if (!getenv("CXPRM_TEST_RECOVER"))
 		SKIP(return, "set CXPRM_TEST_RECOVER=1 or norestart (the device has crashed afterwards)");
-	self->fd = dev_open(_metadata, O_RDWR);
-	emu_open_required(_metadata, &self->emu);
+	self->fd = dev_open_emu(_metadata, &self->emu);
 	self->run = 1;
 }
 
 FIXTURE_TEARDOWN(recover)
 {
-	emuctl_close(&self->emu);
-	if (self->fd > 0)
-		close(self->fd);
+	dev_emu_close(self->fd, &self->emu);
 }
 
 /* INFO until pred or ms; returns the last INFO's recovery field. */

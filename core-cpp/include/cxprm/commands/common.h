@@ -83,6 +83,75 @@ template <class Out> constexpr u32 out_size()
 }
 
 /*
+ * Runs a command whose output Out carries only a status (and syndrome),
+ * into out_size<Out>() bytes on the stack.
+ */
+template <class Out>
+inline int exec_status(Cmdq &q, const void *in, u32 inlen, CmdResult *res, u32 flags = 0)
+{
+	u8 out[out_size<Out>()];
+	return exec(q, in, inlen, out, sizeof(out), res, flags);
+}
+
+/* The pure decoder of a query's output: decode_xxx(out, outlen, result). */
+template <class T> using DecodeFn = int (*)(const void *out, u32 outlen, T *result);
+
+/*
+ * Runs a command into out_size<Out>() bytes on the stack and, when it
+ * succeeds, returns decode(out, that size, result).
+ */
+template <class Out, class T>
+inline int exec_decode(Cmdq &q, const void *in, u32 inlen, T *result, DecodeFn<T> decode,
+		       CmdResult *res)
+{
+	u8 out[out_size<Out>()];
+	int err = exec(q, in, inlen, out, sizeof(out), res);
+	return err ? err : decode(out, sizeof(out), result);
+}
+
+/*
+ * A query with no argument beyond op_mod (QUERY_ISSI, QUERY_ADAPTER):
+ * E_INVAL without result, else exec_decode.
+ */
+template <class In, class Out, class T>
+inline int query_cmd(Cmdq &q, u16 opcode, T *result, DecodeFn<T> decode, CmdResult *res)
+{
+	if (!result)
+		return E_INVAL;
+	u8 in[In::size_bytes];
+	begin_in<In>(in, opcode);
+	return exec_decode<Out>(q, in, sizeof(in), result, decode, res);
+}
+
+/*
+ * An input of layout In that names one object: In's field Num = num.
+ * E_RANGE (nothing written) when num does not fit.
+ */
+template <class In, class Num> inline int encode_num_cmd(u8 *in, u16 opcode, u32 num)
+{
+	if (!prm::fits<Num>(num))
+		return E_RANGE;
+	prm::set<Num>(begin_in<In>(in, opcode), num);
+	return OK;
+}
+
+/*
+ * The queries of one object (QUERY_CQ/SRQ/RMP/DCT): E_INVAL without
+ * result, E_RANGE (nothing sent) when num does not fit In's field Num,
+ * else exec_decode.
+ */
+template <class In, class Out, class Num, class T>
+inline int query_object(Cmdq &q, u16 opcode, u32 num, T *result, DecodeFn<T> decode,
+			CmdResult *res)
+{
+	if (!result)
+		return E_INVAL;
+	u8 in[In::size_bytes];
+	int err = encode_num_cmd<In, Num>(in, opcode, num);
+	return err ? err : exec_decode<Out>(q, in, sizeof(in), result, decode, res);
+}
+
+/*
  * The commands that name one object and return only a status (DEALLOC_PD,
  * DESTROY_CQ/SRQ/XRQ/QP, 2RST_QP, DRAIN/DESTROY_DCT): In's field Num = num,
  * uid = uid.  E_RANGE (nothing sent) when num does not fit.  The input
@@ -90,20 +159,18 @@ template <class Out> constexpr u32 out_size()
  */
 template <class In, class Num> inline int encode_object_cmd(u8 *in, u16 opcode, u32 num, u16 uid)
 {
-	if (!prm::fits<Num>(num))
-		return E_RANGE;
-	auto r = begin_in<In>(in, opcode);
-	prm::set<typename In::uid>(r, uid);
-	prm::set<Num>(r, num);
-	return OK;
+	int err = encode_num_cmd<In, Num>(in, opcode, num);
+	if (!err)
+		prm::set<typename In::uid>(prm::Ref<In>(in), uid);
+	return err;
 }
 
 template <class In, class Out, class Num>
 inline int object_cmd(Cmdq &q, u16 opcode, u32 num, u16 uid, CmdResult *res)
 {
-	u8 in[In::size_bytes], out[out_size<Out>()];
+	u8 in[In::size_bytes];
 	int err = encode_object_cmd<In, Num>(in, opcode, num, uid);
-	return err ? err : exec(q, in, sizeof(in), out, sizeof(out), res);
+	return err ? err : exec_status<Out>(q, in, sizeof(in), res);
 }
 
 /*
@@ -119,6 +186,39 @@ inline int exec_create(Cmdq &q, const void *in, u32 inlen, u32 *num, CmdResult *
 	if (!err)
 		*num = (u32)prm::get<Num>(prm::CRef<Out>(out));
 	return err;
+}
+
+/*
+ * The input of a create command In with a pas[] tail Pas of npas entries,
+ * in host memory (in): E_RANGE when it would not fit in one message, or
+ * HostMem::alloc's error.  Then In's opcode and uid are set and fill(r)
+ * writes the rest (context and pas[]) through r = Ref<In>.
+ */
+template <class In, class Pas, class Fill>
+inline int build_pas_in(Cmdq &q, HostMem &in, u16 opcode, u16 uid, u32 npas, Fill fill)
+{
+	if (npas > Pas::entries_in(q.config().max_msg_bytes))
+		return E_RANGE;
+	int err = in.alloc(q.host(), Pas::bytes_for(npas));
+	if (err)
+		return err;
+	auto r = begin_in<In>(in.data(), opcode);
+	prm::set<typename In::uid>(r, uid);
+	fill(r);
+	return OK;
+}
+
+/*
+ * build_pas_in, then exec_create: the create commands of queues whose
+ * output Out returns the new object's number in Num (CREATE_CQ/SRQ/RMP/XRQ).
+ */
+template <class In, class Pas, class Out, class Num, class Fill>
+inline int exec_create_pas(Cmdq &q, u16 opcode, u16 uid, u32 npas, Fill fill, u32 *num,
+			   CmdResult *res)
+{
+	HostMem in;
+	int err = build_pas_in<In, Pas>(q, in, opcode, uid, npas, fill);
+	return err ? err : exec_create<Out, Num>(q, in.data(), (u32)in.size(), num, res);
 }
 
 /*
