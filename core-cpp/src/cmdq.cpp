@@ -408,13 +408,7 @@ int Cmdq::wait_slow(u32 slot, u64 start_ns)
 	return err;
 }
 
-/*
- * The timeout counts from the doorbell (start_ns); the spin, the busy-poll
- * and the sleeps from when this caller began to wait (from_ns): the same
- * moment for exec(), but a posted command's complete() may come long after
- * its doorbell, and a caller that then slept a fraction of the command's
- * age would see the completions of its other commands that much late.
- */
+/* Timeout from the doorbell (start_ns); spin and sleeps from the wait's start (from_ns). */
 int Cmdq::wait_loop(u32 slot, u64 start_ns, u64 from_ns)
 {
 	const u64 deadline = start_ns + cfg_.timeout_ns;
