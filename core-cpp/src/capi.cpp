@@ -114,6 +114,7 @@ void cxprm_core_destroy(cxprm_core *c)
 	capi::roce_fini(c);
 	capi::orphans_release(c);
 	capi::kept_release(c);
+	capi::batch_kept_release(c);
 	c->~cxprm_core();
 	h->ops->mem_free(h->ctx, c);
 }

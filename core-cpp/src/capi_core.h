@@ -40,6 +40,8 @@ struct cxprm_core {
 	cxprm::capi::Roce roce;
 	/* The automatic recovery's rules (recover.cpp). */
 	cxprm_core_recovery_config recovery{};
+	/* CXPRM_IOC_BATCH's two pieces of memory, kept for the next batch (ioctl_batch.cpp). */
+	void *batch_kept[2] = {};
 };
 
 namespace cxprm::capi {
@@ -109,6 +111,8 @@ u32 kept_count(cxprm_core *c);
 u32 kept_release(cxprm_core *c);
 /* Orphan tables freed without a command, their queue memory kept. */
 u32 orphans_release(cxprm_core *c);
+/* Frees the memory batches keep (ioctl_batch.cpp); at destroy. */
+void batch_kept_release(cxprm_core *c);
 /*
  * The firmware lost t's objects (cxprm_core_file_forget): each is
  * remembered as lost (-ESTALE when named), its queue memory kept.

@@ -77,10 +77,55 @@ int prepare(const Call &k, const cxprm_batch_op &u, Op *op)
 }
 
 /*
- * The batch's own memory, from the host in one piece: the ops as given,
- * their state, the run and the posted ops.  The ops' structs are a second
- * piece, sized once the ops are in.  Two host allocations a batch, not
- * one per op.
+ * A piece of a batch's memory, kept on the core for the next batch: one
+ * batch at a time takes it (a batch that finds it taken, or too small,
+ * has the host allocate its own), and gives it back unless another was
+ * given back first.  A kept piece is not zeroed again: each byte a batch
+ * reads it wrote first (the ops and their structs copied in whole, each
+ * op's state and each posted op's command set before use, as the ioctls'
+ * own stack copies are).  Without it, each batch had the host allocate
+ * and zero 40 KiB or more before its first command.
+ */
+class Kept {
+public:
+	Kept(const Call &k, void **slot, usize bytes) : k_(k), slot_(slot)
+	{
+		Head *h = static_cast<Head *>(__atomic_exchange_n(slot_, nullptr, __ATOMIC_ACQUIRE));
+		if (h && h->bytes < bytes) {
+			k_.free(h);
+			h = nullptr;
+		}
+		if (!h && bytes) {
+			h = static_cast<Head *>(k_.alloc(sizeof(Head) + bytes));
+			if (h)
+				h->bytes = bytes;
+		}
+		h_ = h;
+		p = h ? h + 1 : nullptr;
+	}
+	~Kept()
+	{
+		if (h_)
+			k_.free(__atomic_exchange_n(slot_, h_, __ATOMIC_RELEASE));
+	}
+	Kept(const Kept &) = delete;
+	Kept &operator=(const Kept &) = delete;
+
+	void *p;
+
+private:
+	struct alignas(16) Head {
+		usize bytes;
+	};
+	const Call &k_;
+	void **slot_;
+	Head *h_;
+};
+
+/*
+ * The batch's own memory, in one piece: the ops as given, their state,
+ * the run and the posted ops.  The ops' structs are a second piece, sized
+ * once the ops are in.  Both are kept for the next batch (Kept).
  */
 struct Mem {
 	cxprm_batch_op *u;
@@ -117,7 +162,7 @@ int ioc_batch(const Call &k, u64 uarg)
 		return err;
 	if (!b.count || b.count > CXPRM_BATCH_MAX || b.flags || b.reserved)
 		return E_INVAL;
-	Buf mem(k, Mem::bytes(b.count));
+	Kept mem(k, &k.c->batch_kept[0], Mem::bytes(b.count));
 	if (!mem.p)
 		return E_NOMEM;
 	Mem m(mem.p, b.count);
@@ -128,7 +173,7 @@ int ioc_batch(const Call &k, u64 uarg)
 	usize room = 0;
 	for (u32 i = 0; i < b.count; i++)
 		room += struct_room(u[i]);
-	Buf structs(k, room);
+	Kept structs(k, &k.c->batch_kept[1], room);
 	if (room && !structs.p)
 		return E_NOMEM;
 	auto *r = m.r;
@@ -170,6 +215,15 @@ int ioc_batch(const Call &k, u64 uarg)
 	if (k.out(b.ops, u, b.count * sizeof(*u)))
 		return E_FAULT;
 	return k.out(uarg, &b, sizeof(b));
+}
+
+void batch_kept_release(cxprm_core *c)
+{
+	for (void *&p : c->batch_kept) {
+		if (p)
+			c->host->ops->mem_free(c->host->ctx, p);
+		p = nullptr;
+	}
 }
 
 } // namespace cxprm::capi

@@ -194,6 +194,45 @@ TEST_F(Batch, AMixOfGoodAndRefusedOps)
 	EXPECT_EQ(file.dcts.pending, 0u);
 }
 
+// A batch's memory is kept for the next (ioctl_batch.cpp, Kept): the next
+// batch of no more ops needs no host allocation, and what the last left
+// there shows nowhere in its results.
+TEST_F(Batch, TheNextBatchKeepsNoStateOfTheLast)
+{
+	constexpr unsigned N = 40;
+	static cxprm_dct d[N], q[N];
+	static cxprm_batch_op ops[N];
+	ASSERT_EQ(create_dcts(d, ops, N), N);
+	// The same queries twice, refused ops mixed in: the second time with
+	// every host allocation failing (the queue's mailboxes are made by
+	// then; the batch's memory is the one kept).
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < N; i++) {
+			q[i] = {};
+			q[i].dctn = d[i].dctn;
+			ops[i] = {CXPRM_IOC_DCT_QUERY, 1, (i + pass) % 5 ? ua(&q[i]) : kBad};
+		}
+		cxprm_batch b{N, 0, ua(ops), 0, 0};
+		h.uh.fail_alloc_after(pass ? 0 : -1);
+		EXPECT_EQ(batch(&b), 0);
+		h.uh.fail_alloc_after(-1);
+		EXPECT_EQ(b.done, N - N / 5);
+		for (unsigned i = 0; i < N; i++) {
+			if (!((i + pass) % 5)) {
+				EXPECT_EQ(ops[i].result, EFAULT_) << i;
+				EXPECT_EQ(q[i].st.opcode, 0) << "a refused op's struct is not written";
+				continue;
+			}
+			EXPECT_EQ(ops[i].result, 0) << pass << " " << i;
+			EXPECT_EQ(q[i].st.opcode, op::QUERY_DCT) << i;
+			EXPECT_EQ(q[i].st.status, 0) << i;
+			EXPECT_EQ(q[i].dctn, d[i].dctn) << i;
+			EXPECT_EQ(q[i].ctx.pd, pd) << i;
+			EXPECT_EQ(q[i].ctx.cqn, cqn) << i;
+		}
+	}
+}
+
 struct SlowBatch : Batch {
 	SlowBatch() : Batch(slow_dct_profile()) {}
 };
