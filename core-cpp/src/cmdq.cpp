@@ -292,7 +292,7 @@ u32 Cmdq::reclaim_stuck_locked()
 int Cmdq::alloc_slot(u32 flags, u32 *slot, u8 *token)
 {
 	/* The last slot is kept for MANAGE_PAGES so page supply never starves. */
-	u32 regular = cfg_.reserve_page_slot && nent_ > 1 ? nent_ - 1 : nent_;
+	u32 regular = regular_slots();
 	u64 deadline = 0; /* read from the clock only once a slot must be waited for */
 	u32 sleep = 10;
 

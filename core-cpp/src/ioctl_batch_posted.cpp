@@ -45,11 +45,16 @@ void end(cxprm_core *c, cxprm_core_file *f, PostOp *op, int err)
 	op->built = op->posted = false;
 }
 
-/* The posted op whose command is back, else the oldest posted; -1 when none. */
-int pick(Cmdq &q, PostOp *ops, u32 n)
+/*
+ * The posted op whose command is back, else the oldest posted; -1 when
+ * none.  Ops below *lo are ended: the walk starts at the oldest posted.
+ */
+int pick(Cmdq &q, PostOp *ops, u32 *lo, u32 n)
 {
+	while (*lo < n && !ops[*lo].posted)
+		++*lo;
 	int oldest = -1;
-	for (u32 i = 0; i < n; i++) {
+	for (u32 i = *lo; i < n; i++) {
 		if (!ops[i].posted)
 			continue;
 		if (q.done(ops[i].m.p))
@@ -70,9 +75,10 @@ bool postable(unsigned int cmd, const void *k)
 void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n)
 {
 	Cmdq &q = c->dev.cmdq();
-	u32 next = 0, in_flight = 0;
+	u32 next = 0, in_flight = 0, lo = 0;
 	for (;;) {
-		while (next < n) {
+		/* With every slot a command may take its own, end one before trying. */
+		while (next < n && in_flight < q.regular_slots()) {
 			PostOp *op = &ops[next];
 			PostedCmd *m = &op->m;
 			int err = OK;
@@ -92,7 +98,7 @@ void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n)
 				op->posted = true, in_flight++;
 			next++;
 		}
-		int i = pick(q, ops, next);
+		int i = pick(q, ops, &lo, next);
 		if (i < 0)
 			return;
 		in_flight--;

@@ -113,7 +113,8 @@ struct cxprm_core_objs {
 	int find(cxprm::u32 type, cxprm::u32 parent, cxprm::u32 id, bool claimed = false) const
 	{
 		return cxprm::capi::table_find(
-			n, [&](cxprm::u32 i) { return e[i].type == type && e[i].parent == parent && e[i].id == id; },
+			/* id first: it tells entries apart soonest (most are of one type and parent) */
+			n, [&](cxprm::u32 i) { return e[i].id == id && e[i].type == type && e[i].parent == parent; },
 			[&](cxprm::u32 i) { return e[i].busy; }, claimed);
 	}
 	void add(const cxprm::capi::Obj &o)

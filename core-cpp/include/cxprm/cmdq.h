@@ -186,6 +186,8 @@ public:
 	void set_event_pump(void (*pump)(void *ctx), void *ctx);
 
 	u32 entries() const { return nent_; }
+	/* The slots any command may take: all but the last when it is kept for MANAGE_PAGES. */
+	u32 regular_slots() const { return cfg_.reserve_page_slot && nent_ > 1 ? nent_ - 1 : nent_; }
 	u32 log_stride() const { return log_stride_; }
 	const cxprm_dma_buf &queue_page() const { return page_; }
 	/* Bytes of slot i of the queue (for dumps), or null. */
