@@ -31,10 +31,13 @@ std::vector<uint32_t> ObjSet::rc_qps(uint32_t pd, uint32_t cqn, uint32_t srqn, u
 {
 	std::vector<cxprm_obj> o(n, rc_qp_attr(pd, cqn, srqn));
 	std::vector<cxprm_batch_op> ops;
+	ops.reserve(n);
+	alive_.reserve(alive_.size() + n);
 	for (cxprm_obj &x : o)
 		ops.push_back(op_of(CXPRM_IOC_OBJ_CREATE, x));
 	run(f_, ops, "CXPRM_IOC_OBJ_CREATE");
 	std::vector<uint32_t> ids;
+	ids.reserve(n);
 	// Every QP the driver made is alive (and destroyed by destroy_all())
 	// before a firmware status of another throws.
 	for (const cxprm_obj &x : o)
@@ -52,6 +55,7 @@ void ObjSet::modify_qps(const std::vector<uint32_t> &qpns, uint32_t transition,
 {
 	std::vector<cxprm_qp_modify> m(qpns.size());
 	std::vector<cxprm_batch_op> ops;
+	ops.reserve(qpns.size());
 	for (size_t i = 0; i < qpns.size(); i++) {
 		m[i] = path(i);
 		m[i].qpn = qpns[i];
@@ -67,6 +71,7 @@ void ObjSet::destroy_batch(uint32_t type, const std::vector<uint32_t> &ids)
 {
 	std::vector<cxprm_obj> o(ids.size());
 	std::vector<cxprm_batch_op> ops;
+	ops.reserve(ids.size());
 	for (size_t i = 0; i < ids.size(); i++) {
 		std::memset(&o[i], 0, sizeof(o[i]));
 		o[i].type = type;
