@@ -78,7 +78,7 @@ int read_caps_locked(cxprm_core *c, CmdResult *r)
 	c->roce.versions = (u8)prm::get<prm::roce_cap::roce_version>(rc);
 	c->roce.l3_types = (u8)prm::get<prm::roce_cap::l3_type>(rc);
 	c->roce.qp_ts_format = (u8)prm::get<prm::roce_cap::qp_ts_format>(rc);
-	c->roce.caps_read = true;
+	__atomic_store_n(&c->roce.caps_read, true, __ATOMIC_RELEASE);
 	return OK;
 }
 
@@ -137,6 +137,9 @@ int roce_use(cxprm_core *c, CmdResult *r, u16 *op)
 {
 	if (!roce_port(c))
 		return OK;
+	/* Set up already (gids goes back to false only at release): no lock to know it. */
+	if (__atomic_load_n(&c->roce.gids, __ATOMIC_ACQUIRE))
+		return OK;
 	lock(c);
 	int err = OK;
 	if (!c->roce.gids) {
@@ -173,7 +176,7 @@ int roce_use(cxprm_core *c, CmdResult *r, u16 *op)
 				disable_roce(c, &undo);
 			c->roce.ngids = 0;
 		} else {
-			c->roce.gids = true;
+			__atomic_store_n(&c->roce.gids, true, __ATOMIC_RELEASE);
 		}
 	}
 	unlock(c);
@@ -191,6 +194,11 @@ int roce_qp_ts_cap(cxprm_core *c, u8 *ts_cap, CmdResult *r)
 {
 	if (!roce_port(c)) {
 		*ts_cap = (u8)c->dev.caps_cur().sq_ts_format;
+		return OK;
+	}
+	/* Read already (caps_read goes back to false only at release): no lock. */
+	if (__atomic_load_n(&c->roce.caps_read, __ATOMIC_ACQUIRE)) {
+		*ts_cap = c->roce.qp_ts_format;
 		return OK;
 	}
 	lock(c);
