@@ -11,7 +11,9 @@
  *      one task with their commands in flight together (run_posted,
  *      ioctl_batch_posted.cpp), the others through the host's run_parallel
  *      (typed_run); each exactly as its own ioctl, in whatever task the
- *      host gives;
+ *      host gives.  While every op so far is one to post, step 1 posts
+ *      each as it passes (post_more): the first commands are in flight
+ *      while the later ops are copied in;
  *   3. in the caller's task: the structs of the ops that returned 0
  *      copied back, then every result and the batch.
  */
@@ -47,6 +49,7 @@ struct Run {
 	Op *ops;
 	u32 n, nposted;
 	PostOp *posted;
+	PostedRun pr; /* the posted ops' progress */
 	u32 idx[CXPRM_BATCH_MAX];
 };
 
@@ -54,7 +57,7 @@ void run_one(void *arg, cxprm_u32 i)
 {
 	Run *r = static_cast<Run *>(arg);
 	if (i == r->n) {
-		run_posted(r->c, r->f, r->posted, r->nposted);
+		run_posted(r->c, r->f, r->posted, r->nposted, &r->pr);
 		return;
 	}
 	u32 n = r->idx[i];
@@ -177,7 +180,7 @@ int ioc_batch(const Call &k, u64 uarg)
 	if (room && !structs.p)
 		return E_NOMEM;
 	auto *r = m.r;
-	*r = {k.c, k.f, u, op, 0, 0, m.posted, {}};
+	*r = {k.c, k.f, u, op, 0, 0, m.posted, {}, {}};
 	u8 *next = static_cast<u8 *>(structs.p);
 	for (u32 i = 0; i < b.count; i++) {
 		op[i] = {next, OK};
@@ -192,6 +195,13 @@ int ioc_batch(const Call &k, u64 uarg)
 			p.result = &op[i].result;
 			p.built = p.posted = false;
 			p.m.src = {};
+			/*
+			 * While every op so far is posted, this task (the caller's,
+			 * as step 1 needs) posts each as it comes: the engines work
+			 * while the later ops are copied in.
+			 */
+			if (!r->n)
+				post_more(k.c, k.f, r->posted, r->nposted, &r->pr);
 		} else {
 			r->idx[r->n++] = i;
 		}

@@ -72,36 +72,41 @@ bool postable(unsigned int cmd, const void *k)
 	return dct_postable(cmd) || cmd == CXPRM_IOC_QP_MODIFY || obj_postable(cmd, k);
 }
 
-void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n)
+void post_more(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n, PostedRun *pr)
 {
 	Cmdq &q = c->dev.cmdq();
-	u32 next = 0, in_flight = 0, lo = 0;
-	for (;;) {
-		/* With every slot a command may take its own, end one before trying. */
-		while (next < n && in_flight < q.regular_slots()) {
-			PostOp *op = &ops[next];
-			PostedCmd *m = &op->m;
-			int err = OK;
-			if (!op->built) {
-				err = begin(c, f, op);
-				op->built = !err;
-			}
-			/* With commands of its own in flight, never wait for a slot: end one. */
-			if (!err)
-				err = q.submit(m->msg(), m->out, m->outlen, &m->r,
-					       in_flight ? (u32)EXEC_NO_WAIT : 0u, &m->p);
-			if (err == E_AGAIN)
-				break;
-			if (err)
-				end(c, f, op, err);
-			else
-				op->posted = true, in_flight++;
-			next++;
+	/* With every slot a command may take its own, end one before trying. */
+	while (pr->next < n && pr->in_flight < q.regular_slots()) {
+		PostOp *op = &ops[pr->next];
+		PostedCmd *m = &op->m;
+		int err = OK;
+		if (!op->built) {
+			err = begin(c, f, op);
+			op->built = !err;
 		}
-		int i = pick(q, ops, &lo, next);
+		/* With commands of its own in flight, never wait for a slot: end one. */
+		if (!err)
+			err = q.submit(m->msg(), m->out, m->outlen, &m->r, pr->in_flight ? (u32)EXEC_NO_WAIT : 0u,
+				       &m->p);
+		if (err == E_AGAIN)
+			return;
+		if (err)
+			end(c, f, op, err);
+		else
+			op->posted = true, pr->in_flight++;
+		pr->next++;
+	}
+}
+
+void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n, PostedRun *pr)
+{
+	Cmdq &q = c->dev.cmdq();
+	for (;;) {
+		post_more(c, f, ops, n, pr);
+		int i = pick(q, ops, &pr->lo, pr->next);
 		if (i < 0)
 			return;
-		in_flight--;
+		pr->in_flight--;
 		end(c, f, &ops[i], q.complete(&ops[i].m.p));
 	}
 }

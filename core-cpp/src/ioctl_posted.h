@@ -75,12 +75,23 @@ struct PostOp {
 };
 /* Whether a batch posts an op of cmd on k (its begin builds its command). */
 bool postable(unsigned int cmd, const void *k);
+/* Where run_posted is in its ops: next to post, how many in flight, the oldest not ended. */
+struct PostedRun {
+	u32 next, in_flight, lo;
+};
 /*
  * Runs ops (each postable) from the calling thread with their commands in
  * flight together, up to the free slots: each built, posted, completed
  * (whichever is back first) and ended; more posted as slots free.  As
- * mlx5_cmd_exec_cb()'s callers, without a thread per command.
+ * mlx5_cmd_exec_cb()'s callers, without a thread per command.  Goes on
+ * from *pr (zeroed, or where post_more left it).
  */
-void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n);
+void run_posted(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n, PostedRun *pr);
+/*
+ * Builds and posts ops from pr->next on while a slot is free, waiting for
+ * none once one of its own is in flight: a batch's first commands go out
+ * while its later ops are still being copied in.
+ */
+void post_more(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n, PostedRun *pr);
 
 } // namespace cxprm::capi

@@ -29,12 +29,19 @@ constexpr uint64_t kBad = 0xdead0000; // a user address whose copies fail
 
 struct Caller {
 	bool admin = true, raw_write = false;
+	// When the struct at 'watch' is copied in: how many DCT ops of 'dcts' had begun.
+	uint64_t watch = 0;
+	const cxprm_core_dcts *dcts = nullptr;
+	int begun_then = -1;
 };
 
-int copy_in(void *, void *dst, cxprm_u64 uaddr, cxprm_size n)
+int copy_in(void *ctx, void *dst, cxprm_u64 uaddr, cxprm_size n)
 {
 	if (uaddr == kBad || !uaddr)
 		return EFAULT_;
+	auto *c = static_cast<Caller *>(ctx);
+	if (c->watch && uaddr == c->watch)
+		c->begun_then = (int)c->dcts->pending;
 	std::memcpy(dst, (const void *)(uintptr_t)uaddr, n);
 	return 0;
 }
@@ -274,6 +281,23 @@ TEST_F(SlowBatch, OpsAreInFlightTogether)
 		most = std::max(most, at);
 	}
 	EXPECT_GE(most, 4u) << "K = 4 engines busy at once";
+}
+
+// A batch whose ops are all posted has its first commands in flight while
+// its later ops are still copied in (ioctl_batch.cpp step 1, post_more):
+// the DCT creates before the last had begun (their table entries claimed,
+// pending) when the last one's struct came in.
+TEST_F(SlowBatch, FirstCommandsGoOutWhileLaterOpsAreCopiedIn)
+{
+	constexpr unsigned N = 4;
+	cxprm_dct d[N];
+	cxprm_batch_op ops[N];
+	who.watch = ua(&d[N - 1]);
+	who.dcts = &file.dcts;
+	EXPECT_EQ(create_dcts(d, ops, N), N);
+	EXPECT_EQ(who.begun_then, (int)N - 1) << "ops 0.." << N - 2 << " posted before op " << N - 1 << " was read";
+	EXPECT_EQ(file.dcts.pending, 0u);
+	EXPECT_EQ(file.dcts.n, N);
 }
 
 // More ops than the queue has free slots, all posted from the calling
