@@ -149,9 +149,12 @@ bool HostBase::take_alloc_token()
 }
 
 bool HostBase::first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint64_t end, size_t size,
-			 size_t align, uint64_t *at, uint64_t *dense)
+			 size_t align, uint64_t *at, FitHints *hints)
 {
-	uint64_t a = dense && *dense > begin ? *dense : begin;
+	const uint64_t packed = hints && hints->dense > begin ? hints->dense : begin;
+	// A page-aligned run of a page or more holds a page-aligned page: none below hints->page.
+	const bool pages = hints && align == kFitPage && size >= kFitPage;
+	uint64_t a = pages && hints->page > packed ? hints->page : packed;
 	for (auto it = used.lower_bound(a); it != used.end(); ++it) {
 		uint64_t aligned = (a + align - 1) & ~(uint64_t)(align - 1);
 		if (aligned + size <= it->first)
@@ -163,13 +166,18 @@ bool HostBase::first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint6
 		return false;
 	used[a] = size;
 	*at = a;
-	if (dense && a == (*dense > begin ? *dense : begin)) {
+	if (!hints)
+		return true;
+	if (a == packed) {
 		// The used prefix grew: extend it over ranges that now join it.
 		uint64_t d = a + size;
 		for (auto it = used.find(d); it != used.end() && it->first == d; ++it)
 			d += it->second;
-		*dense = d;
+		hints->dense = d;
 	}
+	// The lowest page that fitted is taken: none fits below its end.
+	if (pages && size == kFitPage)
+		hints->page = a + size;
 	return true;
 }
 

@@ -66,14 +66,25 @@ protected:
 		size_t lim = dma_size_limit_.load();
 		return !lim || size <= lim;
 	}
+	// Where first_fit may start: [begin, dense) is wholly used, and below
+	// page no free run holds a page-aligned page (kFitPage).  Kept up to
+	// date by first_fit; a caller that frees [x, ..) lowers them (freed()).
+	static constexpr uint64_t kFitPage = 4096;
+	struct FitHints {
+		uint64_t dense = 0, page = 0;
+		void freed(uint64_t x)
+		{
+			dense = x < dense ? x : dense;
+			page = (x & ~(kFitPage - 1)) < page ? x & ~(kFitPage - 1) : page;
+		}
+	};
 	// First fit of [size, align) in [begin, end) around the used ranges
-	// (start -> size); records and returns the start, or false.  dense,
-	// when given, is where [begin, *dense) ends being wholly used (the
-	// search starts there, and it is kept up to date: a caller that frees
-	// below it lowers it to the freed start).  Same answer, without walking
-	// every live range when they pack from the bottom.
+	// (start -> size); records and returns the start, or false.  With
+	// hints, the same answer without walking every live range below them:
+	// the 64 B doorbell records that fill the holes between page-aligned
+	// queue buffers kept the packed prefix short, and each page walked all.
 	static bool first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint64_t end,
-			      size_t size, size_t align, uint64_t *at, uint64_t *dense = nullptr);
+			      size_t size, size_t align, uint64_t *at, FitHints *hints = nullptr);
 
 	mutable std::mutex mu_; // guards the derived class's DMA books too
 

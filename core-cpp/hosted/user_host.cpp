@@ -51,7 +51,7 @@ int UserHost::dma_alloc(size_t size, size_t align, cxprm_dma_buf *buf)
 		dma_used_[bus] = size;
 	} else {
 		std::lock_guard<std::mutex> lk(*dma_mu_);
-		if (!first_fit(dma_used_, kBusBase, kBusBase + arena_size_, size, align, &bus, &dma_dense_))
+		if (!first_fit(dma_used_, kBusBase, kBusBase + arena_size_, size, align, &bus, &dma_hints_))
 			return -ENOMEM;
 		cpu = arena_ + (bus - kBusBase);
 	}
@@ -69,8 +69,7 @@ void UserHost::dma_free(cxprm_dma_buf *buf)
 			std::abort(); // a double or bogus free is a bug in the core
 		if (policy_ == Dma::Arena) // poisoned: a use after free shows up in tests
 			std::memset(arena_ + (it->first - kBusBase), 0x6b, it->second);
-		if (it->first < dma_dense_)
-			dma_dense_ = it->first;
+		dma_hints_.freed(it->first);
 		dma_used_.erase(it);
 	}
 	if (policy_ == Dma::HeapBlocks)

@@ -64,7 +64,7 @@ private:
 	// mistake that for the driver's writes into the rig.
 	std::unique_ptr<std::mutex> dma_mu_;
 	std::map<uint64_t, size_t> dma_used_; // bus -> size, under dma_mu_
-	uint64_t dma_dense_ = 0;              // first_fit's dense end, under dma_mu_
+	FitHints dma_hints_;                  // where first_fit starts, under dma_mu_
 };
 
 } // namespace cxprm::hosted

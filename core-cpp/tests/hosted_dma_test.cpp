@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // The hosted DMA arena (core-cpp/hosted/user_host.cpp): first fit, also
-// with the packed-prefix hint that keeps an allocation from walking every
-// live range (HostBase::first_fit's dense argument).
+// with the hints that keep an allocation from walking every live range
+// (HostBase::FitHints: the packed prefix, the lowest page that may fit).
 #include <cerrno>
+#include <map>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -79,6 +81,48 @@ TEST(HostedDma, FullArenaRefusesThenTakesTheFreedPage)
 	EXPECT_EQ(a.uh.dma_alloc(4096, 4096, &b), -ENOMEM);
 	a.free_at(200 * 4096u);
 	EXPECT_EQ(a.alloc(4096), 200 * 4096u);
+}
+
+// Queue buffers and their 64 B doorbell records, as QP creates make them,
+// then frees here and there, at random: every placement is the plain
+// first fit's (a walk over every live range from the bottom).
+TEST(HostedDma, HintsGiveThePlainFirstFitsAnswer)
+{
+	Arena a;
+	std::map<uint64_t, size_t> model; // offset -> size
+	auto plain = [&](size_t size, size_t align) {
+		uint64_t at = 0;
+		for (auto &r : model) {
+			uint64_t aligned = (at + align - 1) & ~(uint64_t)(align - 1);
+			if (aligned + size <= r.first)
+				break;
+			at = r.first + r.second;
+		}
+		at = (at + align - 1) & ~(uint64_t)(align - 1);
+		model[at] = size;
+		return at;
+	};
+	std::mt19937 rng(7);
+	const size_t sizes[] = {64, 64, 100, 4096, 4096, 8192, 12288};
+	for (unsigned step = 0; step < 3000; step++) {
+		if (!model.empty() && rng() % 3 == 0) {
+			auto it = model.begin();
+			std::advance(it, rng() % model.size());
+			a.free_at(it->first);
+			model.erase(it);
+			continue;
+		}
+		size_t size = sizes[rng() % 7];
+		size_t align = size < 4096 ? 64 : 4096;
+		uint64_t want = plain(size, align);
+		if (want + size > (1u << 20)) { // the arena is full there: both refuse
+			model.erase(want);
+			cxprm_dma_buf b{};
+			EXPECT_EQ(a.uh.dma_alloc(size, align, &b), -ENOMEM);
+			continue;
+		}
+		ASSERT_EQ(a.alloc(size, align), want) << "step " << step;
+	}
 }
 
 } // namespace
