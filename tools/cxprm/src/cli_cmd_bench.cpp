@@ -118,7 +118,7 @@ public:
 		: f_(f), set_(f, [this](const char *, const ObjSet::Obj &o, const FwResult &r, const cxprm_qp_modify *) {
 			  fw_ns_ += (long long)r.latency_ns;
 			  if (per_)
-				  (*per_)[o.id] += (long long)r.latency_ns;
+				  per_->push_back({o.id, (long long)r.latency_ns});
 		  })
 	{
 		pd_ = set_.pd();
@@ -149,9 +149,9 @@ public:
 	void rc_batched(unsigned n, Row &row)
 	{
 		fw_ns_ = 0;
-		per_ = &per_qp_;
-		per_qp_.clear();
-		per_qp_.reserve(n);
+		per_ = &per_cmd_;
+		per_cmd_.clear();
+		per_cmd_.reserve(4 * (size_t)n);
 		Clock::time_point t0 = Clock::now();
 		std::vector<uint32_t> qps = set_.rc_qps(pd_, cqn_, srqn_, n);
 		for (uint32_t t : {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS})
@@ -159,9 +159,13 @@ public:
 		long long wall = ns_since(t0);
 		per_ = nullptr;
 		row.timed_ns += wall;
+		std::unordered_map<uint32_t, long long> per_qp; // summed past the timed span
+		per_qp.reserve(n);
+		for (const auto &c : per_cmd_)
+			per_qp[c.first] += c.second;
 		for (uint32_t qpn : qps) {
 			row.wall.push_back(wall);
-			row.fw.push_back(per_qp_[qpn]);
+			row.fw.push_back(per_qp[qpn]);
 		}
 		set_.destroy_batch(CXPRM_OBJ_QP, qps);
 	}
@@ -275,9 +279,10 @@ private:
 
 	DevFile &f_;
 	long long fw_ns_ = 0;
-	// A batch's firmware time per QP: added to once per command, in the timed span.
-	std::unordered_map<uint32_t, long long> per_qp_;
-	std::unordered_map<uint32_t, long long> *per_ = nullptr;
+	// A batch's commands' firmware times as they end (QP, ns), in the timed
+	// span; summed per QP after it.
+	std::vector<std::pair<uint32_t, long long>> per_cmd_;
+	std::vector<std::pair<uint32_t, long long>> *per_ = nullptr;
 	ObjSet set_;
 	uint32_t pd_ = 0, cqn_ = 0, srqn_ = 0;
 };
