@@ -17,12 +17,9 @@ int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 	    !fits<srqc::log_rq_stride>(p.log_rq_stride) || !fits<srqc::pd>(p.pd) ||
 	    !fits<srqc::cqn>(p.cqn))
 		return E_RANGE;
-	u64 bytes = queue_bytes(p.log_srq_size, 16u << p.log_rq_stride);
-	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, bytes, p.dbr_bus))
-		return E_INVAL;
-
-	return exec_create_pas<create_srq_in, create_srq_in_pas, create_srq_out, create_srq_out::srqn>(
-		q, op::CREATE_SRQ, p.uid, p.buf_pages, [&p](Ref<create_srq_in> r) {
+	return create_queue<create_srq_in, create_srq_in_pas, create_srq_out, create_srq_out::srqn>(
+		q, op::CREATE_SRQ, p, queue_bytes(p.log_srq_size, 16u << p.log_rq_stride),
+		[&p](Ref<create_srq_in> r) {
 			auto c = sub<create_srq_in::srq_context_entry, srqc>(r);
 			set<srqc::log_srq_size>(c, p.log_srq_size);
 			set<srqc::log_rq_stride>(c, p.log_rq_stride);
@@ -30,22 +27,11 @@ int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 			set<srqc::cqn>(c, p.cqn);
 			set<srqc::lwm>(c, p.lwm);
 			set<srqc::dbr_addr>(c, p.dbr_bus);
-			set_contiguous_pas<create_srq_in_pas>(r, p.buf_bus, p.buf_pages);
 		},
 		srqn, res);
 }
 
-int destroy_srq(Cmdq &q, u32 srqn, u16 uid, CmdResult *res)
-{
-	return object_cmd<destroy_srq_in, destroy_srq_out, destroy_srq_in::srqn>(
-		q, op::DESTROY_SRQ, srqn, uid, res);
-}
-
-int query_srq(Cmdq &q, u32 srqn, SrqInfo *info, CmdResult *res)
-{
-	return query_object<query_srq_in, query_srq_out, query_srq_in::srqn>(
-		q, op::QUERY_SRQ, srqn, info, decode_query_srq, res);
-}
+CXPRM_DESTROY_AND_QUERY(srq, SRQ, srqn, SrqInfo)
 
 int decode_query_srq(const void *out, u32 outlen, SrqInfo *info)
 {
