@@ -17,6 +17,7 @@
 
 namespace cxprm::emu {
 
+namespace op = prm::op;
 using prm::CRef;
 using prm::Ref;
 
@@ -197,16 +198,17 @@ Result Device::query_cq(Cmd &c)
 
 // --- SRQ ---
 
-Result Device::add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s, uint32_t *srqn)
+template <class Num> Result Device::add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s)
 {
 	std::vector<uint64_t> pas;
 	if (!read_pas(c, fixed, npages, &pas))
 		return fail(synd::SRQ_PAS_INLEN);
-	*srqn = free_number(prof_.objects.first_srqn, prof_.objects.max_srqs, srqs);
-	if (!*srqn)
+	uint32_t srqn = free_number(prof_.objects.first_srqn, prof_.objects.max_srqs, srqs);
+	if (!srqn)
 		return fail(synd::SRQ_EXHAUSTED);
-	srqs[*srqn] = s;
-	own(Obj::SRQ, *srqn, c.uid);
+	srqs[srqn] = s;
+	own(Obj::SRQ, srqn, c.uid);
+	prm::set<Num>(Ref<typename Num::layout>(c.out), srqn);
 	return Result::ok();
 }
 
@@ -227,28 +229,45 @@ Result Device::create_srq(Cmd &c)
 		return fail(synd::SRQ_NO_CQ);
 	if (!dbr_ok(s.dbr))
 		return fail(synd::QUEUE_BAD_DBR);
-	uint32_t srqn = 0;
-	if (Result r = add_srq(c, in_t::size_bytes, pages_for((16ull << s.log_stride) << s.log_size), s, &srqn);
-	    r.status)
-		return r;
-	prm::set<prm::create_srq_out::srqn>(Ref<prm::create_srq_out>(c.out), srqn);
-	return Result::ok();
+	return add_srq<prm::create_srq_out::srqn>(c, in_t::size_bytes,
+						  pages_for((16ull << s.log_stride) << s.log_size), s);
 }
 
+// DESTROY_SRQ and DESTROY_RMP: each acts on its own kind's numbers only.
 Result Device::destroy_srq(Cmd &c)
 {
-	uint32_t srqn = (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
-	return destroy_object(c, srqs, Obj::SRQ, srqn, is_srq(srqs, srqn, false), synd::SRQ_UNKNOWN_DESTROY,
-			      srq_in_use(srqn), synd::SRQ_IN_USE);
+	bool rmp = c.opcode == op::DESTROY_RMP;
+	uint32_t n = rmp ? (uint32_t)prm::get<prm::destroy_rmp_in::rmpn>(CRef<prm::destroy_rmp_in>(c.in))
+			 : (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
+	return destroy_object(c, srqs, Obj::SRQ, n, is_srq(srqs, n, rmp),
+			      rmp ? synd::RMP_UNKNOWN : synd::SRQ_UNKNOWN_DESTROY, srq_in_use(n),
+			      synd::SRQ_IN_USE);
 }
 
+// QUERY_SRQ and QUERY_RMP: each acts on its own kind's numbers only, and
+// answers in its own context (srqc; rmpc with its wq).
 Result Device::query_srq(Cmd &c)
 {
-	uint32_t srqn = (uint32_t)prm::get<prm::query_srq_in::srqn>(CRef<prm::query_srq_in>(c.in));
-	if (Result r = known_owned(c, is_srq(srqs, srqn, false), synd::SRQ_UNKNOWN_QUERY, Obj::SRQ, srqn, true);
+	bool rmp = c.opcode == op::QUERY_RMP;
+	uint32_t n = rmp ? (uint32_t)prm::get<prm::query_rmp_in::rmpn>(CRef<prm::query_rmp_in>(c.in))
+			 : (uint32_t)prm::get<prm::query_srq_in::srqn>(CRef<prm::query_srq_in>(c.in));
+	if (Result r = known_owned(c, is_srq(srqs, n, rmp), rmp ? synd::RMP_UNKNOWN : synd::SRQ_UNKNOWN_QUERY,
+				   Obj::SRQ, n, true);
 	    r.status)
 		return r;
-	const Srq &s = srqs.at(srqn);
+	const Srq &s = srqs.at(n);
+	if (rmp) {
+		Ref<prm::rmpc> ctx =
+			prm::sub<prm::query_rmp_out::rmp_context, prm::rmpc>(Ref<prm::query_rmp_out>(c.out));
+		prm::set<prm::rmpc::state>(ctx, prm::RMP_STATE_RDY);
+		Ref<prm::wq> wq = prm::sub<prm::rmpc::wq, prm::wq>(ctx);
+		prm::set<prm::wq::log_wq_stride>(wq, s.log_stride + 4u);
+		prm::set<prm::wq::log_wq_sz>(wq, s.log_size);
+		prm::set<prm::wq::pd>(wq, s.pd);
+		prm::set<prm::wq::lwm>(wq, s.lwm);
+		prm::set<prm::wq::dbr_addr>(wq, s.dbr);
+		return Result::ok();
+	}
 	Ref<prm::srqc> ctx = prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out));
 	prm::set<prm::srqc::log_srq_size>(ctx, s.log_size);
 	prm::set<prm::srqc::log_rq_stride>(ctx, s.log_stride);
@@ -295,35 +314,7 @@ Result Device::create_rmp(Cmd &c)
 	// pas[] entries are pages of 4 KiB << log_wq_pg_sz.
 	uint64_t page = prm::ADAPTER_PAGE_SIZE << prm::get<prm::wq::log_wq_pg_sz>(wq);
 	uint64_t bytes = (1ull << stride) << s.log_size;
-	uint32_t rmpn = 0;
-	if (Result r = add_srq(c, in_t::size_bytes, (bytes + page - 1) / page, s, &rmpn); r.status)
-		return r;
-	prm::set<prm::create_rmp_out::rmpn>(Ref<prm::create_rmp_out>(c.out), rmpn);
-	return Result::ok();
-}
-
-Result Device::destroy_rmp(Cmd &c)
-{
-	uint32_t rmpn = (uint32_t)prm::get<prm::destroy_rmp_in::rmpn>(CRef<prm::destroy_rmp_in>(c.in));
-	return destroy_object(c, srqs, Obj::SRQ, rmpn, is_srq(srqs, rmpn, true), synd::RMP_UNKNOWN,
-			      srq_in_use(rmpn), synd::SRQ_IN_USE);
-}
-
-Result Device::query_rmp(Cmd &c)
-{
-	uint32_t rmpn = (uint32_t)prm::get<prm::query_rmp_in::rmpn>(CRef<prm::query_rmp_in>(c.in));
-	if (Result r = known_owned(c, is_srq(srqs, rmpn, true), synd::RMP_UNKNOWN, Obj::SRQ, rmpn, true); r.status)
-		return r;
-	const Srq &s = srqs.at(rmpn);
-	Ref<prm::rmpc> ctx = prm::sub<prm::query_rmp_out::rmp_context, prm::rmpc>(Ref<prm::query_rmp_out>(c.out));
-	prm::set<prm::rmpc::state>(ctx, prm::RMP_STATE_RDY);
-	Ref<prm::wq> wq = prm::sub<prm::rmpc::wq, prm::wq>(ctx);
-	prm::set<prm::wq::log_wq_stride>(wq, s.log_stride + 4u);
-	prm::set<prm::wq::log_wq_sz>(wq, s.log_size);
-	prm::set<prm::wq::pd>(wq, s.pd);
-	prm::set<prm::wq::lwm>(wq, s.lwm);
-	prm::set<prm::wq::dbr_addr>(wq, s.dbr);
-	return Result::ok();
+	return add_srq<prm::create_rmp_out::rmpn>(c, in_t::size_bytes, (bytes + page - 1) / page, s);
 }
 
 } // namespace cxprm::emu
