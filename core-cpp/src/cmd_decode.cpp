@@ -32,30 +32,20 @@ void emit(KvWriter &kv, const char *key, u64 v, u32 width)
 /* Every field of a layout's field list, each under its name: L is the layout. */
 #define CXPRM_KV_FIELD_(name, off, width) emit(kv, #name, get<L::name>(r), width);
 
-void emit_general_caps(KvWriter &kv, CRef<cmd_hca_cap> r)
-{
-	using L = cmd_hca_cap;
-	CXPRM_CMD_HCA_CAP(CXPRM_KV_FIELD_)
-}
+/* fn(kv, r): every field of layout L's field list FIELDS. */
+#define CXPRM_KV_EMITTER_(fn, layout, FIELDS)                                                      \
+	void fn(KvWriter &kv, CRef<layout> r)                                                      \
+	{                                                                                          \
+		using L = layout;                                                                  \
+		FIELDS(CXPRM_KV_FIELD_)                                                            \
+	}
 
-void emit_nvmf_caps(KvWriter &kv, CRef<nvmf_cap> r)
-{
-	using L = nvmf_cap;
-	CXPRM_NVMF_CAP(CXPRM_KV_FIELD_)
-}
+CXPRM_KV_EMITTER_(emit_general_caps, cmd_hca_cap, CXPRM_CMD_HCA_CAP)
+CXPRM_KV_EMITTER_(emit_nvmf_caps, nvmf_cap, CXPRM_NVMF_CAP)
+CXPRM_KV_EMITTER_(emit_dctc, dctc, CXPRM_DCTC)
+CXPRM_KV_EMITTER_(emit_eqc, eqc, CXPRM_EQC)
 
-void emit_dctc(KvWriter &kv, CRef<dctc> r)
-{
-	using L = dctc;
-	CXPRM_DCTC(CXPRM_KV_FIELD_)
-}
-
-void emit_eqc(KvWriter &kv, CRef<eqc> r)
-{
-	using L = eqc;
-	CXPRM_EQC(CXPRM_KV_FIELD_)
-}
-
+#undef CXPRM_KV_EMITTER_
 #undef CXPRM_KV_FIELD_
 
 void emit_opcode(KvWriter &kv, u16 opcode)
