@@ -272,17 +272,16 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 		r.value = f.never_complete.exchange(v != 0);
 		break;
 	case CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE:
+	case CXPRM_EMUD_FAULT_WRONG_TOKEN: {
+		// Which places (Faults::ENTRY, BLOCKS) the fault hits.
+		auto &places = knob == CXPRM_EMUD_FAULT_WRONG_TOKEN ? f.wrong_output_token
+								    : f.corrupt_output_signature;
 		if (v > (emu::Faults::ENTRY | emu::Faults::BLOCKS))
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
 		else
-			r.value = f.corrupt_output_signature.exchange(v);
+			r.value = places.exchange(v);
 		break;
-	case CXPRM_EMUD_FAULT_WRONG_TOKEN:
-		if (v > (emu::Faults::ENTRY | emu::Faults::BLOCKS))
-			r.status = CXPRM_EMUD_ST_BAD_ARG;
-		else
-			r.value = f.wrong_output_token.exchange(v);
-		break;
+	}
 	case CXPRM_EMUD_FAULT_DELIVERY_STATUS:
 		if (v > 0x7f) { // 7-bit entry status
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
