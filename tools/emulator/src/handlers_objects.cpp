@@ -51,6 +51,15 @@ bool is_srq(const std::map<uint32_t, Srq> &srqs, uint32_t n, bool rmp)
 	return it != srqs.end() && it->second.rmp == rmp;
 }
 
+// Whether an object of the map (number -> object) satisfies pred.
+template <class Map, class Pred> bool any_object(const Map &objects, Pred pred)
+{
+	for (const auto &[n, o] : objects)
+		if (pred(o))
+			return true;
+	return false;
+}
+
 template <class F> uint32_t dct_ref(const Dct &d)
 {
 	return (uint32_t)prm::get<F>(CRef<prm::dctc>(d.ctx.data()));
@@ -81,47 +90,24 @@ bool Device::have_srq_or_xrq(uint32_t n) const
 
 bool Device::pd_in_use(uint32_t pd) const
 {
-	for (const auto &[n, s] : srqs)
-		if (s.pd == pd)
-			return true;
-	for (const auto &[n, x] : xrqs)
-		if (x.pd == pd)
-			return true;
-	for (const auto &[n, q] : qps)
-		if (q.pd == pd)
-			return true;
-	for (const auto &[n, d] : dcts)
-		if (dct_ref<prm::dctc::pd>(d) == pd)
-			return true;
-	return false;
+	return any_object(srqs, [pd](const Srq &s) { return s.pd == pd; }) ||
+	       any_object(xrqs, [pd](const Xrq &x) { return x.pd == pd; }) ||
+	       any_object(qps, [pd](const Qp &q) { return q.pd == pd; }) ||
+	       any_object(dcts, [pd](const Dct &d) { return dct_ref<prm::dctc::pd>(d) == pd; });
 }
 
 bool Device::cq_in_use(uint32_t cqn) const
 {
-	for (const auto &[n, s] : srqs)
-		if (s.cqn == cqn)
-			return true;
-	for (const auto &[n, x] : xrqs)
-		if (x.cqn == cqn)
-			return true;
-	for (const auto &[n, q] : qps)
-		if (q.cqn_snd == cqn || q.cqn_rcv == cqn)
-			return true;
-	for (const auto &[n, d] : dcts)
-		if (dct_ref<prm::dctc::cqn>(d) == cqn)
-			return true;
-	return false;
+	return any_object(srqs, [cqn](const Srq &s) { return s.cqn == cqn; }) ||
+	       any_object(xrqs, [cqn](const Xrq &x) { return x.cqn == cqn; }) ||
+	       any_object(qps, [cqn](const Qp &q) { return q.cqn_snd == cqn || q.cqn_rcv == cqn; }) ||
+	       any_object(dcts, [cqn](const Dct &d) { return dct_ref<prm::dctc::cqn>(d) == cqn; });
 }
 
 bool Device::srq_in_use(uint32_t srqn) const
 {
-	for (const auto &[n, q] : qps)
-		if (q.srqn == srqn)
-			return true;
-	for (const auto &[n, d] : dcts)
-		if (dct_ref<prm::dctc::srqn_xrqn>(d) == srqn)
-			return true;
-	return false;
+	return any_object(qps, [srqn](const Qp &q) { return q.srqn == srqn; }) ||
+	       any_object(dcts, [srqn](const Dct &d) { return dct_ref<prm::dctc::srqn_xrqn>(d) == srqn; });
 }
 
 // --- PD ---
