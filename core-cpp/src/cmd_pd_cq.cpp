@@ -60,18 +60,17 @@ CXPRM_DESTROY_AND_QUERY(cq, CQ, cqn, CqInfo)
 
 int decode_query_cq(const void *out, u32 outlen, CqInfo *info)
 {
-	if (!out || !info || outlen < query_cq_out::size_bytes)
-		return E_INVAL;
-	auto c = sub<query_cq_out::cq_context, cqc>(CRef<query_cq_out>(out));
-	info->status = (u8)get<cqc::status>(c);
-	info->st = (u8)get<cqc::st>(c);
-	info->log_cq_size = (u8)get<cqc::log_cq_size>(c);
-	info->uar_page = (u32)get<cqc::uar_page>(c);
-	info->eqn = (u32)get<cqc::c_eqn_or_apu_element>(c);
-	info->consumer_counter = (u32)get<cqc::consumer_counter>(c);
-	info->producer_counter = (u32)get<cqc::producer_counter>(c);
-	info->dbr_addr = get<cqc::dbr_addr>(c);
-	return OK;
+	return decode_sub<query_cq_out::cq_context, cqc>(out, outlen, info, [](CRef<cqc> c, CqInfo *i) {
+		i->status = (u8)get<cqc::status>(c);
+		i->st = (u8)get<cqc::st>(c);
+		i->log_cq_size = (u8)get<cqc::log_cq_size>(c);
+		i->uar_page = (u32)get<cqc::uar_page>(c);
+		i->eqn = (u32)get<cqc::c_eqn_or_apu_element>(c);
+		i->consumer_counter = (u32)get<cqc::consumer_counter>(c);
+		i->producer_counter = (u32)get<cqc::producer_counter>(c);
+		i->dbr_addr = get<cqc::dbr_addr>(c);
+		return OK;
+	});
 }
 
 } // namespace cxprm::cmd

@@ -49,23 +49,22 @@ CXPRM_DESTROY_AND_QUERY(rmp, RMP, rmpn, SrqInfo)
 
 int decode_query_rmp(const void *out, u32 outlen, SrqInfo *info)
 {
-	if (!out || !info || outlen < query_rmp_out::size_bytes)
-		return E_INVAL;
-	auto c = sub<query_rmp_out::rmp_context, rmpc>(CRef<query_rmp_out>(out));
-	auto w = sub<rmpc::wq, wq>(c);
-	u32 stride = (u32)get<wq::log_wq_stride>(w);
-	/* Firmware reporting a stride below 16 bytes breaks the protocol. */
-	if (stride < SRQC_STRIDE_TO_WQ)
-		return E_PROTO;
-	*info = {};
-	info->state = (u8)get<rmpc::state>(c);
-	info->log_srq_size = (u8)get<wq::log_wq_sz>(w);
-	info->log_rq_stride = (u8)(stride - SRQC_STRIDE_TO_WQ);
-	info->pd = (u32)get<wq::pd>(w);
-	info->lwm = (u16)get<wq::lwm>(w);
-	info->wqe_cnt = (u16)get<wq::hw_counter>(w);
-	info->dbr_addr = get<wq::dbr_addr>(w);
-	return OK;
+	return decode_sub<query_rmp_out::rmp_context, rmpc>(out, outlen, info, [](CRef<rmpc> c, SrqInfo *i) {
+		auto w = sub<rmpc::wq, wq>(c);
+		u32 stride = (u32)get<wq::log_wq_stride>(w);
+		/* Firmware reporting a stride below 16 bytes breaks the protocol. */
+		if (stride < SRQC_STRIDE_TO_WQ)
+			return E_PROTO;
+		*i = {};
+		i->state = (u8)get<rmpc::state>(c);
+		i->log_srq_size = (u8)get<wq::log_wq_sz>(w);
+		i->log_rq_stride = (u8)(stride - SRQC_STRIDE_TO_WQ);
+		i->pd = (u32)get<wq::pd>(w);
+		i->lwm = (u16)get<wq::lwm>(w);
+		i->wqe_cnt = (u16)get<wq::hw_counter>(w);
+		i->dbr_addr = get<wq::dbr_addr>(w);
+		return OK;
+	});
 }
 
 } // namespace cxprm::cmd

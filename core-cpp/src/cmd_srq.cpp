@@ -9,6 +9,9 @@ namespace cxprm::cmd {
 
 using namespace prm;
 
+/* The srqc fields an SrqParams sets and an SrqInfo reads back, by one name. */
+#define CXPRM_SRQC_FIELDS_(X) X(log_srq_size) X(log_rq_stride) X(pd) X(cqn) X(lwm)
+
 int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 {
 	if (!srqn)
@@ -21,11 +24,9 @@ int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 		q, op::CREATE_SRQ, p, queue_bytes(p.log_srq_size, 16u << p.log_rq_stride),
 		[&p](Ref<create_srq_in> r) {
 			auto c = sub<create_srq_in::srq_context_entry, srqc>(r);
-			set<srqc::log_srq_size>(c, p.log_srq_size);
-			set<srqc::log_rq_stride>(c, p.log_rq_stride);
-			set<srqc::pd>(c, p.pd);
-			set<srqc::cqn>(c, p.cqn);
-			set<srqc::lwm>(c, p.lwm);
+#define CXPRM_SET_(f) set<srqc::f>(c, p.f);
+			CXPRM_SRQC_FIELDS_(CXPRM_SET_)
+#undef CXPRM_SET_
 			set<srqc::dbr_addr>(c, p.dbr_bus);
 		},
 		srqn, res);
@@ -35,18 +36,16 @@ CXPRM_DESTROY_AND_QUERY(srq, SRQ, srqn, SrqInfo)
 
 int decode_query_srq(const void *out, u32 outlen, SrqInfo *info)
 {
-	if (!out || !info || outlen < query_srq_out::size_bytes)
-		return E_INVAL;
-	auto c = sub<query_srq_out::srq_context_entry, srqc>(CRef<query_srq_out>(out));
-	info->state = (u8)get<srqc::state>(c);
-	info->log_srq_size = (u8)get<srqc::log_srq_size>(c);
-	info->log_rq_stride = (u8)get<srqc::log_rq_stride>(c);
-	info->pd = (u32)get<srqc::pd>(c);
-	info->cqn = (u32)get<srqc::cqn>(c);
-	info->lwm = (u16)get<srqc::lwm>(c);
-	info->wqe_cnt = (u16)get<srqc::wqe_cnt>(c);
-	info->dbr_addr = get<srqc::dbr_addr>(c);
-	return OK;
+	return decode_sub<query_srq_out::srq_context_entry, srqc>(
+		out, outlen, info, [](CRef<srqc> c, SrqInfo *i) {
+			i->state = (u8)get<srqc::state>(c);
+#define CXPRM_GET_(f) i->f = (decltype(i->f))get<srqc::f>(c);
+			CXPRM_SRQC_FIELDS_(CXPRM_GET_)
+#undef CXPRM_GET_
+			i->wqe_cnt = (u16)get<srqc::wqe_cnt>(c);
+			i->dbr_addr = get<srqc::dbr_addr>(c);
+			return OK;
+		});
 }
 
 } // namespace cxprm::cmd
