@@ -200,10 +200,7 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 		opd<op::CREATE_UCTX>(INIT, &Device::create_uctx),
 		opd<op::DESTROY_UCTX>(INIT, &Device::destroy_uctx),
 	};
-	for (const OpDesc &d : table)
-		if (d.opcode == opcode)
-			return &d;
-	return nullptr;
+	return find_row<&OpDesc::opcode>(table, opcode);
 }
 
 // --- the device ---
