@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "control_server.h"
 
+#include <atomic>
 #include <chrono>
 #include <endian.h>
 #include <initializer_list>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "cxprm/types.h"
 
 namespace cxprm::emud {
 
@@ -51,6 +53,21 @@ void pick(uint32_t sel, const uint64_t (&vals)[N], uint32_t *status, uint64_t *v
 	else
 		*status = CXPRM_EMUD_ST_UNKNOWN_CMD;
 }
+
+// The on/off fault knobs: v != 0 sets the flag, the answer is its old value.
+struct OnOffKnob {
+	uint32_t knob;
+	std::atomic<bool> emu::Faults::*flag;
+};
+const OnOffKnob kOnOffKnobs[] = {
+	{CXPRM_EMUD_FAULT_NEVER_COMPLETE, &emu::Faults::never_complete},
+	{CXPRM_EMUD_FAULT_BROKEN_CHAIN, &emu::Faults::broken_output_chain},
+	{CXPRM_EMUD_FAULT_CRASH_INT_ERR, &emu::Faults::crash_answers_int_err},
+	{CXPRM_EMUD_FAULT_HEALTH_STALL, &emu::Faults::health_stall},
+	{CXPRM_EMUD_FAULT_SW_RESET, &emu::Faults::sw_reset},
+	{CXPRM_EMUD_FAULT_NO_RESTART, &emu::Faults::no_restart},
+	{CXPRM_EMUD_FAULT_ONCE, &emu::Faults::once},
+};
 
 const char *cmd_name(uint32_t c)
 {
@@ -268,9 +285,6 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 	const uint32_t knob = arg[0], v = arg[1], v2 = arg[2];
 	Result r;
 	switch (knob) {
-	case CXPRM_EMUD_FAULT_NEVER_COMPLETE:
-		r.value = f.never_complete.exchange(v != 0);
-		break;
 	case CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE:
 	case CXPRM_EMUD_FAULT_WRONG_TOKEN: {
 		// Which places (Faults::ENTRY, BLOCKS) the fault hits.
@@ -294,9 +308,6 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 	case CXPRM_EMUD_FAULT_OUTPUT_LENGTH_LIE:
 		r.value = f.output_length_lie.exchange(v);
 		break;
-	case CXPRM_EMUD_FAULT_BROKEN_CHAIN:
-		r.value = f.broken_output_chain.exchange(v != 0);
-		break;
 	case CXPRM_EMUD_FAULT_SLOW_MS:
 		if (v > 600000)
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
@@ -308,24 +319,12 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 			f.crash_answers_int_err = v2 != 0;
 		r.value = f.crash.exchange(v != 0);
 		break;
-	case CXPRM_EMUD_FAULT_CRASH_INT_ERR:
-		r.value = f.crash_answers_int_err.exchange(v != 0);
-		break;
-	case CXPRM_EMUD_FAULT_HEALTH_STALL:
-		r.value = f.health_stall.exchange(v != 0);
-		break;
 	case CXPRM_EMUD_FAULT_HEALTH_SYNDROME:
 		if (v > 0xff) {
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
 			break;
 		}
 		r.value = f.health_syndrome.exchange((uint8_t)v);
-		break;
-	case CXPRM_EMUD_FAULT_SW_RESET:
-		r.value = f.sw_reset.exchange(v != 0);
-		break;
-	case CXPRM_EMUD_FAULT_NO_RESTART:
-		r.value = f.no_restart.exchange(v != 0);
 		break;
 	case CXPRM_EMUD_FAULT_DEVICE_GONE:
 		r.value = f.device_gone.exchange(v != 0);
@@ -345,11 +344,11 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 		else
 			r.value = (uint32_t)f.only_opcode.exchange(v == 0xffffffffu ? -1 : (int32_t)v);
 		break;
-	case CXPRM_EMUD_FAULT_ONCE:
-		r.value = f.once.exchange(v != 0);
-		break;
-	default:
-		r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
+	default: // the on/off knobs, or none
+		if (const OnOffKnob *b = find_row<&OnOffKnob::knob>(kOnOffKnobs, knob))
+			r.value = (f.*b->flag).exchange(v != 0);
+		else
+			r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
 		break;
 	}
 	log_.info("control: fault %s(%u) = 0x%x (0x%x): %s", fault_name(knob), knob, v, v2,
