@@ -129,17 +129,26 @@ Result Device::dealloc_pd(Cmd &c)
 	return destroy_object(c, pds, Obj::PD, pd, pds.count(pd), synd::PD_UNKNOWN, pd_in_use(pd), synd::PD_IN_USE);
 }
 
+// The context fields a CREATE keeps and its QUERY answers back, each as
+// X(context field, member of the kept object).
+#define CXPRM_EMU_CQC_FIELDS(X)                                                                    \
+	X(log_cq_size, log_size) X(uar_page, uar) X(c_eqn_or_apu_element, eqn) X(dbr_addr, dbr)
+#define CXPRM_EMU_SRQC_FIELDS(X)                                                                   \
+	X(log_srq_size, log_size) X(log_rq_stride, log_stride) X(pd, pd) X(cqn, cqn) X(lwm, lwm) X(dbr_addr, dbr)
+// With ctx the context (L its layout) and o the object.
+#define CXPRM_EMU_GET_(f, m) o.m = (decltype(o.m))prm::get<L::f>(ctx);
+#define CXPRM_EMU_SET_(f, m) prm::set<L::f>(ctx, o.m);
+
 // --- CQ ---
 
 Result Device::create_cq(Cmd &c)
 {
 	using in_t = prm::create_cq_in;
-	CRef<prm::cqc> ctx = prm::sub<in_t::cq_context, prm::cqc>(CRef<in_t>(c.in));
+	using L = prm::cqc;
+	CRef<L> ctx = prm::sub<in_t::cq_context, L>(CRef<in_t>(c.in));
 	Cq cq;
-	cq.log_size = (uint8_t)prm::get<prm::cqc::log_cq_size>(ctx);
-	cq.uar = (uint32_t)prm::get<prm::cqc::uar_page>(ctx);
-	cq.eqn = (uint32_t)prm::get<prm::cqc::c_eqn_or_apu_element>(ctx);
-	cq.dbr = prm::get<prm::cqc::dbr_addr>(ctx);
+	Cq &o = cq;
+	CXPRM_EMU_CQC_FIELDS(CXPRM_EMU_GET_)
 	if (cq.log_size > cap_cur<prm::cmd_hca_cap::log_max_cq_sz>())
 		return fail(synd::CQ_BAD_LOG_SIZE);
 	if (!uars.count(cq.uar))
@@ -174,11 +183,10 @@ Result Device::query_cq(Cmd &c)
 	auto it = cqs.find(cqn);
 	if (Result r = known_owned(c, it != cqs.end(), synd::CQ_UNKNOWN_QUERY, Obj::CQ, cqn, true); r.status)
 		return r;
-	Ref<prm::cqc> ctx = prm::sub<prm::query_cq_out::cq_context, prm::cqc>(Ref<prm::query_cq_out>(c.out));
-	prm::set<prm::cqc::log_cq_size>(ctx, it->second.log_size);
-	prm::set<prm::cqc::uar_page>(ctx, it->second.uar);
-	prm::set<prm::cqc::c_eqn_or_apu_element>(ctx, it->second.eqn);
-	prm::set<prm::cqc::dbr_addr>(ctx, it->second.dbr);
+	using L = prm::cqc;
+	Ref<L> ctx = prm::sub<prm::query_cq_out::cq_context, L>(Ref<prm::query_cq_out>(c.out));
+	const Cq &o = it->second;
+	CXPRM_EMU_CQC_FIELDS(CXPRM_EMU_SET_)
 	return Result::ok();
 }
 
@@ -201,14 +209,11 @@ template <class Num> Result Device::add_srq(const Cmd &c, uint32_t fixed, uint64
 Result Device::create_srq(Cmd &c)
 {
 	using in_t = prm::create_srq_in;
-	CRef<prm::srqc> ctx = prm::sub<in_t::srq_context_entry, prm::srqc>(CRef<in_t>(c.in));
+	using L = prm::srqc;
+	CRef<L> ctx = prm::sub<in_t::srq_context_entry, L>(CRef<in_t>(c.in));
 	Srq s;
-	s.log_size = (uint8_t)prm::get<prm::srqc::log_srq_size>(ctx);
-	s.log_stride = (uint8_t)prm::get<prm::srqc::log_rq_stride>(ctx);
-	s.pd = (uint32_t)prm::get<prm::srqc::pd>(ctx);
-	s.cqn = (uint32_t)prm::get<prm::srqc::cqn>(ctx);
-	s.lwm = (uint16_t)prm::get<prm::srqc::lwm>(ctx);
-	s.dbr = prm::get<prm::srqc::dbr_addr>(ctx);
+	Srq &o = s;
+	CXPRM_EMU_SRQC_FIELDS(CXPRM_EMU_GET_)
 	if (!have_pd(s.pd))
 		return fail(synd::SRQ_NO_PD);
 	if (s.cqn && !have_cq(s.cqn))
@@ -254,15 +259,17 @@ Result Device::query_srq(Cmd &c)
 		prm::set<prm::wq::dbr_addr>(wq, s.dbr);
 		return Result::ok();
 	}
-	Ref<prm::srqc> ctx = prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out));
-	prm::set<prm::srqc::log_srq_size>(ctx, s.log_size);
-	prm::set<prm::srqc::log_rq_stride>(ctx, s.log_stride);
-	prm::set<prm::srqc::pd>(ctx, s.pd);
-	prm::set<prm::srqc::cqn>(ctx, s.cqn);
-	prm::set<prm::srqc::lwm>(ctx, s.lwm);
-	prm::set<prm::srqc::dbr_addr>(ctx, s.dbr);
+	using L = prm::srqc;
+	Ref<L> ctx = prm::sub<prm::query_srq_out::srq_context_entry, L>(Ref<prm::query_srq_out>(c.out));
+	const Srq &o = s;
+	CXPRM_EMU_SRQC_FIELDS(CXPRM_EMU_SET_)
 	return Result::ok();
 }
+
+#undef CXPRM_EMU_GET_
+#undef CXPRM_EMU_SET_
+#undef CXPRM_EMU_CQC_FIELDS
+#undef CXPRM_EMU_SRQC_FIELDS
 
 // --- RMP: an SRQ at ISSI 1 (Linux mlx5_ib create_rmp_cmd) ---
 //
