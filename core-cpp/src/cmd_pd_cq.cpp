@@ -15,6 +15,9 @@ constexpr u32 CQE_BYTES = 64;
 
 } // namespace
 
+/* The cqc fields a CqParams sets and a CqInfo reads back: X(field, member). */
+#define CXPRM_CQC_FIELDS_(X) X(log_cq_size, log_cq_size) X(uar_page, uar_page) X(c_eqn_or_apu_element, eqn)
+
 bool queue_buffer_ok(u64 bus, u32 pages, u64 bytes)
 {
 	return bus && pages && !(bus & (ADAPTER_PAGE_SIZE - 1)) &&
@@ -47,9 +50,9 @@ int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res)
 	return create_queue<create_cq_in, create_cq_in_pas, create_cq_out, create_cq_out::cqn>(
 		q, op::CREATE_CQ, p, queue_bytes(p.log_cq_size, CQE_BYTES), [&p](Ref<create_cq_in> r) {
 			auto c = sub<create_cq_in::cq_context, cqc>(r);
-			set<cqc::log_cq_size>(c, p.log_cq_size);
-			set<cqc::uar_page>(c, p.uar_page);
-			set<cqc::c_eqn_or_apu_element>(c, p.eqn);
+#define CXPRM_SET_(f, m) set<cqc::f>(c, p.m);
+			CXPRM_CQC_FIELDS_(CXPRM_SET_)
+#undef CXPRM_SET_
 			set<cqc::dbr_addr>(c, p.dbr_bus);
 		},
 		cqn, res);
@@ -63,9 +66,9 @@ int decode_query_cq(const void *out, u32 outlen, CqInfo *info)
 	return decode_sub<query_cq_out::cq_context, cqc>(out, outlen, info, [](CRef<cqc> c, CqInfo *i) {
 		i->status = (u8)get<cqc::status>(c);
 		i->st = (u8)get<cqc::st>(c);
-		i->log_cq_size = (u8)get<cqc::log_cq_size>(c);
-		i->uar_page = (u32)get<cqc::uar_page>(c);
-		i->eqn = (u32)get<cqc::c_eqn_or_apu_element>(c);
+#define CXPRM_GET_(f, m) i->m = (decltype(i->m))get<cqc::f>(c);
+		CXPRM_CQC_FIELDS_(CXPRM_GET_)
+#undef CXPRM_GET_
 		i->consumer_counter = (u32)get<cqc::consumer_counter>(c);
 		i->producer_counter = (u32)get<cqc::producer_counter>(c);
 		i->dbr_addr = get<cqc::dbr_addr>(c);
