@@ -87,80 +87,53 @@ static const struct kernel_param_ops cxprm_uint_ops = {
 	.get = cxprm_param_get_uint,
 };
 
-unsigned int cxprm_poll_interval_ms = 10;
-static struct cxprm_uint_param cxprm_poll_interval_arg = {
-	.val = &cxprm_poll_interval_ms, .min = 1, .max = 1000,
-};
-module_param_cb(poll_interval_ms, &cxprm_uint_ops, &cxprm_poll_interval_arg,
-		0644);
-MODULE_PARM_DESC(poll_interval_ms,
+/*
+ * The unsigned parameter 'name' (0644) in cxprm_<name>, initially def,
+ * accepted from lo to hi, and 0 too when zero_ok.
+ */
+#define CXPRM_UINT_PARAM(name, def, lo, hi, zero_ok_, desc)			\
+	unsigned int cxprm_##name = (def);					\
+	static struct cxprm_uint_param cxprm_##name##_arg = {			\
+		.val = &cxprm_##name, .min = (lo), .max = (hi),			\
+		.zero_ok = (zero_ok_),						\
+	};									\
+	module_param_cb(name, &cxprm_uint_ops, &cxprm_##name##_arg, 0644);	\
+	MODULE_PARM_DESC(name, desc)
+
+/* The bool parameter 'name' (0644) in cxprm_<name>, initially def. */
+#define CXPRM_BOOL_PARAM(name, def, desc)					\
+	bool cxprm_##name = (def);						\
+	module_param_named(name, cxprm_##name, bool, 0644);			\
+	MODULE_PARM_DESC(name, desc)
+
+CXPRM_UINT_PARAM(poll_interval_ms, 10, 1, 1000, false,
 		 "event queue polling interval in ms, 1..1000 (default 10); takes effect at once");
 
-unsigned int cxprm_cmd_timeout_ms;
-static struct cxprm_uint_param cxprm_cmd_timeout_arg = {
-	.val = &cxprm_cmd_timeout_ms, .min = 100, .max = 600000, .zero_ok = true,
-};
-module_param_cb(cmd_timeout_ms, &cxprm_uint_ops, &cxprm_cmd_timeout_arg,
-		0644);
-MODULE_PARM_DESC(cmd_timeout_ms,
+CXPRM_UINT_PARAM(cmd_timeout_ms, 0, 100, 600000, true,
 		 "firmware command timeout in ms, 100..600000, or 0 (default): the device's cmd_exec_to, else 60000; read at probe");
 
-bool cxprm_cmd_checksum;
-module_param_named(cmd_checksum, cxprm_cmd_checksum, bool, 0644);
-MODULE_PARM_DESC(cmd_checksum,
+CXPRM_BOOL_PARAM(cmd_checksum, false,
 		 "command checksums: SET_HCA_CAP cmdif_checksum on when the device offers it, then signatures are written and verified (default 0, as Linux); read at probe");
 
-unsigned int cxprm_health_poll_ms = 2000;
-static struct cxprm_uint_param cxprm_health_poll_arg = {
-	.val = &cxprm_health_poll_ms, .min = 0, .max = 60000,
-};
-module_param_cb(health_poll_ms, &cxprm_uint_ops, &cxprm_health_poll_arg,
-		0644);
-MODULE_PARM_DESC(health_poll_ms,
+CXPRM_UINT_PARAM(health_poll_ms, 2000, 0, 60000, false,
 		 "health poller interval in ms, 0 (off) or 1..60000 (default 2000, as Linux); read at probe");
 
-unsigned int cxprm_health_stall_polls = 3;
-static struct cxprm_uint_param cxprm_health_stall_arg = {
-	.val = &cxprm_health_stall_polls, .min = 1, .max = 1000,
-};
-module_param_cb(health_stall_polls, &cxprm_uint_ops, &cxprm_health_stall_arg,
-		0644);
-MODULE_PARM_DESC(health_stall_polls,
+CXPRM_UINT_PARAM(health_stall_polls, 3, 1, 1000, false,
 		 "health counter unchanged for this many polls = a warning (not fatal), 1..1000 (default 3, as Linux); read at probe");
 
-bool cxprm_allow_raw_write;
-module_param_named(allow_raw_write, cxprm_allow_raw_write, bool, 0644);
-MODULE_PARM_DESC(allow_raw_write,
+CXPRM_BOOL_PARAM(allow_raw_write, false,
 		 "allow CXPRM_IOC_RAW commands that may change device state, and NVMF backend controllers (firmware DMA to given addresses); also needs CAP_SYS_RAWIO; default 0");
 
-bool cxprm_use_msix = true;
-module_param_named(use_msix, cxprm_use_msix, bool, 0644);
-MODULE_PARM_DESC(use_msix,
+CXPRM_BOOL_PARAM(use_msix, true,
 		 "interrupt (MSI-X vector 0) for the async EQ, besides polling, where the device has MSI-X (default 1); read at probe");
 
-
-bool cxprm_recovery = true;
-module_param_named(recovery, cxprm_recovery, bool, 0644);
-MODULE_PARM_DESC(recovery,
+CXPRM_BOOL_PARAM(recovery, true,
 		 "recover the function by itself after a fatal firmware error, as mlx5_core does (default 1); read when the device comes up");
 
-unsigned int cxprm_recovery_attempts = 3;
-static struct cxprm_uint_param cxprm_recovery_attempts_arg = {
-	.val = &cxprm_recovery_attempts, .min = 1, .max = 10,
-};
-module_param_cb(recovery_attempts, &cxprm_uint_ops,
-		&cxprm_recovery_attempts_arg, 0644);
-MODULE_PARM_DESC(recovery_attempts,
+CXPRM_UINT_PARAM(recovery_attempts, 3, 1, 10, false,
 		 "attempts per fatal error before the device stays failed, 1..10 (default 3); read when the device comes up");
 
-unsigned int cxprm_recovery_grace_ms;
-static struct cxprm_uint_param cxprm_recovery_grace_arg = {
-	.val = &cxprm_recovery_grace_ms, .min = 1, .max = 3600000,
-	.zero_ok = true,
-};
-module_param_cb(recovery_grace_ms, &cxprm_uint_ops, &cxprm_recovery_grace_arg,
-		0644);
-MODULE_PARM_DESC(recovery_grace_ms,
+CXPRM_UINT_PARAM(recovery_grace_ms, 0, 1, 3600000, true,
 		 "a fatal error this soon after a recovery is not recovered, 1..3600000 ms; 0 (default): mlx5_core's fw_fatal grace period, 180000 for an ECPF, 60000 for a PF, 30000 for a VF; read when the device comes up");
 
 /* The bring-up's configuration (probe, a recovery, a resume). */

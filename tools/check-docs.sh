@@ -5,7 +5,8 @@
 # The documented contracts against the code (a CTest, docs_contracts, so
 # part of `make check`'s userspace stage): each list is read from the code
 # and from the document that promises it, and they must be the same.
-#   module parameters  drivers/cxprm_params.c module_param_*()   vs the
+#   module parameters  drivers/cxprm_params.c module_param_*(),
+#                      CXPRM_UINT_PARAM(), CXPRM_BOOL_PARAM()     vs the
 #                      table of Documentation/kernel-module.rst "Module parameters"
 #   debugfs files      drivers/cxprm_debugfs.c cxprm_dbg_names[]  vs its table "debugfs"
 #   ioctls             include/uapi/linux/cxprm.h CXPRM_IOC_*     vs every one named
@@ -40,7 +41,9 @@ rst_section() { # FILE TITLE
 }
 
 # --- module parameters ----------------------------------------------------------------
-code=$(grep -oE 'module_param(_cb|_named)?\(([a-z_0-9]+)' drivers/cxprm_params.c | sed 's/.*(//')
+# (not the lines of a macro's definition: CXPRM_UINT_PARAM, CXPRM_BOOL_PARAM)
+code=$(grep -vE '\\$' drivers/cxprm_params.c |
+	grep -oE '(module_param(_cb|_named)?|CXPRM_(UINT|BOOL)_PARAM)\(([a-z_0-9]+)' | sed 's/.*(//')
 doc=$(rst_section Documentation/kernel-module.rst 'Module parameters' | grep -oE '^``[a-z_0-9]+``' | tr -d '`')
 same "module parameter" "$code" "$doc"
 

@@ -32,15 +32,15 @@ int query_adapter(Cmdq &q, AdapterInfo *info, CmdResult *res)
 
 int decode_query_adapter(const void *out, u32 outlen, AdapterInfo *info)
 {
-	if (!out || !info || outlen < query_adapter_out::size_bytes)
-		return E_INVAL;
 	using pb = query_adapter_param_block;
-	auto b = sub<query_adapter_out::query_adapter_struct, pb>(CRef<query_adapter_out>(out));
-	info->ieee_vendor_id = (u32)get<pb::ieee_vendor_id>(b);
-	info->vsd_vendor_id = (u16)get<pb::vsd_vendor_id>(b);
-	copy_string<pb::vsd>(b, info->vsd, sizeof(info->vsd));
-	copy_string<pb::vsd_contd_psid>(b, info->psid, sizeof(info->psid));
-	return OK;
+	return decode_sub<query_adapter_out::query_adapter_struct, pb>(
+		out, outlen, info, [](CRef<pb> b, AdapterInfo *i) {
+			i->ieee_vendor_id = (u32)get<pb::ieee_vendor_id>(b);
+			i->vsd_vendor_id = (u16)get<pb::vsd_vendor_id>(b);
+			copy_string<pb::vsd>(b, i->vsd, sizeof(i->vsd));
+			copy_string<pb::vsd_contd_psid>(b, i->psid, sizeof(i->psid));
+			return OK;
+		});
 }
 
 } // namespace cxprm::cmd

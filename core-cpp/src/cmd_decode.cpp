@@ -32,30 +32,20 @@ void emit(KvWriter &kv, const char *key, u64 v, u32 width)
 /* Every field of a layout's field list, each under its name: L is the layout. */
 #define CXPRM_KV_FIELD_(name, off, width) emit(kv, #name, get<L::name>(r), width);
 
-void emit_general_caps(KvWriter &kv, CRef<cmd_hca_cap> r)
-{
-	using L = cmd_hca_cap;
-	CXPRM_CMD_HCA_CAP(CXPRM_KV_FIELD_)
-}
+/* fn(kv, r): every field of layout L's field list FIELDS. */
+#define CXPRM_KV_EMITTER_(fn, layout, FIELDS)                                                      \
+	void fn(KvWriter &kv, CRef<layout> r)                                                      \
+	{                                                                                          \
+		using L = layout;                                                                  \
+		FIELDS(CXPRM_KV_FIELD_)                                                            \
+	}
 
-void emit_nvmf_caps(KvWriter &kv, CRef<nvmf_cap> r)
-{
-	using L = nvmf_cap;
-	CXPRM_NVMF_CAP(CXPRM_KV_FIELD_)
-}
+CXPRM_KV_EMITTER_(emit_general_caps, cmd_hca_cap, CXPRM_CMD_HCA_CAP)
+CXPRM_KV_EMITTER_(emit_nvmf_caps, nvmf_cap, CXPRM_NVMF_CAP)
+CXPRM_KV_EMITTER_(emit_dctc, dctc, CXPRM_DCTC)
+CXPRM_KV_EMITTER_(emit_eqc, eqc, CXPRM_EQC)
 
-void emit_dctc(KvWriter &kv, CRef<dctc> r)
-{
-	using L = dctc;
-	CXPRM_DCTC(CXPRM_KV_FIELD_)
-}
-
-void emit_eqc(KvWriter &kv, CRef<eqc> r)
-{
-	using L = eqc;
-	CXPRM_EQC(CXPRM_KV_FIELD_)
-}
-
+#undef CXPRM_KV_EMITTER_
 #undef CXPRM_KV_FIELD_
 
 void emit_opcode(KvWriter &kv, u16 opcode)
@@ -87,6 +77,26 @@ int emit_capability(KvWriter &kv, u16 op_mod, const u8 *cap)
 	return E_NOTSUP;
 }
 
+/* decode(out, outlen, &t) into a T, then emit(t) (or decode's error). */
+template <class T, class Emit>
+int decoded(const u8 *out, u32 outlen, int (*decode)(const void *, u32, T *), Emit emit)
+{
+	T t;
+	if (int err = decode(out, outlen, &t))
+		return err;
+	emit(t);
+	return OK;
+}
+
+/* emit(CRef<Out>(out)), or E_INVAL when outlen is short of an Out. */
+template <class Out, class Emit> int with_out(const u8 *out, u32 outlen, Emit emit)
+{
+	if (outlen < Out::size_bytes)
+		return E_INVAL;
+	emit(CRef<Out>(out));
+	return OK;
+}
+
 int out_body(u16 opcode, u16 op_mod, const u8 *out, u32 outlen, KvWriter &kv)
 {
 	switch (opcode) {
@@ -97,33 +107,24 @@ int out_body(u16 opcode, u16 op_mod, const u8 *out, u32 outlen, KvWriter &kv)
 		kv.text("cap_mode", (op_mod & 1) == cap::CUR ? "CUR" : "MAX");
 		return emit_capability(kv, op_mod, image);
 	}
-	case op::QUERY_ADAPTER: {
-		AdapterInfo a;
-		if (int err = decode_query_adapter(out, outlen, &a))
-			return err;
-		kv.hex("ieee_vendor_id", a.ieee_vendor_id);
-		kv.hex("vsd_vendor_id", a.vsd_vendor_id);
-		kv.text("vsd", a.vsd);
-		kv.text("psid", a.psid);
-		return OK;
-	}
-	case op::QUERY_ISSI: {
-		IssiInfo i;
-		if (int err = decode_query_issi(out, outlen, &i))
-			return err;
-		kv.dec("current_issi", i.current_issi);
-		kv.hex("supported_issi_dw0", i.supported_mask);
-		return OK;
-	}
-	case op::QUERY_PAGES: {
-		PagesQuery p;
-		if (int err = decode_query_pages(out, outlen, &p))
-			return err;
-		kv.dec("embedded_cpu_function", p.embedded_cpu_function);
-		kv.dec("function_id", p.function_id);
-		kv.sdec("num_pages", p.num_pages);
-		return OK;
-	}
+	case op::QUERY_ADAPTER:
+		return decoded(out, outlen, decode_query_adapter, [&kv](const AdapterInfo &a) {
+			kv.hex("ieee_vendor_id", a.ieee_vendor_id);
+			kv.hex("vsd_vendor_id", a.vsd_vendor_id);
+			kv.text("vsd", a.vsd);
+			kv.text("psid", a.psid);
+		});
+	case op::QUERY_ISSI:
+		return decoded(out, outlen, decode_query_issi, [&kv](const IssiInfo &i) {
+			kv.dec("current_issi", i.current_issi);
+			kv.hex("supported_issi_dw0", i.supported_mask);
+		});
+	case op::QUERY_PAGES:
+		return decoded(out, outlen, decode_query_pages, [&kv](const PagesQuery &p) {
+			kv.dec("embedded_cpu_function", p.embedded_cpu_function);
+			kv.dec("function_id", p.function_id);
+			kv.sdec("num_pages", p.num_pages);
+		});
 	case op::MANAGE_PAGES: {
 		if (outlen < manage_pages_out::size_bytes)
 			return E_INVAL;
@@ -139,10 +140,9 @@ int out_body(u16 opcode, u16 op_mod, const u8 *out, u32 outlen, KvWriter &kv)
 		return OK;
 	}
 	case op::TEARDOWN_HCA:
-		if (outlen < teardown_hca_out::size_bytes)
-			return E_INVAL;
-		kv.dec("state", get<teardown_hca_out::state>(CRef<teardown_hca_out>(out)));
-		return OK;
+		return with_out<teardown_hca_out>(out, outlen, [&kv](CRef<teardown_hca_out> o) {
+			kv.dec("state", get<teardown_hca_out::state>(o));
+		});
 	case op::QUERY_ESW_FUNCTIONS: {
 		EswFunctions f;
 		if (int err = decode_query_esw_functions(out, outlen, &f))
@@ -162,37 +162,30 @@ int out_body(u16 opcode, u16 op_mod, const u8 *out, u32 outlen, KvWriter &kv)
 		return OK;
 	}
 	case op::CREATE_DCT:
-		if (outlen < create_dct_out::size_bytes)
-			return E_INVAL;
-		kv.hex("dctn", get<create_dct_out::dctn>(CRef<create_dct_out>(out)));
-		kv.hex("ece", get<create_dct_out::ece>(CRef<create_dct_out>(out)));
-		return OK;
+		return with_out<create_dct_out>(out, outlen, [&kv](CRef<create_dct_out> o) {
+			kv.hex("dctn", get<create_dct_out::dctn>(o));
+			kv.hex("ece", get<create_dct_out::ece>(o));
+		});
 	case op::QUERY_DCT:
-		if (outlen < query_dct_out::size_bytes)
-			return E_INVAL;
-		emit_dctc(kv, sub<query_dct_out::dct_context_entry, dctc>(CRef<query_dct_out>(out)));
-		return OK;
+		return with_out<query_dct_out>(out, outlen, [&kv](CRef<query_dct_out> o) {
+			emit_dctc(kv, sub<query_dct_out::dct_context_entry, dctc>(o));
+		});
 	case op::CREATE_EQ:
-		if (outlen < create_eq_out::size_bytes)
-			return E_INVAL;
-		kv.dec("eq_number", get<create_eq_out::eq_number>(CRef<create_eq_out>(out)));
-		return OK;
+		return with_out<create_eq_out>(out, outlen, [&kv](CRef<create_eq_out> o) {
+			kv.dec("eq_number", get<create_eq_out::eq_number>(o));
+		});
 	case op::ALLOC_UAR:
-		if (outlen < alloc_uar_out::size_bytes)
-			return E_INVAL;
-		kv.dec("uar", get<alloc_uar_out::uar>(CRef<alloc_uar_out>(out)));
-		return OK;
-	case op::QUERY_NVMF_NAMESPACE_CONTEXT: {
-		NvmfNsCounters c;
-		if (int err = decode_query_nvmf_namespace(out, outlen, &c))
-			return err;
-		/* Under their PRM names. */
+		return with_out<alloc_uar_out>(out, outlen, [&kv](CRef<alloc_uar_out> o) {
+			kv.dec("uar", get<alloc_uar_out::uar>(o));
+		});
+	case op::QUERY_NVMF_NAMESPACE_CONTEXT:
+		return decoded(out, outlen, decode_query_nvmf_namespace, [&kv](const NvmfNsCounters &c) {
+			/* Under their PRM names. */
 #define CXPRM_NVMF_KV_(m, f) kv.dec(#f, c.m);
-		CXPRM_NVMF_NS_COUNTERS_64(CXPRM_NVMF_KV_)
-		CXPRM_NVMF_NS_COUNTERS_32(CXPRM_NVMF_KV_)
+			CXPRM_NVMF_NS_COUNTERS_64(CXPRM_NVMF_KV_)
+			CXPRM_NVMF_NS_COUNTERS_32(CXPRM_NVMF_KV_)
 #undef CXPRM_NVMF_KV_
-		return OK;
-	}
+		});
 	case op::ACCESS_REG: {
 		/* The register id is in the input only: the data as words. */
 		const u8 *data;

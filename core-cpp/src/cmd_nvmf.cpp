@@ -71,17 +71,17 @@ int encode_query_nvmf_namespace(u8 *in, u32 xrqn, u32 nsid)
 
 int decode_query_nvmf_namespace(const void *out, u32 outlen, NvmfNsCounters *c)
 {
-	if (!out || !c || outlen < query_nvmf_namespace_out::size_bytes)
-		return E_INVAL;
 	using N = nvmf_frontend_namespace_context;
-	auto n = sub<query_nvmf_namespace_out::ns_ctx, N>(CRef<query_nvmf_namespace_out>(out));
-#define CXPRM_NVMF_JOIN_(m, f) c->m = join<N::f##_high, N::f##_low>(n);
-#define CXPRM_NVMF_GET_(m, f) c->m = (decltype(c->m))get<N::f>(n);
-	CXPRM_NVMF_NS_COUNTERS_64(CXPRM_NVMF_JOIN_)
-	CXPRM_NVMF_NS_COUNTERS_32(CXPRM_NVMF_GET_)
+	return decode_sub<query_nvmf_namespace_out::ns_ctx, N>(
+		out, outlen, c, [](CRef<N> n, NvmfNsCounters *r) {
+#define CXPRM_NVMF_JOIN_(m, f) r->m = join<N::f##_high, N::f##_low>(n);
+#define CXPRM_NVMF_GET_(m, f) r->m = (decltype(r->m))get<N::f>(n);
+			CXPRM_NVMF_NS_COUNTERS_64(CXPRM_NVMF_JOIN_)
+			CXPRM_NVMF_NS_COUNTERS_32(CXPRM_NVMF_GET_)
 #undef CXPRM_NVMF_JOIN_
 #undef CXPRM_NVMF_GET_
-	return OK;
+			return OK;
+		});
 }
 
 } // namespace cxprm::cmd

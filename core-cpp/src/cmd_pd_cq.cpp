@@ -15,6 +15,9 @@ constexpr u32 CQE_BYTES = 64;
 
 } // namespace
 
+/* The cqc fields a CqParams sets and a CqInfo reads back: X(field, member). */
+#define CXPRM_CQC_FIELDS_(X) X(log_cq_size, log_cq_size) X(uar_page, uar_page) X(c_eqn_or_apu_element, eqn)
+
 bool queue_buffer_ok(u64 bus, u32 pages, u64 bytes)
 {
 	return bus && pages && !(bus & (ADAPTER_PAGE_SIZE - 1)) &&
@@ -44,49 +47,33 @@ int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res)
 	if (!fits<cqc::log_cq_size>(p.log_cq_size) || !fits<cqc::uar_page>(p.uar_page) ||
 	    !fits<cqc::c_eqn_or_apu_element>(p.eqn) || p.log_cq_size > 24)
 		return E_RANGE;
-	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, queue_bytes(p.log_cq_size, CQE_BYTES),
-			      p.dbr_bus))
-		return E_INVAL;
-
-	return exec_create_pas<create_cq_in, create_cq_in_pas, create_cq_out, create_cq_out::cqn>(
-		q, op::CREATE_CQ, p.uid, p.buf_pages, [&p](Ref<create_cq_in> r) {
+	return create_queue<create_cq_in, create_cq_in_pas, create_cq_out, create_cq_out::cqn>(
+		q, op::CREATE_CQ, p, queue_bytes(p.log_cq_size, CQE_BYTES), [&p](Ref<create_cq_in> r) {
 			auto c = sub<create_cq_in::cq_context, cqc>(r);
-			set<cqc::log_cq_size>(c, p.log_cq_size);
-			set<cqc::uar_page>(c, p.uar_page);
-			set<cqc::c_eqn_or_apu_element>(c, p.eqn);
+#define CXPRM_SET_(f, m) set<cqc::f>(c, p.m);
+			CXPRM_CQC_FIELDS_(CXPRM_SET_)
+#undef CXPRM_SET_
 			set<cqc::dbr_addr>(c, p.dbr_bus);
-			set_contiguous_pas<create_cq_in_pas>(r, p.buf_bus, p.buf_pages);
 		},
 		cqn, res);
 }
 
-int destroy_cq(Cmdq &q, u32 cqn, u16 uid, CmdResult *res)
-{
-	return object_cmd<destroy_cq_in, destroy_cq_out, destroy_cq_in::cqn>(q, op::DESTROY_CQ, cqn,
-									   uid, res);
-}
-
-int query_cq(Cmdq &q, u32 cqn, CqInfo *info, CmdResult *res)
-{
-	/* The pas[] tail that follows query_cq_out is not read. */
-	return query_object<query_cq_in, query_cq_out, query_cq_in::cqn>(q, op::QUERY_CQ, cqn, info,
-									  decode_query_cq, res);
-}
+/* QUERY_CQ: the pas[] tail that follows query_cq_out is not read. */
+CXPRM_DESTROY_AND_QUERY(cq, CQ, cqn, CqInfo)
 
 int decode_query_cq(const void *out, u32 outlen, CqInfo *info)
 {
-	if (!out || !info || outlen < query_cq_out::size_bytes)
-		return E_INVAL;
-	auto c = sub<query_cq_out::cq_context, cqc>(CRef<query_cq_out>(out));
-	info->status = (u8)get<cqc::status>(c);
-	info->st = (u8)get<cqc::st>(c);
-	info->log_cq_size = (u8)get<cqc::log_cq_size>(c);
-	info->uar_page = (u32)get<cqc::uar_page>(c);
-	info->eqn = (u32)get<cqc::c_eqn_or_apu_element>(c);
-	info->consumer_counter = (u32)get<cqc::consumer_counter>(c);
-	info->producer_counter = (u32)get<cqc::producer_counter>(c);
-	info->dbr_addr = get<cqc::dbr_addr>(c);
-	return OK;
+	return decode_sub<query_cq_out::cq_context, cqc>(out, outlen, info, [](CRef<cqc> c, CqInfo *i) {
+		i->status = (u8)get<cqc::status>(c);
+		i->st = (u8)get<cqc::st>(c);
+#define CXPRM_GET_(f, m) i->m = (decltype(i->m))get<cqc::f>(c);
+		CXPRM_CQC_FIELDS_(CXPRM_GET_)
+#undef CXPRM_GET_
+		i->consumer_counter = (u32)get<cqc::consumer_counter>(c);
+		i->producer_counter = (u32)get<cqc::producer_counter>(c);
+		i->dbr_addr = get<cqc::dbr_addr>(c);
+		return OK;
+	});
 }
 
 } // namespace cxprm::cmd

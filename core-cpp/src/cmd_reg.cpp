@@ -95,10 +95,7 @@ bool same_name(const char *a, const char *b)
 
 const RegisterInfo *find_register(u16 id)
 {
-	for (const RegisterInfo &r : regs)
-		if (r.id == id)
-			return &r;
-	return nullptr;
+	return find_row<&RegisterInfo::id>(regs, id);
 }
 
 const RegisterInfo *find_register(const char *name)

@@ -29,12 +29,9 @@ int create_rmp(Cmdq &q, const SrqParams &p, u32 *rmpn, CmdResult *res)
 	/* An RMP belongs to no CQ (rmpc has no cqn). */
 	if (p.cqn)
 		return E_INVAL;
-	u64 bytes = queue_bytes(p.log_srq_size, 16u << p.log_rq_stride);
-	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, bytes, p.dbr_bus))
-		return E_INVAL;
-
-	return exec_create_pas<create_rmp_in, create_rmp_in_pas, create_rmp_out, create_rmp_out::rmpn>(
-		q, op::CREATE_RMP, p.uid, p.buf_pages, [&p](Ref<create_rmp_in> r) {
+	return create_queue<create_rmp_in, create_rmp_in_pas, create_rmp_out, create_rmp_out::rmpn>(
+		q, op::CREATE_RMP, p, queue_bytes(p.log_srq_size, 16u << p.log_rq_stride),
+		[&p](Ref<create_rmp_in> r) {
 			auto c = sub<create_rmp_in::ctx, rmpc>(r);
 			set<rmpc::state>(c, RMP_STATE_RDY);
 			auto w = sub<rmpc::wq, wq>(c);
@@ -43,43 +40,31 @@ int create_rmp(Cmdq &q, const SrqParams &p, u32 *rmpn, CmdResult *res)
 			set<wq::lwm>(w, p.lwm);
 			set<wq::pd>(w, p.pd);
 			set<wq::dbr_addr>(w, p.dbr_bus);
-			set_contiguous_pas<create_rmp_in_pas>(r, p.buf_bus, p.buf_pages);
 		},
 		rmpn, res);
 }
 
-int destroy_rmp(Cmdq &q, u32 rmpn, u16 uid, CmdResult *res)
-{
-	return object_cmd<destroy_rmp_in, destroy_rmp_out, destroy_rmp_in::rmpn>(
-		q, op::DESTROY_RMP, rmpn, uid, res);
-}
-
-int query_rmp(Cmdq &q, u32 rmpn, SrqInfo *info, CmdResult *res)
-{
-	/* 272 bytes of output on the stack, as QUERY_CQ's and QUERY_SRQ's. */
-	return query_object<query_rmp_in, query_rmp_out, query_rmp_in::rmpn>(
-		q, op::QUERY_RMP, rmpn, info, decode_query_rmp, res);
-}
+/* QUERY_RMP: 272 bytes of output on the stack, as QUERY_CQ's and QUERY_SRQ's. */
+CXPRM_DESTROY_AND_QUERY(rmp, RMP, rmpn, SrqInfo)
 
 int decode_query_rmp(const void *out, u32 outlen, SrqInfo *info)
 {
-	if (!out || !info || outlen < query_rmp_out::size_bytes)
-		return E_INVAL;
-	auto c = sub<query_rmp_out::rmp_context, rmpc>(CRef<query_rmp_out>(out));
-	auto w = sub<rmpc::wq, wq>(c);
-	u32 stride = (u32)get<wq::log_wq_stride>(w);
-	/* Firmware reporting a stride below 16 bytes breaks the protocol. */
-	if (stride < SRQC_STRIDE_TO_WQ)
-		return E_PROTO;
-	*info = {};
-	info->state = (u8)get<rmpc::state>(c);
-	info->log_srq_size = (u8)get<wq::log_wq_sz>(w);
-	info->log_rq_stride = (u8)(stride - SRQC_STRIDE_TO_WQ);
-	info->pd = (u32)get<wq::pd>(w);
-	info->lwm = (u16)get<wq::lwm>(w);
-	info->wqe_cnt = (u16)get<wq::hw_counter>(w);
-	info->dbr_addr = get<wq::dbr_addr>(w);
-	return OK;
+	return decode_sub<query_rmp_out::rmp_context, rmpc>(out, outlen, info, [](CRef<rmpc> c, SrqInfo *i) {
+		auto w = sub<rmpc::wq, wq>(c);
+		u32 stride = (u32)get<wq::log_wq_stride>(w);
+		/* Firmware reporting a stride below 16 bytes breaks the protocol. */
+		if (stride < SRQC_STRIDE_TO_WQ)
+			return E_PROTO;
+		*i = {};
+		i->state = (u8)get<rmpc::state>(c);
+		i->log_srq_size = (u8)get<wq::log_wq_sz>(w);
+		i->log_rq_stride = (u8)(stride - SRQC_STRIDE_TO_WQ);
+		i->pd = (u32)get<wq::pd>(w);
+		i->lwm = (u16)get<wq::lwm>(w);
+		i->wqe_cnt = (u16)get<wq::hw_counter>(w);
+		i->dbr_addr = get<wq::dbr_addr>(w);
+		return OK;
+	});
 }
 
 } // namespace cxprm::cmd

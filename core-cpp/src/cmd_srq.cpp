@@ -9,6 +9,9 @@ namespace cxprm::cmd {
 
 using namespace prm;
 
+/* The srqc fields an SrqParams sets and an SrqInfo reads back, by one name. */
+#define CXPRM_SRQC_FIELDS_(X) X(log_srq_size) X(log_rq_stride) X(pd) X(cqn) X(lwm)
+
 int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 {
 	if (!srqn)
@@ -17,50 +20,32 @@ int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 	    !fits<srqc::log_rq_stride>(p.log_rq_stride) || !fits<srqc::pd>(p.pd) ||
 	    !fits<srqc::cqn>(p.cqn))
 		return E_RANGE;
-	u64 bytes = queue_bytes(p.log_srq_size, 16u << p.log_rq_stride);
-	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, bytes, p.dbr_bus))
-		return E_INVAL;
-
-	return exec_create_pas<create_srq_in, create_srq_in_pas, create_srq_out, create_srq_out::srqn>(
-		q, op::CREATE_SRQ, p.uid, p.buf_pages, [&p](Ref<create_srq_in> r) {
+	return create_queue<create_srq_in, create_srq_in_pas, create_srq_out, create_srq_out::srqn>(
+		q, op::CREATE_SRQ, p, queue_bytes(p.log_srq_size, 16u << p.log_rq_stride),
+		[&p](Ref<create_srq_in> r) {
 			auto c = sub<create_srq_in::srq_context_entry, srqc>(r);
-			set<srqc::log_srq_size>(c, p.log_srq_size);
-			set<srqc::log_rq_stride>(c, p.log_rq_stride);
-			set<srqc::pd>(c, p.pd);
-			set<srqc::cqn>(c, p.cqn);
-			set<srqc::lwm>(c, p.lwm);
+#define CXPRM_SET_(f) set<srqc::f>(c, p.f);
+			CXPRM_SRQC_FIELDS_(CXPRM_SET_)
+#undef CXPRM_SET_
 			set<srqc::dbr_addr>(c, p.dbr_bus);
-			set_contiguous_pas<create_srq_in_pas>(r, p.buf_bus, p.buf_pages);
 		},
 		srqn, res);
 }
 
-int destroy_srq(Cmdq &q, u32 srqn, u16 uid, CmdResult *res)
-{
-	return object_cmd<destroy_srq_in, destroy_srq_out, destroy_srq_in::srqn>(
-		q, op::DESTROY_SRQ, srqn, uid, res);
-}
-
-int query_srq(Cmdq &q, u32 srqn, SrqInfo *info, CmdResult *res)
-{
-	return query_object<query_srq_in, query_srq_out, query_srq_in::srqn>(
-		q, op::QUERY_SRQ, srqn, info, decode_query_srq, res);
-}
+CXPRM_DESTROY_AND_QUERY(srq, SRQ, srqn, SrqInfo)
 
 int decode_query_srq(const void *out, u32 outlen, SrqInfo *info)
 {
-	if (!out || !info || outlen < query_srq_out::size_bytes)
-		return E_INVAL;
-	auto c = sub<query_srq_out::srq_context_entry, srqc>(CRef<query_srq_out>(out));
-	info->state = (u8)get<srqc::state>(c);
-	info->log_srq_size = (u8)get<srqc::log_srq_size>(c);
-	info->log_rq_stride = (u8)get<srqc::log_rq_stride>(c);
-	info->pd = (u32)get<srqc::pd>(c);
-	info->cqn = (u32)get<srqc::cqn>(c);
-	info->lwm = (u16)get<srqc::lwm>(c);
-	info->wqe_cnt = (u16)get<srqc::wqe_cnt>(c);
-	info->dbr_addr = get<srqc::dbr_addr>(c);
-	return OK;
+	return decode_sub<query_srq_out::srq_context_entry, srqc>(
+		out, outlen, info, [](CRef<srqc> c, SrqInfo *i) {
+			i->state = (u8)get<srqc::state>(c);
+#define CXPRM_GET_(f) i->f = (decltype(i->f))get<srqc::f>(c);
+			CXPRM_SRQC_FIELDS_(CXPRM_GET_)
+#undef CXPRM_GET_
+			i->wqe_cnt = (u16)get<srqc::wqe_cnt>(c);
+			i->dbr_addr = get<srqc::dbr_addr>(c);
+			return OK;
+		});
 }
 
 } // namespace cxprm::cmd

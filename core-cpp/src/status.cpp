@@ -20,10 +20,7 @@ constexpr Code health_syndromes[] = {CXPRM_HEALTH_SYNDROMES(CXPRM_CODE_)};
 
 template <usize N> const Code *find(const Code (&t)[N], u8 v)
 {
-	for (const Code &c : t)
-		if (c.value == v)
-			return &c;
-	return nullptr;
+	return find_row<&Code::value>(t, v);
 }
 
 template <usize N> const char *name_in(const Code (&t)[N], u8 v)

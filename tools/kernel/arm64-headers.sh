@@ -29,14 +29,14 @@
 # aarch64-linux-gnu-gcc-12 (gcc-aarch64-linux-gnu, make deps).
 set -euo pipefail
 
-quiet=0
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tools/kernel/say.sh
+. "$here/say.sh"
+me=arm64-headers quiet=0
 case "${1:-}" in
 --quiet | -q) quiet=1 ;;
--h | --help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) usage 30 ;;
 esac
-say() { [ "$quiet" = 1 ] || echo "arm64-headers: $*" >&2; }
-die() { echo "arm64-headers: $*" >&2; exit 1; }
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tools/kernel/apt-private.sh
 . "$here/apt-private.sh"
 

@@ -29,19 +29,19 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-id=7.3 print=0 quiet=0
+# shellcheck source=tools/kernel/say.sh
+. "$here/say.sh"
+me=build-fwctl id=7.3 print=0 quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--linux) id=$2; shift ;;
 	--print) print=1 ;;
 	--quiet | -q) quiet=1 ;;
-	-h | --help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "build-fwctl: unknown option $1" >&2; exit 2 ;;
+	-h | --help) usage 28 ;;
+	*) unknown_option "$1" ;;
 	esac
 	shift
 done
-say() { [ "$quiet" = 1 ] || echo "build-fwctl: $*" >&2; }
-die() { echo "build-fwctl: $*" >&2; exit 1; }
 
 env=$("$here/kernel-env.sh" -q "$id") || die "no kernel $id"
 val() { echo "$env" | sed -n "s/^$1=//p"; }

@@ -23,13 +23,15 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tools/kernel/say.sh
+. "$repo/tools/kernel/say.sh"
 kdir="" out="" linux=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kdir) kdir=$2; shift ;;
 	--out) out=$2; shift ;;
 	--linux) linux=$2; shift ;;
-	-h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) usage 23 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac

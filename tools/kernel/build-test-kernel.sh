@@ -23,21 +23,20 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fragment=$here/cxprm-debug.config
+# shellcheck source=tools/kernel/say.sh
+. "$here/say.sh"
 
-print=0 quiet=0 jobs=$(nproc)
+me=test-kernel print=0 quiet=0 jobs=$(nproc)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--print) print=1 ;;
 	--jobs) jobs=$2; shift ;;
 	--quiet | -q) quiet=1 ;;
-	-h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "build-test-kernel: unknown option $1" >&2; exit 2 ;;
+	-h | --help) usage 23 ;;
+	*) unknown_option "$1" ;;
 	esac
 	shift
 done
-
-say() { [ "$quiet" = 1 ] || echo "test-kernel: $*" >&2; }
-die() { echo "test-kernel: $*" >&2; exit 1; }
 
 tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1.tar.*' | sort -V | tail -n 1)
 [ -n "$tarball" ] || die "no /usr/src/linux-source-6.1.tar.*: apt-get install linux-source-6.1 (make deps)"

@@ -54,10 +54,9 @@ list=$here/kernels.list
 cache=${CXPRM_KERNELS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cxprm/kernels}
 # Bump when the way a chroot is made changes.
 recipe=1
-quiet=0
-
-say() { [ "$quiet" = 1 ] || echo "kernel-env: $*" >&2; }
-die() { echo "kernel-env: $*" >&2; exit 1; }
+me=kernel-env quiet=0
+# shellcheck source=tools/kernel/say.sh
+. "$here/say.sh"
 # shellcheck source=tools/kernel/apt-private.sh
 . "$here/apt-private.sh"
 
@@ -72,7 +71,7 @@ case "${1:-}" in
 	for i in $(ids); do [ "$(debarch "$i")" != "${2:?--list-arch ARCH}" ] || echo "$i"; done
 	exit 0 ;;
 --quiet | -q) quiet=1; shift ;;
--h | --help | '') sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help | '') usage 49 ;;
 esac
 id=$1
 line=$(awk -v id="$id" '$1 == id { print; exit }' "$list")

@@ -37,7 +37,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=$repo/.cache/kunit
-mutate="" kdir="" timeout_s=900 rg_opts=(-q)
+# shellcheck source=tools/kernel/say.sh
+. "$here/say.sh"
+me=run-kunit mutate="" kdir="" timeout_s=900 rg_opts=(-q)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mutate) mutate=$2; shift ;;
@@ -45,8 +47,8 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--keep) rg_opts+=(--keep) ;;
 	-v) rg_opts=() ;;
-	-h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "run-kunit: unknown option $1" >&2; exit 2 ;;
+	-h | --help) usage 34 ;;
+	*) unknown_option "$1" ;;
 	esac
 	shift
 done
@@ -59,7 +61,6 @@ token-zero) mfile=cmdq.cpp msed='s/if (++next_token_ == 0)/if (++next_token_ == 
 *) echo "run-kunit: --mutate KIND: signature, mailbox-signature or token-zero" >&2; exit 2 ;;
 esac
 
-say() { echo "run-kunit: $*" >&2; }
 t0=$(date +%s)
 mkdir -p "$cache"
 

@@ -77,4 +77,13 @@ inline u8 xor8(const void *p, usize n)
 template <class T> constexpr T min_of(T a, T b) { return a < b ? a : b; }
 template <class T> constexpr T max_of(T a, T b) { return a > b ? a : b; }
 
+/* The first row of table whose member Key equals k, or null. */
+template <auto Key, class Row, usize N, class K> constexpr const Row *find_row(const Row (&table)[N], K k)
+{
+	for (const Row &r : table)
+		if (r.*Key == k)
+			return &r;
+	return nullptr;
+}
+
 } // namespace cxprm

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
 #include <sys/stat.h>
 
 #include <unistd.h>
@@ -241,18 +242,20 @@ std::string not_over_fwctl(const DevPath &where, const std::string &what, const 
 	       " --restore gives it back)";
 }
 
+namespace {
+
+// The scopes' names, in the order of their values (0..3).
+const char *const kFwctlScopeNames[] = {"configuration", "debug-read-only", "debug-write",
+					"debug-write-full"};
+static_assert((uint32_t)FwctlScope::DEBUG_WRITE_FULL + 1 == std::size(kFwctlScopeNames));
+
+} // namespace
+
 bool parse_fwctl_scope(const std::string &s, FwctlScope *out)
 {
-	static const struct {
-		const char *name;
-		FwctlScope scope;
-	} names[] = {{"configuration", FwctlScope::CONFIGURATION},
-		     {"debug-read-only", FwctlScope::DEBUG_READ_ONLY},
-		     {"debug-write", FwctlScope::DEBUG_WRITE},
-		     {"debug-write-full", FwctlScope::DEBUG_WRITE_FULL}};
-	for (const auto &n : names)
-		if (s == n.name) {
-			*out = n.scope;
+	for (uint32_t v = 0; v < std::size(kFwctlScopeNames); v++)
+		if (s == kFwctlScopeNames[v]) {
+			*out = (FwctlScope)v;
 			return true;
 		}
 	return false;
@@ -260,17 +263,8 @@ bool parse_fwctl_scope(const std::string &s, FwctlScope *out)
 
 const char *fwctl_scope_name(FwctlScope s)
 {
-	switch (s) {
-	case FwctlScope::CONFIGURATION:
-		return "configuration";
-	case FwctlScope::DEBUG_READ_ONLY:
-		return "debug-read-only";
-	case FwctlScope::DEBUG_WRITE:
-		return "debug-write";
-	case FwctlScope::DEBUG_WRITE_FULL:
-		return "debug-write-full";
-	}
-	return "?";
+	uint32_t v = (uint32_t)s;
+	return v < std::size(kFwctlScopeNames) ? kFwctlScopeNames[v] : "?";
 }
 
 std::string ioctl_error(int err, const std::string &what, const std::string &path, const std::string &privilege)

@@ -25,13 +25,7 @@ struct EmuSynd {
 const EmuSynd kEmuSyndromes[] = {CXPRM_EMU_SYNDROMES(CXPRM_TOOL_SYND_)};
 #undef CXPRM_TOOL_SYND_
 
-const EmuSynd *find_emu(uint32_t s)
-{
-	for (const EmuSynd &e : kEmuSyndromes)
-		if (e.value == s)
-			return &e;
-	return nullptr;
-}
+const EmuSynd *find_emu(uint32_t s) { return find_row<&EmuSynd::value>(kEmuSyndromes, s); }
 
 std::string code_hex(uint8_t v)
 {

@@ -1,16 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "control_server.h"
 
+#include <atomic>
 #include <chrono>
 #include <endian.h>
+#include <initializer_list>
 #include <thread>
 #include <unistd.h>
 
 #include "control.h"
+#include "cxprm/types.h"
 
 namespace cxprm::emud {
 
 namespace {
+
+/* Whether an X-macro list numbers its selectors 0, 1, 2, ... */
+constexpr bool dense(std::initializer_list<uint32_t> sels)
+{
+	uint32_t i = 0;
+	for (uint32_t v : sels)
+		if (v != i++)
+			return false;
+	return true;
+}
+
+#define CXPRM_EMUD_SEL_(n, v) v,
+static_assert(dense({CXPRM_EMUD_COUNTERS(CXPRM_EMUD_SEL_)}));
+static_assert(dense({CXPRM_EMUD_NVMF_FIELDS(CXPRM_EMUD_SEL_)}));
+static_assert(dense({CXPRM_EMUD_NVMEQ_FIELDS(CXPRM_EMUD_SEL_)}));
+static_assert(dense({CXPRM_EMUD_NVME_STATS(CXPRM_EMUD_SEL_)}));
+#undef CXPRM_EMUD_SEL_
+
+/* How many selectors an X-macro list has. */
+#define CXPRM_EMUD_ONE_(n, v) +1
+constexpr size_t kCounters = 0 CXPRM_EMUD_COUNTERS(CXPRM_EMUD_ONE_);
+constexpr size_t kNvmfFields = 0 CXPRM_EMUD_NVMF_FIELDS(CXPRM_EMUD_ONE_);
+constexpr size_t kNvmeqFields = 0 CXPRM_EMUD_NVMEQ_FIELDS(CXPRM_EMUD_ONE_);
+constexpr size_t kNvmeStats = 0 CXPRM_EMUD_NVME_STATS(CXPRM_EMUD_ONE_);
+#undef CXPRM_EMUD_ONE_
+
+/*
+ * The value selector sel picks of vals, one per selector of a list of Want
+ * (in their order): *value = vals[sel]; past them, *status = UNKNOWN_CMD.
+ */
+template <size_t Want, size_t N>
+void pick(uint32_t sel, const uint64_t (&vals)[N], uint32_t *status, uint64_t *value)
+{
+	static_assert(N == Want, "one value per selector");
+	if (sel < N)
+		*value = vals[sel];
+	else
+		*status = CXPRM_EMUD_ST_UNKNOWN_CMD;
+}
+
+// The on/off fault knobs: v != 0 sets the flag, the answer is its old value.
+struct OnOffKnob {
+	uint32_t knob;
+	std::atomic<bool> emu::Faults::*flag;
+};
+const OnOffKnob kOnOffKnobs[] = {
+	{CXPRM_EMUD_FAULT_NEVER_COMPLETE, &emu::Faults::never_complete},
+	{CXPRM_EMUD_FAULT_BROKEN_CHAIN, &emu::Faults::broken_output_chain},
+	{CXPRM_EMUD_FAULT_CRASH_INT_ERR, &emu::Faults::crash_answers_int_err},
+	{CXPRM_EMUD_FAULT_HEALTH_STALL, &emu::Faults::health_stall},
+	{CXPRM_EMUD_FAULT_SW_RESET, &emu::Faults::sw_reset},
+	{CXPRM_EMUD_FAULT_NO_RESTART, &emu::Faults::no_restart},
+	{CXPRM_EMUD_FAULT_ONCE, &emu::Faults::once},
+};
 
 const char *cmd_name(uint32_t c)
 {
@@ -228,21 +285,17 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 	const uint32_t knob = arg[0], v = arg[1], v2 = arg[2];
 	Result r;
 	switch (knob) {
-	case CXPRM_EMUD_FAULT_NEVER_COMPLETE:
-		r.value = f.never_complete.exchange(v != 0);
-		break;
 	case CXPRM_EMUD_FAULT_CORRUPT_SIGNATURE:
+	case CXPRM_EMUD_FAULT_WRONG_TOKEN: {
+		// Which places (Faults::ENTRY, BLOCKS) the fault hits.
+		auto &places = knob == CXPRM_EMUD_FAULT_WRONG_TOKEN ? f.wrong_output_token
+								    : f.corrupt_output_signature;
 		if (v > (emu::Faults::ENTRY | emu::Faults::BLOCKS))
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
 		else
-			r.value = f.corrupt_output_signature.exchange(v);
+			r.value = places.exchange(v);
 		break;
-	case CXPRM_EMUD_FAULT_WRONG_TOKEN:
-		if (v > (emu::Faults::ENTRY | emu::Faults::BLOCKS))
-			r.status = CXPRM_EMUD_ST_BAD_ARG;
-		else
-			r.value = f.wrong_output_token.exchange(v);
-		break;
+	}
 	case CXPRM_EMUD_FAULT_DELIVERY_STATUS:
 		if (v > 0x7f) { // 7-bit entry status
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
@@ -255,9 +308,6 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 	case CXPRM_EMUD_FAULT_OUTPUT_LENGTH_LIE:
 		r.value = f.output_length_lie.exchange(v);
 		break;
-	case CXPRM_EMUD_FAULT_BROKEN_CHAIN:
-		r.value = f.broken_output_chain.exchange(v != 0);
-		break;
 	case CXPRM_EMUD_FAULT_SLOW_MS:
 		if (v > 600000)
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
@@ -269,24 +319,12 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 			f.crash_answers_int_err = v2 != 0;
 		r.value = f.crash.exchange(v != 0);
 		break;
-	case CXPRM_EMUD_FAULT_CRASH_INT_ERR:
-		r.value = f.crash_answers_int_err.exchange(v != 0);
-		break;
-	case CXPRM_EMUD_FAULT_HEALTH_STALL:
-		r.value = f.health_stall.exchange(v != 0);
-		break;
 	case CXPRM_EMUD_FAULT_HEALTH_SYNDROME:
 		if (v > 0xff) {
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
 			break;
 		}
 		r.value = f.health_syndrome.exchange((uint8_t)v);
-		break;
-	case CXPRM_EMUD_FAULT_SW_RESET:
-		r.value = f.sw_reset.exchange(v != 0);
-		break;
-	case CXPRM_EMUD_FAULT_NO_RESTART:
-		r.value = f.no_restart.exchange(v != 0);
 		break;
 	case CXPRM_EMUD_FAULT_DEVICE_GONE:
 		r.value = f.device_gone.exchange(v != 0);
@@ -306,11 +344,11 @@ ControlServer::Result ControlServer::fault(const uint32_t *arg)
 		else
 			r.value = (uint32_t)f.only_opcode.exchange(v == 0xffffffffu ? -1 : (int32_t)v);
 		break;
-	case CXPRM_EMUD_FAULT_ONCE:
-		r.value = f.once.exchange(v != 0);
-		break;
-	default:
-		r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
+	default: // the on/off knobs, or none
+		if (const OnOffKnob *b = find_row<&OnOffKnob::knob>(kOnOffKnobs, knob))
+			r.value = (f.*b->flag).exchange(v != 0);
+		else
+			r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
 		break;
 	}
 	log_.info("control: fault %s(%u) = 0x%x (0x%x): %s", fault_name(knob), knob, v, v2,
@@ -361,74 +399,43 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 	case CXPRM_EMUD_Q_CHECK_REFS: r.value = emu_.profile().objects.check_refs; break;
 	case CXPRM_EMUD_Q_COUNTER: {
 		emu::Counters c = emu_.counters();
-		switch (arg[1]) {
-		case CXPRM_EMUD_COUNTER_COMMANDS_PROCESSED: r.value = c.commands_processed; break;
-		case CXPRM_EMUD_COUNTER_COMMANDS_EXECUTED: r.value = c.commands_executed; break;
-		case CXPRM_EMUD_COUNTER_DELIVERY_ERRORS: r.value = c.delivery_errors; break;
-		case CXPRM_EMUD_COUNTER_IGNORED_DOORBELLS: r.value = c.ignored_doorbells; break;
-		case CXPRM_EMUD_COUNTER_UNREACHABLE_ENTRIES: r.value = c.unreachable_entries; break;
-		case CXPRM_EMUD_COUNTER_EQES_WRITTEN: r.value = c.eqes_written; break;
-		case CXPRM_EMUD_COUNTER_EQ_OVERRUNS: r.value = c.eq_overruns; break;
-		case CXPRM_EMUD_COUNTER_EQE_DMA_ERRORS: r.value = c.eqe_dma_errors; break;
-		case CXPRM_EMUD_COUNTER_BAD_EQ_DOORBELLS: r.value = c.bad_eq_doorbells; break;
-		case CXPRM_EMUD_COUNTER_IRQS_RAISED: r.value = c.irqs_raised; break;
-		case CXPRM_EMUD_COUNTER_PAGES_LEAKED: r.value = c.pages_leaked; break;
-		case CXPRM_EMUD_COUNTER_OBJECTS_LEAKED: r.value = c.objects_leaked; break;
-		case CXPRM_EMUD_COUNTER_DMA_REFUSED: r.value = plat_.dma_refused(); break;
-		case CXPRM_EMUD_COUNTER_FW_RESTARTS: r.value = c.fw_restarts; break;
-		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
-		}
+		pick<kCounters>(arg[1],
+				{c.commands_processed, c.commands_executed, c.delivery_errors,
+				 c.ignored_doorbells, c.unreachable_entries, c.eqes_written,
+				 c.eq_overruns, c.eqe_dma_errors, c.bad_eq_doorbells, c.irqs_raised,
+				 c.pages_leaked, c.objects_leaked, plat_.dma_refused(), c.fw_restarts},
+				&r.status, &r.value);
 		break;
 	}
 	case CXPRM_EMUD_Q_FAULTS_FIRED: r.value = emu_.faults().fired.load(); break;
 	case CXPRM_EMUD_Q_CHECKSUMS: r.value = emu_.checksums_enabled(); break;
 	case CXPRM_EMUD_Q_NVMF_COUNTER: {
 		emu::NvmfCounters c;
-		if (!emu_.nvmf_counters(arg[1], arg[2], &c)) {
+		if (!emu_.nvmf_counters(arg[1], arg[2], &c))
 			r.status = CXPRM_EMUD_ST_REFUSED;
-			break;
-		}
-		switch (arg[3]) {
-		case CXPRM_EMUD_NVMF_READ_CMDS: r.value = c.read_cmds; break;
-		case CXPRM_EMUD_NVMF_READ_BLOCKS: r.value = c.read_blocks; break;
-		case CXPRM_EMUD_NVMF_WRITE_CMDS: r.value = c.write_cmds; break;
-		case CXPRM_EMUD_NVMF_WRITE_BLOCKS: r.value = c.write_blocks; break;
-		case CXPRM_EMUD_NVMF_FLUSH_CMDS: r.value = c.flush_cmds; break;
-		case CXPRM_EMUD_NVMF_ERROR_CMDS: r.value = c.error_cmds; break;
-		case CXPRM_EMUD_NVMF_BACKEND_ERROR_CMDS: r.value = c.backend_error_cmds; break;
-		case CXPRM_EMUD_NVMF_WRITE_INLINE_CMDS: r.value = c.write_inline_cmds; break;
-		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
-		}
+		else
+			pick<kNvmfFields>(arg[3],
+					  {c.read_cmds, c.read_blocks, c.write_cmds, c.write_blocks,
+					   c.flush_cmds, c.error_cmds, c.backend_error_cmds,
+					   c.write_inline_cmds},
+					  &r.status, &r.value);
 		break;
 	}
 	case CXPRM_EMUD_Q_NVME_QUEUE: {
 		emu::NvmeQueueInfo q;
-		if (arg[1] > 0xffff || !emu_.nvme_queue((uint16_t)arg[1], &q)) {
+		if (arg[1] > 0xffff || !emu_.nvme_queue((uint16_t)arg[1], &q))
 			r.status = CXPRM_EMUD_ST_BAD_ARG;
-			break;
-		}
-		switch (arg[2]) {
-		case CXPRM_EMUD_NVMEQ_SQ_ADDR: r.value = q.sq_bus; break;
-		case CXPRM_EMUD_NVMEQ_CQ_ADDR: r.value = q.cq_bus; break;
-		case CXPRM_EMUD_NVMEQ_SQ_DOORBELL: r.value = q.sqt_db_bus; break;
-		case CXPRM_EMUD_NVMEQ_DB_STRIDE: r.value = q.db_stride; break;
-		case CXPRM_EMUD_NVMEQ_DEPTH: r.value = q.depth; break;
-		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
-		}
+		else
+			pick<kNvmeqFields>(arg[2], {q.sq_bus, q.cq_bus, q.sqt_db_bus, q.db_stride, q.depth},
+					   &r.status, &r.value);
 		break;
 	}
 	case CXPRM_EMUD_Q_NVME_STAT: {
 		emu::NvmeSsdStats s = emu_.nvme_stats();
-		switch (arg[1]) {
-		case CXPRM_EMUD_NVME_COMMANDS: r.value = s.commands; break;
-		case CXPRM_EMUD_NVME_READS: r.value = s.reads; break;
-		case CXPRM_EMUD_NVME_WRITES: r.value = s.writes; break;
-		case CXPRM_EMUD_NVME_FLUSHES: r.value = s.flushes; break;
-		case CXPRM_EMUD_NVME_ERRORS: r.value = s.errors; break;
-		case CXPRM_EMUD_NVME_SQ_DOORBELLS: r.value = s.sq_doorbells; break;
-		case CXPRM_EMUD_NVME_BAD_DOORBELLS: r.value = s.bad_doorbells; break;
-		default: r.status = CXPRM_EMUD_ST_UNKNOWN_CMD; break;
-		}
+		pick<kNvmeStats>(arg[1],
+				 {s.commands, s.reads, s.writes, s.flushes, s.errors, s.sq_doorbells,
+				  s.bad_doorbells},
+				 &r.status, &r.value);
 		break;
 	}
 	default:

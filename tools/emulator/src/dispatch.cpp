@@ -170,8 +170,8 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 		opd<op::DESTROY_SRQ>(INIT, &Device::destroy_srq),
 		opd<op::QUERY_SRQ>(INIT, &Device::query_srq),
 		opd<op::CREATE_RMP>(INIT, &Device::create_rmp),
-		opd<op::DESTROY_RMP>(INIT, &Device::destroy_rmp),
-		opd<op::QUERY_RMP>(INIT, &Device::query_rmp),
+		opd<op::DESTROY_RMP>(INIT, &Device::destroy_srq),
+		opd<op::QUERY_RMP>(INIT, &Device::query_srq),
 		opd<op::CREATE_QP>(INIT, &Device::create_qp),
 		opd<op::RST2INIT_QP>(INIT, &Device::qp_transition),
 		opd<op::INIT2RTR_QP>(INIT, &Device::qp_transition),
@@ -200,10 +200,7 @@ const Device::OpDesc *Device::find_op(uint16_t opcode)
 		opd<op::CREATE_UCTX>(INIT, &Device::create_uctx),
 		opd<op::DESTROY_UCTX>(INIT, &Device::destroy_uctx),
 	};
-	for (const OpDesc &d : table)
-		if (d.opcode == opcode)
-			return &d;
-	return nullptr;
+	return find_row<&OpDesc::opcode>(table, opcode);
 }
 
 // --- the device ---

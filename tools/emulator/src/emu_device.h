@@ -413,15 +413,13 @@ private:
 	Result destroy_cq(Cmd &c);
 	Result query_cq(Cmd &c);
 	Result create_srq(Cmd &c);
-	Result destroy_srq(Cmd &c);
-	Result query_srq(Cmd &c);
+	Result destroy_srq(Cmd &c); // and DESTROY_RMP
+	Result query_srq(Cmd &c);   // and QUERY_RMP
 	Result create_rmp(Cmd &c);
-	Result destroy_rmp(Cmd &c);
-	Result query_rmp(Cmd &c);
 	// CREATE_SRQ's and CREATE_RMP's last steps (RMPs are SRQs): the pas[]
 	// of npages after the fixed input, a number among the SRQs', s kept as
-	// c's uid's.
-	Result add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s, uint32_t *srqn);
+	// c's uid's, the number answered in the output's field Num.
+	template <class Num> Result add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s);
 	// Whether a reference names an object of that kind (lenient: nonzero).
 	bool have_pd(uint32_t pd) const;
 	bool have_cq(uint32_t cqn) const;

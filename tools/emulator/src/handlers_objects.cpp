@@ -17,6 +17,7 @@
 
 namespace cxprm::emu {
 
+namespace op = prm::op;
 using prm::CRef;
 using prm::Ref;
 
@@ -50,6 +51,15 @@ bool is_srq(const std::map<uint32_t, Srq> &srqs, uint32_t n, bool rmp)
 	return it != srqs.end() && it->second.rmp == rmp;
 }
 
+// Whether an object of the map (number -> object) satisfies pred.
+template <class Map, class Pred> bool any_object(const Map &objects, Pred pred)
+{
+	for (const auto &[n, o] : objects)
+		if (pred(o))
+			return true;
+	return false;
+}
+
 template <class F> uint32_t dct_ref(const Dct &d)
 {
 	return (uint32_t)prm::get<F>(CRef<prm::dctc>(d.ctx.data()));
@@ -80,47 +90,24 @@ bool Device::have_srq_or_xrq(uint32_t n) const
 
 bool Device::pd_in_use(uint32_t pd) const
 {
-	for (const auto &[n, s] : srqs)
-		if (s.pd == pd)
-			return true;
-	for (const auto &[n, x] : xrqs)
-		if (x.pd == pd)
-			return true;
-	for (const auto &[n, q] : qps)
-		if (q.pd == pd)
-			return true;
-	for (const auto &[n, d] : dcts)
-		if (dct_ref<prm::dctc::pd>(d) == pd)
-			return true;
-	return false;
+	return any_object(srqs, [pd](const Srq &s) { return s.pd == pd; }) ||
+	       any_object(xrqs, [pd](const Xrq &x) { return x.pd == pd; }) ||
+	       any_object(qps, [pd](const Qp &q) { return q.pd == pd; }) ||
+	       any_object(dcts, [pd](const Dct &d) { return dct_ref<prm::dctc::pd>(d) == pd; });
 }
 
 bool Device::cq_in_use(uint32_t cqn) const
 {
-	for (const auto &[n, s] : srqs)
-		if (s.cqn == cqn)
-			return true;
-	for (const auto &[n, x] : xrqs)
-		if (x.cqn == cqn)
-			return true;
-	for (const auto &[n, q] : qps)
-		if (q.cqn_snd == cqn || q.cqn_rcv == cqn)
-			return true;
-	for (const auto &[n, d] : dcts)
-		if (dct_ref<prm::dctc::cqn>(d) == cqn)
-			return true;
-	return false;
+	return any_object(srqs, [cqn](const Srq &s) { return s.cqn == cqn; }) ||
+	       any_object(xrqs, [cqn](const Xrq &x) { return x.cqn == cqn; }) ||
+	       any_object(qps, [cqn](const Qp &q) { return q.cqn_snd == cqn || q.cqn_rcv == cqn; }) ||
+	       any_object(dcts, [cqn](const Dct &d) { return dct_ref<prm::dctc::cqn>(d) == cqn; });
 }
 
 bool Device::srq_in_use(uint32_t srqn) const
 {
-	for (const auto &[n, q] : qps)
-		if (q.srqn == srqn)
-			return true;
-	for (const auto &[n, d] : dcts)
-		if (dct_ref<prm::dctc::srqn_xrqn>(d) == srqn)
-			return true;
-	return false;
+	return any_object(qps, [srqn](const Qp &q) { return q.srqn == srqn; }) ||
+	       any_object(dcts, [srqn](const Dct &d) { return dct_ref<prm::dctc::srqn_xrqn>(d) == srqn; });
 }
 
 // --- PD ---
@@ -142,17 +129,26 @@ Result Device::dealloc_pd(Cmd &c)
 	return destroy_object(c, pds, Obj::PD, pd, pds.count(pd), synd::PD_UNKNOWN, pd_in_use(pd), synd::PD_IN_USE);
 }
 
+// The context fields a CREATE keeps and its QUERY answers back, each as
+// X(context field, member of the kept object).
+#define CXPRM_EMU_CQC_FIELDS(X)                                                                    \
+	X(log_cq_size, log_size) X(uar_page, uar) X(c_eqn_or_apu_element, eqn) X(dbr_addr, dbr)
+#define CXPRM_EMU_SRQC_FIELDS(X)                                                                   \
+	X(log_srq_size, log_size) X(log_rq_stride, log_stride) X(pd, pd) X(cqn, cqn) X(lwm, lwm) X(dbr_addr, dbr)
+// With ctx the context (L its layout) and o the object.
+#define CXPRM_EMU_GET_(f, m) o.m = (decltype(o.m))prm::get<L::f>(ctx);
+#define CXPRM_EMU_SET_(f, m) prm::set<L::f>(ctx, o.m);
+
 // --- CQ ---
 
 Result Device::create_cq(Cmd &c)
 {
 	using in_t = prm::create_cq_in;
-	CRef<prm::cqc> ctx = prm::sub<in_t::cq_context, prm::cqc>(CRef<in_t>(c.in));
+	using L = prm::cqc;
+	CRef<L> ctx = prm::sub<in_t::cq_context, L>(CRef<in_t>(c.in));
 	Cq cq;
-	cq.log_size = (uint8_t)prm::get<prm::cqc::log_cq_size>(ctx);
-	cq.uar = (uint32_t)prm::get<prm::cqc::uar_page>(ctx);
-	cq.eqn = (uint32_t)prm::get<prm::cqc::c_eqn_or_apu_element>(ctx);
-	cq.dbr = prm::get<prm::cqc::dbr_addr>(ctx);
+	Cq &o = cq;
+	CXPRM_EMU_CQC_FIELDS(CXPRM_EMU_GET_)
 	if (cq.log_size > cap_cur<prm::cmd_hca_cap::log_max_cq_sz>())
 		return fail(synd::CQ_BAD_LOG_SIZE);
 	if (!uars.count(cq.uar))
@@ -187,77 +183,93 @@ Result Device::query_cq(Cmd &c)
 	auto it = cqs.find(cqn);
 	if (Result r = known_owned(c, it != cqs.end(), synd::CQ_UNKNOWN_QUERY, Obj::CQ, cqn, true); r.status)
 		return r;
-	Ref<prm::cqc> ctx = prm::sub<prm::query_cq_out::cq_context, prm::cqc>(Ref<prm::query_cq_out>(c.out));
-	prm::set<prm::cqc::log_cq_size>(ctx, it->second.log_size);
-	prm::set<prm::cqc::uar_page>(ctx, it->second.uar);
-	prm::set<prm::cqc::c_eqn_or_apu_element>(ctx, it->second.eqn);
-	prm::set<prm::cqc::dbr_addr>(ctx, it->second.dbr);
+	using L = prm::cqc;
+	Ref<L> ctx = prm::sub<prm::query_cq_out::cq_context, L>(Ref<prm::query_cq_out>(c.out));
+	const Cq &o = it->second;
+	CXPRM_EMU_CQC_FIELDS(CXPRM_EMU_SET_)
 	return Result::ok();
 }
 
 // --- SRQ ---
 
-Result Device::add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s, uint32_t *srqn)
+template <class Num> Result Device::add_srq(const Cmd &c, uint32_t fixed, uint64_t npages, const Srq &s)
 {
 	std::vector<uint64_t> pas;
 	if (!read_pas(c, fixed, npages, &pas))
 		return fail(synd::SRQ_PAS_INLEN);
-	*srqn = free_number(prof_.objects.first_srqn, prof_.objects.max_srqs, srqs);
-	if (!*srqn)
+	uint32_t srqn = free_number(prof_.objects.first_srqn, prof_.objects.max_srqs, srqs);
+	if (!srqn)
 		return fail(synd::SRQ_EXHAUSTED);
-	srqs[*srqn] = s;
-	own(Obj::SRQ, *srqn, c.uid);
+	srqs[srqn] = s;
+	own(Obj::SRQ, srqn, c.uid);
+	prm::set<Num>(Ref<typename Num::layout>(c.out), srqn);
 	return Result::ok();
 }
 
 Result Device::create_srq(Cmd &c)
 {
 	using in_t = prm::create_srq_in;
-	CRef<prm::srqc> ctx = prm::sub<in_t::srq_context_entry, prm::srqc>(CRef<in_t>(c.in));
+	using L = prm::srqc;
+	CRef<L> ctx = prm::sub<in_t::srq_context_entry, L>(CRef<in_t>(c.in));
 	Srq s;
-	s.log_size = (uint8_t)prm::get<prm::srqc::log_srq_size>(ctx);
-	s.log_stride = (uint8_t)prm::get<prm::srqc::log_rq_stride>(ctx);
-	s.pd = (uint32_t)prm::get<prm::srqc::pd>(ctx);
-	s.cqn = (uint32_t)prm::get<prm::srqc::cqn>(ctx);
-	s.lwm = (uint16_t)prm::get<prm::srqc::lwm>(ctx);
-	s.dbr = prm::get<prm::srqc::dbr_addr>(ctx);
+	Srq &o = s;
+	CXPRM_EMU_SRQC_FIELDS(CXPRM_EMU_GET_)
 	if (!have_pd(s.pd))
 		return fail(synd::SRQ_NO_PD);
 	if (s.cqn && !have_cq(s.cqn))
 		return fail(synd::SRQ_NO_CQ);
 	if (!dbr_ok(s.dbr))
 		return fail(synd::QUEUE_BAD_DBR);
-	uint32_t srqn = 0;
-	if (Result r = add_srq(c, in_t::size_bytes, pages_for((16ull << s.log_stride) << s.log_size), s, &srqn);
-	    r.status)
-		return r;
-	prm::set<prm::create_srq_out::srqn>(Ref<prm::create_srq_out>(c.out), srqn);
-	return Result::ok();
+	return add_srq<prm::create_srq_out::srqn>(c, in_t::size_bytes,
+						  pages_for((16ull << s.log_stride) << s.log_size), s);
 }
 
+// DESTROY_SRQ and DESTROY_RMP: each acts on its own kind's numbers only.
 Result Device::destroy_srq(Cmd &c)
 {
-	uint32_t srqn = (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
-	return destroy_object(c, srqs, Obj::SRQ, srqn, is_srq(srqs, srqn, false), synd::SRQ_UNKNOWN_DESTROY,
-			      srq_in_use(srqn), synd::SRQ_IN_USE);
+	bool rmp = c.opcode == op::DESTROY_RMP;
+	uint32_t n = rmp ? (uint32_t)prm::get<prm::destroy_rmp_in::rmpn>(CRef<prm::destroy_rmp_in>(c.in))
+			 : (uint32_t)prm::get<prm::destroy_srq_in::srqn>(CRef<prm::destroy_srq_in>(c.in));
+	return destroy_object(c, srqs, Obj::SRQ, n, is_srq(srqs, n, rmp),
+			      rmp ? synd::RMP_UNKNOWN : synd::SRQ_UNKNOWN_DESTROY, srq_in_use(n),
+			      synd::SRQ_IN_USE);
 }
 
+// QUERY_SRQ and QUERY_RMP: each acts on its own kind's numbers only, and
+// answers in its own context (srqc; rmpc with its wq).
 Result Device::query_srq(Cmd &c)
 {
-	uint32_t srqn = (uint32_t)prm::get<prm::query_srq_in::srqn>(CRef<prm::query_srq_in>(c.in));
-	if (Result r = known_owned(c, is_srq(srqs, srqn, false), synd::SRQ_UNKNOWN_QUERY, Obj::SRQ, srqn, true);
+	bool rmp = c.opcode == op::QUERY_RMP;
+	uint32_t n = rmp ? (uint32_t)prm::get<prm::query_rmp_in::rmpn>(CRef<prm::query_rmp_in>(c.in))
+			 : (uint32_t)prm::get<prm::query_srq_in::srqn>(CRef<prm::query_srq_in>(c.in));
+	if (Result r = known_owned(c, is_srq(srqs, n, rmp), rmp ? synd::RMP_UNKNOWN : synd::SRQ_UNKNOWN_QUERY,
+				   Obj::SRQ, n, true);
 	    r.status)
 		return r;
-	const Srq &s = srqs.at(srqn);
-	Ref<prm::srqc> ctx = prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out));
-	prm::set<prm::srqc::log_srq_size>(ctx, s.log_size);
-	prm::set<prm::srqc::log_rq_stride>(ctx, s.log_stride);
-	prm::set<prm::srqc::pd>(ctx, s.pd);
-	prm::set<prm::srqc::cqn>(ctx, s.cqn);
-	prm::set<prm::srqc::lwm>(ctx, s.lwm);
-	prm::set<prm::srqc::dbr_addr>(ctx, s.dbr);
+	const Srq &s = srqs.at(n);
+	if (rmp) {
+		Ref<prm::rmpc> ctx =
+			prm::sub<prm::query_rmp_out::rmp_context, prm::rmpc>(Ref<prm::query_rmp_out>(c.out));
+		prm::set<prm::rmpc::state>(ctx, prm::RMP_STATE_RDY);
+		Ref<prm::wq> wq = prm::sub<prm::rmpc::wq, prm::wq>(ctx);
+		prm::set<prm::wq::log_wq_stride>(wq, s.log_stride + 4u);
+		prm::set<prm::wq::log_wq_sz>(wq, s.log_size);
+		prm::set<prm::wq::pd>(wq, s.pd);
+		prm::set<prm::wq::lwm>(wq, s.lwm);
+		prm::set<prm::wq::dbr_addr>(wq, s.dbr);
+		return Result::ok();
+	}
+	using L = prm::srqc;
+	Ref<L> ctx = prm::sub<prm::query_srq_out::srq_context_entry, L>(Ref<prm::query_srq_out>(c.out));
+	const Srq &o = s;
+	CXPRM_EMU_SRQC_FIELDS(CXPRM_EMU_SET_)
 	return Result::ok();
 }
+
+#undef CXPRM_EMU_GET_
+#undef CXPRM_EMU_SET_
+#undef CXPRM_EMU_CQC_FIELDS
+#undef CXPRM_EMU_SRQC_FIELDS
 
 // --- RMP: an SRQ at ISSI 1 (Linux mlx5_ib create_rmp_cmd) ---
 //
@@ -295,35 +307,7 @@ Result Device::create_rmp(Cmd &c)
 	// pas[] entries are pages of 4 KiB << log_wq_pg_sz.
 	uint64_t page = prm::ADAPTER_PAGE_SIZE << prm::get<prm::wq::log_wq_pg_sz>(wq);
 	uint64_t bytes = (1ull << stride) << s.log_size;
-	uint32_t rmpn = 0;
-	if (Result r = add_srq(c, in_t::size_bytes, (bytes + page - 1) / page, s, &rmpn); r.status)
-		return r;
-	prm::set<prm::create_rmp_out::rmpn>(Ref<prm::create_rmp_out>(c.out), rmpn);
-	return Result::ok();
-}
-
-Result Device::destroy_rmp(Cmd &c)
-{
-	uint32_t rmpn = (uint32_t)prm::get<prm::destroy_rmp_in::rmpn>(CRef<prm::destroy_rmp_in>(c.in));
-	return destroy_object(c, srqs, Obj::SRQ, rmpn, is_srq(srqs, rmpn, true), synd::RMP_UNKNOWN,
-			      srq_in_use(rmpn), synd::SRQ_IN_USE);
-}
-
-Result Device::query_rmp(Cmd &c)
-{
-	uint32_t rmpn = (uint32_t)prm::get<prm::query_rmp_in::rmpn>(CRef<prm::query_rmp_in>(c.in));
-	if (Result r = known_owned(c, is_srq(srqs, rmpn, true), synd::RMP_UNKNOWN, Obj::SRQ, rmpn, true); r.status)
-		return r;
-	const Srq &s = srqs.at(rmpn);
-	Ref<prm::rmpc> ctx = prm::sub<prm::query_rmp_out::rmp_context, prm::rmpc>(Ref<prm::query_rmp_out>(c.out));
-	prm::set<prm::rmpc::state>(ctx, prm::RMP_STATE_RDY);
-	Ref<prm::wq> wq = prm::sub<prm::rmpc::wq, prm::wq>(ctx);
-	prm::set<prm::wq::log_wq_stride>(wq, s.log_stride + 4u);
-	prm::set<prm::wq::log_wq_sz>(wq, s.log_size);
-	prm::set<prm::wq::pd>(wq, s.pd);
-	prm::set<prm::wq::lwm>(wq, s.lwm);
-	prm::set<prm::wq::dbr_addr>(wq, s.dbr);
-	return Result::ok();
+	return add_srq<prm::create_rmp_out::rmpn>(c, in_t::size_bytes, (bytes + page - 1) / page, s);
 }
 
 } // namespace cxprm::emu

@@ -47,13 +47,7 @@ struct RegDesc {
 constexpr RegDesc regs[] = {CXPRM_REGISTERS(CXPRM_EMU_REG_)};
 #undef CXPRM_EMU_REG_
 
-const RegDesc *find_reg(uint16_t id)
-{
-	for (const RegDesc &r : regs)
-		if (r.id == id)
-			return &r;
-	return nullptr;
-}
+const RegDesc *find_reg(uint16_t id) { return find_row<&RegDesc::id>(regs, id); }
 
 // PCAM / QCAM: the query names feature group 0 and access-register group
 // 0, the only ones modelled.

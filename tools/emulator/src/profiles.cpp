@@ -25,6 +25,9 @@ template <class F> void both(CapImages &img, uint64_t v)
 	prm::set<F>(prm::Ref<L>(img.cur.data()), v);
 }
 
+// Sets each one-bit feature field F to 1 in both images.
+template <class... F> void on(CapImages &img) { (both<F>(img, 1), ...); }
+
 template <class F> void split(CapImages &img, uint64_t max, uint64_t cur)
 {
 	using L = typename F::layout;
@@ -67,15 +70,9 @@ void general_common(CapImages &g)
 	both<cap::vport_counters>(g, 1);
 	both<cap::max_qp_cnt>(g, 64);
 	both<cap::pkey_table_size>(g, 0); // 128 entries
-	both<cap::vport_group_manager>(g, 1);
-	both<cap::vhca_group_manager>(g, 1);
-	both<cap::eth_virt>(g, 1);
-	both<cap::ets>(g, 1);
-	both<cap::nic_flow_table>(g, 1);
-	both<cap::eswitch_manager>(g, 1);
-	both<cap::mcam_reg>(g, 1);
-	both<cap::pcam_reg>(g, 1);
-	both<cap::qcam_reg>(g, 1);
+	on<cap::vport_group_manager, cap::vhca_group_manager, cap::eth_virt, cap::ets,
+	   cap::nic_flow_table, cap::eswitch_manager, cap::mcam_reg, cap::pcam_reg,
+	   cap::qcam_reg>(g);
 	both<cap::local_ca_ack_delay>(g, 16);
 	both<cap::port_module_event>(g, 1);
 	both<cap::port_type>(g, prm::port_type::ETH);
@@ -83,28 +80,12 @@ void general_common(CapImages &g)
 	both<cap::pps>(g, 1);
 	both<cap::log_max_msg>(g, 30);
 	both<cap::max_tc>(g, 8);
-	both<cap::temp_warn_event>(g, 1);
-	both<cap::dcbx>(g, 1);
-	both<cap::general_notification_event>(g, 1);
-	both<cap::cqe_version>(g, 1);
-	both<cap::striding_rq>(g, 1);
+	on<cap::temp_warn_event, cap::dcbx, cap::general_notification_event, cap::cqe_version,
+	   cap::striding_rq>(g);
 	split<cap::cmdif_checksum>(g, 3, 0); // firmware default: off
-	both<cap::sigerr_cqe>(g, 1);
-	both<cap::dct>(g, 1);
-	both<cap::qos>(g, 1);
-	both<cap::eth_net_offloads>(g, 1);
-	both<cap::roce>(g, 1);
-	both<cap::atomic>(g, 1);
-	both<cap::cq_oi>(g, 1);
-	both<cap::cq_resize>(g, 1);
-	both<cap::cq_moderation>(g, 1);
-	both<cap::cq_eq_remap>(g, 1);
-	both<cap::pg>(g, 1);
-	both<cap::cd>(g, 1);
-	both<cap::xrc>(g, 1);
-	both<cap::ud>(g, 1);
-	both<cap::uc>(g, 1);
-	both<cap::rc>(g, 1);
+	on<cap::sigerr_cqe, cap::dct, cap::qos, cap::eth_net_offloads, cap::roce, cap::atomic,
+	   cap::cq_oi, cap::cq_resize, cap::cq_moderation, cap::cq_eq_remap, cap::pg, cap::cd,
+	   cap::xrc, cap::ud, cap::uc, cap::rc>(g);
 	split<cap::uar_4k>(g, 1, 0);
 	both<cap::uar_sz>(g, 6);
 	both<cap::log_pg_sz>(g, 12);
@@ -185,9 +166,8 @@ void more_caps(Profile &p, bool cx7_class, bool ecpf, bool vf)
 	both<prm::qos_cap::packet_pacing_min_rate>(q, 1000);
 	both<prm::qos_cap::packet_pacing_rate_table_size>(q, 128);
 	CapImages &d = p.cap(ct::DEBUG_CAP);
-	both<prm::debug_cap::core_dump_general>(d, 1);
-	both<prm::debug_cap::core_dump_qp>(d, 1);
-	both<prm::debug_cap::resource_dump>(d, 1);
+	on<prm::debug_cap::core_dump_general, prm::debug_cap::core_dump_qp,
+	   prm::debug_cap::resource_dump>(d);
 	CapImages &m = p.cap(ct::DEV_MEM); // MEMIC: 256 KiB on chip, 64-byte blocks
 	both<prm::device_mem_cap::memic>(m, 1);
 	both<prm::device_mem_cap::log_min_memic_alloc_size>(m, 6);
@@ -202,25 +182,20 @@ void more_caps(Profile &p, bool cx7_class, bool ecpf, bool vf)
 	p.cap(ct::GENERAL_2); // hca_cap_2 = 1
 	both<prm::cmd_hca_cap_2::log_min_mkey_entity_size>(p.cap(ct::GENERAL_2), 12);
 	CapImages &t = p.cap(ct::TLS); // kTLS: TLS 1.2/1.3, AES-GCM-128/256
-	both<prm::tls_cap::tls_1_2_aes_gcm_128>(t, 1);
-	both<prm::tls_cap::tls_1_3_aes_gcm_128>(t, 1);
-	both<prm::tls_cap::tls_1_2_aes_gcm_256>(t, 1);
-	both<prm::tls_cap::tls_1_3_aes_gcm_256>(t, 1);
+	on<prm::tls_cap::tls_1_2_aes_gcm_128, prm::tls_cap::tls_1_3_aes_gcm_128,
+	   prm::tls_cap::tls_1_2_aes_gcm_256, prm::tls_cap::tls_1_3_aes_gcm_256>(t);
 	CapImages &i = p.cap(ct::IPSEC);
-	both<prm::ipsec_cap::ipsec_full_offload>(i, 1);
-	both<prm::ipsec_cap::ipsec_crypto_offload>(i, 1);
-	both<prm::ipsec_cap::ipsec_esn>(i, 1);
-	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_256_encrypt>(i, 1);
-	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_128_encrypt>(i, 1);
-	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_256_decrypt>(i, 1);
-	both<prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_128_decrypt>(i, 1);
+	on<prm::ipsec_cap::ipsec_full_offload, prm::ipsec_cap::ipsec_crypto_offload,
+	   prm::ipsec_cap::ipsec_esn, prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_256_encrypt,
+	   prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_128_encrypt,
+	   prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_256_decrypt,
+	   prm::ipsec_cap::ipsec_crypto_esp_aes_gcm_128_decrypt>(i);
 	both<prm::ipsec_cap::log_max_ipsec_offload>(i, 16);
 	CapImages &ms = p.cap(ct::MACSEC);
-	both<prm::macsec_cap::macsec_epn>(ms, 1);
-	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_256_encrypt>(ms, 1);
-	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_128_encrypt>(ms, 1);
-	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_256_decrypt>(ms, 1);
-	both<prm::macsec_cap::macsec_crypto_esp_aes_gcm_128_decrypt>(ms, 1);
+	on<prm::macsec_cap::macsec_epn, prm::macsec_cap::macsec_crypto_esp_aes_gcm_256_encrypt,
+	   prm::macsec_cap::macsec_crypto_esp_aes_gcm_128_encrypt,
+	   prm::macsec_cap::macsec_crypto_esp_aes_gcm_256_decrypt,
+	   prm::macsec_cap::macsec_crypto_esp_aes_gcm_128_decrypt>(ms);
 	both<prm::macsec_cap::log_max_macsec_offload>(ms, 10);
 	if (vf)
 		return;

@@ -17,6 +17,21 @@ namespace cxprm::emu {
 
 namespace op = prm::op;
 
+namespace {
+
+// t's page count: field F of the message at p (len bytes), as a T, when the
+// message holds F's layout.
+template <class F, class T> void trace_pages(TraceRecord &t, const uint8_t *p, uint32_t len)
+{
+	using L = typename F::layout;
+	if (len < L::size_bytes)
+		return;
+	t.has_pages = true;
+	t.pages = (T)prm::get<F>(prm::CRef<L>(p));
+}
+
+} // namespace
+
 void trace_fill_input(TraceRecord &t, const uint8_t *in, uint32_t inlen)
 {
 	// ENABLE/DISABLE_HCA, QUERY/MANAGE_PAGES share the function fields.
@@ -39,12 +54,8 @@ void trace_fill_input(TraceRecord &t, const uint8_t *in, uint32_t inlen)
 		t.ec = prm::get<prm::enable_hca_in::embedded_cpu_function>(prm::CRef<prm::enable_hca_in>(in));
 		break;
 	}
-	if (t.opcode == op::MANAGE_PAGES && t.op_mod == prm::manage_pages_op::GIVE &&
-	    inlen >= prm::manage_pages_in::size_bytes) {
-		t.has_pages = true;
-		t.pages = (int64_t)prm::get<prm::manage_pages_in::input_num_entries>(
-			prm::CRef<prm::manage_pages_in>(in));
-	}
+	if (t.opcode == op::MANAGE_PAGES && t.op_mod == prm::manage_pages_op::GIVE)
+		trace_pages<prm::manage_pages_in::input_num_entries, int64_t>(t, in, inlen);
 }
 
 void trace_fill_output(TraceRecord &t, const uint8_t *out, uint32_t outlen)
@@ -57,15 +68,10 @@ void trace_fill_output(TraceRecord &t, const uint8_t *out, uint32_t outlen)
 	t.syndrome = (uint32_t)prm::get<prm::cmd_out::syndrome>(o);
 	if (t.status != cmd_status::OK)
 		return;
-	if (t.opcode == op::MANAGE_PAGES && t.op_mod == prm::manage_pages_op::TAKE &&
-	    outlen >= prm::manage_pages_out::size_bytes) {
-		t.has_pages = true;
-		t.pages = (int64_t)prm::get<prm::manage_pages_out::output_num_entries>(
-			prm::CRef<prm::manage_pages_out>(out));
-	} else if (t.opcode == op::QUERY_PAGES && outlen >= prm::query_pages_out::size_bytes) {
-		t.has_pages = true;
-		t.pages = (int32_t)prm::get<prm::query_pages_out::num_pages>(prm::CRef<prm::query_pages_out>(out));
-	}
+	if (t.opcode == op::MANAGE_PAGES && t.op_mod == prm::manage_pages_op::TAKE)
+		trace_pages<prm::manage_pages_out::output_num_entries, int64_t>(t, out, outlen);
+	else if (t.opcode == op::QUERY_PAGES)
+		trace_pages<prm::query_pages_out::num_pages, int32_t>(t, out, outlen);
 }
 
 std::string trace_line(const TraceRecord &r)

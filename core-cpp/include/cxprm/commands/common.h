@@ -136,6 +136,20 @@ template <class In, class Num> inline int encode_num_cmd(u8 *in, u16 opcode, u32
 }
 
 /*
+ * The decode_* of an output whose answer is the nested layout Ctx in its
+ * region Field (the output is Field's layout): E_INVAL without out or
+ * result, or when outlen is short of the output; else read(ctx, result).
+ */
+template <class Field, class Ctx, class T, class Read>
+inline int decode_sub(const void *out, u32 outlen, T *result, Read read)
+{
+	using Out = typename Field::layout;
+	if (!out || !result || outlen < Out::size_bytes)
+		return E_INVAL;
+	return read(prm::sub<Field, Ctx>(prm::CRef<Out>(out)), result);
+}
+
+/*
  * The queries of one object (QUERY_CQ/SRQ/RMP/DCT): E_INVAL without
  * result, E_RANGE (nothing sent) when num does not fit In's field Num,
  * else exec_decode.
