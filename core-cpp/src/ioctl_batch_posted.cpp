@@ -75,8 +75,11 @@ bool postable(unsigned int cmd, const void *k)
 void post_more(cxprm_core *c, cxprm_core_file *f, PostOp *ops, u32 n, PostedRun *pr)
 {
 	Cmdq &q = c->dev.cmdq();
-	/* With every slot a command may take its own, end one before trying. */
-	while (pr->next < n && pr->in_flight < q.regular_slots()) {
+	/*
+	 * With every slot a command may take its own, end one before trying;
+	 * with none in flight, try (submit says why it cannot: shutdown, ...).
+	 */
+	while (pr->next < n && (!pr->in_flight || pr->in_flight < q.regular_slots())) {
 		PostOp *op = &ops[pr->next];
 		PostedCmd *m = &op->m;
 		int err = OK;
