@@ -167,7 +167,12 @@ public:
 			row.wall.push_back(wall);
 			row.fw.push_back(per_qp[qpn]);
 		}
-		set_.destroy_batch(CXPRM_OBJ_QP, qps);
+		// Untimed, and one ioctl at a time: a batch of QP destroys runs on
+		// the host's thread pool (not posted yet: batch.rst), and under
+		// Linux's fair scheduler the next timed batch then ran at 0.6 of
+		// the model's bound instead of 0.8 (performance.rst, figure 6).
+		for (uint32_t qpn : qps)
+			set_.destroy(CXPRM_OBJ_QP, qpn);
 	}
 
 	void dct_serial(unsigned n, Row &row)
