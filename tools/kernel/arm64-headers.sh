@@ -35,7 +35,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 me=arm64-headers quiet=0
 case "${1:-}" in
 --quiet | -q) quiet=1 ;;
--h | --help) usage 30 ;;
+-h | --help) usage 29 ;;
 esac
 # shellcheck source=tools/kernel/apt-private.sh
 . "$here/apt-private.sh"
