@@ -1,0 +1,30 @@
+# The two dumps of core_layouts_dump.cpp (HAND: prm/*.h, GEN: the generated
+# header) must hold the same lines (tails may come in another order).
+cmake_policy(SET CMP0007 NEW)
+foreach(which HAND GEN)
+  execute_process(COMMAND ${${which}} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${${which}} failed: ${rc}")
+  endif()
+  string(REPLACE "\n" ";" lines "${out}")
+  list(SORT lines)
+  set(${which}_lines "${lines}")
+endforeach()
+
+# The lines of dump a that dump b lacks.
+macro(only_in a b label)
+  foreach(l ${${a}_lines})
+    list(FIND ${b}_lines "${l}" at)
+    if(at EQUAL -1)
+      message("${label}: ${l}")
+    endif()
+  endforeach()
+endmacro()
+
+list(LENGTH HAND_lines n)
+if(NOT HAND_lines STREQUAL GEN_lines)
+  only_in(HAND GEN "only hand-written")
+  only_in(GEN HAND "only generated")
+  message(FATAL_ERROR "core layouts: the generated descriptors differ from prm/*.h")
+endif()
+message(STATUS "core layouts: ${n} lines, the generated ones equal prm/*.h")
