@@ -11,19 +11,17 @@
  */
 #pragma once
 
+#include <cxprm/prm/layouts_gen.h>
+
 #include "tail.h"
 
 namespace cxprm::prm {
 
 /*
- * A physical address entry (mlx5_ifc.h cmd_pas: pa_h, then pa_l = address
- * bits 31:12; the low 12 bits are reserved).  Pages are 4 KiB aligned, so
- * the entry is the big-endian 64-bit address.
+ * cmd_pas: A physical address entry (mlx5_ifc.h cmd_pas: pa_h, then pa_l =
+ * address bits 31:12; the low 12 bits are reserved).  Pages are 4 KiB
+ * aligned, so the entry is the big-endian 64-bit address.
  */
-#define CXPRM_CMD_PAS(F)                                                       \
-	F(pa_h, 0x0, 0x20)                                                     \
-	F(pa_l, 0x20, 0x14)
-CXPRM_LAYOUT(cmd_pas, 0x40, CXPRM_CMD_PAS)
 
 template <class T> inline void set_pas(Ref<typename T::layout> r, u32 i, u64 addr)
 {
