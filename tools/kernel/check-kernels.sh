@@ -128,10 +128,11 @@ done
 # (tools/ifcgen/README.md).  5.10's is below the floor: reported, not failed.
 echo "=== kernels: the core's layouts across headers ==="
 if "$repo/tools/ifcgen/tests/core_layouts_check.sh" >"$repo/.cache/kernels/layouts.log" 2>&1; then
-	line="kernels: layouts       PASS  $(grep -c ': identical\|: the reference' "$repo/.cache/kernels/layouts.log") headers generate the same layouts"
+	line=$(printf 'kernels: %-14s PASS  %s headers generate the same layouts' layouts \
+		"$(grep -c ': identical\|: the reference' "$repo/.cache/kernels/layouts.log")")
 else
 	grep '^core layouts' "$repo/.cache/kernels/layouts.log"
-	line="kernels: layouts       FAIL  the headers generate different layouts (.cache/kernels/layouts.log)"
+	line=$(printf 'kernels: %-14s FAIL  the headers generate different layouts (.cache/kernels/layouts.log)' layouts)
 	failed=1
 fi
 echo "$line"
