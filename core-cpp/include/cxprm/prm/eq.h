@@ -22,12 +22,13 @@ namespace cxprm::prm {
  * an object number).
  */
 
-/* query_eq_out: Only the first 64 event types are reported back. */
+/* query_eq_out: only the first 64 event types are reported back. */
 
 /*
- * eqe: The event entry.  owner is bit 0 of the last byte; the valid value flips
+ * eqe: the event entry.  owner is bit 0 of the last byte; the valid value flips
  * on each wrap of the queue.  event_data is the 28-byte payload, one of the
- * layouts below according to event_type.
+ * layouts cmd_inter_comp_event, pages_req_event, dct_events
+ * according to event_type.
  */
 
 inline constexpr u32 EQE_BYTES = eqe::size_bytes; /* 64 */

@@ -18,7 +18,7 @@
 namespace cxprm::prm {
 
 /*
- * cmd_pas: A physical address entry (mlx5_ifc.h cmd_pas: pa_h, then pa_l =
+ * cmd_pas: a physical address entry (mlx5_ifc.h cmd_pas: pa_h, then pa_l =
  * address bits 31:12; the low 12 bits are reserved).  Pages are 4 KiB
  * aligned, so the entry is the big-endian 64-bit address.
  */

@@ -24,7 +24,7 @@
 namespace cxprm::prm {
 
 /*
- * query_nvmf_namespace_in: The namespace QUERY/ATTACH/DETACH_NVMF_NAMESPACE
+ * query_nvmf_namespace_in: the namespace QUERY/ATTACH/DETACH_NVMF_NAMESPACE
  * name: xrqn, the XRQ the namespace hangs off; frontend_namespace, the
  * NSID.
  */
@@ -43,7 +43,7 @@ namespace cxprm::prm {
  */
 
 /*
- * nvme_offload_context: The NVMe-oF offload part of an XRQ
+ * nvme_offload_context: the NVMe-oF offload part of an XRQ
  * (xrqc.nvme_offload_context, 0x200 bits; xrqc.offload = XRQ_OFFLOAD_NVMF).
  * nvmf_offload_type: the vendor's mlx5_nvmf_offload_type (OFED ib/srq.h): 1
  * write, 2 read, 3 read/write, 4 read/write/flush, which nvmet asks for
@@ -82,7 +82,7 @@ static_assert(xrq_nvmf_staging_entry(1) == 8 && xrq_nvmf_staging_entry(8) == 8 &
 	      "NVMF XRQ pas padding");
 
 /*
- * nvmf_be_ctrl: The backend NVMe controller an XRQ forwards to: its CQ and
+ * nvmf_be_ctrl: the backend NVMe controller an XRQ forwards to: its CQ and
  * SQ (addresses in the list after the command, nvmf_be_ctrl_addrs), their
  * doorbells, the initial doorbell values.  0x380 bits.
  */
@@ -97,6 +97,6 @@ static_assert(nvmf_be_ctrl_addrs::size_bytes == 2 * NVMF_PAS_ALIGN &&
 		      nvmf_be_ctrl_addrs::sq_addr::offset == NVMF_PAS_ALIGN * 8,
 	      "backend address list: 2 x 64 bytes, SQ at +64");
 
-/* create_nvmf_be_ctrl_in: The list is the one entry of the command's tail. */
+/* create_nvmf_be_ctrl_in: the list is the one entry of the command's tail. */
 
 } // namespace cxprm::prm

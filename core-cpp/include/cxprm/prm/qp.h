@@ -41,15 +41,10 @@ enum : u8 { FREE_RUNNING = 0, REAL_TIME = 1, FREE_RUNNING_AND_REAL_TIME = 2 };
 }
 
 /*
- * What CREATE_QP and the transitions RST2INIT/INIT2RTR/RTR2RTS carry after
- * the QP number: the optional-parameter mask, ECE and the context.
+ * CREATE_QP and the transitions RST2INIT/INIT2RTR/RTR2RTS carry after the
+ * QP number the optional-parameter mask, ECE and the context
+ * (rst2init_qp_in, init2rtr_qp_in, rtr2rts_qp_in: one shape, three
+ * layouts); 2RST_QP and DESTROY_QP (qp_2rst_in, destroy_qp_in) the qpn only.
  */
-
-/*
- * qp_2rst_in: 2RST_QP and DESTROY_QP: qpn only; the transitions below start
- * the same way.
- */
-
-/* rst2init_qp_in: RST2INIT, INIT2RTR and RTR2RTS: one shape, three layouts. */
 
 } // namespace cxprm::prm

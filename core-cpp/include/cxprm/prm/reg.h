@@ -54,7 +54,7 @@ enum : u16 { WRITE = 0, READ = 1 };
  */
 
 /*
- * default_timeout: One DTOR timeout: to_value in ms, s, min or h for
+ * default_timeout: one DTOR timeout: to_value in ms, s, min or h for
  * to_multiplier 0, 1, 2, 3 (lib/tout.c).
  */
 

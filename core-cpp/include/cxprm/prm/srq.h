@@ -18,10 +18,7 @@
 
 namespace cxprm::prm {
 
-/*
- * srqc: log_rq_stride: log2(stride / 16 B); log_page_size: log2(page / 4
- * KiB).
- */
+/* srqc: log_rq_stride: log2(stride / 16 B); log_page_size: log2(page / 4K). */
 
 /*
  * wq: wq_type: WQ_TYPE_*; an RMP or XRQ is a linked list (Linux and the vendor
@@ -34,7 +31,7 @@ namespace cxprm::prm {
 inline constexpr u8 WQ_TYPE_LINKED_LIST = 0;
 inline constexpr u8 WQ_TYPE_CYCLIC = 1;
 
-/* offload: 0 none, XRQ_OFFLOAD_RNDV 1, XRQ_OFFLOAD_NVMF 2 (vendor value). */
+/* xrqc.offload: 0 none, XRQ_OFFLOAD_RNDV 1, XRQ_OFFLOAD_NVMF 2 (vendor's). */
 inline constexpr u8 XRQ_OFFLOAD_RNDV = 1;
 inline constexpr u8 XRQ_OFFLOAD_NVMF = 2;
 

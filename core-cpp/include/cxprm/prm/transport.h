@@ -15,7 +15,7 @@
 namespace cxprm::prm {
 
 /*
- * initial_seg: The init segment at the start of the BAR.  mlx5_ifc.h places
+ * initial_seg: the init segment at the start of the BAR.  mlx5_ifc.h places
  * clear_int at byte 0x100c; device.h's struct mlx5_init_seg puts clr_intx
  * at 0x200c.  We follow mlx5_ifc.h (see Documentation/prm-notes.rst).
  */
@@ -61,7 +61,7 @@ inline constexpr u32 NIC_STATE_MASK = 7;
 static_assert(initial_seg::nic_interface::offset == 0xa0 + 32 - NIC_STATE_SHIFT - 2);
 } // namespace iseg
 
-/* cmd_if_box: A mailbox block: 512 data bytes, then the chain control words. */
+/* cmd_if_box: a mailbox block: 512 data bytes, then the chain control words. */
 
 /*
  * cmd_in, cmd_out: the header every command message starts with

@@ -19,12 +19,12 @@ namespace cxprm::prm {
  */
 
 /*
- * modify_nic_vport_field_select: Which nic_vport_context fields a MODIFY
+ * modify_nic_vport_field_select: which nic_vport_context fields a MODIFY
  * changes.
  */
 
 /*
- * roce_addr_layout: One GID table entry.  An entry written with a zero
+ * roce_addr_layout: one GID table entry.  An entry written with a zero
  * source_l3_address and MAC is empty (gid.c mlx5_core_roce_gid_set with gid
  * NULL: the delete). roce_version: 0 RoCE v1, 2 RoCE v2; roce_l3_type (v2):
  * 0 IPv4, 1 IPv6 (device.h MLX5_ROCE_VERSION_*, MLX5_ROCE_L3_TYPE_*).
