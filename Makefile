@@ -16,6 +16,8 @@
 #   make check-deb    the packages installed, DKMS-built module in QEMU, purged
 #   make module       build cxprm.ko against the installed kernel headers
 #                     (KDIR=/path/to/kernel/build overrides)
+#   make layouts      generate the core's PRM layouts for the module
+#                     (core-cpp/generated/; make module does it first)
 #   make module-arm64 cxprm.ko cross-built for arm64 (BlueField's Arm cores)
 #                     for bookworm's 6.1 and the arm64 kernels of
 #                     tools/kernel/kernels.list (trixie 6.12, 4K and 16K
@@ -68,7 +70,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KDIR KVER BUILD
 
 .PHONY: all deps userspace configure check check-userspace layout-dump clean \
-	module lint check-module check-guest check-guest-msix check-mlx5 check-mlx5-vf mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
+	layouts module lint check-module check-guest check-guest-msix check-mlx5 check-mlx5-vf mlx5 check-guest-debug check-failnth check-kunit test-kernel soak smoke demo \
 	module-clean bench check-kernels check-kernels-amd64 check-matrix module-arm64 guest-tools-arm64
 
 all: userspace
@@ -87,7 +89,14 @@ userspace: configure
 check-userspace: userspace
 	$(CTEST) --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
-module:
+# The core's PRM layouts for the module, from layouts.sel and the host's
+# newest mlx5_ifc.h (>= 6.1): core-cpp/generated/, which Kbuild includes
+# and never writes (tools/ifcgen/gen-core-layouts.sh; rewritten only when
+# it changes).
+layouts:
+	tools/ifcgen/gen-core-layouts.sh
+
+module: layouts
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # 6.1 in .cache/arm64/6.1/mod (the host's amd64 kbuild tools and
@@ -113,7 +122,7 @@ deb:
 install: configure
 	$(CMAKE) --build $(BUILD) -j$(JOBS) --target cxprm cxprm-emud cxprm-docs cxprm-emud-man
 	tools/packaging/install.sh tools "$(DESTDIR)" $(BUILD) $(PREFIX)
-	tools/packaging/install.sh dkms "$(DESTDIR)" $(VERSION)
+	tools/packaging/install.sh dkms "$(DESTDIR)" $(VERSION) $(BUILD)
 	if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null; then \
 		dkms install cxprm/$(VERSION) -k $(KVER); fi
 
@@ -297,7 +306,7 @@ layout-dump: userspace
 # CMake's build directory included.
 module-clean:
 	rm -rf cxprm.ko cxprm.o cxprm.mod cxprm.mod.[co] .cxprm*.cmd Module.symvers \
-		modules.order drivers/*.o drivers/.*.cmd drivers/core-obj drivers/generated \
+		modules.order drivers/*.o drivers/.*.cmd drivers/core-obj drivers/generated core-cpp/generated \
 		kunit/obj kunit/*/*.o kunit/*/.*.cmd
 
 clean: module-clean

@@ -3,6 +3,9 @@
 # Idempotent: packages already present are left alone.
 set -eu
 
+# python3 and linux-headers-amd64 (which pulls linux-headers-*-common with
+# include/linux/mlx5/mlx5_ifc.h, Linux 6.1 on bookworm) also generate the
+# core's PRM layouts, for CMake and the module (tools/ifcgen/README.md).
 # libc6-dev-arm64-cross (static arm64 libc for the guest programs) by name:
 # gcc-12-aarch64-linux-gnu only recommends it, and recommends are not installed.
 PKGS="build-essential g++ cmake make libgtest-dev googletest

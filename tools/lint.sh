@@ -27,6 +27,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 echo "lint: W=1 C=2 build against $KDIR"
+"$repo/tools/ifcgen/gen-core-layouts.sh" >/dev/null
 if ! make -C "$KDIR" M="$repo" W=1 C=2 modules >"$log" 2>&1; then
 	cat "$log"
 	echo "lint: build failed" >&2

@@ -144,6 +144,7 @@ elif [ "$build" = 1 ]; then
 	else
 		[ -n "${KDIR:-}" ] || { say "no kernel build tree; set KDIR"; exit 1; }
 		say "building cxprm.ko against $KDIR"
+		"$repo/tools/ifcgen/gen-core-layouts.sh" >/dev/null
 		make -s -C "$KDIR" M="$repo" modules 2>&1 | grep -v 'Skipping BTF generation' || true
 	fi
 fi

@@ -228,10 +228,13 @@ def linux_version(path):
     return m.group(1) if m else ""
 
 
-def registry_names(path):
-    """The core's hand-declared layouts (prm/registry.h's X(name, list))."""
-    with open(path) as f:
-        return re.findall(r"^\s*X\((\w+),\s*CXPRM_\w+\)", f.read(), re.M)
+def selection_names(path):
+    """The core's layouts: those of its selection (prm/layouts.sel), the
+    list its layouts_gen.h is generated from (core_layouts.py); and which of
+    them the selection places itself (size=: no upstream header has them)."""
+    import core_layouts  # here: it imports this module's parser
+    layouts = core_layouts.read_selection(path)
+    return [lay.name for lay in layouts], [lay.name for lay in layouts if lay.size is not None]
 
 
 def core_opcodes(path):
@@ -287,7 +290,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--header", help="mlx5_ifc.h (none: empty tables)")
     ap.add_argument("--out", required=True, help="the C++ source to write")
-    ap.add_argument("--registry", help="core prm/registry.h, for the coverage line")
+    ap.add_argument("--select", help="core prm/layouts.sel, for the coverage line")
     ap.add_argument("--opcodes", help="core prm/opcodes.h, for the coverage line")
     a = ap.parse_args()
 
@@ -320,11 +323,11 @@ def main():
         a.header or "(no mlx5_ifc.h found)")
     if linux_version(a.header):
         line += " (Linux %s)" % linux_version(a.header)
-    if a.registry:
-        core = registry_names(a.registry)
+    if a.select:
+        core, placed = selection_names(a.select)
         vendor = [n for n in core if n not in names]
-        line += "; the core declares %d layouts by hand (%d provisional vendor ones not in the header)" % (
-            len(core), len(vendor))
+        line += "; the core's selection names %d layouts (%d not in the header, %d placed by the selection)" % (
+            len(core), len(vendor), len(placed))
     if a.opcodes:
         known = core_opcodes(a.opcodes)
         commands = [n for n, _ in opcodes if n not in NOT_COMMANDS]

@@ -15,7 +15,11 @@
 # (6.12-arm64, 6.12-arm64-16k) that is a cross build, ARCH=arm64
 # CROSS_COMPILE=aarch64-linux-gnu-.
 #
-# Copies Kbuild, drivers/, core-cpp/{include,src}/, kunit/, include/ and
+# Generates the core's PRM layouts into core-cpp/generated/ on this host
+# (tools/ifcgen/gen-core-layouts.sh: python3 and the host's mlx5_ifc.h,
+# never the target kernel's; a copy of the tree without tools/ifcgen/ must
+# bring core-cpp/generated/ along), then
+# copies Kbuild, drivers/, core-cpp/{include,src,generated}/, kunit/, include/ and
 # the emulator's control.h (for the KUnit suites) into DIR
 # (mtimes kept, so a rebuild is incremental; files gone from the checkout
 # are removed), then runs make -C KDIR M=DIR modules MAKE ARGS.  The
@@ -31,7 +35,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift ;;
 	--out) out=$2; shift ;;
 	--linux) linux=$2; shift ;;
-	-h | --help) usage 23 ;;
+	-h | --help) usage 26 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
@@ -45,8 +49,11 @@ fi
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+if [ -x "$repo/tools/ifcgen/gen-core-layouts.sh" ]; then
+	"$repo/tools/ifcgen/gen-core-layouts.sh" >/dev/null
+fi
 # The copied source set; objects in DIR are kept between runs.
-srcs=(Kbuild drivers core-cpp/include core-cpp/src kunit include
+srcs=(Kbuild drivers core-cpp/include core-cpp/src core-cpp/generated kunit include
 	tools/emulator/daemon/control.h)
 for s in "${srcs[@]}"; do
 	[ -e "$repo/$s" ] || continue

@@ -93,7 +93,8 @@ if [ -n "$mutate" ]; then
 	rm -rf "$src" "$out"
 	mkdir -p "$src/tools/kernel" "$src/tools/emulator/daemon" "$src/core-cpp"
 	cp -a "$repo/Kbuild" "$repo/drivers" "$repo/kunit" "$repo/include" "$src/"
-	cp -a "$repo/core-cpp/include" "$repo/core-cpp/src" "$src/core-cpp/"
+	"$repo/tools/ifcgen/gen-core-layouts.sh" >/dev/null
+	cp -a "$repo/core-cpp/include" "$repo/core-cpp/src" "$repo/core-cpp/generated" "$src/core-cpp/"
 	cp -a "$repo/tools/emulator/daemon/control.h" "$src/tools/emulator/daemon/"
 	cp -a "$repo/tools/kernel/build-module.sh" "$src/tools/kernel/"
 	f=$src/core-cpp/src/$mfile

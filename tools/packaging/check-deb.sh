@@ -57,7 +57,9 @@ fi
 step "signed by DKMS's MOK key: $signer ($mok)"
 [ "$(cxprm --version)" = "cxprm $ver" ] || fail "cxprm --version"
 for p in cxprm cxprm-emud; do man -w "$p" >/dev/null || fail "no man page $p"; done
-for f in /usr/share/bash-completion/completions/cxprm /lib/udev/rules.d/60-cxprm.rules /etc/modprobe.d/cxprm.conf; do
+# The DKMS tree carries the core's generated layouts (no python3 on a target).
+for f in /usr/share/bash-completion/completions/cxprm /lib/udev/rules.d/60-cxprm.rules /etc/modprobe.d/cxprm.conf \
+	"/usr/src/cxprm-$ver/core-cpp/generated/cxprm/prm/layouts_gen.h"; do
 	[ -f "$f" ] || fail "no $f"
 done
 getent group cxprm >/dev/null || fail "no cxprm group"

@@ -4,11 +4,16 @@
 # The install layout of cxprm, in one place: `make install` and the Debian
 # packages (debian/rules) both use it.
 #
-#   install.sh dkms  DESTDIR VERSION          module sources -> /usr/src/cxprm-VERSION
+#   install.sh dkms  DESTDIR VERSION [BUILD]  module sources -> /usr/src/cxprm-VERSION
 #   install.sh tools DESTDIR BUILD [PREFIX]   CLI, emulator, man pages,
 #                                             completion, udev rule, modprobe.d
 #   install.sh tools-remove DESTDIR BUILD [PREFIX]   removes those again
-# dkms also writes dkms.conf unless NO_DKMS_CONF=1 (dh_dkms writes its own).
+# dkms also writes dkms.conf unless NO_DKMS_CONF=1 (dh_dkms writes its own),
+# and ships the core's generated PRM layouts (core-cpp/generated/cxprm/prm/
+# layouts_gen.h), so a DKMS build needs neither python3 nor a particular
+# mlx5_ifc.h: the CMake build's (BUILD/generated/) when BUILD is given, so
+# the module's layouts are those the shipped tools were built with, else
+# tools/ifcgen/gen-core-layouts.sh's (the host's newest header, >= 6.1).
 set -eu
 
 what=$1 dest=$2
@@ -16,9 +21,18 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 
 case $what in
 dkms)
-	ver=$3
+	ver=$3 build=${4:-}
 	d=$dest/usr/src/cxprm-$ver
 	install -d "$d"
+	layouts=core-cpp/generated/cxprm/prm/layouts_gen.h
+	if [ -n "$build" ]; then
+		gen=$build/generated/cxprm/prm/layouts_gen.h
+		[ -f "$gen" ] || { echo "install.sh: no $gen (build the tools first)" >&2; exit 1; }
+	else
+		"$src/tools/ifcgen/gen-core-layouts.sh" >/dev/null
+		gen=$src/$layouts
+	fi
+	install -D -m 0644 "$gen" "$d/$layouts"
 	(cd "$src" && for f in Kbuild drivers/*.[ch] \
 		drivers/compat/*.c drivers/compat/conftest.sh \
 		core-cpp/include/cxprm/*.h core-cpp/include/cxprm/*/*.h \
@@ -51,7 +65,7 @@ tools | tools-remove)
 	LIST
 	;;
 *)
-	echo "usage: install.sh dkms DESTDIR VERSION | install.sh tools DESTDIR BUILD [PREFIX]" >&2
+	echo "usage: install.sh dkms DESTDIR VERSION [BUILD] | install.sh tools DESTDIR BUILD [PREFIX]" >&2
 	exit 1
 	;;
 esac

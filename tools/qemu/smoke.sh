@@ -42,6 +42,7 @@ fi
 t0=$(date +%s.%N)
 if [ "$build" = 1 ]; then
 	echo "smoke: building cxprm.ko against $KDIR"
+	"$repo/tools/ifcgen/gen-core-layouts.sh" >/dev/null
 	make -s -C "$KDIR" M="$repo" modules
 fi
 emud=${CXPRM_EMUD:-}

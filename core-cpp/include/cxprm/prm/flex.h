@@ -5,51 +5,23 @@
  * Several commands end in a flexible array (mlx5_ifc.h: "u8 pas[][0x40]",
  * "struct mlx5_ifc_cmd_pas_bits pas[]").  A layout's size is its fixed part,
  * as sizeof() of the mlx5_ifc struct is, so the array cannot be a field of
- * the layout: it is described here, as entries of ElemBits bits starting
- * right after the fixed part of L.
+ * the layout: it is described as a Tail (tail.h), entries of ElemBits
+ * bits starting right after the fixed part of L.  Here: the pas entry and
+ * the helpers that fill and read a pas tail.
  */
 #pragma once
 
-#include "../layout.h"
+#include <cxprm/prm/layouts_gen.h>
+
+#include "tail.h"
 
 namespace cxprm::prm {
 
-template <class L, u32 ElemBits> struct Tail {
-	using layout = L;
-	static constexpr u32 offset = L::size_bits; /* bits */
-	static constexpr u32 elem_bits = ElemBits;
-	static constexpr u32 elem_bytes = ElemBits / 8;
-	static_assert(ElemBits % 8 == 0, "tail entries must be whole bytes");
-
-	/* Bytes of a message holding the fixed part and n entries. */
-	static constexpr u32 bytes_for(u32 n) { return L::size_bytes + n * elem_bytes; }
-	/* Entries that fit in a message of len bytes. */
-	static constexpr u32 entries_in(u32 len)
-	{
-		return len < L::size_bytes ? 0 : (len - L::size_bytes) / elem_bytes;
-	}
-};
-
-/* Entry i of tail T; the buffer must hold T::bytes_for(i + 1) bytes. */
-template <class T> inline u8 *tail_entry(Ref<typename T::layout> r, u32 i)
-{
-	return r.p + T::layout::size_bytes + (usize)i * T::elem_bytes;
-}
-
-template <class T> inline const u8 *tail_entry(CRef<typename T::layout> r, u32 i)
-{
-	return r.p + T::layout::size_bytes + (usize)i * T::elem_bytes;
-}
-
 /*
- * A physical address entry (mlx5_ifc.h cmd_pas: pa_h, then pa_l = address
- * bits 31:12; the low 12 bits are reserved).  Pages are 4 KiB aligned, so
- * the entry is the big-endian 64-bit address.
+ * cmd_pas: a physical address entry (mlx5_ifc.h cmd_pas: pa_h, then pa_l =
+ * address bits 31:12; the low 12 bits are reserved).  Pages are 4 KiB
+ * aligned, so the entry is the big-endian 64-bit address.
  */
-#define CXPRM_CMD_PAS(F)                                                       \
-	F(pa_h, 0x0, 0x20)                                                     \
-	F(pa_l, 0x20, 0x14)
-CXPRM_LAYOUT(cmd_pas, 0x40, CXPRM_CMD_PAS)
 
 template <class T> inline void set_pas(Ref<typename T::layout> r, u32 i, u64 addr)
 {

@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include <cxprm/prm/layouts_gen.h>
+
 #include "transport.h"
 
 namespace cxprm::prm {
@@ -18,18 +20,5 @@ inline constexpr u32 RAW_TX = 0x1;
 inline constexpr u32 INTERNAL_DEV_RES = 0x2;
 inline constexpr u32 TOOLS_RESOURCES = 0x4;
 } // namespace uctx_cap
-
-#define CXPRM_UCTX(F) F(cap, 0x0, 0x20)
-CXPRM_LAYOUT(uctx, 0x180, CXPRM_UCTX)
-
-#define CXPRM_CREATE_UCTX_IN(F) CXPRM_CMD_IN_HDR(F) F(uctx, 0x80, 0x180)
-CXPRM_LAYOUT(create_uctx_in, 0x200, CXPRM_CREATE_UCTX_IN)
-
-#define CXPRM_CREATE_UCTX_OUT(F) CXPRM_CMD_OUT_HDR(F) F(uid, 0x50, 0x10)
-CXPRM_LAYOUT(create_uctx_out, 0x80, CXPRM_CREATE_UCTX_OUT)
-
-#define CXPRM_DESTROY_UCTX_IN(F) CXPRM_CMD_IN_HDR(F) F(uid, 0x50, 0x10)
-CXPRM_LAYOUT(destroy_uctx_in, 0x80, CXPRM_DESTROY_UCTX_IN)
-CXPRM_LAYOUT(destroy_uctx_out, 0x80, CXPRM_CMD_OUT_HDR)
 
 } // namespace cxprm::prm
