@@ -291,7 +291,10 @@ def write_file(path, text, if_changed):
             if f.read() == text:
                 return
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".tmp"
+    # Its own temporary: the build may run two of these at once (the rule
+    # is attached to more than one target), and a shared name let one
+    # writer's replace take the file from under the other's.
+    tmp = "%s.%d.tmp" % (path, os.getpid())
     with open(tmp, "w") as out:
         out.write(text)
     os.replace(tmp, path)
