@@ -108,12 +108,20 @@ public:
 	}
 	~Kept()
 	{
-		if (h_)
+		if (h_ && h_->bytes > KEEP_MAX)
+			k_.free(h_);
+		else if (h_)
 			k_.free(__atomic_exchange_n(slot_, h_, __ATOMIC_RELEASE));
 	}
 	Kept(const Kept &) = delete;
 	Kept &operator=(const Kept &) = delete;
 
+	/*
+	 * A larger piece is freed after its batch: the device keeps what the
+	 * batches it serves often need (256 posted ops' state is about 190 KiB),
+	 * not a one-off (256 QUERY_CAPS structs are 1 MiB).
+	 */
+	static constexpr usize KEEP_MAX = 256 * 1024;
 	void *p;
 
 private:
@@ -136,7 +144,7 @@ struct Mem {
 	Run *r;
 	PostOp *posted;
 
-	static usize bytes(u32 n)
+	static constexpr usize bytes(u32 n)
 	{
 		return sizeof(Run) + n * (sizeof(PostOp) + sizeof(Op) + sizeof(cxprm_batch_op));
 	}
@@ -152,6 +160,7 @@ struct Mem {
 		u = reinterpret_cast<cxprm_batch_op *>(op + n);
 	}
 };
+static_assert(Mem::bytes(CXPRM_BATCH_MAX) <= Kept::KEEP_MAX, "the largest batch's own state is kept");
 
 } // namespace
 

@@ -389,6 +389,64 @@ TEST_F(Batch, PostedQpOpsWithRefusalsMixedIn)
 	}
 }
 
+// The most a batch holds, as 'bench connect' pipelines RC connections:
+// groups of G QPs, each batch one group's creates and one transition each
+// of the three groups before it; the fourth batch has all four steps and
+// four capability queries (on the host's threads) beside them, 256 ops.
+TEST_F(Batch, PipelinedGroupsFillTheLargestBatch)
+{
+	constexpr unsigned G = 63, OPS = 4 * G + 4; // 4 * 63 QPs + PD, CQ, SRQ: a file's 256
+	static_assert(OPS == CXPRM_BATCH_MAX);
+	const uint32_t step[] = {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS};
+	std::vector<cxprm_obj> qp(4 * G);
+	std::vector<cxprm_qp_modify> m(3 * G);
+	cxprm_caps caps[4] = {};
+	std::vector<cxprm_batch_op> ops(OPS);
+	for (unsigned t = 0; t < 4; t++) {
+		unsigned n = 0;
+		for (unsigned g = 0; g < t; g++) // group g, one step further
+			for (unsigned i = 0; i < G; i++) {
+				cxprm_qp_modify &x = m[(t - g - 1) * G + i];
+				x = {};
+				x.qpn = qp[g * G + i].id;
+				x.transition = step[t - g - 1];
+				x.port = 1; // a loopback RC path, as 'bench connect' makes it
+				x.mtu = 3;
+				x.hop_limit = 64;
+				x.remote_qpn = x.qpn;
+				x.min_rnr_nak = 12;
+				x.retry_count = x.rnr_retry = 7;
+				x.ack_timeout = 14;
+				ops[n++] = {CXPRM_IOC_QP_MODIFY, 1, ua(&x)};
+			}
+		for (unsigned i = 0; i < G; i++) { // group t's creates
+			qp[t * G + i] = qp_on(pd, cqn, srqn);
+			ops[n++] = {CXPRM_IOC_OBJ_CREATE, 1, ua(&qp[t * G + i])};
+		}
+		if (t == 3)
+			for (cxprm_caps &c : caps)
+				ops[n++] = {CXPRM_IOC_QUERY_CAPS, 1, ua(&c)};
+		cxprm_batch b{n, 0, ua(ops.data()), 0, 0};
+		ASSERT_EQ(batch(&b), 0) << t;
+		for (unsigned i = 0; i < n; i++)
+			EXPECT_EQ(ops[i].result, 0) << t << " " << i;
+		ASSERT_EQ(b.done, n) << t;
+		for (unsigned g = 0; g < t; g++)
+			for (unsigned i = 0; i < G; i++) {
+				const cxprm_qp_modify &x = m[(t - g - 1) * G + i];
+				EXPECT_EQ(x.st.status, 0) << t << " " << g << std::hex << " " << x.st.syndrome;
+				EXPECT_EQ(x.state, t - g) << "INIT, RTR, RTS";
+			}
+	}
+	EXPECT_EQ(cxprm_core_objs_count(file.objs), 4 * G);
+	for (const cxprm_caps &c : caps)
+		EXPECT_EQ(c.st.opcode, op::QUERY_HCA_CAP);
+	// One more op is one too many: refused whole, nothing runs.
+	ops.push_back(ops[0]);
+	cxprm_batch b{OPS + 1, 0, ua(ops.data()), 0, 0};
+	EXPECT_EQ(batch(&b), EINVAL_);
+}
+
 TEST_F(Batch, TwoOpsOnOneObjectOneIsBusy)
 {
 	// Two DESTROYs of one DCT in one batch: one runs, the other is -EBUSY

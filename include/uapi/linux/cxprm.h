@@ -413,7 +413,7 @@ struct cxprm_qp_modify {
  * -EINVAL for a bad count, flags or reserved field and -EFAULT for an
  * unreadable ops array (then no op ran).
  */
-#define CXPRM_BATCH_MAX 64
+#define CXPRM_BATCH_MAX 256 /* as many as a file may hold objects (was 64) */
 struct cxprm_batch_op {
 	__u32 cmd;      /* in: the op's ioctl request, e.g. CXPRM_IOC_DCT_CREATE */
 	__s32 result;   /* out: 0 or -errno, as that ioctl returns */

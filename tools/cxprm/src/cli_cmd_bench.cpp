@@ -26,7 +26,7 @@ namespace {
 
 const std::vector<Opt> kOpts = {
 	{"count", 'n', "N", "connections of each kind (default 100, at most 100000)"},
-	{"batch", 'b', "N", "connections alive at once (default 32, at most 60)"},
+	{"batch", 'b', "N", "connections a group (default 32, at most 60)"},
 	{"mode", 'm', "MODE", "serial, batch or both (default both)"},
 };
 
@@ -40,14 +40,15 @@ const CommandSpec spec = {
 	"command time (the driver's doorbell-to-completion latency of each\n"
 	"command, summed over the connection's commands) and wall time (the\n"
 	"ioctls as this process sees them), mean, p50 and p99, and the rate\n"
-	"(connections per second of timed wall time).  Connections are made\n"
-	"--batch at a time (default 32: DCT tables hold 64 per file and per\n"
-	"emulated device) and torn down (QPs destroyed; DCTs drained, then\n"
-	"destroyed) before the next batch; teardown is not timed.  serial: one\n"
-	"ioctl at a time; batch: each step of a batch of connections is one\n"
-	"CXPRM_IOC_BATCH (the QPs' creates, then each transition, the DCTs'\n"
-	"creates), the commands in flight together; a connection's wall time is\n"
-	"then that of its batches.  Everything is destroyed at the end.  The\n"
+	"(connections per second of timed wall time).  Connections are made in\n"
+	"groups of --batch (default 32: DCT tables hold 64 per file and per\n"
+	"emulated device), each torn down (QPs destroyed; DCTs drained, then\n"
+	"destroyed) once made; teardown is not timed.  serial: one ioctl at a\n"
+	"time; batch: CXPRM_IOC_BATCH, the commands in flight together: a\n"
+	"group's DCT creates in one; for RC QPs a pipeline, each batch holding\n"
+	"one group's creates and one transition each of the three groups\n"
+	"before it (up to four groups alive); a connection's wall time is then\n"
+	"that of its batches.  Everything is destroyed at the end.  The\n"
 	"seed's reference (1000 RoCE connections on a ConnectX): RC about 12 us\n"
 	"per connection, DCT about 4 us.  Needs CAP_NET_ADMIN.",
 	kOpts,
@@ -145,34 +146,68 @@ public:
 			set_.destroy(CXPRM_OBJ_QP, qpn);
 	}
 
-	// Four batches: the creates, then each transition of all n.
-	void rc_batched(unsigned n, Row &row)
+	/*
+	 * The connections in groups of b, pipelined: batch t holds group t's
+	 * creates and one transition each of groups t-1, t-2 and t-3 (an RC
+	 * connection's four commands depend on each other, so each is in the
+	 * batch after the one before).  Four batches of one step each per
+	 * group left the engines idle at every batch's end, and the creates'
+	 * batch was this task's to build while the engines waited; here a
+	 * batch carries four groups' work, the creates among the transitions.
+	 * Timed: building each batch, the ioctl, its results.  Untimed: the
+	 * finished group's teardown, one QP at a time (a batch of QP destroys
+	 * runs on the host's thread pool, not posted yet: batch.rst; under
+	 * Linux's fair scheduler the next timed batch then ran at 0.6 of the
+	 * model's bound instead of 0.8: performance.rst, figure 6).
+	 */
+	void rc_batched(unsigned count, unsigned b, Row &row)
 	{
-		fw_ns_ = 0;
-		per_ = &per_cmd_;
-		per_cmd_.clear();
-		per_cmd_.reserve(4 * (size_t)n);
-		Clock::time_point t0 = Clock::now();
-		std::vector<uint32_t> qps = set_.rc_qps(pd_, cqn_, srqn_, n);
-		for (uint32_t t : {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS})
-			set_.modify_qps(qps, t, [&](size_t i) { return qp_path(qps[i]); });
-		long long wall = ns_since(t0);
-		per_ = nullptr;
-		row.timed_ns += wall;
-		std::unordered_map<uint32_t, long long> per_qp; // summed past the timed span
-		per_qp.reserve(n);
-		for (const auto &c : per_cmd_)
-			per_qp[c.first] += c.second;
-		for (uint32_t qpn : qps) {
-			row.wall.push_back(wall);
-			row.fw.push_back(per_qp[qpn]);
+		static constexpr uint32_t kStep[] = {CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS};
+		unsigned groups = (count + b - 1) / b;
+		std::vector<std::vector<uint32_t>> qps(groups);
+		std::vector<long long> wall(groups, 0);
+		std::unordered_map<uint32_t, long long> fw; // per QP, summed past each timed span
+		std::vector<cxprm_qp_modify> steps;
+		per_cmd_.reserve(4 * (size_t)b);
+		for (unsigned t = 0; t < groups + 3; t++) {
+			unsigned first = t >= 3 ? t - 3 : 0, last = std::min(t, groups);
+			Clock::time_point t0 = Clock::now();
+			steps.clear();
+			for (unsigned g = first; g < last; g++) // oldest group first
+				for (uint32_t qpn : qps[g]) {
+					steps.push_back(qp_path(qpn));
+					steps.back().qpn = qpn;
+					steps.back().transition = kStep[t - g - 1];
+				}
+			unsigned creates = t < groups ? std::min(b, count - t * b) : 0;
+			per_ = &per_cmd_;
+			std::vector<uint32_t> made = set_.qp_batch(pd_, cqn_, srqn_, creates, steps);
+			per_ = nullptr;
+			long long ns = ns_since(t0);
+			row.timed_ns += ns;
+			if (creates)
+				qps[t] = std::move(made);
+			for (unsigned g = first; g <= std::min(t, groups - 1); g++)
+				wall[g] += ns;
+			for (const auto &c : per_cmd_)
+				fw[c.first] += c.second;
+			per_cmd_.clear();
+			if (t < 3)
+				continue;
+			for (uint32_t qpn : qps[t - 3]) { // group t-3 is connected
+				row.wall.push_back(wall[t - 3]);
+				row.fw.push_back(fw[qpn]);
+				fw.erase(qpn);
+				set_.destroy(CXPRM_OBJ_QP, qpn);
+			}
 		}
-		// Untimed, and one ioctl at a time: a batch of QP destroys runs on
-		// the host's thread pool (not posted yet: batch.rst), and under
-		// Linux's fair scheduler the next timed batch then ran at 0.6 of
-		// the model's bound instead of 0.8 (performance.rst, figure 6).
-		for (uint32_t qpn : qps)
-			set_.destroy(CXPRM_OBJ_QP, qpn);
+	}
+
+	// A step made for each group of b connections in turn.
+	template <void (Bench::*F)(unsigned, Row &)> void each(unsigned count, unsigned b, Row &row)
+	{
+		for (unsigned done = 0; done < count; done += b)
+			(this->*F)(std::min(b, count - done), row);
 	}
 
 	void dct_serial(unsigned n, Row &row)
@@ -313,22 +348,21 @@ int run(Ctx &ctx, const Args &args)
 	std::vector<Row> rows;
 	{
 		Bench b(f);
-		using Step = void (Bench::*)(unsigned, Row &);
+		using Step = void (Bench::*)(unsigned, unsigned, Row &);
 		struct Kind {
 			const char *path, *mode;
 			unsigned cmds;
 			Step step;
 			bool on;
-		} kinds[] = {{"RC QP", "serial", 4, &Bench::rc_serial, serial},
+		} kinds[] = {{"RC QP", "serial", 4, &Bench::each<&Bench::rc_serial>, serial},
 			     {"RC QP", "batch", 4, &Bench::rc_batched, batched},
-			     {"DCT", "serial", 1, &Bench::dct_serial, serial},
-			     {"DCT", "batch", 1, &Bench::dct_batched, batched}};
+			     {"DCT", "serial", 1, &Bench::each<&Bench::dct_serial>, serial},
+			     {"DCT", "batch", 1, &Bench::each<&Bench::dct_batched>, batched}};
 		for (const Kind &k : kinds) {
 			if (!k.on)
 				continue;
 			rows.push_back({k.path, k.mode, k.cmds, {}, {}});
-			for (unsigned done = 0; done < count; done += batch)
-				(b.*k.step)(std::min(batch, count - done), rows.back());
+			(b.*k.step)(count, batch, rows.back());
 		}
 		b.finish();
 	}

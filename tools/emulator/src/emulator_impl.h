@@ -127,7 +127,9 @@ struct Emulator::Impl {
 
 	// --- emulator_latency.cpp ---
 	void schedule_slot(unsigned slot, uint64_t now);
-	bool serve_due(uint64_t now);
+	uint32_t take_bells(uint64_t now);
+	bool bells_open() const;
+	bool serve_due(uint64_t now, uint32_t *rung);
 	void drop_pending();
 	uint64_t thread_sleep_ns(bool did, uint64_t quiet_ns, uint32_t *idle_sleep_us) const;
 

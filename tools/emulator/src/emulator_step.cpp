@@ -49,6 +49,36 @@ void Emulator::Impl::raise(const std::vector<uint32_t> &irqs)
 	}
 }
 
+// The doorbell vector's bits (and those deferred): each rung slot given to
+// a firmware engine (latency model) or served now, in slot order.
+uint32_t Emulator::Impl::take_bells(uint64_t now)
+{
+	uint32_t bell = iseg.take_doorbell() | deferred_bell;
+	deferred_bell = 0;
+	const uint32_t rung = bell;
+	for (unsigned slot = 0; bell; slot++, bell >>= 1) {
+		if (!(bell & 1))
+			continue;
+		owned_since[slot] = skip_token[slot] = 0; // a new command
+		bell_seen[slot] = now;
+		if (prof.latency.enabled)
+			schedule_slot(slot, now);
+		else
+			process_slot(slot);
+	}
+	return rung;
+}
+
+// Whether serve_due may take doorbells between two answers: only while
+// nothing the step checks before its own take has changed (no crash or
+// removal pending, the interface on, the same queue address).
+bool Emulator::Impl::bells_open() const
+{
+	return !gone && !crashed && !sw_reset && !nic_disabled && !initializing && !cmdq_initializing &&
+	       !faults.crash.load() && !faults.device_gone.load() && !faults.sw_reset.load() &&
+	       iseg.cmdq_base() == last_cmdq_addr;
+}
+
 // A fatal syndrome the device model raised (EQ overrun): firmware
 // death with that syndrome and rfr.
 void Emulator::Impl::take_fatal()
@@ -112,21 +142,9 @@ bool Emulator::Impl::step_locked(bool tick_health)
 	if (!crashed && !sw_reset)
 		did |= dev.scan_eq_doorbells();
 
-	uint32_t bell = iseg.take_doorbell() | deferred_bell;
-	deferred_bell = 0;
-	const uint32_t rung = bell;
-	for (unsigned slot = 0; bell; slot++, bell >>= 1) {
-		if (!(bell & 1))
-			continue;
-		did = true;
-		owned_since[slot] = skip_token[slot] = 0; // a new command
-		bell_seen[slot] = now;
-		if (prof.latency.enabled)
-			schedule_slot(slot, now);
-		else
-			process_slot(slot);
-	}
-	did |= serve_due(now);
+	uint32_t rung = take_bells(now);
+	did |= rung != 0;
+	did |= serve_due(now, &rung);
 	if (rung)
 		note_unrung_owned(rung, now);
 	did |= rescue_lost_doorbells(now);

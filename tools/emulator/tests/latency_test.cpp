@@ -21,7 +21,11 @@ struct LatencyRig {
 		    }),
 		    Stage::RESET)
 	{
-		r.emu.set_clock([this] { return now; });
+		r.emu.set_clock([this] {
+			if (on_read)
+				on_read();
+			return now;
+		});
 		r.drv.init_queue();
 	}
 	Prepared post(unsigned slot, uint16_t opcode)
@@ -35,6 +39,7 @@ struct LatencyRig {
 		r.emu.poll_once();
 	}
 	uint64_t now = 0;
+	std::function<void()> on_read; // at each clock read, before it
 	Rig r;
 };
 
@@ -125,6 +130,38 @@ TEST(LatencyModel, ASlotInServiceIsNotALostDoorbell)
 	EXPECT_FALSE(l.r.drv.owned_by_hw(longer));
 	EXPECT_EQ(l.r.emu.counters().lost_doorbells, 0u);
 	EXPECT_EQ(l.r.emu.commands_processed(), 2u);
+}
+
+// A doorbell rung while the emulator answers other commands is taken
+// between two answers, at that time: firmware's engines see a doorbell
+// when it is rung, not when the emulator's thread is done answering.
+TEST(LatencyModel, ADoorbellRungWhileAnsweringIsTakenThen)
+{
+	LatencyRig l(1, {{op::QUERY_PAGES, 100}});
+	Prepared a = l.post(0, op::QUERY_PAGES), b = l.post(1, op::QUERY_PAGES);
+	l.r.drv.ring(0);
+	l.step_at(0);
+	// Answering a takes 10 us, and b is rung meanwhile: the next clock
+	// read after a's answer rings b and stands 10 us later.
+	bool rung = false;
+	l.on_read = [&] {
+		if (!rung && !l.r.drv.owned_by_hw(a)) {
+			rung = true;
+			l.now += 10 * US;
+			l.r.drv.ring(1);
+		}
+	};
+	l.step_at(100 * US);
+	ASSERT_TRUE(rung);
+	EXPECT_FALSE(l.r.drv.owned_by_hw(a));
+	// b started at 110 us, as the engine was free: due at 210 us, not
+	// 100 us after the next step (150).
+	l.step_at(150 * US);
+	l.step_at(210 * US - 1);
+	EXPECT_TRUE(l.r.drv.owned_by_hw(b));
+	l.step_at(210 * US);
+	EXPECT_FALSE(l.r.drv.owned_by_hw(b));
+	EXPECT_EQ(l.r.emu.counters().latency.engine_wait_ns, 0u);
 }
 
 TEST(LatencyModel, OffByDefaultAndParsesItsTextForm)
