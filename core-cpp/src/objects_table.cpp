@@ -159,9 +159,8 @@ void objs_forget(cxprm_core *c, cxprm_core_objs *t)
 		mem_keep(c, o.mem);
 		o.mem = nullptr;
 		lost_push(t->lost, t->lost_n, CXPRM_OBJ_MAX_PER_FILE, o);
-		t->e[i] = {};
 	}
-	t->n = 0;
+	t->clear();
 }
 
 ObjMem *mem_new(cxprm_core *c)
