@@ -187,15 +187,10 @@ ControlServer::Result ControlServer::execute(uint32_t cmd, const uint32_t *arg)
 			r.status = CXPRM_EMUD_ST_REFUSED;
 		log_.info("control: set_num_vfs(%u): %s", arg[0], r.status ? "refused" : "ok");
 		break;
-	case CXPRM_EMUD_CMD_NVME_QUEUE: {
-		emu::NvmeQueueInfo q;
-		if (arg[0] > 0xffff || !emu_.nvme_take_queue((uint16_t)arg[0], &q))
-			r.status = CXPRM_EMUD_ST_BAD_ARG;
-		else
-			r.value = q.sq_bus;
+	case CXPRM_EMUD_CMD_NVME_QUEUE: // the answer: its SQ's bus address
+		r = nvme_queue_field(arg[0], true, CXPRM_EMUD_NVMEQ_SQ_ADDR);
 		log_.info("control: nvme_take_queue(%u): %s", arg[0], r.status ? "no such queue" : "ok");
 		break;
-	}
 	case CXPRM_EMUD_CMD_NVMF_IO: {
 		uint64_t bpi = arg[4] ? arg[4] : 8;
 		if (!emu_.simulate_nvmf_io(arg[0], arg[1], arg[2], arg[3], bpi))
@@ -421,15 +416,9 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 					  &r.status, &r.value);
 		break;
 	}
-	case CXPRM_EMUD_Q_NVME_QUEUE: {
-		emu::NvmeQueueInfo q;
-		if (arg[1] > 0xffff || !emu_.nvme_queue((uint16_t)arg[1], &q))
-			r.status = CXPRM_EMUD_ST_BAD_ARG;
-		else
-			pick<kNvmeqFields>(arg[2], {q.sq_bus, q.cq_bus, q.sqt_db_bus, q.db_stride, q.depth},
-					   &r.status, &r.value);
+	case CXPRM_EMUD_Q_NVME_QUEUE:
+		r = nvme_queue_field(arg[1], false, arg[2]);
 		break;
-	}
 	case CXPRM_EMUD_Q_NVME_STAT: {
 		emu::NvmeSsdStats s = emu_.nvme_stats();
 		pick<kNvmeStats>(arg[1],
@@ -442,6 +431,18 @@ ControlServer::Result ControlServer::query(const uint32_t *arg)
 		r.status = CXPRM_EMUD_ST_UNKNOWN_CMD;
 		break;
 	}
+	return r;
+}
+
+ControlServer::Result ControlServer::nvme_queue_field(uint32_t qid, bool take, uint32_t field)
+{
+	Result r;
+	emu::NvmeQueueInfo q;
+	if (qid > 0xffff || !(take ? emu_.nvme_take_queue((uint16_t)qid, &q) : emu_.nvme_queue((uint16_t)qid, &q)))
+		r.status = CXPRM_EMUD_ST_BAD_ARG;
+	else
+		pick<kNvmeqFields>(field, {q.sq_bus, q.cq_bus, q.sqt_db_bus, q.db_stride, q.depth}, &r.status,
+				   &r.value);
 	return r;
 }
 

@@ -40,6 +40,10 @@ private:
 	Result execute(uint32_t cmd, const uint32_t *arg);
 	Result fault(const uint32_t *arg);
 	Result query(const uint32_t *arg);
+	// Field 'field' (CXPRM_EMUD_NVMEQ_FIELDS) of NVMe queue qid, which
+	// 'take' hands to the client (nvme_take_queue) first; BAD_ARG for no
+	// such queue.
+	Result nvme_queue_field(uint32_t qid, bool take, uint32_t field);
 
 	uint8_t *page_;
 	emu::Emulator &emu_;

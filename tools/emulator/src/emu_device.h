@@ -472,6 +472,19 @@ private:
 	Result nvmf_xrq(uint32_t xrqn) const;
 	// nvmf_xrq(), and the command's uid owns the XRQ (attach, detach, backends).
 	Result nvmf_xrq_owned(const Cmd &c, uint32_t xrqn) const;
+	// What ATTACH, DETACH and CREATE_NVMF_BACKEND_CTRL read first: the
+	// input (layout In), the XRQ it names (In::xrqn) and nvmf_xrq_owned().
+	template <class In> struct NvmfIn {
+		Result r;
+		prm::CRef<In> in;
+		uint32_t xrqn;
+	};
+	template <class In> NvmfIn<In> nvmf_owned_in(const Cmd &c) const
+	{
+		prm::CRef<In> in(c.in);
+		uint32_t xrqn = (uint32_t)prm::get<typename In::xrqn>(in);
+		return {nvmf_xrq_owned(c, xrqn), in, xrqn};
+	}
 
 	// nvmf_backend_io.cpp: io's commands through backend be (null: none),
 	// data to the XRQ's staging buffer; ns's counters move with the answers.

@@ -40,6 +40,15 @@ template <class F> auto named_dct(Device &d, const Cmd &c, uint32_t unknown, boo
 	return r->status ? d.dcts.end() : it;
 }
 
+// What DESTROY, DRAIN, QUERY and ARM answer: act(the DCT's iterator) for
+// the DCT named_dct() finds, else its failure.
+template <class F, class Act> Result on_dct(Device &d, const Cmd &c, uint32_t unknown, bool query, Act act)
+{
+	Result r;
+	auto it = named_dct<F>(d, c, unknown, query, &r);
+	return it == d.dcts.end() ? r : act(it);
+}
+
 } // namespace
 
 Result Device::create_dct(Cmd &c)
@@ -94,50 +103,45 @@ Result Device::create_dct(Cmd &c)
 
 Result Device::destroy_dct(Cmd &c)
 {
-	Result r;
-	auto it = named_dct<prm::destroy_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DESTROY, false, &r);
-	if (it == dcts.end())
-		return r;
-	// Strict: Linux always drains and waits for DCT_DRAINED first, so
-	// nothing shows firmware destroying an active DCT.
-	if (prof_.dct.destroy_requires_drained && it->second.state != DctState::DRAINED)
-		return fail(synd::DCT_NOT_DRAINED);
-	disown(Obj::DCT, it->first);
-	dcts.erase(it);
-	return Result::ok();
+	return on_dct<prm::destroy_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DESTROY, false, [&](auto it) {
+		// Strict: Linux always drains and waits for DCT_DRAINED first, so
+		// nothing shows firmware destroying an active DCT.
+		if (prof_.dct.destroy_requires_drained && it->second.state != DctState::DRAINED)
+			return fail(synd::DCT_NOT_DRAINED);
+		disown(Obj::DCT, it->first);
+		dcts.erase(it);
+		return Result::ok();
+	});
 }
 
 Result Device::drain_dct(Cmd &c)
 {
-	Result r;
-	auto it = named_dct<prm::drain_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DRAIN, false, &r);
-	if (it == dcts.end())
-		return r;
-	if (it->second.state != DctState::ACTIVE)
-		return fail(synd::DCT_DRAIN_NOT_ACTIVE);
-	it->second.state = DctState::DRAINING;
-	it->second.drained_at_ns = now_ns + (uint64_t)prof_.dct.drain_delay_us * 1000;
-	next_drained_ns = std::min(next_drained_ns, it->second.drained_at_ns);
-	return Result::ok();
+	return on_dct<prm::drain_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_DRAIN, false, [&](auto it) {
+		if (it->second.state != DctState::ACTIVE)
+			return fail(synd::DCT_DRAIN_NOT_ACTIVE);
+		it->second.state = DctState::DRAINING;
+		it->second.drained_at_ns = now_ns + (uint64_t)prof_.dct.drain_delay_us * 1000;
+		next_drained_ns = std::min(next_drained_ns, it->second.drained_at_ns);
+		return Result::ok();
+	});
 }
 
 Result Device::query_dct(Cmd &c)
 {
-	Result r;
-	auto it = named_dct<prm::query_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_QUERY, true, &r);
-	if (it == dcts.end())
-		return r;
-	Ref<dctc> ctx = prm::sub<prm::query_dct_out::dct_context_entry, dctc>(Ref<prm::query_dct_out>(c.out));
-	std::memcpy(ctx.p, it->second.ctx.data(), it->second.ctx.size());
-	prm::set<dctc::state>(ctx, (uint32_t)it->second.state);
-	return Result::ok();
+	return on_dct<prm::query_dct_in::dctn>(*this, c, synd::DCT_UNKNOWN_QUERY, true, [&](auto it) {
+		Ref<dctc> ctx =
+			prm::sub<prm::query_dct_out::dct_context_entry, dctc>(Ref<prm::query_dct_out>(c.out));
+		std::memcpy(ctx.p, it->second.ctx.data(), it->second.ctx.size());
+		prm::set<dctc::state>(ctx, (uint32_t)it->second.state);
+		return Result::ok();
+	});
 }
 
+// ARM_DCT_FOR_KEY_VIOLATION: named_dct()'s checks, nothing more.
 Result Device::arm_dct(Cmd &c)
 {
-	Result r;
-	named_dct<prm::arm_dct_in::dct_number>(*this, c, synd::DCT_UNKNOWN_ARM, false, &r);
-	return r;
+	return on_dct<prm::arm_dct_in::dct_number>(*this, c, synd::DCT_UNKNOWN_ARM, false,
+						   [](auto) { return Result::ok(); });
 }
 
 } // namespace cxprm::emu

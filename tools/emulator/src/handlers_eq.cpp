@@ -34,6 +34,18 @@ bool driver_cq_on(const std::map<uint32_t, Cq> &cqs, uint32_t Cq::*f, uint32_t v
 			return true;
 	return false;
 }
+
+// DEALLOC_UAR and DESTROY_EQ: number n leaves 'objects' (a set or a map)
+// unless it is not there ('unknown') or in use ('busy').
+template <class M, class N> Result release_unused(M &objects, N n, uint32_t unknown, bool in_use, uint32_t busy)
+{
+	if (!objects.count(n))
+		return fail(unknown);
+	if (in_use)
+		return fail(busy);
+	objects.erase(n);
+	return Result::ok();
+}
 } // namespace
 
 Result Device::alloc_uar(Cmd &c)
@@ -55,15 +67,10 @@ Result Device::alloc_uar(Cmd &c)
 Result Device::dealloc_uar(Cmd &c)
 {
 	uint32_t idx = (uint32_t)prm::get<prm::dealloc_uar_in::uar>(CRef<prm::dealloc_uar_in>(c.in));
-	if (!uars.count(idx))
-		return fail(synd::UAR_UNKNOWN);
-	for (const auto &[eqn, eq] : eqs)
-		if (eq.uar == idx)
-			return fail(synd::UAR_IN_USE);
-	if (driver_cq_on(cqs, &Cq::uar, idx))
-		return fail(synd::UAR_IN_USE);
-	uars.erase(idx);
-	return Result::ok();
+	// In use while an EQ, or a CQ the driver made, is on it.
+	bool used = std::any_of(eqs.begin(), eqs.end(), [idx](const auto &e) { return e.second.uar == idx; }) ||
+		    driver_cq_on(cqs, &Cq::uar, idx);
+	return release_unused(uars, idx, synd::UAR_UNKNOWN, used, synd::UAR_IN_USE);
 }
 
 Result Device::create_eq(Cmd &c)
@@ -134,12 +141,7 @@ Result Device::create_eq(Cmd &c)
 Result Device::destroy_eq(Cmd &c)
 {
 	uint8_t eqn = (uint8_t)prm::get<prm::destroy_eq_in::eq_number>(CRef<prm::destroy_eq_in>(c.in));
-	if (!eqs.count(eqn))
-		return fail(synd::EQ_UNKNOWN_DESTROY);
-	if (driver_cq_on(cqs, &Cq::eqn, eqn))
-		return fail(synd::EQ_IN_USE);
-	eqs.erase(eqn);
-	return Result::ok();
+	return release_unused(eqs, eqn, synd::EQ_UNKNOWN_DESTROY, driver_cq_on(cqs, &Cq::eqn, eqn), synd::EQ_IN_USE);
 }
 
 Result Device::query_eq(Cmd &c)

@@ -56,12 +56,11 @@ Result Device::nvmf_xrq_owned(const Cmd &c, uint32_t xrqn) const
 Result Device::attach_nvmf_ns(Cmd &c)
 {
 	using in_t = prm::attach_nvmf_namespace_in;
-	CRef<in_t> in(c.in);
-	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
+	auto [r, in, xrqn] = nvmf_owned_in<in_t>(c);
+	if (r.status)
+		return r;
 	uint32_t fe = (uint32_t)prm::get<in_t::frontend_namespace>(in);
 	uint32_t be = (uint32_t)prm::get<in_t::backend_namespace>(in);
-	if (Result r = nvmf_xrq_owned(c, xrqn); r.status)
-		return r;
 	if (fe == 0 || fe == NSID_BROADCAST || be == 0 || be == NSID_BROADCAST)
 		return fail(synd::NVMF_BAD_NSID);
 	// Bytes, as the vendor's nvmet passes it (prm/nvmf.h); log2 refused.
@@ -92,9 +91,8 @@ Result Device::attach_nvmf_ns(Cmd &c)
 Result Device::detach_nvmf_ns(Cmd &c)
 {
 	using in_t = prm::detach_nvmf_namespace_in;
-	CRef<in_t> in(c.in);
-	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
-	if (Result r = nvmf_xrq_owned(c, xrqn); r.status)
+	auto [r, in, xrqn] = nvmf_owned_in<in_t>(c);
+	if (r.status)
 		return r;
 	if (!namespaces.erase({xrqn, (uint32_t)prm::get<in_t::frontend_namespace>(in)}))
 		return fail(synd::NVMF_NS_UNKNOWN_DETACH);

@@ -65,6 +65,35 @@ template <class F> uint32_t dct_ref(const Dct &d)
 	return (uint32_t)prm::get<F>(CRef<prm::dctc>(d.ctx.data()));
 }
 
+// The context fields a CREATE keeps and its QUERY answers back, each as
+// X(context field, member of the kept object).
+#define CXPRM_EMU_CQC_FIELDS(X)                                                                    \
+	X(log_cq_size, log_size) X(uar_page, uar) X(c_eqn_or_apu_element, eqn) X(dbr_addr, dbr)
+#define CXPRM_EMU_SRQC_FIELDS(X)                                                                   \
+	X(log_srq_size, log_size) X(log_rq_stride, log_stride) X(pd, pd) X(cqn, cqn) X(lwm, lwm) X(dbr_addr, dbr)
+// from_ctx() reads object o (of type O) from a CREATE's context ctx (of
+// layout Layout), to_ctx() writes it into a QUERY's: one pair a kind.
+#define CXPRM_EMU_GET_(f, m) o.m = (decltype(o.m))prm::get<L::f>(ctx);
+#define CXPRM_EMU_SET_(f, m) prm::set<L::f>(ctx, o.m);
+#define CXPRM_EMU_CTX_IO_(O, Layout, FIELDS)                                                       \
+	void from_ctx(CRef<Layout> ctx, O &o)                                                      \
+	{                                                                                          \
+		using L = Layout;                                                                  \
+		FIELDS(CXPRM_EMU_GET_)                                                             \
+	}                                                                                          \
+	void to_ctx(Ref<Layout> ctx, const O &o)                                                   \
+	{                                                                                          \
+		using L = Layout;                                                                  \
+		FIELDS(CXPRM_EMU_SET_)                                                             \
+	}
+CXPRM_EMU_CTX_IO_(Cq, prm::cqc, CXPRM_EMU_CQC_FIELDS)
+CXPRM_EMU_CTX_IO_(Srq, prm::srqc, CXPRM_EMU_SRQC_FIELDS)
+#undef CXPRM_EMU_CTX_IO_
+#undef CXPRM_EMU_GET_
+#undef CXPRM_EMU_SET_
+#undef CXPRM_EMU_CQC_FIELDS
+#undef CXPRM_EMU_SRQC_FIELDS
+
 } // namespace
 
 bool Device::read_pas(const Cmd &c, uint32_t fixed, uint64_t n, std::vector<uint64_t> *pas)
@@ -129,26 +158,13 @@ Result Device::dealloc_pd(Cmd &c)
 	return destroy_object(c, pds, Obj::PD, pd, pds.count(pd), synd::PD_UNKNOWN, pd_in_use(pd), synd::PD_IN_USE);
 }
 
-// The context fields a CREATE keeps and its QUERY answers back, each as
-// X(context field, member of the kept object).
-#define CXPRM_EMU_CQC_FIELDS(X)                                                                    \
-	X(log_cq_size, log_size) X(uar_page, uar) X(c_eqn_or_apu_element, eqn) X(dbr_addr, dbr)
-#define CXPRM_EMU_SRQC_FIELDS(X)                                                                   \
-	X(log_srq_size, log_size) X(log_rq_stride, log_stride) X(pd, pd) X(cqn, cqn) X(lwm, lwm) X(dbr_addr, dbr)
-// With ctx the context (L its layout) and o the object.
-#define CXPRM_EMU_GET_(f, m) o.m = (decltype(o.m))prm::get<L::f>(ctx);
-#define CXPRM_EMU_SET_(f, m) prm::set<L::f>(ctx, o.m);
-
 // --- CQ ---
 
 Result Device::create_cq(Cmd &c)
 {
 	using in_t = prm::create_cq_in;
-	using L = prm::cqc;
-	CRef<L> ctx = prm::sub<in_t::cq_context, L>(CRef<in_t>(c.in));
 	Cq cq;
-	Cq &o = cq;
-	CXPRM_EMU_CQC_FIELDS(CXPRM_EMU_GET_)
+	from_ctx(prm::sub<in_t::cq_context, prm::cqc>(CRef<in_t>(c.in)), cq);
 	if (cq.log_size > cap_cur<prm::cmd_hca_cap::log_max_cq_sz>())
 		return fail(synd::CQ_BAD_LOG_SIZE);
 	if (!uars.count(cq.uar))
@@ -183,10 +199,7 @@ Result Device::query_cq(Cmd &c)
 	auto it = cqs.find(cqn);
 	if (Result r = known_owned(c, it != cqs.end(), synd::CQ_UNKNOWN_QUERY, Obj::CQ, cqn, true); r.status)
 		return r;
-	using L = prm::cqc;
-	Ref<L> ctx = prm::sub<prm::query_cq_out::cq_context, L>(Ref<prm::query_cq_out>(c.out));
-	const Cq &o = it->second;
-	CXPRM_EMU_CQC_FIELDS(CXPRM_EMU_SET_)
+	to_ctx(prm::sub<prm::query_cq_out::cq_context, prm::cqc>(Ref<prm::query_cq_out>(c.out)), it->second);
 	return Result::ok();
 }
 
@@ -209,11 +222,8 @@ template <class Num> Result Device::add_srq(const Cmd &c, uint32_t fixed, uint64
 Result Device::create_srq(Cmd &c)
 {
 	using in_t = prm::create_srq_in;
-	using L = prm::srqc;
-	CRef<L> ctx = prm::sub<in_t::srq_context_entry, L>(CRef<in_t>(c.in));
 	Srq s;
-	Srq &o = s;
-	CXPRM_EMU_SRQC_FIELDS(CXPRM_EMU_GET_)
+	from_ctx(prm::sub<in_t::srq_context_entry, prm::srqc>(CRef<in_t>(c.in)), s);
 	if (!have_pd(s.pd))
 		return fail(synd::SRQ_NO_PD);
 	if (s.cqn && !have_cq(s.cqn))
@@ -259,17 +269,9 @@ Result Device::query_srq(Cmd &c)
 		prm::set<prm::wq::dbr_addr>(wq, s.dbr);
 		return Result::ok();
 	}
-	using L = prm::srqc;
-	Ref<L> ctx = prm::sub<prm::query_srq_out::srq_context_entry, L>(Ref<prm::query_srq_out>(c.out));
-	const Srq &o = s;
-	CXPRM_EMU_SRQC_FIELDS(CXPRM_EMU_SET_)
+	to_ctx(prm::sub<prm::query_srq_out::srq_context_entry, prm::srqc>(Ref<prm::query_srq_out>(c.out)), s);
 	return Result::ok();
 }
-
-#undef CXPRM_EMU_GET_
-#undef CXPRM_EMU_SET_
-#undef CXPRM_EMU_CQC_FIELDS
-#undef CXPRM_EMU_SRQC_FIELDS
 
 // --- RMP: an SRQ at ISSI 1 (Linux mlx5_ib create_rmp_cmd) ---
 //

@@ -63,6 +63,26 @@ void put_802_3(uint8_t *set, uint64_t t)
 	put(prm::bytes<g::a_broadcast_frames_received_ok_high>(r), t);
 }
 
+// PAOS and PMTU: the port's admin value *admin, written from field Admin
+// when 'take' (REG_BAD_VALUE unless ok(value)); the answer has it and the
+// oper value (field Oper), which follows it at once.
+template <class Admin, class Oper, class T, class Ok>
+Result admin_oper(bool take, const uint8_t *in, uint8_t *o, uint8_t port, T *admin, Ok ok)
+{
+	using L = typename Admin::layout;
+	if (take) {
+		const T v = (T)prm::get<Admin>(CRef<L>(in));
+		if (!ok(v))
+			return fail(synd::REG_BAD_VALUE);
+		*admin = v;
+	}
+	Ref<L> a(o);
+	prm::set<typename L::local_port>(a, port);
+	prm::set<Admin>(a, *admin);
+	prm::set<Oper>(a, *admin);
+	return Result::ok();
+}
+
 } // namespace
 
 Device::PortRegs &Device::port_regs_of(uint8_t port)
@@ -95,17 +115,9 @@ Result Device::reg_port(uint16_t id, bool write, const uint8_t *in, uint8_t *o)
 		CRef<pa> q(in);
 		if (prm::get<pa::swid>(q) || prm::get<pa::ee>(q) || prm::get<pa::e>(q))
 			return fail(synd::REG_BAD_VALUE);
-		if (write && prm::get<pa::ase>(q)) {
-			const uint8_t a = (uint8_t)prm::get<pa::admin_status>(q);
-			if (a != 1 && a != 2)
-				return fail(synd::REG_BAD_VALUE);
-			s.admin_status = a;
-		}
-		Ref<pa> a(o);
-		prm::set<pa::local_port>(a, port);
-		prm::set<pa::admin_status>(a, s.admin_status);
-		prm::set<pa::oper_status>(a, s.admin_status);
-		return Result::ok();
+		return admin_oper<pa::admin_status, pa::oper_status>(write && prm::get<pa::ase>(q), in, o, port,
+								     &s.admin_status,
+								     [](uint8_t a) { return a == 1 || a == 2; });
 	}
 	case rid::PTYS: {
 		using pt = prm::ptys_reg;
@@ -135,18 +147,10 @@ Result Device::reg_port(uint16_t id, bool write, const uint8_t *in, uint8_t *o)
 	}
 	case rid::PMTU: {
 		using pm = prm::pmtu_reg;
-		if (write) {
-			const uint16_t m = (uint16_t)prm::get<pm::admin_mtu>(CRef<pm>(in));
-			if (m < rp.min_mtu || m > rp.max_mtu)
-				return fail(synd::REG_BAD_VALUE);
-			s.admin_mtu = m;
-		}
-		Ref<pm> a(o);
-		prm::set<pm::local_port>(a, port);
-		prm::set<pm::max_mtu>(a, rp.max_mtu);
-		prm::set<pm::admin_mtu>(a, s.admin_mtu);
-		prm::set<pm::oper_mtu>(a, s.admin_mtu);
-		return Result::ok();
+		prm::set<pm::max_mtu>(Ref<pm>(o), rp.max_mtu); // a failure's answer is zeroed (execute())
+		return admin_oper<pm::admin_mtu, pm::oper_mtu>(write, in, o, port, &s.admin_mtu, [&](uint16_t m) {
+			return m >= rp.min_mtu && m <= rp.max_mtu;
+		});
 	}
 	case rid::PPCNT: {
 		using pc = prm::ppcnt_reg;

@@ -28,11 +28,14 @@ bool entry_empty(const std::array<uint8_t, 32> &e)
 	       !prm::get<prm::roce_addr_layout::source_mac_31_0>(r);
 }
 
-// Whether a NIC vport command names the function's own vport: no other
-// vport is emulated.
-template <class In> bool own_vport(CRef<In> in)
+// A NIC vport command (input layout In) must name the function's own
+// vport: no other vport is emulated.
+template <class In> Result own_vport(const Cmd &c)
 {
-	return !prm::get<typename In::other_vport>(in) && !prm::get<typename In::vport_number>(in);
+	CRef<In> in(c.in);
+	if (prm::get<typename In::other_vport>(in) || prm::get<typename In::vport_number>(in))
+		return fail(synd::VPORT_OTHER);
+	return Result::ok();
 }
 
 } // namespace
@@ -44,11 +47,9 @@ bool Device::port_is_eth() const
 
 Result Device::query_nic_vport(Cmd &c)
 {
-	using in_t = prm::query_nic_vport_context_in;
 	using out_t = prm::query_nic_vport_context_out;
-	CRef<in_t> in(c.in);
-	if (!own_vport(in))
-		return fail(synd::VPORT_OTHER);
+	if (Result r = own_vport<prm::query_nic_vport_context_in>(c); r.status)
+		return r;
 	auto v = prm::sub<out_t::nic_vport_context, prm::nic_vport_context>(Ref<out_t>(c.out));
 	prm::set<prm::nic_vport_context::roce_en>(v, roce_en);
 	uint8_t *mac = prm::bytes<prm::nic_vport_context::permanent_address>(v) + 2;
@@ -60,9 +61,9 @@ Result Device::modify_nic_vport(Cmd &c)
 {
 	using in_t = prm::modify_nic_vport_context_in;
 	using sel = prm::modify_nic_vport_field_select;
+	if (Result r = own_vport<in_t>(c); r.status)
+		return r;
 	CRef<in_t> in(c.in);
-	if (!own_vport(in))
-		return fail(synd::VPORT_OTHER);
 	auto s = prm::sub<in_t::field_select, sel>(in);
 	if (prm::get<sel::permanent_address>(s))
 		return fail(synd::VPORT_FIELD);

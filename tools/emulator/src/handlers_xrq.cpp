@@ -113,9 +113,8 @@ Result Device::destroy_xrq(Cmd &c)
 Result Device::create_nvmf_be(Cmd &c)
 {
 	using in_t = prm::create_nvmf_be_ctrl_in;
-	CRef<in_t> in(c.in);
-	uint32_t xrqn = (uint32_t)prm::get<in_t::xrqn>(in);
-	if (Result r = nvmf_xrq_owned(c, xrqn); r.status)
+	auto [r, in, xrqn] = nvmf_owned_in<in_t>(c);
+	if (r.status)
 		return r;
 	CRef<prm::nvmf_be_ctrl> be = prm::sub<in_t::nvmf_be_ctrl_entry, prm::nvmf_be_ctrl>(in);
 	NvmfBackendInfo info;

@@ -17,23 +17,19 @@ namespace {
 using cap = prm::cmd_hca_cap;
 namespace ct = prm::cap;
 
-// Sets field F to v in both images.
-template <class F> void both(CapImages &img, uint64_t v)
-{
-	using L = typename F::layout;
-	prm::set<F>(prm::Ref<L>(img.max.data()), v);
-	prm::set<F>(prm::Ref<L>(img.cur.data()), v);
-}
-
-// Sets each one-bit feature field F to 1 in both images.
-template <class... F> void on(CapImages &img) { (both<F>(img, 1), ...); }
-
+// Sets field F to max in the MAX image and to cur in the CUR one.
 template <class F> void split(CapImages &img, uint64_t max, uint64_t cur)
 {
 	using L = typename F::layout;
 	prm::set<F>(prm::Ref<L>(img.max.data()), max);
 	prm::set<F>(prm::Ref<L>(img.cur.data()), cur);
 }
+
+// Sets field F to v in both images.
+template <class F> void both(CapImages &img, uint64_t v) { split<F>(img, v, v); }
+
+// Sets each one-bit feature field F to 1 in both images.
+template <class... F> void on(CapImages &img) { (both<F>(img, 1), ...); }
 
 // Field F of the layout nested at member M (odp_cap.rc_odp_caps ...), both images.
 template <class M, class F> void nested(CapImages &img, uint64_t v)
