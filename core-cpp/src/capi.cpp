@@ -15,6 +15,7 @@
 #include "cxprm/commands/esw.h"
 #include "cxprm/commands/hca.h"
 #include "cxprm/commands/nvmf.h"
+#include "cxprm/copy_fields.h"
 #include "cxprm/device.h"
 #include "cxprm/events.h"
 #include "cxprm/health.h"
@@ -162,14 +163,8 @@ void cxprm_core_teardown(cxprm_core *c, cxprm_core_teardown_report *rep)
 	cxprm_core_events_stop(c);
 	TeardownReport t = c->dev.teardown();
 	cxprm_core_teardown_report r{};
-	r.pages_given = t.pages_given;
-	r.pages_reclaimed = t.pages_reclaimed;
-	r.pages_freed = t.pages_freed;
-	r.pages_stranded = t.pages_stranded;
-	r.cmdq_stranded = t.cmdq_stranded;
-	r.err = t.err;
-	r.steps = t.steps;
-	r.failed_step = t.failed_step;
+	CXPRM_COPY_FIELDS(r, t, pages_given, pages_reclaimed, pages_freed, pages_stranded, cmdq_stranded,
+			  err, steps, failed_step);
 	/*
 	 * Queues of objects whose destroy failed: after a teardown that
 	 * worked the firmware holds no object (TEARDOWN_HCA, DISABLE_HCA),

@@ -22,14 +22,17 @@ u64 pages_needed(const EqParams &p)
 
 } // namespace
 
+/* The eqc fields an EqParams carries by the same name: range-checked, then written. */
+#define CXPRM_EQC_FIELDS_(X) X(log_eq_size) X(uar_page) X(intr) X(log_page_size) X(page_offset) X(oi) X(ec)
+
 int create_eq(Cmdq &q, const EqParams &p, u8 *eqn, CmdResult *res)
 {
 	if (!eqn || !p.pas || !p.npas)
 		return E_INVAL;
-	if (!fits<eqc::log_eq_size>(p.log_eq_size) || !fits<eqc::uar_page>(p.uar_page) ||
-	    !fits<eqc::intr>(p.intr) || !fits<eqc::log_page_size>(p.log_page_size) ||
-	    !fits<eqc::page_offset>(p.page_offset) || p.log_page_size > 20)
+#define CXPRM_FITS_(f) fits<eqc::f>(p.f) &&
+	if (!(CXPRM_EQC_FIELDS_(CXPRM_FITS_) p.log_page_size <= 20))
 		return E_RANGE;
+#undef CXPRM_FITS_
 	if (p.npas < pages_needed(p))
 		return E_INVAL;
 	if (p.npas > create_eq_in_pas::entries_in(q.config().max_msg_bytes))
@@ -42,13 +45,9 @@ int create_eq(Cmdq &q, const EqParams &p, u8 *eqn, CmdResult *res)
 	int err = build_pas_in<create_eq_in, create_eq_in_pas>(
 		q, in, op::CREATE_EQ, p.uid, p.npas, [&p](Ref<create_eq_in> r) {
 			auto c = sub<create_eq_in::eq_context_entry, eqc>(r);
-			set<eqc::log_eq_size>(c, p.log_eq_size);
-			set<eqc::uar_page>(c, p.uar_page);
-			set<eqc::intr>(c, p.intr);
-			set<eqc::log_page_size>(c, p.log_page_size);
-			set<eqc::page_offset>(c, p.page_offset);
-			set<eqc::oi>(c, p.oi);
-			set<eqc::ec>(c, p.ec);
+#define CXPRM_SET_(f) set<eqc::f>(c, p.f);
+			CXPRM_EQC_FIELDS_(CXPRM_SET_)
+#undef CXPRM_SET_
 			/*
 			 * event_bitmask[4][0x40]: mlx5_ifc.h's word i carries types
 			 * 64*i..; Linux writes word i with

@@ -16,16 +16,25 @@ constexpr u32 SQ_WQEBB = 64;
 
 } // namespace
 
+/*
+ * The fields each transition writes from the QpPath member of the same
+ * name, X(layout, field), layout qpc or its primary address path ads:
+ * what qp_path_fits checks and encode_transition writes.
+ */
+#define CXPRM_RST2INIT_FIELDS_(X) X(ads, pkey_index) X(qpc, rre) X(qpc, rwe) X(qpc, rae)
+#define CXPRM_INIT2RTR_FIELDS_(X)                                                                  \
+	X(qpc, mtu) X(qpc, log_msg_max) X(qpc, remote_qpn) X(qpc, next_rcv_psn) X(qpc, log_rra_max) \
+	X(qpc, min_rnr_nak)
+#define CXPRM_RTR2RTS_FIELDS_(X) \
+	X(qpc, next_send_psn) X(qpc, retry_count) X(qpc, rnr_retry) X(qpc, log_sra_max) X(ads, ack_timeout)
+
 bool qp_path_fits(const QpPath &p)
 {
-	return fits<ads::pkey_index>(p.pkey_index) && fits<qpc::mtu>(p.mtu) &&
-	       fits<qpc::log_msg_max>(p.log_msg_max) &&
-	       fits<qpc::remote_qpn>(p.remote_qpn) && fits<qpc::next_rcv_psn>(p.next_rcv_psn) &&
-	       fits<qpc::log_rra_max>(p.log_rra_max) && fits<qpc::min_rnr_nak>(p.min_rnr_nak) &&
-	       fits<qpc::next_send_psn>(p.next_send_psn) &&
-	       fits<qpc::retry_count>(p.retry_count) && fits<qpc::rnr_retry>(p.rnr_retry) &&
-	       fits<ads::ack_timeout>(p.ack_timeout) && fits<qpc::log_sra_max>(p.log_sra_max) &&
-	       fits<ads::sl>(p.sl) && fits<ads::flow_label>(p.flow_label);
+	/* And set_path's fields narrower than their members: sl, flow_label. */
+#define CXPRM_FITS_(l, f) fits<l::f>(p.f) &&
+	return CXPRM_RST2INIT_FIELDS_(CXPRM_FITS_) CXPRM_INIT2RTR_FIELDS_(CXPRM_FITS_)
+		CXPRM_RTR2RTS_FIELDS_(CXPRM_FITS_) fits<ads::sl>(p.sl) && fits<ads::flow_label>(p.flow_label);
+#undef CXPRM_FITS_
 }
 
 namespace {
@@ -57,6 +66,10 @@ void set_path(Ref<ads> a, u32 qpn, const QpPath &p)
 	}
 }
 
+/* A transition's view of layout L: its qpc c, or the address path a in it. */
+Ref<qpc> view(Ref<qpc> c, Ref<ads>, qpc) { return c; }
+Ref<ads> view(Ref<qpc>, Ref<ads> a, ads) { return a; }
+
 /* One transition's input: In is rst2init/init2rtr/rtr2rts_qp_in (same shape). */
 template <class In> int encode_transition(u8 *in, u16 opcode, u32 qpn, const QpPath &p, u16 uid)
 {
@@ -69,26 +82,16 @@ template <class In> int encode_transition(u8 *in, u16 opcode, u32 qpn, const QpP
 	auto a = sub<qpc::primary_address_path, ads>(c);
 	set<qpc::pm_state>(c, 3); /* MIGRATED, as mlx5_ib sets it */
 	set<ads::vhca_port_num>(a, p.port);
+#define CXPRM_SET_(l, f) set<l::f>(view(c, a, l{}), p.f);
 	if (opcode == op::RST2INIT_QP) {
-		set<ads::pkey_index>(a, p.pkey_index);
-		set<qpc::rre>(c, p.rre);
-		set<qpc::rwe>(c, p.rwe);
-		set<qpc::rae>(c, p.rae);
+		CXPRM_RST2INIT_FIELDS_(CXPRM_SET_)
 	} else if (opcode == op::INIT2RTR_QP) {
-		set<qpc::mtu>(c, p.mtu);
-		set<qpc::log_msg_max>(c, p.log_msg_max);
-		set<qpc::remote_qpn>(c, p.remote_qpn);
-		set<qpc::next_rcv_psn>(c, p.next_rcv_psn);
-		set<qpc::log_rra_max>(c, p.log_rra_max);
-		set<qpc::min_rnr_nak>(c, p.min_rnr_nak);
+		CXPRM_INIT2RTR_FIELDS_(CXPRM_SET_)
 		set_path(a, qpn, p);
 	} else {
-		set<qpc::next_send_psn>(c, p.next_send_psn);
-		set<qpc::retry_count>(c, p.retry_count);
-		set<qpc::rnr_retry>(c, p.rnr_retry);
-		set<qpc::log_sra_max>(c, p.log_sra_max);
-		set<ads::ack_timeout>(a, p.ack_timeout);
+		CXPRM_RTR2RTS_FIELDS_(CXPRM_SET_)
 	}
+#undef CXPRM_SET_
 	return OK;
 }
 
@@ -123,14 +126,21 @@ u64 qp_buffer_bytes(const QpParams &p)
 	return rq > ~0ull - sq ? ~0ull : rq + sq;
 }
 
+/*
+ * The qpc fields CREATE_QP writes from the QpParams member of the same
+ * name; the receive queue's (srqn, or log_rq_size and log_rq_stride) by
+ * rq_type.
+ */
+#define CXPRM_CREATE_QPC_FIELDS_(X) \
+	X(st) X(pd) X(uar_page) X(cqn_snd) X(cqn_rcv) X(rq_type) X(log_sq_size) X(ts_format)
+
 int encode_create_qp(u8 *head, const QpParams &p, u32 max_msg_bytes, MsgSource *src)
 {
-	if (!fits<qpc::st>(p.st) || !fits<qpc::pd>(p.pd) || !fits<qpc::cqn_snd>(p.cqn_snd) ||
-	    !fits<qpc::cqn_rcv>(p.cqn_rcv) || !fits<qpc::rq_type>(p.rq_type) ||
-	    !fits<qpc::srqn_rmpn_xrqn>(p.srqn) || !fits<qpc::log_rq_size>(p.log_rq_size) ||
-	    !fits<qpc::log_rq_stride>(p.log_rq_stride) || !fits<qpc::log_sq_size>(p.log_sq_size) ||
-	    !fits<qpc::uar_page>(p.uar_page) || !fits<qpc::ts_format>(p.ts_format))
+#define CXPRM_FITS_(f) fits<qpc::f>(p.f) &&
+	if (!(CXPRM_CREATE_QPC_FIELDS_(CXPRM_FITS_) fits<qpc::srqn_rmpn_xrqn>(p.srqn) &&
+	      fits<qpc::log_rq_size>(p.log_rq_size) && fits<qpc::log_rq_stride>(p.log_rq_stride)))
 		return E_RANGE;
+#undef CXPRM_FITS_
 	if (!queue_and_dbr_ok(p.buf_bus, p.buf_pages, qp_buffer_bytes(p), p.dbr_bus))
 		return E_INVAL;
 	if (p.buf_pages > create_qp_in_pas::entries_in(max_msg_bytes))
@@ -139,21 +149,16 @@ int encode_create_qp(u8 *head, const QpParams &p, u32 max_msg_bytes, MsgSource *
 	auto r = begin_in<create_qp_in>(head, op::CREATE_QP);
 	set<create_qp_in::uid>(r, p.uid);
 	auto c = sub<create_qp_in::qpc, qpc>(r);
-	set<qpc::st>(c, p.st);
+#define CXPRM_SET_(f) set<qpc::f>(c, p.f);
+	CXPRM_CREATE_QPC_FIELDS_(CXPRM_SET_)
+#undef CXPRM_SET_
 	set<qpc::pm_state>(c, 3);
-	set<qpc::pd>(c, p.pd);
-	set<qpc::uar_page>(c, p.uar_page);
-	set<qpc::cqn_snd>(c, p.cqn_snd);
-	set<qpc::cqn_rcv>(c, p.cqn_rcv);
-	set<qpc::rq_type>(c, p.rq_type);
 	if (p.rq_type == QP_RQ_SRQ)
 		set<qpc::srqn_rmpn_xrqn>(c, p.srqn);
 	else {
 		set<qpc::log_rq_size>(c, p.log_rq_size);
 		set<qpc::log_rq_stride>(c, p.log_rq_stride);
 	}
-	set<qpc::log_sq_size>(c, p.log_sq_size);
-	set<qpc::ts_format>(c, p.ts_format);
 	set<qpc::dbr_addr>(c, p.dbr_bus);
 	/* The pas list is written once, straight into the mailboxes (fill). */
 	*src = {};

@@ -53,9 +53,7 @@ int run(Ctx &ctx, const Args &args)
 		args.fail(e.what());
 	}
 	bool max = args.has("max");
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	cxprm_caps c;
 	std::memset(&c, 0, sizeof(c));
 	c.cap_type = type;

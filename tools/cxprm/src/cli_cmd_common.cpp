@@ -32,6 +32,14 @@ DevPath dev_arg(const Args &args)
 	}
 }
 
+DevArgFile open_dev_arg(const Args &args)
+{
+	DevPath p = dev_arg(args);
+	std::unique_ptr<DevFile> file = open_device(p);
+	DevFile &f = *file;
+	return {p, f, std::move(file)};
+}
+
 const Opt kScopeOpt = {"scope", 0, "SCOPE",
 			"over fwctl, a write's scope: configuration, debug-write or debug-write-full "
 			"(the debug scopes taint the kernel)"};

@@ -247,9 +247,7 @@ int run_create(Ctx &ctx, const Args &args)
 	// One JSON object a line when there is more than the create to print.
 	bool lines = !ops.empty() || args.has("keep-open") || !names_objects(args);
 
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	DctSession s(ctx, f, output(args, lines));
 	OwnObjects own(ctx, f, args.json());
 	if (!names_objects(args))
@@ -281,9 +279,7 @@ int run_single(Ctx &ctx, const Args &args, void (*op)(DctSession &, uint32_t, co
 	} catch (const UsageError &e) {
 		args.fail(e.what());
 	}
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	DctSession s(ctx, f, output(args, false));
 	op(s, dctn, args);
 	return 0;
@@ -344,9 +340,7 @@ void session_line(DctSession &s, OwnObjects &own, const std::vector<std::string>
 
 int run_session(Ctx &ctx, const Args &args)
 {
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	DctSession s(ctx, f, output(args, true));
 	OwnObjects own(ctx, f, args.json());
 	bool prompt = &ctx.in == &std::cin && isatty(0) && !args.json();

@@ -56,9 +56,7 @@ const CommandSpec watch_spec = {
 
 int run_functions(Ctx &ctx, const Args &args)
 {
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	cxprm_esw_functions e;
 	std::memset(&e, 0, sizeof(e));
 	f.esw_functions(e);
@@ -106,9 +104,7 @@ int run_watch(Ctx &ctx, const Args &args)
 	int timeout = args.seconds_ms("timeout", -1);
 	bool query = !args.has("no-query");
 
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	// Only an ECPF eswitch manager gets ESW_FUNCTIONS_CHANGED (Linux eq.c).
 	// (Over fwctl the ECPF bit is out of reach, and subscribe() refuses.)
 	if (esw_default && f.via() == Via::KO && !(f.info().flags & CXPRM_INFO_ECPF))

@@ -26,9 +26,7 @@ const CommandSpec spec = {
 
 int run(Ctx &ctx, const Args &args)
 {
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	DevFile::FwctlInfo u;
 	cxprm_info i = f.info(&u);
 	if (f.via() == Via::FWCTL) {

@@ -62,9 +62,7 @@ int run(Ctx &ctx, const Args &args)
 		args.fail("--xrq and --nsid are required");
 	uint32_t xrqn = (uint32_t)args.num("xrq", 0xffffff);
 	uint32_t nsid = (uint32_t)args.num("nsid", 0xffffffff);
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	query_ns(ctx, f, xrqn, nsid, args.json(), false);
 	return 0;
 }
@@ -148,9 +146,7 @@ int run_setup(Ctx &ctx, const Args &args)
 	if (nvme.queue_depth < 2)
 		args.fail("--queue-depth: 2 to " + std::to_string(CXPRM_NVMF_BE_MAX_QUEUE_DEPTH));
 
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	ObjSet set(f, obj_printer(ctx, args.json()));
 	uint32_t pd = set.pd();
 	uint32_t cqn = set.cq(6);

@@ -191,9 +191,7 @@ int run(Ctx &ctx, const Args &args)
 	if (args.pos().size() != 1)
 		args.fail("one DEV (or --diff A B)");
 	bool lat = args.has("with-latency");
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	cxprm_info info = f.info();
 	std::vector<ProbeCmd> cmds =
 		command_set(args, f.via() == Via::FWCTL ? -1 : (info.flags & CXPRM_INFO_ECPF) != 0);

@@ -200,8 +200,7 @@ int run(Ctx &ctx, const Args &args)
 {
 	cxprm_qp_modify path = path_args(args);
 	int hold_ms = hold_ms_arg(args);
-	auto fp = open_device(dev_arg(args));
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	const std::string &bdf = f.where().bdf;
 	ObjSet set(f, obj_printer(ctx, args.json()));
 	uint32_t pd = set.pd(), cqn = set.cq(6), qpn = set.rc_qp(pd, cqn, 0);

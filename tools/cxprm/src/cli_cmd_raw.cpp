@@ -162,9 +162,7 @@ int run(Ctx &ctx, const Args &args)
 		args.fail("--checksum goes with --dry-run");
 	if (args.pos().empty())
 		args.fail("DEV is required (but with --dry-run)");
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	apply_scope_arg(ctx, args, f);
 	RawRun r = run_raw(f, in, outlen, args.has("dump"));
 	// On an ioctl error the driver returns no output, but the status and

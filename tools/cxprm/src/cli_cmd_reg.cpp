@@ -164,9 +164,7 @@ int run(Ctx &ctx, const Args &args)
 		print_dry_run(ctx, args.json(), in, outlen, args.has("checksum"));
 		return 0;
 	}
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	apply_scope_arg(ctx, args, f);
 	RawRun r = run_raw(f, in, outlen, false);
 	if (r.err)

@@ -32,9 +32,7 @@ const CommandSpec spec = {
 
 int run(Ctx &ctx, const Args &args)
 {
-	DevPath p = dev_arg(args);
-	auto fp = open_device(p);
-	DevFile &f = *fp;
+	auto [p, f, file] = open_dev_arg(args);
 	std::vector<cxprm_opcode_stats> v;
 	cxprm_stats s;
 	for (uint32_t cap = 1024;; cap *= 2) { // the driver tracks far fewer opcodes

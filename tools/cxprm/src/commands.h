@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +86,15 @@ constexpr uint64_t field_max(uint32_t width) { return width >= 64 ? ~0ull : (1ul
 void print_json(Ctx &ctx, const Json &j, bool pretty = true);
 // The DEV positional (first) of a command.
 DevPath dev_arg(const Args &args);
+// The DEV positional, open: p is dev_arg(), f the device file open_device()
+// opened, which file holds open while it lives.  The opening of a command
+// that works on one device: auto [p, f, file] = open_dev_arg(args);
+struct DevArgFile {
+	DevPath p;
+	DevFile &f;
+	std::unique_ptr<DevFile> file;
+};
+DevArgFile open_dev_arg(const Args &args);
 // --scope SCOPE of raw and reg: the fwctl scope of a write, given to f
 // (a usage error over cxprm.ko); warns that the debug scopes taint.
 void apply_scope_arg(Ctx &ctx, const Args &args, DevFile &f);

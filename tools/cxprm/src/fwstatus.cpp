@@ -8,6 +8,7 @@
 #include "hex.h"
 #include "names.h"
 
+#include "cxprm/copy_fields.h"
 #include "cxprm/status.h"
 #include "cxprm_emu/syndromes.h"
 
@@ -38,11 +39,7 @@ std::string code_hex(uint8_t v)
 FwResult FwResult::from(const cxprm_cmd_status &st)
 {
 	FwResult r;
-	r.delivery = st.delivery;
-	r.status = st.status;
-	r.opcode = st.opcode;
-	r.syndrome = st.syndrome;
-	r.latency_ns = st.latency_ns;
+	CXPRM_COPY_FIELDS(r, st, delivery, status, opcode, syndrome, latency_ns);
 	return r;
 }
 

@@ -4,6 +4,8 @@
 // device model (emulator_impl.h).
 #include "emulator_impl.h"
 
+#include "cxprm/copy_fields.h"
+
 namespace cxprm::emu {
 
 // --- inspection ---
@@ -134,15 +136,8 @@ bool Emulator::eq_info(uint8_t eqn, EqInfo *out) const
 	CXPRM_EMU_LOCKED_;
 	return copy_found(impl_->dev.eqs, eqn, out, [](const Eq &eq) {
 		EqInfo i;
-		i.eqn = eq.eqn;
-		i.log_size = eq.log_size;
-		i.uar = eq.uar;
-		i.intr = eq.intr;
-		i.producer = eq.producer;
-		i.consumer = eq.consumer;
-		i.armed = eq.armed;
-		i.overruns = eq.overruns;
-		i.event_bitmask = eq.mask;
+		CXPRM_COPY_FIELDS(i, eq, eqn, log_size, uar, intr, producer, consumer, armed, overruns);
+		i.event_bitmask = eq.mask; // renamed
 		return i;
 	});
 }
