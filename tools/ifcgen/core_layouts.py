@@ -291,9 +291,10 @@ def write_file(path, text, if_changed):
             if f.read() == text:
                 return
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    # Its own temporary: the build may run two of these at once (the rule
-    # is attached to more than one target), and a shared name let one
-    # writer's replace take the file from under the other's.
+    # Its own temporary: one build runs the rule once (target
+    # cxprm_layouts_gen), but `make layouts` and a build may still run
+    # together, and a shared name would let one writer's replace take the
+    # file from under the other's.
     tmp = "%s.%d.tmp" % (path, os.getpid())
     with open(tmp, "w") as out:
         out.write(text)
