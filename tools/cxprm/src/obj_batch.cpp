@@ -3,8 +3,6 @@
 // their firmware commands in flight together (Documentation/batch.rst).
 #include "obj_set.h"
 
-#include <cstring>
-
 #include "cli_device.h"
 
 namespace cxprm::tool {
@@ -16,20 +14,16 @@ template <class T> cxprm_batch_op op_of(unsigned int cmd, T &arg)
 	return {cmd, 0, (uint64_t)(uintptr_t)&arg};
 }
 
-// One batch of ops; the first op the driver refused throws, named by its
-// ioctl.
+// One batch of QP creates and transitions; the first op the driver
+// refused throws (check_batch), named by its ioctl.
 void run(DevFile &f, std::vector<cxprm_batch_op> &ops)
 {
 	if (ops.empty())
 		return;
 	f.batch(ops);
 	for (const cxprm_batch_op &o : ops)
-		if (o.result) {
-			const char *name = o.cmd == CXPRM_IOC_QP_MODIFY	 ? "CXPRM_IOC_QP_MODIFY"
-					   : o.cmd == CXPRM_IOC_OBJ_CREATE ? "CXPRM_IOC_OBJ_CREATE"
-									   : "CXPRM_IOC_OBJ_DESTROY";
-			check_batch(f, ops, name);
-		}
+		if (o.result)
+			check_batch(f, ops, o.cmd == CXPRM_IOC_QP_MODIFY ? "CXPRM_IOC_QP_MODIFY" : "CXPRM_IOC_OBJ_CREATE");
 }
 
 } // namespace
@@ -68,25 +62,6 @@ std::vector<uint32_t> ObjSet::qp_batch(uint32_t pd, uint32_t cqn, uint32_t srqn,
 		ids.push_back(x.id);
 	}
 	return ids;
-}
-
-void ObjSet::destroy_batch(uint32_t type, const std::vector<uint32_t> &ids)
-{
-	std::vector<cxprm_obj> o(ids.size());
-	std::vector<cxprm_batch_op> ops;
-	ops.reserve(ids.size());
-	for (size_t i = 0; i < ids.size(); i++) {
-		std::memset(&o[i], 0, sizeof(o[i]));
-		o[i].type = type;
-		o[i].id = ids[i];
-		ops.push_back(op_of(CXPRM_IOC_OBJ_DESTROY, o[i]));
-	}
-	run(f_, ops);
-	for (const cxprm_obj &x : o)
-		if (!x.st.status)
-			forget({x.type, x.id, x.parent});
-	for (const cxprm_obj &x : o)
-		done("destroy", {x.type, x.id, x.parent}, x.st);
 }
 
 } // namespace cxprm::tool

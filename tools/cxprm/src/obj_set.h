@@ -59,15 +59,13 @@ public:
 	// path's in fields (qp_path()); the state after.
 	uint8_t modify_qp(uint32_t qpn, uint32_t transition, const cxprm_qp_modify &path);
 	void destroy(uint32_t type, uint32_t id, uint32_t parent = 0);
-	// The same, in one CXPRM_IOC_BATCH each (obj_batch.cpp; at most
-	// CXPRM_BATCH_MAX ops): qp_batch creates `creates` RC QPs (their numbers)
-	// and takes each QP of steps one transition (steps[i]: qpn, transition
-	// and the path's fields; its st and state filled), other QPs than the
-	// new ones; destroy_batch destroys.  An op the driver refused throws
-	// OsError, a firmware status FwError.
+	// In one CXPRM_IOC_BATCH (obj_batch.cpp; at most CXPRM_BATCH_MAX ops):
+	// creates `creates` RC QPs (their numbers) and takes each QP of steps
+	// one transition (steps[i]: qpn, transition and the path's fields; its
+	// st and state filled), other QPs than the new ones.  An op the driver
+	// refused throws OsError, a firmware status FwError.
 	std::vector<uint32_t> qp_batch(uint32_t pd, uint32_t cqn, uint32_t srqn, unsigned creates,
 				       std::vector<cxprm_qp_modify> &steps);
-	void destroy_batch(uint32_t type, const std::vector<uint32_t> &ids);
 	// Destroys what is alive, newest first.
 	void destroy_all();
 	const std::vector<Obj> &alive() const { return alive_; }
