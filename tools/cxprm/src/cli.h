@@ -27,8 +27,8 @@ struct CommandSpec {
 	const char *name;        // "dct create"
 	const char *synopsis;    // "DEV --pd N --cqn N [options]"
 	const char *summary;     // one line for the command list
-	const char *description; // more text for --help (may be null)
-	std::vector<Opt> opts;
+	const char *description = nullptr; // more text for --help (may be null)
+	std::vector<Opt> opts = {};     // its options
 	size_t min_pos = 0;      // positional arguments
 	size_t max_pos = 0;
 	bool json = false;       // accepts -j/--json

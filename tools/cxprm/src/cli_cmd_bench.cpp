@@ -31,30 +31,31 @@ const std::vector<Opt> kOpts = {
 };
 
 const CommandSpec spec = {
-	"bench connect",
-	"DEV [--count N] [--batch N] [--mode serial|batch|both]",
-	"time connection setup: N RC QPs through RTS against N DCTs",
-	"Creates a PD, a CQ and an SRQ, then N RC QPs, each taken through RST2INIT,\n"
-	"INIT2RTR and RTR2RTS (QP_MODIFY; a loopback path on port 1), and N DCTs\n"
-	"(CREATE_DCT) on them, and prints per connection: commands, firmware\n"
-	"command time (the driver's doorbell-to-completion latency of each\n"
-	"command, summed over the connection's commands) and wall time (the\n"
-	"ioctls as this process sees them), mean, p50 and p99, and the rate\n"
-	"(connections per second of timed wall time).  Connections are made in\n"
-	"groups of --batch (default 32: DCT tables hold 64 per file and per\n"
-	"emulated device), each torn down (QPs destroyed; DCTs drained, then\n"
-	"destroyed) once made; teardown is not timed.  serial: one ioctl at a\n"
-	"time; batch: CXPRM_IOC_BATCH, the commands in flight together: a\n"
-	"group's DCT creates in one; for RC QPs a pipeline, each batch holding\n"
-	"one group's creates and one transition each of the three groups\n"
-	"before it (up to four groups alive); a connection's wall time is then\n"
-	"that of its batches.  Everything is destroyed at the end.  The\n"
-	"seed's reference (1000 RoCE connections on a ConnectX): RC about 12 us\n"
-	"per connection, DCT about 4 us.  Needs CAP_NET_ADMIN.",
-	kOpts,
-	1,
-	1,
-	true,
+	.name = "bench connect",
+	.synopsis = "DEV [--count N] [--batch N] [--mode serial|batch|both]",
+	.summary = "time connection setup: N RC QPs through RTS against N DCTs",
+	.description =
+		"Creates a PD, a CQ and an SRQ, then N RC QPs, each taken through RST2INIT,\n"
+		"INIT2RTR and RTR2RTS (QP_MODIFY; a loopback path on port 1), and N DCTs\n"
+		"(CREATE_DCT) on them, and prints per connection: commands, firmware\n"
+		"command time (the driver's doorbell-to-completion latency of each\n"
+		"command, summed over the connection's commands) and wall time (the\n"
+		"ioctls as this process sees them), mean, p50 and p99, and the rate\n"
+		"(connections per second of timed wall time).  Connections are made in\n"
+		"groups of --batch (default 32: DCT tables hold 64 per file and per\n"
+		"emulated device), each torn down (QPs destroyed; DCTs drained, then\n"
+		"destroyed) once made; teardown is not timed.  serial: one ioctl at a\n"
+		"time; batch: CXPRM_IOC_BATCH, the commands in flight together: a\n"
+		"group's DCT creates in one; for RC QPs a pipeline, each batch holding\n"
+		"one group's creates and one transition each of the three groups\n"
+		"before it (up to four groups alive); a connection's wall time is then\n"
+		"that of its batches.  Everything is destroyed at the end.  The\n"
+		"seed's reference (1000 RoCE connections on a ConnectX): RC about 12 us\n"
+		"per connection, DCT about 4 us.  Needs CAP_NET_ADMIN.",
+	.opts = kOpts,
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 using Clock = std::chrono::steady_clock;

@@ -17,36 +17,36 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec bind_spec = {
-	"bind",
-	"DEV [--force]",
-	"hand a PCI function to cxprm (from mlx5_core or no driver)",
-	"Sets the function's driver_override to cxprm, unbinds it from its driver\n"
-	"and binds it to cxprm (the module must be loaded).  Refuses when the\n"
-	"function has a network interface that is up or an RDMA device a process\n"
-	"holds open, unless --force.  The previous driver and override are kept in\n"
-	"/run/cxprm/<pci-address>.driver for 'cxprm unbind --restore'.  Needs root.",
-	{
+	.name = "bind",
+	.synopsis = "DEV [--force]",
+	.summary = "hand a PCI function to cxprm (from mlx5_core or no driver)",
+	.description =
+		"Sets the function's driver_override to cxprm, unbinds it from its driver\n"
+		"and binds it to cxprm (the module must be loaded).  Refuses when the\n"
+		"function has a network interface that is up or an RDMA device a process\n"
+		"holds open, unless --force.  The previous driver and override are kept in\n"
+		"/run/cxprm/<pci-address>.driver for 'cxprm unbind --restore'.  Needs root.",
+	.opts = {
 		{"force", 'f', nullptr, "take the function even while its interfaces are in use"},
 	},
-	1,
-	1,
-	false,
+	.min_pos = 1,
+	.max_pos = 1,
 };
 
 const CommandSpec unbind_spec = {
-	"unbind",
-	"DEV [--restore]",
-	"release a PCI function from cxprm (and give it back with --restore)",
-	"Unbinds the function from cxprm and clears its driver_override.  With\n"
-	"--restore, binds it again to the driver it had before 'cxprm bind' (with\n"
-	"that driver_override), or, without a record, lets the kernel's id tables\n"
-	"choose (drivers_probe).  Needs root.",
-	{
+	.name = "unbind",
+	.synopsis = "DEV [--restore]",
+	.summary = "release a PCI function from cxprm (and give it back with --restore)",
+	.description =
+		"Unbinds the function from cxprm and clears its driver_override.  With\n"
+		"--restore, binds it again to the driver it had before 'cxprm bind' (with\n"
+		"that driver_override), or, without a record, lets the kernel's id tables\n"
+		"choose (drivers_probe).  Needs root.",
+	.opts = {
 		{"restore", 'r', nullptr, "give the function back to its previous driver"},
 	},
-	1,
-	1,
-	false,
+	.min_pos = 1,
+	.max_pos = 1,
 };
 
 std::string join(const std::vector<std::string> &v)

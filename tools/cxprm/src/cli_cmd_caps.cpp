@@ -21,27 +21,28 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"caps",
-	"DEV [--type TYPE] [--max] [--hex] [--nonzero]",
-	"show a capability image (QUERY_HCA_CAP through CXPRM_IOC_QUERY_CAPS)",
-	"TYPE: a short name -- general (default), eth, roce, esw, flow_table, qos,\n"
-	"nvmf, general_2, ... (each of CXPRM_CAP_TYPES; the bash completion and the\n"
-	"message for an unknown one list them all) -- a PRM name (ETHERNET_OFFLOADS)\n"
-	"or a number.  CUR (what is set) unless --max\n"
-	"(what can be set).  Each type is decoded field by field from its layout:\n"
-	"the core's (general: cmd_hca_cap, nvmf: nvmf_cap), else the one generated\n"
-	"from the build's mlx5_ifc.h (eth: per_protocol_networking_offload_caps),\n"
-	"nested fields by dotted names.  A type neither has a layout for is shown\n"
-	"as a hexdump of the 4096-byte image.  Needs CAP_NET_ADMIN.",
-	{
+	.name = "caps",
+	.synopsis = "DEV [--type TYPE] [--max] [--hex] [--nonzero]",
+	.summary = "show a capability image (QUERY_HCA_CAP through CXPRM_IOC_QUERY_CAPS)",
+	.description =
+		"TYPE: a short name -- general (default), eth, roce, esw, flow_table, qos,\n"
+		"nvmf, general_2, ... (each of CXPRM_CAP_TYPES; the bash completion and the\n"
+		"message for an unknown one list them all) -- a PRM name (ETHERNET_OFFLOADS)\n"
+		"or a number.  CUR (what is set) unless --max\n"
+		"(what can be set).  Each type is decoded field by field from its layout:\n"
+		"the core's (general: cmd_hca_cap, nvmf: nvmf_cap), else the one generated\n"
+		"from the build's mlx5_ifc.h (eth: per_protocol_networking_offload_caps),\n"
+		"nested fields by dotted names.  A type neither has a layout for is shown\n"
+		"as a hexdump of the 4096-byte image.  Needs CAP_NET_ADMIN.",
+	.opts = {
 		{"type", 't', "TYPE", "capability type (default general)"},
 		{"max", 0, nullptr, "the MAX image (what can be set) instead of CUR"},
 		{"hex", 0, nullptr, "also dump the raw image (always for types without a layout)"},
 		{"nonzero", 0, nullptr, "only fields whose value is not zero"},
 	},
-	1,
-	1,
-	true,
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 int run(Ctx &ctx, const Args &args)

@@ -68,75 +68,81 @@ std::vector<Opt> with(std::vector<Opt> a, const std::vector<Opt> &b)
 const char kOwnership[] = CXPRM_DCT_OWNERSHIP;
 
 const CommandSpec create_spec = {
-	"dct create",
-	"DEV [--pd N --cqn N [--srqn N]] [dctc options] [--then OPS] [--keep-open [--hold S]]",
-	"create a DCT (CREATE_DCT) and optionally run its lifecycle",
-	"Without --pd/--cqn/--srqn the command first creates its own PD, CQ and SRQ\n"
-	"on the same open file (ALLOC_PD, CREATE_CQ, CREATE_SRQ) and names them;\n"
-	"when the DCT is destroyed (--then ...,destroy) it destroys them too, in\n"
-	"dependency order (SRQ, CQ, PD), else closing the file does.  --pd/--cqn/\n"
-	"--srqn name existing objects: firmware answers BAD_RES (exit 3) when one\n"
-	"names nothing.\n\n"
-	"--then OPS runs more operations on the new DCT in this process, in order:\n"
-	"a comma list of query, drain, wait (for DCT_DRAINED, --wait-timeout S,\n"
-	"default 10), destroy.  --keep-open then keeps the file (and so the DCT)\n"
-	"open until Ctrl-C/SIGTERM or --hold S seconds; the DCT number is printed\n"
-	"(and flushed) first, so a script can start this in the background and read\n"
-	"it.  Without --then destroy or --keep-open the DCT is destroyed when the\n"
-	"command exits, which is only useful as a test that creation works.\n"
-	"-j: one JSON object per operation (and per object command), one a line.\n"
-	"Needs CAP_NET_ADMIN.\n\n"
-	CXPRM_DCT_OWNERSHIP,
-	with(kDctcOpts,
-	     {
-		     {"then", 0, "OPS", "then run these operations (query,drain,wait,destroy)"},
-		     {"wait-timeout", 0, "S", "how long 'wait' waits for DCT_DRAINED (default 10)"},
-		     opt_keep_open,
-		     opt_hold,
-	     }),
-	1,
-	1,
-	true,
+	.name = "dct create",
+	.synopsis = "DEV [--pd N --cqn N [--srqn N]] [dctc options] [--then OPS] [--keep-open [--hold S]]",
+	.summary = "create a DCT (CREATE_DCT) and optionally run its lifecycle",
+	.description =
+		"Without --pd/--cqn/--srqn the command first creates its own PD, CQ and SRQ\n"
+		"on the same open file (ALLOC_PD, CREATE_CQ, CREATE_SRQ) and names them;\n"
+		"when the DCT is destroyed (--then ...,destroy) it destroys them too, in\n"
+		"dependency order (SRQ, CQ, PD), else closing the file does.  --pd/--cqn/\n"
+		"--srqn name existing objects: firmware answers BAD_RES (exit 3) when one\n"
+		"names nothing.\n\n"
+		"--then OPS runs more operations on the new DCT in this process, in order:\n"
+		"a comma list of query, drain, wait (for DCT_DRAINED, --wait-timeout S,\n"
+		"default 10), destroy.  --keep-open then keeps the file (and so the DCT)\n"
+		"open until Ctrl-C/SIGTERM or --hold S seconds; the DCT number is printed\n"
+		"(and flushed) first, so a script can start this in the background and read\n"
+		"it.  Without --then destroy or --keep-open the DCT is destroyed when the\n"
+		"command exits, which is only useful as a test that creation works.\n"
+		"-j: one JSON object per operation (and per object command), one a line.\n"
+		"Needs CAP_NET_ADMIN.\n\n"
+		CXPRM_DCT_OWNERSHIP,
+	.opts = with(kDctcOpts,
+		     {
+			     {"then", 0, "OPS", "then run these operations (query,drain,wait,destroy)"},
+			     {"wait-timeout", 0, "S", "how long 'wait' waits for DCT_DRAINED (default 10)"},
+			     opt_keep_open,
+			     opt_hold,
+		     }),
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
-const CommandSpec query_spec = {
-	"dct query", "DEV DCTN", "show a DCT's context and state (QUERY_DCT)", kOwnership, {}, 2, 2, true,
-};
-const CommandSpec drain_spec = {
-	"dct drain", "DEV DCTN", "start draining a DCT (DRAIN_DCT)", kOwnership, {}, 2, 2, true,
-};
-const CommandSpec destroy_spec = {
-	"dct destroy", "DEV DCTN", "destroy a DCT (DESTROY_DCT)", kOwnership, {}, 2, 2, true,
-};
+// 'dct query|drain|destroy DEV DCTN'.
+CommandSpec one_dct_spec(const char *name, const char *summary)
+{
+	return {.name = name, .synopsis = "DEV DCTN", .summary = summary, .description = kOwnership,
+		.min_pos = 2, .max_pos = 2, .json = true};
+}
+
+const CommandSpec query_spec = one_dct_spec("dct query", "show a DCT's context and state (QUERY_DCT)");
+const CommandSpec drain_spec = one_dct_spec("dct drain", "start draining a DCT (DRAIN_DCT)");
+const CommandSpec destroy_spec = one_dct_spec("dct destroy", "destroy a DCT (DESTROY_DCT)");
 const CommandSpec session_spec = {
-	"dct session",
-	"DEV [--keep-going]",
-	"run DCT operations read from stdin on one open file",
-	"One operation a line ('#' comments, blank lines ignored):\n"
-	"  create [--pd N --cqn N [--srqn N]] [dctc options of 'dct create']\n"
-	"         (without --pd/--cqn: on a PD, CQ and SRQ the session creates once)\n"
-	"  query DCTN | drain DCTN | destroy DCTN\n"
-	"  wait DCTN [--timeout S]   wait for DCT_DRAINED (default 10 s)\n"
-	"  sleep S\n"
-	"DCTN: a number, 'last' (the latest create) or '@N' (the N-th create).\n"
-	"Stops at the first failing line with its exit code unless --keep-going\n"
-	"(then the exit code is the first failure's).  At the end the file is\n"
-	"closed and the driver destroys the DCTs still alive (the session's own\n"
-	"PD, CQ and SRQ are destroyed first when no DCT is left).  -j: one JSON object\n"
-	"per operation, one a line.  Example:\n"
-	"  printf 'create\\nquery last\\ndrain last\\n"
-	"wait last\\ndestroy last\\n' | cxprm dct session 00:03.0\n",
-	{{"keep-going", 'k', nullptr, "continue after a failing line"}},
-	1,
-	1,
-	true,
+	.name = "dct session",
+	.synopsis = "DEV [--keep-going]",
+	.summary = "run DCT operations read from stdin on one open file",
+	.description =
+		"One operation a line ('#' comments, blank lines ignored):\n"
+		"  create [--pd N --cqn N [--srqn N]] [dctc options of 'dct create']\n"
+		"         (without --pd/--cqn: on a PD, CQ and SRQ the session creates once)\n"
+		"  query DCTN | drain DCTN | destroy DCTN\n"
+		"  wait DCTN [--timeout S]   wait for DCT_DRAINED (default 10 s)\n"
+		"  sleep S\n"
+		"DCTN: a number, 'last' (the latest create) or '@N' (the N-th create).\n"
+		"Stops at the first failing line with its exit code unless --keep-going\n"
+		"(then the exit code is the first failure's).  At the end the file is\n"
+		"closed and the driver destroys the DCTs still alive (the session's own\n"
+		"PD, CQ and SRQ are destroyed first when no DCT is left).  -j: one JSON object\n"
+		"per operation, one a line.  Example:\n"
+		"  printf 'create\\nquery last\\ndrain last\\n"
+		"wait last\\ndestroy last\\n' | cxprm dct session 00:03.0\n",
+	.opts = {{"keep-going", 'k', nullptr, "continue after a failing line"}},
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 // Session line specs (no DEV).
-const CommandSpec s_create = {"create", "[--pd N --cqn N] [dctc options]", "", nullptr, kDctcOpts, 0, 0, false};
-const CommandSpec s_one = {"query|drain|destroy", "DCTN", "", nullptr, {}, 1, 1, false};
-const CommandSpec s_wait = {"wait", "DCTN [--timeout S]", "", nullptr, {{"timeout", 't', "S", ""}}, 1, 1, false};
-const CommandSpec s_sleep = {"sleep", "S", "", nullptr, {}, 1, 1, false};
+const CommandSpec s_create = {.name = "create", .synopsis = "[--pd N --cqn N] [dctc options]", .summary = "",
+			      .opts = kDctcOpts};
+const CommandSpec s_one = {.name = "query|drain|destroy", .synopsis = "DCTN", .summary = "", .min_pos = 1,
+			   .max_pos = 1};
+const CommandSpec s_wait = {.name = "wait", .synopsis = "DCTN [--timeout S]", .summary = "",
+			    .opts = {{"timeout", 't', "S", ""}}, .min_pos = 1, .max_pos = 1};
+const CommandSpec s_sleep = {.name = "sleep", .synopsis = "S", .summary = "", .min_pos = 1, .max_pos = 1};
 
 // Whether the DCT names objects given on the command line (else its own).
 bool names_objects(const Args &a)

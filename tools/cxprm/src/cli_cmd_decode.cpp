@@ -20,20 +20,21 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"decode",
-	"--opcode X --out HEX|@FILE [--op-mod Y] | --in HEX|@FILE | --layout NAME --data HEX|@FILE",
-	"decode a saved command output (or input, or any PRM layout) offline",
-	"--out: a command output as the firmware wrote it (header included),\n"
-	"decoded by the core's decoder for --opcode (QUERY_HCA_CAP needs --op-mod:\n"
-	"(cap type << 1) | 1 for CUR, 0 for MAX); opcodes without a decoder are\n"
-	"decoded with their *_out layout when the core has one.\n"
-	"--in: a command input (header included; the opcode comes from it).\n"
-	"--layout: any layout of the core's registry (e.g. dctc, cmd_hca_cap,\n"
-	"cmd_queue_entry) applied to --data.\n"
-	"HEX/@FILE as for 'cxprm raw' (a hexdump printed by this tool reads back).\n"
-	"Exit 0 when decoded (whatever firmware status the output holds), 1 when\n"
-	"the bytes are too short or inconsistent for their layout.",
-	{
+	.name = "decode",
+	.synopsis = "--opcode X --out HEX|@FILE [--op-mod Y] | --in HEX|@FILE | --layout NAME --data HEX|@FILE",
+	.summary = "decode a saved command output (or input, or any PRM layout) offline",
+	.description =
+		"--out: a command output as the firmware wrote it (header included),\n"
+		"decoded by the core's decoder for --opcode (QUERY_HCA_CAP needs --op-mod:\n"
+		"(cap type << 1) | 1 for CUR, 0 for MAX); opcodes without a decoder are\n"
+		"decoded with their *_out layout when the core has one.\n"
+		"--in: a command input (header included; the opcode comes from it).\n"
+		"--layout: any layout of the core's registry (e.g. dctc, cmd_hca_cap,\n"
+		"cmd_queue_entry) applied to --data.\n"
+		"HEX/@FILE as for 'cxprm raw' (a hexdump printed by this tool reads back).\n"
+		"Exit 0 when decoded (whatever firmware status the output holds), 1 when\n"
+		"the bytes are too short or inconsistent for their layout.",
+	.opts = {
 		{"out", 0, "HEX|@FILE", "the output bytes"},
 		opt_opcode,
 		opt_op_mod,
@@ -42,9 +43,7 @@ const CommandSpec spec = {
 		{"data", 0, "HEX|@FILE", "bytes for --layout"},
 		{"hex", 0, nullptr, "also print the bytes as a hexdump"},
 	},
-	0,
-	0,
-	true,
+	.json = true,
 };
 
 void print_hex(Ctx &ctx, const Args &a, const Bytes &b, Json *j)

@@ -18,40 +18,41 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec functions_spec = {
-	"esw functions",
-	"DEV",
-	"the external host's PF, VFs and SFs (QUERY_ESW_FUNCTIONS)",
-	"Only an eswitch manager on an embedded CPU (BlueField ECPF) has an external\n"
-	"host; other functions get a firmware error.  Needs CAP_NET_ADMIN.",
-	{},
-	1,
-	1,
-	true,
+	.name = "esw functions",
+	.synopsis = "DEV",
+	.summary = "the external host's PF, VFs and SFs (QUERY_ESW_FUNCTIONS)",
+	.description =
+		"Only an eswitch manager on an embedded CPU (BlueField ECPF) has an external\n"
+		"host; other functions get a firmware error.  Needs CAP_NET_ADMIN.",
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 const CommandSpec watch_spec = {
-	"esw watch",
-	"DEV [--count N] [--timeout S] [--event TYPE]... [--no-query]",
-	"print ESW_FUNCTIONS_CHANGED (and other) events as they arrive",
-	"Subscribes this open file (CXPRM_IOC_SUBSCRIBE) to ESW_FUNCTIONS_CHANGED, or\n"
-	"to the --event types given (names as in 'cxprm decode', or numbers; 'all'\n"
-	"for every type), then reads struct cxprm_event records with poll()/read()\n"
-	"until Ctrl-C, --count events, or --timeout seconds.  Each event: monotonic\n"
-	"timestamp, sequence number, type, the payload decoded where the core has\n"
-	"its layout; ESW_FUNCTIONS_CHANGED carries no payload, so the new state is\n"
-	"queried (QUERY_ESW_FUNCTIONS) and shown with it, unless --no-query.\n"
-	"-j prints one JSON object per line (JSON lines), flushed per event.\n"
-	"Exit: 0 after Ctrl-C, --count events, or --timeout without --count;\n"
-	"4 when --timeout expires before --count events arrived.  Needs CAP_NET_ADMIN.",
-	{
+	.name = "esw watch",
+	.synopsis = "DEV [--count N] [--timeout S] [--event TYPE]... [--no-query]",
+	.summary = "print ESW_FUNCTIONS_CHANGED (and other) events as they arrive",
+	.description =
+		"Subscribes this open file (CXPRM_IOC_SUBSCRIBE) to ESW_FUNCTIONS_CHANGED, or\n"
+		"to the --event types given (names as in 'cxprm decode', or numbers; 'all'\n"
+		"for every type), then reads struct cxprm_event records with poll()/read()\n"
+		"until Ctrl-C, --count events, or --timeout seconds.  Each event: monotonic\n"
+		"timestamp, sequence number, type, the payload decoded where the core has\n"
+		"its layout; ESW_FUNCTIONS_CHANGED carries no payload, so the new state is\n"
+		"queried (QUERY_ESW_FUNCTIONS) and shown with it, unless --no-query.\n"
+		"-j prints one JSON object per line (JSON lines), flushed per event.\n"
+		"Exit: 0 after Ctrl-C, --count events, or --timeout without --count;\n"
+		"4 when --timeout expires before --count events arrived.  Needs CAP_NET_ADMIN.",
+	.opts = {
 		{"count", 'c', "N", "stop after N events"},
 		{"timeout", 't', "S", "stop after S seconds (fractions allowed)"},
 		{"event", 'e', "TYPE", "subscribe to this event type instead", true},
 		{"no-query", 0, nullptr, "do not re-query the eswitch on ESW_FUNCTIONS_CHANGED"},
 	},
-	1,
-	1,
-	true,
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 int run_functions(Ctx &ctx, const Args &args)

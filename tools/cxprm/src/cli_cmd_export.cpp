@@ -22,24 +22,23 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"export",
-	"[DEV...] [--ns XRQ:NSID]... [--textfile DIR]",
-	"Prometheus metrics of the adapters (node-exporter textfile format)",
-	"Every DEV given, else every device in /dev/cxprm: state, health\n"
-	"syndrome, firmware pages held, per-opcode command counts, errors and\n"
-	"latencies (CXPRM_IOC_STATS), and the counters of each NVMF namespace\n"
-	"named with --ns (QUERY_NVMF_NAMESPACE_CONTEXT).  Labels: device (PCI\n"
-	"address), opcode (PRM name), namespace (0xXRQ:NSID).  --textfile writes\n"
-	"DIR/cxprm.prom atomically (a temporary file renamed) for node-exporter's\n"
-	"--collector.textfile.directory.  A device that cannot be read is left\n"
-	"out with cxprm_up 0 and makes the exit code 2.  Needs CAP_NET_ADMIN.",
-	{
+	.name = "export",
+	.synopsis = "[DEV...] [--ns XRQ:NSID]... [--textfile DIR]",
+	.summary = "Prometheus metrics of the adapters (node-exporter textfile format)",
+	.description =
+		"Every DEV given, else every device in /dev/cxprm: state, health\n"
+		"syndrome, firmware pages held, per-opcode command counts, errors and\n"
+		"latencies (CXPRM_IOC_STATS), and the counters of each NVMF namespace\n"
+		"named with --ns (QUERY_NVMF_NAMESPACE_CONTEXT).  Labels: device (PCI\n"
+		"address), opcode (PRM name), namespace (0xXRQ:NSID).  --textfile writes\n"
+		"DIR/cxprm.prom atomically (a temporary file renamed) for node-exporter's\n"
+		"--collector.textfile.directory.  A device that cannot be read is left\n"
+		"out with cxprm_up 0 and makes the exit code 2.  Needs CAP_NET_ADMIN.",
+	.opts = {
 		{"ns", 0, "XRQ:NSID", "an NVMF namespace to export, on every device", true},
 		{"textfile", 0, "DIR", "write DIR/cxprm.prom instead of standard output"},
 	},
-	0,
-	64,
-	false,
+	.max_pos = 64,
 };
 
 struct Sample {

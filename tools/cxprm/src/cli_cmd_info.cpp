@@ -9,19 +9,19 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"info",
-	"DEV",
-	"show what the driver knows about an adapter (CXPRM_IOC_INFO)",
-	"PCI ids, firmware version, state, command queue, ISSI, health syndrome,\n"
-	"firmware pages given/reclaimed, commands completed, async EQ.  Needs only\n"
-	"the right to open the device node.\n"
-	"Over fwctl (a function mlx5_core keeps): PCI ids, firmware version (MGIR),\n"
-	"the driver, and the file's firmware user context (FWCTL_INFO: uid and\n"
-	"uctx caps).",
-	{},
-	1,
-	1,
-	true,
+	.name = "info",
+	.synopsis = "DEV",
+	.summary = "show what the driver knows about an adapter (CXPRM_IOC_INFO)",
+	.description =
+		"PCI ids, firmware version, state, command queue, ISSI, health syndrome,\n"
+		"firmware pages given/reclaimed, commands completed, async EQ.  Needs only\n"
+		"the right to open the device node.\n"
+		"Over fwctl (a function mlx5_core keeps): PCI ids, firmware version (MGIR),\n"
+		"the driver, and the file's firmware user context (FWCTL_INFO: uid and\n"
+		"uctx caps).",
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 int run(Ctx &ctx, const Args &args)

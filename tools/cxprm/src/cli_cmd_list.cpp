@@ -16,26 +16,25 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"list",
-	"[--all]",
-	"list the adapters bound to cxprm",
-	"Scans the device directory (/dev/cxprm, or $CXPRM_DEV_DIR) and asks each\n"
-	"device for CXPRM_IOC_INFO (no privilege beyond opening the node).\n"
-	"JSON: an array of 'cxprm info' objects; a device that cannot be queried\n"
-	"appears as {\"path\", \"pci_addr\", \"error\"} and makes the exit code 2.\n"
-	"No devices: an empty list (JSON []), exit 0.\n"
-	"--all adds the ConnectX functions (PCI vendor 15b3, or held by mlx5_core)\n"
-	"that cxprm does not hold, from sysfs: their driver, network interfaces,\n"
-	"RDMA devices and how\n"
-	"the tool reaches them: over fwctl (/dev/fwctl/fwctlN, queries, the\n"
-	"function stays its driver's) or only after 'cxprm bind' (JSON: objects\n"
-	"with \"bound\": false, \"reach\": \"fwctl\" or \"bind\", \"fwctl\").",
-	{
+	.name = "list",
+	.synopsis = "[--all]",
+	.summary = "list the adapters bound to cxprm",
+	.description =
+		"Scans the device directory (/dev/cxprm, or $CXPRM_DEV_DIR) and asks each\n"
+		"device for CXPRM_IOC_INFO (no privilege beyond opening the node).\n"
+		"JSON: an array of 'cxprm info' objects; a device that cannot be queried\n"
+		"appears as {\"path\", \"pci_addr\", \"error\"} and makes the exit code 2.\n"
+		"No devices: an empty list (JSON []), exit 0.\n"
+		"--all adds the ConnectX functions (PCI vendor 15b3, or held by mlx5_core)\n"
+		"that cxprm does not hold, from sysfs: their driver, network interfaces,\n"
+		"RDMA devices and how\n"
+		"the tool reaches them: over fwctl (/dev/fwctl/fwctlN, queries, the\n"
+		"function stays its driver's) or only after 'cxprm bind' (JSON: objects\n"
+		"with \"bound\": false, \"reach\": \"fwctl\" or \"bind\", \"fwctl\").",
+	.opts = {
 		{"all", 'a', nullptr, "also the ConnectX functions other drivers (or none) hold"},
 	},
-	0,
-	0,
-	true,
+	.json = true,
 };
 
 int run(Ctx &ctx, const Args &args)

@@ -16,21 +16,22 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"nvmf ns",
-	"DEV --xrq N --nsid N",
-	"counters of an NVMe-oF target offload namespace (QUERY_NVMF_NAMESPACE_CONTEXT)",
-	"--xrq is the XRQ the namespace hangs off (24 bits), --nsid the frontend\n"
-	"namespace id.  Needs CAP_NET_ADMIN.  The latencies are valid only when the\n"
-	"NVMF capability last_req_latency is set ('cxprm caps DEV --type nvmf').\n"
-	"The namespace must exist: one that 'cxprm nvmf setup' holds (it prints the\n"
-	"XRQ number), from any process.",
-	{
+	.name = "nvmf ns",
+	.synopsis = "DEV --xrq N --nsid N",
+	.summary = "counters of an NVMe-oF target offload namespace (QUERY_NVMF_NAMESPACE_CONTEXT)",
+	.description =
+		"--xrq is the XRQ the namespace hangs off (24 bits), --nsid the frontend\n"
+		"namespace id.  Needs CAP_NET_ADMIN.  The latencies are valid only when the\n"
+		"NVMF capability last_req_latency is set ('cxprm caps DEV --type nvmf').\n"
+		"The namespace must exist: one that 'cxprm nvmf setup' holds (it prints the\n"
+		"XRQ number), from any process.",
+	.opts = {
 		{"xrq", 0, "N", "XRQ number (required)"},
 		{"nsid", 0, "N", "frontend namespace id (required)"},
 	},
-	1,
-	1,
-	true,
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 // QUERY_NVMF_NAMESPACE_CONTEXT on f, printed; FwError on a bad status.
@@ -84,33 +85,35 @@ const std::vector<Opt> kSetupOpts = {
 };
 
 const CommandSpec setup_spec = {
-	"nvmf setup",
-	"DEV --sq-addr BUS --cq-addr BUS --sq-doorbell BUS [--db-stride N] [--queue-depth N] [--nsid N]\n"
-	"    [--backend-nsid N] [--lba-size BYTES] [--exec CMD] [--no-query] [--keep-open [--hold S]]",
-	"build an NVMe-oF target offload (PD, CQ, XRQ, backend, namespace), use it, tear it down",
-	"Objects live as long as the open file that created them, so one process runs\n"
-	"the whole sequence on one file: ALLOC_PD, CREATE_CQ, CREATE_XRQ (NVMF\n"
-	"offload), CREATE_NVMF_BACKEND_CTRL, ATTACH_NVMF_NAMESPACE; then --exec CMD\n"
-	"The backend is an I/O queue pair of an NVMe device that firmware drives peer\n"
-	"to peer: its SQ and CQ and its SQ tail doorbell, as the device's driver hands\n"
-	"them over (on the emulator: 'emuctl nvme-queue 1' prints these options).\n"
-	"Firmware writes to these addresses, so this needs CAP_SYS_RAWIO and the\n"
-	"module parameter allow_raw_write=1.\n"
-	"(a shell command, run while the objects are alive, with CXPRM_DEV,\n"
-	"CXPRM_XRQN and CXPRM_NSID in its environment: simulated I/O, a test, or\n"
-	"'cxprm nvmf ns $CXPRM_DEV --xrq $CXPRM_XRQN --nsid $CXPRM_NSID'); then\n"
-	"--keep-open (hold everything until Ctrl-C/SIGTERM or --hold S seconds;\n"
-	"the XRQ number is printed, and flushed, first); then the namespace's\n"
-	"counters (QUERY_NVMF_NAMESPACE_CONTEXT, unless --no-query); then the\n"
-	"teardown in dependency order (DETACH_NVMF_NAMESPACE, DESTROY_NVMF_BACKEND\n"
-	"_CTRL, DESTROY_XRQ, DESTROY_CQ, DEALLOC_PD).  A failing step exits with its\n"
-	"code; what was created is then destroyed by closing the file.  -j: one JSON\n"
-	"object per command, one a line.  Needs CAP_NET_ADMIN and an adapter with\n"
-	"NVMe-oF target offload ('cxprm caps DEV --type nvmf').",
-	kSetupOpts,
-	1,
-	1,
-	true,
+	.name = "nvmf setup",
+	.synopsis =
+		"DEV --sq-addr BUS --cq-addr BUS --sq-doorbell BUS [--db-stride N] [--queue-depth N] [--nsid N]\n"
+		"    [--backend-nsid N] [--lba-size BYTES] [--exec CMD] [--no-query] [--keep-open [--hold S]]",
+	.summary = "build an NVMe-oF target offload (PD, CQ, XRQ, backend, namespace), use it, tear it down",
+	.description =
+		"Objects live as long as the open file that created them, so one process runs\n"
+		"the whole sequence on one file: ALLOC_PD, CREATE_CQ, CREATE_XRQ (NVMF\n"
+		"offload), CREATE_NVMF_BACKEND_CTRL, ATTACH_NVMF_NAMESPACE; then --exec CMD\n"
+		"The backend is an I/O queue pair of an NVMe device that firmware drives peer\n"
+		"to peer: its SQ and CQ and its SQ tail doorbell, as the device's driver hands\n"
+		"them over (on the emulator: 'emuctl nvme-queue 1' prints these options).\n"
+		"Firmware writes to these addresses, so this needs CAP_SYS_RAWIO and the\n"
+		"module parameter allow_raw_write=1.\n"
+		"(a shell command, run while the objects are alive, with CXPRM_DEV,\n"
+		"CXPRM_XRQN and CXPRM_NSID in its environment: simulated I/O, a test, or\n"
+		"'cxprm nvmf ns $CXPRM_DEV --xrq $CXPRM_XRQN --nsid $CXPRM_NSID'); then\n"
+		"--keep-open (hold everything until Ctrl-C/SIGTERM or --hold S seconds;\n"
+		"the XRQ number is printed, and flushed, first); then the namespace's\n"
+		"counters (QUERY_NVMF_NAMESPACE_CONTEXT, unless --no-query); then the\n"
+		"teardown in dependency order (DETACH_NVMF_NAMESPACE, DESTROY_NVMF_BACKEND\n"
+		"_CTRL, DESTROY_XRQ, DESTROY_CQ, DEALLOC_PD).  A failing step exits with its\n"
+		"code; what was created is then destroyed by closing the file.  -j: one JSON\n"
+		"object per command, one a line.  Needs CAP_NET_ADMIN and an adapter with\n"
+		"NVMe-oF target offload ('cxprm caps DEV --type nvmf').",
+	.opts = kSetupOpts,
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 uint8_t log2_exact(uint64_t v)

@@ -26,32 +26,33 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"probe",
-	"DEV [-o FILE] [--xrq N] [--nsid N] [--no-nvmf] [--no-esw] [--with-latency] | --diff A B",
-	"run the probe command set and show raw outputs with their decoding",
-	"Runs, through CXPRM_IOC_RAW (so the outputs are the firmware's exact bytes):\n"
-	"  QUERY_ADAPTER, QUERY_ISSI,\n"
-	"  QUERY_HCA_CAP GENERAL CUR (op_mod 0x1) and MAX (op_mod 0x0),\n"
-	"  QUERY_NVMF_NAMESPACE_CONTEXT of --xrq (default 0) / --nsid (default 1),\n"
-	"  QUERY_ESW_FUNCTIONS (only on an ECPF eswitch manager, flag ECPF in\n"
-	"  'cxprm info', as Linux sends it),\n"
-	"and prints each output as a hexdump next to its decoding.  A firmware\n"
-	"error is part of the report (a function without NVMF or an external host\n"
-	"answers one); it makes the exit code 3 after everything is printed, an\n"
-	"ioctl failure 2.  JSON: pretty, stable key order, hex as 16-byte lines, no\n"
-	"timestamps, latencies or counters unless --with-latency, so two probes\n"
-	"(two firmware versions) compare with diff.  All commands are read-only\n"
-	"queries: CAP_NET_ADMIN.\n"
-	"-o FILE also writes that JSON to FILE (the text still goes to stdout).\n"
-	"--diff A B compares two such files, no device: per command, each decoded\n"
-	"field whose value differs (name: A \u2192 B), status and error differences,\n"
-	"how many output bytes differ, commands present in only one; the device\n"
-	"line's differences first.  Exit 0 when identical, 1 when they differ, 2 on\n"
-	"bad input (unreadable, not a probe's JSON), as diff(1).\n"
-	"--all-caps adds the CUR image of every other capability type\n"
-	"(query_hca_cap_ALIAS); a type the device refuses is left out, so --diff\n"
-	"shows the types only one device has.",
-	{
+	.name = "probe",
+	.synopsis = "DEV [-o FILE] [--xrq N] [--nsid N] [--no-nvmf] [--no-esw] [--with-latency] | --diff A B",
+	.summary = "run the probe command set and show raw outputs with their decoding",
+	.description =
+		"Runs, through CXPRM_IOC_RAW (so the outputs are the firmware's exact bytes):\n"
+		"  QUERY_ADAPTER, QUERY_ISSI,\n"
+		"  QUERY_HCA_CAP GENERAL CUR (op_mod 0x1) and MAX (op_mod 0x0),\n"
+		"  QUERY_NVMF_NAMESPACE_CONTEXT of --xrq (default 0) / --nsid (default 1),\n"
+		"  QUERY_ESW_FUNCTIONS (only on an ECPF eswitch manager, flag ECPF in\n"
+		"  'cxprm info', as Linux sends it),\n"
+		"and prints each output as a hexdump next to its decoding.  A firmware\n"
+		"error is part of the report (a function without NVMF or an external host\n"
+		"answers one); it makes the exit code 3 after everything is printed, an\n"
+		"ioctl failure 2.  JSON: pretty, stable key order, hex as 16-byte lines, no\n"
+		"timestamps, latencies or counters unless --with-latency, so two probes\n"
+		"(two firmware versions) compare with diff.  All commands are read-only\n"
+		"queries: CAP_NET_ADMIN.\n"
+		"-o FILE also writes that JSON to FILE (the text still goes to stdout).\n"
+		"--diff A B compares two such files, no device: per command, each decoded\n"
+		"field whose value differs (name: A \u2192 B), status and error differences,\n"
+		"how many output bytes differ, commands present in only one; the device\n"
+		"line's differences first.  Exit 0 when identical, 1 when they differ, 2 on\n"
+		"bad input (unreadable, not a probe's JSON), as diff(1).\n"
+		"--all-caps adds the CUR image of every other capability type\n"
+		"(query_hca_cap_ALIAS); a type the device refuses is left out, so --diff\n"
+		"shows the types only one device has.",
+	.opts = {
 		{"xrq", 0, "N", "XRQ of the NVMF namespace query (default 0)"},
 		{"nsid", 0, "N", "frontend namespace of the NVMF query (default 1)"},
 		{"no-nvmf", 0, nullptr, "skip the NVMF namespace query"},
@@ -61,9 +62,9 @@ const CommandSpec spec = {
 		{"output", 'o', "FILE", "also write the probe's JSON to FILE"},
 		{"diff", 0, nullptr, "compare two saved probes A B (no device)"},
 	},
-	1,
-	2,
-	true,
+	.min_pos = 1,
+	.max_pos = 2,
+	.json = true,
 };
 
 struct ProbeCmd {

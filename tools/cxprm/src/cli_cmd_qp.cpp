@@ -69,29 +69,30 @@ const std::vector<Opt> kOpts = {
 };
 
 const CommandSpec spec = {
-	"qp connect",
-	"DEV [path options] [--exec CMD] [--keep-open [--hold S]]",
-	"connect an RC QP (RST2INIT, INIT2RTR, RTR2RTS) with a given address path",
-	"Objects live as long as the open file that created them, so one process runs\n"
-	"the whole sequence on one file: ALLOC_PD, CREATE_CQ, CREATE_QP (RC, a regular\n"
-	"RQ), then RST2INIT_QP (port, P_Key index, access), INIT2RTR_QP (MTU, remote\n"
-	"QP, receive PSN, the address path: remote GID and MAC, GID index, hop limit,\n"
-	"traffic class, flow label, SL, remote LID) and RTR2RTS_QP (send PSN, retries,\n"
-	"ACK timeout), printing the QP's state after each; then --exec CMD (a shell\n"
-	"command, run while the QP is alive, with CXPRM_DEV and CXPRM_QPN in its\n"
-	"environment); then --keep-open (hold everything until Ctrl-C/SIGTERM or\n"
-	"--hold S seconds; the QP number is printed, and flushed, first); then the\n"
-	"teardown in dependency order (DESTROY_QP, DESTROY_CQ, DEALLOC_PD).  The\n"
-	"defaults are those of 'bench connect' (a loopback on port 1 as mlx5_ib\n"
-	"sets RC over RoCE).  On an Ethernet (RoCE) port the driver checks that\n"
-	"--gid-index names one of its default GID entries (EINVAL, exit 2); a step\n"
-	"the firmware refuses exits 3 with its status and syndrome, and closing the\n"
-	"file destroys what was created.  -j: one JSON object per command, one a\n"
-	"line.  Needs CAP_NET_ADMIN.",
-	kOpts,
-	1,
-	1,
-	true,
+	.name = "qp connect",
+	.synopsis = "DEV [path options] [--exec CMD] [--keep-open [--hold S]]",
+	.summary = "connect an RC QP (RST2INIT, INIT2RTR, RTR2RTS) with a given address path",
+	.description =
+		"Objects live as long as the open file that created them, so one process runs\n"
+		"the whole sequence on one file: ALLOC_PD, CREATE_CQ, CREATE_QP (RC, a regular\n"
+		"RQ), then RST2INIT_QP (port, P_Key index, access), INIT2RTR_QP (MTU, remote\n"
+		"QP, receive PSN, the address path: remote GID and MAC, GID index, hop limit,\n"
+		"traffic class, flow label, SL, remote LID) and RTR2RTS_QP (send PSN, retries,\n"
+		"ACK timeout), printing the QP's state after each; then --exec CMD (a shell\n"
+		"command, run while the QP is alive, with CXPRM_DEV and CXPRM_QPN in its\n"
+		"environment); then --keep-open (hold everything until Ctrl-C/SIGTERM or\n"
+		"--hold S seconds; the QP number is printed, and flushed, first); then the\n"
+		"teardown in dependency order (DESTROY_QP, DESTROY_CQ, DEALLOC_PD).  The\n"
+		"defaults are those of 'bench connect' (a loopback on port 1 as mlx5_ib\n"
+		"sets RC over RoCE).  On an Ethernet (RoCE) port the driver checks that\n"
+		"--gid-index names one of its default GID entries (EINVAL, exit 2); a step\n"
+		"the firmware refuses exits 3 with its status and syndrome, and closing the\n"
+		"file destroys what was created.  -j: one JSON object per command, one a\n"
+		"line.  Needs CAP_NET_ADMIN.",
+	.opts = kOpts,
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 template <class F> uint64_t field_arg(const Args &a, const char *name, uint64_t def)

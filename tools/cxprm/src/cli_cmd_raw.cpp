@@ -16,41 +16,43 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"raw",
-	"DEV (--opcode X [--op-mod Y] [--uid N] [--in HEX|@FILE] [--set F=V]... | --in-full HEX|@FILE) "
-	"[--in-len N] [--out-len N] [--dump | --dry-run [--checksum]]",
-	"run any firmware command (CXPRM_IOC_RAW) and decode its output",
-	"The input is built as:\n"
-	"  bytes 0-7   the generic command header (prm::cmd_in): opcode, uid, op_mod\n"
-	"              from --opcode, --uid, --op-mod;\n"
-	"  bytes 8-    the --in bytes: the command-specific part, starting with\n"
-	"              dword 2 (where most commands keep their parameters: dctn,\n"
-	"              xrqn, eq_number, function_id...);\n"
-	"  zero padding up to the opcode's *_in layout size (from the core's\n"
-	"  registry) and at least 16 bytes, or exactly --in-len bytes;\n"
-	"  then each --set FIELD=VALUE writes a field of that *_in layout by name\n"
-	"  (e.g. --opcode QUERY_DCT --set dctn=0x1000).\n"
-	"--in-full gives the whole input, header included; the opcode and op_mod are\n"
-	"read from it (--opcode/--op-mod, if given, must agree).\n"
-	"HEX: hex digits, spaces/commas ignored, 0x prefixes allowed; @FILE reads hex\n"
-	"text (a saved dump is fine, @- is stdin), @bin:FILE raw bytes.\n"
-	"--out-len: default the opcode's *_out layout size, or 256 without one.\n"
-	"Output: firmware status (name and sentence, syndrome), the input and output\n"
-	"as hexdumps, the output header, the decoding (the core's decoder, else the\n"
-	"*_out layout's fields); --dump adds what went over the wire: the queue\n"
-	"entry as posted and as completed (cmd_queue_entry fields) and every\n"
-	"mailbox block (cmd_if_box fields + data).\n"
-	"--dry-run sends nothing and needs no DEV, device or privilege: it prints\n"
-	"what would go on the wire, laid out by the core's own encoder (the\n"
-	"driver's): the queue entry as posted and every input and output mailbox\n"
-	"block, with made-up bus addresses (input chain 0x10000000, output chain\n"
-	"0x20000000, block i at +1024*i) and token 0x1; mailbox blocks unsigned as\n"
-	"with the driver's default cmd_checksum=0, signed with --checksum.\n"
-	"Privileges: read-only QUERY_* opcodes and ACCESS_REG reads (op_mod 1) need\n"
-	"CAP_NET_ADMIN; anything else CAP_SYS_RAWIO and the module parameter\n"
-	"allow_raw_write=1.\n"
-	"Exit 3 when the firmware answers a bad status (everything is still printed).",
-	{
+	.name = "raw",
+	.synopsis =
+		"DEV (--opcode X [--op-mod Y] [--uid N] [--in HEX|@FILE] [--set F=V]... | --in-full HEX|@FILE) "
+		"[--in-len N] [--out-len N] [--dump | --dry-run [--checksum]]",
+	.summary = "run any firmware command (CXPRM_IOC_RAW) and decode its output",
+	.description =
+		"The input is built as:\n"
+		"  bytes 0-7   the generic command header (prm::cmd_in): opcode, uid, op_mod\n"
+		"              from --opcode, --uid, --op-mod;\n"
+		"  bytes 8-    the --in bytes: the command-specific part, starting with\n"
+		"              dword 2 (where most commands keep their parameters: dctn,\n"
+		"              xrqn, eq_number, function_id...);\n"
+		"  zero padding up to the opcode's *_in layout size (from the core's\n"
+		"  registry) and at least 16 bytes, or exactly --in-len bytes;\n"
+		"  then each --set FIELD=VALUE writes a field of that *_in layout by name\n"
+		"  (e.g. --opcode QUERY_DCT --set dctn=0x1000).\n"
+		"--in-full gives the whole input, header included; the opcode and op_mod are\n"
+		"read from it (--opcode/--op-mod, if given, must agree).\n"
+		"HEX: hex digits, spaces/commas ignored, 0x prefixes allowed; @FILE reads hex\n"
+		"text (a saved dump is fine, @- is stdin), @bin:FILE raw bytes.\n"
+		"--out-len: default the opcode's *_out layout size, or 256 without one.\n"
+		"Output: firmware status (name and sentence, syndrome), the input and output\n"
+		"as hexdumps, the output header, the decoding (the core's decoder, else the\n"
+		"*_out layout's fields); --dump adds what went over the wire: the queue\n"
+		"entry as posted and as completed (cmd_queue_entry fields) and every\n"
+		"mailbox block (cmd_if_box fields + data).\n"
+		"--dry-run sends nothing and needs no DEV, device or privilege: it prints\n"
+		"what would go on the wire, laid out by the core's own encoder (the\n"
+		"driver's): the queue entry as posted and every input and output mailbox\n"
+		"block, with made-up bus addresses (input chain 0x10000000, output chain\n"
+		"0x20000000, block i at +1024*i) and token 0x1; mailbox blocks unsigned as\n"
+		"with the driver's default cmd_checksum=0, signed with --checksum.\n"
+		"Privileges: read-only QUERY_* opcodes and ACCESS_REG reads (op_mod 1) need\n"
+		"CAP_NET_ADMIN; anything else CAP_SYS_RAWIO and the module parameter\n"
+		"allow_raw_write=1.\n"
+		"Exit 3 when the firmware answers a bad status (everything is still printed).",
+	.opts = {
 		opt_opcode,
 		opt_op_mod,
 		{"uid", 0, "N", "cmd_in.uid (default 0)"},
@@ -64,9 +66,8 @@ const CommandSpec spec = {
 		{"checksum", 0, nullptr, "with --dry-run: sign the mailbox blocks (as cmd_checksum=1)"},
 		kScopeOpt,
 	},
-	0,
-	1,
-	true,
+	.max_pos = 1,
+	.json = true,
 };
 
 Bytes build_input(const Args &a, uint16_t *opcode_out, uint16_t *op_mod_out)

@@ -20,27 +20,29 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"reg",
-	"[DEV] NAME|ID [--port N] [--set FIELD=VALUE]... [--write] [--len N] [--hex] [--nonzero] "
-	"[--dry-run [--checksum]]",
-	"read or write a register (ACCESS_REG) and decode it by name",
-	"NAME: a register of the core's table (case-insensitive): QCAM, PMTU, PTYS,\n"
-	"PAOS, PPCNT, PCAM, HOST_ENDIANNESS, MCIA, MGIR, MTRC_CAP, MCAM, DTOR; or its\n"
-	"id (0x5004).  An id outside the table needs --len (the register's bytes)\n"
-	"and is shown as a hexdump.  The register data sent starts zeroed with\n"
-	"the defaults a plain read needs (PTYS proto_mask=4 (Ethernet); MCIA\n"
-	"i2c_device_address=0x50 size=48, page 0 from byte 0), local_port=--port\n"
-	"(default 1) for the port registers (PAOS, PTYS, PMTU, PPCNT), then each\n"
-	"--set FIELD=VALUE (e.g. MCIA --set device_address=148 --set size=16, PPCNT\n"
-	"--set grp=0 --set clr=1).  --write sends op_mod WRITE (default READ); the\n"
-	"answer is decoded either way.  PPCNT group 0 is decoded with its IEEE 802.3\n"
-	"counters (64-bit values); MCIA's data is shown as bytes and text.\n"
-	"Privileges: ACCESS_REG goes through CXPRM_IOC_RAW, as 'raw': a read is a\n"
-	"query (CAP_NET_ADMIN), a write needs what a raw write needs.\n"
-	"--dry-run sends nothing and needs no DEV, device or privilege: it prints\n"
-	"the queue entry and mailbox blocks of the ACCESS_REG, as 'raw --dry-run'.\n"
-	"Exit 3 when the firmware answers a bad status.",
-	{
+	.name = "reg",
+	.synopsis =
+		"[DEV] NAME|ID [--port N] [--set FIELD=VALUE]... [--write] [--len N] [--hex] [--nonzero] "
+		"[--dry-run [--checksum]]",
+	.summary = "read or write a register (ACCESS_REG) and decode it by name",
+	.description =
+		"NAME: a register of the core's table (case-insensitive): QCAM, PMTU, PTYS,\n"
+		"PAOS, PPCNT, PCAM, HOST_ENDIANNESS, MCIA, MGIR, MTRC_CAP, MCAM, DTOR; or its\n"
+		"id (0x5004).  An id outside the table needs --len (the register's bytes)\n"
+		"and is shown as a hexdump.  The register data sent starts zeroed with\n"
+		"the defaults a plain read needs (PTYS proto_mask=4 (Ethernet); MCIA\n"
+		"i2c_device_address=0x50 size=48, page 0 from byte 0), local_port=--port\n"
+		"(default 1) for the port registers (PAOS, PTYS, PMTU, PPCNT), then each\n"
+		"--set FIELD=VALUE (e.g. MCIA --set device_address=148 --set size=16, PPCNT\n"
+		"--set grp=0 --set clr=1).  --write sends op_mod WRITE (default READ); the\n"
+		"answer is decoded either way.  PPCNT group 0 is decoded with its IEEE 802.3\n"
+		"counters (64-bit values); MCIA's data is shown as bytes and text.\n"
+		"Privileges: ACCESS_REG goes through CXPRM_IOC_RAW, as 'raw': a read is a\n"
+		"query (CAP_NET_ADMIN), a write needs what a raw write needs.\n"
+		"--dry-run sends nothing and needs no DEV, device or privilege: it prints\n"
+		"the queue entry and mailbox blocks of the ACCESS_REG, as 'raw --dry-run'.\n"
+		"Exit 3 when the firmware answers a bad status.",
+	.opts = {
 		{"port", 'p', "N", "local_port of a port register (default 1)"},
 		{"set", 's', "FIELD=VALUE", "set a field of the register's input", true},
 		{"write", 'w', nullptr, "an ACCESS_REG write (op_mod 0) instead of a read"},
@@ -51,9 +53,9 @@ const CommandSpec spec = {
 		{"checksum", 0, nullptr, "with --dry-run: sign the mailbox blocks (as cmd_checksum=1)"},
 		kScopeOpt,
 	},
-	1,
-	2,
-	true,
+	.min_pos = 1,
+	.max_pos = 2,
+	.json = true,
 };
 
 // What a read of the register needs to be a valid request.

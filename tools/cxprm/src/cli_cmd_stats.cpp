@@ -16,18 +16,18 @@ namespace cxprm::tool {
 namespace {
 
 const CommandSpec spec = {
-	"stats",
-	"DEV",
-	"per-opcode command counts, errors and latencies (CXPRM_IOC_STATS)",
-	"Counts every command the driver completed since it bound the device (any\n"
-	"result).  Latency: doorbell to ownership back.  'last_error' is the last\n"
-	"failure of that opcode: its errno, then the delivery status or the\n"
-	"firmware status and syndrome.  The table is debugfs cmd_stats' table.\n"
-	"Needs CAP_NET_ADMIN.",
-	{},
-	1,
-	1,
-	true,
+	.name = "stats",
+	.synopsis = "DEV",
+	.summary = "per-opcode command counts, errors and latencies (CXPRM_IOC_STATS)",
+	.description =
+		"Counts every command the driver completed since it bound the device (any\n"
+		"result).  Latency: doorbell to ownership back.  'last_error' is the last\n"
+		"failure of that opcode: its errno, then the delivery status or the\n"
+		"firmware status and syndrome.  The table is debugfs cmd_stats' table.\n"
+		"Needs CAP_NET_ADMIN.",
+	.min_pos = 1,
+	.max_pos = 1,
+	.json = true,
 };
 
 int run(Ctx &ctx, const Args &args)
