@@ -44,16 +44,16 @@ int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res)
 {
 	if (!cqn)
 		return E_INVAL;
-	if (!fits<cqc::log_cq_size>(p.log_cq_size) || !fits<cqc::uar_page>(p.uar_page) ||
-	    !fits<cqc::c_eqn_or_apu_element>(p.eqn) || p.log_cq_size > 24)
+#define CXPRM_FITS_(f, m) fits<cqc::f>(p.m) &&
+	if (!(CXPRM_CQC_FIELDS_(CXPRM_FITS_) p.log_cq_size <= 24))
 		return E_RANGE;
-	return create_queue<create_cq_in, create_cq_in_pas, create_cq_out, create_cq_out::cqn>(
-		q, op::CREATE_CQ, p, queue_bytes(p.log_cq_size, CQE_BYTES), [&p](Ref<create_cq_in> r) {
-			auto c = sub<create_cq_in::cq_context, cqc>(r);
+#undef CXPRM_FITS_
+	return create_queue_ctx<create_cq_in, create_cq_in_pas, create_cq_out, create_cq_out::cqn,
+				create_cq_in::cq_context, cqc>(
+		q, op::CREATE_CQ, p, queue_bytes(p.log_cq_size, CQE_BYTES), [&p](Ref<cqc> c) {
 #define CXPRM_SET_(f, m) set<cqc::f>(c, p.m);
 			CXPRM_CQC_FIELDS_(CXPRM_SET_)
 #undef CXPRM_SET_
-			set<cqc::dbr_addr>(c, p.dbr_bus);
 		},
 		cqn, res);
 }

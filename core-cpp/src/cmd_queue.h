@@ -38,6 +38,25 @@ inline int create_queue(Cmdq &q, u16 opcode, const P &p, u64 bytes, Fill fill, u
 }
 
 /*
+ * create_queue for a queue whose context is field CtxField of In, laid out
+ * as Ctx with its doorbell record at Ctx::dbr_addr (CQ, SRQ): fill(c)
+ * writes the rest of the context.
+ */
+template <class In, class Pas, class Out, class Num, class CtxField, class Ctx, class P, class Fill>
+inline int create_queue_ctx(Cmdq &q, u16 opcode, const P &p, u64 bytes, Fill fill, u32 *num,
+			    CmdResult *res)
+{
+	return create_queue<In, Pas, Out, Num>(
+		q, opcode, p, bytes,
+		[&p, &fill](prm::Ref<In> r) {
+			auto c = prm::sub<CtxField, Ctx>(r);
+			fill(c);
+			prm::set<typename Ctx::dbr_addr>(c, p.dbr_bus);
+		},
+		num, res);
+}
+
+/*
  * destroy_<obj> and query_<obj> of an object the command names by its
  * number num (DESTROY_<OBJ>, QUERY_<OBJ>): object_cmd and query_object
  * on the prm layouts <cmd>_<obj>_in/_out, decoded by decode_query_<obj>.

@@ -16,18 +16,16 @@ int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res)
 {
 	if (!srqn)
 		return E_INVAL;
-	if (!fits<srqc::log_srq_size>(p.log_srq_size) ||
-	    !fits<srqc::log_rq_stride>(p.log_rq_stride) || !fits<srqc::pd>(p.pd) ||
-	    !fits<srqc::cqn>(p.cqn))
+#define CXPRM_FITS_(f) fits<srqc::f>(p.f) &&
+	if (!(CXPRM_SRQC_FIELDS_(CXPRM_FITS_) true))
 		return E_RANGE;
-	return create_queue<create_srq_in, create_srq_in_pas, create_srq_out, create_srq_out::srqn>(
-		q, op::CREATE_SRQ, p, queue_bytes(p.log_srq_size, 16u << p.log_rq_stride),
-		[&p](Ref<create_srq_in> r) {
-			auto c = sub<create_srq_in::srq_context_entry, srqc>(r);
+#undef CXPRM_FITS_
+	return create_queue_ctx<create_srq_in, create_srq_in_pas, create_srq_out, create_srq_out::srqn,
+				create_srq_in::srq_context_entry, srqc>(
+		q, op::CREATE_SRQ, p, queue_bytes(p.log_srq_size, 16u << p.log_rq_stride), [&p](Ref<srqc> c) {
 #define CXPRM_SET_(f) set<srqc::f>(c, p.f);
 			CXPRM_SRQC_FIELDS_(CXPRM_SET_)
 #undef CXPRM_SET_
-			set<srqc::dbr_addr>(c, p.dbr_bus);
 		},
 		srqn, res);
 }

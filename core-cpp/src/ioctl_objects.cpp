@@ -194,10 +194,9 @@ int create_qp(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 int create_xrq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 {
 	const cxprm_xrq_attr &a = o->u.xrq;
-	cmd::XrqNvmfParams p{.cqn = a.cqn, .pd = a.pd, .log_wq_sz = a.log_size,
-			     .log_wq_stride = a.log_stride, .log_max_namespace = a.log_max_namespace,
-			     .ioccsz = a.ioccsz, .log_max_io_size = a.log_max_io_size,
-			     .nvme_queue_size = a.nvme_queue_size};
+	cmd::XrqNvmfParams p{.cqn = a.cqn, .log_max_namespace = a.log_max_namespace, .ioccsz = a.ioccsz,
+			     .log_max_io_size = a.log_max_io_size, .nvme_queue_size = a.nvme_queue_size,
+			     .pd = a.pd, .log_wq_stride = a.log_stride, .log_wq_sz = a.log_size};
 	u32 staging = a.staging_pages ? a.staging_pages : CXPRM_XRQ_DEFAULT_STAGING_PAGES;
 	if (a.log_stride < CXPRM_XRQ_MIN_LOG_STRIDE || a.log_stride > CXPRM_XRQ_MAX_LOG_STRIDE ||
 	    staging > CXPRM_XRQ_MAX_STAGING_PAGES)

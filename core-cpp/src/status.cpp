@@ -12,11 +12,18 @@ struct Code {
 	const char *text;
 };
 
-#define CXPRM_CODE_(n, v, s) {v, #n, s},
-constexpr Code cmd_statuses[] = {CXPRM_CMD_STATUSES(CXPRM_CODE_)};
-constexpr Code delivery_statuses[] = {CXPRM_DELIVERY_STATUSES(CXPRM_CODE_)};
-constexpr Code health_syndromes[] = {CXPRM_HEALTH_SYNDROMES(CXPRM_CODE_)};
-#undef CXPRM_CODE_
+constexpr Code cmd_statuses[] = {
+#define CXPRM_CMD_STATUS_ROW(n, v, s) {v, #n, s},
+#include "cxprm/status_codes.def"
+};
+constexpr Code delivery_statuses[] = {
+#define CXPRM_DELIVERY_STATUS_ROW(n, v, s) {v, #n, s},
+#include "cxprm/status_codes.def"
+};
+constexpr Code health_syndromes[] = {
+#define CXPRM_HEALTH_SYND_ROW(n, v, s) {v, #n, s},
+#include "cxprm/status_codes.def"
+};
 
 template <usize N> const Code *find(const Code (&t)[N], u8 v)
 {

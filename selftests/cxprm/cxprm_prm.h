@@ -11,20 +11,20 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cxprm/status.h"		/* CXPRM_CMD_STATUSES */
 #include "cxprm/prm/opcodes.h"		/* CXPRM_OPCODES, CXPRM_CAP_TYPES, CXPRM_EVENTS */
 #include "cxprm_emu/syndromes.h"	/* CXPRM_EMU_SYNDROMES */
 
 /*
  * The firmware's codes, each from its one definition (the X-lists are plain
- * C): ST_<name> cmd_out.status (cxprm/status.h, e.g. ST_BAD_PARAM_ERR),
+ * C): ST_<name> cmd_out.status (cxprm/status_codes.def, e.g. ST_BAD_PARAM_ERR),
  * OP_<name> opcodes, CAP_<type> capability types (op_mod >> 1 of
  * QUERY_HCA_CAP), EV_<name> event types (cxprm/prm/opcodes.h) and
  * SYND_<name> the emulator's syndromes (cxprm_emu/syndromes.h).
  */
-#define ST_ENUM_(n, v, text) ST_##n = v,
-enum { CXPRM_CMD_STATUSES(ST_ENUM_) };
-#undef ST_ENUM_
+enum {
+#define CXPRM_CMD_STATUS_ROW(n, v, text) ST_##n = v,
+#include "cxprm/status_codes.def"
+};
 
 #define OP_ENUM_(n, v, rw, in, out, dec) OP_##n = v,
 #define OP_ENUM_N_(n, s, v, rw, in, out, dec) OP_##n = v,

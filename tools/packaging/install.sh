@@ -35,7 +35,7 @@ dkms)
 	install -D -m 0644 "$gen" "$d/$layouts"
 	(cd "$src" && for f in Kbuild drivers/*.[ch] \
 		drivers/compat/*.c drivers/compat/conftest.sh \
-		core-cpp/include/cxprm/*.h core-cpp/include/cxprm/*/*.h \
+		core-cpp/include/cxprm/*.h core-cpp/include/cxprm/*.def core-cpp/include/cxprm/*/*.h \
 		core-cpp/src/*.cpp core-cpp/src/*.h kunit/*/*.[ch] \
 		kunit/core/*.cpp include/uapi/linux/*.h \
 		tools/emulator/daemon/control.h; do

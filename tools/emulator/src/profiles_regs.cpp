@@ -8,54 +8,23 @@ namespace cxprm::emu {
 
 namespace {
 
-// Bits of Linux's enum mlx5e_link_mode (en/port.h).
+// The link mode bits by name (profiles_link_modes.def).
 enum : uint32_t {
-	L1000BASE_KX = 1u << 1,
-	L10GBASE_KR = 1u << 4,
-	L40GBASE_CR4 = 1u << 6,
-	L40GBASE_KR4 = 1u << 7,
-	L10GBASE_CR = 1u << 12,
-	L10GBASE_SR = 1u << 13,
-	L10GBASE_ER = 1u << 14,
-	L40GBASE_SR4 = 1u << 15,
-	L40GBASE_LR4 = 1u << 16,
-	L50GBASE_SR2 = 1u << 18,
-	L100GBASE_CR4 = 1u << 20,
-	L100GBASE_SR4 = 1u << 21,
-	L100GBASE_KR4 = 1u << 22,
-	L100GBASE_LR4 = 1u << 23,
-	L25GBASE_CR = 1u << 27,
-	L25GBASE_KR = 1u << 28,
-	L25GBASE_SR = 1u << 29,
-	L50GBASE_CR2 = 1u << 30,
-	L50GBASE_KR2 = 1u << 31,
+#define LINK_MODE(n, bit) n = 1u << (bit),
+#define EXT_LINK_MODE(n, bit) n = 1u << (bit),
+#include "profiles_link_modes.def"
 };
 
-// Bits of Linux's enum mlx5e_ext_link_mode.
-enum : uint32_t {
-	X10GBASE_XFI_XAUI_1 = 1u << 4,
-	X40GBASE_XLAUI_4 = 1u << 5,
-	X25GAUI_1 = 1u << 6,
-	X50GAUI_2 = 1u << 7,
-	X50GAUI_1 = 1u << 8,
-	XCAUI_4 = 1u << 9,
-	X100GAUI_2 = 1u << 10,
-	X100GAUI_1 = 1u << 11,
-	X200GAUI_4 = 1u << 12,
-	X200GAUI_2 = 1u << 13,
-	X400GAUI_8 = 1u << 15,
-	X400GAUI_4 = 1u << 16,
-};
-
-// A 100GbE port: every 100/50/40/25/10/1G mode of the legacy mask.
-constexpr uint32_t legacy_100g = L1000BASE_KX | L10GBASE_KR | L40GBASE_CR4 | L40GBASE_KR4 | L10GBASE_CR |
-				 L10GBASE_SR | L10GBASE_ER | L40GBASE_SR4 | L40GBASE_LR4 | L50GBASE_SR2 |
-				 L100GBASE_CR4 | L100GBASE_SR4 | L100GBASE_KR4 | L100GBASE_LR4 | L25GBASE_CR |
-				 L25GBASE_KR | L25GBASE_SR | L50GBASE_CR2 | L50GBASE_KR2;
-// A 400G port's extended modes.
-constexpr uint32_t ext_400g = X10GBASE_XFI_XAUI_1 | X40GBASE_XLAUI_4 | X25GAUI_1 | X50GAUI_2 | X50GAUI_1 |
-			      XCAUI_4 | X100GAUI_2 | X100GAUI_1 | X200GAUI_4 | X200GAUI_2 | X400GAUI_8 |
-			      X400GAUI_4;
+// What a 100GbE port advertises: every legacy mode of the list.
+constexpr uint32_t legacy_100g = 0
+#define LINK_MODE(n, bit) | n
+#include "profiles_link_modes.def"
+	;
+// What a 400G port adds: every extended mode of the list.
+constexpr uint32_t ext_400g = 0
+#define EXT_LINK_MODE(n, bit) | n
+#include "profiles_link_modes.def"
+	;
 
 // Bit n of a CAM access-register mask (register base + n): bit 127 is the
 // mask's first byte's MSB.

@@ -61,19 +61,23 @@ struct NvmfNsCounters {
  * namespaces.
  */
 struct XrqNvmfParams {
+	/* In the order set_xrq_nvmf writes them: xrqc, */
 	u32 cqn = 0;
-	u32 pd = 0;
-	u8 log_wq_sz = 0;
-	u8 log_wq_stride = 0;   /* log2 bytes */
-	u64 buf_bus = 0;
-	u32 buf_pages = 0;
-	u64 dbr_bus = 0;
-	u64 staging_bus = 0;
-	u32 staging_pages = 0;
+	/* its nvme_offload_context, */
 	u8 log_max_namespace = 0;
 	u32 ioccsz = 4;         /* in-capsule command size (16-byte units) */
 	u8 log_max_io_size = 0;
 	u16 nvme_queue_size = 0;
+	u32 staging_pages = 0;
+	/* its wq, */
+	u32 pd = 0;
+	u64 dbr_bus = 0;
+	u8 log_wq_stride = 0;   /* log2 bytes */
+	u8 log_wq_sz = 0;
+	/* and pas[]: the queue's pages, then the staging buffer's. */
+	u64 buf_bus = 0;
+	u32 buf_pages = 0;
+	u64 staging_bus = 0;
 	u16 uid = 0;
 };
 

@@ -17,6 +17,18 @@ namespace cxprm::cmd {
 int alloc_pd(Cmdq &q, u32 *pd, u16 uid = 0, CmdResult *res = nullptr);
 int dealloc_pd(Cmdq &q, u32 pd, u16 uid = 0, CmdResult *res = nullptr);
 
+/*
+ * The four calls of a queue object (CQ, SRQ, RMP): create_<obj>,
+ * destroy_<obj>, query_<obj> and decode_query_<obj> (the output of a
+ * QUERY_<OBJ> sent otherwise), the object named by its number num.
+ * The definitions: cmd_queue.h (create_queue, CXPRM_DESTROY_AND_QUERY).
+ */
+#define CXPRM_QUEUE_COMMANDS(obj, num, Params, Info)                                        \
+	int create_##obj(Cmdq &q, const Params &p, u32 *num, CmdResult *res = nullptr);     \
+	int destroy_##obj(Cmdq &q, u32 num, u16 uid = 0, CmdResult *res = nullptr);         \
+	int query_##obj(Cmdq &q, u32 num, Info *info, CmdResult *res = nullptr);            \
+	int decode_query_##obj(const void *out, u32 outlen, Info *info);                    \
+
 /* 64-byte CQEs. */
 struct CqParams {
 	u8 log_cq_size = 0; /* 2^n entries */
@@ -36,10 +48,7 @@ struct CqInfo {
 	u64 dbr_addr;
 };
 
-int create_cq(Cmdq &q, const CqParams &p, u32 *cqn, CmdResult *res = nullptr);
-int destroy_cq(Cmdq &q, u32 cqn, u16 uid = 0, CmdResult *res = nullptr);
-int query_cq(Cmdq &q, u32 cqn, CqInfo *info, CmdResult *res = nullptr);
-int decode_query_cq(const void *out, u32 outlen, CqInfo *info);
+CXPRM_QUEUE_COMMANDS(cq, cqn, CqParams, CqInfo)
 
 /* A cyclic SRQ of 2^log_srq_size WQEs of 16 << log_rq_stride bytes. */
 struct SrqParams {
@@ -61,20 +70,14 @@ struct SrqInfo {
 	u64 dbr_addr;
 };
 
-int create_srq(Cmdq &q, const SrqParams &p, u32 *srqn, CmdResult *res = nullptr);
-int destroy_srq(Cmdq &q, u32 srqn, u16 uid = 0, CmdResult *res = nullptr);
-int query_srq(Cmdq &q, u32 srqn, SrqInfo *info, CmdResult *res = nullptr);
-int decode_query_srq(const void *out, u32 outlen, SrqInfo *info);
+CXPRM_QUEUE_COMMANDS(srq, srqn, SrqParams, SrqInfo)
 
 /*
  * The same SRQ as an RMP (prm/rmp.h), as Linux's mlx5_ib sends it from
  * ISSI 1 (ib/srq_cmd.c create_srq_split): no CQ (p.cqn must be 0); QUERY
  * reports rmpc.state (RMP_STATE_RDY) and the wq's hw_counter as wqe_cnt.
  */
-int create_rmp(Cmdq &q, const SrqParams &p, u32 *rmpn, CmdResult *res = nullptr);
-int destroy_rmp(Cmdq &q, u32 rmpn, u16 uid = 0, CmdResult *res = nullptr);
-int query_rmp(Cmdq &q, u32 rmpn, SrqInfo *info, CmdResult *res = nullptr);
-int decode_query_rmp(const void *out, u32 outlen, SrqInfo *info);
+CXPRM_QUEUE_COMMANDS(rmp, rmpn, SrqParams, SrqInfo)
 
 /*
  * Bytes of queue: 2^log entries of 'stride' bytes; ~0 (larger than any
