@@ -155,7 +155,8 @@ bool HostBase::first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint6
 	// A page-aligned run of a page or more holds a page-aligned page: none below hints->page.
 	const bool pages = hints && align == kFitPage && size >= kFitPage;
 	uint64_t a = pages && hints->page > packed ? hints->page : packed;
-	for (auto it = used.lower_bound(a); it != used.end(); ++it) {
+	auto it = used.lower_bound(a);
+	for (; it != used.end(); ++it) {
 		uint64_t aligned = (a + align - 1) & ~(uint64_t)(align - 1);
 		if (aligned + size <= it->first)
 			break;
@@ -164,14 +165,15 @@ bool HostBase::first_fit(std::map<uint64_t, size_t> &used, uint64_t begin, uint6
 	a = (a + align - 1) & ~(uint64_t)(align - 1);
 	if (a + size > end)
 		return false;
-	used[a] = size;
+	// it is the first range above the fit: inserted before it, no second descent.
+	it = used.emplace_hint(it, a, size);
 	*at = a;
 	if (!hints)
 		return true;
 	if (a == packed) {
 		// The used prefix grew: extend it over ranges that now join it.
 		uint64_t d = a + size;
-		for (auto it = used.find(d); it != used.end() && it->first == d; ++it)
+		for (++it; it != used.end() && it->first == d; ++it)
 			d += it->second;
 		hints->dense = d;
 	}

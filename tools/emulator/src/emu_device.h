@@ -11,6 +11,7 @@
 // Emulator after it drops the lock.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <cstdint>
@@ -162,14 +163,35 @@ template <class C> bool holds(const C &c, typename C::const_iterator &it, uint32
 		++it;
 	return it != c.end() && number_of(*it) == n;
 }
-template <class... M> uint32_t free_number(uint32_t first, uint32_t max, const M &...objects)
+// The walk from 'from' (>= first): every number in [first, from) is taken.
+template <class... M> uint32_t free_number_from(uint32_t first, uint32_t from, uint32_t max, const M &...objects)
 {
-	std::tuple<typename M::const_iterator...> at{objects.lower_bound(first)...};
-	for (uint32_t n = first; n - first < max && n < (1u << 24); n++)
+	std::tuple<typename M::const_iterator...> at{objects.lower_bound(from)...};
+	for (uint32_t n = from; n - first < max && n < (1u << 24); n++)
 		if (!std::apply([&](auto &...it) { return (holds(objects, it, n) || ...); }, at))
 			return n;
 	return 0;
 }
+template <class... M> uint32_t free_number(uint32_t first, uint32_t max, const M &...objects)
+{
+	return free_number_from(first, first, max, objects...);
+}
+// A number space's floor: every number from its first below n is taken,
+// so the lowest free one is found from there (the same number as
+// free_number's, without walking the live objects below it: O(n) a
+// create, with hundreds of QPs alive).  A create moves it past its
+// number; every destroy of the space's objects lowers it (freed()).
+struct NumberFloor {
+	uint32_t n = 0;
+	template <class... M> uint32_t take(uint32_t first, uint32_t max, const M &...objects)
+	{
+		uint32_t r = free_number_from(first, std::max(first, n), max, objects...);
+		if (r)
+			n = r + 1;
+		return r;
+	}
+	void freed(uint32_t number) { n = std::min(n, number); }
+};
 
 // The kinds of object whose creating uid the Device records (owners).
 // EQs are always uid 0's (only the kernel creates them): never recorded.
@@ -254,6 +276,14 @@ public:
 	std::map<uint32_t, Srq> srqs;
 	std::map<uint32_t, Xrq> xrqs;
 	std::map<uint32_t, Qp> qps;
+	// QPs and DCTs share the numbers: each create's floor (NumberFloor),
+	// both lowered by a QP's or a DCT's destroy (qpn_freed()).
+	NumberFloor qpn_floor, dctn_floor;
+	void qpn_freed(uint32_t n)
+	{
+		qpn_floor.freed(n);
+		dctn_floor.freed(n);
+	}
 	// RoCE (handlers_roce.cpp): the BAR's function's roce_en, and the GID
 	// table's populated entries (roce_addr_layout) by (port, index).
 	bool roce_en = false;

@@ -83,7 +83,7 @@ Result Device::create_dct(Cmd &c)
 	if (rr.status)
 		return rr;
 
-	uint32_t dctn = free_number(prof_.dct.first_dctn, prof_.dct.max_dcts, dcts, qps);
+	uint32_t dctn = dctn_floor.take(prof_.dct.first_dctn, prof_.dct.max_dcts, dcts, qps);
 	if (!dctn)
 		return fail(synd::DCT_EXHAUSTED);
 
@@ -109,6 +109,7 @@ Result Device::destroy_dct(Cmd &c)
 		if (prof_.dct.destroy_requires_drained && it->second.state != DctState::DRAINED)
 			return fail(synd::DCT_NOT_DRAINED);
 		disown(Obj::DCT, it->first);
+		qpn_freed(it->first);
 		dcts.erase(it);
 		return Result::ok();
 	});

@@ -42,6 +42,7 @@ void Device::drop_objects()
 	srqs.clear();
 	xrqs.clear();
 	qps.clear();
+	qpn_floor = dctn_floor = NumberFloor{};
 	backends.clear();
 	roce_en = false;
 	gids.clear();

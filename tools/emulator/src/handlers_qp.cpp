@@ -91,7 +91,7 @@ Result Device::create_qp(Cmd &c)
 	if (!read_pas(c, in_t::size_bytes, (bytes + prm::ADAPTER_PAGE_SIZE - 1) / prm::ADAPTER_PAGE_SIZE, &pas))
 		return fail(synd::QP_PAS_INLEN);
 	// QPs and DCTs share the numbers.
-	uint32_t qpn = free_number(prof_.objects.first_qpn, prof_.objects.max_qps, qps, dcts);
+	uint32_t qpn = qpn_floor.take(prof_.objects.first_qpn, prof_.objects.max_qps, qps, dcts);
 	if (!qpn)
 		return fail(synd::QP_EXHAUSTED);
 	q.state = QP_RST;
@@ -153,6 +153,7 @@ Result Device::destroy_qp(Cmd &c)
 {
 	uint32_t qpn = (uint32_t)prm::get<prm::destroy_qp_in::qpn>(CRef<prm::destroy_qp_in>(c.in));
 	// Any state: no QP names another QP.
+	qpn_freed(qpn);
 	return destroy_object(c, qps, Obj::QP, qpn, qps.count(qpn), synd::QP_UNKNOWN_DESTROY, false, 0);
 }
 

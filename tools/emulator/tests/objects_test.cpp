@@ -176,6 +176,42 @@ TEST_F(ObjectsTest, QpChecksAndTransitions)
 	expect(b.by_number<prm::qp_2rst_in, prm::qp_2rst_in::qpn>(op::QP_2RST, qpn), st::BAD_RES_ERR, synd::QP_UNKNOWN);
 }
 
+// A QP's or DCT's number is the lowest free one (QPs and DCTs share the
+// numbers), whatever was destroyed before: a destroy lowers the floor the
+// next create starts from (NumberFloor).
+TEST_F(ObjectsTest, NumbersAreTheLowestFree)
+{
+	auto qpn = [&] {
+		Answer a = qp(o.pd, o.cqn, o.srqn);
+		EXPECT_EQ(a.status, st::OK);
+		return (uint32_t)prm::get<prm::create_qp_out::qpn>(a.as<prm::create_qp_out>());
+	};
+	auto dctn = [&] {
+		Answer a = dct(o.pd, o.cqn, o.srqn);
+		EXPECT_EQ(a.status, st::OK);
+		return (uint32_t)prm::get<prm::create_dct_out::dctn>(a.as<prm::create_dct_out>());
+	};
+	auto destroy_qp = [&](uint32_t n) {
+		expect(b.by_number<prm::destroy_qp_in, prm::destroy_qp_in::qpn>(op::DESTROY_QP, n), st::OK, 0);
+	};
+	uint32_t q[4];
+	for (uint32_t &n : q)
+		n = qpn();
+	for (uint32_t i = 1; i < 4; i++)
+		EXPECT_EQ(q[i], q[0] + i);
+	destroy_qp(q[2]);
+	destroy_qp(q[1]);
+	EXPECT_EQ(qpn(), q[1]);
+	EXPECT_EQ(qpn(), q[2]);
+	EXPECT_EQ(qpn(), q[3] + 1);
+	uint32_t d0 = dctn(), d1 = dctn();
+	EXPECT_EQ(d1, d0 + 1);
+	expect(destroy_dct(d0), st::OK, 0);
+	EXPECT_EQ(dctn(), d0);
+	destroy_qp(q[0]);
+	EXPECT_EQ(qpn(), q[0]);
+}
+
 // qpc.ts_format against the capability (on this RoCE port roce_cap
 // qp_ts_format, as Linux reads it; cmd_hca_cap.sq_ts_format otherwise):
 // an adapter with both clocks takes every format; with
