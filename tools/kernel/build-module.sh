@@ -68,7 +68,7 @@ for s in "${srcs[@]}"; do
 		# HAVE_* header), which a checkout build of another kernel leaves
 		# behind; copied over this tree's, Kbuild would keep it (its
 		# command line has not changed) and build with the wrong probes.
-		(cd "$repo/$s" && find . -path ./generated -prune -o -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \
+		(cd "$repo/$s" && find . -path ./generated -prune -o -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.def' -o -name '*.S' \
 			-o -name Kbuild -o -name Makefile -o -name '*.sh' \) -print0) |
 			while IFS= read -r -d '' f; do
 				cmp -s "$repo/$s/$f" "$out/$s/$f" && continue
@@ -76,7 +76,7 @@ for s in "${srcs[@]}"; do
 				cp "$repo/$s/$f" "$out/$s/$f"
 			done
 		# Drop sources that no longer exist in the checkout.
-		(cd "$out/$s" && find . -path ./generated -prune -o -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \) -print0) |
+		(cd "$out/$s" && find . -path ./generated -prune -o -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.def' -o -name '*.S' \) -print0) |
 			while IFS= read -r -d '' f; do
 				[ -e "$repo/$s/$f" ] || rm -f "$out/$s/$f"
 			done
