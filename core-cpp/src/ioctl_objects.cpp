@@ -223,14 +223,10 @@ int create_backend(cxprm_core *c, cxprm_obj *o, ObjMem *, CmdResult *r)
 	    a.queue_depth > CXPRM_NVMF_BE_MAX_QUEUE_DEPTH ||
 	    cmd::nvme_cq_head_doorbell(a.sqt_db_bus, a.db_stride) < a.sqt_db_bus)
 		return E_INVAL;
-	cmd::NvmfBackendParams p;
-	p.xrqn = o->parent;
-	p.sq_bus = a.sq_bus;
-	p.cq_bus = a.cq_bus;
-	p.sqt_db_bus = a.sqt_db_bus;
-	p.cqh_db_bus = cmd::nvme_cq_head_doorbell(a.sqt_db_bus, a.db_stride);
-	p.queue_depth = a.queue_depth;
-	p.log_cmd_timeout_us = a.log_cmd_timeout_us;
+	const cmd::NvmfBackendParams p{.xrqn = o->parent, .cq_bus = a.cq_bus, .sq_bus = a.sq_bus,
+				       .cqh_db_bus = cmd::nvme_cq_head_doorbell(a.sqt_db_bus, a.db_stride),
+				       .sqt_db_bus = a.sqt_db_bus, .queue_depth = a.queue_depth,
+				       .log_cmd_timeout_us = a.log_cmd_timeout_us};
 	u16 id = 0;
 	int err = cmd::create_nvmf_backend_ctrl(c->dev.cmdq(), p, &id, r);
 	o->id = id;

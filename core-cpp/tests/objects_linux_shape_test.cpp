@@ -22,9 +22,7 @@
 
 using namespace cxprm;
 namespace op = cxprm::prm::op;
-using cxprm::test::obj_cq;
-using cxprm::test::obj_of;
-using cxprm::test::obj_srq;
+using cxprm::test::obj_cq, cxprm::test::obj_of, cxprm::test::obj_srq;
 
 namespace {
 

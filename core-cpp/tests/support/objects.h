@@ -162,13 +162,9 @@ public:
 		if (err != OK)
 			return err;
 		Made m(Kind::BACKEND, 0, out->xrqn);
-		cmd::NvmfBackendParams bp;
-		bp.xrqn = out->xrqn;
-		bp.cq_bus = ssd.cq_bus;
-		bp.sq_bus = ssd.sq_bus;
-		bp.sqt_db_bus = ssd.sqt_db_bus;
-		bp.cqh_db_bus = cmd::nvme_cq_head_doorbell(ssd.sqt_db_bus, ssd.db_stride);
-		bp.queue_depth = ssd.depth;
+		const cmd::NvmfBackendParams bp{.xrqn = out->xrqn, .cq_bus = ssd.cq_bus, .sq_bus = ssd.sq_bus,
+						.cqh_db_bus = cmd::nvme_cq_head_doorbell(ssd.sqt_db_bus, ssd.db_stride),
+						.sqt_db_bus = ssd.sqt_db_bus, .queue_depth = ssd.depth};
 		if ((err = cmd::create_nvmf_backend_ctrl(q_, bp, &out->backend, res)) != OK)
 			return err;
 		m.n = out->backend;
