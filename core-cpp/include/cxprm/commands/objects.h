@@ -27,7 +27,7 @@ int dealloc_pd(Cmdq &q, u32 pd, u16 uid = 0, CmdResult *res = nullptr);
 	int create_##obj(Cmdq &q, const Params &p, u32 *num, CmdResult *res = nullptr);     \
 	int destroy_##obj(Cmdq &q, u32 num, u16 uid = 0, CmdResult *res = nullptr);         \
 	int query_##obj(Cmdq &q, u32 num, Info *info, CmdResult *res = nullptr);            \
-	int decode_query_##obj(const void *out, u32 outlen, Info *info);                    \
+	int decode_query_##obj(const void *out, u32 outlen, Info *info);
 
 /* 64-byte CQEs. */
 struct CqParams {
