@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cxprm/capi.h"
+#include "cxprm/dbr_pool.h"
 #include "cxprm/device.h"
 #include "cxprm/events.h"
 #include "cxprm/prm/opcodes.h"
@@ -32,6 +33,11 @@ struct cxprm_core {
 	cxprm_info ident{};
 	cxprm_core_event_fn listener = nullptr;
 	void *listener_ctx = nullptr;
+	/*
+	 * The doorbell records of every file's queues (ioctl_objects.cpp);
+	 * freed last, after the queue memory below.
+	 */
+	cxprm::DbrPool dbr;
 	/* Queue memory of objects whose destroy failed (objects_table.cpp). */
 	cxprm::capi::ObjMem *kept = nullptr;
 	/* Tables of closed files whose objects others still name (same file). */

@@ -88,7 +88,7 @@ bool queue_ok(u32 log, u64 bytes)
 /* m's queue i of 'bytes' into any queue params p. */
 template <class P> int place(cxprm_core *c, ObjMem *m, u64 bytes, P &p)
 {
-	int err = m->q[0].init(c->host, bytes);
+	int err = m->q[0].init(c->host, bytes, &c->dbr);
 	if (err)
 		return err;
 	p.buf_bus = m->q[0].page_bus(0);
@@ -201,7 +201,7 @@ int create_xrq(cxprm_core *c, cxprm_obj *o, ObjMem *m, CmdResult *r)
 	if (a.log_stride < CXPRM_XRQ_MIN_LOG_STRIDE || a.log_stride > CXPRM_XRQ_MAX_LOG_STRIDE ||
 	    staging > CXPRM_XRQ_MAX_STAGING_PAGES)
 		return E_INVAL;
-	int err = m->q[1].init(c->host, (usize)staging * QueueMem::PAGE);
+	int err = m->q[1].init(c->host, (usize)staging * QueueMem::PAGE, &c->dbr);
 	if (err)
 		return err;
 	p.staging_bus = m->q[1].page_bus(0);

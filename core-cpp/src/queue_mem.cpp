@@ -6,7 +6,7 @@
 
 namespace cxprm {
 
-int QueueMem::init(const cxprm_host *host, usize bytes)
+int QueueMem::init(const cxprm_host *host, usize bytes, DbrPool *pool)
 {
 	if (!host || !host->ops || !bytes || ready())
 		return E_INVAL;
@@ -18,7 +18,13 @@ int QueueMem::init(const cxprm_host *host, usize bytes)
 		buf_ = {};
 		return E_NOMEM;
 	}
-	if (host->ops->dma_alloc(host->ctx, DBR_BYTES, DBR_BYTES, &dbr_)) {
+	if (pool) {
+		pool_ = pool;
+		if (pool->alloc(&rec_)) {
+			fini();
+			return E_NOMEM;
+		}
+	} else if (host->ops->dma_alloc(host->ctx, DBR_BYTES, DBR_BYTES, &dbr_)) {
 		dbr_ = {};
 		fini();
 		return E_NOMEM;
@@ -29,11 +35,14 @@ int QueueMem::init(const cxprm_host *host, usize bytes)
 
 void QueueMem::fini()
 {
-	if (dbr_.cpu)
+	if (pool_)
+		pool_->free(&rec_);
+	else if (dbr_.cpu)
 		host_->ops->dma_free(host_->ctx, &dbr_);
 	if (buf_.cpu)
 		host_->ops->dma_free(host_->ctx, &buf_);
 	dbr_ = {};
+	pool_ = nullptr;
 	buf_ = {};
 	npages_ = 0;
 }
