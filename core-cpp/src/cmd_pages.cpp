@@ -56,32 +56,60 @@ u32 manage_pages_max_entries(const Cmdq &q)
 
 int manage_pages_give(Cmdq &q, const FunctionRef &fn, const u64 *pas, u32 n, CmdResult *res)
 {
-	if (!n || !pas)
+	if (!pas)
+		return E_INVAL;
+	ManagePagesGive give;
+	int err = give.begin(q, n);
+	for (u32 i = 0; !err && i < n; i++)
+		err = give.add(pas[i]);
+	return err ? err : give.exec(fn, res);
+}
+
+int ManagePagesGive::begin(Cmdq &q, u32 n)
+{
+	release();
+	q_ = nullptr;
+	n_ = put_ = 0;
+	if (!n)
 		return E_INVAL;
 	if (n > manage_pages_max_entries(q))
 		return E_RANGE;
-	for (u32 i = 0; i < n; i++)
-		if (pas[i] & PAGE_MASK)
-			return E_INVAL;
-	/*
-	 * The fixed part is the 16 inline bytes; the pas list is written
-	 * once, by fill_pas, straight into the input mailboxes (no flat
-	 * message of n * 8 bytes to build and then copy).
-	 */
+	int err = q.reserve(manage_pages_in_pas::bytes_for(n), EXEC_PAGE_SLOT, &slot_);
+	if (err)
+		return err;
+	q_ = &q;
+	n_ = n;
+	return OK;
+}
+
+/*
+ * The next entry straight into its mailbox block, big-endian, once: the
+ * command then writes only the blocks' control bytes (cmdq_page_slot.cpp).
+ */
+int ManagePagesGive::add(u64 pa)
+{
+	static_assert(manage_pages_in::size_bytes == prm::INLINE_BYTES &&
+		      manage_pages_in_pas::elem_bytes == 8 && prm::MAILBOX_DATA % 8 == 0,
+		      "an entry never straddles two blocks");
+	if (!slot_.held() || put_ == n_ || (pa & PAGE_MASK))
+		return E_INVAL;
+	store_be64(slot_.data(manage_pages_in_pas::bytes_for(put_)), pa);
+	put_++;
+	return OK;
+}
+
+int ManagePagesGive::exec(const FunctionRef &fn, CmdResult *res)
+{
+	if (!slot_.held() || put_ != n_) {
+		release();
+		return E_INVAL;
+	}
 	u8 head[manage_pages_in::size_bytes];
 	auto r = begin_in<manage_pages_in>(head, op::MANAGE_PAGES, manage_pages_op::GIVE);
 	set_function(r, fn);
-	set<manage_pages_in::input_num_entries>(r, n);
-	MsgSource in;
-	in.head = head;
-	in.head_len = sizeof(head);
-	in.len = manage_pages_in_pas::bytes_for(n);
-	in.fill = [](const void *ctx, u32 off, u8 *dst, u32 len) {
-		fill_pas<manage_pages_in_pas>((const u64 *)ctx, off, dst, len);
-	};
-	in.ctx = pas;
+	set<manage_pages_in::input_num_entries>(r, n_);
 	u8 out[out_size<manage_pages_out>()];
-	return exec(q, in, out, sizeof(out), res, EXEC_PAGE_SLOT);
+	return q_->exec_reserved(&slot_, head, out, sizeof(out), res);
 }
 
 int manage_pages_cant_give(Cmdq &q, const FunctionRef &fn, CmdResult *res)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // The command engine (see cmdq.h).  One command per slot; the slot's entry
-// and mailbox chains belong to the issuing thread from alloc_slot() to the
-// statistics record that frees it, so only those two take the lock.
+// and mailbox chains belong to the issuing thread from alloc_slot() (or
+// reserve(), cmdq_page_slot.cpp) to the statistics record that frees it,
+// so only those take the lock.
 #include "cxprm/cmdq.h"
 #include "cxprm/wire.h"
 
@@ -174,17 +175,18 @@ void Cmdq::fini(bool strand_stuck)
 	/*
 	 * Let commands in flight finish; each is bounded by its own timeout.
 	 * A caller waiting for a slot leaves at the signal with E_SHUTDOWN:
-	 * slot_freed_ goes only after the last one.
+	 * slot_freed_ goes only after the last one.  A slot reserve() holds
+	 * is written to until its holder runs or releases it: waited for.
 	 */
 	u64 deadline = host_->ops->now_ns(host_->ctx) + cfg_.timeout_ns + HEALTH_CHECK_NS;
 	for (;;) {
 		host_->ops->lock(host_->ctx, lock_);
-		u32 waiters = slot_waiters_, active = 0;
+		u32 waiters = slot_waiters_ + reserved_, active = 0;
 		for (u32 i = 0; i < nent_; i++)
 			if ((busy_mask_ & (1u << i)) && !slots_[i].stuck)
 				active++;
 		host_->ops->unlock(host_->ctx, lock_);
-		/* Slot waiters always leave (signalled, and each wait is bounded). */
+		/* Slot waiters always leave (signalled, each wait bounded); reservations end. */
 		if (!waiters && (!active || host_->ops->now_ns(host_->ctx) > deadline))
 			break;
 		host_->ops->sleep_us(host_->ctx, 100);
@@ -317,6 +319,7 @@ int Cmdq::alloc_slot(u32 flags, u32 *slot, u8 *token)
 					? nent_ - 1
 					: (u32)__builtin_ctz(free);
 			busy_mask_ |= 1u << i;
+			reserved_ += (flags & SLOT_RESERVE) != 0;
 			if (++next_token_ == 0) /* token 0 is never used */
 				next_token_ = 1;
 			*token = next_token_;
@@ -451,6 +454,13 @@ int Cmdq::wait_loop(u32 slot, u64 start_ns, u64 from_ns)
 	}
 }
 
+int Cmdq::run(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap, Reserved *r)
+{
+	Posted p;
+	int err = submit(in, out, res, flags, cap, &p, r);
+	return err ? err : complete(&p);
+}
+
 int Cmdq::exec(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res, u32 flags,
 	       CmdCapture *cap)
 {
@@ -468,7 +478,7 @@ int Cmdq::submit(const MsgSource &msg, void *out_, u32 outlen, CmdResult *res, u
 }
 
 int Cmdq::submit(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 flags, CmdCapture *cap,
-		 Posted *p)
+		 Posted *p, Reserved *r)
 {
 	/* The head holds the inline bytes, so cmd_in and the record come from it. */
 	const u8 *in = msg.head;
@@ -491,13 +501,15 @@ int Cmdq::submit(const MsgSource &msg, const OutBuf &out, CmdResult *res_, u32 f
 		health_.note_refused();
 		return refused(out_ok, out, f);
 	}
-	if (!msg.valid() || !out_ok || inlen < prm::cmd_in::size_bytes ||
+	/* A tail in place only in the reserved slot's blocks (cmdq_page_slot.cpp). */
+	const bool in_place = msg.fill == MsgSource::in_place;
+	if (!msg.valid() || in_place != (r != nullptr) || !out_ok || inlen < prm::cmd_in::size_bytes ||
 	    outlen < prm::cmd_out::size_bytes || inlen > cfg_.max_msg_bytes || outlen > cfg_.max_msg_bytes)
 		return refused(out_ok, out, E_INVAL);
 
 	u32 slot;
 	u8 token;
-	int err = alloc_slot(flags, &slot, &token);
+	int err = r ? take_reserved(r, &slot, &token) : alloc_slot(flags, &slot, &token);
 	if (err) {
 		if (err == failed())
 			health_.note_refused();
@@ -571,30 +583,6 @@ void Cmdq::set_event_pump(void (*pump)(void *ctx), void *ctx)
 {
 	pump_ctx_ = ctx;
 	pump_ = pump;
-}
-
-u32 Cmdq::stats_opcodes(OpcodeStats *out, u32 max) const
-{
-	reader_lock();
-	u32 n = stats_.opcodes(out, max);
-	reader_unlock();
-	return n;
-}
-
-u32 Cmdq::stats_last(CmdRecord *out, u32 max) const
-{
-	reader_lock();
-	u32 n = stats_.last(out, max);
-	reader_unlock();
-	return n;
-}
-
-u64 Cmdq::stats_total() const
-{
-	reader_lock();
-	u64 n = stats_.total();
-	reader_unlock();
-	return n;
 }
 
 } // namespace cxprm

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // The command engine's completion side (cmdq.h): the completed entry
-// checked, the output copied out, the capture, and the statistics record
-// that frees the slot.
+// checked, the output copied out, the capture, the statistics record
+// that frees the slot, and the statistics' readers.
 #include "cxprm/cmdq.h"
 
 namespace cxprm {
@@ -137,6 +137,31 @@ void Cmdq::finish(u32 slot, const u8 *in, u32 inlen, const OutBuf &out, int err,
 	host_->ops->unlock(host_->ctx, lock_);
 	if (wake)
 		host_->ops->waiter_signal(host_->ctx, slot_freed_);
+}
+
+/* Snapshots of the statistics the records above feed. */
+u32 Cmdq::stats_opcodes(OpcodeStats *out, u32 max) const
+{
+	reader_lock();
+	u32 n = stats_.opcodes(out, max);
+	reader_unlock();
+	return n;
+}
+
+u32 Cmdq::stats_last(CmdRecord *out, u32 max) const
+{
+	reader_lock();
+	u32 n = stats_.last(out, max);
+	reader_unlock();
+	return n;
+}
+
+u64 Cmdq::stats_total() const
+{
+	reader_lock();
+	u64 n = stats_.total();
+	reader_unlock();
+	return n;
 }
 
 } // namespace cxprm

@@ -78,6 +78,8 @@ void MsgSource::copy(u32 off, u8 *dst, u32 n) const
 		fill(ctx, off + h, dst + h, n - h);
 }
 
+void MsgSource::in_place(const void *, u32, u8 *, u32) {}
+
 void MailboxChain::format(const MsgSource &src, u8 token, bool sign)
 {
 	nblocks_ = prm::mailbox_blocks(src.len);

@@ -204,16 +204,18 @@ u32 PageTracker::chunk_pages() const
 	return chunk_limit_ ? min_of(n, chunk_limit_) : n;
 }
 
-int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n)
+/* Each page's address into the GIVE's mailboxes as it is mapped. */
+int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u32 n, cmd::ManagePagesGive *give)
 {
 	for (u32 i = 0; i < n; i++) {
 		int err = pool_.alloc(&bufs[i]);
+		if (!err && (err = give->add(bufs[i].bus)))
+			free_page(&bufs[i]);
 		if (err) {
 			while (i--)
 				free_page(&bufs[i]);
 			return err < 0 ? err : E_NOMEM;
 		}
-		pas[i] = bufs[i].bus;
 	}
 	return OK;
 }
@@ -221,16 +223,24 @@ int PageTracker::alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n)
 int PageTracker::give_chunk(const cmd::FunctionRef &fn, u32 n, CmdResult *res)
 {
 	cmd::HostMem scratch;
-	int err = scratch.alloc(host_, (usize)n * (sizeof(cxprm_dma_buf) + sizeof(u64)));
+	int err = scratch.alloc(host_, (usize)n * sizeof(cxprm_dma_buf));
 	if (err)
 		return err;
 	auto *bufs = (cxprm_dma_buf *)scratch.data();
-	auto *pas = (u64 *)(bufs + n);
 
 	err = reserve(n);
 	if (err)
 		return err;
-	err = alloc_pages(bufs, pas, n);
+	/*
+	 * The page slot's input chain is ours from here to the command (or
+	 * give's destructor): the addresses are written into it as the pages
+	 * are mapped, as mlx5_core's give_pages() fills its `in` while it
+	 * allocates, so the command writes only the blocks' control bytes.
+	 */
+	cmd::ManagePagesGive give;
+	err = give.begin(*q_, n);
+	if (!err)
+		err = alloc_pages(bufs, n, &give);
 	if (err)
 		return err;
 
@@ -247,16 +257,17 @@ int PageTracker::give_chunk(const cmd::FunctionRef &fn, u32 n, CmdResult *res)
 		st_.given += n;
 	unlock();
 	if (err) {
+		give.release();
 		for (u32 i = 0; i < n; i++)
 			free_page(&bufs[i]);
 		return err;
 	}
 
-	err = cmd::manage_pages_give(*q_, fn, pas, n, res);
+	err = give.exec(fn, res);
 	if (err && give_not_executed(err)) {
 		lock();
 		for (u32 i = 0; i < n; i++)
-			remove_locked(pas[i], &bufs[i]);
+			remove_locked(bufs[i].bus, &bufs[i]);
 		st_.given -= n;
 		st_.give_failed += n;
 		unlock();

@@ -283,16 +283,9 @@ TEST_P(CmdqFaults, ReportedAndTheQueueKeepsWorking)
 	ASSERT_EQ(enable_hca(), OK);
 	auto in = make_in<prm::query_hca_cap_in>(op::QUERY_HCA_CAP, prm::cap::op_mod(prm::cap::GENERAL, prm::cap::CUR));
 	std::vector<uint8_t> out(0x1010);
+	// Signatures mean something only with checksums on (A1).
 	if (fc.checksums) {
-		// Signatures mean something only with checksums on (A1).
-		std::vector<uint8_t> image(cmd::CAP_IMAGE_BYTES);
-		ASSERT_EQ(cmd::query_hca_cap(h.cmdq, prm::cap::GENERAL, prm::cap::CUR, image.data()), OK);
-		prm::set<prm::cmd_hca_cap::cmdif_checksum>(prm::Ref<prm::cmd_hca_cap>(image.data()), 3);
-		ASSERT_EQ(cmd::set_hca_cap(h.cmdq, prm::cap::GENERAL, image.data()), OK);
-		ASSERT_TRUE(h.emu.checksums_enabled());
-		CmdqConfig c = h.cmdq.config();
-		c.verify_signatures = true;
-		h.cmdq.set_config(c);
+		ASSERT_TRUE(test::checksums_on(h));
 	}
 	h.emu.faults().once = true;
 	fc.arm(h.emu.faults());

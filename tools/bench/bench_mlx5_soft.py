@@ -3,7 +3,8 @@
 
 The guest (tools/qemu/guest/mlx5-bench.sh) traces, with ftrace
 function_graph, the one function every command of a bind goes through:
-mlx5_core's mlx5_cmd_do and cxprm's Cmdq::exec (the core's entry), and
+mlx5_core's mlx5_cmd_do and cxprm's Cmdq::exec (the core's entry, with
+exec_split and exec_reserved), and
 prints one line per traced call of a bind, in order:
     MLX5-BENCH: whole DRIVER ROUND NS
     MLX5-BENCH: traced FUNCTION...   (or "traced none: WHY")
@@ -109,7 +110,7 @@ def print_figure(ordered, whole, traced, row_name, rows, drivers):
     """Figure 2 for the opcodes `rows` (figure 1's), both drivers."""
     table, paired, binds = software(ordered, whole, row_name, drivers)
     print("2. software time per command, us: the caller's whole call (ftrace function_graph on mlx5_core's")
-    print("   mlx5_cmd_do and cxprm's Cmdq::exec and exec_split, the core's entries) less the driver's own")
+    print("   mlx5_cmd_do and cxprm's Cmdq::exec, exec_split, exec_reserved, the core's entries) less the driver's own")
     print("   doorbell to completion seen (figure 1) for the same command: median and p99; binds whose calls")
     print("   pair one for one with their samples: " + ", ".join(f"{d} {paired[d]} of {binds[d]}" for d in drivers) +
           "; traced: " + (traced or "nothing"))

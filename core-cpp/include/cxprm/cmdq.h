@@ -168,6 +168,46 @@ public:
 	 */
 	int submit(const MsgSource &in, void *out, u32 outlen, CmdResult *res, u32 flags,
 		   Posted *p);
+	/*
+	 * A command whose input tail is written into its slot's mailbox
+	 * blocks before it runs: MANAGE_PAGES GIVE writes each page's
+	 * address as it maps the page (PageTracker::give_chunk), as mlx5_core's
+	 * give_pages builds its `in` while it allocates, so the command
+	 * itself writes only what is left of each block (next pointer, block
+	 * number, token, signature) and each byte is stored once
+	 * (cmdq_page_slot.cpp).  reserve() takes a slot as exec() would with
+	 * 'flags' (EXEC_PAGE_SLOT: the page slot when free) and grows its
+	 * input chain for inlen bytes; the caller writes bytes [16, inlen) at
+	 * data(); exec_reserved() runs it (the 16 inline bytes from 'head'),
+	 * or release() (also the destructor) gives the slot back unused.
+	 * While held, no other command formats the slot's blocks, and fini()
+	 * waits for it: a queue shut down or a device failed in between is
+	 * exec_reserved()'s error (E_SHUTDOWN, the failure), the command
+	 * never posted.  Never held across a command of the same thread.
+	 */
+	class Reserved {
+		friend class Cmdq;
+		Cmdq *q_ = nullptr;
+		u32 slot_ = 0, len_ = 0;
+		u8 token_ = 0;
+
+	public:
+		Reserved() = default;
+		Reserved(const Reserved &) = delete;
+		Reserved &operator=(const Reserved &) = delete;
+		~Reserved() { release(); }
+		bool held() const { return q_ != nullptr; }
+		/*
+		 * Where message bytes [off, off + n) go (16 <= off, off + n <=
+		 * len): n bytes inside one block's data, i.e. not across a
+		 * 512-byte boundary of the tail.
+		 */
+		u8 *data(u32 off) const;
+		void release();
+	};
+	int reserve(u32 inlen, u32 flags, Reserved *r);
+	int exec_reserved(Reserved *r, const u8 *head, void *out, u32 outlen, CmdResult *res = nullptr);
+
 	/* Whether a posted command's entry is back (a look, no wait). */
 	bool done(const Posted &p) const { return !(owner_byte(p.slot) & 1); }
 	/* Waits for a posted command and ends it: exec()'s result. */
@@ -224,15 +264,17 @@ private:
 		return err;
 	}
 
-	int run(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap)
-	{
-		Posted p;
-		int err = submit(in, out, res, flags, cap, &p);
-		return err ? err : complete(&p);
-	}
+	/* submit() and complete(); out of line: two objects call it (no COMDAT copies). */
+	int run(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap,
+		Reserved *r = nullptr);
+	/* r: the slot reserve() took (in.fill MsgSource::in_place), not one from alloc_slot(). */
 	int submit(const MsgSource &in, const OutBuf &out, CmdResult *res, u32 flags, CmdCapture *cap,
-		   Posted *p);
+		   Posted *p, Reserved *r = nullptr);
+	/* alloc_slot()'s flag of reserve(): counted in reserved_ under the same lock. */
+	static constexpr u32 SLOT_RESERVE = 1u << 31;
 	int alloc_slot(u32 flags, u32 *slot, u8 *token);
+	int take_reserved(Reserved *r, u32 *slot, u8 *token);
+	void unreserve(u32 slot);
 	u32 reclaim_stuck_locked();
 	u8 *entry(u32 slot) const { return (u8 *)page_.cpu + ((usize)slot << log_stride_); }
 	u8 owner_byte(u32 slot) const
@@ -296,6 +338,7 @@ private:
 	 */
 	void *slot_freed_ = nullptr;
 	u32 slot_waiters_ = 0;
+	u32 reserved_ = 0;   /* slots reserve() holds (lock_): fini() waits for them */
 	u64 slot_waits_ = 0; /* times a caller waited for a slot (lock_) */
 	u64 slot_wakes_ = 0; /* times a freed slot signalled a waiter (lock_) */
 	void (*pump_)(void *ctx) = nullptr;

@@ -39,6 +39,12 @@ struct MsgSource {
 	const void *ctx = nullptr;
 
 	static MsgSource flat(const u8 *msg, u32 len) { return {msg, len, len, nullptr, nullptr}; }
+	/*
+	 * The fill of a tail already in the mailbox blocks: writes nothing.
+	 * A command whose slot was reserved and its blocks written before it
+	 * runs (Cmdq::reserve, cmdq_page_slot.cpp); no other may pass it.
+	 */
+	static void in_place(const void *ctx, u32 off, u8 *dst, u32 n);
 	/* head_len covers the inline part, and fill the rest. */
 	bool valid() const
 	{

@@ -171,7 +171,7 @@ private:
 	long find_locked(u64 bus) const;
 	int reserve(u32 extra);
 	void free_page(cxprm_dma_buf *b);
-	int alloc_pages(cxprm_dma_buf *bufs, u64 *pas, u32 n);
+	int alloc_pages(cxprm_dma_buf *bufs, u32 n, cmd::ManagePagesGive *give);
 	int give_chunk(const cmd::FunctionRef &fn, u32 n, CmdResult *res);
 	int cant_give(const cmd::FunctionRef &fn, CmdResult *res);
 

@@ -15,6 +15,7 @@
 
 #include "cxprm/capi.h"
 #include "cxprm/cmdq.h"
+#include "cxprm/commands/hca.h"
 #include "cxprm/device.h"
 #include "cxprm/prm/transport.h"
 #include "cxprm_emu/emulator.h"
@@ -98,6 +99,22 @@ public:
 	Health health;
 	Cmdq cmdq{health};
 };
+
+// Command checksums on (A1): the firmware's CUR cmdif_checksum set by
+// SET_HCA_CAP, and the queue signing and verifying.  False on a failure.
+inline bool checksums_on(Harness &h)
+{
+	std::vector<uint8_t> image(cmd::CAP_IMAGE_BYTES);
+	if (cmd::query_hca_cap(h.cmdq, prm::cap::GENERAL, prm::cap::CUR, image.data()) != OK)
+		return false;
+	prm::set<prm::cmd_hca_cap::cmdif_checksum>(prm::Ref<prm::cmd_hca_cap>(image.data()), 3);
+	if (cmd::set_hca_cap(h.cmdq, prm::cap::GENERAL, image.data()) != OK || !h.emu.checksums_enabled())
+		return false;
+	CmdqConfig c = h.cmdq.config();
+	c.verify_signatures = true;
+	h.cmdq.set_config(c);
+	return true;
+}
 
 // A profile that comes up fast: few boot/init pages, no NVMF traffic.
 inline emu::Profile small_profile(emu::Profile p = emu::Profile::connectx7())

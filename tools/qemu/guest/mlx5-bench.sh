@@ -77,9 +77,11 @@ last_cmds() {
 # that one traced, and the "traced" line names it) and cxprm's Cmdq::exec(const
 # MsgSource &, ...) (core-cpp/src/cmdq.cpp; the flat overload calls it)
 # with Cmdq::exec_split (QUERY_HCA_CAP read straight into the caller's
-# image; neither calls the other, so each command is one traced call),
-# the C++ names as the module's kallsyms has them.
-TRACE_FUNCS='mlx5_cmd_do|mlx5_cmd_exec _ZN5cxprm4Cmdq4execERKNS_9MsgSource* _ZN5cxprm4Cmdq10exec_split*'
+# image) and Cmdq::exec_reserved (MANAGE_PAGES GIVE, its page list written
+# as the pages were mapped: cmdq_page_slot.cpp); none calls another, so
+# each command is one traced call, the C++ names as the module's kallsyms
+# has them.
+TRACE_FUNCS='mlx5_cmd_do|mlx5_cmd_exec _ZN5cxprm4Cmdq4execERKNS_9MsgSource* _ZN5cxprm4Cmdq10exec_split* _ZN5cxprm4Cmdq13exec_reserved*'
 tfs=/sys/kernel/tracing
 # trace_setup: function_graph on $TRACE_FUNCS alone (each call a leaf with
 # its duration; funcgraph-tail names the function when the call's return

@@ -41,10 +41,34 @@ constexpr u32 RECLAIM_ROUND_PAGES = 12 * 512 / 8;
 /*
  * GIVE: hands the n pages at pas[] (4 KiB aligned bus addresses) to
  * firmware.  E_INVAL for an unaligned address, E_RANGE when n exceeds
- * manage_pages_max_entries(q).  Runs on the reserved page slot.
+ * manage_pages_max_entries(q).  Runs on the reserved page slot: a
+ * ManagePagesGive with the n addresses added.
  */
 int manage_pages_give(Cmdq &q, const FunctionRef &fn, const u64 *pas, u32 n,
 		      CmdResult *res = nullptr);
+
+/*
+ * GIVE with its page list written into the page slot's input mailboxes
+ * as the pages are mapped (Cmdq::Reserved): begin() takes the slot for n
+ * pages (E_INVAL for 0, E_RANGE beyond manage_pages_max_entries(q), or
+ * the slot's error), add() writes the next page's address (E_INVAL when
+ * unaligned or n are in), exec() runs the command once all n are in
+ * (E_INVAL otherwise, the slot given back), and
+ * release() (also the destructor) gives the slot back unused.  The slot
+ * is held from begin() to exec(): map the pages, issue no command.
+ */
+class ManagePagesGive {
+public:
+	int begin(Cmdq &q, u32 n);
+	int add(u64 pa);
+	int exec(const FunctionRef &fn, CmdResult *res = nullptr);
+	void release() { slot_.release(); }
+
+private:
+	Cmdq::Reserved slot_;
+	Cmdq *q_ = nullptr;
+	u32 n_ = 0, put_ = 0;
+};
 
 /* CANT_GIVE: tells firmware we cannot satisfy its page request. */
 int manage_pages_cant_give(Cmdq &q, const FunctionRef &fn, CmdResult *res = nullptr);
