@@ -53,6 +53,28 @@ static int run_batch(int fd, struct cxprm_batch_op *ops, uint32_t n, uint32_t *d
 	return 0;
 }
 
+/*
+ * Each of the n ops ran (result 0) and its command answered ST_OK (the
+ * struct the op's arg points to holds its status at st_off); what and
+ * step name the op in the log.  Returns the ops whose result is not 0.
+ */
+static int expect_ops_ok(struct __test_metadata *_metadata, const struct cxprm_batch_op *ops,
+			 int n, size_t st_off, const char *what, const char *step)
+{
+	const struct cxprm_cmd_status *st;
+	int i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		st = (const void *)(uintptr_t)(ops[i].arg + st_off);
+		EXPECT_EQ(0, ops[i].result) TH_LOG("%s %d %s: %s", what, i, step,
+						   strerror(-ops[i].result));
+		EXPECT_EQ(ST_OK, st->status) TH_LOG("%s %d %s: syndrome 0x%08x", what, i, step,
+						    st->syndrome);
+		failed += ops[i].result != 0;
+	}
+	return failed;
+}
+
 TEST_F(batch, bad_counts_flags_and_reserved)
 {
 	struct cxprm_caps caps;
@@ -156,11 +178,12 @@ TEST_F(batch, mix_of_good_and_refused_ops)
 TEST_F(batch, connections_a_batch_per_step)
 {
 	static const uint32_t path[] = { CXPRM_QP_RST2INIT, CXPRM_QP_INIT2RTR, CXPRM_QP_RTR2RTS };
+	static const char *const name[] = { "RST2INIT", "INIT2RTR", "RTR2RTS" };
 	struct cxprm_obj qp[NCONN];
 	struct cxprm_qp_modify m[NCONN];
 	struct cxprm_batch_op ops[NCONN];
 	uint32_t done = 0;
-	int i, t;
+	int i, t, failed;
 
 	for (i = 0; i < NCONN; i++) {
 		obj_new(CXPRM_OBJ_QP, 0, &qp[i]);
@@ -172,9 +195,12 @@ TEST_F(batch, connections_a_batch_per_step)
 	}
 	ASSERT_EQ(0, run_batch(self->fd, ops, NCONN, &done));
 	ASSERT_EQ(NCONN, done);
+	failed = expect_ops_ok(_metadata, ops, NCONN, offsetof(struct cxprm_obj, st), "QP",
+			       "CREATE");
 	for (t = 0; t < 3; t++) {
+		/* Each step needs every QP through the one before. */
+		ASSERT_EQ(0, failed);
 		for (i = 0; i < NCONN; i++) {
-			ASSERT_EQ(0, ops[i].result);
 			m[i] = (struct cxprm_qp_modify){ .qpn = qp[i].id, .transition = path[t],
 							 .port = 1, .mtu = 5, .hop_limit = 64,
 							 .remote_qpn = qp[(i + 1) % NCONN].id,
@@ -184,12 +210,10 @@ TEST_F(batch, connections_a_batch_per_step)
 		}
 		ASSERT_EQ(0, run_batch(self->fd, ops, NCONN, &done));
 		EXPECT_EQ(NCONN, done);
-		for (i = 0; i < NCONN; i++) {
-			EXPECT_EQ(0, ops[i].result);
-			EXPECT_EQ(ST_OK, m[i].st.status) TH_LOG("QP %d step %d: syndrome 0x%08x", i, t,
-								m[i].st.syndrome);
+		failed = expect_ops_ok(_metadata, ops, NCONN, offsetof(struct cxprm_qp_modify, st),
+				       "QP", name[t]);
+		for (i = 0; i < NCONN; i++)
 			EXPECT_EQ(path[t] == CXPRM_QP_RTR2RTS ? 3 : path[t], m[i].state);
-		}
 	}
 	for (i = 0; i < NCONN; i++)
 		ops[i] = op_of(CXPRM_IOC_OBJ_DESTROY, &qp[i]);
@@ -209,6 +233,8 @@ TEST_F(batch, connections_a_batch_per_step)
 TEST_F(batch, more_ops_than_free_slots)
 {
 	static const unsigned int step[] = { CXPRM_IOC_DCT_QUERY, CXPRM_IOC_DCT_DRAIN };
+	static const char *const name[] = { "QUERY", "DRAIN" };
+	const size_t st_off = offsetof(struct cxprm_dct, st);
 	struct cxprm_dct d[NMANY];
 	struct cxprm_batch_op ops[NMANY];
 	uint32_t done = 0;
@@ -220,12 +246,10 @@ TEST_F(batch, more_ops_than_free_slots)
 	}
 	ASSERT_EQ(0, run_batch(self->fd, ops, NMANY, &done));
 	ASSERT_EQ(NMANY, done);
-	for (i = 0; i < NMANY; i++) {
-		EXPECT_EQ(0, ops[i].result);
-		EXPECT_EQ(ST_OK, d[i].st.status);
+	expect_ops_ok(_metadata, ops, NMANY, st_off, "DCT", "CREATE");
+	for (i = 0; i < NMANY; i++)
 		for (j = 0; j < i; j++)
 			EXPECT_NE(d[j].dctn, d[i].dctn);
-	}
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < NMANY; i++) {
 			uint32_t n = d[i].dctn;
@@ -236,13 +260,9 @@ TEST_F(batch, more_ops_than_free_slots)
 		}
 		ASSERT_EQ(0, run_batch(self->fd, ops, NMANY, &done));
 		EXPECT_EQ(NMANY, done);
-		for (i = 0; i < NMANY; i++) {
-			EXPECT_EQ(0, ops[i].result);
-			EXPECT_EQ(ST_OK, d[i].st.status) TH_LOG("DCT %d step %d: syndrome 0x%08x", i, s,
-								d[i].st.syndrome);
-			if (step[s] == CXPRM_IOC_DCT_QUERY)
-				EXPECT_EQ(self->objs.pd, d[i].ctx.pd);
-		}
+		expect_ops_ok(_metadata, ops, NMANY, st_off, "DCT", name[s]);
+		for (i = 0; i < NMANY && step[s] == CXPRM_IOC_DCT_QUERY; i++)
+			EXPECT_EQ(self->objs.pd, d[i].ctx.pd);
 	}
 	/* Close destroys the drained DCTs (the teardown). */
 }

@@ -97,6 +97,25 @@ static inline void expect_still_fine(struct __test_metadata *_metadata, int fd)
 	EXPECT_EQ(CXPRM_STATE_UP, i.state);
 }
 
+/*
+ * INFO into *i every poll_us until done(i, arg) holds or now_ns() is past
+ * end (an absolute deadline): 0 once it held, -ETIMEDOUT after (*i the last
+ * INFO read, zeroed if none was).  A failed INFO is not done.  The wait of
+ * a recovery (cxprm_recover_test.c, the soak's crash).
+ */
+static inline int wait_info(int fd, struct cxprm_info *i, uint64_t end, unsigned int poll_us,
+			    int (*done)(const struct cxprm_info *i, uint32_t arg), uint32_t arg)
+{
+	memset(i, 0, sizeof(*i));
+	for (;;) {
+		if (ioctl(fd, CXPRM_IOC_INFO, i) == 0 && done(i, arg))
+			return 0;
+		if (now_ns() > end)
+			return -ETIMEDOUT;
+		usleep(poll_us);
+	}
+}
+
 /* Runs the body in a child process, which must exit cleanly. */
 #define IN_CHILD(...) do {							\
 	pid_t __pid;								\

@@ -64,17 +64,16 @@ FIXTURE_TEARDOWN(recover)
 	dev_emu_close(self->fd, &self->emu);
 }
 
-/* INFO until pred or ms; returns the last INFO's recovery field. */
+/* INFO's recovery field is want (DONE: with the device UP). */
+static int recovery_is(const struct cxprm_info *i, uint32_t want)
+{
+	return i->recovery == want && (want != CXPRM_RECOVERY_DONE || i->state == CXPRM_STATE_UP);
+}
+
+/* INFO until its recovery field is want or ms; returns the last INFO's. */
 static uint32_t wait_recovery(int fd, uint32_t want, unsigned int ms, struct cxprm_info *i)
 {
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000;
-
-	do {
-		if (ioctl(fd, CXPRM_IOC_INFO, i) == 0 && i->recovery == want &&
-		    (want != CXPRM_RECOVERY_DONE || i->state == CXPRM_STATE_UP))
-			break;
-		usleep(20000);
-	} while (now_ns() < end);
+	wait_info(fd, i, now_ns() + (uint64_t)ms * 1000000, 20000, recovery_is, want);
 	return i->recovery;
 }
 

@@ -63,7 +63,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "cxprm_test.h"
+#include "cxprm_harness.h"
 #include "cxprm_emu_load.h"
 #include "cxprm_soak.h"
 
@@ -78,6 +78,13 @@ struct chaos_tally {
 	long long armed, slow, page_reqs, health;
 	long long crashes, crash_fail, recover_ns, recover_max_ns;
 };
+
+/* The device UP, not failed, its last recovery DONE and not the one of before. */
+static int recovered_since(const struct cxprm_info *i, uint32_t before)
+{
+	return i->recoveries != before && i->state == CXPRM_STATE_UP &&
+	       !(i->flags & CXPRM_INFO_FAILED) && i->recovery == CXPRM_RECOVERY_DONE;
+}
 
 /*
  * One firmware crash, its window marked: the epoch odd, every fault
@@ -108,14 +115,8 @@ static void crash(struct emuctl *e, int fd, struct chaos_tally *c, int32_t *held
 	}
 	c->crashes++;
 	*held = 0;
-	while (ioctl(fd, CXPRM_IOC_INFO, &i) || i.recoveries == before || i.state != CXPRM_STATE_UP ||
-	       (i.flags & CXPRM_INFO_FAILED) || i.recovery != CXPRM_RECOVERY_DONE) {
-		if (now_ns() > end) {
-			c->crash_fail++; /* the window closes: what fails from now is unexplained */
-			break;
-		}
-		usleep(5000);
-	}
+	if (wait_info(fd, &i, end, 5000, recovered_since, before))
+		c->crash_fail++; /* the window closes: what fails from now is unexplained */
 	dt = now_ns() - t0;
 	c->recover_ns += dt;
 	c->recover_max_ns = dt > c->recover_max_ns ? dt : c->recover_max_ns;
