@@ -8,7 +8,8 @@
  * come back in struct cxprm_cmd_status: an ioctl whose command reached the
  * firmware returns 0 even when the firmware answered a bad status (look at
  * status/syndrome), -EREMOTEIO is never used for that.  Transport failures
- * (timeout, bad signature, device gone...) are the ioctl's errno.
+ * (timeout, bad signature, device gone...) are the ioctl's errno; a typed
+ * ioctl's struct is then not copied back (RAW's 'st' is).
  *
  * Privileges:
  *   CXPRM_IOC_INFO                      anyone who can open the device
