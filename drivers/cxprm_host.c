@@ -102,7 +102,7 @@ static int cxprm_host_dma_alloc(void *ctx, cxprm_size size, cxprm_size align,
  * alloc_system_page() makes one: mapped both ways, not zeroed (the
  * firmware's contents; 4128 memsets cost milliseconds of every bind
  * under QEMU TCG).  The core cuts it into 4 KiB firmware pages
- * (fw_pages.h); PAGE_SIZE >= 4096, so the bus address is aligned.
+ * (piece_pool.h); PAGE_SIZE >= 4096, so the bus address is aligned.
  */
 static int cxprm_host_fw_page_alloc(void *ctx, struct cxprm_dma_buf *buf)
 {

@@ -93,7 +93,7 @@ int cxprm_core_create(const cxprm_host *host, cxprm_core **out)
 		return E_NOMEM;
 	cxprm_core *c = new (p) cxprm_core;
 	c->host = host;
-	if (c->dbr.init(host) || capi::roce_init(c)) {
+	if (c->dbr.init_doorbell_records(host) || capi::roce_init(c)) {
 		c->~cxprm_core();
 		host->ops->mem_free(host->ctx, p);
 		return E_NOMEM;
@@ -116,7 +116,7 @@ void cxprm_core_destroy(cxprm_core *c)
 	capi::orphans_release(c);
 	capi::kept_release(c);
 	capi::batch_kept_release(c);
-	c->dbr.fini(); /* after every queue's memory */
+	c->dbr.destroy(); /* after every queue's memory */
 	c->~cxprm_core();
 	h->ops->mem_free(h->ctx, c);
 }

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "cxprm/capi.h"
-#include "cxprm/dbr_pool.h"
 #include "cxprm/device.h"
 #include "cxprm/events.h"
+#include "cxprm/piece_pool.h"
 #include "cxprm/prm/opcodes.h"
 #include "roce.h"
 
@@ -37,7 +37,7 @@ struct cxprm_core {
 	 * The doorbell records of every file's queues (ioctl_objects.cpp);
 	 * freed last, after the queue memory below.
 	 */
-	cxprm::DbrPool dbr;
+	cxprm::PiecePool dbr;
 	/* Queue memory of objects whose destroy failed (objects_table.cpp). */
 	cxprm::capi::ObjMem *kept = nullptr;
 	/* Tables of closed files whose objects others still name (same file). */

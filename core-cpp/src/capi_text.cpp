@@ -247,7 +247,7 @@ void text_pages(cxprm_core *c, Text &t)
 		t.str("forced_free  ").dec(s.forced_free).chr('\n');
 		t.str("cant_give    ").dec(s.cant_give).chr('\n');
 		t.str("chunk        ").dec(p.chunk_pages()).str(" pages per MANAGE_PAGES\n");
-		/* fw_pages.h: 4 KiB firmware pages cut from the host's pages. */
+		/* piece_pool.h: 4 KiB firmware pages cut from the host's pages. */
 		t.str("host pages   ").dec(p.system_pages()).str(" (").dec(p.pieces_per_page())
 			.str(" firmware pages each)\n");
 		if (c->dev.state() == DeviceState::STRANDED)

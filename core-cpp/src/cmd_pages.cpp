@@ -68,7 +68,6 @@ int manage_pages_give(Cmdq &q, const FunctionRef &fn, const u64 *pas, u32 n, Cmd
 int ManagePagesGive::begin(Cmdq &q, u32 n)
 {
 	release();
-	q_ = nullptr;
 	n_ = put_ = 0;
 	if (!n)
 		return E_INVAL;
@@ -77,7 +76,6 @@ int ManagePagesGive::begin(Cmdq &q, u32 n)
 	int err = q.reserve(manage_pages_in_pas::bytes_for(n), EXEC_PAGE_SLOT, &slot_);
 	if (err)
 		return err;
-	q_ = &q;
 	n_ = n;
 	return OK;
 }
@@ -109,7 +107,7 @@ int ManagePagesGive::exec(const FunctionRef &fn, CmdResult *res)
 	set_function(r, fn);
 	set<manage_pages_in::input_num_entries>(r, n_);
 	u8 out[out_size<manage_pages_out>()];
-	return q_->exec_reserved(&slot_, head, out, sizeof(out), res);
+	return slot_.queue()->exec_reserved(&slot_, head, out, sizeof(out), res);
 }
 
 int manage_pages_cant_give(Cmdq &q, const FunctionRef &fn, CmdResult *res)

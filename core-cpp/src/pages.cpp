@@ -51,7 +51,7 @@ int PageTracker::init(const cxprm_host *host, Cmdq *q, u16 function_id,
 		return E_BUSY;
 	if (!host || !host->ops || !q)
 		return E_INVAL;
-	int err = pool_.init(host);
+	int err = pool_.init_fw_pages(host);
 	if (err)
 		return err;
 	void *l = host->ops->lock_create(host->ctx);

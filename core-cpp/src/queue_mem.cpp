@@ -6,7 +6,7 @@
 
 namespace cxprm {
 
-int QueueMem::init(const cxprm_host *host, usize bytes, DbrPool *pool)
+int QueueMem::init(const cxprm_host *host, usize bytes, PiecePool *pool)
 {
 	if (!host || !host->ops || !bytes || ready())
 		return E_INVAL;
@@ -18,17 +18,15 @@ int QueueMem::init(const cxprm_host *host, usize bytes, DbrPool *pool)
 		buf_ = {};
 		return E_NOMEM;
 	}
-	if (pool) {
-		pool_ = pool;
-		if (pool->alloc(&rec_)) {
-			fini();
-			return E_NOMEM;
-		}
-	} else if (host->ops->dma_alloc(host->ctx, DBR_BYTES, DBR_BYTES, &dbr_)) {
+	int err = pool ? pool->alloc(&dbr_)
+		       : host->ops->dma_alloc(host->ctx, DBR_BYTES, DBR_BYTES, &dbr_);
+	if (err) {
 		dbr_ = {};
 		fini();
 		return E_NOMEM;
 	}
+	pool_ = pool;
+	mem_zero(dbr_.cpu, DBR_BYTES);
 	npages_ = (u32)pages;
 	return OK;
 }
@@ -36,7 +34,7 @@ int QueueMem::init(const cxprm_host *host, usize bytes, DbrPool *pool)
 void QueueMem::fini()
 {
 	if (pool_)
-		pool_->free(&rec_);
+		pool_->free(&dbr_);
 	else if (dbr_.cpu)
 		host_->ops->dma_free(host_->ctx, &dbr_);
 	if (buf_.cpu)

@@ -374,7 +374,7 @@ TEST(Bringup, SetHcaCapTakesWhatLinuxTakes)
 // Every host allocation of the bring-up fails once, in turn.
 // Every host allocation of a bring-up fails in turn (DMA and bookkeeping:
 // on a 16 KiB host the firmware-page pool's system pages and their
-// records too, fw_pages.h): each unwinds to nothing held.
+// records too, piece_pool.h): each unwinds to nothing held.
 static void host_allocation_failure_at_every_point(uint32_t page_shift)
 {
 	emu::Profile p = small_profile();

@@ -93,7 +93,9 @@ struct PageSlot : ::testing::Test {
 		src.head_len = prm::manage_pages_in::size_bytes;
 		src.len = (uint32_t)m.size();
 		src.fill = [](const void *ctx, uint32_t off, uint8_t *dst, uint32_t n) {
-			prm::fill_pas<prm::manage_pages_in_pas>((const uint64_t *)ctx, off, dst, n);
+			auto *pas = (const uint64_t *)ctx;
+			prm::fill_pas_of<prm::manage_pages_in_pas>([pas](uint32_t i) { return pas[i]; }, off,
+								   dst, n);
 		};
 		src.ctx = pas.data();
 		uint8_t out[prm::manage_pages_out::size_bytes];

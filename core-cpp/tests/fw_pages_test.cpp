@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// FwPagePool: 4 KiB firmware pages cut from larger host pages, as
+// PiecePool for firmware pages: 4 KiB pieces of larger host pages, as
 // mlx5_core's pagealloc.c does; and the page tracker using it through a
 // whole bring-up and teardown on a 16 KiB-page host.
 #include "support/harness.h"
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cxprm/device.h"
-#include "cxprm/fw_pages.h"
+#include "cxprm/piece_pool.h"
 #include "cxprm/prm/hca_cap.h"
 
 using namespace cxprm;
@@ -20,11 +20,11 @@ namespace {
 
 struct Pool : ::testing::TestWithParam<uint32_t> {
 	test::Harness h;
-	FwPagePool pool;
+	PiecePool pool;
 	void SetUp() override
 	{
 		h.uh.set_page_shift(GetParam());
-		ASSERT_EQ(pool.init(h.host()), OK);
+		ASSERT_EQ(pool.init_fw_pages(h.host()), OK);
 	}
 	void TearDown() override
 	{
@@ -76,12 +76,12 @@ INSTANTIATE_TEST_SUITE_P(HostPages, Pool, ::testing::Values(12u, 14u, 16u),
 
 // On a 4 KiB host a piece is the host page itself: only pieces of larger
 // pages can be checked against their page.
-TEST(FwPagePool16K, APieceFreedTwiceIsCountedNotFreed)
+TEST(FwPages16K, APieceFreedTwiceIsCountedNotFreed)
 {
 	test::Harness h;
 	h.uh.set_page_shift(14);
-	FwPagePool pool;
-	ASSERT_EQ(pool.init(h.host()), OK);
+	PiecePool pool;
+	ASSERT_EQ(pool.init_fw_pages(h.host()), OK);
 	cxprm_dma_buf a, b;
 	ASSERT_EQ(pool.alloc(&a), OK);
 	ASSERT_EQ(pool.alloc(&b), OK);

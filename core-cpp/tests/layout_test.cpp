@@ -70,7 +70,7 @@ TEST(Layout, RegisterHelpers)
 	EXPECT_EQ(mailbox_blocks(529), 2u);
 }
 
-// fill_pas writes any byte range of a pas message exactly as set_pas lays
+// fill_pas_of writes any byte range of a pas message exactly as set_pas lays
 // out the whole of it: whole entries, and ranges that start or end inside
 // one (low 12 bits of each address dropped, as cmd_pas reserves them).
 TEST(Flex, FillPasMatchesSetPas)
@@ -90,7 +90,7 @@ TEST(Flex, FillPasMatchesSetPas)
 			if (off + n > flat.size())
 				continue;
 			std::vector<uint8_t> got(n, 0xee);
-			prm::fill_pas<T>(addrs, off, got.data(), n);
+			prm::fill_pas_of<T>([&addrs](uint32_t i) { return addrs[i]; }, off, got.data(), n);
 			EXPECT_TRUE(std::equal(got.begin(), got.end(), flat.begin() + off)) << off << "+" << n;
 		}
 }

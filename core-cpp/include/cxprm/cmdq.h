@@ -197,6 +197,7 @@ public:
 		Reserved &operator=(const Reserved &) = delete;
 		~Reserved() { release(); }
 		bool held() const { return q_ != nullptr; }
+		Cmdq *queue() const { return q_; }
 		/*
 		 * Where message bytes [off, off + n) go (16 <= off, off + n <=
 		 * len): n bytes inside one block's data, i.e. not across a

@@ -136,7 +136,7 @@ struct cxprm_host_ops {
 	/*
 	 * Optional: one host page (1 << page_shift bytes, buf->size), mapped
 	 * for device DMA both ways, which the core cuts into 4 KiB firmware
-	 * pages (MANAGE_PAGES; fw_pages.h).  Its contents are the firmware's,
+	 * pages (MANAGE_PAGES; piece_pool.h).  Its contents are the firmware's,
 	 * so it need not be zeroed (mlx5_core: alloc_page() and
 	 * dma_map_page(), never cleared).  Both or neither.  NULL: the core
 	 * takes them from dma_alloc/dma_free.

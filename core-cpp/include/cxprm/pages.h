@@ -2,7 +2,7 @@
 /*
  * PageTracker: the 4 KiB pages the driver lends to firmware (MANAGE_PAGES).
  *
- * Pages (4096 bytes, 4096-aligned) come from a FwPagePool (fw_pages.h:
+ * Pages (4096 bytes, 4096-aligned) come from a PiecePool (piece_pool.h:
  * cut from host pages as mlx5_core does, host->ops->fw_page_alloc where
  * the host has it, not zeroed, else dma_alloc), and are remembered by bus
  * address in an open-addressing
@@ -43,8 +43,8 @@
 
 #include "cmdq.h"
 #include "commands/pages.h"
-#include "fw_pages.h"
 #include "host.h"
+#include "piece_pool.h"
 #include "types.h"
 
 namespace cxprm {
@@ -186,10 +186,10 @@ private:
 	bool ecpf_ = false;
 	FnCount fns_[MAX_FUNCTIONS] = {};
 	PageStats st_{};
-	FwPagePool pool_;
+	PiecePool pool_;
 
 public:
-	/* The pool's system pages held now, and firmware pages per one (fw_pages.h). */
+	/* The pool's system pages held now, and firmware pages per one (piece_pool.h). */
 	u64 system_pages() const { return pool_.system_pages(); }
 	u32 pieces_per_page() const { return pool_.pieces_per_page(); }
 };

@@ -66,7 +66,6 @@ public:
 
 private:
 	Cmdq::Reserved slot_;
-	Cmdq *q_ = nullptr;
 	u32 n_ = 0, put_ = 0;
 };
 

@@ -33,7 +33,7 @@ template <class T> inline void set_pas(Ref<typename T::layout> r, u32 i, u64 add
  * Bytes [off, off + n) of a message whose pas tail T holds entry i =
  * addr(i) (off at or past the fixed part): the fill of a MsgSource that
  * writes a pas list straight into mailbox blocks.  Whole entries are one
- * big-endian store.  Below: addr = addrs[i].
+ * big-endian store.
  */
 template <class T, class Addr> inline void fill_pas_of(Addr addr, u32 off, u8 *dst, u32 n)
 {
@@ -57,11 +57,6 @@ template <class T, class Addr> inline void fill_pas_of(Addr addr, u32 off, u8 *d
 		store_be64(e, addr(i) & MASK);
 		mem_copy(dst, e, n);
 	}
-}
-
-template <class T> inline void fill_pas(const u64 *addrs, u32 off, u8 *dst, u32 n)
-{
-	fill_pas_of<T>([addrs](u32 i) { return addrs[i]; }, off, dst, n);
 }
 
 template <class T> inline u64 get_pas(CRef<typename T::layout> r, u32 i)
