@@ -12,10 +12,13 @@
 // The single-thread cases report emu_ns, the part of a command spent inside the emulator
 // (already in the CPU time): the driver's own cost is cpu - emu_ns.
 //
-//   cxprm-bench --count qpages|issi|caps|pages N
+//   cxprm-bench --count qpages|issi|caps|capimage|pages N
 //
 // runs N commands (pages: N GIVEs of 2^18 pages) without the benchmark
 // library, for valgrind (callgrind instruction counts, DHAT bytes written).
+// capimage is QUERY_HCA_CAP into the caller's image, not decoded: the
+// call CXPRM_IOC_QUERY_CAPS and the bring-up make (caps decodes into a
+// 4 KiB image it allocates).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -70,6 +73,11 @@ __attribute__((noinline)) int bench_one_issi(Cmdq &q)
 __attribute__((noinline)) int bench_one_caps(Cmdq &q, cmd::GeneralCaps *caps)
 {
 	return cmd::query_general_caps(q, prm::cap::CUR, caps);
+}
+
+__attribute__((noinline)) int bench_one_capimage(Cmdq &q, uint8_t *image)
+{
+	return cmd::query_hca_cap(q, prm::cap::GENERAL, prm::cap::CUR, image);
 }
 
 __attribute__((noinline)) int bench_one_pages(Cmdq &q, const std::vector<uint64_t> &pas, uint32_t per_cmd)
@@ -168,6 +176,10 @@ __attribute__((noinline)) int count_mode(const char *what, long n)
 		auto caps = std::make_unique<cmd::GeneralCaps>();
 		for (long i = 0; i < n && !err; i++)
 			err = bench_one_caps(q, caps.get());
+	} else if (!std::strcmp(what, "capimage")) {
+		std::vector<uint8_t> image(cmd::CAP_IMAGE_BYTES);
+		for (long i = 0; i < n && !err; i++)
+			err = bench_one_capimage(q, image.data());
 	} else if (!std::strcmp(what, "pages")) {
 		std::vector<uint64_t> pas(kPages);
 		for (long i = 0; i < n && !err; i++) {
@@ -175,7 +187,7 @@ __attribute__((noinline)) int count_mode(const char *what, long n)
 			err = bench_one_pages(q, pas, kPages);
 		}
 	} else {
-		std::fprintf(stderr, "cxprm-bench: --count qpages|issi|caps|pages N\n");
+		std::fprintf(stderr, "cxprm-bench: --count qpages|issi|caps|capimage|pages N\n");
 		return 2;
 	}
 	if (err) {
