@@ -14,7 +14,7 @@
 # build-fuzz/artifacts/<target>/ (make it a regression:
 # fuzz/regressions/<target>/<name>, see the documentation).
 #
-#   tools/fuzz/run.sh [--seconds N] [--execs N] [--seed N] [--jobs N] [--seeds] [TARGET...]
+#   tools/fuzz/run.sh [--seconds N] [--execs N] [--seed N] [--jobs N] [--parallel N] [--seeds] [TARGET...]
 #     --seconds N  per target (default: $FUZZ_SECONDS, else 300); with
 #                  --execs, per target and round
 #     --execs N    run the targets in rounds, each target --seconds a round,
@@ -27,6 +27,10 @@
 #                  on inputs an earlier run never reached in its time
 #     --jobs N     libFuzzer worker processes per target (default 1; make
 #                  fuzz runs one per CPU)
+#     --parallel N targets run at the same time (default 1; make check-fuzz
+#                  runs one per CPU).  Each target still has one worker and
+#                  its --seconds, so its figures are what it gets alone on
+#                  one CPU; only the wall time of the whole run shrinks
 #     --seeds      first rewrite fuzz/corpus/ with the seed generator
 #     TARGET       a subset (default: every target)
 #
@@ -43,6 +47,7 @@ seconds=${FUZZ_SECONDS:-300}
 want_execs=0
 seed_args=()
 jobs=1
+parallel=1
 seeds=0
 targets=()
 while [ $# -gt 0 ]; do
@@ -50,9 +55,10 @@ while [ $# -gt 0 ]; do
 	--seconds) seconds=$2; shift 2 ;;
 	--execs) want_execs=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--parallel) parallel=$2; shift 2 ;;
 	--seed) seed_args=(-seed="$2"); shift 2 ;;
 	--seeds) seeds=1; shift ;;
-	-h|--help) sed -n '3,34p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,38p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1"); shift ;;
 	esac
@@ -101,33 +107,32 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # CPU time of each target's run (user + system, children included).
 timed=()
-[ -x /usr/bin/time ] && timed=(/usr/bin/time -f '%U %S' -o "$build/logs/TARGET.log.time")
+[ -x /usr/bin/time ] && timed=(/usr/bin/time -f '%U %S')
 failed=0
 total_execs=0
 started=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg)
 declare -A t_execs=() t_cpu=() t_secs=() t_crashes=()
-# fuzz_round T: one run of target T, --seconds long; adds to its figures.
+# fuzz_round T: one run of target T, --seconds long, in a directory of its
+# own (libFuzzer's -jobs writes fuzz-N.log into the working directory, and
+# targets may run side by side); writes "executions cpu-seconds crashes"
+# to $build/logs/T.round.
 fuzz_round() {
 	local t=$1 work=$build/corpus/$1 art=$build/artifacts/$1 log=$build/logs/$1.log
-	local rc=0 execs cpu seeds_dirs=("$repo/fuzz/corpus/$1") jobs_args=()
-	mkdir -p "$work" "$art" "$(dirname "$log")"
-	rm -f "$log.time"
-	[ ${#timed[@]} -eq 0 ] || timed[4]=$log.time
+	local rc=0 execs cpu crashes seeds_dirs=("$repo/fuzz/corpus/$1") jobs_args=() timer=()
+	local cwd=$build/run/$1
+	mkdir -p "$work" "$art" "$(dirname "$log")" "$cwd"
+	rm -f "$log.time" "$cwd"/fuzz-*.log
+	[ ${#timed[@]} -eq 0 ] || timer=("${timed[@]}" -o "$log.time")
 	[ -d "$repo/fuzz/regressions/$t" ] && seeds_dirs+=("$repo/fuzz/regressions/$t")
 	[ "$jobs" -gt 1 ] && jobs_args=(-jobs="$jobs" -workers="$jobs")
-	(cd "$build" && "${timed[@]}" "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
+	(cd "$cwd" && "${timer[@]}" "$build/fuzz/fuzz_$t" "$work" "${seeds_dirs[@]}" -max_total_time="$seconds" \
 		-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
 		-artifact_prefix="$art/" "${jobs_args[@]}" "${seed_args[@]}") >"$log" 2>&1 || rc=$?
-	cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
-	rm -f "$build"/fuzz-*.log
+	cat "$cwd"/fuzz-*.log >>"$log" 2>/dev/null || true
+	rm -f "$cwd"/fuzz-*.log
 	execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
 	cpu=$(awk '{print $1 + $2}' "$log.time" 2>/dev/null || echo 0)
-	t_execs[$t]=$((${t_execs[$t]:-0} + execs))
-	t_cpu[$t]=$(awk -v a="${t_cpu[$t]:-0}" -v b="$cpu" 'BEGIN { print a + b }')
-	t_secs[$t]=$((${t_secs[$t]:-0} + seconds))
-	total_execs=$((total_execs + execs))
-	local crashes
 	crashes=$(find "$art" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then
 		crashes=1 # died without an artifact (e.g. UB before the first input)
@@ -135,19 +140,39 @@ fuzz_round() {
 	if grep -qE 'runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$log"; then
 		[ "$crashes" -gt 0 ] || crashes=1
 	fi
-	if [ "$crashes" -ne 0 ]; then
-		t_crashes[$t]=$crashes
-		cp "$log" "$log.failed"
-	fi
+	[ "$crashes" -eq 0 ] || cp "$log" "$log.failed"
+	echo "$execs $cpu $crashes" >"$build/logs/$t.round"
+}
+# add_round T: T's last round into the totals.
+add_round() {
+	local t=$1 execs=0 cpu=0 crashes=1
+	# No line: the round died before it wrote one; a failure.
+	[ -s "$build/logs/$t.round" ] && read -r execs cpu crashes <"$build/logs/$t.round"
+	t_execs[$t]=$((${t_execs[$t]:-0} + execs))
+	t_cpu[$t]=$(awk -v a="${t_cpu[$t]:-0}" -v b="$cpu" 'BEGIN { print a + b }')
+	t_secs[$t]=$((${t_secs[$t]:-0} + seconds))
+	total_execs=$((total_execs + execs))
+	[ "$crashes" -eq 0 ] || t_crashes[$t]=$crashes
 }
 for t in "${targets[@]}"; do rm -rf "$build/artifacts/$t" "$build/logs/$t.log.failed"; done
 rounds=0
 while :; do
 	rounds=$((rounds + 1))
+	# At most --parallel targets at once; a target that failed stays
+	# failed (its artifact kept).
+	running=()
 	for t in "${targets[@]}"; do
-		# A target that failed stays failed (its artifact kept).
-		[ -n "${t_crashes[$t]:-}" ] || fuzz_round "$t"
+		[ -z "${t_crashes[$t]:-}" ] || continue
+		rm -f "$build/logs/$t.round"
+		fuzz_round "$t" &
+		running+=("$t")
+		[ ${#running[@]} -ge "$parallel" ] || continue
+		wait
+		for r in "${running[@]}"; do add_round "$r"; done
+		running=()
 	done
+	wait
+	for r in "${running[@]}"; do add_round "$r"; done
 	[ "$total_execs" -lt "$want_execs" ] || break
 	[ ${#t_crashes[@]} -lt ${#targets[@]} ] || break
 	echo "fuzz: round $rounds: $total_execs executions so far, $want_execs wanted"
@@ -173,6 +198,6 @@ for t in "${targets[@]}"; do
 		"$t" "$execs" "$rate" "$cpu_rate" "$nseeds" "$grown" "$crashes" "$result"
 done
 elapsed=$(($(date +%s) - started))
-printf 'fuzz: total          executions %s in %d s (%d targets x %d round(s) x %d s, %d worker(s) each; load average at the start %s, at the end %s)\n' \
-	"$total_execs" "$elapsed" "${#targets[@]}" "$rounds" "$seconds" "$jobs" "$load0" "$(cut -d' ' -f1 /proc/loadavg)"
+printf 'fuzz: total          executions %s in %d s (%d targets x %d round(s) x %d s, %d worker(s) each, %d at a time; load average at the start %s, at the end %s)\n' \
+	"$total_execs" "$elapsed" "${#targets[@]}" "$rounds" "$seconds" "$jobs" "$parallel" "$load0" "$(cut -d' ' -f1 /proc/loadavg)"
 exit "$failed"
