@@ -26,6 +26,7 @@
 #   --debug-kernel     boot the cxprm debug test kernel (KASAN, kmemleak,
 #                      lockdep, DMA-API debug; tools/kernel/build-test-kernel.sh,
 #                      cached) with cxprm.ko built for it in .cache/debug-mod
+#                      (W=1, the KUnit stage's tree)
 #                      and a 4 MiB kernel log buffer; the guest runner must
 #                      run its checker steps (debug-start, debug-check):
 #                      the run fails if debug-check did not run and pass
@@ -99,15 +100,23 @@ if [ "$debug" = 1 ]; then
 	kvars=$("$repo/tools/kernel/build-test-kernel.sh" --print)
 	KDIR=$(echo "$kvars" | sed -n 's/^KDIR=//p')
 	kernel=$(echo "$kvars" | sed -n 's/^KERNEL=//p')
-	ko=$repo/.cache/debug-mod/cxprm.ko
+	# The KUnit stage's tree and make arguments (run-kunit.sh): after
+	# that stage this build only relinks.
+	modout=$(echo "$kvars" | sed -n 's/^MODOUT=//p')
+	ko=$modout/cxprm.ko
 	if [ "$build" = 1 ]; then
 		say "building cxprm.ko for the debug kernel ($KDIR)"
 		mkdir -p "$cache"
-		if ! "$repo/tools/kernel/build-module.sh" --kdir "$KDIR" --out "$repo/.cache/debug-mod" \
-			-s >"$cache/debug-mod.log" 2>&1; then
+		if ! "$repo/tools/kernel/build-module.sh" --kdir "$KDIR" --out "$modout" \
+			-j"$(nproc)" W=1 -s >"$cache/debug-mod.log" 2>&1; then
 			cat "$cache/debug-mod.log" >&2
 			say "cxprm.ko did not build for the debug kernel"
 			exit 1
+		fi
+		# An object that warned is not compiled again: tell the KUnit
+		# stage, whose gate the W=1 warnings are, to start afresh.
+		if grep -qE '(warning|WARNING):' "$cache/debug-mod.log"; then
+			touch "$modout.build-warned"
 		fi
 	fi
 	# A 4 MiB log buffer (the default is 128 KiB): the checker step

@@ -17,11 +17,16 @@
 #   build/              O= build tree: KDIR for out-of-tree modules
 #   build/arch/x86/boot/bzImage   the image (run-guest.sh --kernel)
 #
-# --print prints "KDIR=... KERNEL=... KSRC=... KREL=..." lines (shell
-# assignments) of the tree, building it first if needed.
+# --print prints "KDIR=... KERNEL=... KSRC=... KREL=... MODOUT=..." lines
+# (shell assignments) of the tree, building it first if needed.  MODOUT is
+# where this checkout builds its modules for the tree
+# (<repo>/.cache/debug-mod, build-module.sh --out): the KUnit stage and
+# the kselftests on the debug kernel share it with the same make
+# arguments (-j, W=1), so whichever runs second only relinks.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 fragment=$here/cxprm-debug.config
 # shellcheck source=tools/kernel/say.sh
 . "$here/say.sh"
@@ -53,8 +58,8 @@ report() {
 	local krel
 	krel=$(cat "$dir/build/include/config/kernel.release")
 	if [ "$print" = 1 ]; then
-		printf 'KDIR=%s\nKERNEL=%s\nKSRC=%s\nKREL=%s\n' "$dir/build" \
-			"$dir/build/arch/x86/boot/bzImage" "$dir/src" "$krel"
+		printf 'KDIR=%s\nKERNEL=%s\nKSRC=%s\nKREL=%s\nMODOUT=%s\n' "$dir/build" \
+			"$dir/build/arch/x86/boot/bzImage" "$dir/src" "$krel" "$repo/.cache/debug-mod"
 	fi
 }
 

@@ -30,8 +30,10 @@
 # --keep              keep the guest work directory
 # -v                  stream the guest console
 #
-# Output: <repo>/.cache/kunit/ (console.log, ktap.txt, kunit.json, the
-# module build in mod/ or, mutated, mutant/).  Documentation/kunit.rst.
+# Output: <repo>/.cache/kunit/ (console.log, ktap.txt, kunit.json; a
+# mutant's module build in mutant/, with --kdir in mod/); the modules in
+# <repo>/.cache/debug-mod/ (build-test-kernel.sh's MODOUT, shared with the
+# kselftests on the debug kernel).  Documentation/kunit.rst.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -69,13 +71,15 @@ if [ -n "$kdir" ]; then
 	kdir=$(cd "$kdir" && pwd)
 	kvars="KDIR=$kdir
 KERNEL=$kdir/arch/x86/boot/bzImage
-KSRC=$(dirname "$kdir")/src"
+KSRC=$(dirname "$kdir")/src
+MODOUT=$cache/mod"
 else
 	kvars=$("$here/build-test-kernel.sh" --print --quiet)
 fi
 KDIR=$(sed -n 's/^KDIR=//p' <<<"$kvars")
 KERNEL=$(sed -n 's/^KERNEL=//p' <<<"$kvars")
 KSRC=$(sed -n 's/^KSRC=//p' <<<"$kvars")
+MODOUT=$(sed -n 's/^MODOUT=//p' <<<"$kvars")
 if [ ! -d "$KDIR" ] || [ ! -f "$KERNEL" ] || [ ! -f "$KSRC/tools/testing/kunit/kunit.py" ]; then
 	say "no usable test kernel ($kvars)"
 	exit 1
@@ -83,7 +87,9 @@ fi
 
 # --- modules -----------------------------------------------------------------
 src=$repo
-out=$cache/mod
+# Shared with the kselftests on the debug kernel (run.sh --debug-kernel,
+# same make arguments): after one of the two stages the other only relinks.
+out=$MODOUT
 if [ -n "$mutate" ]; then
 	# A throw-away copy of what build-module.sh copies, then the mutation.
 	# A fresh build each time: the copies keep their mtimes, so objects of
