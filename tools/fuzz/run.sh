@@ -28,9 +28,10 @@
 #     --jobs N     libFuzzer worker processes per target (default 1; make
 #                  fuzz runs one per CPU)
 #     --parallel N targets run at the same time (default 1; make check-fuzz
-#                  runs one per CPU).  Each target still has one worker and
-#                  its --seconds, so its figures are what it gets alone on
-#                  one CPU; only the wall time of the whole run shrinks
+#                  runs one per CPU).  Each target keeps its --jobs workers
+#                  and its --seconds; side by side they share the
+#                  machine's caches, so each runs somewhat fewer inputs
+#                  than alone, in a fraction of the wall time
 #     --seeds      first rewrite fuzz/corpus/ with the seed generator
 #     TARGET       a subset (default: every target)
 #
@@ -62,6 +63,9 @@ while [ $# -gt 0 ]; do
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1"); shift ;;
 	esac
+done
+for n in "$jobs" "$parallel"; do
+	case "$n" in '' | *[!0-9]* | 0) echo "run.sh: --jobs and --parallel take a count of at least 1 (got '$n')" >&2; exit 2 ;; esac
 done
 [ ${#targets[@]} -gt 0 ] || read -r -a targets <<<"$all"
 for t in "${targets[@]}"; do

@@ -49,6 +49,11 @@ fi
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# One build of a tree at a time: stages share trees (the KUnit stage and
+# the kselftests on the debug kernel; the compile matrix and the guests of
+# each kernel).  Held until this script, or the kmake.sh it becomes, ends.
+exec 8>"$out.lock"
+flock 8
 if [ -x "$repo/tools/ifcgen/gen-core-layouts.sh" ]; then
 	"$repo/tools/ifcgen/gen-core-layouts.sh" >/dev/null
 fi
